@@ -1,0 +1,171 @@
+"""The build, as a table of contents of named, timed stages.
+
+load config → read lists → sync pages → parse pages → render abstracts →
+render templates → write the site. Per-paper problems are collected and
+reported together; config, theme and output problems stop the build and
+leave the previous site untouched.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable, TypeVar
+
+from generator.config import Config, load_config, normalize_base_url
+from generator.errors import ContentError, Diagnostic, ProceedingsError
+from generator.latex import AbstractRenderer
+from generator.merge import Change, Derived, SyncPlan, plan_sync
+from generator.model import Paper, RenderedPaper, SourceList
+from generator.output import check_replaceable, write_site
+from generator.pages import PAGES_DIR, PageDoc, read_page, to_paper, unknown_keys
+from generator.reporter import Reporter
+from generator.site import SiteInfo, SiteRenderer
+from generator.sources import find_sources, read_source
+from generator.tagging import Taxonomy, load_taxonomy
+from generator.theme import Theme
+from generator.titles import derive_title
+
+T = TypeVar("T")
+
+
+@dataclass
+class BuildResult:
+    papers: int = 0
+    files: int = 0
+    changes: list[Change] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Project:
+    """Everything read from the content directory before any page is written."""
+
+    content_dir: Path
+    config: Config
+    sources: list[SourceList]
+    taxonomy: Taxonomy
+    renderer: AbstractRenderer
+
+
+class Stages:
+    """Runs named stages and reports how long each took."""
+
+    def __init__(self, reporter: Reporter):
+        self.reporter = reporter
+
+    def __call__(self, name: str, func: Callable[..., T], *args, **kwargs) -> T:
+        start = time.perf_counter()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            self.reporter.stage(name, time.perf_counter() - start)
+
+
+def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | None = None) -> BuildResult:
+    stage = Stages(reporter)
+    project = stage("load project", load_project, content_dir, reporter, base_url)
+    check_replaceable(out_dir, content_dir)
+    plan = stage("sync pages", sync_pages, project, reporter, apply=True)
+    papers = stage("parse pages", parse_pages, content_dir, reporter)
+    rendered = stage("render abstracts", render_papers, papers, project.renderer, reporter)
+    site = site_info(project, rendered)
+    renderer = SiteRenderer(Theme.for_content(content_dir), project.config, site)
+    files = stage("render templates", lambda: dict(renderer.pages(rendered)))
+    static = Theme.for_content(content_dir).static_files()
+    stage("write site", write_site, out_dir, files, {f"assets/{k}": v for k, v in static.items()})
+    return BuildResult(papers=len(rendered), files=len(files) + len(static), changes=plan.changes)
+
+
+def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = None) -> Project:
+    """Config, source lists and taxonomy: the parts of the content that are not pages."""
+    if not content_dir.is_dir():
+        raise ContentError("no such content folder", path=content_dir)
+    config = load_config(content_dir, reporter.report)
+    if base_url is not None:
+        try:
+            config = replace(config, base_url=normalize_base_url(base_url))
+        except ValueError as exc:
+            raise ProceedingsError(f"--base-url {exc}") from None
+    sources = [read_source(path, path.name) for path in find_sources(content_dir)]
+    return Project(content_dir, config, sources, load_taxonomy(content_dir), AbstractRenderer(config.macros))
+
+
+def sync_pages(project: Project, reporter: Reporter, apply: bool) -> SyncPlan:
+    """Bring the Markdown pages in step with the lists (see merge.py)."""
+    docs = [read_page(path) for path in page_paths(project.content_dir)]
+    plan = plan_sync(project.content_dir, project.sources, docs, make_deriver(project, reporter),
+                     project.taxonomy.version)
+    for diagnostic in plan.diagnostics:
+        reporter.report(diagnostic)
+    if apply:
+        plan.apply()
+    return plan
+
+
+def make_deriver(project: Project, reporter: Reporter) -> Callable[[str, set[str]], Derived]:
+    def derive(text: str, taken: set[str]) -> Derived:
+        plain = project.renderer.render(text).plain
+        title = derive_title(plain, taken)
+        tags = project.taxonomy.tags_for(title, plain)
+        if tags == (project.taxonomy.fallback,):
+            reporter.warn(f"no taxonomy tag matches “{title}”; tagged it {tags[0]!r}", path="taxonomy.yaml")
+        return Derived(title, tags)
+
+    return derive
+
+
+def page_paths(content_dir: Path) -> list[Path]:
+    pages = content_dir / PAGES_DIR
+    return sorted(pages.glob("*.md")) if pages.is_dir() else []
+
+
+def parse_pages(content_dir: Path, reporter: Reporter) -> list[Paper]:
+    """Validate every page; a bad page is reported and left out, the rest go on."""
+    papers: list[Paper] = []
+    seen: dict[str, Path] = {}
+    for path in page_paths(content_dir):
+        display = path.relative_to(content_dir)
+        doc = read_page(path, display)
+        try:
+            paper = to_paper(doc, display)
+        except ProceedingsError as exc:
+            reporter.report(Diagnostic.from_error(exc))
+            continue
+        for key in unknown_keys(doc):
+            reporter.warn(f"unknown front matter key {key!r}", display, doc.lines.get(key))
+        clash = seen.get(paper.slug) or seen.get(f"id:{paper.id}")
+        if clash:
+            reporter.error(f"slug or id repeats the one in {clash}", display, doc.lines.get("slug"))
+            continue
+        seen[paper.slug] = seen[f"id:{paper.id}"] = display
+        papers.append(paper)
+    return sorted(papers, key=lambda p: (p.order, p.source, p.id))
+
+
+def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Reporter) -> list[RenderedPaper]:
+    rendered = []
+    for paper in papers:
+        title = renderer.render_inline(paper.title)
+        abstract = renderer.render(paper.abstract)
+        for problem in title.problems + abstract.problems:
+            reporter.warn(f"{problem.message} in “{title.plain}”", _page_name(paper))
+        rendered.append(RenderedPaper(paper, title.html, title.plain, abstract.html, abstract.plain))
+    return rendered
+
+
+def _page_name(paper: Paper) -> str:
+    return f"{PAGES_DIR}/{paper.path.name}"
+
+
+def site_info(project: Project, papers: list[RenderedPaper]) -> SiteInfo:
+    config = project.config
+    title = config.title or next((s.title for s in project.sources), None) or "Proceedings"
+    return SiteInfo(
+        title=title,
+        description=config.description,
+        language=config.language,
+        base_url=config.base_url,
+        date=config.date.isoformat() if config.date else "",
+        paper_count=len(papers),
+    )

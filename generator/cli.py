@@ -1,0 +1,130 @@
+"""The command line: parses arguments, calls the core, maps errors to exit codes.
+
+Exit status: 0 success (warnings allowed), 1 content errors (other pages
+were still built), 2 a problem that stopped the command (config, theme,
+output, usage).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from generator import __version__
+from generator.build import build, load_project, sync_pages
+from generator.errors import ProceedingsError
+from generator.merge import Change
+from generator.reporter import ConsoleReporter, Reporter
+from generator.sources import READERS, read_source
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = make_parser()
+    args = parser.parse_args(argv)
+    reporter = ConsoleReporter(verbose=getattr(args, "verbose", False))
+    try:
+        return args.command(args, reporter)
+    except ProceedingsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="proceedings",
+        description="Turn a list of conference abstracts into a browsable, searchable proceedings website.",
+    )
+    parser.add_argument("--version", action="version", version=f"proceedings {__version__}")
+    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+
+    build_parser = commands.add_parser("build", help="build the site from a content folder",
+                                       description="Sync the Markdown pages with the abstract lists, "
+                                                   "then write the static site.")
+    _content_option(build_parser)
+    build_parser.add_argument("--out", type=Path, default=Path("site"), help="output folder (default: site)")
+    build_parser.add_argument("--base-url", help="absolute URL the site will be published at "
+                                                 "(overrides base_url in proceedings.yaml)")
+    build_parser.add_argument("-v", "--verbose", action="store_true", help="print each stage's time")
+    build_parser.set_defaults(command=run_build)
+
+    import_parser = commands.add_parser("import", help="turn an abstract list into Markdown pages",
+                                        description="Copy LIST into the content folder (if it is not there) "
+                                                    "and create, update or remove its Markdown pages.")
+    import_parser.add_argument("list", type=Path, metavar="LIST", help="the abstract list (.txt)")
+    _content_option(import_parser)
+    import_parser.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
+    import_parser.set_defaults(command=run_import)
+    return parser
+
+
+def _content_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--content", type=Path, default=Path("content"),
+                        help="content folder: abstract lists, pages, proceedings.yaml (default: content)")
+
+
+def run_build(args, reporter: ConsoleReporter) -> int:
+    result = build(args.content, args.out, reporter, base_url=args.base_url)
+    report_changes(result.changes, args.content, reporter)
+    summary = f"built {result.papers} papers, {result.files} files into {args.out}/"
+    return finish(summary, reporter)
+
+
+def run_import(args, reporter: ConsoleReporter) -> int:
+    source = args.list
+    if source.suffix not in READERS:
+        raise ProceedingsError(f"unknown list format {source.suffix!r} (known: {', '.join(READERS)})", path=source)
+    if not source.is_file():
+        raise ProceedingsError("no such file", path=source)
+    project = load_project(args.content, reporter)
+    target = args.content / source.name
+    copying = source.resolve() != target.resolve()
+    if copying:
+        incoming = read_source(source, source.name)
+        others = [s for s in project.sources if s.path.name != source.name]
+        project = _with_sources(project, others + [incoming])
+    plan = sync_pages(project, reporter, apply=not args.dry_run)
+    if copying and not args.dry_run:
+        shutil.copyfile(source, target)
+    if copying:
+        verb = "would copy" if args.dry_run else "copied"
+        reporter.info(f"{verb} {source} to {target}")
+    report_changes(plan.changes, args.content, reporter, dry_run=args.dry_run)
+    return finish("dry run: nothing written" if args.dry_run else "import done", reporter)
+
+
+def _with_sources(project, sources):
+    return replace(project, sources=sorted(sources, key=lambda s: s.path.name))
+
+
+def report_changes(changes: list[Change], content_dir: Path, reporter: Reporter, dry_run: bool = False) -> None:
+    if not changes:
+        reporter.info("pages: no changes")
+        return
+    prefix = "would " if dry_run else ""
+    for change in changes:
+        reporter.info(f"  {prefix}{change.action} {_relative(change.path, content_dir)}: {change.detail}")
+    counts = {action: sum(c.action == action for c in changes) for action in ("create", "update", "remove")}
+    reporter.info("pages: " + ", ".join(f"{prefix}{a} {n}" for a, n in counts.items() if n))
+
+
+def _relative(path: Path, base: Path) -> str:
+    try:
+        return str(path.relative_to(base))
+    except ValueError:
+        return str(path)
+
+
+def finish(summary: str, reporter: Reporter) -> int:
+    errors, warnings = len(reporter.errors), len(reporter.warnings)
+    reporter.info(f"{summary} ({errors} errors, {warnings} warnings)")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,154 @@
+"""The proceedings config: ``proceedings.yaml`` in the content directory.
+
+Every key is optional. Validation collects every problem before failing,
+and unknown keys are warned about rather than silently ignored (MkDocs).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable
+from urllib.parse import urlsplit
+
+from generator.errors import ConfigError, Diagnostic
+from generator.latex import MacroDef
+from generator.yamlutil import load_mapping
+
+CONFIG_NAME = "proceedings.yaml"
+
+_MACRO_NAME = re.compile(r"^\\?([A-Za-z]+)$")
+_LANGUAGE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+
+
+@dataclass(frozen=True)
+class Config:
+    title: str | None = None
+    """Proceedings title; defaults to the first line of the abstract list."""
+    description: str = ""
+    """One sentence shown under the title on the home page and in meta tags."""
+    date: dt.date | None = None
+    """Date of the proceedings (YYYY-MM-DD): used for citations and feeds, never the clock."""
+    base_url: str = ""
+    """Absolute URL where the site is published, e.g. https://org.github.io/proc/ ."""
+    language: str = "en"
+    """Language of the interface and of the ``lang`` attribute (BCP 47)."""
+    papers_per_page: int = 100
+    """Papers listed on each home page before it paginates."""
+    macros: dict[str, MacroDef] = field(default_factory=dict)
+    """LaTeX macros: name → body, or name → {body, args}."""
+
+    @property
+    def base_path(self) -> str:
+        """The path part of ``base_url`` (``/proc/``), or ``/`` when unknown."""
+        return urlsplit(self.base_url).path or "/" if self.base_url else "/"
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("must be a non-empty string")
+    return value.strip()
+
+
+def _optional_text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("must be a string")
+    return value.strip()
+
+
+def _date(value: Any) -> dt.date:
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        raise ValueError(f"must be a date written YYYY-MM-DD, not {value!r}") from None
+
+
+def normalize_base_url(value: Any) -> str:
+    """An http(s) URL ending in ``/``; empty stays empty (relative site)."""
+    if value in (None, ""):
+        return ""
+    if not isinstance(value, str):
+        raise ValueError("must be a URL string")
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ValueError(f"must be an http(s) URL such as https://example.org/proceedings/, not {value!r}")
+    return value.strip().rstrip("/") + "/"
+
+
+def _language(value: Any) -> str:
+    if not isinstance(value, str) or not _LANGUAGE.match(value):
+        raise ValueError(f"must be a language tag such as en or zh-CN, not {value!r}")
+    return value
+
+
+def _positive_int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"must be a whole number of at least 1, not {value!r}")
+    return value
+
+
+def _macro(name: str, value: Any) -> tuple[str, MacroDef]:
+    match = _MACRO_NAME.match(str(name))
+    if not match:
+        raise ValueError(f"macro name {name!r} must be letters only, like dVC or \\dVC")
+    if isinstance(value, str):
+        return match.group(1), MacroDef(value)
+    if isinstance(value, dict) and isinstance(value.get("body"), str):
+        args = value.get("args", 0)
+        if isinstance(args, bool) or not isinstance(args, int) or not 0 <= args <= 9:
+            raise ValueError(f"macro {name}: args must be a number from 0 to 9")
+        unknown = set(value) - {"body", "args"}
+        if unknown:
+            raise ValueError(f"macro {name}: unknown keys {sorted(unknown)} (use body and args)")
+        return match.group(1), MacroDef(value["body"], args)
+    raise ValueError(f"macro {name}: give its body as a string, or as {{body: ..., args: N}}")
+
+
+def _macros(value: Any) -> dict[str, MacroDef]:
+    if not isinstance(value, dict):
+        raise ValueError("must be a mapping of macro name to definition")
+    return dict(_macro(name, body) for name, body in value.items())
+
+
+_VALIDATORS: dict[str, Callable[[Any], Any]] = {
+    "title": _text,
+    "description": _optional_text,
+    "date": _date,
+    "base_url": normalize_base_url,
+    "language": _language,
+    "papers_per_page": _positive_int,
+    "macros": _macros,
+}
+
+
+def load_config(content_dir: Path, warn: Callable[[Diagnostic], None]) -> Config:
+    """Read and validate ``proceedings.yaml``; a missing file means all defaults."""
+    path = content_dir / CONFIG_NAME
+    if not path.exists():
+        return Config()
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the config: {exc}", path=path) from None
+    data, lines = load_mapping(text, path, ConfigError)
+    return _validate(data, lines, path, warn)
+
+
+def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn) -> Config:
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    for key, raw in data.items():
+        line = lines.get(str(key))
+        if key not in _VALIDATORS:
+            known = ", ".join(_VALIDATORS)
+            warn(Diagnostic("warning", f"unknown config key {key!r} (known keys: {known})", path, line))
+            continue
+        try:
+            values[key] = _VALIDATORS[key](raw)
+        except ValueError as exc:
+            problems.append(f"{path}:{line}: {key} {exc}")
+    if problems:
+        raise ConfigError("invalid config:\n  " + "\n  ".join(problems))
+    return replace(Config(), **values)

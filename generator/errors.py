@@ -1,0 +1,62 @@
+"""The one error hierarchy, and the diagnostics a build collects.
+
+Every error a user can fix is a ``ProceedingsError``: the CLI prints it as
+``file:line: message`` and exits non-zero, never with a traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def _location(path: Path | str | None, line: int | None) -> str:
+    if path is None:
+        return ""
+    return f"{path}:{line}: " if line else f"{path}: "
+
+
+class ProceedingsError(Exception):
+    """A problem the user can fix, located in a file when we know where."""
+
+    def __init__(self, message: str, *, path: Path | str | None = None, line: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+
+    def __str__(self) -> str:
+        return f"{_location(self.path, self.line)}{self.message}"
+
+
+class ConfigError(ProceedingsError):
+    """proceedings.yaml is unreadable or invalid; the build cannot start."""
+
+
+class ContentError(ProceedingsError):
+    """An abstract list or a paper page is malformed."""
+
+
+class ThemeError(ProceedingsError):
+    """A template is missing or broken; no page can be trusted."""
+
+
+class OutputError(ProceedingsError):
+    """The site could not be written; the previous site is left as it was."""
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A warning or a per-paper error, collected rather than raised."""
+
+    level: str  # "warning" or "error"
+    message: str
+    path: Path | str | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"{_location(self.path, self.line)}{self.level}: {self.message}"
+
+    @classmethod
+    def from_error(cls, error: ProceedingsError) -> "Diagnostic":
+        return cls("error", error.message, error.path, error.line)

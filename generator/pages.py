@@ -1,0 +1,150 @@
+"""Markdown pages with YAML front matter: reading, validating and writing them.
+
+A page is the unit a person edits. ``read_page`` splits it leniently (so a
+page with broken front matter still shows its body to the merge), and
+``to_paper`` validates it into a ``Paper``, naming file and line on error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.errors import ContentError, ProceedingsError
+from generator.model import Paper
+from generator.yamlutil import dump, load_mapping
+
+PAGES_DIR = "papers"
+FENCE = "---"
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+# Keys the tool writes; a person may add others later (authors, pdf…).
+KNOWN_KEYS = {"id", "title", "slug", "tags", "order", "source", "entry", "generated"}
+
+
+def digest(value: Any) -> str:
+    """A short fingerprint of a generated value, to tell later whether a person changed it."""
+    text = "\x1f".join(value) if isinstance(value, (list, tuple)) else str(value)
+    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass
+class PageDoc:
+    """A page file as read: front matter (if it parsed), body, and any problem."""
+
+    path: Path
+    meta: dict[str, Any] = field(default_factory=dict)
+    body: str = ""
+    lines: dict[str, int] = field(default_factory=dict)
+    body_line: int = 1
+    error: ProceedingsError | None = None
+
+    @property
+    def generated(self) -> dict[str, str]:
+        value = self.meta.get("generated")
+        return value if isinstance(value, dict) else {}
+
+
+def read_page(path: Path, display: Path | str | None = None) -> PageDoc:
+    """Read a page; never raises for bad content, records the problem instead."""
+    name = display or path
+    doc = PageDoc(path)
+    try:
+        text = path.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        doc.error = ContentError(f"cannot read the page: {exc}", path=name)
+        return doc
+    front, body, body_line = split_front_matter(text)
+    doc.body, doc.body_line = body.strip(), body_line
+    if front is None:
+        doc.error = ContentError(
+            "no front matter: a page starts with a line `---`, YAML fields, and another `---`",
+            path=name, line=1,
+        )
+        return doc
+    try:
+        doc.meta, doc.lines = load_mapping(front, name, ContentError, first_line=2)
+    except ContentError as exc:
+        doc.error = exc
+    return doc
+
+
+def split_front_matter(text: str) -> tuple[str | None, str, int]:
+    """Return (front matter or None, body, line number where the body starts)."""
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != FENCE:
+        return None, text, 1
+    for number, line in enumerate(lines[1:], start=1):
+        if line.strip() == FENCE:
+            return "\n".join(lines[1:number]), "\n".join(lines[number + 1 :]), number + 2
+    return None, text, 1
+
+
+def render_page(meta: dict[str, Any], body: str) -> str:
+    return f"{FENCE}\n{dump(meta)}{FENCE}\n\n{body.strip()}\n"
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write via a temporary file and rename, so a reader never sees half a page."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def to_paper(doc: PageDoc, display: Path | str) -> Paper:
+    """Validate a page into a Paper; raise ContentError naming the field and line."""
+    if doc.error:
+        raise doc.error
+    meta = doc.meta
+
+    def fail(key: str, problem: str) -> ContentError:
+        return ContentError(f"`{key}` {problem}", path=display, line=doc.lines.get(key, 1))
+
+    def text(key: str) -> str:
+        value = meta.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = str(value)
+        if not isinstance(value, str) or not value.strip():
+            raise fail(key, "is missing or empty" if value in (None, "") else "must be text")
+        return value.strip()
+
+    def number(key: str) -> int:
+        value = meta.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise fail(key, f"must be a whole number, not {value!r}")
+        return value
+
+    slug = text("slug")
+    if not SLUG.match(slug):
+        raise fail("slug", f"must be lowercase letters, digits and single hyphens, not {slug!r}")
+    tags = meta.get("tags") or []
+    if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in tags):
+        raise fail("tags", "must be a list of tag names, like [optimization, diffusion models]")
+    if not doc.body:
+        raise ContentError("the page has no abstract below its front matter", path=display, line=doc.body_line)
+    return Paper(
+        id=text("id"),
+        slug=slug,
+        title=text("title"),
+        abstract=doc.body,
+        tags=tuple(dict.fromkeys(t.strip() for t in tags)),
+        order=number("order"),
+        source=str(meta.get("source") or ""),
+        entry=number("entry"),
+        path=doc.path,
+    )
+
+
+def unknown_keys(doc: PageDoc) -> list[str]:
+    return [key for key in doc.meta if key not in KNOWN_KEYS]

@@ -1,0 +1,152 @@
+"""Rendering the site's pages from templates into an in-memory file tree.
+
+Every link in the site is relative (``root`` is the way back to the site
+root from the page being rendered) so one build works from ``file://``,
+from a local server and under a GitHub Pages project path.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import jinja2
+
+from generator import __version__
+from generator.config import Config
+from generator.errors import ThemeError
+from generator.model import RenderedPaper, Tag
+from generator.slugs import slugify
+from generator.theme import Theme
+
+TEASER_LENGTH = 220
+
+
+@dataclass(frozen=True)
+class SiteInfo:
+    """What every template sees as ``site``."""
+
+    title: str
+    description: str
+    language: str
+    base_url: str
+    date: str
+    paper_count: int
+    version: str = __version__
+
+
+@dataclass(frozen=True)
+class TagPage:
+    tag: Tag
+    papers: tuple[RenderedPaper, ...]
+
+    @property
+    def url(self) -> str:
+        return f"tags/{self.tag.slug}.html"
+
+
+def teaser(plain: str, length: int = TEASER_LENGTH) -> str:
+    """The start of the abstract, cut at a word boundary."""
+    if len(plain) <= length:
+        return plain
+    cut = plain[:length].rsplit(" ", 1)[0].rstrip(",;:.-–— ")
+    return cut + "…"
+
+
+def group_tags(papers: list[RenderedPaper]) -> list[TagPage]:
+    """One page per tag, in name order, papers in proceedings order."""
+    members: dict[str, list[RenderedPaper]] = {}
+    for paper in papers:
+        for name in paper.paper.tags:
+            members.setdefault(name, []).append(paper)
+    taken: dict[str, str] = {}
+    pages = []
+    for name in sorted(members, key=str.casefold):
+        slug = slugify(name)
+        while slug in taken.values():
+            slug += "-x"
+        taken[name] = slug
+        pages.append(TagPage(Tag(name, slug), tuple(members[name])))
+    return pages
+
+
+class SiteRenderer:
+    """Renders each kind of page; the Jinja environment is built once."""
+
+    def __init__(self, theme: Theme, config: Config, site: SiteInfo):
+        self.env = theme.environment()
+        self.env.filters["teaser"] = teaser
+        self.config = config
+        self.site = site
+
+    def render(self, template: str, root: str, **context: Any) -> bytes:
+        try:
+            html = self.env.get_template(template).render(site=self.site, root=root, **context)
+        except jinja2.TemplateSyntaxError as exc:
+            raise ThemeError(f"template syntax error: {exc.message}", path=exc.filename or exc.name,
+                             line=exc.lineno) from None
+        except jinja2.TemplateNotFound as exc:
+            raise ThemeError(f"template not found: {exc.name}") from None
+        except jinja2.TemplateError as exc:
+            raise ThemeError(f"template {template} failed: {exc}") from None
+        return html.encode("utf-8")
+
+    def pages(self, papers: list[RenderedPaper]) -> Iterator[tuple[str, bytes]]:
+        tag_pages = group_tags(papers)
+        self.env.filters["tag_url"] = _tag_url_filter(tag_pages)
+        yield from self.home_pages(papers)
+        yield from self.paper_pages(papers)
+        yield from self.tag_pages(tag_pages)
+        yield "404.html", self.render("404.html", self._absolute_root())
+        yield "papers.json", papers_json(papers)
+
+    def home_pages(self, papers: list[RenderedPaper]) -> Iterator[tuple[str, bytes]]:
+        size = self.config.papers_per_page
+        chunks = [papers[i : i + size] for i in range(0, len(papers), size)] or [[]]
+        urls = ["index.html"] + [f"index-{n}.html" for n in range(2, len(chunks) + 1)]
+        for number, (url, chunk) in enumerate(zip(urls, chunks), start=1):
+            pagination = {
+                "number": number, "count": len(chunks), "urls": urls,
+                "previous": urls[number - 2] if number > 1 else None,
+                "next": urls[number] if number < len(chunks) else None,
+                "first_order": (number - 1) * size + 1,
+            }
+            yield url, self.render("index.html", "", papers=chunk, pagination=pagination)
+
+    def paper_pages(self, papers: list[RenderedPaper]) -> Iterator[tuple[str, bytes]]:
+        for index, paper in enumerate(papers):
+            previous = papers[index - 1] if index > 0 else None
+            following = papers[index + 1] if index + 1 < len(papers) else None
+            yield paper.url, self.render("paper.html", "../", paper=paper, previous=previous, next=following)
+
+    def tag_pages(self, tag_pages: list[TagPage]) -> Iterator[tuple[str, bytes]]:
+        yield "tags/index.html", self.render("tags.html", "../", tags=tag_pages)
+        for page in tag_pages:
+            yield page.url, self.render("tag.html", "../", tag=page.tag, papers=page.papers)
+
+    def _absolute_root(self) -> str:
+        """404.html is served at any depth, so its links start from the site's path."""
+        return self.config.base_path
+
+
+def _tag_url_filter(tag_pages: list[TagPage]):
+    urls = {page.tag.name: page.url for page in tag_pages}
+    return lambda name: urls.get(name, f"tags/{slugify(name)}.html")
+
+
+def papers_json(papers: list[RenderedPaper]) -> bytes:
+    """The machine-readable list of papers, in proceedings order."""
+    records = [
+        {
+            "id": p.paper.id,
+            "slug": p.paper.slug,
+            "order": p.paper.order,
+            "title": p.title_plain,
+            "url": p.url,
+            "tags": list(p.paper.tags),
+            "abstract": p.abstract_plain,
+        }
+        for p in papers
+    ]
+    return (json.dumps(records, ensure_ascii=False, indent=1) + "\n").encode("utf-8")

@@ -1,0 +1,54 @@
+"""YAML loading that remembers where each top-level key was written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.errors import ProceedingsError
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that keeps dates as plain strings; we validate them ourselves."""
+
+
+# Drop the timestamp resolver so "2026-12-06" stays a string we parse once.
+_Loader.yaml_implicit_resolvers = {
+    key: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def load_mapping(
+    text: str, path: Path | str, error: type[ProceedingsError], first_line: int = 1
+) -> tuple[dict[str, Any], dict[str, int]]:
+    """Parse ``text`` as a YAML mapping; return it and each key's line number.
+
+    ``first_line`` is the file line where ``text`` starts (front matter starts
+    after its ``---``). Errors are raised as ``error`` naming file and line.
+    """
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = first_line + mark.line if mark else first_line
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise error(f"invalid YAML: {problem}", path=path, line=line) from None
+    if node is None:
+        return {}, {}
+    if not isinstance(node, yaml.MappingNode):
+        raise error("expected a mapping of `key: value` lines", path=path, line=first_line)
+    lines = {
+        str(key.value): first_line + key.start_mark.line
+        for key, _ in node.value
+        if isinstance(key, yaml.ScalarNode)
+    }
+    data = yaml.load(text, Loader=_Loader)
+    return data, lines
+
+
+def dump(data: dict[str, Any]) -> str:
+    """Stable, readable YAML: keys in the given order, Unicode kept, no line wrapping."""
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=10_000, default_flow_style=None)

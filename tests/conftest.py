@@ -1,0 +1,53 @@
+"""Shared fixtures: the bundled content, copied so tests never touch the repo's."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.build import build
+from generator.reporter import Reporter
+
+REPO = Path(__file__).resolve().parent.parent
+BUNDLED_CONTENT = REPO / "content"
+SEED_LIST = BUNDLED_CONTENT / "neurips-2026.txt"
+CORPORA = REPO.parent / "shared" / "corpora"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite tests/golden/ from the current output instead of comparing")
+
+
+@pytest.fixture
+def update_golden(request) -> bool:
+    return request.config.getoption("--update-golden")
+
+
+def copy_content(target: Path) -> Path:
+    shutil.copytree(BUNDLED_CONTENT, target)
+    return target
+
+
+@pytest.fixture
+def seed_content(tmp_path) -> Path:
+    """A private copy of the bundled NeurIPS 2026 content folder."""
+    return copy_content(tmp_path / "content")
+
+
+@pytest.fixture(scope="session")
+def seed_site(tmp_path_factory) -> Path:
+    """The bundled content built once per test session; treat as read-only."""
+    root = tmp_path_factory.mktemp("seed")
+    content = copy_content(root / "content")
+    reporter = Reporter()
+    build(content, root / "site", reporter)
+    assert not reporter.errors, reporter.errors
+    return root / "site"
+
+
+def write_list(path: Path, title: str, abstracts: list[str]) -> Path:
+    path.write_text(title + "\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+    return path

@@ -1,0 +1,60 @@
+import datetime as dt
+
+import pytest
+
+from generator.config import Config, load_config
+from generator.errors import ConfigError
+from generator.latex import MacroDef
+
+
+def load(tmp_path, text):
+    (tmp_path / "proceedings.yaml").write_text(text, encoding="utf-8")
+    warnings = []
+    return load_config(tmp_path, warnings.append), warnings
+
+
+def test_missing_config_means_defaults(tmp_path):
+    assert load_config(tmp_path, lambda d: None) == Config()
+
+
+def test_all_keys_are_parsed(tmp_path):
+    config, warnings = load(tmp_path, (
+        "title: My Workshop\ndate: 2026-12-06\nbase_url: https://org.github.io/ws\n"
+        "language: zh-CN\npapers_per_page: 20\n"
+        "macros:\n  dVC: 'd_{\\mathrm{VC}}'\n  '\\norm': {body: '\\lVert #1 \\rVert', args: 1}\n"
+    ))
+    assert warnings == []
+    assert config.title == "My Workshop"
+    assert config.date == dt.date(2026, 12, 6)
+    assert config.base_url == "https://org.github.io/ws/"
+    assert config.base_path == "/ws/"
+    assert config.language == "zh-CN"
+    assert config.papers_per_page == 20
+    assert config.macros == {"dVC": MacroDef(r"d_{\mathrm{VC}}"), "norm": MacroDef(r"\lVert #1 \rVert", 1)}
+
+
+def test_unknown_key_warns_with_line(tmp_path):
+    _, warnings = load(tmp_path, "title: T\ntitel: typo\n")
+    assert len(warnings) == 1
+    assert warnings[0].line == 2 and "titel" in warnings[0].message
+
+
+def test_every_invalid_value_is_reported_at_once(tmp_path):
+    with pytest.raises(ConfigError) as info:
+        load(tmp_path, "date: tomorrow\nbase_url: javascript:alert(1)\npapers_per_page: 0\n")
+    message = str(info.value)
+    assert "proceedings.yaml:1: date" in message
+    assert "proceedings.yaml:2: base_url" in message
+    assert "proceedings.yaml:3: papers_per_page" in message
+
+
+def test_broken_yaml_names_the_line(tmp_path):
+    with pytest.raises(ConfigError) as info:
+        load(tmp_path, "title: ok\nmacros: [unclosed\n")
+    assert info.value.line in (2, 3)
+    assert "invalid YAML" in str(info.value)
+
+
+def test_config_must_be_a_mapping(tmp_path):
+    with pytest.raises(ConfigError, match="mapping"):
+        load(tmp_path, "- a\n- b\n")
