@@ -1,0 +1,189 @@
+"""Math in abstracts: markdown-it rules for ``$…$``, ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``
+and the ``\\begin{equation}``-style environments that get pasted into abstracts.
+
+The inline rules only find the spans; they sit before ``escape`` in the chain,
+so ``$a*b*c$`` and ``$x_1$`` never reach the emphasis or escape rules. A core
+rule then expands the config macros and converts each span to MathML once, so
+the HTML and plain-text renderings share the result.
+
+Dollars follow pandoc's rule, which is what keeps prices out of math: the
+opening ``$`` must be followed by a non-space, and the first unescaped ``$``
+after it must be preceded by a non-space and not followed by a digit, or the
+``$`` is just a dollar sign.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Mapping
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+from .macros import MacroError, expand
+from .mathml import MathResult, to_mathml
+from .model import MacroDef
+from .problems import mark_error
+from .texscan import find_unescaped
+
+MATH_TYPES = ("math_inline", "math_display")
+
+# Each renderer caches conversions: abstracts repeat `$k$` and `$\epsilon$` a lot.
+_CACHE_SIZE = 4096
+
+
+def math_plugin(md: MarkdownIt, macros: Mapping[str, MacroDef] | None = None) -> None:
+    """Install the math rules; ``macros`` are expanded inside every span."""
+    md.inline.ruler.before("escape", "math_dollar", dollar_math)
+    md.inline.ruler.before("escape", "math_bracket", bracket_math)
+    md.inline.ruler.before("escape", "math_environment", environment_math)
+    convert = functools.lru_cache(maxsize=_CACHE_SIZE)(
+        functools.partial(convert_math, macros=dict(macros or {})))
+    md.core.ruler.after("inline", "math_convert", make_convert_rule(convert))
+    md.add_render_rule("math_inline", render_math)
+    md.add_render_rule("math_display", render_math)
+
+
+# -- inline rules -------------------------------------------------------------
+
+def dollar_math(state: StateInline, silent: bool) -> bool:
+    src, pos, end = state.src, state.pos, state.posMax
+    if src[pos] != "$":
+        return False
+    if src.startswith("$$", pos) and pos + 2 <= end:
+        return _display_dollars(state, silent)
+    start = pos + 1
+    if start >= end or src[start].isspace():
+        return False
+    close = _closing_dollar(src, start, end)
+    if close < 0:
+        return False
+    if not silent:
+        _push_math(state, "math_inline", src[start:close], "$", "$")
+    state.pos = close + 1
+    return True
+
+
+def _closing_dollar(src: str, start: int, end: int) -> int:
+    """Position of the ``$`` closing inline math opened before ``start``, or -1."""
+    close = find_unescaped(src, "$", start, end)
+    if close < 0:
+        return -1
+    # Only the first dollar may close (pandoc); if it cannot, there is no math.
+    after = src[close + 1] if close + 1 < end else ""
+    return close if not src[close - 1].isspace() and not after.isdigit() else -1
+
+
+def _display_dollars(state: StateInline, silent: bool) -> bool:
+    src, start = state.src, state.pos + 2
+    close = find_unescaped(src, "$$", start, state.posMax)
+    if close < 0:
+        # An unclosed `$$` is two literal dollars, not an opening `$` for what follows.
+        if not silent:
+            state.pending += "$$"
+        state.pos = start
+        return True
+    if not silent:
+        _push_math(state, "math_display", src[start:close], "$$", "$$")
+    state.pos = close + 2
+    return True
+
+
+_BRACKETS = {"(": ("math_inline", "\\)"), "[": ("math_display", "\\]")}
+
+
+def bracket_math(state: StateInline, silent: bool) -> bool:
+    """``\\(…\\)`` inline and ``\\[…\\]`` display; unclosed ones fall through to escape."""
+    src, pos = state.src, state.pos
+    if src[pos] != "\\" or pos + 1 >= state.posMax or src[pos + 1] not in _BRACKETS:
+        return False
+    kind, closer = _BRACKETS[src[pos + 1]]
+    close = find_unescaped(src, closer, pos + 2, state.posMax)
+    if close < 0:
+        return False
+    if not silent:
+        _push_math(state, kind, src[pos + 2 : close], src[pos : pos + 2], closer)
+    state.pos = close + 2
+    return True
+
+
+_ENVIRONMENT = re.compile(r"\\begin\{(equation|displaymath|align|gather|multline|eqnarray)(\*?)\}")
+# Environments whose body is the formula; the others are tables that
+# latex2mathml builds from the whole environment.
+_BODY_ONLY = ("equation", "displaymath")
+
+
+def environment_math(state: StateInline, silent: bool) -> bool:
+    """``\\begin{equation}…\\end{equation}`` and friends, pasted into abstracts as display math."""
+    src, pos = state.src, state.pos
+    if not src.startswith("\\begin{", pos):
+        return False
+    found = _ENVIRONMENT.match(src, pos)
+    if not found:
+        return False
+    end_tag = "\\end{" + found.group(1) + found.group(2) + "}"
+    close = src.find(end_tag, found.end(), state.posMax)
+    if close < 0:
+        return False
+    after = close + len(end_tag)
+    if not silent:
+        if found.group(1) in _BODY_ONLY:
+            _push_math(state, "math_display", src[found.end() : close], found.group(0), end_tag)
+        else:
+            _push_math(state, "math_display", src[pos:after], "", "")
+    state.pos = after
+    return True
+
+
+def _push_math(state: StateInline, kind: str, latex: str, opener: str, closer: str) -> Token:
+    token = state.push(kind, "math", 0)
+    token.content = latex
+    token.markup = opener
+    token.meta = {"source": opener + latex + closer}
+    return token
+
+
+def push_macro_math(state: StateInline, source: str) -> Token:
+    """A config macro used in running text renders as inline math of its expansion."""
+    token = state.push("math_inline", "math", 0)
+    token.content = source
+    token.meta = {"source": source}
+    return token
+
+
+# -- conversion (core rule) ---------------------------------------------------
+
+def convert_math(latex: str, display: str, macros: Mapping[str, MacroDef]) -> tuple[MathResult, str]:
+    """Expand macros, then convert; returns the result and the expanded LaTeX."""
+    try:
+        expanded = expand(latex, macros)
+    except MacroError as exc:
+        return MathResult(error=str(exc)), latex
+    return to_mathml(expanded, display), expanded
+
+
+def make_convert_rule(convert: Callable[[str, str], tuple[MathResult, str]]) -> Callable[[StateCore], None]:
+    def math_convert(state: StateCore) -> None:
+        for block in state.tokens:
+            for token in block.children or ():
+                if token.type in MATH_TYPES:
+                    _convert_token(token, convert)
+
+    return math_convert
+
+
+def _convert_token(token: Token, convert: Callable[[str, str], tuple[MathResult, str]]) -> None:
+    display = "block" if token.type == "math_display" else "inline"
+    result, expanded = convert(token.content, display)
+    if result.error:
+        mark_error(token, token.meta["source"], result.error)
+        return
+    token.meta["mathml"] = result.mathml
+    token.meta["latex"] = expanded
+
+
+def render_math(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
+    return tokens[idx].meta["mathml"]

@@ -1,0 +1,124 @@
+"""LaTeX math → safe MathML, via latex2mathml.
+
+latex2mathml is not a sanitizer: its string output un-escapes text, so
+``\\text{<script>}`` would come out as a live tag, ``\\href`` becomes an
+``href`` attribute, and unknown commands silently become ``<mi>\\foo</mi>``.
+So we take its element tree and serialise that ourselves, keeping only MathML
+elements and a small set of presentation attributes, escaping all text, and
+reporting any command it did not know.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from xml.etree.ElementTree import Element
+
+from latex2mathml.converter import Converter
+
+MATHML_NS = "http://www.w3.org/1998/Math/MathML"
+
+ALLOWED_TAGS = frozenset("""
+    math mrow mi mn mo mtext mspace ms msub msup msubsup munder mover munderover
+    mfrac msqrt mroot mstyle mpadded mphantom menclose mtable mtr mtd mlabeledtr
+    merror mmultiscripts mprescripts none semantics annotation
+""".split())
+
+ALLOWED_ATTRS = frozenset("""
+    xmlns display mathvariant stretchy fence form separator lspace rspace accent
+    accentunder columnalign columnspacing columnlines rowspacing rowlines minsize
+    maxsize movablelimits largeop symmetric width height depth linethickness
+    scriptlevel displaystyle notation open close mathsize linebreak
+""".split())
+
+# latex2mathml writes characters as numeric references inside element text.
+_CHAR_REF = re.compile(r"&#(x[0-9A-Fa-f]+|[0-9]+);")
+_UNKNOWN_COMMAND = re.compile(r"\\[A-Za-z]+")
+
+_EXCEPTION_MESSAGES = {
+    "ExtraLeftOrMissingRightError": "\\left without a matching \\right",
+    "NoAvailableTokensError": "incomplete math (a command is missing its argument)",
+    "RecursionError": "math nested too deeply",
+    "MissingEndError": "\\begin without a matching \\end",
+    "DoubleSubscriptsError": "double subscript",
+    "DoubleSuperscriptsError": "double superscript",
+    "MissingSuperScriptOrSubscriptError": "^ or _ without an argument",
+    "NumeratorNotFoundError": "\\frac without a numerator",
+    "DenominatorNotFoundError": "\\frac without a denominator",
+}
+
+
+@dataclass(frozen=True)
+class MathResult:
+    """Either ``mathml`` (safe markup) or ``error`` (a human-readable message)."""
+
+    mathml: str = ""
+    error: str | None = None
+
+
+def to_mathml(latex: str, display: str) -> MathResult:
+    """Convert one math span; ``display`` is ``"inline"`` or ``"block"``."""
+    if not latex.strip():
+        return MathResult(f'<math xmlns="{MATHML_NS}" display="{display}"></math>')
+    try:
+        tree = Converter(display=display).convert_to_element(latex)
+    except Exception as exc:  # latex2mathml raises many kinds; none may crash a build
+        name = type(exc).__name__
+        return MathResult(error=_EXCEPTION_MESSAGES.get(name, f"cannot convert math ({name})"))
+    unknown = _first_unknown_command(tree)
+    if unknown:
+        return MathResult(error=f"undefined macro {unknown}")
+    return MathResult("".join(_serialise(tree)))
+
+
+def _first_unknown_command(tree: Element) -> str | None:
+    """latex2mathml passes commands it does not know through as text: find one."""
+    for element in tree.iter():
+        for text in (element.text, element.tail):
+            if text and "\\" in text:
+                found = _UNKNOWN_COMMAND.search(text)
+                if found:
+                    return found.group(0)
+    return None
+
+
+def _serialise(element: Element) -> list[str]:
+    out: list[str] = []
+    _write(element, out)
+    return out
+
+
+def _write(element: Element, out: list[str]) -> None:
+    tag = element.tag
+    keep = tag in ALLOWED_TAGS
+    if keep:
+        out.append("<" + tag)
+        for name, value in element.attrib.items():
+            if name in ALLOWED_ATTRS:
+                out.append(f' {name}="{html.escape(_decode(value))}"')
+        out.append(">")
+    if element.text:
+        out.append(html.escape(_decode(element.text), quote=False))
+    for child in element:
+        _write(child, out)
+    if keep:
+        out.append(f"</{tag}>")
+    if element.tail:
+        out.append(html.escape(_decode(element.tail), quote=False))
+
+
+def _decode(text: str) -> str:
+    """Turn latex2mathml's ``&#x…;`` references into characters (escaped again on output)."""
+    return _CHAR_REF.sub(_char, text) if "&#" in text else text
+
+
+def _char(match: re.Match[str]) -> str:
+    ref = match.group(1)
+    try:
+        code = int(ref[1:], 16) if ref[0] == "x" else int(ref)
+        if code == 0 or 0xD800 <= code <= 0xDFFF:
+            raise ValueError(code)
+        return chr(code)
+    except (ValueError, OverflowError):
+        return "\ufffd"

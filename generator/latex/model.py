@@ -1,0 +1,30 @@
+"""The value types of the LaTeX renderer's public API."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class MacroDef:
+    """A user macro from the config: ``body`` is LaTeX and may use ``#1``..``#9``."""
+
+    body: str
+    nargs: int = 0
+
+
+@dataclass(frozen=True)
+class TexProblem:
+    """Something in an abstract that could not be rendered as the author meant."""
+
+    message: str
+    source: str
+
+
+@dataclass(frozen=True)
+class RenderedAbstract:
+    """An abstract (or a title) as HTML and as plain Unicode text, plus its problems."""
+
+    html: str
+    plain: str
+    problems: tuple[TexProblem, ...]

@@ -1,0 +1,54 @@
+"""``tex_error`` tokens: how a snippet we could not render is shown and reported.
+
+Text-mode rules create them directly; the math converter turns failed math
+tokens into them. One core rule then collects every problem, in document
+order, into ``env["tex_problems"]``, so nothing is reported twice or lost.
+"""
+
+from __future__ import annotations
+
+import html
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+from .model import TexProblem
+
+ENV_KEY = "tex_problems"
+
+
+def push_error(state: StateInline, source: str, message: str) -> Token:
+    """Push a token that shows ``source`` verbatim, flagged with ``message``."""
+    token = state.push("tex_error", "span", 0)
+    mark_error(token, source, message)
+    return token
+
+
+def mark_error(token: Token, source: str, message: str) -> None:
+    """Turn any inline token into a ``tex_error`` for ``source``."""
+    token.type = "tex_error"
+    token.tag = "span"
+    token.content = source
+    token.meta = {"problem": TexProblem(message, source)}
+
+
+def render_error(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
+    problem: TexProblem = tokens[idx].meta["problem"]
+    return (f'<span class="tex-error" title="{html.escape(problem.message)}">'
+            f"{html.escape(problem.source, quote=False)}</span>")
+
+
+def collect(state: StateCore) -> None:
+    """Core rule: gather the problems of all ``tex_error`` tokens into the env."""
+    found: list[TexProblem] = state.env.setdefault(ENV_KEY, [])
+    for block in state.tokens:
+        for token in block.children or ():
+            if token.type == "tex_error":
+                found.append(token.meta["problem"])
+
+
+def problems_plugin(md: MarkdownIt) -> None:
+    md.add_render_rule("tex_error", render_error)
+    md.core.ruler.push("tex_problems", collect)

@@ -1,0 +1,62 @@
+"""The abstract renderer: one markdown-it parser with the LaTeX plugins.
+
+One parse per abstract gives one token stream; the HTML and the plain text
+are both rendered from it. The parser is built once per renderer; all
+per-render state lives in the ``env`` dict, so a renderer can be reused and
+shared.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+
+from markdown_it import MarkdownIt
+
+from .math import math_plugin
+from .model import MacroDef, RenderedAbstract
+from .plaintext import MathText, collapse, inline_text, plain_text
+from .problems import ENV_KEY, problems_plugin
+from .textmode import textmode_plugin
+from .typography import typography_plugin
+
+# Markdown that abstracts do not use and that would mis-render them: a `#` or a
+# line of dashes is not a heading, indented lines are not code, "[1]: x" is not
+# a link definition, and raw HTML and images are never live.
+DISABLED_RULES = ["heading", "lheading", "code", "fence", "hr", "reference",
+                  "html_block", "html_inline", "image"]
+
+
+def build_markdown(macros: Mapping[str, MacroDef] | None = None) -> MarkdownIt:
+    """The markdown-it instance: CommonMark minus DISABLED_RULES plus our plugins."""
+    md = MarkdownIt("commonmark", {"html": False, "xhtmlOut": False})
+    md.disable(DISABLED_RULES)
+    md.use(math_plugin, macros=macros)
+    md.use(textmode_plugin, macros=macros)
+    md.use(typography_plugin)
+    md.use(problems_plugin)
+    return md
+
+
+class AbstractRenderer:
+    """Renders abstracts (and titles) that mix Markdown and LaTeX."""
+
+    def __init__(self, macros: Mapping[str, MacroDef] | None = None):
+        self._md = build_markdown(macros)
+        self._math_text = functools.lru_cache(maxsize=4096)(MathText())
+
+    def render(self, text: str) -> RenderedAbstract:
+        """Block rendering: paragraphs (and the odd list or quote)."""
+        env: dict = {}
+        tokens = self._md.parse(text.strip(), env)
+        html = self._md.renderer.render(tokens, self._md.options, env)
+        return RenderedAbstract(html, plain_text(tokens, self._math_text), tuple(env.get(ENV_KEY, ())))
+
+    def render_inline(self, text: str) -> RenderedAbstract:
+        """One line without a paragraph: for paper titles, which may contain math."""
+        env: dict = {}
+        tokens = self._md.parseInline(collapse(text), env)
+        html = self._md.renderer.render(tokens, self._md.options, env)
+        children = tokens[0].children if tokens else []
+        return RenderedAbstract(html, collapse(inline_text(children or (), self._math_text)),
+                                tuple(env.get(ENV_KEY, ())))

@@ -1,0 +1,121 @@
+"""LaTeX typography in text: quotes, dashes and ties.
+
+Dashes, ties and opening quotes are inline rules, so they never touch code
+spans, math or URLs (those are other tokens). Closing quotes are characters the
+text rule swallows (``'`` and ``"`` do not stop it), so they are paired by a
+core rule over the text tokens, like markdown-it's own smartquotes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+
+_SINGLE_BACKTICK = re.compile(r"(?<!`)`(?!`)")
+# After a closing quote comes a space or punctuation: `greater than,' or `predict 0'.
+_AFTER_CLOSING_QUOTE = frozenset(" \t\n.,;:!?)")
+# What may precede a tie: a word, or the end of an abbreviation or bracket (Fig.~3,
+# al.~(2012)). "(~3%" and "by ~20%" mean "about", so their tilde stays.
+_BEFORE_TIE = re.compile(r"[\w.,;:!?)\]}'\"’”]")
+
+# An apostrophe inside a word (HEL's) is matched first so that it never closes a quote.
+_QUOTES = re.compile(r"''|‘‘|’’|(?P<apostrophe>(?<=\w)'(?=\w))|[“”\"‘']")
+
+
+def typography_plugin(md: MarkdownIt) -> None:
+    md.inline.ruler.before("backticks", "latex_open_quotes", open_quotes)
+    md.inline.ruler.before("backticks", "latex_dashes", dashes)
+    md.inline.ruler.before("backticks", "latex_tie", tie)
+    md.core.ruler.after("inline", "latex_close_quotes", close_quotes)
+
+
+def open_quotes(state: StateInline, silent: bool) -> bool:
+    """Two backticks open a double quote (“). One opens a single quote (‘) when it
+    reads as LaTeX (`word') rather than as a Markdown code span (`code`)."""
+    src, pos, limit = state.src, state.pos, state.posMax
+    if src[pos] != "`":
+        return False
+    run = pos
+    while run < limit and src[run] == "`":
+        run += 1
+    count = run - pos
+    if count == 1 and not _opens_single_quote(src, pos, limit):
+        return False  # a code span: the backticks rule takes it
+    if not silent:
+        # Abstracts use code spans with single backticks only; longer runs are literal.
+        state.pending += {1: "‘", 2: "“"}.get(count, src[pos:run])
+    state.pos = run
+    return True
+
+
+def _opens_single_quote(src: str, pos: int, limit: int) -> bool:
+    closing = _SINGLE_BACKTICK.search(src, pos + 1, limit)
+    if closing is None:
+        return True  # cannot be a code span
+    for i in range(pos + 1, closing.start()):
+        if src[i] == "'" and i + 1 < closing.start() and src[i + 1] in _AFTER_CLOSING_QUOTE:
+            return True
+    return False
+
+
+def dashes(state: StateInline, silent: bool) -> bool:
+    """``--`` is an en dash, ``---`` an em dash (as in LaTeX text)."""
+    src, pos = state.src, state.pos
+    if not src.startswith("--", pos) or pos + 2 > state.posMax:
+        return False
+    length = 3 if src.startswith("---", pos) and pos + 3 <= state.posMax else 2
+    if not silent:
+        state.pending += "—" if length == 3 else "–"
+    state.pos = pos + length
+    return True
+
+
+def tie(state: StateInline, silent: bool) -> bool:
+    """``Fig.~3``: a tilde between two words is a no-break space."""
+    src, pos = state.src, state.pos
+    if src[pos] != "~" or pos == 0 or pos + 1 >= state.posMax:
+        return False
+    if src[pos + 1].isspace() or not _BEFORE_TIE.match(src[pos - 1]):
+        return False
+    if not silent:
+        state.pending += "\u00a0"
+    state.pos = pos + 1
+    return True
+
+
+def close_quotes(state: StateCore) -> None:
+    """Core rule: two apostrophes (or ’’) close a double quote; a straight ``"``
+    closes one only after an opening “, and ``'`` closes a single quote only
+    after an opening ‘. Outside quotes, straight quotes stay straight."""
+    for block in state.tokens:
+        if block.type == "inline" and block.children:
+            _pair_quotes(block.children)
+
+
+def _pair_quotes(tokens: list) -> None:
+    open_double = open_single = False
+
+    def replace(match: re.Match[str]) -> str:
+        nonlocal open_double, open_single
+        mark = match.group(0)
+        if match.group("apostrophe"):
+            return mark
+        if mark in ("‘‘", "“"):
+            open_double = True
+            return "“"
+        if mark in ("''", "’’", "”") or (mark == '"' and open_double):
+            open_double = False
+            return "”"
+        if mark == "‘":
+            open_single = True
+        elif mark == "'" and open_single:
+            open_single = False
+            return "’"
+        return mark
+
+    for token in tokens:
+        if token.type == "text" and _QUOTES.search(token.content):
+            token.content = _QUOTES.sub(replace, token.content)

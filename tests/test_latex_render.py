@@ -1,0 +1,185 @@
+"""The abstract renderer: fixture cases, problems, and the NeurIPS 2026 seed.
+
+Fixture files (tests/fixtures/latex/*.txt) use markdown-it-py's format: a case
+name line, ``.``, the input lines, ``.``, the expected output lines, ``.``, and a
+blank line between cases. ``plain.txt`` holds ``RenderedAbstract.plain``,
+``inline.txt`` holds ``render_inline`` HTML, every other file ``render`` HTML.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from generator.latex import AbstractRenderer, MacroDef, RenderedAbstract, TexProblem
+
+FIXTURES = Path(__file__).parent / "fixtures" / "latex"
+SEED = Path(__file__).resolve().parents[2] / "shared" / "seed" / "neurips-2026.txt"
+needs_seed = pytest.mark.skipif(not SEED.exists(), reason=f"{SEED} is not available")
+
+MACROS = {
+    "dVC": MacroDef(r"d_{\mathrm{VC}}"),
+    "pair": MacroDef(r"\langle #1, #2 \rangle", 2),
+    "lp": MacroDef(r"\left("),
+    "rp": MacroDef(r"\right)"),
+    "loop": MacroDef(r"\loop"),
+    "bomb": MacroDef(r"\bomb\bomb"),
+}
+
+
+def read_fixtures(path: Path) -> list[tuple[str, str, str, str]]:
+    """(id, name, input, expected) for each case of a fixture file."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    cases, i = [], 0
+    while i < len(lines):
+        if not lines[i].strip():
+            i += 1
+            continue
+        name, start = lines[i], i
+        assert lines[i + 1] == ".", f"{path.name}:{i + 2}: expected '.' after the case name"
+        i += 2
+        parts = []
+        for _ in range(2):
+            end = lines.index(".", i)
+            parts.append("\n".join(lines[i:end]))
+            i = end + 1
+        cases.append((f"{path.name}:{start + 1} {name}", name, *parts))
+    return cases
+
+
+def fixture_cases() -> list:
+    return [pytest.param(path, source, expected, id=case_id)
+            for path in sorted(FIXTURES.glob("*.txt"))
+            for case_id, _name, source, expected in read_fixtures(path)]
+
+
+def render_for(path: Path, renderer: AbstractRenderer, source: str) -> str:
+    """What a fixture file compares: plain text, inline HTML or block HTML."""
+    if path.stem == "plain":
+        return renderer.render(source).plain
+    if path.stem == "inline":
+        return renderer.render_inline(source).html
+    return renderer.render(source).html
+
+
+@pytest.fixture(scope="module")
+def renderer() -> AbstractRenderer:
+    return AbstractRenderer(MACROS)
+
+
+@pytest.mark.parametrize("path, source, expected", fixture_cases())
+def test_fixture(renderer, path, source, expected):
+    assert render_for(path, renderer, source).rstrip("\n") == expected.rstrip("\n")
+
+
+# -- problems ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("source, message, snippet", [
+    (r"the set $\R^n$ is", r"undefined macro \R", r"$\R^n$"),
+    (r"as in \cite{devlin2018bert}.", r"undefined macro \cite", r"\cite{devlin2018bert}"),
+    (r"$\loop + 1$", r"macro \loop expands without end (does it use itself?)", r"$\loop + 1$"),
+    (r"$\bomb$", r"macro \bomb expands without end (does it use itself?)", r"$\bomb$"),
+    (r"$\pair{a}$", r"macro \pair expects 2 arguments", r"$\pair{a}$"),
+    (r"$\left( x$", r"\left without a matching \right", r"$\left( x$"),
+    (r"$\frac{a}{$", "incomplete math (a command is missing its argument)", r"$\frac{a}{$"),
+    (r"an \emph, alone", r"missing argument for \emph", r"\emph"),
+])
+def test_problem_is_reported(renderer, source, message, snippet):
+    result = renderer.render(source)
+    assert result.problems == (TexProblem(message, snippet),)
+    shown = f'<span class="tex-error" title="{html.escape(message)}">{html.escape(snippet, quote=False)}</span>'
+    assert shown in result.html
+
+
+def test_problems_come_in_document_order(renderer):
+    result = renderer.render("\\foo and $\\bar{x}+\\baz$\n\nthen \\qux")
+    assert [p.source for p in result.problems] == ["\\foo", "$\\bar{x}+\\baz$", "\\qux"]
+
+
+def test_problems_do_not_leak_between_renders(renderer):
+    assert renderer.render(r"\foo").problems
+    assert renderer.render("fine").problems == ()
+
+
+def test_renderer_without_macros_reports_config_macros():
+    assert AbstractRenderer().render(r"$\dVC$").problems == (TexProblem(r"undefined macro \dVC", r"$\dVC$"),)
+
+
+def test_render_returns_the_public_type(renderer):
+    result = renderer.render("x")
+    assert isinstance(result, RenderedAbstract)
+    assert result == RenderedAbstract("<p>x</p>\n", "x", ())
+
+
+@needs_seed
+def test_render_is_deterministic(renderer):
+    text = SEED.read_text(encoding="utf-8")
+    assert renderer.render(text) == renderer.render(text)
+    assert AbstractRenderer(MACROS).render(text) == renderer.render(text)
+
+
+def test_tie_is_a_no_break_space(renderer):
+    assert renderer.render("Fig.~3").html == "<p>Fig.\u00a03</p>\n"
+    assert renderer.render("Fig.~3").plain == "Fig. 3"
+
+
+def test_windows_line_endings_and_outer_whitespace(renderer):
+    assert renderer.render("  one\r\n  two  \r\n").html == "<p>one\ntwo</p>\n"
+
+
+# -- the seed -------------------------------------------------------------------
+
+def seed_abstracts() -> list[str]:
+    """The seed list: a title line, then abstracts separated by blank lines."""
+    if not SEED.exists():
+        return []
+    _title, _, body = SEED.read_text(encoding="utf-8").partition("\n")
+    return [block.strip() for block in body.split("\n\n") if block.strip()]
+
+
+class _TextOutsideMath(HTMLParser):
+    """Visible text of rendered HTML, without MathML."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.depth = 0
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.depth += tag == "math"
+
+    def handle_endtag(self, tag):
+        self.depth -= tag == "math"
+
+    def handle_data(self, data):
+        if not self.depth:
+            self.text.append(data)
+
+
+def visible_text(markup: str) -> str:
+    parser = _TextOutsideMath()
+    parser.feed(markup)
+    parser.close()
+    return "".join(parser.text)
+
+
+@needs_seed
+def test_seed_has_abstracts():
+    assert len(seed_abstracts()) >= 15
+
+
+@pytest.mark.parametrize("index", range(len(seed_abstracts())))
+def test_seed_abstract_renders_cleanly(index):
+    source = seed_abstracts()[index]
+    result = AbstractRenderer({"dVC": MacroDef(r"d_{\mathrm{VC}}")}).render(source)
+    assert result.problems == ()
+    for text in (visible_text(result.html), result.plain):
+        assert "$" not in text
+        assert not re.search(r"\\[A-Za-z]", text)
+        assert "``" not in text and "''" not in text
+    assert result.html.count("<math ") == len(re.findall(r"\$[^$]+\$", source))
+    assert "  " not in result.plain and result.plain == result.plain.strip()
