@@ -10,8 +10,12 @@ import yaml
 from generator.errors import ProceedingsError
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that keeps dates as plain strings; we validate them ourselves."""
+# libyaml's C loader when present: ten times faster on thousands of pages.
+_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_Base):  # type: ignore[misc, valid-type]
+    """Safe loader that keeps dates as plain strings; we validate them ourselves."""
 
 
 # Drop the timestamp resolver so "2026-12-06" stays a string we parse once.
@@ -29,13 +33,17 @@ def load_mapping(
     ``first_line`` is the file line where ``text`` starts (front matter starts
     after its ``---``). Errors are raised as ``error`` naming file and line.
     """
+    loader = _Loader(text)
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = first_line + mark.line if mark else first_line
         problem = getattr(exc, "problem", None) or str(exc)
         raise error(f"invalid YAML: {problem}", path=path, line=line) from None
+    finally:
+        loader.dispose()
     if node is None:
         return {}, {}
     if not isinstance(node, yaml.MappingNode):
@@ -45,10 +53,12 @@ def load_mapping(
         for key, _ in node.value
         if isinstance(key, yaml.ScalarNode)
     }
-    data = yaml.load(text, Loader=_Loader)
     return data, lines
+
+
+_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 def dump(data: dict[str, Any]) -> str:
     """Stable, readable YAML: keys in the given order, Unicode kept, no line wrapping."""
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=10_000, default_flow_style=None)
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10_000, default_flow_style=None)

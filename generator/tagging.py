@@ -1,0 +1,205 @@
+"""Topic tags from a keyword taxonomy (content/taxonomy.yaml, else the bundled default).
+
+A tag's score counts its keywords in the title (weighted) and the abstract
+(each keyword's repeats capped, so one word said ten times cannot win alone).
+Tags scoring at least ``THRESHOLD`` are kept, best first; a paper that matches
+nothing gets the taxonomy's fallback tag and the caller warns about it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.errors import ContentError
+from generator.yamlutil import load_mapping
+
+DEFAULT_TAXONOMY_PATH = Path(__file__).parent / "default_taxonomy.yaml"
+TAXONOMY_FILE = "taxonomy.yaml"
+
+TITLE_WEIGHT = 3  # a keyword in the title says more about the paper than one in passing
+REPEAT_CAP = 2  # repeats of one keyword in the abstract that still add to the score
+THRESHOLD = 2  # a title hit, or two abstract hits (two keywords, or one keyword twice)
+RELATIVE_FLOOR = 1 / 3  # of the best tag's score
+MAX_TAGS = 6
+# Bump when the matching changes: with the constants above it is part of the version, so pages
+# tagged under older rules are re-tagged.
+MATCHER_VERSION = 1
+
+_WORD = re.compile(r"[^\W_]+")
+_GAP = re.compile(r"[\s\-–—()]+")  # "flow-matching", "SE(3)-equivariant"
+_KNOWN_KEYS = ("fallback", "tags")
+_NULL = "tag:yaml.org,2002:null"
+
+
+@dataclass(frozen=True)
+class TagRule:
+    """One tag and the keywords that earn it."""
+
+    name: str
+    keywords: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Keyword:
+    tag: int  # index of its TagRule
+    text: str  # the keyword as written, lower case: what repeats are counted by
+    words: tuple[str, ...]  # all words but the last
+    last: frozenset[str]  # the last word and its plurals
+
+
+@dataclass(frozen=True)
+class Taxonomy:
+    tags: tuple[TagRule, ...]
+    fallback: str
+    version: str  # short sha256 of the canonical content; changes when the taxonomy changes
+    # First word → keywords starting with it, longest first: one dict look-up per word of text.
+    _index: dict[str, tuple[_Keyword, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", _build_index(self.tags))
+
+    def tags_for(self, title: str, plain: str) -> tuple[str, ...]:
+        """1–6 tag names, best score first, ties in taxonomy order; the fallback when none fits."""
+        scores = [TITLE_WEIGHT * len(hits) for hits in self._hits(title)]
+        for tag, hits in enumerate(self._hits(plain)):
+            scores[tag] += sum(min(count, REPEAT_CAP) for count in hits.values())
+        # A tag far behind the best one is a side remark of the abstract, not its topic.
+        floor = max(THRESHOLD, max(scores, default=0) * RELATIVE_FLOOR)
+        ranked = sorted((-score, tag) for tag, score in enumerate(scores) if score >= floor)
+        if not ranked:
+            return (self.fallback,)
+        return tuple(self.tags[tag].name for _, tag in ranked[:MAX_TAGS])
+
+    def _hits(self, text: str) -> list[dict[str, int]]:
+        """Per tag, how often each keyword occurs. The longest keyword wins its words:
+        "classifier-free guidance" is not also a "classifier"."""
+        hits: list[dict[str, int]] = [{} for _ in self.tags]
+        spans = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+        words = [text[a:b].lower() for a, b in spans]
+        free = 0  # first word not yet inside a match
+        for position, word in enumerate(words):
+            if position < free:
+                continue
+            for keyword in self._index.get(word, ()):
+                end = position + len(keyword.words) + 1
+                if free > position and end < free:
+                    break  # only keywords as long as the longest match share its words
+                if _matches(keyword, words, spans, text, position, end):
+                    counts = hits[keyword.tag]
+                    counts[keyword.text] = counts.get(keyword.text, 0) + 1
+                    free = end
+        return hits
+
+
+def _matches(keyword: _Keyword, words: list[str], spans: list[tuple[int, int]], text: str, start: int, end: int) -> bool:
+    if end > len(words) or words[end - 1] not in keyword.last:
+        return False
+    if tuple(words[start + 1 : end - 1]) != keyword.words[1:]:
+        return False
+    # Words of a phrase are separated by spaces or hyphens only: "flow, matching" is not "flow matching".
+    return all(_GAP.fullmatch(text[spans[i][1] : spans[i + 1][0]]) for i in range(start, end - 1))
+
+
+def _build_index(rules: tuple[TagRule, ...]) -> dict[str, tuple[_Keyword, ...]]:
+    index: dict[str, list[_Keyword]] = {}
+    for tag, rule in enumerate(rules):
+        for text in rule.keywords:
+            words = tuple(w.lower() for w in _WORD.findall(text))
+            keyword = _Keyword(tag, " ".join(words), words[:-1], _plurals(words[-1]))
+            for first in keyword.last if len(words) == 1 else (words[0],):
+                index.setdefault(first, []).append(keyword)
+    return {first: tuple(sorted(found, key=lambda k: -len(k.words))) for first, found in index.items()}
+
+
+def _plurals(word: str) -> frozenset[str]:
+    forms = {word, word + "s", word + "es"}
+    if len(word) > 2 and word.endswith("y") and word[-2] not in "aeiou":
+        forms.add(word[:-1] + "ies")  # "theory" → "theories"
+    return frozenset(forms)
+
+
+def load_taxonomy(content_dir: Path) -> Taxonomy:
+    """The content folder's taxonomy.yaml, else the bundled default; invalid files raise ContentError."""
+    path = content_dir / TAXONOMY_FILE
+    if not path.is_file():
+        path = DEFAULT_TAXONOMY_PATH
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ContentError(f"cannot read the taxonomy: {exc}", path=path) from None
+    return parse_taxonomy(text, path)
+
+
+def parse_taxonomy(text: str, path: Path | str) -> Taxonomy:
+    data, lines = load_mapping(text, path, ContentError)
+    for key in data:
+        if key not in _KNOWN_KEYS:
+            raise ContentError(f"unknown key `{key}` (expected `fallback` and `tags`)", path=path, line=lines.get(key))
+    fallback = data.get("fallback", "Other topics")
+    if not isinstance(fallback, str) or not fallback.strip():
+        raise ContentError("`fallback` must be a tag name, e.g. `fallback: Other topics`", path=path,
+                           line=lines.get("fallback"))
+    rules = _parse_tags(text, path, data.get("tags"), lines.get("tags", 1))
+    return Taxonomy(tags=rules, fallback=fallback.strip(), version=_version(rules, fallback.strip()))
+
+
+def _parse_tags(text: str, path: Path | str, tags: Any, line: int) -> tuple[TagRule, ...]:
+    if not isinstance(tags, dict) or not tags:
+        raise ContentError("`tags` must map each tag name to a list of keywords, e.g. "
+                           "`Optimization: [gradient descent, convex]`", path=path, line=line)
+    seen: dict[str, int] = {}
+    rules = []
+    for key, value in _tag_nodes(text):
+        name, name_line = _text(key).strip(), key.start_mark.line + 1
+        if not name:
+            raise ContentError("a tag name is empty or not text", path=path, line=name_line)
+        if name.casefold() in seen:
+            raise ContentError(f"tag `{name}` is listed twice (first on line {seen[name.casefold()]})",
+                               path=path, line=name_line)
+        seen[name.casefold()] = name_line
+        rules.append(TagRule(name, _keywords(name, value, path, name_line)))
+    return tuple(rules)
+
+
+def _tag_nodes(text: str) -> list[tuple[yaml.Node, yaml.Node]]:
+    """The entries under `tags` as YAML nodes: duplicates stay visible and each knows its line."""
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    return next(value for key, value in root.value if key.value == "tags").value
+
+
+def _text(node: yaml.Node) -> str:
+    """A scalar as written (so `2010` or `yes` stay the text they look like); "" for null or a collection."""
+    return node.value if isinstance(node, yaml.ScalarNode) and node.tag != _NULL else ""
+
+
+def _keywords(name: str, node: yaml.Node, path: Path | str, line: int) -> tuple[str, ...]:
+    if not isinstance(node, yaml.SequenceNode) or not node.value:
+        raise ContentError(f"tag `{name}` needs a list of keywords, e.g. `{name}: [keyword, another keyword]`",
+                           path=path, line=line)
+    keywords = []
+    for item in node.value:
+        keyword = _text(item).strip()
+        if not _WORD.search(keyword):
+            raise ContentError(f"tag `{name}` has an empty keyword or one that is not a word or phrase",
+                               path=path, line=item.start_mark.line + 1)
+        keywords.append(keyword)
+    return tuple(keywords)
+
+
+def _version(rules: tuple[TagRule, ...], fallback: str) -> str:
+    canonical = json.dumps(
+        {
+            "matcher": [MATCHER_VERSION, TITLE_WEIGHT, REPEAT_CAP, THRESHOLD, RELATIVE_FLOOR, MAX_TAGS],
+            "fallback": fallback,
+            "tags": [[r.name, list(r.keywords)] for r in rules],
+        },
+        ensure_ascii=False, separators=(",", ":"),
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]

@@ -1,0 +1,134 @@
+"""End to end: the bundled proceedings build into a complete, clean site."""
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+SEED_ABSTRACTS = 19
+
+
+class _Page(HTMLParser):
+    """Collects links, visible text (outside <math>) and the title of a page."""
+
+    def __init__(self):
+        super().__init__()
+        self.links: list[str] = []
+        self.text: list[str] = []
+        self.math_depth = 0
+        self.skip_depth = 0
+        self.math_count = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        for name in ("href", "src"):
+            if attrs.get(name):
+                self.links.append(attrs[name])
+        if tag == "math":
+            self.math_depth += 1
+            self.math_count += 1
+        if tag in ("script", "style"):
+            self.skip_depth += 1
+
+    def handle_endtag(self, tag):
+        if tag == "math":
+            self.math_depth -= 1
+        if tag in ("script", "style"):
+            self.skip_depth -= 1
+
+    def handle_data(self, data):
+        if not self.math_depth and not self.skip_depth:
+            self.text.append(data)
+
+
+def parse(path: Path) -> _Page:
+    page = _Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+def html_files(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+def test_one_page_per_seed_abstract(seed_site):
+    assert len(list((seed_site / "papers").glob("*.html"))) == SEED_ABSTRACTS
+    for name in ("index.html", "404.html", "tags/index.html", "papers.json", "assets/style.css", "assets/favicon.svg"):
+        assert (seed_site / name).is_file(), name
+
+
+def test_no_reader_sees_latex_markup(seed_site):
+    markup = re.compile(r"\$|\\[A-Za-z]+|``|''|\\%")
+    for path in html_files(seed_site):
+        visible = " ".join(parse(path).text)
+        found = markup.findall(visible)
+        assert not found, f"{path.relative_to(seed_site)} shows LaTeX markup to readers: {found[:5]}"
+
+
+def test_math_is_mathml(seed_site):
+    pages = {p.stem: parse(p) for p in (seed_site / "papers").glob("*.html")}
+    with_math = [name for name, page in pages.items() if page.math_count]
+    # 10 of the 19 seed abstracts contain $…$ math.
+    assert len(with_math) == 10, with_math
+
+
+def test_every_internal_link_resolves(seed_site):
+    for path in html_files(seed_site):
+        if path.name == "404.html":
+            continue  # its links start from the published path; checked separately
+        for link in parse(path).links:
+            parts = urlsplit(link)
+            if parts.scheme or parts.netloc or link.startswith("#"):
+                continue
+            assert not link.startswith("/"), f"{path.relative_to(seed_site)}: absolute link {link}"
+            target = (path.parent / unquote(parts.path)).resolve()
+            assert target.is_file(), f"{path.relative_to(seed_site)} links to missing {link}"
+            assert seed_site.resolve() in target.parents, f"{path}: link leaves the site: {link}"
+
+
+def test_no_request_leaves_the_site(seed_site):
+    for path in html_files(seed_site):
+        for link in parse(path).links:
+            parts = urlsplit(link)
+            if parts.scheme in ("http", "https"):
+                # Outbound links in abstracts are anchors a reader clicks, never loaded resources.
+                assert 'src="' + link not in path.read_text(encoding="utf-8")
+    for css in seed_site.rglob("*.css"):
+        assert "url(http" not in css.read_text(encoding="utf-8")
+        assert "@import" not in css.read_text(encoding="utf-8")
+
+
+def test_papers_json_lists_every_paper(seed_site):
+    papers = json.loads((seed_site / "papers.json").read_text(encoding="utf-8"))
+    assert len(papers) == SEED_ABSTRACTS
+    assert [p["order"] for p in papers] == list(range(1, SEED_ABSTRACTS + 1))
+    for paper in papers:
+        assert {"id", "title", "url", "tags", "abstract"} <= set(paper)
+        assert (seed_site / paper["url"]).is_file()
+        assert "$" not in paper["abstract"] and "\\" not in paper["abstract"]
+
+
+def test_percent_sign_keeps_the_rest_of_the_sentence(seed_site):
+    papers = json.loads((seed_site / "papers.json").read_text(encoding="utf-8"))
+    mosaic = next(p for p in papers if "88.8%" in p["abstract"])
+    assert "88.8% Acc@1 for spectra-to-structure task" in mosaic["abstract"]
+
+
+def test_home_lists_every_paper_with_title_and_teaser(seed_site):
+    home = (seed_site / "index.html").read_text(encoding="utf-8")
+    assert home.count('class="paper-item"') == SEED_ABSTRACTS
+    assert "19 papers" in home
+    assert 'class="teaser"' in home
+
+
+def test_paper_pages_link_previous_and_next(seed_site):
+    papers = json.loads((seed_site / "papers.json").read_text(encoding="utf-8"))
+    second = (seed_site / papers[1]["url"]).read_text(encoding="utf-8")
+    assert f'href="../{papers[0]["url"]}"' in second
+    assert f'href="../{papers[2]["url"]}"' in second
+
+
+def test_404_uses_the_site_path(seed_site):
+    page = (seed_site / "404.html").read_text(encoding="utf-8")
+    assert 'href="/assets/style.css"' in page
