@@ -21,7 +21,8 @@ from generator.model import Paper, RenderedPaper, SourceList
 from generator.output import check_replaceable, write_site
 from generator.pages import PAGES_DIR, PageDoc, read_page, to_paper, unknown_keys
 from generator.reporter import Reporter
-from generator.site import SiteInfo, SiteRenderer
+from generator.search import search_files
+from generator.site import SiteInfo, SiteRenderer, tag_urls
 from generator.sources import find_sources, read_source
 from generator.tagging import Taxonomy, load_taxonomy
 from generator.theme import Theme
@@ -71,9 +72,10 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
     rendered = stage("render abstracts", render_papers, papers, project.renderer, reporter)
     site = site_info(project, rendered)
     renderer = SiteRenderer(Theme.for_content(content_dir), project.config, site)
-    files = stage("render templates", lambda: dict(renderer.pages(rendered)))
-    static = Theme.for_content(content_dir).static_files()
-    stage("write site", write_site, out_dir, files, {f"assets/{k}": v for k, v in static.items()})
+    files = stage("render templates", lambda: {o.path: o.render() for o in renderer.outputs(rendered)})
+    files.update(stage("search index", search_files, rendered, tag_urls(rendered)))
+    static = {f"assets/{k}": v for k, v in Theme.for_content(content_dir).static_files().items() if f"assets/{k}" not in files}
+    stage("write site", write_site, out_dir, files, static)
     return BuildResult(papers=len(rendered), files=len(files) + len(static), changes=plan.changes)
 
 

@@ -7,9 +7,10 @@ from a local server and under a GitHub Pages project path.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import jinja2
 
@@ -71,8 +72,26 @@ def group_tags(papers: list[RenderedPaper]) -> list[TagPage]:
     return pages
 
 
+@dataclass(frozen=True)
+class Output:
+    """One file of the site, rendered on demand.
+
+    ``deps`` names the papers (by id) whose content the file shows, so an
+    edit to one paper re-renders only the files that show it; ``None`` means
+    the file depends on the whole proceedings.
+    """
+
+    path: str
+    render: Callable[[], bytes]
+    deps: frozenset[str] | None = None
+
+
+def _ids(papers) -> frozenset[str]:
+    return frozenset(p.paper.id for p in papers if p is not None)
+
+
 class SiteRenderer:
-    """Renders each kind of page; the Jinja environment is built once."""
+    """Lists every output of the site; the Jinja environment is built once."""
 
     def __init__(self, theme: Theme, config: Config, site: SiteInfo):
         self.env = theme.environment()
@@ -92,16 +111,19 @@ class SiteRenderer:
             raise ThemeError(f"template {template} failed: {exc}") from None
         return html.encode("utf-8")
 
-    def pages(self, papers: list[RenderedPaper]) -> Iterator[tuple[str, bytes]]:
+    def outputs(self, papers: list[RenderedPaper]) -> list[Output]:
         tag_pages = group_tags(papers)
         self.env.filters["tag_url"] = _tag_url_filter(tag_pages)
-        yield from self.home_pages(papers)
-        yield from self.paper_pages(papers)
-        yield from self.tag_pages(tag_pages)
-        yield "404.html", self.render("404.html", self._absolute_root())
-        yield "papers.json", papers_json(papers)
+        return [
+            *self.home_pages(papers),
+            *self.paper_pages(papers),
+            *self.tag_pages(tag_pages),
+            Output("404.html", lambda: self.render("404.html", self._absolute_root()), frozenset()),
+            Output("search.html", lambda: self.render("search.html", ""), frozenset()),
+            Output("papers.json", lambda: papers_json(papers)),
+        ]
 
-    def home_pages(self, papers: list[RenderedPaper]) -> Iterator[tuple[str, bytes]]:
+    def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         size = self.config.papers_per_page
         chunks = [papers[i : i + size] for i in range(0, len(papers), size)] or [[]]
         urls = ["index.html"] + [f"index-{n}.html" for n in range(2, len(chunks) + 1)]
@@ -112,22 +134,32 @@ class SiteRenderer:
                 "next": urls[number] if number < len(chunks) else None,
                 "first_order": (number - 1) * size + 1,
             }
-            yield url, self.render("index.html", "", papers=chunk, pagination=pagination)
+            yield Output(url, functools.partial(self.render, "index.html", "", papers=chunk, pagination=pagination),
+                         _ids(chunk))
 
-    def paper_pages(self, papers: list[RenderedPaper]) -> Iterator[tuple[str, bytes]]:
+    def paper_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         for index, paper in enumerate(papers):
             previous = papers[index - 1] if index > 0 else None
             following = papers[index + 1] if index + 1 < len(papers) else None
-            yield paper.url, self.render("paper.html", "../", paper=paper, previous=previous, next=following)
+            render = functools.partial(self.render, "paper.html", "../", paper=paper,
+                                       previous=previous, next=following)
+            yield Output(paper.url, render, _ids((previous, paper, following)))
 
-    def tag_pages(self, tag_pages: list[TagPage]) -> Iterator[tuple[str, bytes]]:
-        yield "tags/index.html", self.render("tags.html", "../", tags=tag_pages)
+    def tag_pages(self, tag_pages: list[TagPage]) -> Iterator[Output]:
+        # The topic index shows names and counts only: a paper's text never changes it.
+        yield Output("tags/index.html", functools.partial(self.render, "tags.html", "../", tags=tag_pages),
+                     frozenset())
         for page in tag_pages:
-            yield page.url, self.render("tag.html", "../", tag=page.tag, papers=page.papers)
+            render = functools.partial(self.render, "tag.html", "../", tag=page.tag, papers=page.papers)
+            yield Output(page.url, render, _ids(page.papers))
 
     def _absolute_root(self) -> str:
         """404.html is served at any depth, so its links start from the site's path."""
         return self.config.base_path
+
+
+def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
+    return {page.tag.name: page.url for page in group_tags(papers)}
 
 
 def _tag_url_filter(tag_pages: list[TagPage]):

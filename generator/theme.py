@@ -14,7 +14,7 @@ from pathlib import Path
 import jinja2
 
 # The fixed, documented set of page templates a theme provides.
-TEMPLATE_NAMES = ("base.html", "index.html", "paper.html", "tag.html", "tags.html", "404.html")
+TEMPLATE_NAMES = ("base.html", "index.html", "paper.html", "tag.html", "tags.html", "404.html", "search.html")
 
 
 def default_theme_dir() -> Path:

@@ -1,0 +1,99 @@
+"""Real-browser fixtures: Debian's chromium driven by Playwright, and a built seed site.
+
+Never downloads a browser: Playwright drives /usr/bin/chromium. Without chromium or
+Playwright the browser tests skip, except under CI=true, where they fail.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from generator.build import build
+from generator.reporter import Reporter
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+# What the site will be served with; proves search needs no inline script.
+CSP = "script-src 'self'"
+
+
+def unavailable(reason: str):
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason}, and CI must run the browser tests")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("Playwright for Python is not installed (pip install playwright; never `playwright install`)")
+    if not CHROMIUM.exists():
+        unavailable(f"Debian's chromium is not at {CHROMIUM} (apt-get install -y chromium)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page that records what a reader would not see: script errors."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and page.errors.append(message.text))
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def search_site(tmp_path_factory) -> Path:
+    """The bundled content built by the real build, once per session."""
+    root = tmp_path_factory.mktemp("browser")
+    content = root / "content"
+    shutil.copytree(REPO / "content", content)
+    reporter = Reporter()
+    build(content, root / "site", reporter)
+    assert not reporter.errors, reporter.errors
+    return root / "site"
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def end_headers(self):
+        self.send_header("Content-Security-Policy", CSP)
+        super().end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def http_root(search_site):
+    """The built site over http on 127.0.0.1 (a free port), with a strict CSP."""
+    handler = functools.partial(_QuietHandler, directory=str(search_site))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(params=["file", "http"])
+def site_url(request, search_site):
+    """The site's root URL, from file:// and over http: relative links must work in both."""
+    if request.param == "file":
+        return search_site.as_uri() + "/"
+    return request.getfixturevalue("http_root")

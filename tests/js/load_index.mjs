@@ -1,0 +1,38 @@
+// Loads lunr.js, a generated search-index.js and the theme's search.js the way a
+// browser would, then answers queries with search.js's own code.
+//
+//   node load_index.mjs LUNR_JS SEARCH_JS INDEX_JS QUERIES_JSON
+//
+// QUERIES_JSON holds [{"query": "...", "tag": -1} or {"terms": "some text"}, ...];
+// prints one JSON object: {"loaded": true, "results": [...]}, each result the doc
+// numbers a query finds (best first) or the index terms search.js makes of a text
+// (stop words left out); or {"loaded": false, "error": "..."} when
+// lunr.Index.load refuses the index.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import vm from "node:vm";
+
+const [lunrPath, searchPath, indexPath, queriesPath] = process.argv.slice(2);
+const require = createRequire(import.meta.url);
+
+globalThis.lunr = require(lunrPath);
+const search = require(searchPath);
+
+// The index is a classic script that assigns a global; run it in a sandbox.
+const sandbox = {};
+vm.runInNewContext(readFileSync(indexPath, "utf8"), sandbox, { filename: indexPath });
+const data = sandbox.proceedingsSearchData;
+
+let index;
+try {
+  index = lunr.Index.load(data.index);
+} catch (error) {
+  console.log(JSON.stringify({ loaded: false, error: String(error.message || error) }));
+  process.exit(0);
+}
+
+const queries = JSON.parse(readFileSync(queriesPath, "utf8"));
+const results = queries.map(({ query, tag = -1, terms }) => terms !== undefined
+  ? search.queryWords(terms).filter((w) => w.required).map((w) => w.stem)
+  : search.find({ data, index }, search.queryWords(query), tag));
+console.log(JSON.stringify({ loaded: true, results }));

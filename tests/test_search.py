@@ -1,0 +1,191 @@
+"""The prebuilt search index: fields, refs, determinism, JS ordering, payload."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+from lunr.builder import Builder
+
+from conftest import CORPORA
+from generator import search
+from generator.errors import ThemeError
+from generator.model import Paper, RenderedPaper
+from generator.theme import Theme
+
+ADVERSARIAL = Path(__file__).parent / "js" / "adversarial.json"
+
+
+def rendered(records: list[dict]) -> list[RenderedPaper]:
+    """RenderedPapers from dicts with title, abstract, tags (and maybe slug)."""
+    papers = []
+    for n, record in enumerate(records):
+        slug = record.get("slug") or f"paper-{n}"
+        paper = Paper(str(n), slug, record["title"], record["abstract"], tuple(record["tags"]), n,
+                      "list.txt", n + 1, Path(f"papers/{slug}.md"))
+        papers.append(RenderedPaper(paper, record["title"], record["title"], record["abstract"], record["abstract"]))
+    return papers
+
+
+def seed_papers(seed_site: Path) -> list[RenderedPaper]:
+    return rendered(json.loads((seed_site / "papers.json").read_text(encoding="utf-8")))
+
+
+def adversarial_papers() -> list[RenderedPaper]:
+    return rendered(json.loads(ADVERSARIAL.read_text(encoding="utf-8"))["papers"])
+
+
+def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
+    return {t: f"tags/t{n}.html" for n, t in enumerate(sorted({t for p in papers for t in p.paper.tags}))}
+
+
+def load_script(data: bytes) -> dict:
+    """The data that search-index.js assigns, read back as JSON."""
+    text = data.decode("ascii")
+    prefix = f"globalThis.{search.GLOBAL_NAME}=JSON.parse("
+    assert text.startswith(prefix) and text.endswith(");\n")
+    return json.loads(json.loads(text[len(prefix):-3]))
+
+
+def corpus(limit: int) -> list[RenderedPaper]:
+    records = []
+    for name in ("neurips-2010-2018.jsonl", "iclr-2020.jsonl"):
+        with open(CORPORA / name, encoding="utf-8") as lines:
+            records += [json.loads(line) for line in lines]
+    topics = ["Deep learning", "Optimization", "Theory", "Vision", "Language", "Reinforcement learning"]
+    return rendered([
+        {"title": r["title"], "abstract": " ".join(r["abstract"].split()), "tags": [topics[n % 6], topics[n * 5 % 6]],
+         "slug": f"p{n}-" + "-".join(r["title"].lower().split()[:6])}
+        for n, r in enumerate(records[:limit])
+    ])
+
+
+def test_files_are_lunr_and_the_index_script(seed_site):
+    papers = seed_papers(seed_site)
+    files = search.search_files(papers, tag_urls(papers))
+    assert sorted(files) == ["assets/lunr.js", "assets/search-index.js"]
+    assert b"lunr - http://lunrjs.com" in files["assets/lunr.js"][:200]
+    data = load_script(files["assets/search-index.js"])
+    assert data["index"]["version"] == "2.3.9"
+    assert data["index"]["fields"] == ["title", "tags", "abstract"]
+    assert data["index"]["pipeline"] == ["stemmer"]
+
+
+def test_refs_are_positions_and_docs_carry_display_fields_only(seed_site):
+    papers = seed_papers(seed_site)
+    data = search.search_data(papers, tag_urls(papers))
+    refs = {ref.split("/", 1)[1] for ref, _ in data["index"]["fieldVectors"]}
+    assert refs == {str(n) for n in range(len(papers))}
+    names = [name for name, _ in data["tags"]]
+    for paper, (title, url, tags, snippet) in zip(papers, data["docs"]):
+        assert (title, url) == (paper.title_plain, paper.url)
+        assert [names[t] for t in tags] == list(paper.paper.tags)
+        assert len(snippet) <= search.SNIPPET_LENGTH + 1
+        assert paper.abstract_plain.startswith(snippet.rstrip("…"))
+    # No token positions or other metadata: every posting is an empty object.
+    for _, posting in data["index"]["invertedIndex"]:
+        assert all(meta == {} for field in data["index"]["fields"] for meta in posting[field].values())
+
+
+def test_title_and_tags_are_indexed_with_their_boosts():
+    [paper] = rendered([{"title": "Gadgets", "abstract": "Widgets.", "tags": ["Doohickeys"]}])
+    data = search.search_data([paper], {})
+    terms = {term for term, _ in data["index"]["invertedIndex"]}
+    assert {"gadget", "widget", "doohickey"} <= terms
+    vectors = dict(data["index"]["fieldVectors"])
+    assert vectors["title/0"][1] == pytest.approx(10 * vectors["abstract/0"][1], rel=0.01)
+
+
+def test_same_input_gives_identical_bytes(seed_site):
+    papers = seed_papers(seed_site)
+    first = search.search_files(papers, tag_urls(papers))
+    search.term.cache_clear()
+    second = search.search_files(list(papers), dict(reversed(tag_urls(papers).items())))
+    assert first == second
+
+
+def test_terms_are_in_javascript_string_order():
+    """lunr.js refuses an index whose terms are not in UTF-16 code-unit order."""
+    data = search.search_data(adversarial_papers(), {})
+    terms = [term for term, _ in data["index"]["invertedIndex"]]
+    assert terms == sorted(terms, key=search.utf16_key)
+    # The case this guards against is really there: a term beyond U+FFFF and one
+    # in U+E000–U+FFFF, which code-point order puts the other way round.
+    assert any(ord(c) > 0xFFFF for t in terms for c in t)
+    assert any(0xE000 <= ord(c) <= 0xFFFF for t in terms for c in t)
+    assert terms != sorted(terms)
+
+
+def test_text_is_normalised_as_search_js_does():
+    assert search.terms("Eﬃcient ﬁne-tuning") == ["effici", "fine", "tune"]
+    assert search.terms("ＦＵＬＬ－ｗｉｄｔｈ") == ["full", "width"]
+    assert search.terms("thin\u2009spaced en–dash") == ["thin", "space", "en", "dash"]
+    assert search.terms("(diffusion), the") == ["diffus"]
+
+
+@pytest.mark.parametrize("word, stem", [
+    ("array", "array"), ("keys", "key"), ("delayed", "delay"), ("try", "tri"), ("flying", "fli"),
+    ("theory", "theori"), ("networks", "network"), ("🙂s", "🙂"),
+])
+def test_stems_follow_lunr_js_not_lunr_py(word, stem):
+    assert search.JsPorterStemmer().stem(word) == stem
+
+
+def test_field_vectors_match_lunrs_own(seed_site):
+    papers = seed_papers(seed_site) + adversarial_papers()
+
+    def filled() -> search.TermBuilder:
+        builder = search.TermBuilder()
+        for ref, paper in enumerate(papers):
+            builder.add_terms(str(ref), {"title": search.terms(paper.title_plain),
+                                         "tags": search.terms(" ".join(paper.paper.tags)),
+                                         "abstract": search.terms(paper.abstract_plain)})
+        builder._calculate_average_field_lengths()
+        return builder
+
+    ours, theirs = filled(), filled()
+    ours._create_field_vectors()
+    Builder._create_field_vectors(theirs)
+    assert {k: v.serialize() for k, v in ours.field_vectors.items()} == \
+           {k: v.serialize() for k, v in theirs.field_vectors.items()}
+
+
+def test_script_cannot_close_a_script_element():
+    papers = adversarial_papers()
+    script = search.search_files(papers, tag_urls(papers))["assets/search-index.js"]
+    assert b"<" not in script and b"\xe2\x80\xa8" not in script
+    assert script.isascii()
+    data = load_script(script)
+    assert data["docs"][5][0] == "Escaping </script><!-- in a title"
+
+
+def test_missing_lunr_js_is_a_theme_error(monkeypatch):
+    monkeypatch.setattr(search.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(ThemeError, match="mkdocs"):
+        search.search_files([], {})
+
+
+def test_seed_payload_per_paper(seed_site):
+    papers = seed_papers(seed_site)
+    script = search.search_files(papers, tag_urls(papers))["assets/search-index.js"]
+    per_paper = len(gzip.compress(script)) / len(papers)
+    # A small corpus pays for its vocabulary; see the next test for the target.
+    assert per_paper < 2000, f"{per_paper:.0f} bytes gzip per paper"
+
+
+@pytest.mark.skipif(not (CORPORA / "iclr-2020.jsonl").exists(), reason="shared/corpora is not beside the repo")
+def test_payload_at_scale_stays_under_800_bytes_gzip_per_paper():
+    papers = corpus(5000)
+    script = search.search_files(papers, tag_urls(papers))["assets/search-index.js"]
+    per_paper = len(gzip.compress(script)) / len(papers)
+    assert per_paper <= 800, f"{per_paper:.0f} bytes gzip per paper (raw {len(script) / len(papers):.0f})"
+
+
+def test_search_box_partial_has_relative_links_and_no_inline_script(tmp_path):
+    html = Theme.for_content(tmp_path).environment().get_template("_search.html").render(root="../")
+    assert 'action="../search.html"' in html
+    assert '<label class="search-label" for="search-q">' in html
+    assert "<script" not in html and not re.search(r"\son[a-z]+=", html), "CSP script-src 'self' forbids inline script"

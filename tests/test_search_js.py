@@ -1,0 +1,119 @@
+"""The generated index as lunr.js and search.js see it, run in node.
+
+Proves in JavaScript what the Python tests can only assume: lunr.js accepts the
+index whatever the text (𝒪, ﬁ, full-width forms, emoji, RTL), and the words a
+reader types become the terms the index holds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPORA, REPO
+from generator import search
+from test_search import adversarial_papers, rendered, seed_papers, tag_urls
+
+RUNNER = Path(__file__).parent / "js" / "load_index.mjs"
+SEARCH_JS = REPO / "themes" / "default" / "static" / "search.js"
+ADVERSARIAL = json.loads((Path(__file__).parent / "js" / "adversarial.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def node() -> str:
+    path = shutil.which("node")
+    if path:
+        return path
+    if os.environ.get("CI") == "true":
+        pytest.fail("node is not installed, and CI must run the JavaScript search tests (apt-get install nodejs)")
+    pytest.skip("node is not installed (apt-get install nodejs); skipping the JavaScript search tests")
+
+
+def run(node: str, tmp_path: Path, script: bytes, queries: list[dict]) -> dict:
+    index = tmp_path / "search-index.js"
+    index.write_bytes(script)
+    queries_file = tmp_path / "queries.json"
+    queries_file.write_text(json.dumps(queries), encoding="utf-8")
+    done = subprocess.run([node, str(RUNNER), str(search.lunr_js_path()), str(SEARCH_JS), str(index), str(queries_file)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def index_script(papers) -> bytes:
+    return search.index_script(search.search_data(papers, tag_urls(papers)))
+
+
+def longest_word(title: str) -> str:
+    return max(re.findall(r"[A-Za-z]{4,}", title), key=len)
+
+
+def test_seed_index_loads_and_finds_each_paper(node, tmp_path, seed_site):
+    papers = seed_papers(seed_site)
+    cases = []
+    for n, paper in enumerate(papers):
+        word = longest_word(paper.title_plain)
+        cases += [(n, paper.title_plain), (n, word), (n, word[:4].lower())]
+    out = run(node, tmp_path, index_script(papers), [{"query": q} for _, q in cases])
+    assert out["loaded"], out.get("error")
+    for (n, query), hits in zip(cases, out["results"]):
+        assert n in hits, f"searching {query!r} did not find “{papers[n].title_plain}”"
+        if query == papers[n].title_plain:
+            assert hits[0] == n, f"the full title {query!r} ranked another paper first"
+
+
+def test_adversarial_text_loads_and_is_found(node, tmp_path):
+    papers = adversarial_papers()
+    out = run(node, tmp_path, index_script(papers), ADVERSARIAL["queries"])
+    assert out["loaded"], out.get("error")
+    missed = [(case["query"], papers[case["expect"]].title_plain, hits)
+              for case, hits in zip(ADVERSARIAL["queries"], out["results"]) if case["expect"] not in hits]
+    assert not missed, "queries that missed their paper (query, paper, found): " + repr(missed)
+
+
+def test_lunr_py_order_is_refused_by_lunr_js_and_ours_is_not(node, tmp_path):
+    """Why we re-sort: the same index in lunr.py's code-point order does not load."""
+    data = search.search_data(adversarial_papers(), {})
+    data["index"]["invertedIndex"].sort(key=lambda entry: entry[0])
+    out = run(node, tmp_path, search.index_script(data), [])
+    assert out == {"loaded": False, "error": "Out of order word insertion"}
+
+
+def test_a_site_without_papers_has_a_loadable_index(node, tmp_path):
+    out = run(node, tmp_path, index_script([]), [{"query": "anything"}])
+    assert out == {"loaded": True, "results": [[]]}
+
+
+def test_tag_filter_keeps_only_that_tags_papers(node, tmp_path):
+    papers = adversarial_papers()
+    data = search.search_data(papers, {})
+    multilingual = [name for name, _ in data["tags"]].index("Multilingual")
+    out = run(node, tmp_path, search.index_script(data), [{"query": "", "tag": multilingual},
+                                                          {"query": "text", "tag": multilingual},
+                                                          {"query": "nothing-like-this"}])
+    assert out["results"] == [[2, 4, 6], [2], []]
+
+
+def corpus_texts(limit: int) -> list[str]:
+    texts = [p["title"] + " " + p["abstract"] for p in ADVERSARIAL["papers"]]
+    path = CORPORA / "neurips-2010-2018.jsonl"
+    if path.exists():
+        with open(path, encoding="utf-8") as lines:
+            texts += [(r := json.loads(line))["title"] + " " + r["abstract"] for line, _ in zip(lines, range(limit))]
+    return texts
+
+
+def test_search_js_makes_the_terms_the_index_holds(node, tmp_path):
+    """Normalising, splitting, trimming, stop words and stemming agree, word for word."""
+    texts = corpus_texts(1500)
+    papers = rendered([{"title": "x", "abstract": "y", "tags": []}])
+    out = run(node, tmp_path, index_script(papers), [{"terms": text} for text in texts])
+    differ = [(text[:60], [t for t in js if t not in py][:5], [t for t in py if t not in js][:5])
+              for text, js, py in zip(texts, out["results"], map(search.terms, texts)) if js != py]
+    assert not differ, "texts whose terms differ (text, only in JS, only in Python): " + repr(differ[:5])

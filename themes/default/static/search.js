@@ -1,0 +1,340 @@
+/* Proceedings search. Small and loaded on every page; lunr.js and the prebuilt
+   index (assets/search-index.js, see generator/search.py) are injected only
+   when a reader starts searching. No inline script or handler anywhere, so a
+   Content-Security-Policy of script-src 'self' holds, and DOM nodes are only
+   ever filled with textContent, never innerHTML. */
+(function () {
+  "use strict";
+
+  // Must match normalise(), _SPACES, _DASHES and _TRIM in generator/search.py,
+  // or the words a reader types turn into terms the index does not hold.
+  var SPACES = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+  var SEPARATORS = new RegExp("[" + SPACES + "-]+");
+  var SPLIT_KEEP = new RegExp("([" + SPACES + "\\-\\u2010-\\u2015\\u2212]+)");
+  var DASHES = /[\u2010-\u2015\u2212]/g;
+  var TRIM = /^[^\p{L}\p{N}_]*?([\p{L}\p{N}_]+)[^\p{L}\p{N}_]*?$/u;
+  var EDGES = /^([^\p{L}\p{N}_]*)([\s\S]*?)([^\p{L}\p{N}_]*)$/u;
+
+  function normalise(text) {
+    return text.normalize("NFKC").toLowerCase().replace(DASHES, "-");
+  }
+
+  function trim(word) {
+    var match = TRIM.exec(word);
+    return match ? match[1] : word;
+  }
+
+  function stem(word) {
+    return lunr.stemmer(new lunr.Token(word)).toString();
+  }
+
+  /* The query's words; from the third character a word also matches as a
+     prefix (dif → dif*), so results follow the typing. */
+  function queryWords(query) {
+    return normalise(query).split(SEPARATORS).map(trim).filter(Boolean).map(function (word) {
+      return {
+        word: word,
+        stem: stem(word),
+        prefix: word.length >= 3,
+        required: lunr.stopWordFilter(new lunr.Token(word)) !== undefined,
+      };
+    });
+  }
+
+  function matches(word, term) {
+    return term === word.stem || (word.prefix && term.lastIndexOf(word.word, 0) === 0);
+  }
+
+  /* Every word that is not a stop word must match in some field: lunr ORs
+     clauses, and a required clause cannot say "this stem or this prefix". */
+  function find(search, words, tag) {
+    var hits;
+    if (words.length) {
+      hits = search.index.query(function (q) {
+        words.forEach(function (w) {
+          q.term(w.word, { usePipeline: true });
+          if (w.prefix) q.term(w.word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
+        });
+      }).filter(function (result) {
+        var terms = Object.keys(result.matchData.metadata);
+        return words.every(function (w) {
+          return !w.required || terms.some(function (t) { return matches(w, t); });
+        });
+      }).map(function (result) { return Number(result.ref); });
+    } else {
+      hits = search.data.docs.map(function (doc, n) { return n; });
+    }
+    if (tag < 0) return hits;
+    return hits.filter(function (n) { return search.data.docs[n][2].indexOf(tag) >= 0; });
+  }
+
+  // tests/js runs the query code above in node, against a real index.
+  if (typeof document === "undefined") {
+    module.exports = { normalise: normalise, queryWords: queryWords, find: find };
+    return;
+  }
+
+  var script = document.currentScript;
+  var ASSETS = new URL(".", script.src);
+  var ROOT = new URL("../", script.src);
+  var DROPDOWN_LIMIT = 8;
+  var PAGE_LIMIT = 200;
+
+  // Loading ------------------------------------------------------------------
+
+  var loading = null;
+
+  function inject(name) {
+    return new Promise(function (resolve, reject) {
+      var tag = document.createElement("script");
+      tag.src = new URL(name, ASSETS).href;
+      tag.async = false;
+      tag.onload = resolve;
+      tag.onerror = function () { reject(new Error("could not load " + name)); };
+      document.head.appendChild(tag);
+    });
+  }
+
+  function loadIndex() {
+    if (!loading) {
+      loading = Promise.all([inject("lunr.js"), inject("search-index.js")]).then(function () {
+        var data = globalThis.proceedingsSearchData;
+        return { data: data, index: lunr.Index.load(data.index) };
+      });
+      loading.catch(function () { loading = null; });  // the next focus tries again
+    }
+    return loading;
+  }
+
+  // Rendering -----------------------------------------------------------------
+
+  function el(name, className, text) {
+    var node = document.createElement(name);
+    if (className) node.className = className;
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  /* Text with the words the query matched wrapped in <mark>. */
+  function marked(parent, text, words) {
+    text.split(SPLIT_KEEP).forEach(function (piece, i) {
+      var edges = EDGES.exec(piece);
+      var term = stem(trim(normalise(piece)));
+      var hit = i % 2 === 0 && edges[2] && words.some(function (w) { return matches(w, term); });
+      if (!hit) return parent.appendChild(document.createTextNode(piece));
+      parent.appendChild(document.createTextNode(edges[1]));
+      parent.appendChild(el("mark", "", edges[2]));
+      parent.appendChild(document.createTextNode(edges[3]));
+    });
+    return parent;
+  }
+
+  function renderHit(data, n, words) {
+    var doc = data.docs[n];  // [title, url, tag numbers, snippet]
+    var item = el("li", "search-hit");
+    var link = marked(el("a", "search-hit-title"), doc[0], words);
+    link.href = new URL(doc[1], ROOT).href;
+    item.appendChild(link);
+    if (doc[3]) item.appendChild(marked(el("p", "search-hit-snippet"), doc[3], words));
+    if (doc[2].length) {
+      var tags = item.appendChild(el("ul", "tags search-hit-tags"));
+      doc[2].forEach(function (t) {
+        var name = data.tags[t][0], url = data.tags[t][1];
+        var chip = tags.appendChild(el("li")).appendChild(el(url ? "a" : "span", "tag", name));
+        if (url) chip.href = new URL(url, ROOT).href;
+      });
+    }
+    return item;
+  }
+
+  function countText(count, query, tagName) {
+    var where = tagName ? " in " + tagName : "";
+    if (!count) return "No papers match \u201c" + query + "\u201d" + where + ".";
+    return count + (count === 1 ? " paper" : " papers") + (query ? " match \u201c" + query + "\u201d" : "") + where + ".";
+  }
+
+  // The search box --------------------------------------------------------------
+
+  function SearchBox(form) {
+    this.form = form;
+    this.input = form.querySelector("input[name=q]");
+    this.select = form.querySelector("select[name=tag]");
+    this.panel = form.querySelector(".search-panel");
+    this.status = this.panel.querySelector(".search-status");
+    this.list = this.panel.querySelector(".search-results");
+    this.more = this.panel.querySelector(".search-more");
+    this.page = document.querySelector("[data-search-page]");
+    if (this.page) this.page.appendChild(this.panel);  // the search page shows it in full
+    this.limit = this.page ? PAGE_LIMIT : DROPDOWN_LIMIT;
+    this.pending = 0;
+  }
+
+  SearchBox.prototype.start = function () {
+    var box = this;
+    this.input.addEventListener("focus", function () {
+      if (box.input.value.trim()) box.run(); else box.prepare();
+    });
+    this.input.addEventListener("input", function () { box.schedule(); });
+    this.select.addEventListener("change", function () { box.run(); });
+    this.form.addEventListener("submit", function (event) {
+      if (box.page) { event.preventDefault(); box.run(); }
+    });
+    // Close when focus or a click goes elsewhere. Not on every focusout: Safari
+    // does not focus a clicked link, so that would close before the click lands.
+    this.form.addEventListener("focusout", function (event) {
+      if (event.relatedTarget && !box.form.contains(event.relatedTarget)) box.close();
+    });
+    document.addEventListener("pointerdown", function (event) {
+      if (!box.form.contains(event.target)) box.close();
+    });
+    document.addEventListener("keydown", function (event) { box.onKey(event); });
+    this.restore();
+  };
+
+  SearchBox.prototype.prepare = function () {
+    var box = this;
+    return loadIndex().then(function (search) {
+      box.fillTags(search.data);
+      return search;
+    }, function () {
+      box.show("Search is unavailable: its index could not be loaded.");
+    });
+  };
+
+  SearchBox.prototype.fillTags = function (data) {
+    if (this.select.options.length > 1) return;
+    var wanted = this.select.getAttribute("data-wanted") || "";
+    var select = this.select;
+    data.tags.forEach(function (tag) {
+      var option = select.appendChild(el("option", "", tag[0]));
+      option.value = tag[0];
+      if (tag[0] === wanted) option.selected = true;
+    });
+    select.closest(".search-filter").hidden = false;
+  };
+
+  SearchBox.prototype.schedule = function () {
+    var box = this;
+    clearTimeout(this.pending);
+    this.pending = setTimeout(function () { box.run(); }, 60);
+  };
+
+  SearchBox.prototype.run = function () {
+    var box = this;
+    var query = this.input.value.trim();
+    var tagName = this.select.value;
+    this.remember(query, tagName);
+    if (!query && !tagName) return this.clear();
+    if (!this.list.childElementCount) this.show("Loading search\u2026");
+    this.prepare().then(function (search) {
+      if (!search || box.input.value.trim() !== query || box.select.value !== tagName) return;
+      var tag = search.data.tags.findIndex(function (t) { return t[0] === tagName; });
+      var words = queryWords(query);
+      try {
+        box.render(search.data, find(search, words, tag), words);
+      } catch (error) {  // a reader should never be left with a dead box
+        box.show("Search failed for \u201c" + query + "\u201d.");
+      }
+    });
+  };
+
+  SearchBox.prototype.render = function (data, hits, words) {
+    var query = this.input.value.trim(), tagName = this.select.value;
+    var list = el("ol", "search-results");
+    hits.slice(0, this.limit).forEach(function (n) { list.appendChild(renderHit(data, n, words)); });
+    this.list.replaceWith(list);
+    this.list = list;
+    this.show(countText(hits.length, query, tagName));
+    var rest = hits.length > this.limit;
+    this.more.hidden = !rest;
+    if (rest) this.moreLink(hits.length);
+  };
+
+  SearchBox.prototype.moreLink = function (count) {
+    var link = this.more.querySelector("a");
+    if (this.page) {
+      link.removeAttribute("href");
+      link.textContent = "Showing the first " + this.limit + "; add words to narrow the search.";
+      return;
+    }
+    var url = new URL("search.html", ROOT);
+    url.searchParams.set("q", this.input.value.trim());
+    if (this.select.value) url.searchParams.set("tag", this.select.value);
+    link.href = url.href;
+    link.textContent = "Show all " + count + " results";
+  };
+
+  SearchBox.prototype.show = function (message) {
+    this.panel.hidden = false;
+    this.status.textContent = message;
+  };
+
+  SearchBox.prototype.clear = function () {
+    this.list.textContent = "";
+    this.status.textContent = "";
+    this.more.hidden = true;
+    if (!this.page) this.panel.hidden = true;
+  };
+
+  SearchBox.prototype.close = function () {
+    if (!this.page) this.panel.hidden = true;
+  };
+
+  /* On the search page the address keeps the query, so reload and sharing work. */
+  SearchBox.prototype.remember = function (query, tagName) {
+    if (!this.page) return;
+    var url = new URL(location.href);
+    url.search = "";
+    if (query) url.searchParams.set("q", query);
+    if (tagName) url.searchParams.set("tag", tagName);
+    try { history.replaceState(null, "", url.href); } catch (e) { /* some file:// setups refuse */ }
+  };
+
+  SearchBox.prototype.restore = function () {
+    var params = new URLSearchParams(location.search);
+    var query = params.get("q") || "", tagName = params.get("tag") || "";
+    if (!query && !tagName) return;
+    this.input.value = query;
+    this.select.setAttribute("data-wanted", tagName);
+    var box = this;
+    this.prepare().then(function () { box.run(); });
+  };
+
+  // Keyboard: "/" focuses the box; arrows move through results; Enter follows
+  // the focused result link natively; Escape closes the dropdown.
+  SearchBox.prototype.onKey = function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    var target = event.target;
+    if (event.key === "/" && !isEditable(target)) {
+      event.preventDefault();
+      this.input.focus();
+      this.input.select();
+      return;
+    }
+    var links = Array.prototype.slice.call(this.list.querySelectorAll(".search-hit-title"));
+    var at = target === this.input ? -1 : links.indexOf(target);
+    if (at === -1 && target !== this.input) return;
+    if (event.key === "ArrowDown" && at + 1 < links.length) {
+      event.preventDefault();
+      links[at + 1].focus();
+    } else if (event.key === "ArrowUp" && at >= 0) {
+      event.preventDefault();
+      (at === 0 ? this.input : links[at - 1]).focus();
+    } else if (event.key === "Escape") {
+      this.close();
+      this.input.focus();
+    }
+  };
+
+  function isEditable(node) {
+    return node.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(node.tagName);
+  }
+
+  function init() {
+    var form = document.querySelector("form[data-search]");
+    if (form) new SearchBox(form).start();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();
