@@ -70,11 +70,10 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
     plan = stage("sync pages", sync_pages, project, reporter, apply=True)
     papers = stage("parse pages", parse_pages, content_dir, reporter)
     rendered = stage("render abstracts", render_papers, papers, project.renderer, reporter)
-    site = site_info(project, rendered)
-    renderer = SiteRenderer(Theme.for_content(content_dir), project.config, site)
+    renderer = site_renderer(project, rendered)
     files = stage("render templates", lambda: {o.path: o.render() for o in renderer.outputs(rendered)})
     files.update(stage("search index", search_files, rendered, tag_urls(rendered)))
-    static = {f"assets/{k}": v for k, v in Theme.for_content(content_dir).static_files().items() if f"assets/{k}" not in files}
+    static = static_files(content_dir, files)
     stage("write site", write_site, out_dir, files, static)
     return BuildResult(papers=len(rendered), files=len(files) + len(static), changes=plan.changes)
 
@@ -124,40 +123,62 @@ def page_paths(content_dir: Path) -> list[Path]:
 
 def parse_pages(content_dir: Path, reporter: Reporter) -> list[Paper]:
     """Validate every page; a bad page is reported and left out, the rest go on."""
-    papers: list[Paper] = []
-    seen: dict[str, Path] = {}
+    papers = []
     for path in page_paths(content_dir):
-        display = path.relative_to(content_dir)
-        doc = read_page(path, display)
         try:
-            paper = to_paper(doc, display)
+            papers.append(parse_page(path, content_dir, reporter))
         except ProceedingsError as exc:
             reporter.report(Diagnostic.from_error(exc))
-            continue
-        for key in unknown_keys(doc):
-            reporter.warn(f"unknown front matter key {key!r}", display, doc.lines.get(key))
+    return unique_papers(papers, reporter)
+
+
+def parse_page(path: Path, content_dir: Path, reporter: Reporter) -> Paper:
+    display = path.relative_to(content_dir)
+    doc = read_page(path, display)
+    paper = to_paper(doc, display)
+    for key in unknown_keys(doc):
+        reporter.warn(f"unknown front matter key {key!r}", display, doc.lines.get(key))
+    return paper
+
+
+def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:
+    """Papers in proceedings order; a page repeating another's slug or id is an error."""
+    seen: dict[str, Path] = {}
+    kept = []
+    for paper in sorted(papers, key=lambda p: p.path.name):
         clash = seen.get(paper.slug) or seen.get(f"id:{paper.id}")
         if clash:
-            reporter.error(f"slug or id repeats the one in {clash}", display, doc.lines.get("slug"))
+            reporter.error(f"slug or id repeats the one in {clash.name}", f"{PAGES_DIR}/{paper.path.name}")
             continue
-        seen[paper.slug] = seen[f"id:{paper.id}"] = display
-        papers.append(paper)
-    return sorted(papers, key=lambda p: (p.order, p.source, p.id))
+        seen[paper.slug] = seen[f"id:{paper.id}"] = paper.path
+        kept.append(paper)
+    return sorted(kept, key=lambda p: (p.order, p.source, p.id))
 
 
 def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Reporter) -> list[RenderedPaper]:
-    rendered = []
-    for paper in papers:
-        title = renderer.render_inline(paper.title)
-        abstract = renderer.render(paper.abstract)
-        for problem in title.problems + abstract.problems:
-            reporter.warn(f"{problem.message} in “{title.plain}”", _page_name(paper))
-        rendered.append(RenderedPaper(paper, title.html, title.plain, abstract.html, abstract.plain))
-    return rendered
+    return [render_paper(paper, renderer, reporter) for paper in papers]
+
+
+def render_paper(paper: Paper, renderer: AbstractRenderer, reporter: Reporter) -> RenderedPaper:
+    title = renderer.render_inline(paper.title)
+    abstract = renderer.render(paper.abstract)
+    for problem in title.problems + abstract.problems:
+        reporter.warn(f"{problem.message} in “{title.plain}”", _page_name(paper))
+    return RenderedPaper(paper, title.html, title.plain, abstract.html, abstract.plain)
 
 
 def _page_name(paper: Paper) -> str:
     return f"{PAGES_DIR}/{paper.path.name}"
+
+
+def site_renderer(project: Project, papers: list[RenderedPaper]) -> SiteRenderer:
+    return SiteRenderer(Theme.for_content(project.content_dir), project.config, site_info(project, papers))
+
+
+def static_files(content_dir: Path, generated: dict[str, bytes]) -> dict[str, Path]:
+    """Theme files under assets/; a generated file of the same name wins."""
+    static = Theme.for_content(content_dir).static_files()
+    return {f"assets/{name}": path for name, path in static.items() if f"assets/{name}" not in generated}
 
 
 def site_info(project: Project, papers: list[RenderedPaper]) -> SiteInfo:

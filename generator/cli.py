@@ -53,6 +53,18 @@ def make_parser() -> argparse.ArgumentParser:
     build_parser.add_argument("-v", "--verbose", action="store_true", help="print each stage's time")
     build_parser.set_defaults(command=run_build)
 
+    serve_parser = commands.add_parser("serve", help="build, serve and rebuild on every change",
+                                       description="Build the site, serve it, watch the content folder and "
+                                                   "the theme, rebuild what changed and reload the browser.")
+    _content_option(serve_parser)
+    serve_parser.add_argument("--out", type=Path, default=Path("site"), help="output folder (default: site)")
+    serve_parser.add_argument("--host", default="127.0.0.1",
+                              help="address to listen on (default: 127.0.0.1, this machine only)")
+    serve_parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    serve_parser.add_argument("--open", action="store_true", help="open the site in a browser")
+    serve_parser.add_argument("--base-url", help="as for build")
+    serve_parser.set_defaults(command=run_serve)
+
     import_parser = commands.add_parser("import", help="turn an abstract list into Markdown pages",
                                         description="Copy LIST into the content folder (if it is not there) "
                                                     "and create, update or remove its Markdown pages.")
@@ -73,6 +85,12 @@ def run_build(args, reporter: ConsoleReporter) -> int:
     report_changes(result.changes, args.content, reporter)
     summary = f"built {result.papers} papers, {result.files} files into {args.out}/"
     return finish(summary, reporter)
+
+
+def run_serve(args, reporter: ConsoleReporter) -> int:
+    from generator.serve import serve
+
+    return serve(args.content, args.out, args.host, args.port, args.open, reporter, base_url=args.base_url)
 
 
 def run_import(args, reporter: ConsoleReporter) -> int:

@@ -8,6 +8,7 @@ renames leaves ``.<name>.old``, which the next run puts back or clears.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -79,3 +80,30 @@ def _swap(staging: Path, out_dir: Path) -> None:
     staging.rename(out_dir)
     if old.exists():
         shutil.rmtree(old)
+
+
+def write_changed(out_dir: Path, before: dict[str, bytes], after: dict[str, bytes],
+                  remove: bool = True) -> tuple[int, int]:
+    """Write the files whose bytes changed, each atomically; drop the ones that went away.
+
+    Used by the dev server between full builds. Returns (written, removed).
+    """
+    written = removed = 0
+    try:
+        for name, data in after.items():
+            if before.get(name) != data:
+                _write_atomically(out_dir / name, data)
+                written += 1
+        for name in (set(before) - set(after)) if remove else ():
+            (out_dir / name).unlink(missing_ok=True)
+            removed += 1
+    except OSError as exc:
+        raise OutputError(f"cannot write the site ({exc.strerror or exc})", path=exc.filename or out_dir) from None
+    return written, removed
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)

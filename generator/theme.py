@@ -59,7 +59,9 @@ class Theme:
         """Relative name → file, the user's copy shadowing the default's."""
         files: dict[str, Path] = {}
         for directory in reversed(self.static_dirs):
+            root = directory.resolve()
             for path in sorted(directory.rglob("*")):
-                if path.is_file():
+                # A symlink out of the theme would publish (and serve) a file from elsewhere.
+                if path.is_file() and root in path.resolve().parents:
                     files[path.relative_to(directory).as_posix()] = path
         return dict(sorted(files.items()))
