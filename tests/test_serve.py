@@ -1,0 +1,191 @@
+"""`proceedings serve` over real HTTP: edits show up, errors never stop it, paths stay inside."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+TIMEOUT = 20  # generous: a loaded CI machine may be slow; speed is measured in bench/
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.read().decode("utf-8")
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode("utf-8", "replace")
+
+
+def wait_for(predicate, what: str):
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    pytest.fail(f"after {TIMEOUT} s: {what}")
+
+
+class Served:
+    def __init__(self, content: Path, out: Path):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.log = out.parent / "serve.log"
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "generator", "serve", "--content", str(content), "--out", str(out),
+             "--port", str(self.port)],
+            stdout=self.log.open("w"), stderr=subprocess.STDOUT, env=env)
+        wait_for(lambda: self._answers(), "the server never answered")
+
+    def _answers(self) -> bool:
+        try:
+            return get(self.url)[0] == 200
+        except OSError:
+            return False
+
+    def page(self, path: str) -> str:
+        status, body = get(self.url + path)
+        assert status == 200, f"{path} answered {status}"
+        return body
+
+    def output(self) -> str:
+        return self.log.read_text(encoding="utf-8")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(10)
+
+
+@pytest.fixture
+def served(seed_content, tmp_path):
+    server = Served(seed_content, tmp_path / "site")
+    yield server
+    server.stop()
+
+
+def papers(served) -> list[dict]:
+    return json.loads(served.page("papers.json"))
+
+
+def first_page(content: Path) -> Path:
+    return sorted((content / "papers").glob("*.md"))[0]
+
+
+def replace_in(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_listens_on_loopback_and_says_where(served):
+    assert f"at http://127.0.0.1:{served.port}/" in served.output()
+
+
+def test_edited_title_reaches_the_served_page(served, seed_content):
+    page = first_page(seed_content)
+    slug = page.stem
+    replace_in(page, "title: ", "title: 'Edited live: ' # ")
+    wait_for(lambda: "Edited live:" in served.page(f"papers/{slug}.html"), "the edited title was never served")
+    assert "Edited live:" in served.page("index.html")
+    wait_for(lambda: "rebuilt (paper page)" in served.output(), "no rebuild line was printed")
+
+
+def test_appended_abstract_gets_its_pages(served, seed_content):
+    with (seed_content / "neurips-2026.txt").open("a", encoding="utf-8") as handle:
+        handle.write("\n\nWe introduce Quokka, a marsupial-inspired optimizer for sparse attention.\n")
+    new = wait_for(lambda: next((p for p in papers(served) if "Quokka" in p["title"]), None),
+                   "the appended abstract never appeared in papers.json")
+    assert "Quokka" in served.page(new["url"])
+    assert any("quokka" in p.name for p in (seed_content / "papers").glob("*.md"))
+
+
+def test_broken_front_matter_shows_an_error_and_recovers(served, seed_content):
+    page = first_page(seed_content)
+    good = page.read_text(encoding="utf-8")
+    replace_in(page, "order:", "order: [")
+    body = wait_for(lambda: (lambda b: b if "The last rebuild failed" in b else None)(served.page("index.html")),
+                    "the browser was never shown the build error")
+    assert f"papers/{page.name}:" in body and "invalid YAML" in body
+    assert served.page(f"papers/{page.stem}.html")  # the last good page is still served
+    page.write_text(good, encoding="utf-8")
+    wait_for(lambda: "The last rebuild failed" not in served.page("index.html"), "fixing the file did not recover")
+
+
+def test_template_change_reaches_every_page(served, seed_content):
+    templates = seed_content / "theme" / "templates"
+    templates.mkdir(parents=True)
+    (templates / "base.html").write_text(
+        '{% extends "default/base.html" %}{% block head %}<meta name="marker" content="theme-edit">{% endblock %}\n',
+        encoding="utf-8")
+    wait_for(lambda: "theme-edit" in served.page("index.html"), "the template change never showed")
+    for paper in papers(served):
+        assert "theme-edit" in served.page(paper["url"])
+
+
+def test_livereload_client_is_told_to_reload(served, seed_content):
+    from tornado import ioloop, websocket
+
+    async def listen() -> dict:
+        connection = await websocket.websocket_connect(f"ws://127.0.0.1:{served.port}/livereload")
+        connection.write_message(json.dumps({"command": "hello", "protocols": ["http://livereload.com/protocols/official-7"]}))
+        await connection.read_message()
+        connection.write_message(json.dumps({"command": "info", "url": served.url}))
+        replace_in(first_page(seed_content), "title: ", "title: 'Reload me: ' # ")
+        while True:
+            message = json.loads(await connection.read_message())
+            if message.get("command") == "reload":
+                return message
+
+    message = ioloop.IOLoop.current().run_sync(listen, timeout=TIMEOUT)
+    assert message["command"] == "reload"
+
+
+def raw_status(port: int, target: str) -> int:
+    """Send a request line exactly as written (no client-side normalising of ../)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+    assert b"root:" not in reply and b"BEGIN" not in reply
+    return int(reply.split(b" ", 2)[1])
+
+
+@pytest.mark.parametrize("target", [
+    "/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/papers/..%2f..%2f..%2fetc%2fpasswd",
+    "/%252e%252e/etc/passwd", "/..\\..\\etc\\passwd", "/%00/etc/passwd",
+])
+def test_paths_outside_the_site_are_refused(served, target):
+    assert raw_status(served.port, target) in (400, 403, 404)
+
+
+def test_a_symlink_out_of_the_theme_is_not_served(seed_content, tmp_path):
+    static = seed_content / "theme" / "static"
+    static.mkdir(parents=True)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("BEGIN SECRET")
+    (static / "leak.txt").symlink_to(secret)
+    server = Served(seed_content, tmp_path / "site")
+    try:
+        assert raw_status(server.port, "/assets/leak.txt") == 404
+        assert not (tmp_path / "site" / "assets" / "leak.txt").exists()
+    finally:
+        server.stop()
