@@ -171,8 +171,9 @@ def _page_name(paper: Paper) -> str:
     return f"{PAGES_DIR}/{paper.path.name}"
 
 
-def site_renderer(project: Project, papers: list[RenderedPaper]) -> SiteRenderer:
-    return SiteRenderer(Theme.for_content(project.content_dir), project.config, site_info(project, papers))
+def site_renderer(project: Project, papers: list[RenderedPaper], env=None) -> SiteRenderer:
+    """The template renderer; pass the ``env`` of an earlier one to skip recompiling templates."""
+    return SiteRenderer(Theme.for_content(project.content_dir), project.config, site_info(project, papers), env)
 
 
 def static_files(content_dir: Path, generated: dict[str, bytes]) -> dict[str, Path]:

@@ -1,14 +1,12 @@
 """What changed in the content folder and theme, and what kind of change it is.
 
-The dev server compares two scans of the watched trees (path → mtime and
-size) and classifies each changed file, so a rebuild does the least work
-that is still correct (Zola's ChangeKind).
+The dev server classifies each changed file, so a rebuild does the least
+work that is still correct (Zola's ChangeKind).
 """
 
 from __future__ import annotations
 
 import enum
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +15,6 @@ from generator.pages import PAGES_DIR
 from generator.sources import READERS
 
 TAXONOMY_NAME = "taxonomy.yaml"
-IGNORED_PARTS = {".git", "__pycache__", ".DS_Store"}
 
 
 class Kind(enum.Enum):
@@ -29,36 +26,9 @@ class Kind(enum.Enum):
     OTHER = "other file"
 
 
-Scan = dict[Path, tuple[int, int]]
-
-
-def scan(roots: list[Path]) -> Scan:
-    """mtime and size of every file under the roots, skipping editor and VCS litter."""
-    found: Scan = {}
-    for root in roots:
-        if not root.is_dir():
-            continue
-        for folder, dirs, files in os.walk(root):
-            dirs[:] = sorted(d for d in dirs if d not in IGNORED_PARTS)
-            for name in files:
-                if _is_litter(name):
-                    continue
-                path = Path(folder) / name
-                try:
-                    stat = path.stat()
-                except OSError:
-                    continue  # removed while we looked
-                found[path] = (stat.st_mtime_ns, stat.st_size)
-    return found
-
-
-def _is_litter(name: str) -> bool:
+def is_litter(name: str) -> bool:
     """Temporary files editors and our own atomic writes leave for a moment."""
-    return name.startswith(".") or name.endswith(("~", ".swp", ".swx", ".tmp")) or name.startswith("#")
-
-
-def diff(before: Scan, after: Scan) -> set[Path]:
-    return {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
+    return name.startswith((".", "#")) or name.endswith(("~", ".swp", ".swx", ".tmp"))
 
 
 @dataclass(frozen=True)

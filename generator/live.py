@@ -6,7 +6,7 @@ what depends on them: an edited paper re-renders the files whose ``deps``
 name it (its page, its neighbours, its home and topic pages); a template
 re-renders every page from cached abstracts; a list or the config reloads
 the project. Files whose bytes did not change are not rewritten. The search
-index is rebuilt afterwards, in the background, and its lag reported.
+index follows in a background thread; its lag is reported separately.
 """
 
 from __future__ import annotations
@@ -15,10 +15,14 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
+import jinja2
+
+from generator.background import BackgroundRunner
 from generator.build import (Project, load_project, page_paths, parse_page, render_paper, site_renderer,
                              static_files, sync_pages, unique_papers)
-from generator.changes import Classifier, Kind, Scan, diff, scan
+from generator.changes import Classifier, Kind
 from generator.errors import Diagnostic, ProceedingsError
 from generator.model import RenderedPaper
 from generator.output import check_replaceable, write_changed, write_site
@@ -40,73 +44,69 @@ class Rebuild:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     failed: bool = False
 
+    @property
+    def changed_anything(self) -> bool:
+        return self.failed or bool(self.written or self.removed or self.diagnostics)
+
     def summary(self) -> str:
         if self.failed:
-            return f"rebuild failed ({', '.join(self.kinds)}) in {self.seconds * 1000:.0f} ms; still serving the last good site"
-        what = ", ".join(self.kinds) or "nothing"
+            return (f"rebuild failed ({', '.join(self.kinds)}) in {self.seconds * 1000:.0f} ms; "
+                    "still serving the last good site")
         errors = sum(d.level == "error" for d in self.diagnostics)
         shown = f"; {errors} errors shown in the browser" if errors else ""
-        return (f"rebuilt ({what}): {self.rendered} files rendered, {self.written} written, "
-                f"{self.removed} removed in {self.seconds * 1000:.0f} ms{shown}")
+        return (f"rebuilt ({', '.join(self.kinds) or 'nothing'}): {self.rendered} files rendered, "
+                f"{self.written} written, {self.removed} removed in {self.seconds * 1000:.0f} ms{shown}")
 
 
 class LiveSite:
-    def __init__(self, content_dir: Path, out_dir: Path, base_url: str | None = None):
+    def __init__(self, content_dir: Path, out_dir: Path, base_url: str | None = None,
+                 on_search_ready: Callable[[float], None] | None = None):
         self.content_dir = content_dir.resolve()
         self.out_dir = out_dir
         self.base_url = base_url
+        self.on_search_ready = on_search_ready
         self.files: dict[str, bytes] = {}  # the served site; replaced whole, never mutated
-        self._generated: dict[str, bytes] = {}  # rendered pages and search files
-        self._static: dict[str, bytes] = {}  # theme files under assets/
         self.errors: list[Diagnostic] = []  # problems of the last rebuild, shown in the browser
         self.search_lag: float | None = None
         self._project: Project | None = None
+        self._env: jinja2.Environment | None = None
         self._papers: dict[Path, RenderedPaper] = {}  # last good rendering of each page
         self._outputs: dict[str, Output] = {}
-        self._scan: Scan = {}
+        self._generated: dict[str, bytes] = {}  # rendered pages and search files
+        self._static: dict[str, bytes] = {}  # theme files under assets/
+        self._generation = 0
+        self._deferred: list[Output] = []
         self._lock = threading.Lock()
-        self._search_thread: threading.Thread | None = None
-        self._pending_search: list[RenderedPaper] | None = None
-
-    # -- watching -----------------------------------------------------------
+        self._background = BackgroundRunner()
 
     def watched_roots(self) -> list[Path]:
-        roots = [self.content_dir, default_theme_dir().resolve()]
-        return sorted(set(roots))
+        return sorted({self.content_dir, default_theme_dir().resolve()})
 
     def classifier(self) -> Classifier:
         theme = Theme.for_content(self.content_dir)
         return Classifier(self.content_dir, tuple(d.resolve() for d in theme.template_dirs),
                           tuple(d.resolve() for d in theme.static_dirs))
 
-    def poll(self) -> set[Path]:
-        """Paths changed since the last look."""
-        current = scan(self.watched_roots())
-        changed = diff(self._scan, current)
-        self._scan = current
-        return changed
-
     # -- building -----------------------------------------------------------
 
     def build_all(self) -> Rebuild:
         """The first build: everything, written with the atomic swap."""
-        self._scan = scan(self.watched_roots())
-        return self._run(["full build"], lambda reporter: self._full(reporter), swap=True)
+        return self._run(["full build"], self._full, swap=True)
 
     def rebuild(self, changed: set[Path]) -> Rebuild:
         grouped = self.classifier().kinds(changed)
         grouped.pop(Kind.OTHER, None)
         if not grouped:
             return Rebuild([], 0.0)
-        kinds = sorted(kind.value for kind in grouped)
-        return self._run(kinds, lambda reporter: self._incremental(grouped, reporter))
+        return self._run(sorted(kind.value for kind in grouped), lambda r: self._incremental(grouped, r))
 
     def _run(self, kinds: list[str], step, swap: bool = False) -> Rebuild:
         start = time.perf_counter()
-        self.wait_for_search()  # its files join self._generated before we build on it
         reporter = Reporter()
+        with self._lock:
+            self._generation += 1  # a search index still being built is now stale
         try:
-            files, rendered = step(reporter)
+            files, rendered, papers = step(reporter)
         except ProceedingsError as exc:
             reporter.report(Diagnostic.from_error(exc))
             self.errors = reporter.errors
@@ -118,36 +118,37 @@ class LiveSite:
             result.written = len(files)
         else:
             result.written, result.removed = write_changed(self.out_dir, self.files, files)
-        self.files = files
-        self.errors = reporter.errors
-        self._scan = scan(self.watched_roots())  # our own writes (synced pages) are not edits
+        with self._lock:
+            self.files, self.errors = files, reporter.errors
         result.seconds = time.perf_counter() - start
-        self._refresh_search()
+        if papers is not None:
+            self._refresh_deferred(papers)
         return result
 
-    def _full(self, reporter: Reporter) -> tuple[dict[str, bytes], int]:
-        project = load_project(self.content_dir, reporter, self.base_url)
-        sync_pages(project, reporter, apply=True)
-        self._project = project
-        self._papers = {}
+    def _full(self, reporter: Reporter):
+        self._load(reporter)
+        self._papers, self._env = {}, None
         self._reparse(set(page_paths(self.content_dir)), reporter)
         return self._render(reporter, everything=True, changed_ids=set())
 
-    def _incremental(self, grouped: dict[Kind, set[Path]], reporter: Reporter) -> tuple[dict[str, bytes], int]:
-        if self._project is None or Kind.CONFIG in grouped or Kind.LIST in grouped:
-            before = scan([self.content_dir])
-            project = load_project(self.content_dir, reporter, self.base_url)
-            sync_pages(project, reporter, apply=True)
-            synced = diff(before, scan([self.content_dir]))
-            if Kind.CONFIG in grouped:  # macros or taxonomy may change any page
-                self._project, self._papers = project, {}
-                self._reparse(set(page_paths(self.content_dir)), reporter)
-                return self._render(reporter, everything=True, changed_ids=set())
-            self._project = project
-            grouped.setdefault(Kind.PAGE, set()).update(p for p in synced if p.suffix == ".md")
+    def _incremental(self, grouped: dict[Kind, set[Path]], reporter: Reporter):
+        if self._project is None or Kind.CONFIG in grouped:
+            return self._full(reporter)  # macros, taxonomy or base URL may change any page
+        if Kind.LIST in grouped:
+            synced = self._load(reporter)
+            grouped.setdefault(Kind.PAGE, set()).update(synced)
+        if Kind.TEMPLATE in grouped:
+            self._env = None
         changed_ids = self._reparse(grouped.get(Kind.PAGE, set()), reporter)
         everything = Kind.TEMPLATE in grouped or Kind.STATIC in grouped
         return self._render(reporter, everything=everything, changed_ids=changed_ids)
+
+    def _load(self, reporter: Reporter) -> set[Path]:
+        """Read config, lists and taxonomy, and sync the pages; return the pages it wrote."""
+        project = load_project(self.content_dir, reporter, self.base_url)
+        plan = sync_pages(project, reporter, apply=True)
+        self._project = project
+        return {change.path for change in plan.changes}
 
     def _reparse(self, paths: set[Path], reporter: Reporter) -> set[str]:
         """Re-read these pages; a broken page keeps its last good rendering."""
@@ -171,56 +172,63 @@ class LiveSite:
             changed |= {paper.id} | ({old.paper.id} if old else set())
         return changed
 
-    def _render(self, reporter: Reporter, everything: bool, changed_ids: set[str]) -> tuple[dict[str, bytes], int]:
+    def _render(self, reporter: Reporter, everything: bool, changed_ids: set[str]):
         assert self._project is not None
         kept = unique_papers([r.paper for r in self._papers.values()], reporter)
         by_id = {r.paper.id: r for r in self._papers.values()}
         papers = [by_id[p.id] for p in kept]
-        outputs = {o.path: o for o in site_renderer(self._project, papers).outputs(papers)}
+        renderer = site_renderer(self._project, papers, self._env)
+        self._env = renderer.env
+        outputs = {o.path: o for o in renderer.outputs(papers)}
         everything = everything or _shape(outputs) != _shape(self._outputs)
-        generated = {k: v for k, v in self._generated.items() if k in outputs or _is_search_file(k)}
+        with self._lock:
+            generated = {k: v for k, v in self._generated.items() if k in outputs or k in (INDEX_JS, LUNR_JS)}
+        first = not self._generated
         redo = [o for o in outputs.values()
-                if everything or o.path not in generated or o.deps is None or o.deps & changed_ids]
+                if first or (o.deps is not None and (everything or o.path not in generated or o.deps & changed_ids))]
         for output in redo:
             generated[output.path] = output.render()
+        self._deferred = [] if first else [o for o in outputs.values() if o.deps is None]
         if everything:
             self._static = {name: path.read_bytes() for name, path in static_files(self.content_dir, {}).items()}
-        self._outputs, self._generated = outputs, generated
-        if everything or changed_ids:
-            self._pending_search = papers
-        return {**self._static, **generated}, len(redo)
+        self._outputs = outputs
+        with self._lock:
+            self._generated = generated
+        search_needed = everything or bool(changed_ids)
+        return {**self._static, **generated}, len(redo), papers if search_needed else None
 
-    # -- search ---------------------------------------------------------------
+    # -- the search index and whole-site files, after the pages ------------------
 
-    def _refresh_search(self) -> None:
-        """Rebuild the search index after the pages are served, and time the lag."""
-        papers, self._pending_search = self._pending_search, None
-        if papers is None:
-            return
-        start = time.perf_counter()
+    def _refresh_deferred(self, papers: list[RenderedPaper]) -> None:
+        """Rebuild the search index (and papers.json) in the background; a newer build supersedes it."""
+        start, generation, deferred = time.perf_counter(), self._generation, self._deferred
 
-        def work():
-            generated = search_files(papers, tag_urls(papers))
+        def job() -> dict[str, bytes]:
+            files = search_files(papers, tag_urls(papers))
+            files.update({output.path: output.render() for output in deferred})
+            return files
+
+        def done(generated: dict[str, bytes]) -> None:
             with self._lock:
+                if generation != self._generation:
+                    return
                 changed = {k: v for k, v in generated.items() if self._generated.get(k) != v}
-                if changed:
-                    self._generated = {**self._generated, **changed}
-                    self.files = {**self.files, **changed}
-                    write_changed(self.out_dir, {}, changed, remove=False)
+                self._generated = {**self._generated, **changed}
+                self.files = {**self.files, **changed}
+                write_changed(self.out_dir, {}, changed, remove=False)
             self.search_lag = time.perf_counter() - start
+            if self.on_search_ready:
+                self.on_search_ready(self.search_lag)
 
-        self._search_thread = threading.Thread(target=work, name="search-index", daemon=True)
-        self._search_thread.start()
+        self._background.submit(job, done)
 
     def wait_for_search(self) -> None:
-        if self._search_thread:
-            self._search_thread.join()
+        self._background.wait()
+
+    def close(self) -> None:
+        self._background.stop()
 
 
-def _is_search_file(path: str) -> bool:
-    return path in (INDEX_JS, LUNR_JS)
-
-
-def _shape(outputs: dict[str, Output]) -> list[tuple[str, frozenset[str] | None]]:
-    """Which files exist and what each depends on: if this moves, render everything."""
-    return sorted((path, o.deps) for path, o in outputs.items())
+def _shape(outputs: dict[str, Output]) -> dict[str, frozenset[str] | None]:
+    """Which files exist and what each depends on: when this moves, render everything."""
+    return {path: output.deps for path, output in outputs.items()}

@@ -71,7 +71,8 @@ class _Sync:
         self.derive = derive
         self.tags_version = tags_version
         self.plan = SyncPlan()
-        self.unmatched = sorted(docs, key=lambda d: d.path.name)
+        # path → page, in name order; a dict so that taking a page is O(1) at 10,000 pages
+        self.unmatched = {d.path: d for d in sorted(docs, key=lambda d: d.path.name)}
         self.titles = {str(d.meta.get("title")) for d in docs if d.meta.get("title")}
         self.slugs = {str(d.meta.get("slug")) for d in docs if d.meta.get("slug")}
         self.slugs |= {d.path.stem for d in docs}
@@ -83,7 +84,7 @@ class _Sync:
             self._update(entry, doc)
         for entry in new_entries:
             self._create(entry)
-        for doc in self.unmatched:
+        for doc in list(self.unmatched.values()):
             self._retire(doc)
         self.plan.changes.sort(key=lambda c: (c.action, c.path.name))
         return self.plan
@@ -93,7 +94,7 @@ class _Sync:
     def _match(self, sources: list[SourceList]) -> tuple[list[tuple[Entry, PageDoc]], list[Entry]]:
         entries = [entry for source in sources for entry in source.entries]
         by_text: dict[str, list[PageDoc]] = {}
-        for doc in self.unmatched:
+        for doc in self.unmatched.values():
             by_text.setdefault(_text_key(doc), []).append(doc)
         pairs, leftover = [], []
         for entry in entries:
@@ -112,14 +113,14 @@ class _Sync:
         return pairs, new_entries
 
     def _take(self, doc: PageDoc) -> PageDoc:
-        self.unmatched.remove(doc)
+        del self.unmatched[doc.path]
         return doc
 
     def _closest(self, entry: Entry) -> PageDoc | None:
         """The unmatched page of the same list whose text is nearest, if near enough."""
         wanted = _normalized(entry.text)
         best, best_ratio = None, SIMILAR
-        for doc in self.unmatched:
+        for doc in self.unmatched.values():
             if doc.meta.get("source") not in (entry.source, None):
                 continue
             matcher = difflib.SequenceMatcher(None, wanted, _normalized(doc.body), autojunk=False)
@@ -171,9 +172,9 @@ class _Sync:
             if meta.get(key) != value:
                 meta[key] = value
                 notes.append(key)
-        meta["generated"] = gen
-        text = render_page(meta, body)
         if notes:
+            meta["generated"] = gen
+            text = render_page(meta, body)
             self.plan.changes.append(Change("update", doc.path, "updated " + ", ".join(notes), text))
 
     def _regenerate(self, meta: dict, gen: dict, entry: Entry, entry_changed: bool, notes: list[str]) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import mimetypes
-import time
 import webbrowser
 from pathlib import Path
 from typing import Callable, Iterable
@@ -18,9 +17,10 @@ from urllib.parse import unquote
 
 from generator.live import LiveSite, Rebuild
 from generator.reporter import Reporter
+from generator.watch import Watcher
 
-QUIET_PERIOD = 0.25  # seconds without further changes before a burst of saves is rebuilt
-POLL_INTERVAL = 0.2
+QUIET_PERIOD = 0.1  # seconds without further changes before a burst of saves is rebuilt
+POLL_INTERVAL = 0.05
 
 
 def resolve(path_info: str) -> str | None:
@@ -80,56 +80,42 @@ def with_error_banner(page: bytes, errors) -> bytes:
     return page[:end] + banner + page[end:]
 
 
-class ChangeWatcher:
-    """Polls the watched trees; a burst of saves becomes one rebuild."""
-
-    def __init__(self, live: LiveSite, on_rebuild: Callable[[Rebuild], None]):
-        self.live = live
-        self.on_rebuild = on_rebuild
-        self.pending: set[Path] = set()
-        self.last_change = 0.0
-
-    def tick(self) -> None:
-        changed = self.live.poll()
-        now = time.monotonic()
-        if changed:
-            self.pending |= changed
-            self.last_change = now
-            return
-        if self.pending and now - self.last_change >= QUIET_PERIOD:
-            batch, self.pending = self.pending, set()
-            result = self.live.rebuild(batch)
-            if result.kinds:
-                self.on_rebuild(result)
-
-
 def serve(content_dir: Path, out_dir: Path, host: str, port: int, open_browser: bool,
           reporter: Reporter, base_url: str | None = None) -> int:
     from livereload import Server
     from livereload.handlers import LiveReloadHandler
     from tornado import ioloop
 
-    live = LiveSite(content_dir, out_dir, base_url)
-    first = live.build_all()
-    _report(first, reporter)
+    def search_ready(lag: float) -> None:
+        reporter.info(f"  search index ready {lag * 1000:.0f} ms after the pages")
 
-    def on_rebuild(result: Rebuild) -> None:
-        _report(result, reporter)
-        LiveReloadHandler.reload_waiters(path="/")
-        live.wait_for_search()
-        if live.search_lag is not None:
-            reporter.info(f"  search index ready {live.search_lag * 1000:.0f} ms after the pages")
+    live = LiveSite(content_dir, out_dir, base_url, on_search_ready=search_ready)
+    _report(live.build_all(), reporter)
+    watcher = Watcher(live.watched_roots())
+    watcher.start()
 
-    watcher = ChangeWatcher(live, on_rebuild)
+    def tick() -> None:
+        changed = watcher.take(QUIET_PERIOD)
+        if not changed:
+            return
+        result = live.rebuild(changed)
+        if result.kinds and result.changed_anything:
+            _report(result, reporter)
+            LiveReloadHandler.reload_waiters(path="/")
+
     server = Server(app=SiteApp(live))
-    # livereload's own watcher would reload on any file write (including ours): we drive reloads.
-    server.watch(str(live.content_dir), delay="forever")
-    ioloop.PeriodicCallback(_guard(watcher.tick, reporter), POLL_INTERVAL * 1000).start()
+    # livereload's own polling watcher is not used: it would reload on our own writes.
+    server.watch(str(live.content_dir / ".proceedings-unwatched"), delay="forever")
+    ioloop.PeriodicCallback(_guard(tick, reporter), POLL_INTERVAL * 1000).start()
     url = f"http://{_display_host(host)}:{port}/"
     reporter.info(f"serving {out_dir}/ at {url} (watching {content_dir} and the theme; Ctrl+C stops)")
     if open_browser:
         ioloop.IOLoop.current().call_later(0.5, lambda: webbrowser.open(url))
-    server.serve(port=port, host=host, debug=False, restart_delay=0)
+    try:
+        server.serve(port=port, host=host, debug=False, restart_delay=0)
+    finally:
+        watcher.stop()
+        live.close()
     return 0
 
 

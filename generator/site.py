@@ -87,14 +87,14 @@ class Output:
 
 
 def _ids(papers) -> frozenset[str]:
-    return frozenset(p.paper.id for p in papers if p is not None)
+    return frozenset([p.paper.id for p in papers if p is not None])
 
 
 class SiteRenderer:
     """Lists every output of the site; the Jinja environment is built once."""
 
-    def __init__(self, theme: Theme, config: Config, site: SiteInfo):
-        self.env = theme.environment()
+    def __init__(self, theme: Theme, config: Config, site: SiteInfo, env: jinja2.Environment | None = None):
+        self.env = env or theme.environment()
         self.env.filters["teaser"] = teaser
         self.config = config
         self.site = site
@@ -181,4 +181,6 @@ def papers_json(papers: list[RenderedPaper]) -> bytes:
         }
         for p in papers
     ]
-    return (json.dumps(records, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    # One paper per line: readable in a diff, and the C encoder keeps it fast at 10,000 papers.
+    lines = ",\n".join(json.dumps(record, ensure_ascii=False) for record in records)
+    return f"[\n{lines}\n]\n".encode("utf-8")

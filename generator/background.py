@@ -1,0 +1,78 @@
+"""Run one slow job at a time off the main thread, dropping jobs made stale by newer ones.
+
+The dev server rebuilds the search index after the pages are served. In a
+forked process it uses the second core and cannot slow the server down
+(no shared GIL), and a job overtaken by a newer edit is simply killed.
+Where fork is unavailable the job runs in a thread instead.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from typing import Any, Callable
+
+Job = Callable[[], Any]
+
+
+class BackgroundRunner:
+    def __init__(self) -> None:
+        self._context = _fork_context()
+        self._process = None
+        self._waiter: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, job: Job, on_done: Callable[[Any], None]) -> None:
+        """Start ``job``; when it finishes, call ``on_done`` with its result (in a thread)."""
+        with self._lock:
+            self._cancel()
+            if self._context is None:
+                self._waiter = threading.Thread(target=lambda: on_done(job()), daemon=True)
+            else:
+                receiver, sender = self._context.Pipe(duplex=False)
+                self._process = self._context.Process(target=_child, args=(job, sender), daemon=True)
+                self._process.start()
+                sender.close()
+                self._waiter = threading.Thread(target=_wait, args=(receiver, on_done), daemon=True)
+            self._waiter.start()
+
+    def wait(self, timeout: float | None = None) -> None:
+        waiter = self._waiter
+        if waiter:
+            waiter.join(timeout)
+
+    def stop(self) -> None:
+        with self._lock:
+            self._cancel()
+
+    def _cancel(self) -> None:
+        if self._process is not None and self._process.is_alive():
+            self._process.kill()
+            self._process.join()
+        self._process = None
+
+
+def _fork_context():
+    try:
+        return multiprocessing.get_context("fork")
+    except ValueError:
+        return None
+
+
+def _child(job: Job, sender) -> None:
+    try:
+        sender.send(job())
+    finally:
+        sender.close()
+        os._exit(0)  # skip the parent's atexit handlers and threads we inherited
+
+
+def _wait(receiver, on_done: Callable[[Any], None]) -> None:
+    try:
+        result = receiver.recv()
+    except (EOFError, OSError):
+        return  # killed as stale
+    finally:
+        receiver.close()
+    on_done(result)

@@ -1,0 +1,106 @@
+"""Related papers: TF-IDF cosine similarity over each paper's title and plain abstract.
+
+Standard library only, and built to stay fast at 10,000 papers:
+
+* sparse vectors: a paper is a dict of its terms, never a vocabulary-sized row;
+* an inverted index over each paper's ``INDEX_TERMS`` heaviest terms, looked
+  up with its own ``QUERY_TERMS`` heaviest, so a paper meets only the papers
+  it shares a telling word with, never all 10,000 (top-terms pruning);
+* ``Counter`` does the per-candidate counting in C; only the ``CANDIDATES``
+  that share the most of those terms are then scored, with the exact cosine
+  of the full vectors.
+
+On 10,000 papers (bench/related_bench.py) the top pick is the exact cosine's
+top pick for about 98% of papers, at a fraction of the time of comparing
+every pair.
+
+Words are the search index's terms (``search.terms``: lower case, stop words
+dropped, Porter stems), so "networks" relates to "network" as search finds it.
+Scores are summed exactly (``math.fsum``, whatever the order of the terms)
+and rounded, and ties go to the paper that comes first in the proceedings,
+so the result is the same on every run and every machine.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter
+from collections.abc import Sequence
+from itertools import chain
+from operator import mul
+
+from generator.model import RenderedPaper
+from generator.search import terms
+
+RELATED_COUNT = 4
+TITLE_WEIGHT = 2  # a title word counts as much as two words of the abstract
+INDEX_TERMS = 24
+QUERY_TERMS = 12
+CANDIDATES = 30
+_SCORE_DIGITS = 9  # scores equal to 9 digits are a tie
+
+Vector = dict[str, float]
+
+
+def related_papers(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT) -> dict[str, tuple[RenderedPaper, ...]]:
+    """Paper id → its ``k`` most similar papers, most similar first (never itself)."""
+    vectors = tfidf_vectors([paper_terms(p) for p in papers])
+    return {
+        paper.paper.id: tuple(papers[j] for j in neighbours)
+        for paper, neighbours in zip(papers, nearest(vectors, k))
+    }
+
+
+def paper_terms(paper: RenderedPaper) -> Counter[str]:
+    counts = Counter(_words(paper.abstract_plain))
+    for word in _words(paper.title_plain):
+        counts[word] += TITLE_WEIGHT
+    return counts
+
+
+def _words(text: str) -> list[str]:
+    # One-letter words and bare numbers ("2", "2026") say little about a topic.
+    return [t for t in terms(text) if len(t) > 1 and not t.isdigit()]
+
+
+def tfidf_vectors(documents: Sequence[Counter[str]]) -> list[Vector]:
+    """Unit vectors weighted (1 + ln tf) · ln(N / df), less the terms no other document has.
+
+    Those terms still count in the norm; they are dropped only because they
+    cannot add to any similarity.
+    """
+    frequency = Counter(t for document in documents for t in document)
+    idf = {t: math.log(len(documents) / df) for t, df in frequency.items()}
+    vectors = []
+    for document in documents:
+        weights = {t: (1 + math.log(tf)) * idf[t] for t, tf in document.items()}
+        norm = math.sqrt(math.fsum(w * w for w in weights.values())) or 1.0
+        vectors.append({t: w / norm for t, w in weights.items() if w > 0 and frequency[t] > 1})
+    return vectors
+
+
+def nearest(vectors: Sequence[Vector], k: int) -> list[list[int]]:
+    """For each vector, the indexes of its ``k`` most similar others."""
+    heaviest = [sorted(v, key=lambda t: (-v[t], t)) for v in vectors]  # term order settles equal weights
+    index: dict[str, list[int]] = {}
+    for number, ranked in enumerate(heaviest):
+        for term in ranked[:INDEX_TERMS]:
+            index.setdefault(term, []).append(number)
+    keys = [frozenset(v) for v in vectors]
+    return [_best(n, heaviest[n][:QUERY_TERMS], index, vectors, keys, k) for n in range(len(vectors))]
+
+
+def _best(number: int, query: list[str], index: dict[str, list[int]], vectors: Sequence[Vector],
+          keys: Sequence[frozenset[str]], k: int) -> list[int]:
+    shared = Counter(chain.from_iterable(index[term] for term in query))
+    shared.pop(number, None)
+    # most_common keeps first-met order among equal counts, and the index lists are in paper order.
+    candidates = [other for other, _ in shared.most_common(CANDIDATES)]
+    vector, own_keys = vectors[number], keys[number]
+    scored = [(-round(_dot(vector, vectors[o], own_keys & keys[o]), _SCORE_DIGITS), o) for o in candidates]
+    return [other for _, other in heapq.nsmallest(k, scored)]
+
+
+def _dot(a: Vector, b: Vector, common: frozenset[str]) -> float:
+    return math.fsum(map(mul, map(a.__getitem__, common), map(b.__getitem__, common)))
