@@ -31,7 +31,7 @@ class BackgroundRunner:
                 self._waiter = threading.Thread(target=lambda: on_done(job()), daemon=True)
             else:
                 receiver, sender = self._context.Pipe(duplex=False)
-                self._process = self._context.Process(target=_child, args=(job, sender), daemon=True)
+                self._process = self._context.Process(target=_child, args=(job, sender, receiver), daemon=True)
                 self._process.start()
                 sender.close()
                 self._waiter = threading.Thread(target=_wait, args=(receiver, on_done), daemon=True)
@@ -60,7 +60,8 @@ def _fork_context():
         return None
 
 
-def _child(job: Job, sender) -> None:
+def _child(job: Job, sender, receiver) -> None:
+    receiver.close()  # or a parent that died would leave us blocked writing to our own pipe
     try:
         sender.send(job())
     finally:
@@ -76,3 +77,40 @@ def _wait(receiver, on_done: Callable[[Any], None]) -> None:
     finally:
         receiver.close()
     on_done(result)
+
+
+def in_parallel(job: Job) -> Callable[[], Any]:
+    """Start ``job`` in a forked process now; the returned function waits for its result.
+
+    Without fork the job runs when its result is asked for.
+    """
+    context = _fork_context()
+    if context is None:
+        return job
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(job, sender, receiver), daemon=True)
+    process.start()
+    sender.close()
+
+    def result() -> Any:
+        try:
+            value = receiver.recv()
+        except EOFError:
+            raise RuntimeError("a parallel build step died; run again with --jobs 1 to see why") from None
+        finally:
+            receiver.close()
+            process.join()
+        return value
+
+    return result
+
+
+def map_in_parallel(func: Callable[[list], list], items: list, workers: int) -> list:
+    """``func`` over ``items`` split into ``workers`` ordered chunks, each in its own process."""
+    if workers < 2 or len(items) < 2 * workers or _fork_context() is None:
+        return func(items)
+    size = -(-len(items) // workers)
+    chunks = [items[i : i + size] for i in range(0, len(items), size)]
+    waits = [in_parallel(lambda chunk=chunk: func(chunk)) for chunk in chunks[1:]]
+    first = func(chunks[0])  # this process takes a share too
+    return first + [item for wait in waits for item in wait()]

@@ -8,11 +8,13 @@ leave the previous site untouched.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, TypeVar
 
+from generator.background import in_parallel, map_in_parallel
 from generator.config import Config, load_config, normalize_base_url
 from generator.errors import ContentError, Diagnostic, ProceedingsError
 from generator.latex import AbstractRenderer
@@ -63,16 +65,21 @@ class Stages:
             self.reporter.stage(name, time.perf_counter() - start)
 
 
-def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | None = None) -> BuildResult:
+def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | None = None,
+          jobs: int | None = None) -> BuildResult:
     stage = Stages(reporter)
+    jobs = jobs or os.cpu_count() or 1
     project = stage("load project", load_project, content_dir, reporter, base_url)
     check_replaceable(out_dir, content_dir)
-    plan = stage("sync pages", sync_pages, project, reporter, apply=True)
-    papers = stage("parse pages", parse_pages, content_dir, reporter)
-    rendered = stage("render abstracts", render_papers, papers, project.renderer, reporter)
+    docs = stage("read pages", read_pages, content_dir)
+    plan = stage("sync pages", sync_pages, project, reporter, apply=True, docs=docs)
+    papers = stage("parse pages", parse_pages, content_dir, reporter, unchanged(docs, plan))
+    rendered = stage("render abstracts", render_papers, papers, project.renderer, reporter, jobs)
+    # The search index is the slowest stage: build it on another core while templates render.
+    search = in_parallel(lambda: search_files(rendered, tag_urls(rendered))) if jobs > 1 else None
     renderer = site_renderer(project, rendered)
     files = stage("render templates", lambda: {o.path: o.render() for o in renderer.outputs(rendered)})
-    files.update(stage("search index", search_files, rendered, tag_urls(rendered)))
+    files.update(stage("search index", search or (lambda: search_files(rendered, tag_urls(rendered)))))
     static = static_files(content_dir, files)
     stage("write site", write_site, out_dir, files, static)
     return BuildResult(papers=len(rendered), files=len(files) + len(static), changes=plan.changes)
@@ -92,10 +99,21 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     return Project(content_dir, config, sources, load_taxonomy(content_dir), AbstractRenderer(config.macros))
 
 
-def sync_pages(project: Project, reporter: Reporter, apply: bool) -> SyncPlan:
+def read_pages(content_dir: Path) -> dict[Path, PageDoc]:
+    return {path: read_page(path, path.relative_to(content_dir)) for path in page_paths(content_dir)}
+
+
+def unchanged(docs: dict[Path, PageDoc], plan: SyncPlan) -> dict[Path, PageDoc]:
+    """The pages read before the sync that the sync did not touch."""
+    touched = {change.path for change in plan.changes}
+    return {path: doc for path, doc in docs.items() if path not in touched}
+
+
+def sync_pages(project: Project, reporter: Reporter, apply: bool,
+               docs: dict[Path, PageDoc] | None = None) -> SyncPlan:
     """Bring the Markdown pages in step with the lists (see merge.py)."""
-    docs = [read_page(path) for path in page_paths(project.content_dir)]
-    plan = plan_sync(project.content_dir, project.sources, docs, make_deriver(project, reporter),
+    pages = list((docs if docs is not None else read_pages(project.content_dir)).values())
+    plan = plan_sync(project.content_dir, project.sources, pages, make_deriver(project, reporter),
                      project.taxonomy.version)
     for diagnostic in plan.diagnostics:
         reporter.report(diagnostic)
@@ -121,20 +139,23 @@ def page_paths(content_dir: Path) -> list[Path]:
     return sorted(pages.glob("*.md")) if pages.is_dir() else []
 
 
-def parse_pages(content_dir: Path, reporter: Reporter) -> list[Paper]:
-    """Validate every page; a bad page is reported and left out, the rest go on."""
+def parse_pages(content_dir: Path, reporter: Reporter, known: dict[Path, PageDoc] | None = None) -> list[Paper]:
+    """Validate every page; a bad page is reported and left out, the rest go on.
+
+    ``known`` holds pages already read (and unchanged since), to avoid reading them twice.
+    """
     papers = []
     for path in page_paths(content_dir):
         try:
-            papers.append(parse_page(path, content_dir, reporter))
+            papers.append(parse_page(path, content_dir, reporter, (known or {}).get(path)))
         except ProceedingsError as exc:
             reporter.report(Diagnostic.from_error(exc))
     return unique_papers(papers, reporter)
 
 
-def parse_page(path: Path, content_dir: Path, reporter: Reporter) -> Paper:
+def parse_page(path: Path, content_dir: Path, reporter: Reporter, doc: PageDoc | None = None) -> Paper:
     display = path.relative_to(content_dir)
-    doc = read_page(path, display)
+    doc = doc or read_page(path, display)
     paper = to_paper(doc, display)
     for key in unknown_keys(doc):
         reporter.warn(f"unknown front matter key {key!r}", display, doc.lines.get(key))
@@ -155,8 +176,23 @@ def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:
     return sorted(kept, key=lambda p: (p.order, p.source, p.id))
 
 
-def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Reporter) -> list[RenderedPaper]:
-    return [render_paper(paper, renderer, reporter) for paper in papers]
+def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Reporter,
+                  jobs: int = 1) -> list[RenderedPaper]:
+    """Render every title and abstract, on ``jobs`` cores; problems become warnings."""
+
+    def render_chunk(chunk: list[Paper]) -> list[tuple[RenderedPaper, list[Diagnostic]]]:
+        results = []
+        for paper in chunk:
+            local = Reporter()
+            results.append((render_paper(paper, renderer, local), local.diagnostics))
+        return results
+
+    rendered = []
+    for paper, diagnostics in map_in_parallel(render_chunk, papers, jobs if len(papers) >= 500 else 1):
+        rendered.append(paper)
+        for diagnostic in diagnostics:
+            reporter.report(diagnostic)
+    return rendered
 
 
 def render_paper(paper: Paper, renderer: AbstractRenderer, reporter: Reporter) -> RenderedPaper:

@@ -103,22 +103,21 @@ class LiveSite:
     def _run(self, kinds: list[str], step, swap: bool = False) -> Rebuild:
         start = time.perf_counter()
         reporter = Reporter()
-        with self._lock:
-            self._generation += 1  # a search index still being built is now stale
         try:
-            files, rendered, papers = step(reporter)
+            rendered, papers = step(reporter)
         except ProceedingsError as exc:
             reporter.report(Diagnostic.from_error(exc))
             self.errors = reporter.errors
             return Rebuild(kinds, time.perf_counter() - start, diagnostics=reporter.diagnostics, failed=True)
         result = Rebuild(kinds, 0.0, rendered=rendered, diagnostics=reporter.diagnostics)
-        if swap:
-            check_replaceable(self.out_dir, self.content_dir)
-            write_site(self.out_dir, files, {})
-            result.written = len(files)
-        else:
-            result.written, result.removed = write_changed(self.out_dir, self.files, files)
-        with self._lock:
+        with self._lock:  # the background job may be merging its files right now
+            files = {**self._static, **self._generated}
+            if swap:
+                check_replaceable(self.out_dir, self.content_dir)
+                write_site(self.out_dir, files, {})
+                result.written = len(files)
+            else:
+                result.written, result.removed = write_changed(self.out_dir, self.files, files)
             self.files, self.errors = files, reporter.errors
         result.seconds = time.perf_counter() - start
         if papers is not None:
@@ -192,16 +191,21 @@ class LiveSite:
         if everything:
             self._static = {name: path.read_bytes() for name, path in static_files(self.content_dir, {}).items()}
         self._outputs = outputs
-        with self._lock:
-            self._generated = generated
+        deferred_paths = {o.path for o in self._deferred} | {INDEX_JS, LUNR_JS}
+        with self._lock:  # keep what the background job merged while we rendered
+            latest = {p: self._generated[p] for p in deferred_paths if p in self._generated and p in generated}
+            self._generated = {**generated, **latest}
         search_needed = everything or bool(changed_ids)
-        return {**self._static, **generated}, len(redo), papers if search_needed else None
+        return len(redo), papers if search_needed else None
 
     # -- the search index and whole-site files, after the pages ------------------
 
     def _refresh_deferred(self, papers: list[RenderedPaper]) -> None:
         """Rebuild the search index (and papers.json) in the background; a newer build supersedes it."""
-        start, generation, deferred = time.perf_counter(), self._generation, self._deferred
+        with self._lock:
+            self._generation += 1  # the job still running, if any, is stale: it is killed
+            generation = self._generation
+        start, deferred = time.perf_counter(), self._deferred
 
         def job() -> dict[str, bytes]:
             files = search_files(papers, tag_urls(papers))

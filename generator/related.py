@@ -16,9 +16,9 @@ every pair.
 
 Words are the search index's terms (``search.terms``: lower case, stop words
 dropped, Porter stems), so "networks" relates to "network" as search finds it.
-Scores are summed exactly (``math.fsum``, whatever the order of the terms)
-and rounded, and ties go to the paper that comes first in the proceedings,
-so the result is the same on every run and every machine.
+Terms are summed in an order that does not depend on the hash seed, scores
+are rounded, and ties go to the paper that comes first in the proceedings, so
+the result is the same on every run.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ QUERY_TERMS = 12
 CANDIDATES = 30
 _SCORE_DIGITS = 9  # scores equal to 9 digits are a tie
 
-Vector = dict[str, float]
+Vector = dict[int, float]  # term number → weight
 
 
 def related_papers(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT) -> dict[str, tuple[RenderedPaper, ...]]:
@@ -68,22 +68,26 @@ def tfidf_vectors(documents: Sequence[Counter[str]]) -> list[Vector]:
     """Unit vectors weighted (1 + ln tf) · ln(N / df), less the terms no other document has.
 
     Those terms still count in the norm; they are dropped only because they
-    cannot add to any similarity.
+    cannot add to any similarity. Terms become numbers (their place in the
+    sorted vocabulary): a set of small ints iterates in the same order in
+    every process, where a set of strings follows the per-process hash seed,
+    so a dot product adds its terms in the same order on every run.
     """
     frequency = Counter(t for document in documents for t in document)
+    number = {t: n for n, t in enumerate(sorted(frequency))}
     idf = {t: math.log(len(documents) / df) for t, df in frequency.items()}
     vectors = []
     for document in documents:
         weights = {t: (1 + math.log(tf)) * idf[t] for t, tf in document.items()}
-        norm = math.sqrt(math.fsum(w * w for w in weights.values())) or 1.0
-        vectors.append({t: w / norm for t, w in weights.items() if w > 0 and frequency[t] > 1})
+        norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
+        vectors.append({number[t]: w / norm for t, w in weights.items() if w > 0 and frequency[t] > 1})
     return vectors
 
 
 def nearest(vectors: Sequence[Vector], k: int) -> list[list[int]]:
     """For each vector, the indexes of its ``k`` most similar others."""
     heaviest = [sorted(v, key=lambda t: (-v[t], t)) for v in vectors]  # term order settles equal weights
-    index: dict[str, list[int]] = {}
+    index: dict[int, list[int]] = {}
     for number, ranked in enumerate(heaviest):
         for term in ranked[:INDEX_TERMS]:
             index.setdefault(term, []).append(number)
@@ -91,8 +95,8 @@ def nearest(vectors: Sequence[Vector], k: int) -> list[list[int]]:
     return [_best(n, heaviest[n][:QUERY_TERMS], index, vectors, keys, k) for n in range(len(vectors))]
 
 
-def _best(number: int, query: list[str], index: dict[str, list[int]], vectors: Sequence[Vector],
-          keys: Sequence[frozenset[str]], k: int) -> list[int]:
+def _best(number: int, query: list[int], index: dict[int, list[int]], vectors: Sequence[Vector],
+          keys: Sequence[frozenset[int]], k: int) -> list[int]:
     shared = Counter(chain.from_iterable(index[term] for term in query))
     shared.pop(number, None)
     # most_common keeps first-met order among equal counts, and the index lists are in paper order.
@@ -102,5 +106,5 @@ def _best(number: int, query: list[str], index: dict[str, list[int]], vectors: S
     return [other for _, other in heapq.nsmallest(k, scored)]
 
 
-def _dot(a: Vector, b: Vector, common: frozenset[str]) -> float:
-    return math.fsum(map(mul, map(a.__getitem__, common), map(b.__getitem__, common)))
+def _dot(a: Vector, b: Vector, common: frozenset[int]) -> float:
+    return sum(map(mul, map(a.__getitem__, common), map(b.__getitem__, common)))

@@ -9,6 +9,7 @@ the new one, never a mix, and no path can reach a file outside the site.
 from __future__ import annotations
 
 import html
+import signal
 import mimetypes
 import webbrowser
 from pathlib import Path
@@ -111,6 +112,8 @@ def serve(content_dir: Path, out_dir: Path, host: str, port: int, open_browser: 
     reporter.info(f"serving {out_dir}/ at {url} (watching {content_dir} and the theme; Ctrl+C stops)")
     if open_browser:
         ioloop.IOLoop.current().call_later(0.5, lambda: webbrowser.open(url))
+    loop = ioloop.IOLoop.current()
+    signal.signal(signal.SIGTERM, lambda *_: loop.add_callback_from_signal(loop.stop))
     try:
         server.serve(port=port, host=host, debug=False, restart_delay=0)
     finally:
