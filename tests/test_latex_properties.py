@@ -32,6 +32,10 @@ FRAGMENTS = [
     "\\frac{", "\\left(", "\\right)", "\\alpha", "\\text{", "\\mathrm{", "\\begin{equation}",
     "\\end{equation}", "\\dVC", "\\pair{a}{b}", "\\loop", "\\foo", "\\cite{k}", "<script>",
     "</script>", "<b>", "^", "\\%", "\\&", "\\#", "\\_",
+    # damaged LaTeX and structure from real abstract lists
+    "\\begin{itemize}", "\\begin{enumerate}", "\\item", "\\end{itemize}", "\\end{enumerate}", "\\par",
+    "\\footnote{", "\\citep[", "\\citet{", "^{", "_{", "\\sqrt{", "\\sqrtT", "\\eps", "\\R", "\\log",
+    "\\big(", "\\right)", "\\emphfoo", "¥", "\\mathbf{", "\\widehat{", "\\max_", "\\operatorname{",
 ]
 
 abstracts = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=4)), max_size=40).map("".join)

@@ -79,8 +79,12 @@ def test_fixture(renderer, path, source, expected):
 # -- problems ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("source, message, snippet", [
-    (r"the set $\R^n$ is", r"undefined macro \R", r"$\R^n$"),
-    (r"as in \cite{devlin2018bert}.", r"undefined macro \cite", r"\cite{devlin2018bert}"),
+    (r"a fixed value $\errnoise$.", r"undefined macro \errnoise", r"$\errnoise$"),
+    (r"The \atk loss", r"undefined macro \atk", r"\atk"),
+    (r"as in \rn{1} and", r"undefined macro \rn", r"\rn{1}"),
+    (r"(LRR)~\cite{tpami", r"missing argument for \cite", r"\cite{tpami"),
+    (r"at most (O\left(\alpha", r"\left without a matching \right", r"\left"),
+    (r"ratio \frac{a}", r"missing argument for \frac", r"\frac"),
     (r"$\loop + 1$", r"macro \loop expands without end (does it use itself?)", r"$\loop + 1$"),
     (r"$\bomb$", r"macro \bomb expands without end (does it use itself?)", r"$\bomb$"),
     (r"$\pair{a}$", r"macro \pair expects 2 arguments", r"$\pair{a}$"),
@@ -103,6 +107,18 @@ def test_problems_come_in_document_order(renderer):
 def test_problems_do_not_leak_between_renders(renderer):
     assert renderer.render(r"\foo").problems
     assert renderer.render("fine").problems == ()
+
+
+def test_config_macros_override_builtin_macros():
+    builtin = AbstractRenderer().render(r"$\eps$ and \eps").html
+    assert builtin.count("<mi>ϵ</mi>") == 2
+    configured = AbstractRenderer({"eps": MacroDef(r"\varepsilon")}).render(r"$\eps$ and \eps").html
+    assert configured.count("<mi>ε</mi>") == 2 and "ϵ" not in configured
+
+
+def test_config_macro_beats_a_text_command():
+    assert "<math" in AbstractRenderer({"O": MacroDef(r"\mathcal{O}")}).render(r"\O(n)").html
+    assert AbstractRenderer().render(r"Bj\O rn").html == "<p>BjØrn</p>\n"
 
 
 def test_renderer_without_macros_reports_config_macros():

@@ -56,6 +56,10 @@ class Served:
         wait_for(lambda: self._answers(), "the server never answered")
 
     def _answers(self) -> bool:
+        if self.process.poll() is not None:
+            pytest.fail(f"the server exited: {self.output()}")
+        if "Serving on" not in self.output():  # our server, not another on a recycled port
+            return False
         try:
             return get(self.url)[0] == 200
         except OSError:
@@ -130,18 +134,20 @@ def test_broken_front_matter_shows_an_error_and_recovers(served, seed_content):
 
 
 def test_template_change_reaches_every_page(served, seed_content):
+    default = (REPO / "themes" / "default" / "templates" / "base.html").read_text(encoding="utf-8")
     templates = seed_content / "theme" / "templates"
     templates.mkdir(parents=True)
-    (templates / "base.html").write_text(
-        '{% extends "default/base.html" %}{% block head %}<meta name="marker" content="theme-edit">{% endblock %}\n',
-        encoding="utf-8")
+    (templates / "base.html").write_text(default.replace("</footer>", "<p>theme-edit</p></footer>"), encoding="utf-8")
     wait_for(lambda: "theme-edit" in served.page("index.html"), "the template change never showed")
     for paper in papers(served):
         assert "theme-edit" in served.page(paper["url"])
 
 
 def test_livereload_client_is_told_to_reload(served, seed_content):
-    from tornado import ioloop, websocket
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tornado import websocket
 
     async def listen() -> dict:
         connection = await websocket.websocket_connect(f"ws://127.0.0.1:{served.port}/livereload")
@@ -154,7 +160,9 @@ def test_livereload_client_is_told_to_reload(served, seed_content):
             if message.get("command") == "reload":
                 return message
 
-    message = ioloop.IOLoop.current().run_sync(listen, timeout=TIMEOUT)
+    # A thread of its own: the browser tests' Playwright may own this thread's event loop.
+    with ThreadPoolExecutor(1) as pool:
+        message = pool.submit(lambda: asyncio.run(asyncio.wait_for(listen(), TIMEOUT))).result()
     assert message["command"] == "reload"
 
 

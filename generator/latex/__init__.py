@@ -1,8 +1,12 @@
 """Abstracts that mix Markdown and LaTeX → HTML with MathML, and plain text.
 
 Built as markdown-it plugins: math rules (math.py), LaTeX text commands
-(textmode.py), typography (typography.py), problem reporting (problems.py);
-renderer.py assembles them.
+(textmode.py, with citations.py, textgroups.py and textmath.py for math that
+lost its dollars), lists and paragraphs (structure.py), typography
+(typography.py), problem reporting (problems.py); renderer.py assembles them.
+Math is converted by latex2mathml (mathml.py) and corrected (mathfix.py);
+builtins.py holds the macros authors define for themselves, repair.py fixes
+damaged math source.
 """
 
 from .model import MacroDef, RenderedAbstract, TexProblem

@@ -9,7 +9,12 @@ the HTML and plain-text renderings share the result.
 Dollars follow pandoc's rule, which is what keeps prices out of math: the
 opening ``$`` must be followed by a non-space, and the first unescaped ``$``
 after it must be preceded by a non-space and not followed by a digit, or the
-``$`` is just a dollar sign.
+``$`` is just a dollar sign. LaTeX itself is laxer, and real abstracts rely on
+it (``$ x \\in S $``, ``p$<$0.05``), so a span that breaks pandoc's rule is
+still math when it reads as math and not as prose between two prices.
+
+Config macros and the built-in author macros (builtins.py) are expanded in
+every span; config macros win.
 """
 
 from __future__ import annotations
@@ -23,10 +28,12 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from .builtins import MATH_MACROS
 from .macros import MacroError, expand
 from .mathml import MathResult, to_mathml
 from .model import MacroDef
 from .problems import mark_error
+from .repair import repair_math
 from .texscan import find_unescaped
 
 MATH_TYPES = ("math_inline", "math_display")
@@ -41,7 +48,7 @@ def math_plugin(md: MarkdownIt, macros: Mapping[str, MacroDef] | None = None) ->
     md.inline.ruler.before("escape", "math_bracket", bracket_math)
     md.inline.ruler.before("escape", "math_environment", environment_math)
     convert = functools.lru_cache(maxsize=_CACHE_SIZE)(
-        functools.partial(convert_math, macros=dict(macros or {})))
+        functools.partial(convert_math, macros={**MATH_MACROS, **(macros or {})}))
     md.core.ruler.after("inline", "math_convert", make_convert_rule(convert))
     md.add_render_rule("math_inline", render_math)
     md.add_render_rule("math_display", render_math)
@@ -56,9 +63,9 @@ def dollar_math(state: StateInline, silent: bool) -> bool:
     if src.startswith("$$", pos) and pos + 2 <= end:
         return _display_dollars(state, silent)
     start = pos + 1
-    if start >= end or src[start].isspace():
+    if start >= end:
         return False
-    close = _closing_dollar(src, start, end)
+    close = closes_math(src, start, end)
     if close < 0:
         return False
     if not silent:
@@ -67,14 +74,31 @@ def dollar_math(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def _closing_dollar(src: str, start: int, end: int) -> int:
+_TEX_MARKER = re.compile(r"\\[A-Za-z]|[\^_{}]")
+_COMMAND_OR_BRACE = re.compile(r"\\[A-Za-z]+|[{}]")
+_PROSE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
+
+
+def closes_math(src: str, start: int, end: int) -> int:
     """Position of the ``$`` closing inline math opened before ``start``, or -1."""
     close = find_unescaped(src, "$", start, end)
     if close < 0:
         return -1
     # Only the first dollar may close (pandoc); if it cannot, there is no math.
+    content = src[start:close]
+    if not content or content.isspace():
+        return -1
+    if (content[0].isspace() or content[-1].isspace()) and not _reads_as_math(content):
+        return -1
     after = src[close + 1] if close + 1 < end else ""
-    return close if not src[close - 1].isspace() and not after.isdigit() else -1
+    if after.isdigit() and (content[0].isdigit() or any(char.isspace() for char in content)):
+        return -1  # "$5 and $10": the second dollar opens a price; "p$<$0.05" is fine
+    return close
+
+
+def _reads_as_math(content: str) -> bool:
+    """TeX markup and no run of words: ``$ \\mathcal{S} \\in \\mathbb{R}^p $``, not ``$5 and $``."""
+    return bool(_TEX_MARKER.search(content)) and not _PROSE.search(_COMMAND_OR_BRACE.sub("", content))
 
 
 def _display_dollars(state: StateInline, silent: bool) -> bool:
@@ -147,7 +171,7 @@ def _push_math(state: StateInline, kind: str, latex: str, opener: str, closer: s
 
 
 def push_macro_math(state: StateInline, source: str) -> Token:
-    """A config macro used in running text renders as inline math of its expansion."""
+    """Inline math for LaTeX found in running text: a config macro, or math that lost its dollars."""
     token = state.push("math_inline", "math", 0)
     token.content = source
     token.meta = {"source": source}
@@ -157,9 +181,9 @@ def push_macro_math(state: StateInline, source: str) -> Token:
 # -- conversion (core rule) ---------------------------------------------------
 
 def convert_math(latex: str, display: str, macros: Mapping[str, MacroDef]) -> tuple[MathResult, str]:
-    """Expand macros, then convert; returns the result and the expanded LaTeX."""
+    """Repair fused names, expand macros, then convert; returns the result and the expanded LaTeX."""
     try:
-        expanded = expand(latex, macros)
+        expanded = expand(repair_math(latex, macros), macros)
     except MacroError as exc:
         return MathResult(error=str(exc)), latex
     return to_mathml(expanded, display), expanded

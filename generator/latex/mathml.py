@@ -5,7 +5,8 @@ latex2mathml is not a sanitizer: its string output un-escapes text, so
 ``href`` attribute, and unknown commands silently become ``<mi>\\foo</mi>``.
 So we take its element tree and serialise that ourselves, keeping only MathML
 elements and a small set of presentation attributes, escaping all text, and
-reporting any command it did not know.
+reporting any command it did not know. Before that, mathfix.py corrects the
+tree where browsers would typeset it differently from LaTeX.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from dataclasses import dataclass
 from xml.etree.ElementTree import Element
 
 from latex2mathml.converter import Converter
+
+from .mathfix import polish
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 
@@ -69,6 +72,7 @@ def to_mathml(latex: str, display: str) -> MathResult:
     unknown = _first_unknown_command(tree)
     if unknown:
         return MathResult(error=f"undefined macro {unknown}")
+    polish(tree)
     return MathResult("".join(_serialise(tree)))
 
 

@@ -12,7 +12,9 @@ import re
 from collections.abc import Callable, Iterable
 
 from markdown_it.token import Token
-from pylatexenc.latex2text import LatexNodes2Text
+from pylatexenc import latexwalker
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+from pylatexenc.latex2text._defaultspecs import make_accented_char
 
 from .math import MATH_TYPES
 
@@ -32,15 +34,38 @@ def collapse(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+def _accent(mark: str) -> Callable:
+    return lambda node, l2tobj: make_accented_char(node, mark, l2tobj)
+
+
+# What pylatexenc drops or runs together: \widetilde{O} is Õ, not O; \|x\| keeps its bars.
+_EXTRA_MACROS = [
+    MacroTextSpec("widetilde", simplify_repl=_accent("\u0303")),
+    MacroTextSpec("widehat", simplify_repl=_accent("\u0302")),
+    MacroTextSpec("|", "‖"),
+    *(MacroTextSpec(name, name) for name in ("Pr", "argmin", "argmax", "det", "gcd")),
+]
+
+
 class MathText:
     """Math → plain text with pylatexenc; the object holds configuration only."""
 
     def __init__(self) -> None:
-        self._converter = LatexNodes2Text(math_mode="text")
+        context = get_default_latex_context_db()
+        context.add_context_category("proceedings", prepend=True, macros=_EXTRA_MACROS)
+        # A space after a macro stays ("\log n" is "log n", not "logn"), and so does one
+        # between two constructs ("d_{VC} \log" is "d_VC log").
+        spaces = {"between-macro-and-chars": False, "between-latex-constructs": True,
+                  "after-comment": False, "in-equations": None}
+        self._converter = LatexNodes2Text(latex_context=context, math_mode="text",
+                                          strict_latex_spaces=spaces)
+        # pylatexenc rebuilds its parser tables for every formula unless given them.
+        self._parser_context = latexwalker.get_default_latex_context_db()
 
     def __call__(self, latex: str) -> str:
         try:
-            return collapse(self._converter.latex_to_text(latex))
+            walker = latexwalker.LatexWalker(latex, latex_context=self._parser_context)
+            return collapse(self._converter.nodelist_to_text(walker.get_latex_nodes()[0]))
         except Exception:  # pylatexenc has crashed on odd input (\href in math)
             return collapse(_COMMAND_OR_BRACE.sub(" ", latex))
 
@@ -66,4 +91,6 @@ def inline_text(children: Iterable[Token], math_text: Callable[[str], str]) -> s
             parts.append(" ")
         elif kind in MATH_TYPES:
             parts.append(math_text(token.meta["latex"]))
+        elif kind == "latex_style_open" and token.meta:
+            parts.append(token.meta.get("plain", ""))
     return "".join(parts)

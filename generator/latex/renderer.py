@@ -17,6 +17,7 @@ from .math import math_plugin
 from .model import MacroDef, RenderedAbstract
 from .plaintext import MathText, collapse, inline_text, plain_text
 from .problems import ENV_KEY, problems_plugin
+from .structure import structure_plugin
 from .textmode import textmode_plugin
 from .typography import typography_plugin
 
@@ -33,13 +34,18 @@ def build_markdown(macros: Mapping[str, MacroDef] | None = None) -> MarkdownIt:
     md.disable(DISABLED_RULES)
     md.use(math_plugin, macros=macros)
     md.use(textmode_plugin, macros=macros)
+    md.use(structure_plugin)
     md.use(typography_plugin)
     md.use(problems_plugin)
     return md
 
 
 class AbstractRenderer:
-    """Renders abstracts (and titles) that mix Markdown and LaTeX."""
+    """Renders abstracts (and titles) that mix Markdown and LaTeX.
+
+    ``macros`` (from the config) extend and override the built-in author
+    macros of builtins.py.
+    """
 
     def __init__(self, macros: Mapping[str, MacroDef] | None = None):
         self._md = build_markdown(macros)

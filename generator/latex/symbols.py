@@ -74,3 +74,15 @@ def accented(base: str, mark: str) -> str:
     if not base:
         return unicodedata.normalize("NFC", "\u00a0" + mark)
     return unicodedata.normalize("NFC", base[0] + mark) + base[1:]
+
+# Layout commands with no meaning in a web page, and how many arguments they take.
+IGNORED = {
+    "noindent": 0, "indent": 0, "xspace": 0, "protect": 0, "relax": 0, "centering": 0,
+    "smallskip": 0, "medskip": 0, "bigskip": 0, "hfill": 0, "vfill": 0, "newpage": 0,
+    "clearpage": 0, "nobreak": 0, "break": 0, "maketitle": 0, "normalsize": 0, "small": 0,
+    "footnotesize": 0, "large": 0, "label": 1, "vspace": 1, "hspace": 1, "phantom": 1,
+}
+
+# Line and paragraph breaks. A \par that survives the paragraph split (structure.py),
+# as in a title, is a break between words.
+BREAKS = {"newline": "hardbreak", "linebreak": "hardbreak", "par": "softbreak"}

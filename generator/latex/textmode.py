@@ -3,8 +3,9 @@
 ``\\emph{…}`` and friends become open/close tokens around an argument that is
 tokenized like any other inline content (so ``\\emph{a $x$ b}`` nests), in
 the way markdown-it's own link rule handles a link label. Accents, symbols and
-``\\url`` become text and link tokens. Anything else is reported: an unknown
-command is never dropped silently.
+``\\url`` become text and link tokens; citations and footnotes are handled in
+citations.py, math commands that lost their dollars in textmath.py. Anything
+else is reported: an unknown command is never dropped silently.
 """
 
 from __future__ import annotations
@@ -15,24 +16,23 @@ from functools import partial
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
+from .builtins import TEXT_ABBREVIATIONS
+from .citations import citation, footnote
 from .math import push_macro_math
 from .model import MacroDef
 from .problems import push_error
-from .symbols import (CONTROL_SYMBOLS, DOTLESS, LETTER_ACCENTS, LETTER_SYMBOLS, STYLE_COMMANDS,
-                      SWITCHES, SYMBOL_ACCENTS, WORD_SYMBOLS, accented)
-from .texscan import is_letter, match_braces, read_argument, read_command, skip_spaces
-
-Attrs = tuple[tuple[str, str], ...]
-
-_BRACES_KEY = "latex_braces"
+from .repair import split_fused_text
+from .symbols import (BREAKS, CONTROL_SYMBOLS, DOTLESS, IGNORED, LETTER_ACCENTS, LETTER_SYMBOLS,
+                      STYLE_COMMANDS, SWITCHES, SYMBOL_ACCENTS, WORD_SYMBOLS, accented)
+from .textgroups import braced, group_end, textgroups_plugin, wrap
+from .textmath import math_run
+from .texscan import is_letter, read_argument, read_command, skip_spaces
 
 
 def textmode_plugin(md: MarkdownIt, macros: Mapping[str, MacroDef] | None = None) -> None:
     """Install the rules; config ``macros`` used in text render as inline math."""
     md.inline.ruler.before("escape", "latex_command", partial(latex_command, macros=dict(macros or {})))
-    md.inline.ruler.before("escape", "latex_group", latex_group)
-    md.add_render_rule("latex_style_open", render_style)
-    md.add_render_rule("latex_style_close", render_style)
+    textgroups_plugin(md)
 
 
 def latex_command(state: StateInline, silent: bool, macros: Mapping[str, MacroDef]) -> bool:
@@ -44,43 +44,27 @@ def latex_command(state: StateInline, silent: bool, macros: Mapping[str, MacroDe
     name, end = read_command(src, pos)
     if name in macros:
         return _macro(state, silent, name, macros[name].nargs, end)
-    for handler in (_style, _switch, _link, _letter_accent, _symbol):
+    for handler in _HANDLERS:
         if handler(state, silent, name, end):
             return True
     return _undefined(state, silent, end)
 
 
-# -- groups and styles ----------------------------------------------------------
-
-def latex_group(state: StateInline, silent: bool) -> bool:
-    """A brace group that starts with a command (``{\\em x}``, ``{\\"o}``) is LaTeX.
-
-    Other braces stay literal: abstracts write sets and ``{n+d choose d}`` in
-    plain text far more often than bare TeX grouping.
-    """
-    src, pos = state.src, state.pos
-    if src[pos] != "{" or pos + 1 >= state.posMax or src[pos + 1] != "\\":
-        return False
-    close = _group_end(state, pos)
-    if close < 0:
-        return False
-    _wrap(state, silent, "", (), pos + 1, close, close + 1)
-    return True
-
+# -- styles -------------------------------------------------------------------------
 
 def _style(state: StateInline, silent: bool, name: str, end: int) -> bool:
     style = STYLE_COMMANDS.get(name)
     if style is None:
         return False
-    arg = _braced(state, end)
+    arg = braced(state, end)
     if arg is not None:
-        _wrap(state, silent, *style, arg[0], arg[1], arg[1] + 1)
+        wrap(state, silent, *style, arg[0], arg[1], arg[1] + 1)
         return True
     # TeX also takes a single character as the argument: {\underline b}andits.
     start = skip_spaces(state.src, end, state.posMax)
     if start >= state.posMax or not state.src[start].isalnum():
         return _missing_argument(state, silent, name, end)
-    _wrap(state, silent, *style, start, start + 1, start + 1)
+    wrap(state, silent, *style, start, start + 1, start + 1)
     return True
 
 
@@ -89,28 +73,8 @@ def _switch(state: StateInline, silent: bool, name: str, end: int) -> bool:
     style = SWITCHES.get(name)
     if style is None:
         return False
-    _wrap(state, silent, *style, skip_spaces(state.src, end, state.posMax), state.posMax, state.posMax)
+    wrap(state, silent, *style, skip_spaces(state.src, end, state.posMax), state.posMax, state.posMax)
     return True
-
-
-def _wrap(state: StateInline, silent: bool, tag: str, attrs: Attrs,
-          start: int, stop: int, after: int) -> None:
-    """Tokenize ``src[start:stop]`` between a style's open and close tokens, then go on at ``after``."""
-    if not silent:
-        old_max = state.posMax
-        opening = state.push("latex_style_open", tag, 1)
-        for key, value in attrs:
-            opening.attrSet(key, value)
-        state.pos, state.posMax = start, stop
-        state.md.inline.tokenize(state)
-        state.posMax = old_max
-        state.push("latex_style_close", tag, -1)
-    state.pos = after
-
-
-def render_style(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
-    """Plain groups have no tag and render as nothing; styles render as their tag."""
-    return self.renderToken(tokens, idx, options, env) if tokens[idx].tag else ""
 
 
 # -- links ------------------------------------------------------------------------
@@ -121,36 +85,14 @@ _URL_ESCAPES = {"\\_": "_", "\\%": "%", "\\#": "#", "\\&": "&", "\\~": "~", "\\$
 def _link(state: StateInline, silent: bool, name: str, end: int) -> bool:
     if name not in ("url", "href"):
         return False
-    url = _braced(state, end)
-    text = _braced(state, url[1] + 1) if url and name == "href" else None
+    url = braced(state, end)
+    text = braced(state, url[1] + 1) if url and name == "href" else None
     if url is None or (name == "href" and text is None):
         return _missing_argument(state, silent, name, end)
     if not silent:
         _push_link(state, _unescape_url(state.src[url[0] : url[1]].strip()), text)
     state.pos = (text or url)[1] + 1
     return True
-
-
-def _group_end(state: StateInline, pos: int) -> int:
-    """The ``}`` matching the ``{`` at ``pos`` within the current range, or -1.
-
-    The brace table of each paragraph is computed once per render, in ``env``.
-    """
-    tables = state.env.setdefault(_BRACES_KEY, {})
-    table = tables.get(state.src)
-    if table is None:
-        table = tables[state.src] = match_braces(state.src)
-    close = table.get(pos, -1)
-    return close if close < state.posMax else -1
-
-
-def _braced(state: StateInline, pos: int) -> tuple[int, int] | None:
-    """(start, close) of the ``{…}`` argument at ``pos`` (after blanks), or None."""
-    start = skip_spaces(state.src, pos, state.posMax)
-    if state.src[start : start + 1] != "{":
-        return None
-    close = _group_end(state, start)
-    return None if close < 0 else (start + 1, close)
 
 
 def _push_link(state: StateInline, url: str, text_range: tuple[int, int] | None) -> None:
@@ -214,7 +156,7 @@ def _accent(state: StateInline, silent: bool, mark: str, pos: int, spaces: bool 
     if pos >= limit:
         return False
     if src[pos] == "{":
-        close = _group_end(state, pos)
+        close = group_end(state, pos)
         if close < 0:
             return False
         base, end = src[pos + 1 : close].strip(), close + 1
@@ -239,12 +181,36 @@ def _symbol(state: StateInline, silent: bool, name: str, end: int) -> bool:
     if text is not None:
         end = skip_spaces(state.src, end, state.posMax)
     else:
-        text = WORD_SYMBOLS.get(name)
+        text = WORD_SYMBOLS.get(name) or TEXT_ABBREVIATIONS.get(name)
         if text is None:
             return False
     if not silent:
         state.pending += text
     state.pos = _skip_empty_group(state, end)
+    return True
+
+
+def _layout(state: StateInline, silent: bool, name: str, end: int) -> bool:
+    """Spacing and layout commands (``\\noindent``, ``\\vspace{…}``) have no place in a web page."""
+    if name in BREAKS:
+        if not silent:
+            state.push(BREAKS[name], "br" if BREAKS[name] == "hardbreak" else "", 0)
+        state.pos = skip_spaces(state.src, end, state.posMax)
+        return True
+    nargs = IGNORED.get(name)
+    if nargs is None:
+        return False
+    found = read_argument(state.src, end, state.posMax) if nargs else None
+    state.pos = found[1] if found else skip_spaces(state.src, end, state.posMax)
+    return True
+
+
+def _fused_style(state: StateInline, silent: bool, name: str, end: int) -> bool:
+    """``\\emphclassification``: a style whose braces were lost styles the rest of the name."""
+    split = split_fused_text(name)
+    if split is None:
+        return False
+    wrap(state, silent, *STYLE_COMMANDS[split[0]], state.pos + 1 + split[1], end, end)
     return True
 
 
@@ -267,6 +233,11 @@ def _skip_empty_group(state: StateInline, pos: int) -> int:
     return pos + 2 if state.src.startswith("{}", pos) and pos + 2 <= state.posMax else pos
 
 
+# Tried in order after the config macros; the first that takes the command wins.
+_HANDLERS = (_style, _switch, _link, _letter_accent, _symbol, _layout, citation, footnote,
+             math_run, _fused_style)
+
+
 # -- problems ---------------------------------------------------------------------
 
 def _undefined(state: StateInline, silent: bool, end: int) -> bool:
@@ -274,7 +245,7 @@ def _undefined(state: StateInline, silent: bool, end: int) -> bool:
     src, limit = state.src, state.posMax
     name_end = end
     while end < limit and src[end] in "[{":
-        close = _group_end(state, end) if src[end] == "{" else src.find("]", end, limit)
+        close = group_end(state, end) if src[end] == "{" else src.find("]", end, limit)
         if close < 0:
             break
         end = close + 1
