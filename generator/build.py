@@ -109,11 +109,11 @@ def unchanged(docs: dict[Path, PageDoc], plan: SyncPlan) -> dict[Path, PageDoc]:
     return {path: doc for path, doc in docs.items() if path not in touched}
 
 
-def sync_pages(project: Project, reporter: Reporter, apply: bool,
-               docs: dict[Path, PageDoc] | None = None) -> SyncPlan:
+def sync_pages(project: Project, reporter: Reporter, apply: bool, docs: dict[Path, PageDoc] | None = None,
+               deriver: Callable[[str, set[str]], Derived] | None = None) -> SyncPlan:
     """Bring the Markdown pages in step with the lists (see merge.py)."""
     pages = list((docs if docs is not None else read_pages(project.content_dir)).values())
-    plan = plan_sync(project.content_dir, project.sources, pages, make_deriver(project, reporter),
+    plan = plan_sync(project.content_dir, project.sources, pages, deriver or make_deriver(project, reporter),
                      project.taxonomy.version)
     for diagnostic in plan.diagnostics:
         reporter.report(diagnostic)

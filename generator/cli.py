@@ -65,6 +65,13 @@ def make_parser() -> argparse.ArgumentParser:
     serve_parser.add_argument("--base-url", help="as for build")
     serve_parser.set_defaults(command=run_serve)
 
+    check_parser = commands.add_parser("check", help="validate everything, write nothing",
+                                       description="Run every validation of a build (config, lists, pages, "
+                                                   "LaTeX, templates) without writing a site or a page.")
+    _content_option(check_parser)
+    check_parser.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1)")
+    check_parser.set_defaults(command=run_check)
+
     import_parser = commands.add_parser("import", help="turn an abstract list into Markdown pages",
                                         description="Copy LIST into the content folder (if it is not there) "
                                                     "and create, update or remove its Markdown pages.")
@@ -91,6 +98,14 @@ def run_serve(args, reporter: ConsoleReporter) -> int:
     from generator.serve import serve
 
     return serve(args.content, args.out, args.host, args.port, args.open, reporter, base_url=args.base_url)
+
+
+def run_check(args, reporter: ConsoleReporter) -> int:
+    from generator.check import check, summary
+
+    result = check(args.content, reporter)
+    status = finish(summary(result), reporter)
+    return 1 if args.strict and reporter.warnings else status
 
 
 def run_import(args, reporter: ConsoleReporter) -> int:

@@ -9,6 +9,7 @@ the new one, never a mix, and no path can reach a file outside the site.
 from __future__ import annotations
 
 import html
+import re
 import signal
 import mimetypes
 import webbrowser
@@ -61,11 +62,20 @@ class SiteApp:
         kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
         if kind.startswith("text/") or kind in ("application/javascript", "application/json", "image/svg+xml"):
             kind += "; charset=utf-8"
-        if kind.startswith("text/html") and self.live.errors:
-            body = with_error_banner(body, self.live.errors)
+        if kind.startswith("text/html"):
+            body = without_csp(body)  # livereload injects an inline script; the published site keeps its CSP
+            if self.live.errors:
+                body = with_error_banner(body, self.live.errors)
         start_response(status, [("Content-Type", kind), ("Content-Length", str(len(body))),
                                 ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")])
         return [body]
+
+
+_CSP_META = re.compile(rb'<meta http-equiv="Content-Security-Policy"[^>]*>\n?')
+
+
+def without_csp(page: bytes) -> bytes:
+    return _CSP_META.sub(b"", page, count=1)
 
 
 def with_error_banner(page: bytes, errors) -> bytes:

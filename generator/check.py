@@ -1,0 +1,100 @@
+"""`proceedings check`: every validation a build makes, without writing anything.
+
+For an organiser's own CI: the config, the lists, the pages, the LaTeX of
+every abstract, links in abstracts and the theme's templates. It must cope
+with lists of 100,000 entries, so it never derives titles or renders pages
+for entries that have no page yet: it only renders their abstracts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.build import Project, load_project, parse_pages, read_pages, render_papers, site_renderer, sync_pages
+from generator.merge import Derived
+from generator.model import Entry, RenderedPaper
+from generator.pages import PageDoc, digest
+from generator.reporter import Reporter
+
+LONG_ABSTRACT = 20_000  # characters; real abstracts stay under ~3,000
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+_REFUSED_LINK = re.compile(r"\b(?:javascript|vbscript|data):", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    papers: int
+    entries: int
+    pending: dict[str, int]  # what a build would do to the pages: create/update/remove → count
+
+
+def check(content_dir: Path, reporter: Reporter) -> CheckResult:
+    project = load_project(content_dir, reporter)
+    entries = [entry for source in project.sources for entry in source.entries]
+    check_entries(entries, reporter)
+    docs = read_pages(content_dir)
+    pending = pending_changes(project, docs, reporter)
+    papers = parse_pages(content_dir, reporter, docs)
+    rendered = render_papers(papers, project.renderer, reporter)
+    known = {doc.generated.get("text") for doc in docs.values()}
+    render_entries([e for e in entries if digest(e.text) not in known], project, reporter)
+    check_templates(project, rendered)
+    return CheckResult(len(papers), len(entries), pending)
+
+
+def check_entries(entries: list[Entry], reporter: Reporter) -> None:
+    """Problems of the list itself: duplicates, control characters, giant entries, refused links."""
+    seen: dict[str, Entry] = {}
+    for entry in entries:
+        where = (entry.source, entry.line)
+        key = " ".join(entry.text.split()).casefold()
+        if key in seen:
+            first = seen[key]
+            reporter.warn(f"entry {entry.index} repeats entry {first.index} (line {first.line}) word for word", *where)
+        seen.setdefault(key, entry)
+        if _CONTROL.search(entry.text):
+            reporter.warn(f"entry {entry.index} contains control or direction-override characters; "
+                          "they are shown as written", *where)
+        if len(entry.text) > LONG_ABSTRACT:
+            reporter.warn(f"entry {entry.index} is {len(entry.text):,} characters long; is it one abstract?", *where)
+        if _REFUSED_LINK.search(entry.text):
+            reporter.warn(f"entry {entry.index} has a javascript:, vbscript: or data: link; it is shown as text",
+                          *where)
+
+
+def pending_changes(project: Project, docs: dict[Path, PageDoc], reporter: Reporter) -> dict[str, int]:
+    """What a build would create, update or remove, worked out without deriving titles."""
+
+    def placeholder(text: str, taken: set[str]) -> Derived:
+        return Derived(hashlib.sha256(text.encode("utf-8")).hexdigest()[:16], ())
+
+    plan = sync_pages(project, reporter, apply=False, docs=docs, deriver=placeholder)
+    counts: dict[str, int] = {}
+    for change in plan.changes:
+        counts[change.action] = counts.get(change.action, 0) + 1
+    return counts
+
+
+def render_entries(entries: list[Entry], project: Project, reporter: Reporter) -> None:
+    """Render the abstracts of list entries without a page yet, reporting LaTeX problems by line."""
+    for entry in entries:
+        result = project.renderer.render(entry.text)
+        for problem in dict.fromkeys(p.message for p in result.problems):
+            reporter.warn(f"entry {entry.index}: {problem}", entry.source, entry.line)
+
+
+def check_templates(project: Project, papers: list[RenderedPaper]) -> None:
+    """Render a page of each kind with real content; a broken template raises ThemeError."""
+    sample = papers[:50]
+    outputs = site_renderer(project, sample).outputs(sample)
+    for output in outputs[:3] + [o for o in outputs if not o.path.startswith(("papers/", "index"))]:
+        output.render()
+
+
+def summary(result: CheckResult) -> str:
+    pending = ", ".join(f"{count} to {action}" for action, count in sorted(result.pending.items())) or "none"
+    return (f"checked {result.entries} list entries and {result.papers} pages (page changes a build would make: "
+            f"{pending})")
