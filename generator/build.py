@@ -80,6 +80,7 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
     renderer = site_renderer(project, rendered)
     files = stage("render templates", lambda: {o.path: o.render() for o in renderer.outputs(rendered)})
     files.update(stage("search index", search or (lambda: search_files(rendered, tag_urls(rendered)))))
+    files.update(last_good_pages(content_dir, out_dir, papers, files, reporter))
     static = static_files(content_dir, files)
     stage("write site", write_site, out_dir, files, static)
     return BuildResult(papers=len(rendered), files=len(files) + len(static), changes=plan.changes)
@@ -174,6 +175,21 @@ def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:
         seen[paper.slug] = seen[f"id:{paper.id}"] = paper.path
         kept.append(paper)
     return sorted(kept, key=lambda p: (p.order, p.source, p.id))
+
+
+def last_good_pages(content_dir: Path, out_dir: Path, papers: list[Paper], files: dict[str, bytes],
+                    reporter: Reporter) -> dict[str, bytes]:
+    """A page that failed to parse keeps the HTML the previous build made of it (readers lose nothing)."""
+    good = {paper.path for paper in papers}
+    kept = {}
+    for path in page_paths(content_dir):
+        name = f"papers/{path.stem}.html"
+        previous = out_dir / name
+        if path not in good and name not in files and previous.is_file():
+            kept[name] = previous.read_bytes()
+            reporter.warn("kept the previous build of this paper's page until the page is fixed",
+                          f"{PAGES_DIR}/{path.name}")
+    return kept
 
 
 def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Reporter,

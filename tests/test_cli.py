@@ -65,6 +65,17 @@ def test_bad_page_is_reported_others_still_build(tmp_path, seed_content):
     assert len(papers) == 18
 
 
+def test_bad_page_keeps_its_last_good_html(tmp_path, seed_content):
+    out = tmp_path / "out"
+    assert run("build", "--content", str(seed_content), "--out", str(out)).returncode == 0
+    page = sorted((seed_content / "papers").glob("*.md"))[3]
+    before = (out / "papers" / f"{page.stem}.html").read_bytes()
+    page.write_text(page.read_text(encoding="utf-8").replace("slug:", "slug: [", 1), encoding="utf-8")
+    result = run("build", "--content", str(seed_content), "--out", str(out))
+    assert result.returncode == 1 and "kept the previous build" in result.stderr
+    assert (out / "papers" / f"{page.stem}.html").read_bytes() == before
+
+
 def test_bad_config_fails_and_keeps_the_previous_site(tmp_path, seed_content):
     out = tmp_path / "out"
     assert run("build", "--content", str(seed_content), "--out", str(out)).returncode == 0

@@ -1,0 +1,52 @@
+"""`proceedings check`: validates without writing, exit codes follow errors and --strict."""
+
+import os
+import subprocess
+import sys
+
+from conftest import REPO, write_list
+
+
+def run(*args):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "generator", *args], env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def tree(folder):
+    return {p: p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_clean_content_passes_and_nothing_is_written(seed_content):
+    before = tree(seed_content)
+    result = run("check", "--content", str(seed_content))
+    assert result.returncode == 0, result.stderr
+    assert "checked 19 list entries and 19 pages" in result.stderr
+    assert tree(seed_content) == before
+
+
+def test_warnings_pass_unless_strict(tmp_path):
+    content = tmp_path / "c"
+    content.mkdir()
+    write_list(content / "list.txt", "T", ["Same words here about learning.", "Same words here about learning."])
+    plain = run("check", "--content", str(content))
+    assert plain.returncode == 0 and "repeats entry 1" in plain.stderr and "list.txt:5" in plain.stderr
+    assert "2 to create" in plain.stderr
+    assert run("check", "--content", str(content), "--strict").returncode == 1
+    assert not (content / "papers").exists()
+
+
+def test_errors_fail_with_file_and_line(seed_content):
+    page = sorted((seed_content / "papers").glob("*.md"))[0]
+    page.write_text(page.read_text(encoding="utf-8").replace("tags:", "tags: 7\nx: [", 1), encoding="utf-8")
+    result = run("check", "--content", str(seed_content))
+    assert result.returncode == 1
+    assert f"papers/{page.name}:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_broken_custom_template_is_an_error(seed_content):
+    templates = seed_content / "theme" / "templates"
+    templates.mkdir(parents=True)
+    (templates / "tag.html").write_text("{% extends 'base.html' %}{% block content %}{{ nope( }}{% endblock %}")
+    result = run("check", "--content", str(seed_content))
+    assert result.returncode == 2 and "tag.html" in result.stderr and "Traceback" not in result.stderr
