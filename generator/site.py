@@ -124,18 +124,9 @@ class SiteRenderer:
         ]
 
     def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
-        size = self.config.papers_per_page
-        chunks = [papers[i : i + size] for i in range(0, len(papers), size)] or [[]]
-        urls = ["index.html"] + [f"index-{n}.html" for n in range(2, len(chunks) + 1)]
-        for number, (url, chunk) in enumerate(zip(urls, chunks), start=1):
-            pagination = {
-                "number": number, "count": len(chunks), "urls": urls,
-                "previous": urls[number - 2] if number > 1 else None,
-                "next": urls[number] if number < len(chunks) else None,
-                "first_order": (number - 1) * size + 1,
-            }
-            yield Output(url, functools.partial(self.render, "index.html", "", papers=chunk, pagination=pagination),
-                         _ids(chunk))
+        for url, chunk, pagination in paginate(papers, self.config.papers_per_page, "index"):
+            render = functools.partial(self.render, "index.html", "", papers=chunk, pagination=pagination)
+            yield Output(url, render, _ids(chunk))
 
     def paper_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         for index, paper in enumerate(papers):
@@ -150,12 +141,44 @@ class SiteRenderer:
         yield Output("tags/index.html", functools.partial(self.render, "tags.html", "../", tags=tag_pages),
                      frozenset())
         for page in tag_pages:
-            render = functools.partial(self.render, "tag.html", "../", tag=page.tag, papers=page.papers)
-            yield Output(page.url, render, _ids(page.papers))
+            stem = page.url.removesuffix(".html")
+            for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem):
+                render = functools.partial(self.render, "tag.html", "../", tag=page.tag, papers=chunk,
+                                           count=len(page.papers), pagination=pagination)
+                yield Output(url, render, _ids(chunk))
 
     def _absolute_root(self) -> str:
         """404.html is served at any depth, so its links start from the site's path."""
         return self.config.base_path
+
+
+def paginate(items: list, size: int, stem: str) -> Iterator[tuple[str, list, dict]]:
+    """Split a list into pages ``stem.html``, ``stem-2.html``…; each gets its navigation.
+
+    ``pagination.window`` holds the page numbers worth a link (first, last and
+    the neighbours of the current one), with ``None`` where numbers are skipped,
+    so that a 100-page list does not put 100 links on every page.
+    """
+    chunks = [items[i : i + size] for i in range(0, len(items), size)] or [[]]
+    urls = [f"{stem}.html"] + [f"{stem}-{n}.html" for n in range(2, len(chunks) + 1)]
+    for number, (url, chunk) in enumerate(zip(urls, chunks), start=1):
+        yield url, chunk, {
+            "number": number, "count": len(chunks), "urls": urls,
+            "window": _window(number, len(chunks)),
+            "previous": urls[number - 2] if number > 1 else None,
+            "next": urls[number] if number < len(chunks) else None,
+            "first_order": (number - 1) * size + 1,
+        }
+
+
+def _window(current: int, count: int, radius: int = 2) -> list[int | None]:
+    shown = sorted({1, count, *range(max(1, current - radius), min(count, current + radius) + 1)})
+    window: list[int | None] = []
+    for number in shown:
+        if window and number - (window[-1] or 0) > 1:
+            window.append(None)
+        window.append(number)
+    return window
 
 
 def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
