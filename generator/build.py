@@ -78,7 +78,7 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
     # The search index is the slowest stage: build it on another core while templates render.
     search = in_parallel(lambda: search_files(rendered, tag_urls(rendered))) if jobs > 1 else None
     renderer = site_renderer(project, rendered)
-    files = stage("render templates", lambda: {o.path: o.render() for o in renderer.outputs(rendered)})
+    files = stage("render templates", render_outputs, renderer.outputs(rendered), reporter)
     files.update(stage("search index", search or (lambda: search_files(rendered, tag_urls(rendered)))))
     files.update(last_good_pages(content_dir, out_dir, papers, files, reporter))
     static = static_files(content_dir, files)
@@ -177,6 +177,14 @@ def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:
     return sorted(kept, key=lambda p: (p.order, p.source, p.id))
 
 
+def render_outputs(outputs: list, reporter: Reporter) -> dict[str, bytes]:
+    files = {}
+    for done, output in enumerate(outputs, start=1):
+        files[output.path] = output.render()
+        reporter.progress("render templates", done, len(outputs))
+    return files
+
+
 def last_good_pages(content_dir: Path, out_dir: Path, papers: list[Paper], files: dict[str, bytes],
                     reporter: Reporter) -> dict[str, bytes]:
     """A page that failed to parse keeps the HTML the previous build made of it (readers lose nothing)."""
@@ -198,13 +206,16 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
 
     def render_chunk(chunk: list[Paper]) -> list[tuple[RenderedPaper, list[Diagnostic]]]:
         results = []
-        for paper in chunk:
+        for done, paper in enumerate(chunk, start=1):
             local = Reporter()
             results.append((render_paper(paper, renderer, local), local.diagnostics))
+            # Only the first chunk renders in this process; the others keep pace with it.
+            reporter.progress("render abstracts", min(done * workers, len(papers)), len(papers))
         return results
 
+    workers = jobs if len(papers) >= 500 else 1
     rendered = []
-    for paper, diagnostics in map_in_parallel(render_chunk, papers, jobs if len(papers) >= 500 else 1):
+    for paper, diagnostics in map_in_parallel(render_chunk, papers, workers):
         rendered.append(paper)
         for diagnostic in diagnostics:
             reporter.report(diagnostic)

@@ -154,6 +154,9 @@ def _relative(path: Path, base: Path) -> str:
 
 
 def finish(summary: str, reporter: Reporter) -> int:
+    hidden = reporter.summary() if isinstance(reporter, ConsoleReporter) else ""
+    if hidden:
+        reporter.info(hidden)
     errors, warnings = len(reporter.errors), len(reporter.warnings)
     reporter.info(f"{summary} ({errors} errors, {warnings} warnings)")
     return 1 if errors else 0

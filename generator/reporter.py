@@ -6,6 +6,8 @@ The build calls a ``Reporter``; the CLI decides what a person sees.
 from __future__ import annotations
 
 import sys
+import time
+from collections import Counter
 from typing import TextIO
 
 from generator.errors import Diagnostic
@@ -33,6 +35,9 @@ class Reporter:
     def stage(self, name: str, seconds: float) -> None:
         self.timings[name] = seconds
 
+    def progress(self, stage: str, done: int, total: int) -> None:
+        """``done`` of ``total`` items of a long stage; shown only on a terminal."""
+
     @property
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.level == "error"]
@@ -43,23 +48,69 @@ class Reporter:
 
 
 class ConsoleReporter(Reporter):
-    """Prints diagnostics as they come, and info lines unless quiet."""
+    """Prints diagnostics as they come, and info lines unless quiet.
+
+    On a terminal, long stages show a progress line (done/total, rate) that
+    the next message overwrites; piped output never gets one. After many
+    warnings, further ones are counted, not printed, and summarised by kind.
+    """
+
+    WARNINGS_SHOWN = 50
 
     def __init__(self, stream: TextIO | None = None, *, verbose: bool = False, quiet: bool = False):
         super().__init__()
         self.stream = stream or sys.stderr
         self.verbose = verbose
         self.quiet = quiet
+        self.live = self.stream.isatty() and not quiet
+        self._progress_shown = False
+        self._last_progress = 0.0
+        self._stage_start: dict[str, float] = {}
 
     def report(self, diagnostic: Diagnostic) -> None:
         super().report(diagnostic)
-        print(diagnostic, file=self.stream)
+        if diagnostic.level == "warning" and len(self.warnings) > self.WARNINGS_SHOWN and not self.verbose:
+            return
+        self._print(str(diagnostic))
 
     def info(self, message: str) -> None:
         if not self.quiet:
-            print(message, file=self.stream)
+            self._print(message)
 
     def stage(self, name: str, seconds: float) -> None:
         super().stage(name, seconds)
         if self.verbose:
-            print(f"  {name:<18} {seconds * 1000:8.1f} ms", file=self.stream)
+            self._print(f"  {name:<18} {seconds * 1000:8.1f} ms")
+
+    def progress(self, stage: str, done: int, total: int) -> None:
+        if not self.live:
+            return
+        now = time.monotonic()
+        start = self._stage_start.setdefault(stage, now)
+        if done < total and now - self._last_progress < 0.1:
+            return  # ten updates a second are plenty
+        self._last_progress = now
+        rate = done / (now - start) if now > start else 0.0
+        self.stream.write(f"\r\x1b[K{stage}: {done:,}/{total:,} ({rate:,.0f}/s)")
+        self.stream.flush()
+        self._progress_shown = True
+
+    def summary(self) -> str:
+        """A closing line naming how many warnings went unprinted, by kind."""
+        hidden = self.warnings[self.WARNINGS_SHOWN:] if not self.verbose else []
+        if not hidden:
+            return ""
+        kinds = Counter(_kind(d.message) for d in hidden)
+        listed = ", ".join(f"{count} × {kind}" for kind, count in kinds.most_common(5))
+        return f"{len(hidden)} more warnings not shown (-v shows all): {listed}"
+
+    def _print(self, line: str) -> None:
+        if self._progress_shown:
+            self.stream.write("\r\x1b[K")
+            self._progress_shown = False
+        print(line, file=self.stream)
+
+
+def _kind(message: str) -> str:
+    """The gist of a warning without its particulars (quoted titles, macro names)."""
+    return message.split("“")[0].split(" in ")[0].strip().rstrip(":")

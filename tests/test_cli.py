@@ -118,3 +118,24 @@ def test_undefined_macro_is_a_warning_naming_the_paper(tmp_path):
     assert "\\foo" in result.stderr and "papers/" in result.stderr
     page = next((tmp_path / "out" / "papers").glob("*.html")).read_text(encoding="utf-8")
     assert 'class="tex-error"' in page
+
+
+def test_progress_only_on_a_terminal_and_warnings_summarised():
+    import io
+
+    from generator.errors import Diagnostic
+    from generator.reporter import ConsoleReporter
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    piped, terminal = io.StringIO(), Terminal()
+    for stream in (piped, terminal):
+        reporter = ConsoleReporter(stream)
+        reporter.progress("render templates", 10, 10)
+        for number in range(60):
+            reporter.report(Diagnostic("warning", f"undefined macro \\m{number % 3}", "papers/x.md"))
+        assert "10 more warnings not shown" in reporter.summary()
+    assert "\r" not in piped.getvalue() and "render templates: 10/10" in terminal.getvalue()
+    assert piped.getvalue().count("warning:") == 50
