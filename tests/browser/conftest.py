@@ -18,6 +18,9 @@ import pytest
 from generator.build import build
 from generator.reporter import Reporter
 
+from .crawl import crawled  # noqa: F401  (a fixture: one crawl of the site, read by several modules)
+from .helpers import watch
+
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -48,12 +51,9 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    """A fresh page that records what a reader would not see: script errors."""
+    """A fresh page that records script errors (page.errors), requests and failed requests."""
     context = browser.new_context()
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and page.errors.append(message.text))
+    page = watch(context.new_page())
     yield page
     context.close()
 
@@ -74,6 +74,19 @@ class _QuietHandler(SimpleHTTPRequestHandler):
     def end_headers(self):
         self.send_header("Content-Security-Policy", CSP)
         super().end_headers()
+
+    def send_error(self, code, message=None, explain=None):
+        """Like GitHub Pages: a missing page gets the site's 404.html, at whatever depth."""
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.is_file():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
     def log_message(self, *args):
         pass

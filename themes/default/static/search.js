@@ -41,6 +41,25 @@
     });
   }
 
+  /* A query pasted from LaTeX ("$O(N)$", "\epsilon", "\mathcal{O}(n)") asks for what
+     the page shows: the index holds the text of the rendered formulas, in which
+     \epsilon is ε (NFKC folds ϵ, ϕ and ϑ into the same letters) and $ is gone. */
+  var GREEK = {};
+  ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron " +
+   "pi rho sigma tau upsilon phi chi psi omega").split(" ").forEach(function (name, i) {
+    var code = 0x3b1 + i + (i >= 17 ? 1 : 0);  // after rho: skip final sigma, and reserved U+03A2
+    GREEK[name] = GREEK["var" + name] = String.fromCharCode(code);
+    GREEK[name[0].toUpperCase() + name.slice(1)] = String.fromCharCode(code - 0x20);
+  });
+  var MATH_DELIMITERS = /\$|\\[()[\]]/g;
+  var FONT_COMMAND = /\\(?:math[a-z]*|text[a-z]*|operatorname|boldsymbol|bm)\s*\{([^{}]*)\}/g;
+  var COMMAND = /\\([A-Za-z]+)/g;
+
+  function fromLatex(query) {
+    return query.replace(MATH_DELIMITERS, " ").replace(FONT_COMMAND, "$1")
+      .replace(COMMAND, function (all, name) { return GREEK[name] || name; }).replace(/[{}]/g, "");
+  }
+
   function matches(word, term) {
     return term === word.stem || (word.prefix && term.lastIndexOf(word.word, 0) === 0);
   }
@@ -70,7 +89,7 @@
 
   // tests/js runs the query code above in node, against a real index.
   if (typeof document === "undefined") {
-    module.exports = { normalise: normalise, queryWords: queryWords, find: find };
+    module.exports = { normalise: normalise, queryWords: queryWords, fromLatex: fromLatex, find: find };
     return;
   }
 
@@ -115,10 +134,11 @@
     return node;
   }
 
-  /* Text with the words the query matched wrapped in <mark>. */
+  /* Text with the words the query matched wrapped in <mark>: the part of each word the
+     index holds, so "(learning)," marks "learning" and "SE(3)" marks all of "SE(3)". */
   function marked(parent, text, words) {
     text.split(SPLIT_KEEP).forEach(function (piece, i) {
-      var edges = EDGES.exec(piece);
+      var edges = TRIM.test(piece) ? EDGES.exec(piece) : [piece, "", piece, ""];
       var term = stem(trim(normalise(piece)));
       var hit = i % 2 === 0 && edges[2] && words.some(function (w) { return matches(w, term); });
       if (!hit) return parent.appendChild(document.createTextNode(piece));
@@ -229,7 +249,7 @@
     this.prepare().then(function (search) {
       if (!search || box.input.value.trim() !== query || box.select.value !== tagName) return;
       var tag = search.data.tags.findIndex(function (t) { return t[0] === tagName; });
-      var words = queryWords(query);
+      var words = queryWords(fromLatex(query));
       try {
         box.render(search.data, find(search, words, tag), words);
       } catch (error) {  // a reader should never be left with a dead box
