@@ -48,7 +48,9 @@ SNIPPET_LENGTH = 240
 
 # lunr.js splits on /[\s\-]+/; JS's \s and Python's \s differ, so spell it out.
 _SPACES = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_SEPARATORS = re.compile(f"[{_SPACES}-]+")
+# Math punctuation separates words too, so "(2+ε)" is found by "ε" and "SE(3)" by "SE".
+_MATH_PUNCTUATION = r"()+/=<>,;:|\[\]{}"
+_SEPARATORS = re.compile(f"[{_SPACES}\\-{_MATH_PUNCTUATION}]+")
 _DASHES = re.compile("[\u2010-\u2015\u2212]")  # hyphens, dashes, minus: split like "-"
 # lunr's trimmer, Unicode-aware as lunr.py's is (search.js uses \p{L}\p{N}_).
 _TRIM = re.compile(r"^\W*?(\w+)\W*?$")

@@ -9,8 +9,10 @@
   // Must match normalise(), _SPACES, _DASHES and _TRIM in generator/search.py,
   // or the words a reader types turn into terms the index does not hold.
   var SPACES = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
-  var SEPARATORS = new RegExp("[" + SPACES + "-]+");
-  var SPLIT_KEEP = new RegExp("([" + SPACES + "\\-\\u2010-\\u2015\\u2212]+)");
+  // Math punctuation separates words too, so "(2+ε)" is found by "ε" and "SE(3)" by "SE".
+  var MATH_PUNCTUATION = "()+/=<>,;:|\\[\\]{}";
+  var SEPARATORS = new RegExp("[" + SPACES + "\\-" + MATH_PUNCTUATION + "]+");
+  var SPLIT_KEEP = new RegExp("([" + SPACES + "\\-\\u2010-\\u2015\\u2212" + MATH_PUNCTUATION + "]+)");
   var DASHES = /[\u2010-\u2015\u2212]/g;
   var TRIM = /^[^\p{L}\p{N}_]*?([\p{L}\p{N}_]+)[^\p{L}\p{N}_]*?$/u;
   var EDGES = /^([^\p{L}\p{N}_]*)([\s\S]*?)([^\p{L}\p{N}_]*)$/u;
