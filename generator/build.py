@@ -22,6 +22,7 @@ from generator.merge import Change, Derived, SyncPlan, plan_sync
 from generator.model import Paper, RenderedPaper, SourceList
 from generator.output import check_replaceable, write_site
 from generator.pages import PAGES_DIR, PageDoc, read_page, to_paper, unknown_keys
+from generator.publish import Publication
 from generator.reporter import Reporter
 from generator.search import search_files
 from generator.site import SiteInfo, SiteRenderer, tag_urls
@@ -77,7 +78,7 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
     rendered = stage("render abstracts", render_papers, papers, project.renderer, reporter, jobs)
     # The search index is the slowest stage: build it on another core while templates render.
     search = in_parallel(lambda: search_files(rendered, tag_urls(rendered))) if jobs > 1 else None
-    renderer = site_renderer(project, rendered)
+    renderer = stage("relate papers", site_renderer, project, rendered, warn=reporter.warn)
     files = stage("render templates", render_outputs, renderer.outputs(rendered), reporter)
     files.update(stage("search index", search or (lambda: search_files(rendered, tag_urls(rendered)))))
     files.update(last_good_pages(content_dir, out_dir, papers, files, reporter))
@@ -234,9 +235,16 @@ def _page_name(paper: Paper) -> str:
     return f"{PAGES_DIR}/{paper.path.name}"
 
 
-def site_renderer(project: Project, papers: list[RenderedPaper], env=None) -> SiteRenderer:
-    """The template renderer; pass the ``env`` of an earlier one to skip recompiling templates."""
-    return SiteRenderer(Theme.for_content(project.content_dir), project.config, site_info(project, papers), env)
+def site_renderer(project: Project, papers: list[RenderedPaper], env=None, warn=None,
+                  related: dict[str, tuple[str, ...]] | None = None) -> SiteRenderer:
+    """The template renderer with the volume's citations and related papers.
+
+    Pass the ``env`` of an earlier renderer to skip recompiling templates, and
+    ``related`` (paper id → related ids) to reuse related papers already worked out.
+    """
+    site = site_info(project, papers)
+    publication = Publication(papers, site, project.config, warn, related=related)
+    return SiteRenderer(Theme.for_content(project.content_dir), project.config, site, env, publication)
 
 
 def static_files(content_dir: Path, generated: dict[str, bytes]) -> dict[str, Path]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import jinja2
 
@@ -20,6 +20,9 @@ from generator.errors import ThemeError
 from generator.model import RenderedPaper, Tag
 from generator.slugs import slugify
 from generator.theme import Theme
+
+if TYPE_CHECKING:  # publish never imports site, so the two cannot import each other
+    from generator.publish import Publication
 
 TEASER_LENGTH = 220
 
@@ -93,8 +96,12 @@ def _ids(papers) -> frozenset[str]:
 class SiteRenderer:
     """Lists every output of the site; the Jinja environment is built once."""
 
-    def __init__(self, theme: Theme, config: Config, site: SiteInfo, env: jinja2.Environment | None = None):
+    def __init__(self, theme: Theme, config: Config, site: SiteInfo, env: jinja2.Environment | None = None,
+                 publication: Publication | None = None):
         self.env = env or theme.environment()
+        self.publication = publication
+        if publication is not None:
+            self.env.globals.update(publication.template_globals())  # feed_url
         self.env.filters["teaser"] = teaser
         self.config = config
         self.site = site
@@ -114,7 +121,7 @@ class SiteRenderer:
     def outputs(self, papers: list[RenderedPaper]) -> list[Output]:
         tag_pages = group_tags(papers)
         self.env.filters["tag_url"] = _tag_url_filter(tag_pages)
-        return [
+        outputs = [
             *self.home_pages(papers),
             *self.paper_pages(papers),
             *self.tag_pages(tag_pages),
@@ -122,6 +129,13 @@ class SiteRenderer:
             Output("search.html", lambda: self.render("search.html", ""), frozenset()),
             Output("papers.json", lambda: papers_json(papers)),
         ]
+        if self.publication is not None:
+            paths = [output.path for output in outputs]
+            # .bib, feed and sitemap depend on every paper (deps None); made once, when first asked for.
+            made = functools.cache(functools.partial(self.publication.files, paths))
+            outputs += [Output(name, functools.partial(lambda n: made()[n], name))
+                        for name in self.publication.file_names()]
+        return outputs
 
     def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         for url, chunk, pagination in paginate(papers, self.config.papers_per_page, "index"):
@@ -132,9 +146,10 @@ class SiteRenderer:
         for index, paper in enumerate(papers):
             previous = papers[index - 1] if index > 0 else None
             following = papers[index + 1] if index + 1 < len(papers) else None
+            extra = self.publication.paper_context(paper) if self.publication else {}
             render = functools.partial(self.render, "paper.html", "../", paper=paper,
-                                       previous=previous, next=following)
-            yield Output(paper.url, render, _ids((previous, paper, following)))
+                                       previous=previous, next=following, **extra)
+            yield Output(paper.url, render, _ids((previous, paper, following, *extra.get("related", ()))))
 
     def tag_pages(self, tag_pages: list[TagPage]) -> Iterator[Output]:
         # The topic index shows names and counts only: a paper's text never changes it.

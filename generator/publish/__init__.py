@@ -1,0 +1,90 @@
+"""Publishing: citations, related papers, feeds and the files a static host wants.
+
+A ``Publication`` is made once per build, after the abstracts are rendered:
+
+* ``template_globals()``: ``feed_url`` for every page's ``<head>`` ("" when no feed);
+* ``paper_context(paper)``: ``meta``, ``bibtex`` and ``related`` for paper.html;
+* ``files(paths)``: ``.nojekyll`` and ``proceedings.bib`` always, ``feed.xml``
+  when the config has a date, ``sitemap.xml`` when the base URL is known.
+
+Nothing here reads the clock or the file system: the same content gives the
+same bytes on every build. This package does not import generator.site (which
+holds a Publication), so the two never import each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from generator.config import CONFIG_NAME
+from generator.model import RenderedPaper
+from generator.related import RELATED_COUNT, related_papers
+
+from .bibtex import BibTeX, volume_bib
+from .feeds import FEED_PATH, SITEMAP_PATH, atom_feed, sitemap
+from .meta import MetaTag, paper_meta
+from .volume import Volume
+
+if TYPE_CHECKING:
+    from generator.config import Config
+    from generator.site import SiteInfo
+
+__all__ = ["BIB_PATH", "FEED_PATH", "NOJEKYLL", "SITEMAP_PATH", "MetaTag", "Publication", "Volume"]
+
+BIB_PATH = "proceedings.bib"
+# GitHub Pages runs Jekyll on a site published from a branch; this file turns it off,
+# so nothing is dropped or rewritten. (A site deployed by the Actions workflow skips Jekyll anyway.)
+NOJEKYLL = ".nojekyll"
+NO_DATE = ("the site has a base URL but no date: feed.xml is not written and citations have no year "
+           "(add `date: YYYY-MM-DD`, the date of the proceedings)")
+
+
+class Publication:
+    def __init__(self, papers: Sequence[RenderedPaper], site: SiteInfo, config: Config,
+                 warn: Callable[[str, str], None] | None = None, related_count: int = RELATED_COUNT,
+                 related: dict[str, tuple[str, ...]] | None = None):
+        self.papers = list(papers)
+        self.volume = Volume.of(site, config)
+        writer = BibTeX(self.volume, config.macros)
+        self.bibtex = {p.paper.id: writer.entry(p) for p in self.papers}
+        if related is None:
+            self.related = related_papers(self.papers, related_count)
+        else:  # the dev server reuses the last full computation between small edits
+            by_id = {p.paper.id: p for p in self.papers}
+            self.related = {p.paper.id: tuple(by_id[i] for i in related.get(p.paper.id, ()) if i in by_id)
+                            for p in self.papers}
+        # Only a site being published (it has an address) is told: a local preview needs no feed.
+        if self.volume.date is None and self.volume.base_url and warn is not None:
+            warn(NO_DATE, CONFIG_NAME)
+
+    def template_globals(self) -> dict[str, str]:
+        return {"feed_url": FEED_PATH if self.volume.date else ""}
+
+    def paper_context(self, paper: RenderedPaper) -> dict[str, Any]:
+        return {
+            "meta": paper_meta(paper, self.volume),
+            "bibtex": self.bibtex[paper.paper.id],
+            "related": self.related[paper.paper.id],
+        }
+
+    def related_ids(self) -> dict[str, tuple[str, ...]]:
+        return {key: tuple(p.paper.id for p in value) for key, value in self.related.items()}
+
+    def file_names(self) -> list[str]:
+        """The names ``files`` will return, without making the files."""
+        names = [NOJEKYLL, BIB_PATH]
+        if self.volume.date:
+            names.append(FEED_PATH)
+        if self.volume.base_url:
+            names.append(SITEMAP_PATH)
+        return names
+
+    def files(self, paths: Iterable[str]) -> dict[str, bytes]:
+        """The volume's own files; ``paths`` are the site's other files, for the sitemap."""
+        files = {NOJEKYLL: b"", BIB_PATH: volume_bib(self.bibtex.values())}
+        for path, data in ((FEED_PATH, atom_feed(self.papers, self.volume)),
+                           (SITEMAP_PATH, sitemap(paths, self.volume))):
+            if data is not None:
+                files[path] = data
+        return files

@@ -1,0 +1,124 @@
+"""BibTeX: one ``@inproceedings`` entry per paper, and the whole volume as one .bib file.
+
+A title is written from the same tokens the page is rendered from, so it
+says what the page says: text is the plain text, escaped for BibTeX; math
+stays LaTeX, as ``{$…$}`` (braced, so a bibliography style's case change
+leaves it alone). BibTeX counts every brace, escaped or not, so a literal
+brace is written ``\\textbraceleft{}``, never ``\\{``: a field's braces
+always balance, whatever the title holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from markdown_it.token import Token
+
+from generator.latex import MacroDef
+from generator.latex.math import MATH_TYPES
+from generator.latex.plaintext import MathText, collapse
+from generator.latex.renderer import build_markdown
+from generator.model import RenderedPaper
+
+from .volume import Volume, authors_of
+
+_SPECIALS = {
+    "\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}",
+    "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+}
+_SPECIAL = re.compile(r"[\\{}&%$#_~^]")
+# In math these are still specials when not escaped: % starts a comment, $ ends the math, & and # fail.
+_MATH_SPECIAL = re.compile(r"(?<!\\)([%&#$])")
+_WORD = re.compile(r"([^\W_]+(?:[-'’][^\W_]+)*)")
+_TEXT_TOKENS = frozenset(("text", "text_special", "code_inline", "tex_error"))
+_BREAK_TOKENS = frozenset(("softbreak", "hardbreak"))
+
+
+def escape(text: str) -> str:
+    """Plain text as a BibTeX field value: every special character escaped."""
+    return _SPECIAL.sub(lambda match: _SPECIALS[match.group()], text)
+
+
+def protect_case(text: str) -> str:
+    """Escape ``text``, bracing words with a capital after their first letter ("LoRA", "2RDM").
+
+    Bibliography styles lower-case titles; braces keep acronyms as written.
+    """
+    pieces = _WORD.split(text)  # words at odd places
+    return "".join(f"{{{escape(p)}}}" if n % 2 and any(c.isupper() for c in p[1:]) else escape(p)
+                   for n, p in enumerate(pieces))
+
+
+class BibTeX:
+    """Writes entries for one volume; the Markdown parser is built once."""
+
+    def __init__(self, volume: Volume, macros: Mapping[str, MacroDef] | None = None):
+        self.volume = volume
+        # The math rule expands the site's own macros, which a reader's LaTeX would not know.
+        self._md = build_markdown(macros)
+        self._math_text = MathText()
+
+    def entry(self, paper: RenderedPaper) -> str:
+        volume = self.volume
+        fields = [("title", self.title(paper.paper.title))]
+        authors = authors_of(paper)
+        if authors:
+            fields.append(("author", " and ".join(_author(name) for name in authors)))
+        fields.append(("booktitle", escape(volume.title)))
+        if volume.date:
+            fields.append(("year", str(volume.date.year)))
+        url = volume.absolute(paper.url)
+        if url:
+            fields.append(("url", _url(url)))
+        body = "".join(f"  {name} = {{{value}}},\n" for name, value in fields)
+        return f"@inproceedings{{{volume.citation_key(paper)},\n{body}}}\n"
+
+    def title(self, source: str) -> str:
+        """A paper title (Markdown + LaTeX, as the page's front matter has it) as a BibTeX value."""
+        tokens = self._md.parseInline(collapse(source), {})
+        children = tokens[0].children if tokens else []
+        return collapse("".join(self._piece(token) for token in children or ()))
+
+    def _piece(self, token: Token) -> str:
+        if token.type in _TEXT_TOKENS:
+            return protect_case(token.content)
+        if token.type in _BREAK_TOKENS:
+            return " "
+        if token.type in MATH_TYPES:
+            return self._math(token.meta["latex"])
+        return ""  # emphasis and link markers: their text comes as text tokens
+
+    def _math(self, latex: str) -> str:
+        latex = collapse(latex)
+        if not _balanced(latex):
+            return protect_case(self._math_text(latex))
+        return "{$" + _MATH_SPECIAL.sub(r"\\\1", latex) + "$}"
+
+
+def volume_bib(entries: Iterable[str]) -> bytes:
+    """Every paper's entry, in proceedings order, as one UTF-8 .bib file."""
+    return "\n".join(entries).encode("utf-8")
+
+
+def _balanced(latex: str) -> bool:
+    """Braces as BibTeX counts them: every one, escaped or not."""
+    depth = 0
+    for char in latex:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _author(name: str) -> str:
+    # " and " separates names in BibTeX; a name that contains it is braced whole.
+    value = escape(collapse(name))
+    return f"{{{value}}}" if re.search(r"\sand\s", value, re.IGNORECASE) else value
+
+
+def _url(url: str) -> str:
+    # A URL is printed verbatim by \url; only braces could upset BibTeX itself.
+    return url.replace("{", "%7B").replace("}", "%7D")
+

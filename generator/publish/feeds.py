@@ -1,0 +1,101 @@
+"""The Atom feed (one entry per paper) and the sitemap, as bytes.
+
+Neither reads the clock or file times, so two builds of the same content are
+byte-identical:
+
+* ``feed.xml`` needs a date (Atom requires ``updated``), so it is written
+  only when the config's ``date`` is set; every entry is updated on that date.
+* ``sitemap.xml`` needs absolute addresses, so it is written only when the
+  base URL is known. It gives no ``lastmod``, having no true one to give.
+
+Entry ids are ``urn:uuid:`` names derived from the proceedings title and the
+paper id (what the citation key is made of): valid with or without a base
+URL, and unchanged when the site moves to another address or a paper's title
+or slug is edited, so a feed reader never shows a paper twice.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Sequence
+
+from generator import __version__
+from generator.model import RenderedPaper
+
+from .volume import Volume, authors_of
+
+FEED_PATH = "feed.xml"
+SITEMAP_PATH = "sitemap.xml"
+ATOM_NS = "http://www.w3.org/2005/Atom"
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+# A fixed namespace for our uuid5 names, so ids do not depend on anything but the volume and paper.
+_ID_NAMESPACE = uuid.UUID("6f1c1bb6-5b0e-5c4e-9a55-2d1f0f5a7c11")
+# Characters XML 1.0 cannot carry at all, even escaped (real abstracts have had \x0b and \x0c).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def atom_feed(papers: Sequence[RenderedPaper], volume: Volume) -> bytes | None:
+    """The Atom feed of the volume, or None without a date."""
+    if volume.date is None:
+        return None
+    updated = f"{volume.date.isoformat()}T00:00:00Z"
+    feed = ET.Element("feed", {"xmlns": ATOM_NS, XML_LANG: volume.language})
+    _text(feed, "title", volume.title)
+    if volume.description:
+        _text(feed, "subtitle", volume.description)
+    _text(feed, "id", _urn(volume.title))
+    _text(feed, "updated", updated)
+    ET.SubElement(feed, "link", {"rel": "alternate", "type": "text/html", "href": volume.link("index.html")})
+    if volume.base_url:  # a relative self link would say nothing a reader does not know
+        ET.SubElement(feed, "link", {"rel": "self", "type": "application/atom+xml", "href": volume.link(FEED_PATH)})
+    # Atom requires an author for the feed or for every entry; the proceedings stand in.
+    _text(ET.SubElement(feed, "author"), "name", volume.title)
+    _text(feed, "generator", "Proceedings", version=__version__)
+    for paper in papers:
+        _entry(feed, paper, volume, updated)
+    return _serialize(feed)
+
+
+def _entry(feed: ET.Element, paper: RenderedPaper, volume: Volume, updated: str) -> None:
+    entry = ET.SubElement(feed, "entry")
+    _text(entry, "title", paper.title_plain)
+    _text(entry, "id", _urn(volume.title, paper.paper.id))
+    _text(entry, "updated", updated)
+    ET.SubElement(entry, "link", {"rel": "alternate", "type": "text/html", "href": volume.link(paper.url)})
+    for name in authors_of(paper):
+        _text(ET.SubElement(entry, "author"), "name", name)
+    for tag in paper.paper.tags:
+        ET.SubElement(entry, "category", {"term": _clean(tag)})
+    _text(entry, "summary", paper.abstract_plain, type="text")
+
+
+def sitemap(paths: Iterable[str], volume: Volume) -> bytes | None:
+    """Every HTML page but 404.html at its absolute address, or None without a base URL."""
+    if not volume.base_url:
+        return None
+    urlset = ET.Element("urlset", {"xmlns": SITEMAP_NS})
+    for path in sorted(p for p in paths if p.endswith(".html") and p != "404.html"):
+        _text(ET.SubElement(urlset, "url"), "loc", volume.link(path))
+    return _serialize(urlset)
+
+
+def _text(parent: ET.Element, tag: str, text: str, **attributes: str) -> ET.Element:
+    element = ET.SubElement(parent, tag, attributes)
+    element.text = _clean(text)
+    return element
+
+
+def _clean(text: str) -> str:
+    return _NOT_XML.sub("", text)
+
+
+def _urn(*parts: str) -> str:
+    return uuid.uuid5(_ID_NAMESPACE, "\x1f".join(parts)).urn
+
+
+def _serialize(root: ET.Element) -> bytes:
+    ET.indent(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"

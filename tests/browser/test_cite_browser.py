@@ -1,0 +1,51 @@
+"""The BibTeX copy button, in a real browser, on the real built site.
+
+From file:// and over http with Content-Security-Policy: script-src 'self'
+(see conftest.py): cite.js must work without inline script, and a script
+error of any kind fails the test.
+"""
+
+from __future__ import annotations
+
+import json
+
+TIMEOUT = 10_000  # ms
+
+
+def expect(locator):
+    # Imported late: without Playwright the browser fixture skips (or fails under CI) first.
+    from playwright.sync_api import expect as playwright_expect
+    return playwright_expect(locator)
+
+
+def first_paper_url(site_url: str, search_site) -> str:
+    papers = json.loads((search_site / "papers.json").read_text(encoding="utf-8"))
+    return site_url + papers[0]["url"]
+
+
+def test_copy_button_copies_the_entry(page, site_url, search_site):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(first_paper_url(site_url, search_site))
+    button = page.locator("button[data-copy='bibtex']")
+    expect(button).to_be_visible()  # cite.js shows it; without script it stays hidden
+    button.click()
+    status = page.locator(".copy-status")
+    expect(status).not_to_be_empty(timeout=TIMEOUT)
+    entry = page.locator("#bibtex").inner_text()
+    assert entry.startswith("@inproceedings{neurips2026-")
+    if status.inner_text() == "Copied":
+        assert page.evaluate("navigator.clipboard.readText()") == entry
+    else:  # no clipboard access here: the entry is left selected for Ctrl+C
+        assert page.evaluate("window.getSelection().toString()") == entry
+    assert not page.errors, page.errors
+
+
+def test_without_the_clipboard_api_the_entry_is_selected(page, site_url, search_site):
+    # As in an insecure context: navigator.clipboard is missing.
+    page.add_init_script("Object.defineProperty(Navigator.prototype, 'clipboard', {get: () => undefined})")
+    page.goto(first_paper_url(site_url, search_site))
+    page.locator("button[data-copy='bibtex']").click()
+    expect(page.locator(".copy-status")).not_to_be_empty(timeout=TIMEOUT)
+    entry = page.locator("#bibtex").inner_text()
+    assert page.evaluate("window.getSelection().toString()") == entry
+    assert not page.errors, page.errors

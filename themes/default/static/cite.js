@@ -1,0 +1,57 @@
+/* Copy buttons on paper pages: <button data-copy="ID"> copies the text of the element #ID.
+ *
+ * A file rather than inline script or onclick attributes, so a Content-Security-Policy
+ * of script-src 'self' allows it. The button is hidden in the HTML and shown here, so a
+ * reader without JavaScript never meets a button that does nothing; the text itself can
+ * always be selected by hand. The Clipboard API needs a secure context (https, localhost;
+ * most browsers count file: too); elsewhere, or when it is refused, the text is selected
+ * and copied the old way, or left selected for Ctrl+C.
+ */
+(function () {
+  "use strict";
+
+  function selectContents(element) {
+    var range = document.createRange();
+    range.selectNodeContents(element);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+
+  function say(button, message) {
+    var status = button.parentNode.querySelector(".copy-status");
+    if (status) status.textContent = message;
+  }
+
+  function copyBySelection(button, source) {
+    selectContents(source);
+    var copied = false;
+    try {
+      copied = document.execCommand("copy");
+    } catch (error) {
+      copied = false;
+    }
+    say(button, copied ? "Copied" : "Selected: press Ctrl+C (⌘C on a Mac) to copy");
+  }
+
+  function copy(button) {
+    var source = document.getElementById(button.getAttribute("data-copy"));
+    if (!source) return;
+    say(button, "");
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(source.textContent).then(
+        function () { say(button, "Copied"); },
+        function () { copyBySelection(button, source); }
+      );
+    } else {
+      copyBySelection(button, source);
+    }
+  }
+
+  var buttons = document.querySelectorAll("button[data-copy]");
+  for (var i = 0; i < buttons.length; i++) {
+    var button = buttons[i];
+    button.hidden = false;
+    button.addEventListener("click", copy.bind(null, button));
+  }
+})();
