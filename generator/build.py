@@ -165,15 +165,19 @@ def parse_page(path: Path, content_dir: Path, reporter: Reporter, doc: PageDoc |
 
 
 def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:
-    """Papers in proceedings order; a page repeating another's slug or id is an error."""
-    seen: dict[str, Path] = {}
+    """Papers in proceedings order; a page repeating another's slug or id is an error (the first wins)."""
+    owners: dict[tuple[str, str], Path] = {}
     kept = []
     for paper in sorted(papers, key=lambda p: p.path.name):
-        clash = seen.get(paper.slug) or seen.get(f"id:{paper.id}")
+        clash = next(((field, value) for field, value in (("slug", paper.slug), ("id", paper.id))
+                      if (field, value) in owners), None)
         if clash:
-            reporter.error(f"slug or id repeats the one in {clash.name}", f"{PAGES_DIR}/{paper.path.name}")
+            field, value = clash
+            line = read_page(paper.path).lines.get(field)  # only on this rare path: read it again
+            reporter.error(f"{field} {value!r} is already the {field} of {owners[clash].name}",
+                           f"{PAGES_DIR}/{paper.path.name}", line)
             continue
-        seen[paper.slug] = seen[f"id:{paper.id}"] = paper.path
+        owners[("slug", paper.slug)] = owners[("id", paper.id)] = paper.path
         kept.append(paper)
     return sorted(kept, key=lambda p: (p.order, p.source, p.id))
 

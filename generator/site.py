@@ -18,7 +18,7 @@ from generator import __version__
 from generator.config import Config
 from generator.errors import ThemeError
 from generator.model import RenderedPaper, Tag
-from generator.slugs import slugify
+from generator.slugs import slugify, unique
 from generator.theme import Theme
 
 if TYPE_CHECKING:  # publish never imports site, so the two cannot import each other
@@ -64,13 +64,11 @@ def group_tags(papers: list[RenderedPaper]) -> list[TagPage]:
     for paper in papers:
         for name in paper.paper.tags:
             members.setdefault(name, []).append(paper)
-    taken: dict[str, str] = {}
+    taken = {"index"}  # tags/index.html is the topic index
     pages = []
-    for name in sorted(members, key=str.casefold):
-        slug = slugify(name)
-        while slug in taken.values():
-            slug += "-x"
-        taken[name] = slug
+    for name in sorted(members, key=lambda n: (n.casefold(), n)):
+        slug = unique(slugify(name), taken)
+        taken.add(slug)
         pages.append(TagPage(Tag(name, slug), tuple(members[name])))
     return pages
 
@@ -156,8 +154,9 @@ class SiteRenderer:
         yield Output("tags/index.html", functools.partial(self.render, "tags.html", "../", tags=tag_pages),
                      frozenset())
         for page in tag_pages:
+            # "tags/foo.2.html": a dot never occurs in a slug, so page 2 of one tag is never another tag.
             stem = page.url.removesuffix(".html")
-            for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem):
+            for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, "."):
                 render = functools.partial(self.render, "tag.html", "../", tag=page.tag, papers=chunk,
                                            count=len(page.papers), pagination=pagination)
                 yield Output(url, render, _ids(chunk))
@@ -167,7 +166,7 @@ class SiteRenderer:
         return self.config.base_path
 
 
-def paginate(items: list, size: int, stem: str) -> Iterator[tuple[str, list, dict]]:
+def paginate(items: list, size: int, stem: str, joiner: str = "-") -> Iterator[tuple[str, list, dict]]:
     """Split a list into pages ``stem.html``, ``stem-2.html``…; each gets its navigation.
 
     ``pagination.window`` holds the page numbers worth a link (first, last and
@@ -175,7 +174,7 @@ def paginate(items: list, size: int, stem: str) -> Iterator[tuple[str, list, dic
     so that a 100-page list does not put 100 links on every page.
     """
     chunks = [items[i : i + size] for i in range(0, len(items), size)] or [[]]
-    urls = [f"{stem}.html"] + [f"{stem}-{n}.html" for n in range(2, len(chunks) + 1)]
+    urls = [f"{stem}.html"] + [f"{stem}{joiner}{n}.html" for n in range(2, len(chunks) + 1)]
     for number, (url, chunk) in enumerate(zip(urls, chunks), start=1):
         yield url, chunk, {
             "number": number, "count": len(chunks), "urls": urls,

@@ -147,7 +147,7 @@ def test_long_lists_paginate_and_every_link_still_resolves(seed_content, tmp_pat
     assert len(homes) == 7  # 19 papers, 3 a page
     assert sum(p.read_text(encoding="utf-8").count('class="paper-item"') for p in homes) == SEED_ABSTRACTS
     busiest = max((site / "tags").glob("*.html"), key=lambda p: p.stat().st_size)
-    assert "page 1 of" in busiest.read_text(encoding="utf-8") or len(list((site / "tags").glob("*-2.html"))) > 0
+    assert "page 1 of" in busiest.read_text(encoding="utf-8") or len(list((site / "tags").glob("*.2.html"))) > 0
     for path in html_files(site):
         if path.name == "404.html":
             continue
