@@ -21,7 +21,12 @@ from generator.reporter import Reporter
 
 LONG_ABSTRACT = 20_000  # characters; real abstracts stay under ~3,000
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
-_REFUSED_LINK = re.compile(r"\b(?:javascript|vbscript|data):", re.IGNORECASE)
+# A link the renderer refuses: "javascript:alert(1)", "data:text/html,…"; not prose ("streaming data: given…").
+_REFUSED_LINK = re.compile(r"\b(?:javascript|vbscript):\S|\bdata:[a-z]+/[\w.+-]+[;,]", re.IGNORECASE)
+# HTML an author may paste (a tag with or without attributes, a comment); "p<0.05" and "a<b and c>d" are not.
+_HTML = re.compile(r"<!--|</?(?:a|b|i|u|em|strong|br|p|div|span|sub|sup|img|script|style|iframe|object|embed|svg|"
+                   r"math|link|meta|form|input|code|pre|ul|ol|li|table|tr|td|h[1-6])(?:\s+[\w-]+\s*=[^<>]*)?\s*/?>",
+                   re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,7 @@ def check(content_dir: Path, reporter: Reporter) -> CheckResult:
 
 
 def check_entries(entries: list[Entry], reporter: Reporter) -> None:
-    """Problems of the list itself: duplicates, control characters, giant entries, refused links."""
+    """Problems of the list itself: duplicates, control characters, giant entries, refused links, HTML."""
     seen: dict[str, Entry] = {}
     for entry in entries:
         where = (entry.source, entry.line)
@@ -62,6 +67,10 @@ def check_entries(entries: list[Entry], reporter: Reporter) -> None:
             reporter.warn(f"entry {entry.index} is {len(entry.text):,} characters long; is it one abstract?", *where)
         if _REFUSED_LINK.search(entry.text):
             reporter.warn(f"entry {entry.index} has a javascript:, vbscript: or data: link; it is shown as text",
+                          *where)
+        html = _HTML.search(entry.text)
+        if html:
+            reporter.warn(f"entry {entry.index} has HTML ({html.group()[:40]}); it is shown as text, not as markup",
                           *where)
 
 

@@ -15,12 +15,16 @@ from urllib.parse import urlsplit
 
 from generator.errors import ConfigError, Diagnostic
 from generator.latex import MacroDef
-from generator.yamlutil import load_mapping
+from generator.yamlutil import load_mapping, read_utf8
 
 CONFIG_NAME = "proceedings.yaml"
 
 _MACRO_NAME = re.compile(r"^\\?([A-Za-z]+)$")
+_PARAMETER = re.compile(r"#([1-9#])")  # as macros.substitute reads a body: ## is a literal #
 _LANGUAGE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+# Characters RFC 3986 keeps out of a URL: the base URL is written into attributes and XML as it is.
+_NOT_IN_URL = re.compile(r"[\x00-\x20\x7f\"'<>\\^`{|}]")
+_NOT_IN_URL_NAMES = "any of < > \\ ^ ` { | }"
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,10 @@ def normalize_base_url(value: Any) -> str:
     parts = urlsplit(value.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
         raise ValueError(f"must be an http(s) URL such as https://example.org/proceedings/, not {value!r}")
+    bad = _NOT_IN_URL.search(value.strip())
+    if bad:
+        raise ValueError(f"must be a URL without spaces, quotes or {_NOT_IN_URL_NAMES}; "
+                         f"{bad.group()!r} is not allowed in {value!r} (percent-encode it)")
     return value.strip().rstrip("/") + "/"
 
 
@@ -94,7 +102,7 @@ def _macro(name: str, value: Any) -> tuple[str, MacroDef]:
     if not match:
         raise ValueError(f"macro name {name!r} must be letters only, like dVC or \\dVC")
     if isinstance(value, str):
-        return match.group(1), MacroDef(value)
+        return match.group(1), _checked(name, MacroDef(value))
     if isinstance(value, dict) and isinstance(value.get("body"), str):
         args = value.get("args", 0)
         if isinstance(args, bool) or not isinstance(args, int) or not 0 <= args <= 9:
@@ -102,8 +110,17 @@ def _macro(name: str, value: Any) -> tuple[str, MacroDef]:
         unknown = set(value) - {"body", "args"}
         if unknown:
             raise ValueError(f"macro {name}: unknown keys {sorted(unknown)} (use body and args)")
-        return match.group(1), MacroDef(value["body"], args)
+        return match.group(1), _checked(name, MacroDef(value["body"], args))
     raise ValueError(f"macro {name}: give its body as a string, or as {{body: ..., args: N}}")
+
+
+def _checked(name: str, macro: MacroDef) -> MacroDef:
+    """A body may only use the arguments the macro takes (TeX: "Illegal parameter number")."""
+    used = max((int(key) for key in _PARAMETER.findall(macro.body) if key != "#"), default=0)
+    if used > macro.nargs:
+        raise ValueError(f"macro {name}: its body uses #{used} but the macro takes {macro.nargs} "
+                         f"argument{'' if macro.nargs == 1 else 's'}; write {{body: '...', args: {used}}}")
+    return macro
 
 
 def _macros(value: Any) -> dict[str, MacroDef]:
@@ -128,10 +145,7 @@ def load_config(content_dir: Path, warn: Callable[[Diagnostic], None]) -> Config
     path = content_dir / CONFIG_NAME
     if not path.exists():
         return Config()
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read the config: {exc}", path=path) from None
+    text = read_utf8(path, path, ConfigError, "config")
     data, lines = load_mapping(text, path, ConfigError)
     return _validate(data, lines, path, warn)
 

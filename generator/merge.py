@@ -100,7 +100,7 @@ class _Sync:
         for entry in entries:
             candidates = by_text.get(digest(entry.text))
             if candidates:
-                pairs.append((entry, self._take(candidates.pop(0))))
+                pairs.append((entry, self._take(candidates.pop(_same_place(candidates, entry)))))
             else:
                 leftover.append(entry)
         new_entries = []
@@ -223,6 +223,15 @@ class _Sync:
 def _fingerprints(text: str, title: str, tags, body: str, tags_version: str) -> dict[str, str]:
     return {"text": digest(text), "title": digest(title), "tags": digest(list(tags)),
             "body": digest(body), "taxonomy": tags_version}
+
+
+def _same_place(candidates: list[PageDoc], entry: Entry) -> int:
+    """Of pages with the same text (an abstract listed twice), the one made from this entry, so
+    that a second build does not swap their order; else the first."""
+    for index, doc in enumerate(candidates):
+        if doc.meta.get("source") == entry.source and doc.meta.get("entry") == entry.index:
+            return index
+    return 0
 
 
 def _text_key(doc: PageDoc) -> str:

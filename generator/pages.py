@@ -17,7 +17,7 @@ from typing import Any
 
 from generator.errors import ContentError, ProceedingsError
 from generator.model import Paper
-from generator.yamlutil import dump, load_mapping
+from generator.yamlutil import dump, load_mapping, read_utf8
 
 PAGES_DIR = "papers"
 FENCE = "---"
@@ -55,14 +55,16 @@ def read_page(path: Path, display: Path | str | None = None) -> PageDoc:
     name = display or path
     doc = PageDoc(path)
     try:
-        text = path.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
-    except (OSError, UnicodeDecodeError) as exc:
-        doc.error = ContentError(f"cannot read the page: {exc}", path=name)
+        text = read_utf8(path, name, ContentError, "page")
+    except ContentError as exc:
+        doc.error = exc
         return doc
     front, body, body_line = split_front_matter(text)
     doc.body, doc.body_line = body.strip(), body_line
     if front is None:
+        opened = text.split("\n", 1)[0].strip() == FENCE
         doc.error = ContentError(
+            "the front matter is never closed: add a line `---` after its last field" if opened else
             "no front matter: a page starts with a line `---`, YAML fields, and another `---`",
             path=name, line=1,
         )

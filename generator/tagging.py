@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from generator.errors import ContentError
-from generator.yamlutil import load_mapping
+from generator.yamlutil import load_mapping, read_utf8
 
 DEFAULT_TAXONOMY_PATH = Path(__file__).parent / "default_taxonomy.yaml"
 TAXONOMY_FILE = "taxonomy.yaml"
@@ -130,11 +130,7 @@ def load_taxonomy(content_dir: Path) -> Taxonomy:
     path = content_dir / TAXONOMY_FILE
     if not path.is_file():
         path = DEFAULT_TAXONOMY_PATH
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ContentError(f"cannot read the taxonomy: {exc}", path=path) from None
-    return parse_taxonomy(text, path)
+    return parse_taxonomy(read_utf8(path, path, ContentError, "taxonomy"), path)
 
 
 def parse_taxonomy(text: str, path: Path | str) -> Taxonomy:

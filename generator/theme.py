@@ -8,10 +8,13 @@ as ``default/<name>``.
 from __future__ import annotations
 
 import importlib.util
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 
 import jinja2
+from jinja2.debug import rewrite_traceback_stack
 
 # The fixed, documented set of page templates a theme provides.
 TEMPLATE_NAMES = ("base.html", "index.html", "paper.html", "tag.html", "tags.html", "404.html", "search.html")
@@ -43,10 +46,10 @@ class Theme:
     def environment(self) -> jinja2.Environment:
         default = jinja2.FileSystemLoader(str(self.template_dirs[-1]))
         loader = jinja2.ChoiceLoader([
-            jinja2.FileSystemLoader([str(d) for d in self.template_dirs]),
+            _Loader([str(d) for d in self.template_dirs]),
             jinja2.PrefixLoader({"default": default}),
         ])
-        return jinja2.Environment(
+        return _Environment(
             loader=loader,
             autoescape=True,
             undefined=jinja2.StrictUndefined,
@@ -65,3 +68,44 @@ class Theme:
                 if path.is_file() and root in path.resolve().parents:
                     files[path.relative_to(directory).as_posix()] = path
         return dict(sorted(files.items()))
+
+
+class _Loader(jinja2.FileSystemLoader):
+    """A template that is not UTF-8 is a template error naming its file and line, not a crash."""
+
+    def get_source(self, environment: jinja2.Environment, template: str):
+        try:
+            return super().get_source(environment, template)
+        except UnicodeDecodeError as exc:
+            path = next(Path(d) / template for d in self.searchpath if (Path(d) / template).is_file())
+            line = path.read_bytes()[: exc.start].count(b"\n") + 1
+            raise jinja2.TemplateSyntaxError(f"byte 0x{exc.object[exc.start]:02x} is not UTF-8; save the "
+                                             "template as UTF-8", line, template, str(path)) from None
+
+
+class _Environment(jinja2.Environment):
+    """An error raised while a template runs (an undefined name, a failing filter, ``1/0``, a
+    macro calling itself) becomes a template error naming the template file and line."""
+
+    def handle_exception(self, source: str | None = None):
+        error = rewrite_traceback_stack(source=source)
+        if isinstance(error, jinja2.TemplateSyntaxError):
+            raise error
+        where = _template_frame(error.__traceback__)
+        location = f"{where[0]}:{where[1]}: " if where else ""
+        if isinstance(error, jinja2.TemplateNotFound):  # an extends or include of a missing template
+            detail = f"no template named {error.name!r}"
+        else:
+            detail = str(error) if isinstance(error, jinja2.TemplateError) else f"{type(error).__name__}: {error}"
+        raise jinja2.TemplateRuntimeError(location + detail) from error
+
+
+def _template_frame(traceback: TracebackType | None) -> tuple[str, int] | None:
+    """The innermost frame of the traceback that is a template line (jinja rewrites those)."""
+    found = None
+    while traceback is not None:
+        filename = traceback.tb_frame.f_code.co_filename
+        if not filename.endswith(".py") and os.path.isfile(filename):
+            found = (filename, traceback.tb_lineno)
+        traceback = traceback.tb_next
+    return found

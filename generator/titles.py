@@ -29,6 +29,9 @@ _BREAK_TIERS = (
 )
 _SHORT_PHRASE = 5  # words; a shorter description also takes its "that …" clause
 
+# A command the renderer could not render stays in the plain text as written (\\begin{equation},
+# \\foo): its name is no word of the abstract.
+_COMMAND = re.compile(r"\\(?:begin|end)\s*\{[^{}]*\}|\\[A-Za-z]+")
 _MARKUP = re.compile(r"[$*\\{}`#~^]|(?<!\w)_|_(?!\w)")
 _QUOTES = re.compile(r"[\"“”«»]|(?<!\w)['‘’]|['‘’](?!\w)")
 _SPACE = re.compile(r"\s+")
@@ -100,7 +103,7 @@ def derive_title(plain: str, taken: set[str] | frozenset[str] = frozenset()) -> 
 
 def _clean(plain: str) -> str:
     """Drop markup the renderer may have left, and quotes that a cut could unbalance."""
-    return _SPACE.sub(" ", _QUOTES.sub("", _MARKUP.sub("", plain))).strip()
+    return _SPACE.sub(" ", _QUOTES.sub("", _MARKUP.sub("", _COMMAND.sub(" ", plain)))).strip()
 
 
 def _split_sentences(text: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""YAML loading that remembers where each top-level key was written."""
+"""YAML loading that remembers where each top-level key was written, and reading the text it is in."""
 
 from __future__ import annotations
 
@@ -54,6 +54,21 @@ def load_mapping(
         if isinstance(key, yaml.ScalarNode)
     }
     return data, lines
+
+
+def read_utf8(path: Path, display: Path | str, error: type[ProceedingsError], what: str = "file") -> str:
+    """A text file as UTF-8 with a BOM dropped and CR or CRLF line ends made LF; a file that cannot
+    be read, or bytes that are not UTF-8, raise ``error`` naming the file (and the line)."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise error(f"cannot read the {what}: {exc.strerror or exc}", path=display) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise error(f"byte 0x{raw[exc.start]:02x} is not UTF-8; save the {what} as UTF-8", path=display,
+                    line=raw[: exc.start].count(b"\n") + 1) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)

@@ -134,7 +134,8 @@ def bracket_math(state: StateInline, silent: bool) -> bool:
     return True
 
 
-_ENVIRONMENT = re.compile(r"\\begin\{(equation|displaymath|align|gather|multline|eqnarray)(\*?)\}")
+MATH_ENVIRONMENTS = ("equation", "displaymath", "align", "gather", "multline", "eqnarray")
+_ENVIRONMENT = re.compile(r"\\begin\{(" + "|".join(MATH_ENVIRONMENTS) + r")(\*?)\}")
 # Environments whose body is the formula; the others are tables that
 # latex2mathml builds from the whole environment.
 _BODY_ONLY = ("equation", "displaymath")

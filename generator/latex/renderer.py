@@ -9,6 +9,7 @@ shared.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 
 from markdown_it import MarkdownIt
@@ -27,11 +28,24 @@ from .typography import typography_plugin
 DISABLED_RULES = ["heading", "lheading", "code", "fence", "hr", "reference",
                   "html_block", "html_inline", "image"]
 
+# A link in an abstract goes to a web page or an address. markdown-it's own check refuses
+# javascript:, vbscript:, file: and data:, but lets data:image/png through; we allow only these
+# schemes (and links without one), so nothing else ever becomes an href.
+LINK_SCHEMES = frozenset(("http", "https", "mailto", "ftp"))
+_SCHEME = re.compile(r"([a-z][a-z0-9+.\-]*):")
+
+
+def validate_link(url: str) -> bool:
+    """Whether ``url`` (already normalized by markdown-it) may become an href."""
+    scheme = _SCHEME.match(url.strip().lower())
+    return scheme is None or scheme.group(1) in LINK_SCHEMES
+
 
 def build_markdown(macros: Mapping[str, MacroDef] | None = None) -> MarkdownIt:
     """The markdown-it instance: CommonMark minus DISABLED_RULES plus our plugins."""
     md = MarkdownIt("commonmark", {"html": False, "xhtmlOut": False})
     md.disable(DISABLED_RULES)
+    md.validateLink = validate_link  # type: ignore[method-assign]
     md.use(math_plugin, macros=macros)
     md.use(textmode_plugin, macros=macros)
     md.use(structure_plugin)

@@ -6,6 +6,10 @@ block parse and before inline parsing, splits such a paragraph: the text
 before, a ``bullet_list``/``ordered_list`` of tight items (markdown-it's own
 list tokens, so the HTML renderer and the plain text need nothing new), the
 text after. ``\\par`` splits a paragraph in two. Nested lists nest.
+
+A block rule also guards the other end: markdown-it stops parsing blocks nested
+``maxNesting`` deep (``- - - … x``, ``> > > … x``) and silently drops the rest of the
+text, so past ``DEEP_LEVEL`` the rest is shown as written and reported.
 """
 
 from __future__ import annotations
@@ -13,18 +17,60 @@ from __future__ import annotations
 import re
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
+
+from .model import TexProblem
 
 _SPLIT = re.compile(r"\\begin\{(itemize|enumerate)\}|\\par(?![A-Za-z])")
 _LIST_EDGE = re.compile(r"\\(begin|end)\{(itemize|enumerate)\}")
 _ITEM = re.compile(r"\\item(?![A-Za-z])(?:\s*\[[^\]]*\])?")
 _DOLLAR = re.compile(r"(?<!\\)\$")
 _KINDS = {"itemize": ("bullet_list", "ul"), "enumerate": ("ordered_list", "ol")}
+# Block nesting (each list or quote adds one or two levels) past which text is shown as written;
+# below markdown-it's maxNesting (20), where it would drop the text instead.
+DEEP_LEVEL = 16
+DEEP_MESSAGE = "lists or quotes nested too deeply; shown as written"
 
 
 def structure_plugin(md: MarkdownIt) -> None:
+    md.block.ruler.before("table", "deep_nesting", deep_nesting)
     md.core.ruler.before("inline", "latex_structure", split_paragraphs)
+
+
+def deep_nesting(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: the rest of a container nested ``DEEP_LEVEL`` deep becomes one error span."""
+    if state.level < DEEP_LEVEL:
+        return False
+    if silent:
+        return True
+    end = _container_end(state, start, end)
+    source = state.getLines(start, end, state.blkIndent, False).strip()
+    state.push("paragraph_open", "p", 1).map = [start, end]
+    inline = state.push("inline", "", 0)
+    inline.map = [start, end]
+    error = Token("tex_error", "span", 0)
+    error.content = source
+    error.meta = {"problem": TexProblem(DEEP_MESSAGE, source)}
+    inline.children = [error]
+    state.push("paragraph_close", "p", -1)
+    state.line = end
+    return True
+
+
+def _container_end(state: StateBlock, start: int, end: int) -> int:
+    """The line where the enclosing list item ends: the first line after a blank one that is
+    indented less than the item (a line with no blank before it continues the paragraph)."""
+    blank = False
+    for line in range(start + 1, end):
+        if state.isEmpty(line):
+            blank = True
+        elif blank and state.sCount[line] < state.blkIndent:
+            return line
+        else:
+            blank = False
+    return end
 
 
 def split_paragraphs(state: StateCore) -> None:

@@ -10,6 +10,7 @@ else is reported: an unknown command is never dropped silently.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import partial
 
@@ -18,7 +19,7 @@ from markdown_it.rules_inline import StateInline
 
 from .builtins import TEXT_ABBREVIATIONS
 from .citations import citation, footnote
-from .math import push_macro_math
+from .math import MATH_ENVIRONMENTS, push_macro_math
 from .model import MacroDef
 from .problems import push_error
 from .repair import split_fused_text
@@ -27,6 +28,9 @@ from .symbols import (BREAKS, CONTROL_SYMBOLS, DOTLESS, IGNORED, LETTER_ACCENTS,
 from .textgroups import braced, group_end, textgroups_plugin, wrap
 from .textmath import math_run
 from .texscan import is_letter, read_argument, read_command, skip_spaces
+
+# Environments with a rule of their own (math.py, structure.py).
+KNOWN_ENVIRONMENTS = frozenset((*MATH_ENVIRONMENTS, "itemize", "enumerate"))
 
 
 def textmode_plugin(md: MarkdownIt, macros: Mapping[str, MacroDef] | None = None) -> None:
@@ -250,9 +254,26 @@ def _undefined(state: StateInline, silent: bool, end: int) -> bool:
             break
         end = close + 1
     if not silent:
-        push_error(state, src[state.pos : end], f"undefined macro {src[state.pos : name_end]}")
+        source = src[state.pos : end]
+        push_error(state, source, _environment_problem(source) or f"undefined macro {src[state.pos : name_end]}")
     state.pos = end
     return True
+
+
+_BEGIN_OR_END = re.compile(r"\\(begin|end)\s*\{([^{}]*)\}")
+
+
+def _environment_problem(source: str) -> str | None:
+    """What is wrong with a ``\\begin{…}`` or ``\\end{…}`` that reached text mode: the math and
+    list environments are taken whole by their own rules, so only their other half is missing."""
+    found = _BEGIN_OR_END.match(source)
+    if found is None:
+        return None
+    edge, name = found.groups()
+    if name.rstrip("*") in KNOWN_ENVIRONMENTS:
+        other = "end" if edge == "begin" else "begin"
+        return f"\\{edge}{{{name}}} without a matching \\{other}{{{name}}}"
+    return f"unknown environment {name!r}" if edge == "begin" else f"\\end{{{name}}} of an unknown environment"
 
 
 def _missing_argument(state: StateInline, silent: bool, name: str, end: int) -> bool:

@@ -26,10 +26,25 @@ _QUOTES = re.compile(r"''|‘‘|’’|(?P<apostrophe>(?<=\w)'(?=\w))|[“”\"
 
 
 def typography_plugin(md: MarkdownIt) -> None:
+    md.inline.ruler.before("backticks", "html_comment", html_comment)
     md.inline.ruler.before("backticks", "latex_open_quotes", open_quotes)
     md.inline.ruler.before("backticks", "latex_dashes", dashes)
     md.inline.ruler.before("backticks", "latex_tie", tie)
     md.core.ruler.after("inline", "latex_close_quotes", close_quotes)
+
+
+def html_comment(state: StateInline, silent: bool) -> bool:
+    """``<!-- … -->`` is shown as written, like all HTML in an abstract: its dashes stay dashes.
+    An unclosed one keeps its opening ``<!--``; what follows is ordinary text."""
+    src, pos = state.src, state.pos
+    if not src.startswith("<!--", pos):
+        return False
+    close = src.find("-->", pos + 4, state.posMax)
+    end = close + 3 if close >= 0 else pos + 4
+    if not silent:
+        state.pending += src[pos:end]
+    state.pos = end
+    return True
 
 
 def open_quotes(state: StateInline, silent: bool) -> bool:
