@@ -41,6 +41,9 @@ RELATED_COUNT = 4
 TITLE_WEIGHT = 2  # a title word counts as much as two words of the abstract
 TOP_TERMS = 12
 CANDIDATES = 40
+# A term among the heaviest of this many papers is no longer telling, and its long posting
+# list would make candidate search quadratic (50,000 papers): it is left out of the lookup.
+MAX_POSTINGS = 400
 _SCORE_DIGITS = 9  # scores equal to 9 digits are a tie
 
 Vector = dict[int, float]  # term number → weight
@@ -102,13 +105,14 @@ def nearest(vectors: Sequence[Vector], k: int) -> list[list[int]]:
     for number, heaviest in enumerate(top):
         for term in heaviest:
             index.setdefault(term, []).append(number)
+    index = {term: papers for term, papers in index.items() if len(papers) <= MAX_POSTINGS}
     keys = [frozenset(v) for v in vectors]
     return [_best(n, top[n], index, vectors, keys, k) for n in range(len(vectors))]
 
 
 def _best(number: int, query: list[int], index: dict[int, list[int]], vectors: Sequence[Vector],
           keys: Sequence[frozenset[int]], k: int) -> list[int]:
-    shared = Counter(chain.from_iterable(index[term] for term in query))
+    shared = Counter(chain.from_iterable(index[term] for term in query if term in index))
     shared.pop(number, None)
     # most_common keeps first-met order among equal counts, and the index lists are in paper order.
     candidates = [other for other, _ in shared.most_common(CANDIDATES)]
