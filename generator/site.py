@@ -144,10 +144,14 @@ class SiteRenderer:
         for index, paper in enumerate(papers):
             previous = papers[index - 1] if index > 0 else None
             following = papers[index + 1] if index + 1 < len(papers) else None
-            extra = self.publication.paper_context(paper) if self.publication else {}
-            render = functools.partial(self.render, "paper.html", "../", paper=paper,
-                                       previous=previous, next=following, **extra)
-            yield Output(paper.url, render, _ids((previous, paper, following, *extra.get("related", ()))))
+            related = self.publication.related[paper.paper.id] if self.publication else ()
+            render = functools.partial(self._paper_page, paper, previous, following)
+            yield Output(paper.url, render, _ids((previous, paper, following, *related)))
+
+    def _paper_page(self, paper: RenderedPaper, previous, following) -> bytes:
+        # Citations and meta tags are made here, when the page is rendered, not for every paper up front.
+        extra = self.publication.paper_context(paper) if self.publication else {}
+        return self.render("paper.html", "../", paper=paper, previous=previous, next=following, **extra)
 
     def tag_pages(self, tag_pages: list[TagPage]) -> Iterator[Output]:
         # The topic index shows names and counts only: a paper's text never changes it.

@@ -47,7 +47,9 @@ class Publication:
         self.papers = list(papers)
         self.volume = Volume.of(site, config)
         writer = BibTeX(self.volume, config.macros)
-        self.bibtex = {p.paper.id: writer.entry(p) for p in self.papers}
+        by_id = {p.paper.id: p for p in self.papers}
+        # Entries are written when first asked for: an incremental rebuild needs only a few.
+        self.bibtex = _Lazy(lambda paper_id: writer.entry(by_id[paper_id]))
         if related is None:
             self.related = related_papers(self.papers, related_count)
         else:  # the dev server reuses the last full computation between small edits
@@ -82,9 +84,21 @@ class Publication:
 
     def files(self, paths: Iterable[str]) -> dict[str, bytes]:
         """The volume's own files; ``paths`` are the site's other files, for the sitemap."""
-        files = {NOJEKYLL: b"", BIB_PATH: volume_bib(self.bibtex.values())}
+        files = {NOJEKYLL: b"", BIB_PATH: volume_bib([self.bibtex[p.paper.id] for p in self.papers])}
         for path, data in ((FEED_PATH, atom_feed(self.papers, self.volume)),
                            (SITEMAP_PATH, sitemap(paths, self.volume))):
             if data is not None:
                 files[path] = data
         return files
+
+
+class _Lazy(dict):
+    """A dict that makes a missing value with ``make(key)`` and keeps it."""
+
+    def __init__(self, make: Callable[[str], str]):
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: str) -> str:
+        value = self[key] = self._make(key)
+        return value
