@@ -64,6 +64,9 @@ class AbstractRenderer:
     def __init__(self, macros: Mapping[str, MacroDef] | None = None):
         self._md = build_markdown(macros)
         self._math_text = functools.lru_cache(maxsize=4096)(MathText())
+        # A build renders each new abstract twice (to derive its title, then for its page):
+        # results are immutable, so the second time is a lookup.
+        self.render = functools.lru_cache(maxsize=20_000)(self.render)  # type: ignore[method-assign]
 
     def render(self, text: str) -> RenderedAbstract:
         """Block rendering: paragraphs (and the odd list or quote)."""
