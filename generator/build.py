@@ -8,6 +8,7 @@ leave the previous site untouched.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from dataclasses import dataclass, field, replace
@@ -77,10 +78,11 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
     papers = stage("parse pages", parse_pages, content_dir, reporter, unchanged(docs, plan))
     rendered = stage("render abstracts", render_papers, papers, project.renderer, reporter, jobs)
     # The search index is the slowest stage: build it on another core while templates render.
-    search = in_parallel(lambda: search_files(rendered, tag_urls(rendered))) if jobs > 1 else None
+    search = functools.partial(search_files, rendered, tag_urls(rendered))
+    search_result = in_parallel(search) if jobs > 1 else search
     renderer = stage("relate papers", site_renderer, project, rendered, warn=reporter.warn)
     files = stage("render templates", render_outputs, renderer.outputs(rendered), reporter)
-    files.update(stage("search index", search or (lambda: search_files(rendered, tag_urls(rendered)))))
+    files.update(stage("search index", search_result))
     files.update(last_good_pages(content_dir, out_dir, papers, files, reporter))
     static = static_files(content_dir, files)
     stage("write site", write_site, out_dir, files, static)

@@ -17,7 +17,8 @@ from typing import Callable
 
 from generator.errors import Diagnostic
 from generator.model import Entry, SourceList
-from generator.pages import PAGES_DIR, PageDoc, digest, render_page, write_atomically
+from generator.output import write_atomically
+from generator.pages import PAGES_DIR, PageDoc, digest, render_page
 from generator.slugs import slugify, unique
 
 # Two versions of an entry this similar are the same paper (a typo fix, a reworded sentence).
@@ -52,7 +53,7 @@ class SyncPlan:
             if change.action == "remove":
                 change.path.unlink(missing_ok=True)
             else:
-                write_atomically(change.path, change.text or "")
+                write_atomically(change.path, (change.text or "").encode("utf-8"))
 
 
 def plan_sync(content_dir: Path, sources: list[SourceList], docs: list[PageDoc],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 from generator.errors import OutputError
@@ -92,7 +93,7 @@ def write_changed(out_dir: Path, before: dict[str, bytes], after: dict[str, byte
     try:
         for name, data in after.items():
             if before.get(name) != data:
-                _write_atomically(out_dir / name, data)
+                write_atomically(out_dir / name, data)
                 written += 1
         for name in (set(before) - set(after)) if remove else ():
             (out_dir / name).unlink(missing_ok=True)
@@ -102,8 +103,14 @@ def write_changed(out_dir: Path, before: dict[str, bytes], after: dict[str, byte
     return written, removed
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write via a temporary file and rename, so a reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

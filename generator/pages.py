@@ -8,9 +8,7 @@ page with broken front matter still shows its body to the merge), and
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -89,19 +87,6 @@ def split_front_matter(text: str) -> tuple[str | None, str, int]:
 
 def render_page(meta: dict[str, Any], body: str) -> str:
     return f"{FENCE}\n{dump(meta)}{FENCE}\n\n{body.strip()}\n"
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write via a temporary file and rename, so a reader never sees half a page."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def to_paper(doc: PageDoc, display: Path | str) -> Paper:

@@ -1,13 +1,9 @@
 """`pip install .` into a fresh virtual environment gives a working tool."""
 
 import subprocess
-import sys
 import venv
 
-import pytest
-
 from conftest import REPO, copy_content
-
 
 
 def test_installed_tool_builds_from_another_directory(tmp_path):

@@ -6,26 +6,11 @@ from pathlib import Path
 
 from generator.errors import ContentError
 from generator.model import Entry, SourceList
+from generator.yamlutil import read_utf8
 
 
 def read(path: Path, name: str) -> SourceList:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ContentError(f"cannot read the list: {exc.strerror}", path=name) from None
-    return parse(decode(raw, name), name, path)
-
-
-def decode(raw: bytes, name: str) -> str:
-    """UTF-8 (a BOM is dropped); other bytes are an error naming the line."""
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ContentError(
-            f"byte 0x{raw[exc.start]:02x} is not UTF-8; save the file as UTF-8", path=name, line=line
-        ) from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return parse(read_utf8(path, name, ContentError), name, path)
 
 
 def parse(text: str, name: str, path: Path | None = None) -> SourceList:

@@ -6,12 +6,14 @@ Playwright the browser tests skip, except under CI=true, where they fail.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -92,16 +94,25 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
-def http_root(search_site):
-    """The built site over http on 127.0.0.1 (a free port), with a strict CSP."""
-    handler = functools.partial(_QuietHandler, directory=str(search_site))
+@contextlib.contextmanager
+def served(folder: Path) -> Iterator[str]:
+    """``folder`` over http on 127.0.0.1 (a free port), with a strict CSP; yields its root URL."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def http_root(search_site):
+    """The built site over http on 127.0.0.1 (a free port), with a strict CSP."""
+    with served(search_site) as url:
+        yield url
 
 
 @pytest.fixture(params=["file", "http"])

@@ -8,9 +8,6 @@ tests/test_hostile.py proves the same on the HTML source; this proves what Chrom
 
 from __future__ import annotations
 
-import functools
-import threading
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -19,7 +16,7 @@ from generator.build import build
 from generator.reporter import Reporter
 from test_hostile import hostile_content
 
-from .conftest import _QuietHandler
+from .conftest import served
 from .helpers import TIMEOUT, html_pages, search_for
 
 # What the content tries to inject, as CSS selectors: none may match on any page.
@@ -40,13 +37,8 @@ def hostile_site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def hostile_http(hostile_site):
-    handler = functools.partial(_QuietHandler, directory=str(hostile_site))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with served(hostile_site) as url:
+        yield url
 
 
 @pytest.fixture(params=["file", "http"])

@@ -7,18 +7,12 @@ would show up as a script error, which every test checks for.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-TIMEOUT = 10_000  # ms; the index is small, this is only for slow machines
-
-
-def papers(site: Path) -> list[dict]:
-    return json.loads((site / "papers.json").read_text(encoding="utf-8"))
+from .helpers import TIMEOUT, papers, search_for
 
 
 def distinctive_title_word(paper: dict, everyone: list[dict]) -> str:
@@ -32,14 +26,6 @@ def shown(page) -> str:
     status = page.locator(".search-status").first.inner_text() if page.locator(".search-status").count() else ""
     titles = page.locator(".search-hit-title").all_inner_texts()
     return f"status {status!r}, results {titles}"
-
-
-def search_for(page, text: str):
-    box = page.locator("#search-q")
-    box.fill("")
-    box.press_sequentially(text)
-    page.wait_for_function("text => (document.querySelector('.search-status') || {}).textContent.includes(text)",
-                           arg=text, timeout=TIMEOUT)
 
 
 @pytest.fixture(autouse=True)
