@@ -13,14 +13,15 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Callable, TypeVar
 
 from generator.background import in_parallel, map_in_parallel
 from generator.config import Config, load_config, normalize_base_url
 from generator.errors import ContentError, Diagnostic, ProceedingsError
 from generator.latex import AbstractRenderer
-from generator.merge import Change, Derived, SyncPlan, plan_sync
-from generator.model import Paper, RenderedPaper, SourceList
+from generator.merge import Change, Derived, Deriver, SyncPlan, plan_sync
+from generator.model import Entry, Paper, RenderedPaper, SourceList
 from generator.output import check_replaceable, write_site
 from generator.pages import PAGES_DIR, PageDoc, read_page, to_paper, unknown_keys
 from generator.publish import Publication
@@ -30,7 +31,7 @@ from generator.site import SiteInfo, SiteRenderer, tag_urls
 from generator.sources import find_sources, read_source
 from generator.tagging import Taxonomy, load_taxonomy
 from generator.theme import Theme
-from generator.titles import derive_title
+from generator.titles import title_candidates
 
 T = TypeVar("T")
 
@@ -74,7 +75,7 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
     project = stage("load project", load_project, content_dir, reporter, base_url)
     check_replaceable(out_dir, content_dir)
     docs = stage("read pages", read_pages, content_dir)
-    plan = stage("sync pages", sync_pages, project, reporter, apply=True, docs=docs)
+    plan = stage("sync pages", sync_pages, project, reporter, apply=True, docs=docs, jobs=jobs)
     papers = stage("parse pages", parse_pages, content_dir, reporter, unchanged(docs, plan))
     rendered = stage("render abstracts", render_papers, papers, project.renderer, reporter, jobs)
     # The search index is the slowest stage: build it on another core while templates render.
@@ -100,6 +101,9 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
         except ValueError as exc:
             raise ProceedingsError(f"--base-url {exc}") from None
     sources = [read_source(path, path.name) for path in find_sources(content_dir)]
+    for source in sources:
+        for diagnostic in source.diagnostics:
+            reporter.report(diagnostic)
     return Project(content_dir, config, sources, load_taxonomy(content_dir), AbstractRenderer(config.macros))
 
 
@@ -114,10 +118,10 @@ def unchanged(docs: dict[Path, PageDoc], plan: SyncPlan) -> dict[Path, PageDoc]:
 
 
 def sync_pages(project: Project, reporter: Reporter, apply: bool, docs: dict[Path, PageDoc] | None = None,
-               deriver: Callable[[str, set[str]], Derived] | None = None) -> SyncPlan:
-    """Bring the Markdown pages in step with the lists (see merge.py)."""
+               deriver: Deriver | None = None, jobs: int = 1) -> SyncPlan:
+    """Bring the Markdown pages in step with the sources (see merge.py)."""
     pages = list((docs if docs is not None else read_pages(project.content_dir)).values())
-    plan = plan_sync(project.content_dir, project.sources, pages, deriver or make_deriver(project, reporter),
+    plan = plan_sync(project.content_dir, project.sources, pages, deriver or make_deriver(project, reporter, jobs),
                      project.taxonomy.version)
     for diagnostic in plan.diagnostics:
         reporter.report(diagnostic)
@@ -126,16 +130,37 @@ def sync_pages(project: Project, reporter: Reporter, apply: bool, docs: dict[Pat
     return plan
 
 
-def make_deriver(project: Project, reporter: Reporter) -> Callable[[str, set[str]], Derived]:
-    def derive(text: str, taken: set[str]) -> Derived:
-        plain = project.renderer.render(text).plain
-        title = derive_title(plain, taken)
-        tags = project.taxonomy.tags_for(title, plain)
-        if tags == (project.taxonomy.fallback,):
-            reporter.warn(f"no taxonomy tag matches “{title}”; tagged it {tags[0]!r}", path="taxonomy.yaml")
-        return Derived(title, tags)
+def make_deriver(project: Project, reporter: Reporter, jobs: int = 1) -> Deriver:
+    """Titles and tags for new or changed entries, on ``jobs`` cores (the slow part of a first build)."""
+
+    def derive_chunk(entries: list[Entry]) -> list[tuple[Derived, bool]]:
+        return [derive_one(project, entry) for entry in entries]
+
+    def derive(entries: Sequence[Entry]) -> list[Derived]:
+        workers = jobs if len(entries) >= 500 else 1
+        results = map_in_parallel(derive_chunk, list(entries), workers)
+        for entry, (derived, fell_back) in zip(entries, results):
+            if fell_back:
+                reporter.warn(f"no taxonomy tag matches “{derived.title}”; tagged it "
+                              f"{project.taxonomy.fallback!r}", path="taxonomy.yaml")
+        return [derived for derived, _ in results]
 
     return derive
+
+
+def derive_one(project: Project, entry: Entry) -> tuple[Derived, bool]:
+    """An entry's title candidates and tags, and whether no taxonomy tag matched.
+
+    A title the source gives is kept; keywords the source gives come first among the tags.
+    """
+    plain = project.renderer.render(entry.text).plain
+    candidates = [entry.title] if entry.title else title_candidates(plain)
+    tags = project.taxonomy.tags_for(entry.title or candidates[0], plain)
+    fell_back = tags == (project.taxonomy.fallback,)
+    if entry.keywords:
+        tags = tuple(dict.fromkeys((*entry.keywords, *(() if fell_back else tags))))
+        fell_back = False
+    return Derived(candidates[0], tags, tuple(candidates[1:]), given=bool(entry.title)), fell_back
 
 
 def page_paths(content_dir: Path) -> list[Path]:
@@ -160,7 +185,7 @@ def parse_pages(content_dir: Path, reporter: Reporter, known: dict[Path, PageDoc
 def parse_page(path: Path, content_dir: Path, reporter: Reporter, doc: PageDoc | None = None) -> Paper:
     display = path.relative_to(content_dir)
     doc = doc or read_page(path, display)
-    paper = to_paper(doc, display)
+    paper = to_paper(doc, display, reporter.warn)
     for key in unknown_keys(doc):
         reporter.warn(f"unknown front matter key {key!r}", display, doc.lines.get(key))
     return paper

@@ -77,8 +77,8 @@ def check_entries(entries: list[Entry], reporter: Reporter) -> None:
 def pending_changes(project: Project, docs: dict[Path, PageDoc], reporter: Reporter) -> dict[str, int]:
     """What a build would create, update or remove, worked out without deriving titles."""
 
-    def placeholder(text: str, taken: set[str]) -> Derived:
-        return Derived(hashlib.sha256(text.encode("utf-8")).hexdigest()[:16], ())
+    def placeholder(entries) -> list[Derived]:
+        return [Derived(hashlib.sha256(e.text.encode("utf-8")).hexdigest()[:16], ()) for e in entries]
 
     plan = sync_pages(project, reporter, apply=False, docs=docs, deriver=placeholder)
     counts: dict[str, int] = {}

@@ -72,13 +72,16 @@ def make_parser() -> argparse.ArgumentParser:
     check_parser.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1)")
     check_parser.set_defaults(command=run_check)
 
-    import_parser = commands.add_parser("import", help="turn an abstract list into Markdown pages",
-                                        description="Copy LIST into the content folder (if it is not there) "
+    import_parser = commands.add_parser("import", help="turn a source of abstracts into Markdown pages",
+                                        description="Copy SOURCE into the content folder (if it is not there) "
                                                     "and create, update or remove its Markdown pages.")
-    import_parser.add_argument("list", type=Path, metavar="LIST", help="the abstract list (.txt)")
+    import_parser.add_argument("list", type=Path, metavar="SOURCE",
+                               help="the abstracts: a plain list (.txt), BibTeX (.bib), CSV (.csv), TSV (.tsv) "
+                                    "or JSON Lines (.jsonl)")
     _content_option(import_parser)
     import_parser.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
     import_parser.set_defaults(command=run_import)
+
     return parser
 
 
@@ -110,15 +113,21 @@ def run_check(args, reporter: ConsoleReporter) -> int:
 
 def run_import(args, reporter: ConsoleReporter) -> int:
     source = args.list
-    if source.suffix not in READERS:
-        raise ProceedingsError(f"unknown list format {source.suffix!r} (known: {', '.join(READERS)})", path=source)
+    if source.suffix.lower() not in READERS:
+        raise ProceedingsError(f"unknown source format {source.suffix!r} (known: {', '.join(READERS)})",
+                               path=source)
     if not source.is_file():
         raise ProceedingsError("no such file", path=source)
+    if not args.content.exists() and not args.dry_run:
+        args.content.mkdir(parents=True)  # importing into a new proceedings
+        reporter.info(f"created {args.content}/")
     project = load_project(args.content, reporter)
     target = args.content / source.name
     copying = source.resolve() != target.resolve()
     if copying:
         incoming = read_source(source, source.name)
+        for diagnostic in incoming.diagnostics:
+            reporter.report(diagnostic)
         others = [s for s in project.sources if s.path.name != source.name]
         project = _with_sources(project, others + [incoming])
     plan = sync_pages(project, reporter, apply=not args.dry_run)

@@ -1,25 +1,33 @@
-"""Keep the Markdown pages in step with the abstract lists without losing edits.
+"""Keep the Markdown pages in step with the sources without losing edits.
 
 Each generated page records, under ``generated``, fingerprints of what the
-tool last wrote (the list entry, title, tags, body). A value whose
+tool last wrote (the source entry, title, tags, body, details). A value whose
 fingerprint still matches is the tool's to update; one that differs was
 edited by a person and wins. The plan is computed first and applied after,
 so ``import --dry-run`` shows exactly what ``build`` would do.
+
+Titles and tags the tool makes up are derived for all entries that need them
+in one batch (``Deriver``), which may run in parallel; titles are made unique
+afterwards, in proceedings order, so the result does not depend on that.
 """
 
 from __future__ import annotations
 
 import difflib
+import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
+from generator.details import DETAIL_KEYS, details_to_meta
 from generator.errors import Diagnostic
 from generator.model import Entry, SourceList
 from generator.output import write_atomically
 from generator.pages import PAGES_DIR, PageDoc, digest, render_page
 from generator.slugs import slugify, unique
+from generator.titles import pick_title
 
 # Two versions of an entry this similar are the same paper (a typo fix, a reworded sentence).
 SIMILAR = 0.8
@@ -27,12 +35,17 @@ SIMILAR = 0.8
 
 @dataclass(frozen=True)
 class Derived:
+    """The title and tags the tool gives an entry. ``title`` is the best candidate; when another
+    paper has it, the first free one of ``alternatives`` is used (then a numbered one)."""
+
     title: str
     tags: tuple[str, ...]
+    alternatives: tuple[str, ...] = ()
+    given: bool = False  # the source named the title: used as is, even if another paper has it
 
 
-# entry text, titles already taken → the generated title and tags
-Deriver = Callable[[str, set[str]], Derived]
+# entries → their titles and tags, in the same order; no shared state, so it may run in parallel
+Deriver = Callable[[Sequence[Entry]], list[Derived]]
 
 
 @dataclass(frozen=True)
@@ -78,9 +91,15 @@ class _Sync:
         self.slugs = {str(d.meta.get("slug")) for d in docs if d.meta.get("slug")}
         self.slugs |= {d.path.stem for d in docs}
         self.next_id = 1 + max((_number(d.meta.get("id")) for d in docs), default=0)
+        self.derived: dict[int, Derived] = {}  # id(entry) → its derived title and tags
 
     def run(self, sources: list[SourceList]) -> SyncPlan:
-        pairs, new_entries = self._match(sources)
+        entries = _in_proceedings_order(sources)
+        # One numbering across every source (in file name order), so that two lists never share a number.
+        self.order = {id(entry): number for number, entry in enumerate(entries, start=1)}
+        pairs, new_entries = self._match(entries)
+        wanted = [entry for entry, doc in pairs if self._needs_derivation(entry, doc)] + new_entries
+        self.derived = {id(entry): derived for entry, derived in zip(wanted, self.derive(wanted))}
         for entry, doc in pairs:
             self._update(entry, doc)
         for entry in new_entries:
@@ -92,13 +111,20 @@ class _Sync:
 
     # -- matching ---------------------------------------------------------
 
-    def _match(self, sources: list[SourceList]) -> tuple[list[tuple[Entry, PageDoc]], list[Entry]]:
-        entries = [entry for source in sources for entry in source.entries]
+    def _match(self, entries: list[Entry]) -> tuple[list[tuple[Entry, PageDoc]], list[Entry]]:
+        """Pair entries with pages: by the source's own id, then by text, then by similar text."""
+        by_uid = {(d.meta.get("source"), str(d.meta["uid"])): d for d in self.unmatched.values()
+                  if d.meta.get("uid") not in (None, "")}
         by_text: dict[str, list[PageDoc]] = {}
         for doc in self.unmatched.values():
             by_text.setdefault(_text_key(doc), []).append(doc)
         pairs, leftover = [], []
         for entry in entries:
+            doc = by_uid.get((entry.source, entry.uid)) if entry.uid else None
+            if doc is not None and doc.path in self.unmatched:
+                by_text[_text_key(doc)].remove(doc)
+                pairs.append((entry, self._take(doc)))
+                continue
             candidates = by_text.get(digest(entry.text))
             if candidates:
                 pairs.append((entry, self._take(candidates.pop(_same_place(candidates, entry)))))
@@ -135,32 +161,39 @@ class _Sync:
     # -- actions ----------------------------------------------------------
 
     def _create(self, entry: Entry) -> None:
-        derived = self.derive(entry.text, self.titles)
-        self.titles.add(derived.title)
-        slug = unique(slugify(derived.title), self.slugs)
+        derived = self.derived[id(entry)]
+        title = self._title(derived, self.titles)
+        self.titles.add(title)
+        slug = unique(slugify(title), self.slugs)
         self.slugs.add(slug)
-        meta = {
-            "id": str(self.next_id),
-            "title": derived.title,
-            "slug": slug,
-            "tags": list(derived.tags),
-            "order": entry.index,
-            "source": entry.source,
-            "entry": entry.index,
-            "generated": _fingerprints(entry.text, derived.title, derived.tags, entry.text, self.tags_version),
-        }
+        meta: dict[str, Any] = {"id": str(self.next_id), "title": title, "slug": slug,
+                                "tags": list(derived.tags), **details_to_meta(entry.details)}
+        if entry.uid:
+            meta["uid"] = entry.uid
+        meta.update({"order": self.order[id(entry)], "source": entry.source, "entry": entry.index})
+        generated = _fingerprints(entry.text, title, derived.tags, entry.text, self.tags_version)
+        if _metadata_digest(entry) != _NO_METADATA:
+            generated.update(meta=_metadata_digest(entry), details=_details_digest(meta))
+        meta["generated"] = generated
+        meta = _in_page_order(meta)
         self.next_id += 1
         path = self.content_dir / PAGES_DIR / f"{slug}.md"
         detail = f"new page for entry {entry.index} of {entry.source} (line {entry.line})"
         self.plan.changes.append(Change("create", path, detail, render_page(meta, entry.text)))
+
+    @staticmethod
+    def _title(derived: Derived, taken: set[str]) -> str:
+        if derived.given:
+            return derived.title
+        return pick_title([derived.title, *derived.alternatives], taken)
 
     def _update(self, entry: Entry, doc: PageDoc) -> None:
         if doc.error or not doc.generated:
             return  # broken or hand-made pages are never rewritten; the build reports them
         meta, body, notes = dict(doc.meta), doc.body, []
         gen = dict(doc.generated)
-        entry_changed = gen.get("text") != digest(entry.text)
-        if entry_changed:
+        refresh_title, refresh_tags = self._refreshes(meta, gen, entry)
+        if gen.get("text") != digest(entry.text):
             if digest(body) == gen.get("body"):
                 body, gen["body"] = entry.text, digest(entry.text)
                 notes.append("abstract")
@@ -168,31 +201,63 @@ class _Sync:
                 self._warn(doc, f"entry {entry.index} of {entry.source} changed, but the page's abstract "
                                 "was edited by hand: kept the page's abstract")
             gen["text"] = digest(entry.text)
-        self._regenerate(meta, gen, entry, entry_changed, notes)
-        for key, value in (("order", entry.index), ("entry", entry.index), ("source", entry.source)):
+        if gen.get("meta", _NO_METADATA) != _metadata_digest(entry):
+            self._refresh_details(doc, meta, gen, entry, notes)
+        self._regenerate(meta, gen, entry, refresh_title, refresh_tags, notes)
+        for key, value in (("order", self.order[id(entry)]), ("entry", entry.index), ("source", entry.source)):
             if meta.get(key) != value:
                 meta[key] = value
                 notes.append(key)
         if notes:
             meta["generated"] = gen
-            text = render_page(meta, body)
+            text = render_page(_in_page_order(meta), body)
             self.plan.changes.append(Change("update", doc.path, "updated " + ", ".join(notes), text))
 
-    def _regenerate(self, meta: dict, gen: dict, entry: Entry, entry_changed: bool, notes: list[str]) -> None:
-        """Refresh the title and tags the tool owns; leave a person's alone."""
+    def _refresh_details(self, doc: PageDoc, meta: dict, gen: dict, entry: Entry, notes: list[str]) -> None:
+        """The source's authors, links… changed: take them, unless a person edited the page's."""
+        gen["meta"] = _metadata_digest(entry)
+        if entry.uid and meta.get("uid") != entry.uid:
+            meta["uid"] = entry.uid
+            notes.append("uid")
+        wanted = details_to_meta(entry.details)
+        if _details_digest(meta) not in (gen.get("details", _NO_DETAILS), _details_digest(wanted)):
+            self._warn(doc, f"entry {entry.index} of {entry.source} has new details (authors, links…), but the "
+                            "page's were edited by hand: kept the page's")
+            return
+        if _details_of(meta) != wanted:
+            for key in DETAIL_KEYS:
+                meta.pop(key, None)
+            meta.update(wanted)
+            notes.append("details")
+        gen["details"] = _details_digest(wanted)
+
+    def _needs_derivation(self, entry: Entry, doc: PageDoc) -> bool:
+        if doc.error or not doc.generated:
+            return False
+        return any(self._refreshes(doc.meta, doc.generated, entry))
+
+    def _refreshes(self, meta: dict, gen: dict, entry: Entry) -> tuple[bool, bool]:
+        """Whether the title and the tags are the tool's and due for a refresh."""
+        entry_changed = (gen.get("text") != digest(entry.text)
+                         or gen.get("meta", _NO_METADATA) != _metadata_digest(entry))
         title_owned = digest(meta.get("title", "")) == gen.get("title")
         tags_owned = digest(meta.get("tags") or []) == gen.get("tags")
-        refresh_title = title_owned and entry_changed
-        refresh_tags = tags_owned and (entry_changed or gen.get("taxonomy") != self.tags_version)
+        return (title_owned and entry_changed,
+                tags_owned and (entry_changed or gen.get("taxonomy") != self.tags_version))
+
+    def _regenerate(self, meta: dict, gen: dict, entry: Entry, refresh_title: bool, refresh_tags: bool,
+                    notes: list[str]) -> None:
+        """Refresh the title and tags the tool owns; leave a person's alone."""
         if not (refresh_title or refresh_tags):
             return
-        others = self.titles - {meta.get("title")}
-        derived = self.derive(entry.text, others)
-        if refresh_title and derived.title != meta.get("title"):
-            self.titles.discard(meta.get("title"))
-            self.titles.add(derived.title)
-            meta["title"], gen["title"] = derived.title, digest(derived.title)
-            notes.append("title")
+        derived = self.derived[id(entry)]
+        if refresh_title:
+            title = self._title(derived, self.titles - {meta.get("title")})
+            if title != meta.get("title"):
+                self.titles.discard(meta.get("title"))
+                self.titles.add(title)
+                meta["title"], gen["title"] = title, digest(title)
+                notes.append("title")
         if refresh_tags:
             if gen.get("taxonomy") != self.tags_version:
                 gen["taxonomy"] = self.tags_version
@@ -219,6 +284,45 @@ class _Sync:
 
     def _warn(self, doc: PageDoc, message: str) -> None:
         self.plan.diagnostics.append(Diagnostic("warning", message, _display(doc.path, self.content_dir)))
+
+
+# The order of a page's front matter: what a reader of the file looks for first.
+PAGE_ORDER = ("id", "title", "slug", "authors", "tags", "track", "award", "pdf", "code", "openreview", "doi",
+              "uid", "order", "source", "entry")
+
+
+def _in_page_order(meta: dict[str, Any]) -> dict[str, Any]:
+    """Known keys in ``PAGE_ORDER``, then a person's own keys as they were, then ``generated``."""
+    ordered = {key: meta[key] for key in PAGE_ORDER if key in meta}
+    ordered.update((key, value) for key, value in meta.items() if key not in ordered and key != "generated")
+    if "generated" in meta:
+        ordered["generated"] = meta["generated"]
+    return ordered
+
+
+def _in_proceedings_order(sources: list[SourceList]) -> list[Entry]:
+    return [entry for source in sources for entry in source.entries]
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _metadata_digest(entry: Entry) -> str:
+    """What the source says about a paper besides its abstract (title, keywords, details, id)."""
+    return digest(_canonical([entry.title, list(entry.keywords), details_to_meta(entry.details), entry.uid]))
+
+
+def _details_of(meta: dict[str, Any]) -> dict[str, Any]:
+    return {key: meta[key] for key in DETAIL_KEYS if key in meta}
+
+
+def _details_digest(meta: dict[str, Any]) -> str:
+    return digest(_canonical(_details_of(meta)))
+
+
+_NO_METADATA = digest(_canonical(["", [], {}, ""]))
+_NO_DETAILS = digest(_canonical({}))
 
 
 def _fingerprints(text: str, title: str, tags, body: str, tags_version: str) -> dict[str, str]:

@@ -5,15 +5,48 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.errors import Diagnostic
+
+
+@dataclass(frozen=True)
+class Author:
+    name: str
+    affiliation: str = ""
+    orcid: str = ""  # bare, 0000-0002-1825-0097
+
+
+@dataclass(frozen=True)
+class Details:
+    """What is known about a paper beyond its title, abstract and tags; every field optional."""
+
+    authors: tuple[Author, ...] = ()
+    track: str = ""
+    award: str = ""
+    pdf: str = ""  # links: http(s) URLs or paths inside the site
+    code: str = ""
+    openreview: str = ""
+    doi: str = ""  # bare, 10.1234/abc
+
+    def __bool__(self) -> bool:
+        return any(getattr(self, name) for name in DETAIL_FIELDS)
+
+
+DETAIL_FIELDS = ("authors", "track", "award", "pdf", "code", "openreview", "doi")
+LINK_FIELDS = ("pdf", "code", "openreview")
+
 
 @dataclass(frozen=True)
 class Entry:
-    """One abstract as it appears in a source list."""
+    """One paper as it appears in a source: its abstract and whatever else the format carries."""
 
-    text: str
-    source: str  # the list's file name, relative to the content directory
-    index: int  # 1-based position in the list
-    line: int  # line in the list where the entry starts
+    text: str  # the abstract
+    source: str  # the source's file name, relative to the content directory
+    index: int  # 1-based position in the source
+    line: int  # line in the source where the entry starts
+    title: str = ""  # empty: the tool derives one from the abstract
+    keywords: tuple[str, ...] = ()  # become tags beside the taxonomy's
+    details: Details = Details()
+    uid: str = ""  # the source's own id for the paper (BibTeX key, Mini-Conf UID…), used to match pages
 
 
 @dataclass(frozen=True)
@@ -21,8 +54,9 @@ class SourceList:
     """A parsed source list: its title line and its entries."""
 
     path: Path
-    title: str
+    title: str  # empty for formats that carry no proceedings title
     entries: tuple[Entry, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()  # records skipped or fields left out, by line
 
 
 @dataclass(frozen=True)
@@ -38,6 +72,8 @@ class Paper:
     source: str
     entry: int
     path: Path  # the page file
+    details: Details = Details()
+    uid: str = ""
 
 
 @dataclass(frozen=True)
@@ -59,6 +95,10 @@ class RenderedPaper:
     @property
     def slug(self) -> str:
         return self.paper.slug
+
+    @property
+    def details(self) -> Details:
+        return self.paper.details
 
     @property
     def url(self) -> str:

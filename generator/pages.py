@@ -11,8 +11,9 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+from generator.details import DETAIL_KEYS, parse_details
 from generator.errors import ContentError, ProceedingsError
 from generator.model import Paper
 from generator.yamlutil import dump, load_mapping, read_utf8
@@ -21,8 +22,11 @@ PAGES_DIR = "papers"
 FENCE = "---"
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
-# Keys the tool writes; a person may add others later (authors, pdf…).
-KNOWN_KEYS = {"id", "title", "slug", "tags", "order", "source", "entry", "generated"}
+# Keys the tool writes or reads; any other key is warned about.
+KNOWN_KEYS = {"id", "title", "slug", "tags", "order", "source", "entry", "uid", "generated", *DETAIL_KEYS}
+
+# message, file, line
+Warn = Callable[[str, "Path | str", "int | None"], None]
 
 
 def digest(value: Any) -> str:
@@ -89,8 +93,12 @@ def render_page(meta: dict[str, Any], body: str) -> str:
     return f"{FENCE}\n{dump(meta)}{FENCE}\n\n{body.strip()}\n"
 
 
-def to_paper(doc: PageDoc, display: Path | str) -> Paper:
-    """Validate a page into a Paper; raise ContentError naming the field and line."""
+def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Paper:
+    """Validate a page into a Paper; raise ContentError naming the field and line.
+
+    A bad detail (a link that is not a URL, say) is only warned about and left
+    out: the paper builds without it.
+    """
     if doc.error:
         raise doc.error
     meta = doc.meta
@@ -120,6 +128,11 @@ def to_paper(doc: PageDoc, display: Path | str) -> Paper:
         raise fail("tags", "must be a list of tag names, like [optimization, diffusion models]")
     if not doc.body:
         raise ContentError("the page has no abstract below its front matter", path=display, line=doc.body_line)
+
+    def problem(key: str, message: str) -> None:
+        if warn is not None:
+            warn(f"`{key}`: {message}", display, doc.lines.get(key, 1))
+
     return Paper(
         id=text("id"),
         slug=slug,
@@ -130,6 +143,8 @@ def to_paper(doc: PageDoc, display: Path | str) -> Paper:
         source=str(meta.get("source") or ""),
         entry=number("entry"),
         path=doc.path,
+        details=parse_details(meta, problem),
+        uid=str(meta.get("uid") or "").strip(),
     )
 
 

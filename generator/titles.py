@@ -93,12 +93,18 @@ _ACRONYM_USE = re.compile(r"\b[A-Z][A-Za-z0-9]*[A-Z]s?\b")
 
 def derive_title(plain: str, taken: set[str] | frozenset[str] = frozenset()) -> str:
     """A short title made of the abstract's own words, distinct from every title in ``taken``."""
+    return pick_title(title_candidates(plain), taken)
+
+
+def title_candidates(plain: str) -> list[str]:
+    """Titles for the abstract, best first; never empty. Independent of other papers, so that
+    they can be worked out in parallel and made unique afterwards with ``pick_title``."""
     text = _clean(plain)
     if not text:
-        return _unique([UNTITLED], taken)
+        return [UNTITLED]
     sentences = _split_sentences(text)
     candidates = [c for c in (_named_title(sentences, text), _phrase_title(sentences, text)) if c]
-    return _unique(candidates or [UNTITLED], taken)
+    return candidates or [UNTITLED]
 
 
 def _clean(plain: str) -> str:
@@ -319,7 +325,7 @@ def _tidy(title: str) -> str:
         title = stripped
 
 
-def _unique(candidates: list[str], taken: set[str] | frozenset[str]) -> str:
+def pick_title(candidates: list[str], taken: set[str] | frozenset[str]) -> str:
     """The first free candidate, else the first with " (2)", " (3)"… appended."""
     for candidate in candidates:
         if candidate not in taken:

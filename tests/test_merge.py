@@ -17,12 +17,14 @@ ABSTRACTS = [
 ]
 
 
-def fake_derive(text, taken):
-    """Deterministic stand-in for title derivation: the first two words."""
+def fake_derive(entries):
+    """Deterministic stand-in for title derivation: the first three words."""
+    return [_fake(entry.text) for entry in entries]
+
+
+def _fake(text):
     title = " ".join(text.split()[:3]).rstrip(",.")
-    while title in taken:
-        title += " bis"
-    return Derived(title, ("Topic " + text.split()[2].rstrip(","),))
+    return Derived(title, ("Topic " + text.split()[2].rstrip(","),), alternatives=(title + " bis",))
 
 
 def sync(content: Path, abstracts, tags_version="v1"):

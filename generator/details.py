@@ -1,0 +1,137 @@
+"""Paper details (authors, links, track, award, DOI), checked and normalised once.
+
+Pages and every source format go through ``parse_details``, so a value means
+the same wherever it was written. A bad value is a problem reported by key and
+left out: the paper still builds without it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from generator.model import LINK_FIELDS, Author, Details
+
+# key, message → reported by the caller with its own file and line
+Problem = Callable[[str, str], None]
+
+ORCID = re.compile(r"(?:https?://orcid\.org/)?(\d{4}-\d{4}-\d{4}-\d{3}[\dX])/?", re.IGNORECASE)
+DOI = re.compile(r"(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)", re.IGNORECASE)
+URL = re.compile(r"https?://[^\s/?#<>\"'`\\]+[^\s<>\"'`\\]*", re.IGNORECASE)
+# A path inside the site: no scheme, not protocol-relative, nothing that leaves the attribute.
+SITE_PATH = re.compile(r"(?![a-z][a-z0-9+.-]*:)(?!//)[^\s<>\"'`\\]+", re.IGNORECASE)
+OPENREVIEW_ID = re.compile(r"[A-Za-z0-9_-]{6,}")
+# "Ada Lovelace and Charles Babbage", "Ada Lovelace; Charles Babbage"
+AUTHOR_SEPARATOR = re.compile(r"\s*;\s*|\s+and\s+")
+
+
+def parse_details(raw: Mapping[str, Any], problem: Problem) -> Details:
+    return Details(
+        authors=parse_authors(raw.get("authors"), problem),
+        track=_text(raw, "track", problem),
+        award=_text(raw, "award", problem),
+        pdf=parse_link(raw, "pdf", problem),
+        code=parse_link(raw, "code", problem),
+        openreview=parse_link(raw, "openreview", problem),
+        doi=parse_doi(raw, problem),
+    )
+
+
+def parse_authors(value: Any, problem: Problem) -> tuple[Author, ...]:
+    """A list of names or of ``{name, affiliation, orcid}``; a single string of names also works."""
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):
+        value = [name for name in AUTHOR_SEPARATOR.split(value.strip()) if name]
+    if not isinstance(value, list):
+        problem("authors", "must be a list of names, or of `{name: …, affiliation: …, orcid: …}`")
+        return ()
+    authors = []
+    for number, item in enumerate(value, start=1):
+        author = _author(item, number, problem)
+        if author is not None:
+            authors.append(author)
+    return tuple(authors)
+
+
+def _author(item: Any, number: int, problem: Problem) -> Author | None:
+    if isinstance(item, str):
+        item = {"name": item}
+    if not isinstance(item, Mapping):
+        problem("authors", f"author {number} must be a name or a mapping with `name`")
+        return None
+    unknown = sorted(str(key) for key in item if key not in ("name", "affiliation", "orcid"))
+    if unknown:
+        problem("authors", f"author {number} has unknown field(s) {', '.join(unknown)} "
+                           "(known: name, affiliation, orcid)")
+    name = _clean(item.get("name"))
+    if not name:
+        problem("authors", f"author {number} has no name")
+        return None
+    orcid = _clean(item.get("orcid"))
+    if orcid:
+        match = ORCID.fullmatch(orcid)
+        if match is None:
+            problem("authors", f"author {number} ({name}): ORCID {orcid!r} is not like 0000-0002-1825-0097")
+            orcid = ""
+        else:
+            orcid = match.group(1).upper()
+    return Author(name, _clean(item.get("affiliation")), orcid)
+
+
+def parse_link(raw: Mapping[str, Any], key: str, problem: Problem) -> str:
+    value = _clean(raw.get(key))
+    if not value:
+        return ""
+    if URL.fullmatch(value) or SITE_PATH.fullmatch(value):
+        return value
+    if key == "openreview" and OPENREVIEW_ID.fullmatch(value):
+        return f"https://openreview.net/forum?id={value}"
+    problem(key, f"{value!r} is not an http(s) URL or a path inside the site; left out")
+    return ""
+
+
+def parse_doi(raw: Mapping[str, Any], problem: Problem) -> str:
+    value = _clean(raw.get("doi"))
+    if not value:
+        return ""
+    match = DOI.fullmatch(value)
+    if match is None:
+        problem("doi", f"{value!r} is not a DOI (like 10.1234/abc); left out")
+        return ""
+    return match.group(1)
+
+
+def _text(raw: Mapping[str, Any], key: str, problem: Problem) -> str:
+    value = raw.get(key)
+    if value is not None and not isinstance(value, (str, int, float)):
+        problem(key, "must be text")
+        return ""
+    return _clean(value)
+
+
+def _clean(value: Any) -> str:
+    return " ".join(str(value).split()) if value is not None else ""
+
+
+def details_to_meta(details: Details) -> dict[str, Any]:
+    """Front matter fields for the details that are set, in a fixed order."""
+    meta: dict[str, Any] = {}
+    if details.authors:
+        meta["authors"] = [_author_meta(author) for author in details.authors]
+    for key in ("track", "award", *LINK_FIELDS, "doi"):
+        value = getattr(details, key)
+        if value:
+            meta[key] = value
+    return meta
+
+
+def _author_meta(author: Author) -> str | dict[str, str]:
+    if not (author.affiliation or author.orcid):
+        return author.name
+    fields = {"name": author.name, "affiliation": author.affiliation, "orcid": author.orcid}
+    return {key: value for key, value in fields.items() if value}
+
+
+DETAIL_KEYS = ("authors", "track", "award", *LINK_FIELDS, "doi")
