@@ -27,7 +27,7 @@ from generator.pages import PAGES_DIR, PageDoc, read_page, to_paper, unknown_key
 from generator.publish import Publication
 from generator.reporter import Reporter
 from generator.search import search_files
-from generator.site import SiteInfo, SiteRenderer, tag_urls
+from generator.site import SiteInfo, SiteRenderer, group_authors, tag_urls
 from generator.sources import find_sources, read_source
 from generator.tagging import Taxonomy, load_taxonomy
 from generator.theme import Theme
@@ -90,9 +90,14 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
     return BuildResult(papers=len(rendered), files=len(files) + len(static), changes=plan.changes)
 
 
-def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = None) -> Project:
-    """Config, source lists and taxonomy: the parts of the content that are not pages."""
-    if not content_dir.is_dir():
+def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = None,
+                 incoming: Path | None = None) -> Project:
+    """Config, source lists and taxonomy: the parts of the content that are not pages.
+
+    ``incoming`` (``import``) is a source kept elsewhere: it takes the place of the content folder's
+    file of the same name, which is then not read, and the folder need not exist yet.
+    """
+    if not content_dir.is_dir() and incoming is None:
         raise ContentError("no such content folder", path=content_dir)
     config = load_config(content_dir, reporter.report)
     if base_url is not None:
@@ -100,7 +105,10 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
             config = replace(config, base_url=normalize_base_url(base_url))
         except ValueError as exc:
             raise ProceedingsError(f"--base-url {exc}") from None
-    sources = [read_source(path, path.name) for path in find_sources(content_dir)]
+    paths = {path.name: path for path in find_sources(content_dir)} if content_dir.is_dir() else {}
+    if incoming is not None:
+        paths[incoming.name] = incoming
+    sources = [read_source(path, name) for name, path in sorted(paths.items())]
     for source in sources:
         for diagnostic in source.diagnostics:
             reporter.report(diagnostic)
@@ -286,7 +294,7 @@ def static_files(content_dir: Path, generated: dict[str, bytes]) -> dict[str, Pa
 
 def site_info(project: Project, papers: list[RenderedPaper]) -> SiteInfo:
     config = project.config
-    title = config.title or next((s.title for s in project.sources), None) or "Proceedings"
+    title = config.title or next((s.title for s in project.sources if s.title), None) or "Proceedings"
     return SiteInfo(
         title=title,
         description=config.description,
@@ -294,4 +302,5 @@ def site_info(project: Project, papers: list[RenderedPaper]) -> SiteInfo:
         base_url=config.base_url,
         date=config.date.isoformat() if config.date else "",
         paper_count=len(papers),
+        author_count=len(group_authors(papers)),
     )

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from generator import __version__
@@ -18,7 +17,7 @@ from generator.build import build, load_project, sync_pages
 from generator.errors import ProceedingsError
 from generator.merge import Change
 from generator.reporter import ConsoleReporter, Reporter
-from generator.sources import READERS, read_source
+from generator.sources import READERS
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,6 +81,16 @@ def make_parser() -> argparse.ArgumentParser:
     import_parser.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
     import_parser.set_defaults(command=run_import)
 
+    new_parser = commands.add_parser("new", help="start a new proceedings: a folder ready for GitHub Pages",
+                                     description="Write a new or empty folder with an example abstract list, "
+                                                 "proceedings.yaml, a GitHub Pages workflow and a README; "
+                                                 "it builds as it is.")
+    new_parser.add_argument("dir", type=Path, metavar="DIR", help="the folder to create (new or empty)")
+    new_parser.add_argument("--title", help="proceedings title (default: the folder's name)")
+    new_parser.add_argument("--install", metavar="SPEC",
+                            help="pip requirement the workflow installs Proceedings from, e.g. "
+                                 "git+https://github.com/OWNER/REPO@v0.1.0 (default: where this copy came from)")
+    new_parser.set_defaults(command=run_new)
     return parser
 
 
@@ -118,18 +127,13 @@ def run_import(args, reporter: ConsoleReporter) -> int:
                                path=source)
     if not source.is_file():
         raise ProceedingsError("no such file", path=source)
-    if not args.content.exists() and not args.dry_run:
-        args.content.mkdir(parents=True)  # importing into a new proceedings
-        reporter.info(f"created {args.content}/")
-    project = load_project(args.content, reporter)
+    if not args.content.exists():  # importing into a new proceedings
+        if not args.dry_run:
+            args.content.mkdir(parents=True)
+        reporter.info(f"{'would create' if args.dry_run else 'created'} {args.content}/")
+    project = load_project(args.content, reporter, incoming=source)
     target = args.content / source.name
-    copying = source.resolve() != target.resolve()
-    if copying:
-        incoming = read_source(source, source.name)
-        for diagnostic in incoming.diagnostics:
-            reporter.report(diagnostic)
-        others = [s for s in project.sources if s.path.name != source.name]
-        project = _with_sources(project, others + [incoming])
+    copying = not target.exists() or source.resolve() != target.resolve()
     plan = sync_pages(project, reporter, apply=not args.dry_run)
     if copying and not args.dry_run:
         shutil.copyfile(source, target)
@@ -140,8 +144,19 @@ def run_import(args, reporter: ConsoleReporter) -> int:
     return finish("dry run: nothing written" if args.dry_run else "import done", reporter)
 
 
-def _with_sources(project, sources):
-    return replace(project, sources=sorted(sources, key=lambda s: s.path.name))
+def run_new(args, reporter: ConsoleReporter) -> int:
+    from generator.scaffold import WORKFLOW, create
+
+    project, files = create(args.dir, args.title, args.install)
+    for name in files:
+        reporter.info(f"  create {args.dir / name}")
+    if not project.install.known:
+        reporter.warn("where the workflow installs Proceedings from is not known: set PROCEEDINGS before "
+                      "publishing (README.md says how), or run `new` again with --install SPEC",
+                      path=args.dir / WORKFLOW)
+    reporter.info(f"next: cd {args.dir} && proceedings build, then open site/index.html; "
+                  f"README.md says how to publish")
+    return finish(f"created {project.title!r} in {args.dir}/", reporter)
 
 
 def report_changes(changes: list[Change], content_dir: Path, reporter: Reporter, dry_run: bool = False) -> None:

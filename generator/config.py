@@ -14,6 +14,7 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from generator.errors import ConfigError, Diagnostic
+from generator.i18n import catalogue_for, catalogue_locales
 from generator.latex import MacroDef
 from generator.yamlutil import load_mapping, read_utf8
 
@@ -140,6 +141,12 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
 }
 
 
+def _no_catalogue(language: str) -> str:
+    shipped = ", ".join(["en", *(name.replace("_", "-") for name in catalogue_locales())])
+    return (f"no interface translation for language {language!r}: headings and buttons are in English, "
+            f"<html lang> is {language!r} (translations: {shipped}; README.md, \"Languages\", says how to add one)")
+
+
 def load_config(content_dir: Path, warn: Callable[[Diagnostic], None]) -> Config:
     """Read and validate ``proceedings.yaml``; a missing file means all defaults."""
     path = content_dir / CONFIG_NAME
@@ -163,6 +170,8 @@ def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn) -> 
             values[key] = _VALIDATORS[key](raw)
         except ValueError as exc:
             problems.append(f"{path}:{line}: {key} {exc}")
+    if "language" in values and catalogue_for(values["language"]) is None:
+        warn(Diagnostic("warning", _no_catalogue(values["language"]), path, lines.get("language")))
     if problems:
         raise ConfigError("invalid config:\n  " + "\n  ".join(problems))
     return replace(Config(), **values)

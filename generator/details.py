@@ -22,8 +22,10 @@ URL = re.compile(r"https?://[^\s/?#<>\"'`\\]+[^\s<>\"'`\\]*", re.IGNORECASE)
 # A path inside the site: no scheme, not protocol-relative, nothing that leaves the attribute.
 SITE_PATH = re.compile(r"(?![a-z][a-z0-9+.-]*:)(?!//)[^\s<>\"'`\\]+", re.IGNORECASE)
 OPENREVIEW_ID = re.compile(r"[A-Za-z0-9_-]{6,}")
-# "Ada Lovelace and Charles Babbage", "Ada Lovelace; Charles Babbage"
+# "Ada Lovelace and Charles Babbage", "Ada Lovelace; Charles Babbage" (and commas: see _split_commas)
 AUTHOR_SEPARATOR = re.compile(r"\s*;\s*|\s+and\s+")
+# What a spreadsheet holds in a cell that has no link yet.
+NOT_KNOWN = frozenset({"n/a", "na", "none", "null", "tba", "tbd", "-", "–", "—"})
 
 
 def parse_details(raw: Mapping[str, Any], problem: Problem) -> Details:
@@ -43,7 +45,7 @@ def parse_authors(value: Any, problem: Problem) -> tuple[Author, ...]:
     if value is None or value == "":
         return ()
     if isinstance(value, str):
-        value = [name for name in AUTHOR_SEPARATOR.split(value.strip()) if name]
+        value = [name for names in AUTHOR_SEPARATOR.split(value.strip()) for name in _split_commas(names)]
     if not isinstance(value, list):
         problem("authors", "must be a list of names, or of `{name: …, affiliation: …, orcid: …}`")
         return ()
@@ -53,6 +55,12 @@ def parse_authors(value: Any, problem: Problem) -> tuple[Author, ...]:
         if author is not None:
             authors.append(author)
     return tuple(authors)
+
+
+def _split_commas(names: str) -> list[str]:
+    """"Jane Doe, John Smith" is two names; "Doe, Jane" and "John Smith, Jr." are one."""
+    parts = [part.strip() for part in names.split(",") if part.strip()]
+    return parts if all(" " in part for part in parts) else [names.strip()]
 
 
 def _author(item: Any, number: int, problem: Problem) -> Author | None:
@@ -82,19 +90,19 @@ def _author(item: Any, number: int, problem: Problem) -> Author | None:
 
 def parse_link(raw: Mapping[str, Any], key: str, problem: Problem) -> str:
     value = _clean(raw.get(key))
-    if not value:
+    if not value or value.lower() in NOT_KNOWN:
         return ""
+    if key == "openreview" and OPENREVIEW_ID.fullmatch(value):  # a bare forum id, as OpenReview exports give
+        return f"https://openreview.net/forum?id={value}"
     if URL.fullmatch(value) or SITE_PATH.fullmatch(value):
         return value
-    if key == "openreview" and OPENREVIEW_ID.fullmatch(value):
-        return f"https://openreview.net/forum?id={value}"
     problem(key, f"{value!r} is not an http(s) URL or a path inside the site; left out")
     return ""
 
 
 def parse_doi(raw: Mapping[str, Any], problem: Problem) -> str:
     value = _clean(raw.get("doi"))
-    if not value:
+    if not value or value.lower() in NOT_KNOWN:
         return ""
     match = DOI.fullmatch(value)
     if match is None:

@@ -118,13 +118,16 @@ class _Sync:
         by_text: dict[str, list[PageDoc]] = {}
         for doc in self.unmatched.values():
             by_text.setdefault(_text_key(doc), []).append(doc)
-        pairs, leftover = [], []
+        pairs, by_text_entries, leftover = [], [], []
+        # Every id first: a new entry whose abstract equals another paper's must not take that paper's page.
         for entry in entries:
             doc = by_uid.get((entry.source, entry.uid)) if entry.uid else None
-            if doc is not None and doc.path in self.unmatched:
+            if doc is None or doc.path not in self.unmatched:  # not found, or a second entry with this id
+                by_text_entries.append(entry)
+            else:
                 by_text[_text_key(doc)].remove(doc)
                 pairs.append((entry, self._take(doc)))
-                continue
+        for entry in by_text_entries:
             candidates = by_text.get(digest(entry.text))
             if candidates:
                 pairs.append((entry, self._take(candidates.pop(_same_place(candidates, entry)))))
@@ -193,6 +196,8 @@ class _Sync:
         meta, body, notes = dict(doc.meta), doc.body, []
         gen = dict(doc.generated)
         refresh_title, refresh_tags = self._refreshes(meta, gen, entry)
+        if not refresh_title:
+            self._keep_edited_title(doc, gen, entry)
         if gen.get("text") != digest(entry.text):
             if digest(body) == gen.get("body"):
                 body, gen["body"] = entry.text, digest(entry.text)
@@ -208,10 +213,19 @@ class _Sync:
             if meta.get(key) != value:
                 meta[key] = value
                 notes.append(key)
+        if gen != doc.generated and not notes:  # a person's edit kept: remember the source's change, warn once
+            notes.append("the record of what the source says")
         if notes:
             meta["generated"] = gen
             text = render_page(_in_page_order(meta), body)
             self.plan.changes.append(Change("update", doc.path, "updated " + ", ".join(notes), text))
+
+    def _keep_edited_title(self, doc: PageDoc, gen: dict, entry: Entry) -> None:
+        """The source gives a title and says something new, but a person's title stays: say so."""
+        title = doc.meta.get("title")
+        if entry.title and entry.title != title and gen.get("meta", _NO_METADATA) != _metadata_digest(entry):
+            self._warn(doc, f"entry {entry.index} of {entry.source} changed, but the page's title was edited "
+                            f"by hand: kept it (the source's title is “{entry.title}”)")
 
     def _refresh_details(self, doc: PageDoc, meta: dict, gen: dict, entry: Entry, notes: list[str]) -> None:
         """The source's authors, links… changed: take them, unless a person edited the page's."""
@@ -276,6 +290,8 @@ class _Sync:
                                      ("abstract", doc.body))
             if digest(value) != gen.get("body" if name == "abstract" else name)
         ]
+        if _details_digest(doc.meta) != gen.get("details", _NO_DETAILS):
+            edited.append("details")
         if edited:
             self._warn(doc, "its entry is no longer in the list, but the page was edited by hand "
                             f"({', '.join(edited)}): kept it; delete the file to remove the paper")

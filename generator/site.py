@@ -17,14 +17,16 @@ import jinja2
 from generator import __version__
 from generator.config import Config
 from generator.errors import ThemeError
-from generator.model import RenderedPaper, Tag
-from generator.slugs import slugify, unique
+from generator.i18n import interface
+from generator.model import Author, RenderedPaper, Tag
+from generator.slugs import slug_or_digest, slugify, unique
 from generator.theme import Theme
 
 if TYPE_CHECKING:  # publish never imports site, so the two cannot import each other
     from generator.publish import Publication
 
 TEASER_LENGTH = 220
+AUTHORS_PER_PAGE = 400  # names on each page of the author index (about 40 KB)
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class SiteInfo:
     base_url: str
     date: str
     paper_count: int
+    author_count: int = 0  # distinct author names; 0: no author pages, no "Authors" link
     version: str = __version__
 
 
@@ -74,6 +77,54 @@ def group_tags(papers: list[RenderedPaper]) -> list[TagPage]:
 
 
 @dataclass(frozen=True)
+class AuthorPage:
+    """One author: every paper that lists the name, with the affiliations and ORCID they give."""
+
+    name: str
+    slug: str
+    papers: tuple[RenderedPaper, ...]
+    affiliations: tuple[str, ...]
+    orcid: str
+
+    @property
+    def url(self) -> str:
+        return f"authors/{self.slug}.html"
+
+
+def group_authors(papers: list[RenderedPaper]) -> list[AuthorPage]:
+    """One page per author name (spacing and case aside), sorted by family name; papers in
+    proceedings order. Two people of the same name share a page, as in most proceedings indexes."""
+    members: dict[str, list[tuple[RenderedPaper, Author]]] = {}
+    for paper in papers:
+        seen = set()
+        for author in paper.details.authors:
+            key = _author_key(author.name)
+            if key not in seen:  # a name listed twice on one paper counts once
+                seen.add(key)
+                members.setdefault(key, []).append((paper, author))
+    taken = {"index"}
+    pages = []
+    for key in sorted(members, key=lambda k: (_family_name(k), k)):
+        listed = members[key]
+        name = listed[0][1].name
+        slug = unique(slug_or_digest(name, "author"), taken)
+        taken.add(slug)
+        affiliations = tuple(dict.fromkeys(a.affiliation for _, a in listed if a.affiliation))
+        orcid = next((a.orcid for _, a in listed if a.orcid), "")
+        pages.append(AuthorPage(name, slug, tuple(p for p, _ in listed), affiliations, orcid))
+    return pages
+
+
+def _author_key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _family_name(key: str) -> str:
+    """The last word of a name, for sorting ("Ada Lovelace" under L); a name in one word sorts as is."""
+    return key.rsplit(" ", 1)[-1]
+
+
+@dataclass(frozen=True)
 class Output:
     """One file of the site, rendered on demand.
 
@@ -96,7 +147,7 @@ class SiteRenderer:
 
     def __init__(self, theme: Theme, config: Config, site: SiteInfo, env: jinja2.Environment | None = None,
                  publication: Publication | None = None):
-        self.env = env or theme.environment()
+        self.env = env or theme.environment(interface(config.language))  # _, ngettext, format_date
         self.publication = publication
         if publication is not None:
             self.env.globals.update(publication.template_globals())  # feed_url
@@ -123,6 +174,7 @@ class SiteRenderer:
             *self.home_pages(papers),
             *self.paper_pages(papers),
             *self.tag_pages(tag_pages),
+            *self.author_pages(group_authors(papers)),
             Output("404.html", lambda: self.render("404.html", self._absolute_root()), frozenset()),
             Output("search.html", lambda: self.render("search.html", ""), frozenset()),
             Output("papers.json", lambda: papers_json(papers)),
@@ -162,6 +214,22 @@ class SiteRenderer:
             stem = page.url.removesuffix(".html")
             for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, "."):
                 render = functools.partial(self.render, "tag.html", "../", tag=page.tag, papers=chunk,
+                                           count=len(page.papers), pagination=pagination)
+                yield Output(url, render, _ids(chunk))
+
+    def author_pages(self, author_pages: list[AuthorPage]) -> Iterator[Output]:
+        """Only proceedings whose pages name authors have author pages and an author index."""
+        if not author_pages:
+            return
+        self.env.globals["author_url"] = _author_url_function(author_pages)
+        for url, chunk, pagination in paginate(author_pages, AUTHORS_PER_PAGE, "authors/index"):
+            render = functools.partial(self.render, "authors.html", "../", authors=chunk, pagination=pagination,
+                                       count=len(author_pages))
+            yield Output(url, render, _ids(p for page in chunk for p in page.papers))
+        for page in author_pages:
+            stem = page.url.removesuffix(".html")
+            for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, "."):
+                render = functools.partial(self.render, "author.html", "../", author=page, papers=chunk,
                                            count=len(page.papers), pagination=pagination)
                 yield Output(url, render, _ids(chunk))
 
@@ -208,6 +276,12 @@ def _tag_url_filter(tag_pages: list[TagPage]):
     return lambda name: urls.get(name, f"tags/{slugify(name)}.html")
 
 
+def _author_url_function(author_pages: list[AuthorPage]):
+    """``author_url(name)`` in templates: the page of the author of that name, relative to the root."""
+    urls = {_author_key(page.name): page.url for page in author_pages}
+    return lambda name: urls.get(_author_key(name), "authors/index.html")
+
+
 def papers_json(papers: list[RenderedPaper]) -> bytes:
     """The machine-readable list of papers, in proceedings order."""
     records = [
@@ -219,9 +293,23 @@ def papers_json(papers: list[RenderedPaper]) -> bytes:
             "url": p.url,
             "tags": list(p.paper.tags),
             "abstract": p.abstract_plain,
+            **_details_json(p),
         }
         for p in papers
     ]
     # One paper per line: readable in a diff, and the C encoder keeps it fast at 10,000 papers.
     lines = ",\n".join(json.dumps(record, ensure_ascii=False) for record in records)
     return f"[\n{lines}\n]\n".encode("utf-8")
+
+
+def _details_json(paper: RenderedPaper) -> dict[str, Any]:
+    """Authors always (a list, maybe empty); the other details only when the paper has them."""
+    details = paper.details
+    record: dict[str, Any] = {"authors": [
+        {key: value for key, value in (("name", a.name), ("affiliation", a.affiliation), ("orcid", a.orcid)) if value}
+        for a in details.authors
+    ]}
+    for key in ("track", "award", "pdf", "code", "openreview", "doi"):
+        if getattr(details, key):
+            record[key] = getattr(details, key)
+    return record

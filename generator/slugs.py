@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 
@@ -29,3 +30,12 @@ def unique(slug: str, taken: set[str]) -> str:
     while f"{slug}-{number}" in taken:
         number += 1
     return f"{slug}-{number}"
+
+
+def slug_or_digest(text: str, prefix: str) -> str:
+    """``slugify(text)``, or ``prefix-<digest>`` for text with no ASCII letters or digits ("张伟"),
+    so that such names get distinct, stable addresses instead of a shared fallback."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    if re.search(r"[A-Za-z0-9]", ascii_text):
+        return slugify(text)
+    return f"{prefix}-{hashlib.sha256(text.strip().encode('utf-8')).hexdigest()[:8]}"

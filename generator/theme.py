@@ -16,8 +16,11 @@ from types import TracebackType
 import jinja2
 from jinja2.debug import rewrite_traceback_stack
 
+from generator import i18n
+
 # The fixed, documented set of page templates a theme provides.
-TEMPLATE_NAMES = ("base.html", "index.html", "paper.html", "tag.html", "tags.html", "404.html", "search.html")
+TEMPLATE_NAMES = ("base.html", "index.html", "paper.html", "tag.html", "tags.html", "author.html", "authors.html",
+                  "404.html", "search.html")
 
 
 def default_theme_dir() -> Path:
@@ -43,20 +46,24 @@ class Theme:
         static = [d for d in (user / "static", default / "static") if d.is_dir()]
         return cls(tuple(templates), tuple(static))
 
-    def environment(self) -> jinja2.Environment:
+    def environment(self, ui: i18n.Interface | None = None) -> jinja2.Environment:
+        """The templates' environment, speaking ``ui``'s language (English when not given)."""
         default = jinja2.FileSystemLoader(str(self.template_dirs[-1]))
         loader = jinja2.ChoiceLoader([
             _Loader([str(d) for d in self.template_dirs]),
             jinja2.PrefixLoader({"default": default}),
         ])
-        return _Environment(
+        env = _Environment(
             loader=loader,
+            extensions=["jinja2.ext.i18n"],
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
+        i18n.install(env, ui or i18n.interface(i18n.SOURCE_LOCALE))
+        return env
 
     def static_files(self) -> dict[str, Path]:
         """Relative name → file, the user's copy shadowing the default's."""
@@ -83,6 +90,10 @@ class _Loader(jinja2.FileSystemLoader):
                                              "template as UTF-8", line, template, str(path)) from None
 
 
+_SELF_EXTENDS_HINT = ("; does a template extend or include itself? To build on the default template of the "
+                      "same name, write {% extends \"default/NAME\" %}")
+
+
 class _Environment(jinja2.Environment):
     """An error raised while a template runs (an undefined name, a failing filter, ``1/0``, a
     macro calling itself) becomes a template error naming the template file and line."""
@@ -97,6 +108,8 @@ class _Environment(jinja2.Environment):
             detail = f"no template named {error.name!r}"
         else:
             detail = str(error) if isinstance(error, jinja2.TemplateError) else f"{type(error).__name__}: {error}"
+        if isinstance(error, RecursionError):
+            detail += _SELF_EXTENDS_HINT
         raise jinja2.TemplateRuntimeError(location + detail) from error
 
 

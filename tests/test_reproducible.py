@@ -35,7 +35,7 @@ def utf8_locale() -> str:
 def make_content(target: Path) -> Path:
     """The bundled proceedings without their pages (so the build derives titles, slugs and tags
     itself), a second, hostile list, a date and a base URL (so the feed and sitemap are written)."""
-    shutil.copytree(BUNDLED_CONTENT, target, ignore=shutil.ignore_patterns("papers"))
+    shutil.copytree(BUNDLED_CONTENT, target, ignore=shutil.ignore_patterns("papers", ".proceedings-cache"))
     shutil.copy(HOSTILE_LIST, target / "hostile.txt")
     config = target / "proceedings.yaml"
     config.write_text(config.read_text(encoding="utf-8") + "date: 2026-12-06\n", encoding="utf-8")

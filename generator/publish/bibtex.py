@@ -21,7 +21,7 @@ from generator.latex.plaintext import MathText, collapse
 from generator.latex.renderer import build_markdown
 from generator.model import RenderedPaper
 
-from .volume import Volume, authors_of
+from .volume import Volume, authors_of, pdf_url_of
 
 _SPECIALS = {
     "\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}",
@@ -72,6 +72,11 @@ class BibTeX:
         url = volume.absolute(paper.url)
         if url:
             fields.append(("url", _url(url)))
+        pdf = pdf_url_of(paper, volume)
+        if pdf:
+            fields.append(("pdf", _url(pdf)))  # as PMLR's volumes write it
+        if paper.details.doi:
+            fields.append(("doi", _url(paper.details.doi)))
         body = "".join(f"  {name} = {{{value}}},\n" for name, value in fields)
         return f"@inproceedings{{{volume.citation_key(paper)},\n{body}}}\n"
 

@@ -1,8 +1,7 @@
 """The proceedings as citations and feeds see it: title, date, address, citation keys.
 
-Papers have no authors or PDF links yet. ``authors_of`` and ``pdf_url_of``
-are the one place that reads them, so when ``Paper`` gains those fields the
-BibTeX, the meta tags and the feed pick them up without further change.
+``authors_of`` and ``pdf_url_of`` are the one place the BibTeX, the meta
+tags and the feed read a paper's authors and PDF from.
 """
 
 from __future__ import annotations
@@ -69,13 +68,17 @@ def key_prefix(title: str) -> str:
 
 
 def authors_of(paper: RenderedPaper) -> tuple[str, ...]:
-    """The paper's authors in order; none until pages carry an ``authors`` list."""
-    return tuple(getattr(paper.paper, "authors", ()) or ())
+    """The names of the paper's authors, in order (none when the page lists none)."""
+    return tuple(author.name for author in paper.details.authors)
+
+
+def absolute_link(link: str, volume: Volume) -> str | None:
+    """A detail link (a URL or a path inside the site) as an absolute address, when one is known."""
+    if not link:
+        return None
+    return link if re.match(r"https?://", link) else volume.absolute(link)
 
 
 def pdf_url_of(paper: RenderedPaper, volume: Volume) -> str | None:
     """Absolute address of the paper's PDF, when it has one (``pdf``: a URL or a site path)."""
-    pdf = getattr(paper.paper, "pdf", None)
-    if not pdf:
-        return None
-    return pdf if re.match(r"https?://", pdf) else volume.absolute(pdf)
+    return absolute_link(paper.details.pdf, volume)

@@ -67,7 +67,7 @@ def _record(key: str, fields: dict) -> dict:
     for field, value in fields.items():
         name = field_name(field)
         if name == "authors":
-            record[name] = [_name(parts) for parts in value if not isinstance(value, str)] or value
+            record[name] = _names(value)
         elif name == "title":
             record[name] = to_unicode(value)
         elif name in ("track", "award", "keywords"):
@@ -80,6 +80,14 @@ def _record(key: str, fields: dict) -> dict:
     if "openreview" not in record and "openreview.net/" in url:
         record["openreview"] = url
     return record
+
+
+def _names(value) -> list[str] | str:
+    """The names SplitNameParts made, without BibTeX's "and others" (et al.)."""
+    if isinstance(value, str):
+        return value
+    names = (_name(parts) for parts in value)
+    return [name for name in names if name.lower() != "others"]
 
 
 def _name(parts) -> str:
@@ -99,4 +107,5 @@ def to_unicode(text: str) -> str:
 def _reason(block) -> str:
     error = getattr(block, "error", None)
     message = str(error).strip() if error else ""
-    return message.splitlines()[0] if message else "syntax error"
+    # bibtexparser adds a note for programmers ("Note: The entry … is available as `failed_block…`").
+    return message.splitlines()[0].split(". Note:")[0] if message else "syntax error"

@@ -4,7 +4,8 @@ Optional keys: ``id``, ``keywords``, ``pdf``, ``code``, ``openreview``, ``track`
 ``award``, ``doi`` (see ``records.FIELDS`` for the other spellings), and
 ``links``, an object holding any of the link keys. An author is a name or
 ``{"name": …, "affiliation": …, "orcid": …}``. A line that is not a JSON
-object is skipped with an error naming it; the others still import.
+object is skipped with an error naming it; the others still import. Keys
+it does not use are named in one warning.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ def read(path: Path, name: str) -> SourceList:
 def parse(text: str, name: str, path: Path | None = None) -> SourceList:
     reader = RecordReader(name)
     entries = []
+    ignored: dict[str, int] = {}  # a key we do not use → the first line it is on
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
@@ -36,9 +38,13 @@ def parse(text: str, name: str, path: Path | None = None) -> SourceList:
         if not isinstance(value, dict):
             reader.error("each line must be a JSON object like {\"title\": …, \"abstract\": …}; skipped it", number)
             continue
+        for key in _unused_keys(value):
+            ignored.setdefault(key, number)
         entry = reader.entry(_our_names(value), number)
         if entry is not None:
             entries.append(entry)
+    if ignored:
+        reader.warn(f"ignored key(s) {', '.join(ignored)}", min(ignored.values()))
     return SourceList(path or Path(name), "", tuple(entries), tuple(reader.diagnostics))
 
 
@@ -50,3 +56,9 @@ def _our_names(value: dict) -> dict:
         if name is not None and name not in record:
             record[name] = item
     return record
+
+
+def _unused_keys(value: dict) -> list[str]:
+    links = value.get("links") if isinstance(value.get("links"), dict) else {}
+    keys = [str(key) for key in value if key != "links"] + [f"links.{key}" for key in links]
+    return [key for key in keys if field_name(key.removeprefix("links.")) is None]

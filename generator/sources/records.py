@@ -47,21 +47,23 @@ class RecordReader:
     source: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     index: int = 0
+    ids: dict[str, int] = field(default_factory=dict)  # the source's ids seen so far → their line
 
     def entry(self, record: Mapping[str, Any], line: int) -> Entry | None:
         """``record`` uses our field names; ``line`` is where it starts in the file."""
 
         def problem(key: str, message: str) -> None:
-            self.warn(f"{where}: `{key}` {message}", line)
+            self.warn(f"{_name(record)}: `{key}` {message}", line)
 
-        where = f"record {self.index + 1}"
         abstract = _text(record.get("abstract"))
         if not abstract:
-            self.error(f"{where} has no abstract; skipped it", line)
+            self.error(f"{_name(record)} has no abstract; skipped it", line)
             return None
         self.index += 1
         if "|" in str(record.get("authors") or ""):  # "Ada Lovelace|Charles Babbage", as Mini-Conf writes them
             record = {**record, "authors": split_list(record["authors"])}
+        uid = " ".join(_text(record.get("id")).split())
+        self._check_id(uid, line)
         return Entry(
             text=_paragraphs(abstract),
             source=self.source,
@@ -70,8 +72,15 @@ class RecordReader:
             title=" ".join(_text(record.get("title")).split()),
             keywords=tuple(dict.fromkeys(split_list(record.get("keywords"), commas=True))),
             details=parse_details(record, problem),
-            uid=" ".join(_text(record.get("id")).split()),
+            uid=uid,
         )
+
+    def _check_id(self, uid: str, line: int) -> None:
+        if uid in self.ids:
+            self.warn(f"the id {uid!r} is also on line {self.ids[uid]}: pages are matched by id, "
+                      "so give each paper its own", line)
+        elif uid:
+            self.ids[uid] = line
 
     def warn(self, message: str, line: int | None) -> None:
         self.diagnostics.append(Diagnostic("warning", message, self.source, line))
@@ -90,6 +99,12 @@ def split_list(value: Any, commas: bool = False) -> list[str]:
         pattern = r"\s*[|;,]\s*" if commas else LIST_SEPARATORS
         items = re.split(pattern, str(value))
     return [" ".join(str(item).split()) for item in items if str(item).strip()]
+
+
+def _name(record: Mapping[str, Any]) -> str:
+    """How a problem names a record (its line is reported beside): by title, else by id."""
+    title, uid = " ".join(_text(record.get("title")).split()), _text(record.get("id"))
+    return f"“{title}”" if title else f"record {uid!r}" if uid else "the record"
 
 
 def _text(value: Any) -> str:

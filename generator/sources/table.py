@@ -10,6 +10,7 @@ skipped with an error naming its line.
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
 
 from generator.errors import ContentError
@@ -27,7 +28,8 @@ def read_tsv(path: Path, name: str) -> SourceList:
 
 
 def parse(text: str, name: str, delimiter: str, path: Path | None = None) -> SourceList:
-    rows = csv.reader(text.splitlines(keepends=True), delimiter=delimiter, strict=True)
+    # Rows end at line ends only: str.splitlines() would also cut a row at U+2028, U+0085 or a form feed.
+    rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         header = next(rows, None)
     except csv.Error as exc:

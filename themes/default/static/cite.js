@@ -5,7 +5,8 @@
  * reader without JavaScript never meets a button that does nothing; the text itself can
  * always be selected by hand. The Clipboard API needs a secure context (https, localhost;
  * most browsers count file: too); elsewhere, or when it is refused, the text is selected
- * and copied the old way, or left selected for Ctrl+C.
+ * and copied the old way, or left selected for Ctrl+C. What it says comes from the
+ * button's data-copied and data-selected attributes (the message catalogue's words).
  */
 (function () {
   "use strict";
@@ -31,7 +32,7 @@
     } catch (error) {
       copied = false;
     }
-    say(button, copied ? "Copied" : "Selected: press Ctrl+C (⌘C on a Mac) to copy");
+    say(button, button.getAttribute(copied ? "data-copied" : "data-selected") || "");
   }
 
   function copy(button) {
@@ -40,7 +41,7 @@
     say(button, "");
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(source.textContent).then(
-        function () { say(button, "Copied"); },
+        function () { say(button, button.getAttribute("data-copied") || ""); },
         function () { copyBySelection(button, source); }
       );
     } else {

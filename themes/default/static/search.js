@@ -169,10 +169,35 @@
     return item;
   }
 
+  // Interface text --------------------------------------------------------------
+
+  /* The page's words come from the message catalogue, as JSON in the form's
+     data-messages (written by _search.html): "{name}" marks a value filled in here;
+     a counted message has a form per CLDR plural category of the interface language. */
+  var MESSAGES = {};
+  var PLURALS = null;
+
+  function loadMessages(form) {
+    try { MESSAGES = JSON.parse(form.getAttribute("data-messages") || "{}"); } catch (e) { MESSAGES = {}; }
+    try { PLURALS = new Intl.PluralRules(MESSAGES.language || "en"); } catch (e) { PLURALS = null; }
+  }
+
+  function say(key, values) {
+    var message = MESSAGES[key] || "";
+    if (typeof message === "object") {
+      var category = PLURALS ? PLURALS.select(values.count) : "other";
+      message = message[category] || message.other || "";
+    }
+    return message.replace(/\{(\w+)\}/g, function (all, name) {
+      return Object.prototype.hasOwnProperty.call(values || {}, name) ? String(values[name]) : all;
+    });
+  }
+
   function countText(count, query, tagName) {
-    var where = tagName ? " in " + tagName : "";
-    if (!count) return "No papers match \u201c" + query + "\u201d" + where + ".";
-    return count + (count === 1 ? " paper" : " papers") + (query ? " match \u201c" + query + "\u201d" : "") + where + ".";
+    var values = { count: count, query: query, topic: tagName };
+    if (!count) return say(tagName ? "none_in" : "none", values);
+    if (!query) return say("in_topic", values);
+    return say(tagName ? "matches_in" : "matches", values);
   }
 
   // The search box --------------------------------------------------------------
@@ -219,7 +244,7 @@
       box.fillTags(search.data);
       return search;
     }, function () {
-      box.show("Search is unavailable: its index could not be loaded.");
+      box.show(say("unavailable"));
     });
   };
 
@@ -247,7 +272,7 @@
     var tagName = this.select.value;
     this.remember(query, tagName);
     if (!query && !tagName) return this.clear();
-    if (!this.list.childElementCount) this.show("Loading search\u2026");
+    if (!this.list.childElementCount) this.show(say("loading"));
     this.prepare().then(function (search) {
       if (!search || box.input.value.trim() !== query || box.select.value !== tagName) return;
       var tag = search.data.tags.findIndex(function (t) { return t[0] === tagName; });
@@ -255,7 +280,7 @@
       try {
         box.render(search.data, find(search, words, tag), words);
       } catch (error) {  // a reader should never be left with a dead box
-        box.show("Search failed for \u201c" + query + "\u201d.");
+        box.show(say("failed", { query: query }));
       }
     });
   };
@@ -276,14 +301,14 @@
     var link = this.more.querySelector("a");
     if (this.page) {
       link.removeAttribute("href");
-      link.textContent = "Showing the first " + this.limit + "; add words to narrow the search.";
+      link.textContent = say("first", { limit: this.limit });
       return;
     }
     var url = new URL("search.html", ROOT);
     url.searchParams.set("q", this.input.value.trim());
     if (this.select.value) url.searchParams.set("tag", this.select.value);
     link.href = url.href;
-    link.textContent = "Show all " + count + " results";
+    link.textContent = say("show_all", { count: count });
   };
 
   SearchBox.prototype.show = function (message) {
@@ -354,7 +379,9 @@
 
   function init() {
     var form = document.querySelector("form[data-search]");
-    if (form) new SearchBox(form).start();
+    if (!form) return;
+    loadMessages(form);
+    new SearchBox(form).start();
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

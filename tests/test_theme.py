@@ -1,0 +1,240 @@
+"""A content folder's own theme: templates and static files that replace or extend the default ones."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, write_list
+from generator.build import build
+from generator.errors import ThemeError
+from generator.reporter import Reporter
+from generator.theme import TEMPLATE_NAMES, Theme, default_theme_dir
+
+DEFAULT = REPO / "themes" / "default"
+ABSTRACTS = [
+    "We study **sparse** attention for long documents and show a $2\\times$ speed-up on $n$ tokens.",
+    "A benchmark of optimisation methods for training large language models with little memory.",
+    "Diffusion models for weather forecasting that respect conservation of mass and energy.",
+]
+
+
+@pytest.fixture
+def content(tmp_path) -> Path:
+    folder = tmp_path / "content"
+    folder.mkdir()
+    write_list(folder / "workshop.txt", "Sparse Methods Workshop", ABSTRACTS)
+    return folder
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def template(content: Path, name: str, text: str) -> Path:
+    return write(content / "theme" / "templates" / name, text)
+
+
+def built(content: Path) -> Path:
+    out = content.parent / "site"
+    reporter = Reporter()
+    build(content, out, reporter)
+    assert not reporter.errors, reporter.errors
+    return out
+
+
+def snapshot(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def read(site: Path, name: str) -> str:
+    return (site / name).read_text(encoding="utf-8")
+
+
+def a_paper(site: Path) -> str:
+    return read(site, sorted(p.relative_to(site).as_posix() for p in (site / "papers").glob("*.html"))[0])
+
+
+# -- templates ----------------------------------------------------------------------------------------
+
+
+def test_every_documented_template_exists_in_the_default_theme():
+    for name in TEMPLATE_NAMES:
+        assert (default_theme_dir() / "templates" / name).is_file(), name
+
+
+def test_a_template_can_be_replaced_whole(content):
+    template(content, "tags.html", "<!DOCTYPE html>\n<title>{{ site.title }}</title>\n"
+                                   "<p>{{ tags | length }} topics:{% for page in tags %} {{ page.tag.name }}{% endfor %}</p>\n")
+    site = built(content)
+    topics = read(site, "tags/index.html")
+    assert topics.startswith("<!DOCTYPE html>\n<title>Sparse Methods Workshop</title>\n<p>")
+    assert "site-header" not in topics  # nothing of the default tags.html or base.html is left
+    assert "site-header" in read(site, "index.html")  # the other pages keep the default theme
+
+
+def test_a_template_can_extend_the_default_and_change_one_block(content):
+    template(content, "paper.html", '{% extends "default/paper.html" %}\n'
+                                    "{% block title %}Paper {{ paper.paper.order }} of {{ site.title }}{% endblock %}\n")
+    site = built(content)
+    paper = a_paper(site)
+    assert re.search(r"<title>Paper \d of Sparse Methods Workshop</title>", paper)
+    # Every other block is the default's: the abstract, the citation, the neighbours.
+    for kept in ('<h2 id="abstract-heading">Abstract</h2>', 'class="bibtex"', 'class="prev-next"', "site-footer"):
+        assert kept in paper, kept
+
+
+def test_an_extended_base_reaches_every_page(content):
+    template(content, "base.html", '{% extends "default/base.html" %}\n{% block head %}{{ super() }}'
+                                   '<link rel="stylesheet" href="{{ root }}assets/extra.css">{% endblock %}\n')
+    site = built(content)
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 5
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert "assets/extra.css" in html, page.relative_to(site)
+        assert "assets/cite.css" in html or not page.parent.name == "papers"  # paper.html's own head block
+
+
+def test_override_templates_speak_the_configured_language(content):
+    write(content / "proceedings.yaml", "language: zh-CN\n")
+    template(content, "index.html", '{% extends "default/index.html" %}\n'
+                                    '{% block content %}<p class="mine">{{ _("Papers") }}: '
+                                    "{{ papers | length }}</p>{{ super() }}{% endblock %}\n")
+    home = read(built(content), "index.html")
+    assert '<p class="mine">论文列表: 3</p>' in home and '<ol class="paper-list"' in home
+
+
+def test_a_partial_can_be_overridden_too(content):
+    template(content, "_pagination.html", "<nav class=\"mine\">{{ pagination.number }}/{{ pagination.count }}</nav>\n")
+    assert '<nav class="mine">1/1</nav>' in read(built(content), "index.html")
+
+
+# -- static files -------------------------------------------------------------------------------------
+
+
+def test_static_files_are_replaced_and_added(content):
+    write(content / "theme" / "static" / "style.css", "body { color: rebeccapurple; }\n")
+    write(content / "theme" / "static" / "extra.css", ".mine { color: teal; }\n")
+    write(content / "theme" / "static" / "img" / "logo.svg", "<svg xmlns='http://www.w3.org/2000/svg'/>\n")
+    site = built(content)
+    assert read(site, "assets/style.css") == "body { color: rebeccapurple; }\n"
+    assert read(site, "assets/extra.css") == ".mine { color: teal; }\n"
+    assert (site / "assets" / "img" / "logo.svg").is_file()
+    assert (site / "assets" / "search.js").read_bytes() == (DEFAULT / "static" / "search.js").read_bytes()
+
+
+def test_theme_lists_user_folders_first(content):
+    template(content, "index.html", "x")
+    write(content / "theme" / "static" / "style.css", "x")
+    theme = Theme.for_content(content)
+    assert theme.template_dirs[0] == content / "theme" / "templates"
+    assert theme.static_files()["style.css"] == content / "theme" / "static" / "style.css"
+
+
+# -- mistakes -----------------------------------------------------------------------------------------
+
+
+def test_a_syntax_error_names_the_file_and_line_and_keeps_the_previous_site(content):
+    site = built(content)
+    before = snapshot(site)
+    broken = template(content, "tag.html", '{% extends "default/tag.html" %}\n\n{% block content %}{% if %}{% endblock %}\n')
+    with pytest.raises(ThemeError) as info:
+        build(content, site, Reporter())
+    assert str(info.value).startswith(f"{broken}:3: template syntax error"), str(info.value)
+    assert snapshot(site) == before
+
+
+def test_an_error_while_rendering_names_the_file_and_line_and_keeps_the_previous_site(content):
+    site = built(content)
+    before = snapshot(site)
+    template(content, "paper.html", '{% extends "default/paper.html" %}\n{% block title %}\n'
+                                    "{{ paper.no_such_field.name }}{% endblock %}\n")
+    with pytest.raises(ThemeError) as info:
+        build(content, site, Reporter())
+    message = str(info.value)
+    assert "theme/templates/paper.html:3:" in message and "no_such_field" in message, message
+    assert snapshot(site) == before
+
+
+def test_a_template_extending_itself_gets_a_hint(content):
+    template(content, "paper.html", '{% extends "paper.html" %}\n')
+    with pytest.raises(ThemeError, match=r'paper.html:1: RecursionError.*extends "default/NAME"'):
+        built(content)
+
+
+def test_extending_a_missing_template_says_which(content):
+    template(content, "index.html", '{% extends "default/home.html" %}\n')
+    with pytest.raises(ThemeError, match="default/home.html"):
+        built(content)
+
+
+def test_the_cli_reports_a_broken_override_without_a_traceback(content, tmp_path):
+    import subprocess
+    import sys
+
+    template(content, "index.html", "{% extends 'base.html' %}\n{% block content %}{{ nope( }}{% endblock %}\n")
+    result = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content),
+                             "--out", str(tmp_path / "site")], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "theme/templates/index.html:2:" in result.stderr, result.stderr
+
+
+# -- live editing -------------------------------------------------------------------------------------
+
+
+def test_serve_re_renders_when_an_override_is_edited(content):
+    from test_serve import Served, wait_for
+
+    override = template(content, "paper.html", '{% extends "default/paper.html" %}\n'
+                                               '{% block body_class %}paper first-edit{% endblock %}\n')
+    write(content / "theme" / "static" / "extra.css", ".first-edit {}\n")
+    server = Served(content, content.parent / "site")
+    try:
+        papers = [p.relative_to(content).with_suffix(".html").as_posix() for p in (content / "papers").glob("*.md")]
+        assert len(papers) == 3 and "first-edit" in server.page(papers[0])
+        override.write_text(override.read_text(encoding="utf-8").replace("first-edit", "second-edit"), encoding="utf-8")
+        wait_for(lambda: all("second-edit" in server.page(p) for p in papers), "the edited override never showed")
+        write(content / "theme" / "static" / "extra.css", ".second-edit {}\n")
+        wait_for(lambda: "second-edit" in server.page("assets/extra.css"), "the edited static file never showed")
+        override.write_text('{% extends "default/paper.html" %}\n{% block title %}{% if %}{% endblock %}\n',
+                            encoding="utf-8")
+        wait_for(lambda: "theme/templates/paper.html:2" in server.page("index.html"),
+                 "a broken override was not shown in the browser")
+        assert "second-edit" in server.page(papers[0])  # the last good pages are still served
+    finally:
+        server.stop()
+
+
+# -- the documentation --------------------------------------------------------------------------------
+
+
+def test_docs_list_every_template_and_the_variables_it_gets():
+    docs = (REPO / "docs" / "themes.md").read_text(encoding="utf-8")
+    for name in TEMPLATE_NAMES:
+        assert f"### `{name}`" in docs, f"docs/themes.md does not describe {name}"
+    for variable in ("site", "root", "paper", "papers", "pagination", "tag", "tags", "count", "meta", "bibtex",
+                     "related", "previous", "next", "feed_url", "teaser", "tag_url", "format_date", "_"):
+        assert f"`{variable}`" in docs, variable
+    assert "docs/themes.md" in (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def test_docs_blocks_are_the_default_templates_blocks():
+    """The blocks docs/themes.md offers for extending are the ones the templates define."""
+    docs = (REPO / "docs" / "themes.md").read_text(encoding="utf-8")
+    base = (DEFAULT / "templates" / "base.html").read_text(encoding="utf-8")
+    for block in re.findall(r"{% block (\w+) %}", base):
+        assert f"`{block}`" in docs, block
+
+
+def test_a_full_copy_of_the_default_theme_builds_the_same_site(content, tmp_path):
+    plain = snapshot(built(content))
+    shutil.copytree(DEFAULT, content / "theme")
+    out = tmp_path / "copy"
+    build(content, out, Reporter())
+    assert snapshot(out) == plain
