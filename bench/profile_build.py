@@ -1,7 +1,7 @@
 """Where a build's time goes, function by function (cProfile).
 
     python bench/profile_build.py bench/out/run-10000/content [--cold] [--jobs 1] [--top 30]
-    python bench/profile_build.py bench/out/run-10000/content --part search   # search_files alone
+    python bench/profile_build.py bench/out/run-10000/content --part search   # the search index alone
     python bench/profile_build.py bench/out/run-10000/content --part sync     # cold page creation alone
     python bench/profile_build.py bench/out/run-10000/content --part relate   # related papers (+ citations) alone
     … --source bench/out/src-<sha>   # profile the generator exported by run_bench.py --rev
@@ -37,11 +37,13 @@ from generator import build as build_module  # noqa: E402
 from generator.reporter import Reporter  # noqa: E402
 
 
-def prepare(content: Path, cold: bool) -> tuple[Path, Path]:
+def prepare(content: Path, cold: bool, cache: bool = False) -> tuple[Path, Path]:
     work = BENCH / "out" / "profile"
     if work.exists():
         shutil.rmtree(work)
-    shutil.copytree(content, work / "content")
+    # The build cache (generator/cache.py) is left out unless asked for: a profile shows the work.
+    shutil.copytree(content, work / "content",
+                    ignore=None if cache else shutil.ignore_patterns(".proceedings-cache"))
     if cold:
         shutil.rmtree(work / "content" / "papers", ignore_errors=True)
     else:
@@ -81,14 +83,15 @@ def memory_by_stage(content: Path, site: Path, jobs: int) -> None:
         print(f"  after {name:<18} {self.reporter.timings[name]:7.2f} s   {_memory()}", flush=True)
         return result
 
-    def search_files(*args, **kwargs):
-        files = search.search_files(*args, **kwargs)
-        print(f"  [search index job done: {_memory()}, {sum(map(len, files.values())) / 1e6:,.0f} MB of files]",
-              flush=True)
-        return files
+    original_script = search.index_script
+
+    def index_script(*args, **kwargs):  # the last step of the search job (in its child, with jobs > 1)
+        script = original_script(*args, **kwargs)
+        print(f"  [search index made: {_memory()}, {len(script) / 1e6:,.0f} MB script]", flush=True)
+        return script
 
     build_module.Stages.__call__ = call
-    build_module.search_files = search_files
+    search.index_script = index_script
     start = time.perf_counter()
     build_module.build(content, site, Reporter(), jobs=jobs)
     print(f"build {time.perf_counter() - start:.1f} s (jobs={jobs}); at the end {_memory()}")
@@ -127,9 +130,11 @@ def main() -> None:
     parser.add_argument("--part", choices=["build", "search", "sync", "relate"], default="build")
     parser.add_argument("--source", help="the tree whose generator/ to profile (default: this repository)")
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--cache", action="store_true",
+                        help="keep the content's build cache (.proceedings-cache): profile a cached rebuild")
     args = parser.parse_args()
 
-    content, site = prepare(args.content, args.cold or args.part == "sync")
+    content, site = prepare(args.content, args.cold or args.part == "sync", args.cache)
     if args.memory:
         if not args.cold:  # a previous site, as a warm build has; made in another process, so as not to count
             import subprocess
@@ -138,12 +143,16 @@ def main() -> None:
             subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(site)],
                            cwd=source, env={**__import__("os").environ, "PYTHONPATH": source},
                            check=False, capture_output=True)
+            if not args.cache:
+                shutil.rmtree(content / ".proceedings-cache", ignore_errors=True)
         memory_by_stage(content, site, args.jobs or 2)
         return
     args.jobs = args.jobs or 1
     if args.part != "build" or not args.cold:
         # The search part needs rendered papers and the warm build a previous site: build once, unprofiled.
         build_module.build(content, site, Reporter(), jobs=2)
+        if not args.cache:
+            shutil.rmtree(content / ".proceedings-cache", ignore_errors=True)
         if args.part == "sync":
             shutil.rmtree(content / "papers")
     try:  # related papers are cached per process (for serve): the unprofiled build above must not help
@@ -165,7 +174,7 @@ def main() -> None:
         build_module.sync_pages(project, reporter, apply=True, docs={})
         profiler.disable()
     else:
-        from generator.search import search_files
+        from generator.search import index_script, search_data
         from generator.site import tag_urls
 
         project = build_module.load_project(content, reporter)
@@ -174,7 +183,7 @@ def main() -> None:
         start = time.perf_counter()
         profiler.enable()
         if args.part == "search":
-            search_files(rendered, tag_urls(rendered))
+            index_script(search_data(rendered, tag_urls(rendered)))
         else:  # relate: what the "relate papers" stage runs (the site renderer, with its Publication)
             build_module.site_renderer(project, rendered)
         profiler.disable()

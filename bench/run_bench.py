@@ -191,6 +191,25 @@ def loadavg() -> str:
 # Our build ------------------------------------------------------------------------------
 
 SOURCE = REPO  # the tree whose generator/ and themes/ are measured (--rev exports a commit instead)
+BUILD_CACHE = ".proceedings-cache"  # generator/cache.py: CACHE_DIR, in the content folder
+# Our build kinds: cold, warm (the cache of the previous build used), warm with --no-cache.
+KINDS = ("cold", "warm", "uncached")
+KIND_LABELS = {"cold": "cold", "warm": "warm", "uncached": "warm, no cache"}
+
+
+def kinds_of(ours: dict) -> list[str]:
+    """The kinds a run measured (runs saved before `uncached` existed have two)."""
+    return [kind for kind in KINDS if kind in ours]
+
+
+def snapshot_tree() -> Path:
+    """A copy of the work tree's generator/ and themes/ in bench/out/src-worktree: what is
+    measured then stays put while others keep editing the work tree."""
+    target = OUT / "src-worktree"
+    shutil.rmtree(target, ignore_errors=True)
+    for folder in ("generator", "themes"):
+        shutil.copytree(REPO / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return target
 
 
 def export_rev(rev: str) -> tuple[Path, str]:
@@ -206,9 +225,9 @@ def export_rev(rev: str) -> tuple[Path, str]:
     return target, sha
 
 
-def our_build(content: Path, site: Path, log: Path) -> dict:
+def our_build(content: Path, site: Path, log: Path, extra: tuple[str, ...] = ()) -> dict:
     env = {**os.environ, "PYTHONPATH": str(SOURCE)}
-    cmd = [sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(site), "-v"]
+    cmd = [sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(site), "-v", *extra]
     result = run_measured(cmd, cwd=SOURCE, env=env, log=log)  # cwd too: `-m` puts it first on sys.path
     text = result.pop("output")
     if result["exit"] not in (0, 1):
@@ -265,8 +284,9 @@ def site_stats(site: Path, papers: int) -> dict:
 
 
 def cold_build(n: int, content: Path, site: Path, log: Path) -> dict:
-    """No pages (the build creates them from the list) and no site."""
+    """No pages (the build creates them from the list), no site and no build cache."""
     shutil.rmtree(content / "papers", ignore_errors=True)
+    shutil.rmtree(content / BUILD_CACHE, ignore_errors=True)
     shutil.rmtree(site, ignore_errors=True)
     print(f"  [{n}] ours, cold (load {loadavg()})", flush=True)
     run = our_build(content, site, log)
@@ -274,10 +294,14 @@ def cold_build(n: int, content: Path, site: Path, log: Path) -> dict:
     return run
 
 
-def warm_build(n: int, content: Path, site: Path, log: Path) -> dict:
-    """Pages and site as the previous build left them; nothing changed."""
-    print(f"  [{n}] ours, warm (load {loadavg()})", flush=True)
-    run = our_build(content, site, log)
+def warm_build(n: int, content: Path, site: Path, log: Path, cache: bool = True) -> dict:
+    """Pages, site (and build cache) as the previous build left them; nothing changed.
+
+    ``cache=False`` builds with ``--no-cache``: every abstract, the related papers and
+    the search index are worked out again (what a build of edited papers costs).
+    """
+    print(f"  [{n}] ours, warm{'' if cache else ' --no-cache'} (load {loadavg()})", flush=True)
+    run = our_build(content, site, log, () if cache else ("--no-cache",))
     print(f"      {run['wall_s']:.2f} s", flush=True)
     return run
 
@@ -290,18 +314,21 @@ def bench_n(n: int, repeat: int, workdir: Path, compare: bool) -> dict:
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)
     make_corpus.make(n, content)
-    runs: dict[str, list[dict]] = {"cold": [], "warm": []}
+    runs: dict[str, list[dict]] = {"cold": [], "warm": [], "uncached": []}
     tools = None
     for attempt in range(1, repeat + 1):
         print(f"  [{n}] round {attempt}/{repeat}", flush=True)
         runs["cold"].append(cold_build(n, content, site, workdir / f"cold-{attempt}.log"))
         runs["warm"].append(warm_build(n, content, site, workdir / f"warm-{attempt}.log"))
+        if (SOURCE / "generator" / "cache.py").is_file():  # a generator older than the cache has no --no-cache
+            runs["uncached"].append(warm_build(n, content, site, workdir / f"uncached-{attempt}.log", cache=False))
         if compare:
             if tools is None:  # the titles our first build derived (the same in every round)
                 tools = prepare_compare(content, workdir)
             for name, (root, cmd, env) in tools.items():
                 runs.setdefault(name, []).append(other_build(n, name, root, cmd, env, workdir / f"{name}-{attempt}.log"))
-    record = {"ours": {"cold": best(runs["cold"]), "warm": best(runs["warm"]), "output": site_stats(site, n)}}
+    record = {"ours": {**{kind: best(found) for kind, found in runs.items() if kind in KINDS and found},
+                       "output": site_stats(site, n)}}
     if compare:
         record["compare"] = {"versions": tool_versions(VENV / "bin" / "python")}
         for name, (root, _, _) in tools.items():
@@ -671,16 +698,16 @@ def targets(data: dict) -> list[tuple[str, str, bool | None]]:
     cmp = ten.get("compare") if ten else None
     if ten and cmp:
         ours, pelican = ten["ours"], cmp["pelican"]["wall_s"]
-        for kind in ("cold", "warm"):
+        for kind in kinds_of(ours):
             ratio = ours[kind]["wall_s"] / pelican
-            rows.append(("build_vs_pelican", f"{kind}: ours {ours[kind]['wall_s']:.1f} s = {ratio:.2f}× Pelican's "
+            rows.append(("build_vs_pelican", f"{KIND_LABELS[kind]}: ours {ours[kind]['wall_s']:.1f} s = {ratio:.2f}× Pelican's "
                                              f"{pelican:.1f} s", ratio <= 0.5))
     else:
         rows.append(("build_vs_pelican", "not measured (run 10000 with --compare)", None))
     for n, r in sorted(runs.items(), key=lambda x: int(x[0])):
-        pss = max(r["ours"]["cold"]["tree_pss_mb"], r["ours"]["warm"]["tree_pss_mb"])
-        rss = max(r["ours"]["cold"]["tree_rss_mb"], r["ours"]["warm"]["tree_rss_mb"])
-        biggest = max(r["ours"]["cold"]["maxrss_mb"], r["ours"]["warm"]["maxrss_mb"])
+        pss = max(r["ours"][k]["tree_pss_mb"] for k in kinds_of(r["ours"]))
+        rss = max(r["ours"][k]["tree_rss_mb"] for k in kinds_of(r["ours"]))
+        biggest = max(r["ours"][k]["maxrss_mb"] for k in kinds_of(r["ours"]))
         rows.append(("memory", f"{int(n):,} papers: process tree {mb(pss)} PSS ({mb(rss)} RSS summed), "
                                f"largest process {mb(biggest)}", pss < 1000 and biggest < 1000))
     rows.append(("payload", "; ".join(f"{int(n):,}: {r['ours']['output']['search_gzip_per_paper']:.0f} B/paper"
@@ -721,23 +748,22 @@ def render_report(data: dict) -> str:
     lines += ["### Our build", "",
               "Wall time is the best of the rounds (every round in brackets); memory is the worst of them. "
               "Cold: no pages, no site (the build creates the pages from the list). "
-              "Warm: pages and site exist, nothing changed.", ""]
-    header = "| | " + " | ".join(f"{int(n):,} cold | {int(n):,} warm" for n in runs) + " |"
-    lines += [header, "|---|" + "---:|" * (2 * len(runs))]
+              "Warm: pages and site exist, nothing changed (with the build cache the previous build left, "
+              "in `content/.proceedings-cache`). Warm, no cache: the same with `--no-cache`, so every abstract, "
+              "the related papers and the search index are worked out again.", ""]
+    columns = [(n, kind) for n, r in runs.items() for kind in kinds_of(r["ours"])]
+    header = "| | " + " | ".join(f"{int(n):,} {KIND_LABELS[kind]}" for n, kind in columns) + " |"
+    lines += [header, "|---|" + "---:|" * len(columns)]
 
     def row(label, fn):
-        cells = []
-        for r in runs.values():
-            for kind in ("cold", "warm"):
-                cells.append(fn(r["ours"][kind]))
+        cells = [fn(runs[n]["ours"][kind]) for n, kind in columns]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
 
     row("**total wall time**", lambda b: f"**{b['wall_s']:.2f} s** ({', '.join(f'{w:.2f}' for w in b['walls_s'])})")
     stages = list(STAGE_ORDER)  # the saved data has its keys sorted: put the stages back in build order
-    for r in runs.values():
-        for kind in ("cold", "warm"):
-            stages += [s for s in r["ours"][kind]["stages_ms"] if s not in stages]
-    stages = [s for s in stages if any(s in r["ours"][k]["stages_ms"] for r in runs.values() for k in ("cold", "warm"))]
+    for n, kind in columns:
+        stages += [s for s in runs[n]["ours"][kind]["stages_ms"] if s not in stages]
+    stages = [s for s in stages if any(s in runs[n]["ours"][k]["stages_ms"] for n, k in columns)]
     for stage in stages:
         row(f"stage: {stage}", lambda b, s=stage: f"{b['stages_ms'].get(s, 0) / 1000:.2f} s")
     row("CPU time, user + system (of the fastest run)", lambda b: f"{b['cpu_s']:.2f} s" if "cpu_s" in b else "–")
@@ -782,26 +808,29 @@ def render_report(data: dict) -> str:
                   "tags our build derived and the same abstract bodies (LaTeX left as is), into paper pages, "
                   "home pages paginated by 100 and tag pages. Each round builds ours cold, ours warm, Pelican and Hugo in turn; "
                   "best of the rounds (every round in brackets).", "",
-                  "| N | ours cold | ours warm | Pelican | Hugo | ours/Pelican cold, warm | ours/Hugo cold, warm |",
-                  "|---:|---:|---:|---:|---:|---:|---:|"]
+                  "| N | ours cold / warm / warm, no cache | Pelican | Hugo | ours/Pelican | ours/Hugo |",
+                  "|---:|---:|---:|---:|---:|---:|"]
         for n, r in compared.items():
             o, c = r["ours"], r["compare"]
+            kinds = kinds_of(o)
 
             def t(b):
                 return f"{b['wall_s']:.2f} s ({', '.join(f'{w:.2f}' for w in b['walls_s'])})"
 
-            lines.append(
-                f"| {int(n):,} | {o['cold']['wall_s']:.2f} s | {o['warm']['wall_s']:.2f} s | {t(c['pelican'])} | "
-                f"{t(c['hugo'])} | {o['cold']['wall_s'] / c['pelican']['wall_s']:.2f}, "
-                f"{o['warm']['wall_s'] / c['pelican']['wall_s']:.2f} | "
-                f"{o['cold']['wall_s'] / c['hugo']['wall_s']:.1f}, {o['warm']['wall_s'] / c['hugo']['wall_s']:.1f} |")
-        lines += ["", "| N | CPU time ours cold, warm / Pelican / Hugo | peak memory (largest process) ours / Pelican / Hugo "
-                      "| files ours / Pelican / Hugo |", "|---:|---:|---:|---:|"]
+            def ratios(tool, digits):
+                return ", ".join(f"{o[k]['wall_s'] / c[tool]['wall_s']:.{digits}f}" for k in kinds)
+
+            walls = " / ".join(f"{o[k]['wall_s']:.2f}" for k in kinds)
+            lines.append(f"| {int(n):,} | {walls} s | {t(c['pelican'])} | {t(c['hugo'])} "
+                         f"| {ratios('pelican', 2)} | {ratios('hugo', 1)} |")
+        lines += ["", "| N | CPU time ours (cold, warm, warm no cache) / Pelican / Hugo | peak memory (largest process) "
+                      "ours / Pelican / Hugo | files ours / Pelican / Hugo |", "|---:|---:|---:|---:|"]
         for n, r in compared.items():
             c, o = r["compare"], r["ours"]
-            lines.append(f"| {int(n):,} | {o['cold'].get('cpu_s', 0):.1f}, {o['warm'].get('cpu_s', 0):.1f} / "
+            cpu = ", ".join(f"{o[k].get('cpu_s', 0):.1f}" for k in kinds_of(o))
+            lines.append(f"| {int(n):,} | {cpu} / "
                          f"{c['pelican'].get('cpu_s', 0):.1f} / {c['hugo'].get('cpu_s', 0):.1f} s | "
-                         f"{mb(max(o['cold']['maxrss_mb'], o['warm']['maxrss_mb']))} / {mb(c['pelican']['maxrss_mb'])} / "
+                         f"{mb(max(o[k]['maxrss_mb'] for k in kinds_of(o)))} / {mb(c['pelican']['maxrss_mb'])} / "
                          f"{mb(c['hugo']['maxrss_mb'])} | {o['output']['files']:,} / {c['pelican']['files']:,} / "
                          f"{c['hugo']['files']:,} |")
         lines.append("")
@@ -868,21 +897,21 @@ def print_summary(n: int, r: dict) -> None:
     o = r["ours"]
     out = o["output"]
     print(f"\n== {n:,} papers ==")
-    print(f"{'':24}{'cold':>12}{'warm':>12}")
-    print(f"{'total wall':24}{o['cold']['wall_s']:>11.2f}s{o['warm']['wall_s']:>11.2f}s")
+    kinds = kinds_of(o)
+    print(f"{'':24}" + "".join(f"{KIND_LABELS[k]:>16}" for k in kinds))
+    print(f"{'total wall':24}" + "".join(f"{o[k]['wall_s']:>15.2f}s" for k in kinds))
     for stage in o["cold"]["stages_ms"]:
-        print(f"{'  ' + stage:24}{o['cold']['stages_ms'][stage] / 1000:>11.2f}s"
-              f"{o['warm']['stages_ms'].get(stage, 0) / 1000:>11.2f}s")
-    print(f"{'peak maxrss':24}{o['cold']['maxrss_mb']:>10.0f}MB{o['warm']['maxrss_mb']:>10.0f}MB")
-    print(f"{'peak tree PSS':24}{o['cold']['tree_pss_mb']:>10.0f}MB{o['warm']['tree_pss_mb']:>10.0f}MB")
+        print(f"{'  ' + stage:24}" + "".join(f"{o[k]['stages_ms'].get(stage, 0) / 1000:>15.2f}s" for k in kinds))
+    print(f"{'peak maxrss':24}" + "".join(f"{o[k]['maxrss_mb']:>14.0f}MB" for k in kinds))
+    print(f"{'peak tree PSS':24}" + "".join(f"{o[k]['tree_pss_mb']:>14.0f}MB" for k in kinds))
     print(f"files {out['files']:,} ({out['bytes'] / 1e6:.1f} MB); largest HTML {out['largest_html']['name']} "
           f"{out['largest_html']['bytes']:,} B; {out['html_over_100k']} HTML ≥ 100 KB")
     print(f"search-index.js {out['search_raw']:,} B raw ({out['search_raw_per_paper']:.0f} B/paper), "
           f"{out['search_gzip']:,} B gzip ({out['search_gzip_per_paper']:.0f} B/paper)")
     if r.get("compare"):
         c = r["compare"]
-        print(f"pelican {c['pelican']['wall_s']:.2f}s, hugo {c['hugo']['wall_s']:.2f}s; ours/pelican cold "
-              f"{o['cold']['wall_s'] / c['pelican']['wall_s']:.2f} warm {o['warm']['wall_s'] / c['pelican']['wall_s']:.2f}")
+        print(f"pelican {c['pelican']['wall_s']:.2f}s, hugo {c['hugo']['wall_s']:.2f}s; ours/pelican " +
+              ", ".join(f"{KIND_LABELS[k]} {o[k]['wall_s'] / c['pelican']['wall_s']:.2f}" for k in kinds))
     if r.get("browser"):
         b = r["browser"]
         print(f"browser: first results median {b['first_results_median_ms']:.0f} ms (max {b['first_results_max_ms']:.0f}); "
@@ -898,6 +927,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3,
                         help="rounds per N (default 3; 1 above 20,000): ours cold, ours warm[, Pelican, Hugo]")
     parser.add_argument("--rev", help="measure this commit (exported with git archive) instead of the work tree")
+    parser.add_argument("--source", type=Path, help="measure the generator/ and themes/ in this folder")
+    parser.add_argument("--snapshot", action="store_true",
+                        help="measure a copy of the work tree's generator/ and themes/ taken at the start "
+                             "(bench/out/src-worktree), so that others' edits during the run do not count")
     parser.add_argument("--no-report", action="store_true", help="do not write bench/RESULTS.md")
     parser.add_argument("--report-only", action="store_true",
                         help="measure nothing: rewrite bench/RESULTS.md from the figures saved in it")
@@ -911,6 +944,12 @@ def main() -> None:
     if args.rev:
         SOURCE, sha = export_rev(args.rev)
         source = f"{sha} (exported with git archive)"
+    elif args.source:
+        SOURCE = args.source.resolve()
+        source = f"{args.source} (a copy on disk)"
+    elif args.snapshot:
+        source = source_state() + " (copied at the start of the run)"
+        SOURCE = snapshot_tree()
 
     command = "python bench/run_bench.py " + shlex.join(sys.argv[1:])
     data = load_previous()

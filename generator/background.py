@@ -8,12 +8,15 @@ Where fork is unavailable the job runs in a thread instead.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
+import pickle
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 Job = Callable[[], Any]
+T = TypeVar("T")
 
 
 class BackgroundRunner:
@@ -79,30 +82,75 @@ def _wait(receiver, on_done: Callable[[Any], None]) -> None:
     on_done(result)
 
 
-def in_parallel(job: Job) -> Callable[[], Any]:
-    """Start ``job`` in a forked process now; the returned function waits for its result.
+def in_parallel(job: Job) -> Pending:
+    """Start ``job`` in a forked process now; call the returned ``Pending`` for its result.
 
+    An exception in the job is raised again by that call; ``cancel()`` kills the job.
     Without fork the job runs when its result is asked for.
     """
     context = _fork_context()
     if context is None:
-        return job
+        return Pending(job)
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(job, sender, receiver), daemon=True)
-    process.start()
+    process = context.Process(target=_child_reporting, args=(job, sender, receiver), daemon=True)
+    # Objects that exist now are moved out of the collector's sight in the child: its
+    # collections then never touch (and so never copy) the pages it shares with us.
+    gc.freeze()
+    try:
+        process.start()
+    finally:
+        gc.unfreeze()
     sender.close()
+    return Pending(None, process, receiver)
 
-    def result() -> Any:
+
+class Pending:
+    """The result of a job started by ``in_parallel``."""
+
+    def __init__(self, job: Job | None, process=None, receiver=None):
+        self._job, self._process, self._receiver = job, process, receiver
+
+    def __call__(self) -> Any:
+        if self._process is None:
+            return self._job()
         try:
-            value = receiver.recv()
+            failed, value = self._receiver.recv()
         except EOFError:
             raise RuntimeError("a parallel build step died; run again with --jobs 1 to see why") from None
         finally:
-            receiver.close()
-            process.join()
+            self._receiver.close()
+            self._process.join()
+        if failed:
+            raise value
         return value
 
-    return result
+    def cancel(self) -> None:
+        """Stop the job if it is still running (nothing to do for one that runs on demand)."""
+        if self._process is not None and self._process.is_alive():
+            self._process.kill()
+            self._process.join()
+
+
+def _child_reporting(job: Job, sender, receiver) -> None:
+    """Like ``_child``, but an exception goes back to the parent as (True, exception)."""
+    receiver.close()
+    try:
+        try:
+            outcome = (False, job())
+        except BaseException as exc:  # noqa: BLE001 - the parent raises it again
+            outcome = (True, exc if _picklable(exc) else RuntimeError(f"{type(exc).__name__}: {exc}"))
+        sender.send(outcome)
+    finally:
+        sender.close()
+        os._exit(0)
+
+
+def _picklable(value: Any) -> bool:
+    try:
+        pickle.loads(pickle.dumps(value))
+        return True
+    except Exception:  # noqa: BLE001 - anything that cannot make the trip
+        return False
 
 
 def map_in_parallel(func: Callable[[list], list], items: list, workers: int) -> list:
@@ -110,7 +158,17 @@ def map_in_parallel(func: Callable[[list], list], items: list, workers: int) -> 
     if workers < 2 or len(items) < 2 * workers or _fork_context() is None:
         return func(items)
     size = -(-len(items) // workers)
-    chunks = [items[i : i + size] for i in range(0, len(items), size)]
-    waits = [in_parallel(lambda chunk=chunk: func(chunk)) for chunk in chunks[1:]]
-    first = func(chunks[0])  # this process takes a share too
-    return first + [item for wait in waits for item in wait()]
+    return [item for result in map_chunks(func, [items[i : i + size] for i in range(0, len(items), size)])
+            for item in result]
+
+
+def map_chunks(func: Callable[[list], T], chunks: list[list]) -> list[T]:
+    """``func`` over each chunk: the first in this process, each other one in a forked process."""
+    waits = [in_parallel(lambda chunk=chunk: func(chunk)) for chunk in chunks[1:] if chunk]
+    try:
+        first = func(chunks[0]) if chunks else None  # this process takes a share too
+    except BaseException:
+        for wait in waits:
+            wait.cancel()
+        raise
+    return ([first] if chunks else []) + [wait() for wait in waits]

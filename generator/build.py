@@ -8,25 +8,26 @@ leave the previous site untouched.
 
 from __future__ import annotations
 
-import functools
 import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Callable, TypeVar
 
-from generator.background import in_parallel, map_in_parallel
+from generator.background import map_chunks, map_in_parallel
+from generator.cache import BuildCache, EntryCache, from_rendered_record, paper_key, rendered_record
 from generator.config import Config, load_config, normalize_base_url
 from generator.errors import ContentError, Diagnostic, ProceedingsError
 from generator.latex import AbstractRenderer
 from generator.merge import Change, Derived, Deriver, SyncPlan, plan_sync
 from generator.model import Entry, Paper, RenderedPaper, SourceList
-from generator.output import check_replaceable, write_site
+from generator.output import Staging, check_replaceable, publish_site, staged_site
 from generator.pages import PAGES_DIR, PageDoc, read_page, to_paper, unknown_keys
 from generator.publish import Publication
 from generator.reporter import Reporter
-from generator.search import search_files
+from generator.related import related_ids
+from generator.search import start_search_files
 from generator.site import SiteInfo, SiteRenderer, group_authors, tag_urls
 from generator.sources import find_sources, read_source
 from generator.tagging import Taxonomy, load_taxonomy
@@ -69,7 +70,7 @@ class Stages:
 
 
 def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | None = None,
-          jobs: int | None = None) -> BuildResult:
+          jobs: int | None = None, cache: bool = True) -> BuildResult:
     stage = Stages(reporter)
     jobs = jobs or os.cpu_count() or 1
     project = stage("load project", load_project, content_dir, reporter, base_url)
@@ -77,17 +78,26 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
     docs = stage("read pages", read_pages, content_dir)
     plan = stage("sync pages", sync_pages, project, reporter, apply=True, docs=docs, jobs=jobs)
     papers = stage("parse pages", parse_pages, content_dir, reporter, unchanged(docs, plan))
-    rendered = stage("render abstracts", render_papers, papers, project.renderer, reporter, jobs)
-    # The search index is the slowest stage: build it on another core while templates render.
-    search = functools.partial(search_files, rendered, tag_urls(rendered))
-    search_result = in_parallel(search) if jobs > 1 else search
-    renderer = stage("relate papers", site_renderer, project, rendered, warn=reporter.warn)
-    files = stage("render templates", render_outputs, renderer.outputs(rendered), reporter)
-    files.update(stage("search index", search_result))
-    files.update(last_good_pages(content_dir, out_dir, papers, files, reporter))
-    static = static_files(content_dir, files)
-    stage("write site", write_site, out_dir, files, static)
-    return BuildResult(papers=len(rendered), files=len(files) + len(static), changes=plan.changes)
+    del docs
+    store = BuildCache.for_content(content_dir, enabled=cache)  # work unchanged since the last build
+    renders = EntryCache(store, "abstracts", repr(project.config))
+    rendered = stage("render abstracts", render_papers, papers, project.renderer, reporter, jobs, renders)
+    with staged_site(out_dir) as staging:  # files go to disk as they are made; published at the end
+        # The search index is built on another core while papers are related and templates render.
+        search = start_search_files(rendered, tag_urls(rendered), staging, store, parallel=jobs > 1)
+        try:
+            related = stage("relate papers", related_ids, rendered, cache=store)
+            renderer = site_renderer(project, rendered, warn=reporter.warn, related=related)
+            names = stage("render templates", render_outputs, renderer.outputs(rendered), staging, reporter, jobs)
+            names += stage("search index", search)
+        finally:
+            search.cancel()  # a failed stage: stop the child before the staging folder goes
+        for name, data in last_good_pages(content_dir, out_dir, papers, set(names), reporter).items():
+            staging.write(name, data)
+            names.append(name)
+        static = static_files(content_dir, set(names))
+        stage("write site", publish_site, staging, static)
+    return BuildResult(papers=len(rendered), files=len(names) + len(static), changes=plan.changes)
 
 
 def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = None,
@@ -217,15 +227,34 @@ def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:
     return sorted(kept, key=lambda p: (p.order, p.source, p.id))
 
 
-def render_outputs(outputs: list, reporter: Reporter) -> dict[str, bytes]:
-    files = {}
-    for done, output in enumerate(outputs, start=1):
-        files[output.path] = output.render()
-        reporter.progress("render templates", done, len(outputs))
-    return files
+def render_outputs(outputs: list, staging: Staging, reporter: Reporter, jobs: int = 1) -> list[str]:
+    """Render every output into the staging folder, on ``jobs`` cores; return their names.
+
+    The files made from the whole volume (deps None: the .bib, feed, sitemap, papers.json)
+    come first, in this process: the .bib makes every paper's citation, which this
+    process's paper pages then reuse, so it takes a smaller share of the pages.
+    """
+    whole = [output for output in outputs if output.deps is None]
+    ordered = whole + [output for output in outputs if output.deps is not None]
+    workers = jobs if len(ordered) >= 500 else 1
+
+    def render_chunk(chunk: list) -> list[str]:
+        for done, output in enumerate(chunk, start=1):
+            staging.write(output.path, output.render())
+            # The first chunk renders in this process; the others keep pace with it.
+            reporter.progress("render templates", min(done * workers, len(ordered)), len(ordered))
+        return [output.path for output in chunk]
+
+    if workers < 2:
+        return render_chunk(ordered)
+    first = len(whole) + (len(ordered) - len(whole)) * 2 // (3 * workers)
+    rest = ordered[first:]
+    size = max(1, -(-len(rest) // (workers - 1)))
+    chunks = [ordered[:first]] + [rest[i : i + size] for i in range(0, len(rest), size)]
+    return [name for names in map_chunks(render_chunk, chunks) for name in names]
 
 
-def last_good_pages(content_dir: Path, out_dir: Path, papers: list[Paper], files: dict[str, bytes],
+def last_good_pages(content_dir: Path, out_dir: Path, papers: list[Paper], files: Collection[str],
                     reporter: Reporter) -> dict[str, bytes]:
     """A page that failed to parse keeps the HTML the previous build made of it (readers lose nothing)."""
     good = {paper.path for paper in papers}
@@ -241,24 +270,41 @@ def last_good_pages(content_dir: Path, out_dir: Path, papers: list[Paper], files
 
 
 def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Reporter,
-                  jobs: int = 1) -> list[RenderedPaper]:
-    """Render every title and abstract, on ``jobs`` cores; problems become warnings."""
+                  jobs: int = 1, cache: EntryCache | None = None) -> list[RenderedPaper]:
+    """Render every title and abstract, on ``jobs`` cores; problems become warnings.
+
+    With a ``cache`` (records keyed by a digest of the whole ``Paper``), a paper rendered
+    by an earlier build with the same renderer is not rendered again.
+    """
+    keys = [paper_key(paper) for paper in papers] if cache else []
+    found = [cache.get(key) for key in keys] if cache else [None] * len(papers)
+    results = [None if record is None else from_rendered_record(paper, record, RenderedPaper, Diagnostic)
+               for paper, record in zip(papers, found)]
+    missing = [paper for paper, result in zip(papers, results) if result is None]
 
     def render_chunk(chunk: list[Paper]) -> list[tuple[RenderedPaper, list[Diagnostic]]]:
-        results = []
+        done_here = []
         for done, paper in enumerate(chunk, start=1):
             local = Reporter()
-            results.append((render_paper(paper, renderer, local), local.diagnostics))
+            done_here.append((render_paper(paper, renderer, local), local.diagnostics))
             # Only the first chunk renders in this process; the others keep pace with it.
-            reporter.progress("render abstracts", min(done * workers, len(papers)), len(papers))
-        return results
+            reporter.progress("render abstracts", min(done * workers, len(missing)), len(missing))
+        return done_here
 
-    workers = jobs if len(papers) >= 500 else 1
+    workers = jobs if len(missing) >= 500 else 1
+    fresh = iter(map_in_parallel(render_chunk, missing, workers))
     rendered = []
-    for paper, diagnostics in map_in_parallel(render_chunk, papers, workers):
+    for index, result in enumerate(results):
+        if result is None:
+            result = next(fresh)
+            if cache:
+                cache.put(keys[index], rendered_record(*result))
+        paper, diagnostics = result
         rendered.append(paper)
         for diagnostic in diagnostics:
             reporter.report(diagnostic)
+    if cache:
+        cache.save()
     return rendered
 
 
@@ -286,7 +332,7 @@ def site_renderer(project: Project, papers: list[RenderedPaper], env=None, warn=
     return SiteRenderer(Theme.for_content(project.content_dir), project.config, site, env, publication)
 
 
-def static_files(content_dir: Path, generated: dict[str, bytes]) -> dict[str, Path]:
+def static_files(content_dir: Path, generated: Collection[str]) -> dict[str, Path]:
     """Theme files under assets/; a generated file of the same name wins."""
     static = Theme.for_content(content_dir).static_files()
     return {f"assets/{name}": path for name, path in static.items() if f"assets/{name}" not in generated}

@@ -50,6 +50,8 @@ def make_parser() -> argparse.ArgumentParser:
     build_parser.add_argument("--base-url", help="absolute URL the site will be published at "
                                                  "(overrides base_url in proceedings.yaml)")
     build_parser.add_argument("-v", "--verbose", action="store_true", help="print each stage's time")
+    build_parser.add_argument("--no-cache", dest="cache", action="store_false",
+                              help="neither use nor update the build cache (CONTENT/.proceedings-cache)")
     build_parser.set_defaults(command=run_build)
 
     serve_parser = commands.add_parser("serve", help="build, serve and rebuild on every change",
@@ -100,7 +102,7 @@ def _content_option(parser: argparse.ArgumentParser) -> None:
 
 
 def run_build(args, reporter: ConsoleReporter) -> int:
-    result = build(args.content, args.out, reporter, base_url=args.base_url)
+    result = build(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache)
     report_changes(result.changes, args.content, reporter)
     summary = f"built {result.papers} papers, {result.files} files into {args.out}/"
     return finish(summary, reporter)

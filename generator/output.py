@@ -1,17 +1,22 @@
 """Writing the site atomically: build beside it, then swap.
 
-The new site is written to a staging folder next to the output folder and
-swapped in with two renames, so a reader never sees half a site and a
-failed build leaves the previous one in place. A run killed between the
+The new site is written to a staging folder next to the output folder, file
+by file as the build renders it (``Staging``), and swapped in with two
+renames, so a reader never sees half a site and a failed build leaves the
+previous one in place. A file whose bytes did not change is hard-linked
+from the previous site instead of written again. A run killed between the
 renames leaves ``.<name>.old``, which the next run puts back or clears.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
+from typing import Iterator
 
 from generator.errors import OutputError
 
@@ -47,21 +52,92 @@ def check_replaceable(out_dir: Path, content_dir: Path) -> None:
             )
 
 
-def write_site(out_dir: Path, files: dict[str, bytes], static: dict[str, Path]) -> None:
-    """Write every file to a staging folder, then swap it in for ``out_dir``."""
-    recover(out_dir)
-    staging = _sibling(out_dir, "staging")
+class Staging:
+    """The next site, written file by file into ``.<name>.staging`` beside the current one.
+
+    Files go to disk as they are rendered (forked workers write their own share),
+    so the whole site is never held in memory. A file whose bytes equal the
+    current site's is hard-linked from it rather than written again. Nothing
+    is published until ``publish`` swaps the folders; ``discard`` removes the
+    staging folder, leaving the current site as it was.
+    """
+
+    def __init__(self, out_dir: Path):
+        self.out_dir = out_dir
+        self.path = _sibling(out_dir, "staging")
+
+    def open(self) -> None:
+        recover(self.out_dir)
+        self.path.mkdir(parents=True)
+
+    def write(self, name: str, data: bytes) -> None:
+        target = self.path / name
+        if not _same_bytes(self.out_dir / name, data) or not _link(self.out_dir / name, target):
+            _write(target, data)
+
+    def copy(self, name: str, source: Path) -> None:
+        _copy(source, self.path / name)
+
+    def publish(self) -> None:
+        _swap(self.path, self.out_dir)
+
+    def discard(self) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def staged_site(out_dir: Path) -> Iterator[Staging]:
+    """A ``Staging`` for ``out_dir``; any failure inside discards it and leaves the site unchanged."""
+    staging = Staging(out_dir)
     try:
-        staging.mkdir(parents=True)
-        for name, source in static.items():
-            _copy(source, staging / name)
-        for name, data in files.items():
-            _write(staging / name, data)
-        _swap(staging, out_dir)
+        staging.open()
+        yield staging
     except OSError as exc:
-        shutil.rmtree(staging, ignore_errors=True)
+        staging.discard()
         raise OutputError(f"cannot write the site ({exc.strerror or exc}); the previous site is unchanged",
                           path=exc.filename or out_dir) from None
+    except BaseException:
+        staging.discard()
+        raise
+
+
+def publish_site(staging: Staging, static: dict[str, Path]) -> None:
+    """Copy the theme's static files in, then swap the staging folder in for the site."""
+    for name, source in static.items():
+        staging.copy(name, source)
+    staging.publish()
+
+
+def write_site(out_dir: Path, files: dict[str, bytes], static: dict[str, Path]) -> None:
+    """Write every file to a staging folder, then swap it in for ``out_dir``."""
+    with staged_site(out_dir) as staging:
+        for name, source in static.items():
+            staging.copy(name, source)
+        for name, data in files.items():
+            staging.write(name, data)
+        staging.publish()
+
+
+def _same_bytes(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a regular file (not a link to one elsewhere) holding exactly ``data``."""
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != len(data):
+            return False
+        with open(path, "rb") as handle:
+            return handle.read() == data
+    except OSError:
+        return False
+
+
+def _link(source: Path, target: Path) -> bool:
+    """Hard-link an unchanged file of the current site into the staging folder (False: write it)."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.link(source, target)
+        return True
+    except OSError:
+        return False  # another file system, or links not allowed: write a copy
 
 
 def _write(path: Path, data: bytes) -> None:

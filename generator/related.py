@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from itertools import chain
 from operator import mul
 
+from generator.cache import BuildCache
 from generator.model import RenderedPaper
 from generator.search import terms
 
@@ -56,6 +57,29 @@ def related_papers(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT) -> d
         paper.paper.id: tuple(papers[j] for j in neighbours)
         for paper, neighbours in zip(papers, _neighbours(texts, k))
     }
+
+
+def related_ids(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT,
+                cache: BuildCache | None = None) -> dict[str, tuple[str, ...]]:
+    """Paper id → the ids of its ``k`` most similar papers; kept in ``cache`` for a build with the same texts."""
+    texts = tuple((p.title_plain, p.abstract_plain) for p in papers)
+    key = cache.key("related", str(k), *chain.from_iterable(texts)) if cache and cache.enabled else ""
+    found = cache.load_json("related", key) if key else None
+    if _fits(found, len(papers), k):
+        neighbours = found
+    else:
+        neighbours = _neighbours(texts, k)
+        if key:
+            cache.store_json("related", key, neighbours)
+    return {paper.paper.id: tuple(papers[j].paper.id for j in near) for paper, near in zip(papers, neighbours)}
+
+
+def _fits(found: object, count: int, k: int) -> bool:
+    """A cached answer has the right shape: ``count`` lists of at most ``k`` other papers' indexes."""
+    return isinstance(found, list) and len(found) == count and all(
+        isinstance(near, list) and len(near) <= k
+        and all(type(j) is int and 0 <= j < count and j != n for j in near)
+        for n, near in enumerate(found))
 
 
 @functools.lru_cache(maxsize=1)

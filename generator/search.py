@@ -35,6 +35,8 @@ from lunr.stemmer import stemmer as lunr_stemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 from lunr.vector import Vector
 
+from generator.background import Pending, in_parallel
+from generator.cache import BuildCache
 from generator.errors import ThemeError
 from generator.model import RenderedPaper
 
@@ -260,3 +262,36 @@ def search_files(papers: list[RenderedPaper], tag_urls: dict[str, str]) -> dict[
         INDEX_JS: index_script(search_data(papers, tag_urls)),
     }
 
+
+
+def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[str, str]) -> str:
+    """Everything the index script is made of: each paper's title, URL, tags and abstract, the tag pages."""
+    parts = [str(FORMAT_VERSION), json.dumps(sorted(tag_urls.items()), ensure_ascii=False)]
+    for paper in papers:
+        parts += [paper.title_plain, paper.url, "\x1f".join(paper.paper.tags), paper.abstract_plain]
+    return cache.key("search", *parts)
+
+
+def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], staging, cache: BuildCache,
+                       parallel: bool = True) -> Pending:
+    """Write the search files into ``staging`` (an ``output.Staging``); the result names them.
+
+    An index the cache holds for these papers is copied at once. Otherwise it is built
+    in a forked process (``parallel``) that writes the file itself, so that the
+    index, tens of MB at 10,000 papers, never travels back through a pipe, and
+    stored in the cache for the next build.
+    """
+    staging.write(LUNR_JS, lunr_js())
+    key = search_key(cache, papers, tag_urls) if cache.enabled else ""
+    cached = cache.load_bytes("search", key) if cache.enabled else None
+    if cached is not None:
+        staging.write(INDEX_JS, cached)
+        return Pending(lambda: [LUNR_JS, INDEX_JS])
+
+    def job() -> list[str]:
+        script = index_script(search_data(papers, tag_urls))
+        staging.write(INDEX_JS, script)
+        cache.store_bytes("search", key, script)
+        return [LUNR_JS, INDEX_JS]
+
+    return in_parallel(job) if parallel else Pending(job)

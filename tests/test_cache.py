@@ -1,0 +1,254 @@
+"""The build cache (generator/cache.py) and the streaming site writer: a cached build makes the
+same bytes as an uncached one, skips only work whose inputs did not change, and a damaged,
+foreign or unwritable cache is never trusted and never fails a build."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from generator import build as build_module
+from generator import cache as cache_module
+from generator import related as related_module
+from generator import search as search_module
+from generator.background import in_parallel, map_chunks
+from generator.build import build
+from generator.cache import CACHE_DIR, BuildCache, EntryCache
+from generator.errors import ThemeError
+from generator.reporter import Reporter
+
+
+def snapshot(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def run(content: Path, out: Path, cache: bool = True) -> Reporter:
+    """One job: the search index is then built in this process, where the test can count it."""
+    reporter = Reporter()
+    build(content, out, reporter, jobs=1, cache=cache)
+    assert not reporter.errors, reporter.errors
+    return reporter
+
+
+class Forbidden:
+    """Stands in for work a cached build must not redo; counts the calls a test allows."""
+
+    def __init__(self, real=None, allowed: int = 0):
+        self.real, self.allowed, self.calls = real, allowed, 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        if self.calls > self.allowed:
+            raise AssertionError("a cached result was worked out again")
+        return self.real(*args, **kwargs)
+
+
+@pytest.fixture
+def forbid(monkeypatch):
+    """Make rendering, relating and indexing fail unless allowed: a passing build used the cache."""
+    neighbours = related_module._neighbours
+    neighbours.cache_clear()  # the in-process cache serve relies on must not help here
+
+    def install(renders: int = 0, relate: bool = False, index: bool = False) -> dict[str, Forbidden]:
+        guards = {
+            "render": Forbidden(build_module.render_paper, renders),
+            "relate": Forbidden(related_module._neighbours, int(relate)),
+            "index": Forbidden(search_module.search_data, int(index)),
+        }
+        monkeypatch.setattr(build_module, "render_paper", guards["render"])
+        monkeypatch.setattr(related_module, "_neighbours", guards["relate"])
+        monkeypatch.setattr(search_module, "search_data", guards["index"])
+        return guards
+
+    yield install
+    neighbours.cache_clear()
+
+
+def test_an_unchanged_rebuild_skips_the_work_and_makes_the_same_bytes(seed_content, tmp_path, forbid):
+    run(seed_content, tmp_path / "uncached", cache=False)
+    assert not (seed_content / CACHE_DIR).exists(), "--no-cache must not write a cache"
+    first = run(seed_content, tmp_path / "site")
+    assert (seed_content / CACHE_DIR / ".gitignore").read_text() == "*\n"
+
+    forbid()
+    second = run(seed_content, tmp_path / "site")
+    assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
+    assert [str(d) for d in second.diagnostics] == [str(d) for d in first.diagnostics], \
+        "warnings found while rendering must be reported again from the cache"
+
+
+def test_an_edited_paper_is_rendered_again_and_the_rest_comes_from_the_cache(seed_content, tmp_path, forbid):
+    run(seed_content, tmp_path / "site")
+    page = sorted((seed_content / "papers").glob("*.md"))[3]
+    page.write_text(page.read_text(encoding="utf-8") + "\nA sentence added about $x^2$ quokkas.\n",
+                    encoding="utf-8")
+
+    run(seed_content, tmp_path / "uncached", cache=False)
+    guards = forbid(renders=1, relate=True, index=True)
+    run(seed_content, tmp_path / "site")
+    assert guards["render"].calls == 1 and guards["relate"].calls == 1 and guards["index"].calls == 1
+    assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
+    assert b"quokka" in (tmp_path / "site" / "assets" / "search-index.js").read_bytes()
+
+
+def test_other_generator_code_misses_the_whole_cache(seed_content, tmp_path, forbid, monkeypatch):
+    run(seed_content, tmp_path / "site")
+    monkeypatch.setattr(cache_module, "code_digest", lambda: "another version of the generator")
+    guards = forbid(renders=10_000, relate=True, index=True)
+    run(seed_content, tmp_path / "site")
+    assert guards["render"].calls == 19 and guards["relate"].calls == 1 and guards["index"].calls == 1
+
+
+def test_a_changed_config_renders_every_abstract_again(seed_content, tmp_path, forbid):
+    run(seed_content, tmp_path / "site")
+    config = seed_content / "proceedings.yaml"
+    # A macro no abstract uses: every abstract is rendered again (the renderer changed), but the
+    # plain texts come out the same, so related papers and the search index are still found.
+    text = config.read_text(encoding="utf-8")
+    assert "\nmacros:\n" in text
+    config.write_text(text.replace("\nmacros:\n", "\nmacros:\n  quokka: '\\mathbb{Q}'\n"), encoding="utf-8")
+    guards = forbid(renders=10_000)
+    run(seed_content, tmp_path / "site")
+    assert guards["render"].calls == 19
+
+
+@pytest.mark.parametrize("damage", ["flip a byte", "truncate", "empty", "garbage header"])
+def test_a_damaged_cache_is_ignored_and_replaced(seed_content, tmp_path, damage, forbid):
+    run(seed_content, tmp_path / "uncached", cache=False)
+    run(seed_content, tmp_path / "site")
+    entries = [p for p in (seed_content / CACHE_DIR).iterdir() if "-" in p.name]
+    assert {p.name.split("-")[0] for p in entries} == {"abstracts", "related", "search"}
+    for entry in entries:
+        data = entry.read_bytes()
+        entry.write_bytes({"flip a byte": data[:-10] + bytes([data[-10] ^ 1]) + data[-9:],
+                           "truncate": data[: len(data) // 2], "empty": b"",
+                           "garbage header": b"proceedings-cache 1 0000\n" + data}[damage])
+
+    guards = forbid(renders=10_000, relate=True, index=True)
+    run(seed_content, tmp_path / "site")
+    assert guards["render"].calls == 19 and guards["relate"].calls == 1 and guards["index"].calls == 1
+    assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
+    forbid()  # the damaged entries were replaced by good ones
+    run(seed_content, tmp_path / "site")
+
+
+def test_a_well_formed_entry_of_the_wrong_shape_is_not_trusted(seed_content, tmp_path, forbid):
+    """Related papers pointing out of range or at the paper itself (a cache from elsewhere) are worked out again."""
+    run(seed_content, tmp_path / "uncached", cache=False)
+    run(seed_content, tmp_path / "site")
+    store = BuildCache.for_content(seed_content)
+    (entry,) = (seed_content / CACHE_DIR).glob("related-*")
+    key = entry.name.split("-", 1)[1]
+    store.store_json("related", key, [[n, 99_999] for n in range(19)])
+    guards = forbid(relate=True)
+    run(seed_content, tmp_path / "site")
+    assert guards["relate"].calls == 1
+    assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
+
+
+def test_an_unwritable_cache_only_makes_the_build_slower(seed_content, tmp_path):
+    (seed_content / CACHE_DIR).write_text("a file where the cache folder should be")
+    run(seed_content, tmp_path / "site")
+    run(seed_content, tmp_path / "uncached", cache=False)
+    assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
+
+
+def test_entry_cache_keeps_only_the_records_a_build_used(tmp_path):
+    store = BuildCache(tmp_path / "cache")
+    first = EntryCache(store, "things", "v1")
+    first.put("a", 1)
+    first.put("b", 2)
+    first.save()
+    second = EntryCache(store, "things", "v1")
+    assert second.get("a") == 1 and second.get("c") is None
+    second.save()
+    assert EntryCache(store, "things", "v1").get("b") is None, "an unused record must not be kept forever"
+    assert EntryCache(store, "things", "v2").get("a") is None, "another key part is another entry"
+    assert len(list((tmp_path / "cache").glob("things-*"))) == 1, "one entry per kind"
+
+
+def test_the_cache_never_loads_pickles(tmp_path):
+    source = Path(cache_module.__file__).read_text(encoding="utf-8")
+    assert "pickle" not in source.replace("never pickles", "")
+    store = BuildCache(tmp_path)
+    store.store_json("x", "k", {"a": [1, "ü"]})
+    header, payload = (tmp_path / "x-k").read_bytes().split(b"\n", 1)
+    assert header.startswith(b"proceedings-cache 1 ") and json.loads(payload) == {"a": [1, "ü"]}
+
+
+# -- the streaming writer -------------------------------------------------------------
+
+def test_unchanged_files_are_linked_from_the_previous_site_and_changed_ones_written(seed_content, tmp_path):
+    site = tmp_path / "site"
+    run(seed_content, site)
+    before = {name: (site / name).stat().st_ino for name in ("404.html", "search.html", "papers.json")}
+    papers = seed_content / "papers"
+    page = sorted(papers.glob("*.md"))[0]
+    page.write_text(page.read_text(encoding="utf-8").replace("title: ", "title: 'New: ' # ", 1), encoding="utf-8")
+    run(seed_content, site)
+    assert (site / "404.html").stat().st_ino == before["404.html"]
+    assert (site / "search.html").stat().st_ino == before["search.html"]
+    assert (site / "papers.json").stat().st_ino != before["papers.json"]
+    assert b"New:" in (site / "papers.json").read_bytes()
+    assert not any(p.name.startswith(".site.") for p in tmp_path.iterdir())
+
+
+def test_a_template_failing_midway_leaves_the_previous_site_and_no_staging(seed_content, tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    run(seed_content, site)
+    good = snapshot(site)
+    calls = {"n": 0}
+    real = build_module.SiteRenderer.render
+
+    def failing(self, template, root, **context):
+        calls["n"] += 1
+        if calls["n"] == 12:
+            raise ThemeError("template paper.html failed: boom")
+        return real(self, template, root, **context)
+
+    monkeypatch.setattr(build_module.SiteRenderer, "render", failing)
+    with pytest.raises(ThemeError, match="boom"):
+        build(seed_content, site, Reporter())
+    assert snapshot(site) == good
+    assert not any(p.name.startswith(".site.") for p in tmp_path.iterdir()), "staging folder left behind"
+
+
+# -- forked work ------------------------------------------------------------------------
+
+def _fail_in_child():
+    raise OSError(28, "No space left on device", "site/.site.staging/x.html")
+
+
+def test_an_error_in_a_forked_job_is_raised_in_the_parent():
+    with pytest.raises(OSError, match="No space left on device") as info:
+        in_parallel(_fail_in_child)()
+    assert info.value.filename == "site/.site.staging/x.html"
+    assert map_chunks(lambda chunk: [x * 2 for x in chunk], [[1, 2], [3], [4, 5]]) == [[2, 4], [6], [8, 10]]
+
+
+def test_a_cancelled_forked_job_stops():
+    started = time.monotonic()
+    pending = in_parallel(lambda: time.sleep(30))
+    pending.cancel()
+    assert time.monotonic() - started < 10
+
+
+def test_a_failing_share_in_this_process_stops_the_forked_shares(tmp_path):
+    marker = tmp_path / "written-after-the-failure"
+
+    def work(chunk):
+        if chunk == ["here"]:
+            raise ValueError("this process failed")
+        time.sleep(1.5)
+        marker.write_text("too late")
+        return chunk
+
+    with pytest.raises(ValueError):
+        map_chunks(work, [["here"], ["there"]])
+    time.sleep(2)
+    assert not marker.exists(), "a forked share went on writing after the build failed"
+    assert os.getpid()  # still here
