@@ -9,9 +9,12 @@ leave the previous site untouched.
 from __future__ import annotations
 
 import os
+import posixpath
+import re
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from urllib.parse import unquote
 from collections.abc import Collection, Sequence
 from typing import Callable, TypeVar
 
@@ -21,7 +24,7 @@ from generator.config import Config, load_config, normalize_base_url
 from generator.errors import ContentError, Diagnostic, ProceedingsError
 from generator.latex import AbstractRenderer
 from generator.merge import Change, Derived, Deriver, SyncPlan, plan_sync
-from generator.model import Entry, Paper, RenderedPaper, SourceList
+from generator.model import LINK_FIELDS, Entry, Paper, RenderedPaper, SourceList
 from generator.output import Staging, check_replaceable, publish_site, staged_site
 from generator.pages import PAGES_DIR, PageDoc, read_page, to_paper, unknown_keys
 from generator.publish import Publication
@@ -96,6 +99,7 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
             staging.write(name, data)
             names.append(name)
         static = static_files(content_dir, set(names))
+        static.update(linked_files(content_dir, [r.paper for r in rendered], set(names), reporter))
         stage("write site", publish_site, staging, static)
     return BuildResult(papers=len(rendered), files=len(names) + len(static), changes=plan.changes)
 
@@ -336,6 +340,31 @@ def static_files(content_dir: Path, generated: Collection[str]) -> dict[str, Pat
     """Theme files under assets/; a generated file of the same name wins."""
     static = Theme.for_content(content_dir).static_files()
     return {f"assets/{name}": path for name, path in static.items() if f"assets/{name}" not in generated}
+
+
+def linked_files(content_dir: Path, papers: Sequence[Paper], generated: Collection[str],
+                 reporter: Reporter | None = None) -> dict[str, Path]:
+    """Files of the content folder that papers link to by a path (``pdf: pdfs/paper-1.pdf``),
+    published at that same path. A path naming no such file is warned about: its link would break.
+    Hidden files, the Markdown pages and anything outside the content folder (a symlink out) are never published."""
+    root = content_dir.resolve()
+    files: dict[str, Path] = {}
+    for paper in papers:
+        for key in LINK_FIELDS:
+            link = getattr(paper.details, key)
+            if not link or re.match(r"https?://", link):
+                continue
+            name = posixpath.normpath(unquote(link.split("#", 1)[0].split("?", 1)[0]))
+            source = (content_dir / name).resolve()
+            hidden = (any(part.startswith(".") for part in name.split("/"))
+                      or (name.startswith(f"{PAGES_DIR}/") and name.endswith(".md")))
+            if not hidden and source.is_relative_to(root) and source.is_file() and name not in generated:
+                files[name] = source
+            elif reporter is not None:
+                reporter.warn(f"`{key}`: {link!r} is not a file in the content folder, so its link would be "
+                              f"broken: put the file at {name} there, or give an https:// address",
+                              _page_name(paper))
+    return files
 
 
 def site_info(project: Project, papers: list[RenderedPaper]) -> SiteInfo:

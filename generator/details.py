@@ -73,7 +73,8 @@ def _author(item: Any, number: int, problem: Problem) -> Author | None:
     if unknown:
         problem("authors", f"author {number} has unknown field(s) {', '.join(unknown)} "
                            "(known: name, affiliation, orcid)")
-    name = _clean(item.get("name"))
+    # "Jane Doe*", "John Smith†": marks of equal contribution or of a note belong to the paper, not the name.
+    name = _clean(item.get("name")).rstrip("*†‡§¶# ")
     if not name:
         problem("authors", f"author {number} has no name")
         return None

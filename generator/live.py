@@ -20,8 +20,8 @@ from typing import Callable
 import jinja2
 
 from generator.background import BackgroundRunner
-from generator.build import (Project, load_project, page_paths, parse_page, render_paper, site_renderer,
-                             static_files, sync_pages, unique_papers)
+from generator.build import (Project, linked_files, load_project, page_paths, parse_page, render_paper,
+                             site_renderer, static_files, sync_pages, unique_papers)
 from generator.changes import Classifier, Kind
 from generator.errors import Diagnostic, ProceedingsError
 from generator.model import RenderedPaper
@@ -196,7 +196,9 @@ class LiveSite:
             generated[output.path] = output.render()
         self._deferred = [] if first else [o for o in outputs.values() if o.deps is None]
         if everything:
-            self._static = {name: path.read_bytes() for name, path in static_files(self.content_dir, {}).items()}
+            static = static_files(self.content_dir, {})
+            static.update(linked_files(self.content_dir, [p.paper for p in papers], outputs))
+            self._static = {name: path.read_bytes() for name, path in static.items()}
         self._outputs = outputs
         deferred_paths = {o.path for o in self._deferred} | {INDEX_JS, LUNR_JS}
         with self._lock:  # keep what the background job merged while we rendered

@@ -170,3 +170,29 @@ def test_an_edited_author_list_in_a_page_wins_and_shows(tmp_path):
     html = next((tmp_path / "site" / "papers").glob("*.html")).read_text(encoding="utf-8")
     assert "Grace Hopper" in html and "Charles Babbage" not in html
     assert (tmp_path / "site" / "authors" / "grace-hopper.html").is_file()
+
+
+def test_files_linked_by_a_path_are_published_from_the_content_folder(tmp_path):
+    records = [dict(RECORDS[0], pdf="pdfs/p1.pdf", code="../outside.zip"),
+               dict(RECORDS[1], pdf="pdfs/missing.pdf", code=".proceedings-cache/x")]
+    content = make_content(tmp_path, records)
+    (content / "pdfs").mkdir()
+    (content / "pdfs" / "p1.pdf").write_bytes(b"%PDF-1.4 paper one")
+    (tmp_path / "outside.zip").write_bytes(b"secret")
+    reporter = Reporter()
+    build(content, tmp_path / "site", reporter)
+    assert (tmp_path / "site" / "pdfs" / "p1.pdf").read_bytes() == b"%PDF-1.4 paper one"
+    assert not list((tmp_path / "site").rglob("outside.zip"))
+    assert not (tmp_path / "site" / ".proceedings-cache").exists()
+    warned = " ".join(str(w) for w in reporter.warnings)
+    assert "pdfs/missing.pdf" in warned and "../outside.zip" in warned and ".proceedings-cache/x" in warned
+    assert "pdfs/p1.pdf" not in warned
+
+
+def test_marks_of_equal_contribution_are_not_part_of_a_name(tmp_path):
+    records = [dict(RECORDS[2], authors=["Abhinav Gupta*", "Jörg Müller†"]),
+               dict(RECORDS[1], authors=["Abhinav Gupta"])]
+    content = make_content(tmp_path, records)
+    build(content, tmp_path / "site", Reporter())
+    assert sorted(p.name for p in (tmp_path / "site" / "authors").glob("*.html")) == [
+        "abhinav-gupta.html", "index.html", "jorg-muller.html"]

@@ -121,3 +121,7 @@ def site_url(request, search_site):
     if request.param == "file":
         return search_site.as_uri() + "/"
     return request.getfixturevalue("http_root")
+
+
+# Fixtures shared by several modules; imported last, since checkers.py uses unavailable() above.
+from .checkers import axe, vnu  # noqa: E402,F401

@@ -1,15 +1,18 @@
-"""One crawl of the seed site per way of opening it (file:// and http), shared by the tests.
+"""One crawl of a built site per way of opening it (file:// and http), shared by the tests.
 
 It starts at index.html and follows every a[href] and form[action] inside the site,
 on a phone-sized page (375 px), and keeps for each page what the tests need: whether
 it loaded, its links and ids, what the console said and what was requested, its
 formulas' boxes, its visible text and how far it scrolls sideways. Opening each page
-once for all of that keeps the browser suite fast.
+once for all of that keeps the browser suite fast. ``crawled`` is the seed site's crawl;
+``crawl_of`` crawls any other built site (test_details_browser.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import functools
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urldefrag
@@ -121,11 +124,13 @@ def open_page(page, crawl: Crawl, rel: str) -> Visit:
     return visit
 
 
-def crawl_site(page, crawl: Crawl) -> None:
+def crawl_site(page, crawl: Crawl, opens: Callable[[str], bool] = lambda rel: True) -> None:
+    """Open every page reachable from index.html that ``opens`` picks (by default all of them).
+    A link to a page left closed is still checked by ``problem``: the file is there, or the server says 200."""
     todo = ["index.html"]
     while todo:
         rel = todo.pop()
-        if rel in crawl.visits:
+        if rel in crawl.visits or not opens(rel):
             continue
         visit = crawl.visits[rel] = open_page(page, crawl, rel)
         for link in visit.links:
@@ -134,17 +139,47 @@ def crawl_site(page, crawl: Crawl) -> None:
                 todo.append(target)
 
 
-@pytest.fixture(scope="session", params=["file", "http"])
-def crawled(request, browser, search_site) -> Crawl:
-    root = search_site.as_uri() + "/" if request.param == "file" else request.getfixturevalue("http_root")
+@contextlib.contextmanager
+def crawl_of(browser, site: Path, root: str, opens: Callable[[str], bool] = lambda rel: True) -> Iterator[Crawl]:
+    """The pages of ``site`` a reader can reach from index.html (those ``opens`` picks), opened from
+    ``root`` at 375 px."""
     context = browser.new_context(viewport=PHONE)
     page = watch(context.new_page())
-    # Files that are not pages (proceedings.bib, papers.json…) are checked, not opened.
-    crawl = Crawl(root, search_site, {}, fetch=lambda url: context.request.get(url).status)
-    crawl_site(page, crawl)
-    if request.param == "http":  # linked from nowhere; its root-absolute links work from a server root only
+    # Files that are not pages (proceedings.bib, papers.json…), and pages left closed, are checked, not opened.
+    crawl = Crawl(root, site, {}, fetch=functools.cache(lambda url: context.request.get(url).status))
+    crawl_site(page, crawl, opens)
+    if root.startswith("http"):  # linked from nowhere; its root-absolute links work from a server root only
         crawl.visits["404.html"] = open_page(page, crawl, "404.html")
-    yield crawl
-    context.close()
+    try:
+        yield crawl
+    finally:
+        context.close()
 
 
+def problem(crawl: Crawl, link: Link) -> str:
+    """What a reader gets by following the link; empty when it is fine."""
+    target = crawl.relative(link.url)
+    if target is None:
+        if link.url.startswith("file:"):
+            return f"{link.url}, outside the site"
+        return ""  # a link to another web site: not ours to check
+    fragment = urldefrag(link.url).fragment
+    if target in crawl.visits:
+        visit = crawl.visits[target]
+        if visit.loaded:
+            return visit.loaded
+        if fragment and unquote(fragment) not in visit.ids:
+            return f"a page without the #{fragment} it points at"
+        return ""
+    if crawl.root.startswith("file:"):
+        return "" if (crawl.site / target).is_file() else "a missing file"
+    status = crawl.fetch(urldefrag(link.url).url)
+    return "" if status == 200 else f"HTTP {status}"
+
+
+@pytest.fixture(scope="session", params=["file", "http"])
+def crawled(request, browser, search_site) -> Iterator[Crawl]:
+    """The seed site's crawl, from file:// and over http."""
+    root = search_site.as_uri() + "/" if request.param == "file" else request.getfixturevalue("http_root")
+    with crawl_of(browser, search_site, root) as crawl:
+        yield crawl

@@ -9,28 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from .checkers import violations
 from .helpers import TIMEOUT, a_tag_page, open_results, stlc
-
-IMPACTS = {"serious", "critical"}
-
-
-@pytest.fixture(scope="module")
-def axe():
-    try:
-        from axe_playwright_python.sync_playwright import Axe
-    except ImportError:
-        from .conftest import unavailable
-        unavailable("axe-playwright-python is not installed (pip install -e '.[test]')")
-    return Axe()
-
-
-def violations(axe, page, where: str) -> list[str]:
-    found = axe.run(page, options={"resultTypes": ["violations"]}).response["violations"]
-    return [f"{where}: {v['id']} ({v['impact']}) {v['help']} — " + "; ".join(
-                f"{' '.join(node['target'])}: {node['failureSummary'].splitlines()[-1].strip()}"
-                for node in v["nodes"][:3]) + (f" (and {len(v['nodes']) - 3} more)" if len(v["nodes"]) > 3 else "")
-            for v in found if v["impact"] in IMPACTS]
-
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_no_serious_violation(page, http_root, search_site, axe, scheme):

@@ -8,31 +8,8 @@ site's style.css.
 
 from __future__ import annotations
 
-from urllib.parse import unquote, urldefrag
-
-from .crawl import STYLED_JS, Crawl, Link
+from .crawl import STYLED_JS, problem
 from .helpers import TIMEOUT, html_pages, papers, search_for
-
-
-def problem(crawl: Crawl, link: Link) -> str:
-    """What a reader gets by following the link; empty when it is fine."""
-    target = crawl.relative(link.url)
-    if target is None:
-        if link.url.startswith("file:"):
-            return f"{link.url}, outside the site"
-        return ""  # a link to another web site: not ours to check
-    fragment = urldefrag(link.url).fragment
-    if target in crawl.visits:
-        visit = crawl.visits[target]
-        if visit.loaded:
-            return visit.loaded
-        if fragment and unquote(fragment) not in visit.ids:
-            return f"a page without the #{fragment} it points at"
-        return ""
-    if crawl.root.startswith("file:"):
-        return "" if (crawl.site / target).is_file() else "a missing file"
-    status = crawl.fetch(urldefrag(link.url).url)
-    return "" if status == 200 else f"HTTP {status}"
 
 
 def test_every_link_leads_to_a_page_that_loads(crawled):
