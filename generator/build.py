@@ -89,7 +89,7 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
         # The search index is built on another core while papers are related and templates render.
         search = start_search_files(rendered, tag_urls(rendered), staging, store, parallel=jobs > 1)
         try:
-            related = stage("relate papers", related_ids, rendered, cache=store)
+            related = stage("relate papers", related_ids, rendered, cache=store, jobs=jobs)
             renderer = site_renderer(project, rendered, warn=reporter.warn, related=related)
             names = stage("render templates", render_outputs, renderer.outputs(rendered), staging, reporter, jobs)
             names += stage("search index", search)

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from itertools import chain
 from operator import mul
 
+from generator.background import map_in_parallel
 from generator.cache import BuildCache
 from generator.model import RenderedPaper
 from generator.search import terms
@@ -60,7 +61,7 @@ def related_papers(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT) -> d
 
 
 def related_ids(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT,
-                cache: BuildCache | None = None) -> dict[str, tuple[str, ...]]:
+                cache: BuildCache | None = None, jobs: int = 1) -> dict[str, tuple[str, ...]]:
     """Paper id → the ids of its ``k`` most similar papers; kept in ``cache`` for a build with the same texts."""
     texts = tuple((p.title_plain, p.abstract_plain) for p in papers)
     key = cache.key("related", str(k), *chain.from_iterable(texts)) if cache and cache.enabled else ""
@@ -68,7 +69,7 @@ def related_ids(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT,
     if _fits(found, len(papers), k):
         neighbours = found
     else:
-        neighbours = _neighbours(texts, k)
+        neighbours = _neighbours(texts, k, jobs)
         if key:
             cache.store_json("related", key, neighbours)
     return {paper.paper.id: tuple(papers[j].paper.id for j in near) for paper, near in zip(papers, neighbours)}
@@ -83,10 +84,10 @@ def _fits(found: object, count: int, k: int) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
-def _neighbours(texts: tuple[tuple[str, str], ...], k: int) -> tuple[tuple[int, ...], ...]:
+def _neighbours(texts: tuple[tuple[str, str], ...], k: int, jobs: int = 1) -> tuple[tuple[int, ...], ...]:
     # The dev server rebuilds after template and config edits too: the same texts, no new work.
     vectors = tfidf_vectors([text_terms(title, abstract) for title, abstract in texts])
-    return tuple(map(tuple, nearest(vectors, k)))
+    return tuple(map(tuple, nearest(vectors, k, jobs)))
 
 
 def text_terms(title: str, abstract: str) -> Counter[str]:
@@ -121,8 +122,9 @@ def tfidf_vectors(documents: Sequence[Counter[str]]) -> list[Vector]:
     return vectors
 
 
-def nearest(vectors: Sequence[Vector], k: int) -> list[list[int]]:
-    """For each vector, the indexes of its ``k`` most similar others."""
+def nearest(vectors: Sequence[Vector], k: int, jobs: int = 1) -> list[list[int]]:
+    """For each vector, the indexes of its ``k`` most similar others; scored on ``jobs`` cores
+    (forked processes share the vectors and the index; each scores a share of the papers)."""
     # Sorting by term number too settles equal weights the same way every time.
     top = [sorted(v, key=lambda t: (-v[t], t))[:TOP_TERMS] for v in vectors]
     index: dict[int, list[int]] = {}
@@ -131,7 +133,12 @@ def nearest(vectors: Sequence[Vector], k: int) -> list[list[int]]:
             index.setdefault(term, []).append(number)
     index = {term: papers for term, papers in index.items() if len(papers) <= MAX_POSTINGS}
     keys = [frozenset(v) for v in vectors]
-    return [_best(n, top[n], index, vectors, keys, k) for n in range(len(vectors))]
+
+    def best_of(numbers: list[int]) -> list[list[int]]:
+        return [_best(n, top[n], index, vectors, keys, k) for n in numbers]
+
+    workers = jobs if len(vectors) >= 2_000 else 1
+    return map_in_parallel(best_of, list(range(len(vectors))), workers)
 
 
 def _best(number: int, query: list[int], index: dict[int, list[int]], vectors: Sequence[Vector],

@@ -96,3 +96,12 @@ def test_vectors_are_unit_length_before_pruning():
     vectors = tfidf_vectors(documents)
     assert all(sum(w * w for w in v.values()) <= 1 + 1e-9 for v in vectors)
     assert all(len(n) <= 4 for n in nearest(vectors, 4))
+
+
+def test_two_cores_give_the_answer_of_one():
+    rng = random.Random(7)
+    words = [f"w{n}" for n in range(400)]
+    documents = [text_terms(" ".join(rng.sample(words, 3)), " ".join(rng.choices(words, k=40)))
+                 for _ in range(2_100)]
+    vectors = tfidf_vectors(documents)
+    assert nearest(vectors, RELATED_COUNT, jobs=2) == nearest(vectors, RELATED_COUNT, jobs=1)
