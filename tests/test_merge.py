@@ -165,3 +165,20 @@ def test_nothing_a_person_wrote_is_lost_over_many_syncs(content):
         sync(content, variant)
         page = pages(content)["we-introduce-alpha.md"]
         assert (page["title"], page["tags"], page["body"]) == ("Alpha", ["Sorting"], "Hand-written abstract.")
+
+
+def test_pages_read_on_two_cores_are_the_pages_read_on_one(tmp_path):
+    from generator.build import read_pages
+
+    papers = tmp_path / "papers"
+    papers.mkdir()
+    for n in range(2_001):
+        meta = {"id": str(n), "title": f"Paper {n}", "slug": f"paper-{n}", "tags": ["a"], "order": n}
+        (papers / f"paper-{n}.md").write_text(render_page(meta, f"Abstract {n}."), encoding="utf-8")
+    (papers / "paper-7.md").write_text("---\ntitle: [unclosed\n---\n\nBody\n", encoding="utf-8")
+    one, two = read_pages(tmp_path, jobs=1), read_pages(tmp_path, jobs=2)
+    assert list(one) == list(two)
+    for path in one:
+        a, b = one[path], two[path]
+        assert (a.meta, a.body, a.lines, str(a.error)) == (b.meta, b.body, b.lines, str(b.error))
+    assert "papers/paper-7.md:3: invalid YAML" in str(two[papers / "paper-7.md"].error)
