@@ -83,15 +83,15 @@ def memory_by_stage(content: Path, site: Path, jobs: int) -> None:
         print(f"  after {name:<18} {self.reporter.timings[name]:7.2f} s   {_memory()}", flush=True)
         return result
 
-    original_script = search.index_script
+    original_write = search.write_chunks
 
-    def index_script(*args, **kwargs):  # the last step of the search job (in its child, with jobs > 1)
-        script = original_script(*args, **kwargs)
-        print(f"  [search index made: {_memory()}, {len(script) / 1e6:,.0f} MB script]", flush=True)
-        return script
+    def write_chunks(path, chunks):  # the last step of the search job (in its child, with jobs > 1)
+        original_write(path, chunks)
+        size = path.stat().st_size if path.exists() else 0
+        print(f"  [search index written: {_memory()}, {size / 1e6:,.0f} MB script]", flush=True)
 
     build_module.Stages.__call__ = call
-    search.index_script = index_script
+    search.write_chunks = write_chunks
     start = time.perf_counter()
     build_module.build(content, site, Reporter(), jobs=jobs)
     print(f"build {time.perf_counter() - start:.1f} s (jobs={jobs}); at the end {_memory()}")

@@ -19,7 +19,11 @@ It can never make a wrong site:
 * a cache that cannot be read or written (read-only folder, disk full) is
   a miss and never fails the build.
 
-Each kind of entry keeps only its latest key, so the folder does not grow.
+Each kind of entry keeps only its latest key, so the folder does not grow. No
+step holds a large entry as one string: the rendered abstracts (≈ 130 MB of
+JSON at 50,000 papers, which ``json`` turned into a 1 GB peak) are split into
+up to 256 shard files read only when a record of theirs is asked for, and the
+search index is written and read in chunks.
 ``proceedings build --no-cache`` neither reads nor writes it; deleting the
 folder is always safe.
 """
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import shutil
 import json
 import os
 import platform
@@ -44,6 +49,7 @@ _MAGIC = b"proceedings-cache"
 _LIBRARIES = ("markdown-it-py", "mdit-py-plugins", "latex2mathml", "pylatexenc", "lunr", "Jinja2", "MarkupSafe",
               "PyYAML", "mkdocs")
 _GENERATOR = Path(__file__).resolve().parent
+_CHUNK = 1 << 20
 _README = (b"This folder is a cache of proceedings builds (rendered abstracts, related papers, the search\n"
            b"index). Deleting it is always safe; `proceedings build --no-cache` ignores it.\n")
 
@@ -100,18 +106,22 @@ class BuildCache:
         return data
 
     def store_bytes(self, kind: str, key: str, data: bytes) -> None:
-        if self.folder is None:
-            return
-        try:
-            self._prepare()
-            target = self._path(kind, key)
-            header = b"%s %d %s\n" % (_MAGIC, FORMAT, digest(data).encode())
-            _write_atomically(target, header, data)
-            for other in self.folder.glob(f"{kind}-*"):  # one entry per kind: the latest
-                if other != target:
-                    other.unlink(missing_ok=True)
-        except OSError:
-            pass  # a cache that cannot be written is only slower
+        if self.folder is not None:
+            self._store(kind, key, lambda target: _write_atomically(target, _header(data), data))
+
+    # -- large files, in chunks ---------------------------------------------------
+
+    def copy_out(self, kind: str, key: str, target: Path) -> bool:
+        """Copy an entry's bytes to ``target`` without holding them in memory; False (and
+        nothing written) when the entry is missing or damaged."""
+        found = self.folder is not None and _copy_checked(self._path(kind, key), target)
+        (self.hits if found else self.misses).append(kind)
+        return found
+
+    def store_file(self, kind: str, key: str, source: Path) -> None:
+        """Keep the bytes of the file ``source`` as an entry, read in chunks."""
+        if self.folder is not None:
+            self._store(kind, key, lambda target: _copy_in(source, target))
 
     # -- JSON -------------------------------------------------------------------
 
@@ -128,7 +138,7 @@ class BuildCache:
 
     def store_json(self, kind: str, key: str, value: Any) -> None:
         if self.folder is not None:
-            self.store_bytes(kind, key, json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+            self.store_bytes(kind, key, _json_bytes(value))
 
     # -- files --------------------------------------------------------------------
 
@@ -136,21 +146,27 @@ class BuildCache:
         assert self.folder is not None
         return self.folder / f"{kind}-{key}"
 
+    def _store(self, kind: str, key: str, write: Any) -> None:
+        """Write one entry with ``write(path)`` and drop the kind's other entries."""
+        try:
+            self._prepare()
+            target = self._path(kind, key)
+            write(target)
+            self.drop_others(kind, target)
+        except OSError:
+            pass  # a cache that cannot be written is only slower
+
+    def drop_others(self, kind: str, keep: Path) -> None:
+        """One entry per kind: the latest (a file, or a folder of shards)."""
+        assert self.folder is not None
+        for other in self.folder.glob(f"{kind}-*"):
+            if other != keep:
+                _remove(other)
+
     def _read(self, path: Path | None) -> bytes | None:
         if self.folder is None:
             return None
-        try:
-            with open(path, "rb") as handle:
-                header = handle.readline(200)
-                data = handle.read()
-        except OSError:
-            return None
-        fields = header.split()
-        if len(fields) != 3 or fields[0] != _MAGIC or fields[1] != str(FORMAT).encode() \
-                or fields[2] != digest(data).encode():
-            path.unlink(missing_ok=True)  # damaged: never trusted, never read again
-            return None
-        return data
+        return _read_checked(path)
 
     def _prepare(self) -> None:
         assert self.folder is not None
@@ -159,6 +175,83 @@ class BuildCache:
                            ("CACHEDIR.TAG", b"Signature: 8a477f597d28d172789f06886806bc55\n")):
             if not (self.folder / name).exists():
                 _write_atomically(self.folder / name, text)
+
+
+def _file_digest(handle, size: int) -> str:
+    """``digest(data)`` of the next ``size`` bytes of an open file, read in chunks ("" if it has fewer)."""
+    hasher = hashlib.blake2b(digest_size=20)
+    hasher.update(size.to_bytes(8, "little"))
+    while size and (chunk := handle.read(min(_CHUNK, size))):
+        hasher.update(chunk)
+        size -= len(chunk)
+    return hasher.hexdigest() if size == 0 else ""
+
+
+def _header(data: bytes) -> bytes:
+    return _header_for(digest(data))
+
+
+def _header_for(data_digest: str) -> bytes:
+    return b"%s %d %s\n" % (_MAGIC, FORMAT, data_digest.encode())
+
+
+def _json_bytes(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _read_checked(path: Path) -> bytes | None:
+    """An entry file's payload, or None if it is missing or damaged (and then removed)."""
+    try:
+        with open(path, "rb") as handle:
+            header = handle.readline(200)
+            data = handle.read()
+    except OSError:
+        return None
+    if header != _header(data):
+        _remove(path)  # damaged: never trusted, never read again
+        return None
+    return data
+
+
+def _copy_checked(path: Path, target: Path) -> bool:
+    """Check an entry file's digest reading it in chunks, then copy its payload to ``target``."""
+    try:
+        with open(path, "rb") as handle:
+            header = handle.readline(200)
+            size = os.fstat(handle.fileno()).st_size - len(header)
+            if header != _header_for(_file_digest(handle, size)):
+                _remove(path)
+                return False
+            handle.seek(len(header))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "wb") as out:
+                shutil.copyfileobj(handle, out, _CHUNK)
+        return True
+    except OSError:
+        target.unlink(missing_ok=True)
+        return False
+
+
+def _copy_in(source: Path, target: Path) -> None:
+    with open(source, "rb") as handle:
+        header = _header_for(_file_digest(handle, os.fstat(handle.fileno()).st_size))
+        handle.seek(0)
+        fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(header)
+                shutil.copyfileobj(handle, out, _CHUNK)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
 
 
 def _write_atomically(path: Path, *chunks: bytes) -> None:
@@ -176,32 +269,74 @@ def _write_atomically(path: Path, *chunks: bytes) -> None:
 class EntryCache:
     """One cache entry holding many small records, each under its own digest (rendered abstracts).
 
-    ``get`` and ``put`` work in memory; ``save`` writes the records this build used (and only
-    those, so the entry does not grow), and writes nothing when every record was found.
+    The entry is a folder of up to 256 shard files (by the first byte of a digest of the record
+    key), each a checksummed JSON object read the first time one of its records is asked for:
+    no step holds the whole entry as one string. ``get`` and ``put`` work in memory; ``save``
+    writes the records this build used (and only those, so the entry does not grow), rewriting
+    only the shards whose records changed, and forgets them all.
     """
 
     def __init__(self, cache: BuildCache, kind: str, *key_parts: str):
         self.cache, self.kind = cache, kind
         self.key = cache.key(kind, *key_parts)
-        found = cache.load_json(kind, self.key) if cache.enabled else None
-        self._found: dict[str, Any] = found if isinstance(found, dict) else {}
-        self._used: dict[str, Any] = {}
-        self._changed = False
+        self._found: dict[str, dict[str, Any]] = {}  # shard → its records on disk, once read
+        self._used: dict[str, dict[str, Any]] = {}  # shard → the records this build used or made
+        self._changed: set[str] = set()
+
+    @property
+    def folder(self) -> Path | None:
+        return self.cache._path(self.kind, self.key) if self.cache.enabled else None
 
     def get(self, record_key: str) -> Any:
-        value = self._found.get(record_key)
+        shard = _shard(record_key)
+        found = self._found.get(shard)
+        if found is None:
+            found = self._found[shard] = self._load(shard)
+        value = found.get(record_key)
         if value is not None:
-            self._used[record_key] = value
+            self._used.setdefault(shard, {})[record_key] = value
         return value
 
     def put(self, record_key: str, value: Any) -> None:
-        self._used[record_key] = value
-        self._changed = True
+        shard = _shard(record_key)
+        self._used.setdefault(shard, {})[record_key] = value
+        self._changed.add(shard)
 
     def save(self) -> None:
-        if self._changed or len(self._used) != len(self._found):
-            self.cache.store_json(self.kind, self.key, self._used)
-        self._found = {}
+        folder = self.folder
+        if folder is not None:
+            try:
+                self._write(folder)
+                self.cache.drop_others(self.kind, folder)
+            except OSError:
+                pass  # a cache that cannot be written is only slower
+        self._found, self._used, self._changed = {}, {}, set()
+
+    def _load(self, shard: str) -> dict[str, Any]:
+        folder = self.folder
+        data = _read_checked(folder / shard) if folder is not None else None
+        try:
+            found = json.loads(data) if data is not None else None
+        except ValueError:  # cannot happen with a checked digest, unless our own writer was wrong
+            found = None
+        return found if isinstance(found, dict) else {}
+
+    def _write(self, folder: Path) -> None:
+        self.cache._prepare()
+        if folder.is_file() or folder.is_symlink():
+            folder.unlink()
+        folder.mkdir(exist_ok=True)
+        for path in folder.iterdir():  # shards no record of this build is in
+            if path.name not in self._used:
+                _remove(path)
+        for shard, used in self._used.items():
+            if shard in self._changed or len(used) != len(self._found.get(shard, {})):
+                data = _json_bytes(used)
+                _write_atomically(folder / shard, _header(data), data)
+
+
+def _shard(record_key: str) -> str:
+    return hashlib.blake2b(record_key.encode("utf-8", "surrogatepass"), digest_size=1).hexdigest()
 
 
 # -- rendered papers as cache records ----------------------------------------------

@@ -24,6 +24,7 @@ import json
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
 
@@ -192,7 +193,9 @@ def build_index(papers: list[RenderedPaper]) -> dict:
             "tags": terms(" ".join(paper.paper.tags)),
             "abstract": terms(paper.abstract_plain),
         })
-    serialized = builder.build().serialize()
+    index = builder.build()
+    del builder  # its per-field term counts are not in the index: free them before serialising
+    serialized = index.serialize()
     # Only the insertion order changes: each posting keeps its _index, which
     # is what the field vectors point at.
     serialized["invertedIndex"].sort(key=lambda entry: utf16_key(entry[0]))
@@ -229,9 +232,47 @@ def index_script(data: dict) -> bytes:
     at 10,000 papers). ASCII only, so no charset guess by a server or file://
     can garble it, and no ``<`` (no ``</script>`` or ``<!--`` if ever inlined).
     """
-    payload = json.dumps(data, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
-    literal = json.dumps(payload.replace("<", "\\u003c"))
-    return f"globalThis.{GLOBAL_NAME}=JSON.parse({literal});\n".encode("ascii")
+    return b"".join(index_script_chunks(data))
+
+
+def index_script_chunks(data: dict) -> Iterator[bytes]:
+    """``index_script`` piece by piece, so that the whole script (≈ 120 MB at 50,000 papers)
+    never exists as one string. The same bytes: JSON of the data with sorted keys, quoted
+    as a JSON string literal; both escapes act on one character at a time, so escaping each
+    piece on its own gives what escaping the whole would."""
+    yield f"globalThis.{GLOBAL_NAME}=JSON.parse(\"".encode("ascii")
+    for piece in _json_pieces(data):
+        yield json.dumps(piece.replace("<", "\\u003c"))[1:-1].encode("ascii")
+    yield b"\");\n"
+
+
+def _json_pieces(value, batch: int = 2_000) -> Iterator[str]:
+    """``json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))`` in pieces:
+    dicts key by key, long lists ``batch`` items at a time."""
+    if isinstance(value, dict):
+        yield "{"
+        for number, (key, item) in enumerate(sorted(value.items())):
+            yield ("," if number else "") + _dumps(key) + ":"
+            yield from _json_pieces(item, batch)
+        yield "}"
+    elif isinstance(value, list) and len(value) > batch:
+        yield "["
+        for start in range(0, len(value), batch):
+            yield ("," if start else "") + _dumps(value[start : start + batch])[1:-1]
+        yield "]"
+    else:
+        yield _dumps(value)
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
+
+
+def write_chunks(path: Path, chunks: Iterable[bytes]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as handle:
+        for chunk in chunks:
+            handle.write(chunk)
 
 
 def lunr_js_path() -> Path:
@@ -279,19 +320,18 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], st
     An index the cache holds for these papers is copied at once. Otherwise it is built
     in a forked process (``parallel``) that writes the file itself, so that the
     index, tens of MB at 10,000 papers, never travels back through a pipe, and
-    stored in the cache for the next build.
+    stored in the cache for the next build. The script is written, cached and copied
+    in chunks, never held whole (it is not hard-linked from the previous site).
     """
     staging.write(LUNR_JS, lunr_js())
+    target = staging.path / INDEX_JS
     key = search_key(cache, papers, tag_urls) if cache.enabled else ""
-    cached = cache.load_bytes("search", key) if cache.enabled else None
-    if cached is not None:
-        staging.write(INDEX_JS, cached)
+    if cache.enabled and cache.copy_out("search", key, target):  # in chunks: ≈ 120 MB at 50,000 papers
         return Pending(lambda: [LUNR_JS, INDEX_JS])
 
     def job() -> list[str]:
-        script = index_script(search_data(papers, tag_urls))
-        staging.write(INDEX_JS, script)
-        cache.store_bytes("search", key, script)
+        write_chunks(target, index_script_chunks(search_data(papers, tag_urls)))
+        cache.store_file("search", key, target)
         return [LUNR_JS, INDEX_JS]
 
     return in_parallel(job) if parallel else Pending(job)

@@ -122,7 +122,9 @@ def test_a_damaged_cache_is_ignored_and_replaced(seed_content, tmp_path, damage,
     run(seed_content, tmp_path / "site")
     entries = [p for p in (seed_content / CACHE_DIR).iterdir() if "-" in p.name]
     assert {p.name.split("-")[0] for p in entries} == {"abstracts", "related", "search"}
-    for entry in entries:
+    files = [f for p in entries for f in ([p] if p.is_file() else sorted(p.iterdir()))]  # abstracts: shards
+    assert len(files) > 3
+    for entry in files:
         data = entry.read_bytes()
         entry.write_bytes({"flip a byte": data[:-10] + bytes([data[-10] ^ 1]) + data[-9:],
                            "truncate": data[: len(data) // 2], "empty": b"",
@@ -252,3 +254,92 @@ def test_a_failing_share_in_this_process_stops_the_forked_shares(tmp_path):
     time.sleep(2)
     assert not marker.exists(), "a forked share went on writing after the build failed"
     assert os.getpid()  # still here
+
+
+# -- large entries, never held whole ------------------------------------------------------
+
+def test_records_are_kept_in_shards_read_only_when_asked_for(tmp_path):
+    store = BuildCache(tmp_path / "cache")
+    first = EntryCache(store, "things", "v1")
+    for n in range(300):
+        first.put(f"key{n}", {"n": n, "text": "é𝑥"})
+    first.save()
+    (folder,) = (tmp_path / "cache").glob("things-*")
+    shards = sorted(folder.iterdir())
+    assert 100 < len(shards) <= 256 and all(len(p.name) == 2 for p in shards)
+    for shard in shards:  # each shard is a checked entry of its own
+        header, payload = shard.read_bytes().split(b"\n", 1)
+        assert header == b"proceedings-cache 1 " + cache_module.digest(payload).encode()
+
+    second = EntryCache(store, "things", "v1")
+    assert second.get("key7") == {"n": 7, "text": "é𝑥"}
+    assert len(second._found) == 1, "one record asked for: one shard read"
+
+
+def test_a_save_rewrites_only_the_shards_that_changed_and_drops_unused_ones(tmp_path):
+    store = BuildCache(tmp_path / "cache")
+    first = EntryCache(store, "things", "v1")
+    for n in range(300):
+        first.put(f"key{n}", n)
+    first.save()
+    (folder,) = (tmp_path / "cache").glob("things-*")
+    before = {p.name: p.stat().st_ino for p in folder.iterdir()}
+
+    second = EntryCache(store, "things", "v1")
+    assert all(second.get(f"key{n}") == n for n in range(300))
+    second.put("key0", "changed")
+    second.save()
+    after = {p.name: p.stat().st_ino for p in folder.iterdir()}
+    assert after.keys() == before.keys()
+    assert [name for name in after if after[name] != before[name]] == [cache_module._shard("key0")]
+
+    third = EntryCache(store, "things", "v1")
+    assert third.get("key0") == "changed"
+    third.save()  # only key0's shard was used: the others go
+    assert [p.name for p in folder.iterdir()] == [cache_module._shard("key0")]
+    assert EntryCache(store, "things", "v1").get("key1") is None
+
+
+def test_a_damaged_shard_loses_only_its_own_records(tmp_path):
+    store = BuildCache(tmp_path / "cache")
+    first = EntryCache(store, "things", "v1")
+    for n in range(300):
+        first.put(f"key{n}", n)
+    first.save()
+    (folder,) = (tmp_path / "cache").glob("things-*")
+    damaged = folder / cache_module._shard("key5")
+    damaged.write_bytes(damaged.read_bytes()[:-3] + b"99}")
+    second = EntryCache(store, "things", "v1")
+    found = {n for n in range(300) if second.get(f"key{n}") == n}
+    lost = {n for n in range(300) if cache_module._shard(f"key{n}") == damaged.name}
+    assert 5 in lost and found == set(range(300)) - lost
+    assert not damaged.exists(), "a damaged shard is removed"
+
+
+def test_large_bytes_entries_are_copied_in_chunks_and_checked(tmp_path):
+    store = BuildCache(tmp_path / "cache")
+    source = tmp_path / "index.js"
+    source.write_bytes(bytes(range(256)) * 20_000)
+    store.store_file("search", "k1", source)
+    assert store.load_bytes("search", "k1") == source.read_bytes(), "the same format as store_bytes"
+    assert store.copy_out("search", "k1", tmp_path / "out" / "copy.js")
+    assert (tmp_path / "out" / "copy.js").read_bytes() == source.read_bytes()
+    store.store_bytes("search", "k2", b"another")
+    assert not store.copy_out("search", "k1", tmp_path / "missing.js"), "one entry per kind"
+    assert store.copy_out("search", "k2", tmp_path / "k2.js") and (tmp_path / "k2.js").read_bytes() == b"another"
+    entry = tmp_path / "cache" / "search-k2"
+    entry.write_bytes(entry.read_bytes()[:-1] + b"X")
+    assert not store.copy_out("search", "k2", tmp_path / "bad.js") and not entry.exists()
+    assert not (tmp_path / "bad.js").exists()
+    assert not BuildCache(None).copy_out("search", "k2", tmp_path / "none.js")
+
+
+def test_the_index_script_in_pieces_is_the_script_whole():
+    data = {"version": 1, "docs": [[f"t<{n}>\"é𝑥\u2028", "u", [n], "</script>"] for n in range(5_000)],
+            "tags": [["a", None]], "index": {"invertedIndex": [[f"w{n}", {"_index": n}] for n in range(4_500)],
+                                               "fieldVectors": [], "version": "2.3.9"}}
+    payload = json.dumps(data, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
+    literal = json.dumps(payload.replace("<", "\\u003c"))
+    whole = f"globalThis.{search_module.GLOBAL_NAME}=JSON.parse({literal});\n"
+    assert search_module.index_script(data) == whole.encode("ascii")
+    assert len(list(search_module.index_script_chunks(data))) > 10
