@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import Callable, TypeVar
 from generator.background import map_chunks, map_in_parallel
 from generator.cache import BuildCache, EntryCache, from_rendered_record, paper_key, rendered_record
 from generator.config import Config, load_config, normalize_base_url
+from generator.details import is_web_link
 from generator.errors import ContentError, Diagnostic, ProceedingsError
 from generator.latex import AbstractRenderer
 from generator.merge import Change, Derived, Deriver, SyncPlan, plan_sync
@@ -31,7 +31,7 @@ from generator.publish import Publication
 from generator.reporter import Reporter
 from generator.related import related_ids
 from generator.search import start_search_files
-from generator.site import SiteInfo, SiteRenderer, group_authors, tag_urls
+from generator.site import SiteInfo, SiteRenderer, author_count, tag_urls
 from generator.sources import find_sources, read_source
 from generator.tagging import Taxonomy, load_taxonomy
 from generator.theme import Theme
@@ -358,7 +358,7 @@ def linked_files(content_dir: Path, papers: Sequence[Paper], generated: Collecti
     for paper in papers:
         for key in LINK_FIELDS:
             link = getattr(paper.details, key)
-            if not link or re.match(r"https?://", link):
+            if not link or is_web_link(link):
                 continue
             name = posixpath.normpath(unquote(link.split("#", 1)[0].split("?", 1)[0]))
             source = (content_dir / name).resolve()
@@ -383,5 +383,5 @@ def site_info(project: Project, papers: list[RenderedPaper]) -> SiteInfo:
         base_url=config.base_url,
         date=config.date.isoformat() if config.date else "",
         paper_count=len(papers),
-        author_count=len(group_authors(papers)),
+        author_count=author_count(papers),
     )

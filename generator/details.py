@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from generator.model import LINK_FIELDS, Author, Details
+from generator.model import VALUE_FIELDS, Author, Details
 
 # key, message → reported by the caller with its own file and line
 Problem = Callable[[str, str], None]
@@ -129,7 +129,7 @@ def details_to_meta(details: Details) -> dict[str, Any]:
     meta: dict[str, Any] = {}
     if details.authors:
         meta["authors"] = [_author_meta(author) for author in details.authors]
-    for key in ("track", "award", *LINK_FIELDS, "doi"):
+    for key in VALUE_FIELDS:
         value = getattr(details, key)
         if value:
             meta[key] = value
@@ -137,10 +137,17 @@ def details_to_meta(details: Details) -> dict[str, Any]:
 
 
 def _author_meta(author: Author) -> str | dict[str, str]:
-    if not (author.affiliation or author.orcid):
-        return author.name
+    """A name alone as a plain string, the readable form for a person to edit."""
+    fields = author_fields(author)
+    return author.name if fields.keys() == {"name"} else fields
+
+
+def author_fields(author: Author) -> dict[str, str]:
+    """The author's known fields, in order: ``name`` always, ``affiliation`` and ``orcid`` when given."""
     fields = {"name": author.name, "affiliation": author.affiliation, "orcid": author.orcid}
     return {key: value for key, value in fields.items() if value}
 
 
-DETAIL_KEYS = ("authors", "track", "award", *LINK_FIELDS, "doi")
+def is_web_link(link: str) -> bool:
+    """An http(s) address, as opposed to a path inside the site (both pass ``parse_link``)."""
+    return link.startswith(("http://", "https://"))

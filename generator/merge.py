@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from generator.details import DETAIL_KEYS, details_to_meta
+from generator.details import details_to_meta
 from generator.errors import Diagnostic
-from generator.model import Entry, SourceList
+from generator.model import DETAIL_FIELDS, VALUE_FIELDS, Entry, SourceList
 from generator.output import write_atomically
 from generator.pages import PAGES_DIR, PageDoc, digest, render_page
 from generator.slugs import slugify, unique
@@ -239,7 +239,7 @@ class _Sync:
                             "page's were edited by hand: kept the page's")
             return
         if _details_of(meta) != wanted:
-            for key in DETAIL_KEYS:
+            for key in DETAIL_FIELDS:
                 meta.pop(key, None)
             meta.update(wanted)
             notes.append("details")
@@ -303,8 +303,7 @@ class _Sync:
 
 
 # The order of a page's front matter: what a reader of the file looks for first.
-PAGE_ORDER = ("id", "title", "slug", "authors", "tags", "track", "award", "pdf", "code", "openreview", "doi",
-              "uid", "order", "source", "entry")
+PAGE_ORDER = ("id", "title", "slug", "authors", "tags", *VALUE_FIELDS, "uid", "order", "source", "entry")
 
 
 def _in_page_order(meta: dict[str, Any]) -> dict[str, Any]:
@@ -330,7 +329,7 @@ def _metadata_digest(entry: Entry) -> str:
 
 
 def _details_of(meta: dict[str, Any]) -> dict[str, Any]:
-    return {key: meta[key] for key in DETAIL_KEYS if key in meta}
+    return {key: meta[key] for key in DETAIL_FIELDS if key in meta}
 
 
 def _details_digest(meta: dict[str, Any]) -> str:

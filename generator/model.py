@@ -31,8 +31,9 @@ class Details:
         return any(getattr(self, name) for name in DETAIL_FIELDS)
 
 
-DETAIL_FIELDS = ("authors", "track", "award", "pdf", "code", "openreview", "doi")
 LINK_FIELDS = ("pdf", "code", "openreview")
+VALUE_FIELDS = ("track", "award", *LINK_FIELDS, "doi")  # one string each, in front matter order
+DETAIL_FIELDS = ("authors", *VALUE_FIELDS)
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from generator.details import DETAIL_KEYS, parse_details
+from generator.details import parse_details
 from generator.errors import ContentError, ProceedingsError
-from generator.model import Paper
+from generator.model import DETAIL_FIELDS, Paper
 from generator.yamlutil import dump, load_mapping, read_utf8
 
 PAGES_DIR = "papers"
@@ -23,7 +23,7 @@ FENCE = "---"
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 # Keys the tool writes or reads; any other key is warned about.
-KNOWN_KEYS = {"id", "title", "slug", "tags", "order", "source", "entry", "uid", "generated", *DETAIL_KEYS}
+KNOWN_KEYS = {"id", "title", "slug", "tags", "order", "source", "entry", "uid", "generated", *DETAIL_FIELDS}
 
 # message, file, line
 Warn = Callable[[str, "Path | str", "int | None"], None]

@@ -16,9 +16,10 @@ import jinja2
 
 from generator import __version__
 from generator.config import Config
+from generator.details import author_fields
 from generator.errors import ThemeError
 from generator.i18n import interface
-from generator.model import Author, RenderedPaper, Tag
+from generator.model import VALUE_FIELDS, Author, RenderedPaper, Tag
 from generator.slugs import slug_or_digest, slugify, unique
 from generator.theme import Theme
 
@@ -113,6 +114,11 @@ def group_authors(papers: list[RenderedPaper]) -> list[AuthorPage]:
         orcid = next((a.orcid for _, a in listed if a.orcid), "")
         pages.append(AuthorPage(name, slug, tuple(p for p, _ in listed), affiliations, orcid))
     return pages
+
+
+def author_count(papers: list[RenderedPaper]) -> int:
+    """How many author pages ``group_authors`` makes, without making them."""
+    return len({_author_key(author.name) for paper in papers for author in paper.details.authors})
 
 
 def _author_key(name: str) -> str:
@@ -306,11 +312,8 @@ def papers_json(papers: list[RenderedPaper]) -> bytes:
 def _details_json(paper: RenderedPaper) -> dict[str, Any]:
     """Authors always (a list, maybe empty); the other details only when the paper has them."""
     details = paper.details
-    record: dict[str, Any] = {"authors": [
-        {key: value for key, value in (("name", a.name), ("affiliation", a.affiliation), ("orcid", a.orcid)) if value}
-        for a in details.authors
-    ]}
-    for key in ("track", "award", "pdf", "code", "openreview", "doi"):
+    record: dict[str, Any] = {"authors": [author_fields(author) for author in details.authors]}
+    for key in VALUE_FIELDS:
         if getattr(details, key):
             record[key] = getattr(details, key)
     return record

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urljoin
 
+from generator.details import is_web_link
 from generator.model import RenderedPaper
 
 if TYPE_CHECKING:  # site.py imports this package; at run time we only read attributes
@@ -76,7 +77,7 @@ def absolute_link(link: str, volume: Volume) -> str | None:
     """A detail link (a URL or a path inside the site) as an absolute address, when one is known."""
     if not link:
         return None
-    return link if re.match(r"https?://", link) else volume.absolute(link)
+    return link if is_web_link(link) else volume.absolute(link)
 
 
 def pdf_url_of(paper: RenderedPaper, volume: Volume) -> str | None:
