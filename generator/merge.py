@@ -92,13 +92,17 @@ class _Sync:
         self.slugs |= {d.path.stem for d in docs}
         self.next_id = 1 + max((_number(d.meta.get("id")) for d in docs), default=0)
         self.derived: dict[int, Derived] = {}  # id(entry) → its derived title and tags
+        self.refreshes: dict[int, tuple[bool, bool]] = {}  # id(entry) → refresh its title, its tags
 
     def run(self, sources: list[SourceList]) -> SyncPlan:
         entries = _in_proceedings_order(sources)
         # One numbering across every source (in file name order), so that two lists never share a number.
         self.order = {id(entry): number for number, entry in enumerate(entries, start=1)}
         pairs, new_entries = self._match(entries)
-        wanted = [entry for entry, doc in pairs if self._needs_derivation(entry, doc)] + new_entries
+        # Whether each page's title and tags are due for a refresh, worked out once for both steps below.
+        self.refreshes = {id(entry): self._refreshes(doc.meta, doc.generated, entry)
+                          for entry, doc in pairs if not doc.error and doc.generated}
+        wanted = [entry for entry, _ in pairs if any(self.refreshes.get(id(entry), ()))] + new_entries
         self.derived = {id(entry): derived for entry, derived in zip(wanted, self.derive(wanted))}
         for entry, doc in pairs:
             self._update(entry, doc)
@@ -195,7 +199,7 @@ class _Sync:
             return  # broken or hand-made pages are never rewritten; the build reports them
         meta, body, notes = dict(doc.meta), doc.body, []
         gen = dict(doc.generated)
-        refresh_title, refresh_tags = self._refreshes(meta, gen, entry)
+        refresh_title, refresh_tags = self.refreshes[id(entry)]
         if not refresh_title:
             self._keep_edited_title(doc, gen, entry)
         if gen.get("text") != digest(entry.text):
@@ -244,11 +248,6 @@ class _Sync:
             meta.update(wanted)
             notes.append("details")
         gen["details"] = _details_digest(wanted)
-
-    def _needs_derivation(self, entry: Entry, doc: PageDoc) -> bool:
-        if doc.error or not doc.generated:
-            return False
-        return any(self._refreshes(doc.meta, doc.generated, entry))
 
     def _refreshes(self, meta: dict, gen: dict, entry: Entry) -> tuple[bool, bool]:
         """Whether the title and the tags are the tool's and due for a refresh."""
