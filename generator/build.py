@@ -24,7 +24,7 @@ from generator.details import is_web_link
 from generator.errors import ContentError, Diagnostic, ProceedingsError
 from generator.latex import AbstractRenderer
 from generator.merge import Change, Derived, Deriver, SyncPlan, plan_sync
-from generator.model import LINK_FIELDS, Entry, Paper, RenderedPaper, SourceList
+from generator.model import LINK_FIELDS, Entry, Paper, RenderedPaper, SourceList, VolumeInfo
 from generator.output import Staging, check_replaceable, publish_site, staged_site
 from generator.pages import PAGES_DIR, PageDoc, read_page, to_paper, unknown_keys
 from generator.publish import Publication
@@ -33,7 +33,8 @@ from generator.related import related_ids
 from generator.search import start_search_files
 from generator.site import SiteInfo, SiteRenderer, author_count, tag_urls
 from generator.sources import find_sources, read_source
-from generator.tagging import Taxonomy, load_taxonomy
+from generator.sources.duplicates import drop_duplicates
+from generator.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.theme import Theme
 from generator.titles import title_candidates
 
@@ -111,8 +112,13 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     ``incoming`` (``import``) is a source kept elsewhere: it takes the place of the content folder's
     file of the same name, which is then not read, and the folder need not exist yet.
     """
+    if content_dir.is_file():
+        raise ContentError("is a file, not a content folder: to make a site from a source file, import it "
+                           f"into a folder first (`proceedings import {content_dir} --content FOLDER`), "
+                           "then build that folder", path=content_dir)
     if not content_dir.is_dir() and incoming is None:
-        raise ContentError("no such content folder", path=content_dir)
+        raise ContentError("no such content folder (give the folder holding your sources with --content, "
+                           "or start one with `proceedings new` or `proceedings import FILE`)", path=content_dir)
     config = load_config(content_dir, reporter.report)
     if base_url is not None:
         try:
@@ -126,6 +132,9 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     for source in sources:
         for diagnostic in source.diagnostics:
             reporter.report(diagnostic)
+    sources, repeats = drop_duplicates(sources)
+    for diagnostic in repeats:
+        reporter.report(diagnostic)
     return Project(content_dir, config, sources, load_taxonomy(content_dir), AbstractRenderer(config.macros))
 
 
@@ -150,7 +159,7 @@ def sync_pages(project: Project, reporter: Reporter, apply: bool, docs: dict[Pat
     """Bring the Markdown pages in step with the sources (see merge.py)."""
     pages = list((docs if docs is not None else read_pages(project.content_dir)).values())
     plan = plan_sync(project.content_dir, project.sources, pages, deriver or make_deriver(project, reporter, jobs),
-                     project.taxonomy.version)
+                     tags_version(project))
     for diagnostic in plan.diagnostics:
         reporter.report(diagnostic)
     if apply:
@@ -169,8 +178,10 @@ def make_deriver(project: Project, reporter: Reporter, jobs: int = 1) -> Deriver
         results = map_in_parallel(derive_chunk, list(entries), workers)
         for entry, (derived, fell_back) in zip(entries, results):
             if fell_back:
-                reporter.warn(f"no taxonomy tag matches “{derived.title}”; tagged it "
-                              f"{project.taxonomy.fallback!r}", path="taxonomy.yaml")
+                taxonomy = project.taxonomy
+                reporter.warn(f"no tag of {taxonomy.name} matches “{derived.title}”; tagged it {taxonomy.fallback!r} "
+                              f"(give keywords in the source, add {TAXONOMY_FILE}, or set `auto_tags: never`)",
+                              entry.source, entry.line)
         return [derived for derived, _ in results]
 
     return derive
@@ -179,16 +190,26 @@ def make_deriver(project: Project, reporter: Reporter, jobs: int = 1) -> Deriver
 def derive_one(project: Project, entry: Entry) -> tuple[Derived, bool]:
     """An entry's title candidates and tags, and whether no taxonomy tag matched.
 
-    A title the source gives is kept; keywords the source gives come first among the tags.
+    A title the source gives is kept. Keywords the source gives are the tags; the taxonomy adds
+    its own as ``auto_tags`` says: to papers without keywords (missing), to all (always), or never.
     """
     plain = project.renderer.render(entry.text).plain
     candidates = [entry.title] if entry.title else title_candidates(plain)
+    mode = project.config.auto_tags
+    if mode == "never" or (mode == "missing" and entry.keywords):
+        return Derived(candidates[0], entry.keywords, tuple(candidates[1:]), given=bool(entry.title)), False
     tags = project.taxonomy.tags_for(entry.title or candidates[0], plain)
     fell_back = tags == (project.taxonomy.fallback,)
     if entry.keywords:
         tags = tuple(dict.fromkeys((*entry.keywords, *(() if fell_back else tags))))
         fell_back = False
     return Derived(candidates[0], tags, tuple(candidates[1:]), given=bool(entry.title)), fell_back
+
+
+def tags_version(project: Project) -> str:
+    """What the tool's tags depend on besides the entry: the taxonomy and ``auto_tags``; when it
+    changes, pages whose tags are the tool's are tagged again."""
+    return f"{project.taxonomy.version}/{project.config.auto_tags}"
 
 
 def page_paths(content_dir: Path) -> list[Path]:
@@ -376,12 +397,15 @@ def linked_files(content_dir: Path, papers: Sequence[Paper], generated: Collecti
 def site_info(project: Project, papers: list[RenderedPaper]) -> SiteInfo:
     config = project.config
     title = config.title or next((s.title for s in project.sources if s.title), None) or "Proceedings"
+    volume = next((s.volume for s in project.sources if s.volume.title), VolumeInfo())
+    date = config.date or volume.date
     return SiteInfo(
         title=title,
         description=config.description,
         language=config.language,
         base_url=config.base_url,
-        date=config.date.isoformat() if config.date else "",
+        date=date.isoformat() if date else "",
         paper_count=len(papers),
         author_count=author_count(papers),
+        source_volume=volume,
     )

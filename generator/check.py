@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.build import Project, load_project, parse_pages, read_pages, render_papers, site_renderer, sync_pages
-from generator.merge import Derived
+from generator.merge import Derived, entry_digest
 from generator.model import Entry, RenderedPaper
-from generator.pages import PageDoc, digest
+from generator.pages import PageDoc
 from generator.reporter import Reporter
 
 LONG_ABSTRACT = 20_000  # characters; real abstracts stay under ~3,000
@@ -45,21 +45,16 @@ def check(content_dir: Path, reporter: Reporter) -> CheckResult:
     papers = parse_pages(content_dir, reporter, docs)
     rendered = render_papers(papers, project.renderer, reporter)
     known = {doc.generated.get("text") for doc in docs.values()}
-    render_entries([e for e in entries if digest(e.text) not in known], project, reporter)
+    render_entries([e for e in entries if entry_digest(e) not in known], project, reporter)
     check_templates(project, rendered)
     return CheckResult(len(papers), len(entries), pending)
 
 
 def check_entries(entries: list[Entry], reporter: Reporter) -> None:
-    """Problems of the list itself: duplicates, control characters, giant entries, refused links, HTML."""
-    seen: dict[str, Entry] = {}
+    """Problems of the list itself: control characters, giant entries, refused links, HTML.
+    (Repeated records are found while loading, for build and check alike: sources/duplicates.py.)"""
     for entry in entries:
         where = (entry.source, entry.line)
-        key = " ".join(entry.text.split()).casefold()
-        if key in seen:
-            first = seen[key]
-            reporter.warn(f"entry {entry.index} repeats entry {first.index} (line {first.line}) word for word", *where)
-        seen.setdefault(key, entry)
         if _CONTROL.search(entry.text):
             reporter.warn(f"entry {entry.index} contains control or direction-override characters; "
                           "they are shown as written", *where)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+from collections import Counter
 from pathlib import Path
 
 from generator import __version__
@@ -52,6 +53,7 @@ def make_parser() -> argparse.ArgumentParser:
     build_parser.add_argument("-v", "--verbose", action="store_true", help="print each stage's time")
     build_parser.add_argument("--no-cache", dest="cache", action="store_false",
                               help="neither use nor update the build cache (CONTENT/.proceedings-cache)")
+    _strict_option(build_parser)
     build_parser.set_defaults(command=run_build)
 
     serve_parser = commands.add_parser("serve", help="build, serve and rebuild on every change",
@@ -70,7 +72,7 @@ def make_parser() -> argparse.ArgumentParser:
                                        description="Run every validation of a build (config, lists, pages, "
                                                    "LaTeX, templates) without writing a site or a page.")
     _content_option(check_parser)
-    check_parser.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1)")
+    _strict_option(check_parser)
     check_parser.set_defaults(command=run_check)
 
     import_parser = commands.add_parser("import", help="turn a source of abstracts into Markdown pages",
@@ -81,6 +83,7 @@ def make_parser() -> argparse.ArgumentParser:
                                     "or JSON Lines (.jsonl)")
     _content_option(import_parser)
     import_parser.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
+    _strict_option(import_parser)
     import_parser.set_defaults(command=run_import)
 
     new_parser = commands.add_parser("new", help="start a new proceedings: a folder ready for GitHub Pages",
@@ -96,6 +99,11 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _strict_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 on warnings too (a record skipped, a link left out…), not only on errors")
+
+
 def _content_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--content", type=Path, default=Path("content"),
                         help="content folder: abstract lists, pages, proceedings.yaml (default: content)")
@@ -105,7 +113,7 @@ def run_build(args, reporter: ConsoleReporter) -> int:
     result = build(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache)
     report_changes(result.changes, args.content, reporter)
     summary = f"built {result.papers} papers, {result.files} files into {args.out}/"
-    return finish(summary, reporter)
+    return finish(summary, reporter, args.strict)
 
 
 def run_serve(args, reporter: ConsoleReporter) -> int:
@@ -118,8 +126,7 @@ def run_check(args, reporter: ConsoleReporter) -> int:
     from generator.check import check, summary
 
     result = check(args.content, reporter)
-    status = finish(summary(result), reporter)
-    return 1 if args.strict and reporter.warnings else status
+    return finish(summary(result), reporter, args.strict)
 
 
 def run_import(args, reporter: ConsoleReporter) -> int:
@@ -129,11 +136,21 @@ def run_import(args, reporter: ConsoleReporter) -> int:
                                path=source)
     if not source.is_file():
         raise ProceedingsError("no such file", path=source)
-    if not args.content.exists():  # importing into a new proceedings
+    created = not args.content.exists()
+    try:
+        return _import(args, source, reporter, created)
+    except BaseException:
+        if created and args.content.is_dir() and not any(args.content.iterdir()):
+            args.content.rmdir()  # a failed import into a new folder leaves no empty folder behind
+        raise
+
+
+def _import(args, source: Path, reporter: ConsoleReporter, created: bool) -> int:
+    project = load_project(args.content, reporter, incoming=source)
+    if created:  # importing into a new proceedings
         if not args.dry_run:
             args.content.mkdir(parents=True)
         reporter.info(f"{'would create' if args.dry_run else 'created'} {args.content}/")
-    project = load_project(args.content, reporter, incoming=source)
     target = args.content / source.name
     copying = not target.exists() or source.resolve() != target.resolve()
     plan = sync_pages(project, reporter, apply=not args.dry_run)
@@ -143,7 +160,7 @@ def run_import(args, reporter: ConsoleReporter) -> int:
         verb = "would copy" if args.dry_run else "copied"
         reporter.info(f"{verb} {source} to {target}")
     report_changes(plan.changes, args.content, reporter, dry_run=args.dry_run)
-    return finish("dry run: nothing written" if args.dry_run else "import done", reporter)
+    return finish("dry run: nothing written" if args.dry_run else "import done", reporter, args.strict)
 
 
 def run_new(args, reporter: ConsoleReporter) -> int:
@@ -179,13 +196,19 @@ def _relative(path: Path, base: Path) -> str:
         return str(path)
 
 
-def finish(summary: str, reporter: Reporter) -> int:
+def finish(summary: str, reporter: Reporter, strict: bool = False) -> int:
+    """Exit 1 when content was lost (an error: a page that could not be built), or on any warning
+    with ``strict``; warnings alone (a record skipped, a link left out) exit 0, summarised by file."""
     hidden = reporter.summary() if isinstance(reporter, ConsoleReporter) else ""
     if hidden:
         reporter.info(hidden)
     errors, warnings = len(reporter.errors), len(reporter.warnings)
+    if warnings:
+        by_file = Counter(str(d.path) if d.path else "other" for d in reporter.warnings)
+        listed = ", ".join(f"{name} ({count})" for name, count in by_file.most_common(8))
+        reporter.info(f"warnings by file: {listed}" + ("" if strict else "; --strict makes them fail the run"))
     reporter.info(f"{summary} ({errors} errors, {warnings} warnings)")
-    return 1 if errors else 0
+    return 1 if errors or (strict and warnings) else 0
 
 
 if __name__ == "__main__":

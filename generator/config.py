@@ -44,6 +44,9 @@ class Config:
     """Papers listed on each home page before it paginates."""
     macros: dict[str, MacroDef] = field(default_factory=dict)
     """LaTeX macros: name → body, or name → {body, args}."""
+    auto_tags: str = "missing"
+    """Topics from the taxonomy: for papers whose source gives no keywords (missing), for every paper
+    beside its keywords (always), or never (only the source's keywords)."""
 
     @property
     def base_path(self) -> str:
@@ -130,6 +133,15 @@ def _macros(value: Any) -> dict[str, MacroDef]:
     return dict(_macro(name, body) for name, body in value.items())
 
 
+AUTO_TAGS = ("never", "missing", "always")
+
+
+def _auto_tags(value: Any) -> str:
+    if value not in AUTO_TAGS:
+        raise ValueError(f"must be one of {', '.join(AUTO_TAGS)}, not {value!r}")
+    return value
+
+
 _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "title": _text,
     "description": _optional_text,
@@ -138,6 +150,7 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "language": _language,
     "papers_per_page": _positive_int,
     "macros": _macros,
+    "auto_tags": _auto_tags,
 }
 
 

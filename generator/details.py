@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from generator.model import VALUE_FIELDS, Author, Details
+from generator.model import CITATION_FIELDS, VALUE_FIELDS, Author, Details
 
 # key, message → reported by the caller with its own file and line
 Problem = Callable[[str, str], None]
@@ -28,39 +28,80 @@ AUTHOR_SEPARATOR = re.compile(r"\s*;\s*|\s+and\s+")
 NOT_KNOWN = frozenset({"n/a", "na", "none", "null", "tba", "tbd", "-", "–", "—"})
 
 
+# A name's last part that is not a given name: "Smith, Jr." stays as written.
+_SUFFIX = re.compile(r"(?:jr|sr|[ivx]+|\d+(?:st|nd|rd|th))\.?", re.IGNORECASE)
+
+
 def parse_details(raw: Mapping[str, Any], problem: Problem) -> Details:
     return Details(
         authors=parse_authors(raw.get("authors"), problem),
         track=_text(raw, "track", problem),
+        sessions=parse_text_list(raw, "sessions", problem),
+        section=_text(raw, "section", problem),
         award=_text(raw, "award", problem),
         pdf=parse_link(raw, "pdf", problem),
         code=parse_link(raw, "code", problem),
         openreview=parse_link(raw, "openreview", problem),
         doi=parse_doi(raw, problem),
+        **{key: _text(raw, key, problem) for key in CITATION_FIELDS},
+        editors=tuple(author.name for author in parse_authors(raw.get("editors"), problem, "editors")),
     )
 
 
-def parse_authors(value: Any, problem: Problem) -> tuple[Author, ...]:
+def parse_text_list(raw: Mapping[str, Any], key: str, problem: Problem) -> tuple[str, ...]:
+    """A list of short texts, or one text (a single session)."""
+    value = raw.get(key)
+    if value is None or value == "":
+        return ()
+    if isinstance(value, (str, int, float)):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, (str, int, float)) for item in value):
+        problem(key, "must be a list of names, like [Session 1, Session 2]")
+        return ()
+    return tuple(dict.fromkeys(_clean(item) for item in value if _clean(item)))
+
+
+def parse_authors(value: Any, problem: Problem, key: str = "authors") -> tuple[Author, ...]:
     """A list of names or of ``{name, affiliation, orcid}``; a single string of names also works."""
     if value is None or value == "":
         return ()
     if isinstance(value, str):
-        value = [name for names in AUTHOR_SEPARATOR.split(value.strip()) for name in _split_commas(names)]
+        value = split_names(value)
     if not isinstance(value, list):
-        problem("authors", "must be a list of names, or of `{name: …, affiliation: …, orcid: …}`")
+        problem(key, "must be a list of names, or of `{name: …, affiliation: …, orcid: …}`")
         return ()
     authors = []
     for number, item in enumerate(value, start=1):
-        author = _author(item, number, problem)
+        author = _author(item, number, lambda _, message: problem(key, message))
         if author is not None:
             authors.append(author)
     return tuple(authors)
+
+
+def split_names(text: str) -> list[str]:
+    """Names in one string. Separated by ``;`` (or ``|``), each part is one name, "Family, Given"
+    included; separated by "and" or commas, "Jane Doe, John Smith" is two names."""
+    text = text.strip()
+    if ";" in text or "|" in text:
+        return [part.strip() for part in re.split(r"[;|]", text) if part.strip()]
+    return [name for names in AUTHOR_SEPARATOR.split(text) for name in _split_commas(names)]
 
 
 def _split_commas(names: str) -> list[str]:
     """"Jane Doe, John Smith" is two names; "Doe, Jane" and "John Smith, Jr." are one."""
     parts = [part.strip() for part in names.split(",") if part.strip()]
     return parts if all(" " in part for part in parts) else [names.strip()]
+
+
+def natural_order(name: str) -> str:
+    """"Doe, Jane" as a reader writes it: "Jane Doe"; "Smith, Jr., John" → "John Smith, Jr."; a name
+    without a comma, or "John Smith, Jr.", as it is."""
+    parts = [part.strip().rstrip("*†‡§¶# ") for part in name.split(",")]
+    if len(parts) == 2 and all(parts) and not _SUFFIX.fullmatch(parts[1]):
+        return f"{parts[1]} {parts[0]}"
+    if len(parts) == 3 and all(parts) and _SUFFIX.fullmatch(parts[1]):
+        return f"{parts[2]} {parts[0]}, {parts[1]}"
+    return name
 
 
 def _author(item: Any, number: int, problem: Problem) -> Author | None:
@@ -74,7 +115,7 @@ def _author(item: Any, number: int, problem: Problem) -> Author | None:
         problem("authors", f"author {number} has unknown field(s) {', '.join(unknown)} "
                            "(known: name, affiliation, orcid)")
     # "Jane Doe*", "John Smith†": marks of equal contribution or of a note belong to the paper, not the name.
-    name = _clean(item.get("name")).rstrip("*†‡§¶# ")
+    name = natural_order(_clean(item.get("name")).rstrip("*†‡§¶# ,"))
     if not name:
         problem("authors", f"author {number} has no name")
         return None
@@ -129,10 +170,14 @@ def details_to_meta(details: Details) -> dict[str, Any]:
     meta: dict[str, Any] = {}
     if details.authors:
         meta["authors"] = [_author_meta(author) for author in details.authors]
+    if details.sessions:
+        meta["sessions"] = list(details.sessions)
     for key in VALUE_FIELDS:
         value = getattr(details, key)
         if value:
             meta[key] = value
+    if details.editors:
+        meta["editors"] = list(details.editors)
     return meta
 
 

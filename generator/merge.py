@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -117,22 +118,27 @@ class _Sync:
 
     def _match(self, entries: list[Entry]) -> tuple[list[tuple[Entry, PageDoc]], list[Entry]]:
         """Pair entries with pages: by the source's own id, then by text, then by similar text."""
+        # An id that two records (or two pages) share cannot say which is which: those match by text.
+        page_ids = Counter((d.meta.get("source"), str(d.meta["uid"])) for d in self.unmatched.values()
+                           if d.meta.get("uid") not in (None, ""))
+        shared = {key for key, count in page_ids.items() if count > 1}
+        shared |= {key for key, count in Counter((e.source, e.uid) for e in entries if e.uid).items() if count > 1}
         by_uid = {(d.meta.get("source"), str(d.meta["uid"])): d for d in self.unmatched.values()
-                  if d.meta.get("uid") not in (None, "")}
+                  if d.meta.get("uid") not in (None, "") and (d.meta.get("source"), str(d.meta["uid"])) not in shared}
         by_text: dict[str, list[PageDoc]] = {}
         for doc in self.unmatched.values():
             by_text.setdefault(_text_key(doc), []).append(doc)
         pairs, by_text_entries, leftover = [], [], []
         # Every id first: a new entry whose abstract equals another paper's must not take that paper's page.
         for entry in entries:
-            doc = by_uid.get((entry.source, entry.uid)) if entry.uid else None
+            doc = by_uid.get((entry.source, entry.uid)) if entry.uid else None  # (a shared id is not in it)
             if doc is None or doc.path not in self.unmatched:  # not found, or a second entry with this id
                 by_text_entries.append(entry)
             else:
                 by_text[_text_key(doc)].remove(doc)
                 pairs.append((entry, self._take(doc)))
         for entry in by_text_entries:
-            candidates = by_text.get(digest(entry.text))
+            candidates = by_text.get(entry_digest(entry))
             if candidates:
                 pairs.append((entry, self._take(candidates.pop(_same_place(candidates, entry)))))
             else:
@@ -152,6 +158,8 @@ class _Sync:
 
     def _closest(self, entry: Entry) -> PageDoc | None:
         """The unmatched page of the same list whose text is nearest, if near enough."""
+        if not entry.text.strip():
+            return None  # a paper without an abstract is found by its id or its title only
         wanted = _normalized(entry.text)
         best, best_ratio = None, SIMILAR
         for doc in self.unmatched.values():
@@ -178,7 +186,7 @@ class _Sync:
         if entry.uid:
             meta["uid"] = entry.uid
         meta.update({"order": self.order[id(entry)], "source": entry.source, "entry": entry.index})
-        generated = _fingerprints(entry.text, title, derived.tags, entry.text, self.tags_version)
+        generated = _fingerprints(entry_digest(entry), title, derived.tags, entry.text, self.tags_version)
         if _metadata_digest(entry) != _NO_METADATA:
             generated.update(meta=_metadata_digest(entry), details=_details_digest(meta))
         meta["generated"] = generated
@@ -202,14 +210,14 @@ class _Sync:
         refresh_title, refresh_tags = self.refreshes[id(entry)]
         if not refresh_title:
             self._keep_edited_title(doc, gen, entry)
-        if gen.get("text") != digest(entry.text):
+        if gen.get("text") != entry_digest(entry):
             if digest(body) == gen.get("body"):
                 body, gen["body"] = entry.text, digest(entry.text)
                 notes.append("abstract")
             else:
                 self._warn(doc, f"entry {entry.index} of {entry.source} changed, but the page's abstract "
                                 "was edited by hand: kept the page's abstract")
-            gen["text"] = digest(entry.text)
+            gen["text"] = entry_digest(entry)
         if gen.get("meta", _NO_METADATA) != _metadata_digest(entry):
             self._refresh_details(doc, meta, gen, entry, notes)
         self._regenerate(meta, gen, entry, refresh_title, refresh_tags, notes)
@@ -251,7 +259,7 @@ class _Sync:
 
     def _refreshes(self, meta: dict, gen: dict, entry: Entry) -> tuple[bool, bool]:
         """Whether the title and the tags are the tool's and due for a refresh."""
-        entry_changed = (gen.get("text") != digest(entry.text)
+        entry_changed = (gen.get("text") != entry_digest(entry)
                          or gen.get("meta", _NO_METADATA) != _metadata_digest(entry))
         title_owned = digest(meta.get("title", "")) == gen.get("title")
         tags_owned = digest(meta.get("tags") or []) == gen.get("tags")
@@ -339,9 +347,15 @@ _NO_METADATA = digest(_canonical(["", [], {}, ""]))
 _NO_DETAILS = digest(_canonical({}))
 
 
-def _fingerprints(text: str, title: str, tags, body: str, tags_version: str) -> dict[str, str]:
-    return {"text": digest(text), "title": digest(title), "tags": digest(list(tags)),
+def _fingerprints(text_digest: str, title: str, tags, body: str, tags_version: str) -> dict[str, str]:
+    return {"text": text_digest, "title": digest(title), "tags": digest(list(tags)),
             "body": digest(body), "taxonomy": tags_version}
+
+
+def entry_digest(entry: Entry) -> str:
+    """What a page remembers of its entry, to find it again: the abstract; for a paper without one
+    (a keynote, a demo), its title."""
+    return digest(entry.text) if entry.text.strip() else digest("\x1ftitle\x1f" + _normalized(entry.title))
 
 
 def _same_place(candidates: list[PageDoc], entry: Entry) -> int:

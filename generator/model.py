@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,19 +22,53 @@ class Details:
 
     authors: tuple[Author, ...] = ()
     track: str = ""
+    sessions: tuple[str, ...] = ()  # a programme's sessions: Mini-Conf's "Session 3B|Session 3D"
+    section: str = ""  # the part of the volume it is in (PMLR's `section`, named by the volume's `sections`)
     award: str = ""
     pdf: str = ""  # links: http(s) URLs or paths inside the site
     code: str = ""
     openreview: str = ""
     doi: str = ""  # bare, 10.1234/abc
+    # As the source's BibTeX gives them, for citations: kept as written ("13--24", "Jul").
+    pages: str = ""
+    volume: str = ""
+    year: str = ""
+    month: str = ""
+    publisher: str = ""
+    address: str = ""
+    editors: tuple[str, ...] = ()  # names, "Given Family"
 
     def __bool__(self) -> bool:
         return any(getattr(self, name) for name in DETAIL_FIELDS)
 
+    @property
+    def first_page(self) -> str:
+        return self.pages.replace("—", "-").replace("–", "-").split("-")[0].strip() if self.pages else ""
+
+    @property
+    def last_page(self) -> str:
+        return self.pages.replace("—", "-").replace("–", "-").split("-")[-1].strip() if self.pages else ""
+
 
 LINK_FIELDS = ("pdf", "code", "openreview")
-VALUE_FIELDS = ("track", "award", *LINK_FIELDS, "doi")  # one string each, in front matter order
-DETAIL_FIELDS = ("authors", *VALUE_FIELDS)
+CITATION_FIELDS = ("pages", "volume", "year", "month", "publisher", "address")
+VALUE_FIELDS = ("track", "section", "award", *LINK_FIELDS, "doi", *CITATION_FIELDS)  # one string each, in order
+LIST_FIELDS = ("sessions", "editors")  # lists of strings
+DETAIL_FIELDS = ("authors", "sessions", *VALUE_FIELDS, "editors")  # in front matter order
+
+
+@dataclass(frozen=True)
+class VolumeInfo:
+    """What a source says about the volume itself (a BibTeX file's ``@proceedings`` entry)."""
+
+    title: str = ""
+    editors: tuple[str, ...] = ()
+    date: dt.date | None = None  # published, else the last day of the meeting
+    year: str = ""
+    volume: str = ""
+    publisher: str = ""
+    address: str = ""
+    sections: tuple[tuple[str, str], ...] = ()  # (name a paper's `section` gives, its title), in order
 
 
 @dataclass(frozen=True)
@@ -58,6 +93,7 @@ class SourceList:
     title: str  # empty for formats that carry no proceedings title
     entries: tuple[Entry, ...]
     diagnostics: tuple[Diagnostic, ...] = ()  # records skipped or fields left out, by line
+    volume: VolumeInfo = VolumeInfo()  # what the source says about the volume (BibTeX's @proceedings)
 
 
 @dataclass(frozen=True)

@@ -97,7 +97,8 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
     """Validate a page into a Paper; raise ContentError naming the field and line.
 
     A bad detail (a link that is not a URL, say) is only warned about and left
-    out: the paper builds without it.
+    out: the paper builds without it. A page with no abstract below its front
+    matter is a paper without one (a keynote, a demo): its page says so.
     """
     if doc.error:
         raise doc.error
@@ -126,8 +127,6 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
     tags = meta.get("tags") or []
     if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in tags):
         raise fail("tags", "must be a list of tag names, like [optimization, diffusion models]")
-    if not doc.body:
-        raise ContentError("the page has no abstract below its front matter", path=display, line=doc.body_line)
 
     def problem(key: str, message: str) -> None:
         if warn is not None:

@@ -19,7 +19,8 @@ from generator.config import Config
 from generator.details import author_fields
 from generator.errors import ThemeError
 from generator.i18n import interface
-from generator.model import VALUE_FIELDS, Author, RenderedPaper, Tag
+from generator.groups import group_index, paper_groups
+from generator.model import VALUE_FIELDS, Author, RenderedPaper, Tag, VolumeInfo
 from generator.slugs import slug_or_digest, slugify, unique
 from generator.theme import Theme
 
@@ -42,6 +43,12 @@ class SiteInfo:
     paper_count: int
     author_count: int = 0  # distinct author names; 0: no author pages, no "Authors" link
     version: str = __version__
+    # What the sources say of the volume (a .bib file's @proceedings): editors, volume number, publisher…
+    source_volume: VolumeInfo = VolumeInfo()
+
+    @property
+    def editors(self) -> tuple[str, ...]:
+        return self.source_volume.editors
 
 
 @dataclass(frozen=True)
@@ -63,17 +70,22 @@ def teaser(plain: str, length: int = TEASER_LENGTH) -> str:
 
 
 def group_tags(papers: list[RenderedPaper]) -> list[TagPage]:
-    """One page per tag, in name order, papers in proceedings order."""
+    """One page per tag, in name order, papers in proceedings order. Names that differ only in case
+    ("Privacy", "privacy") are one topic, named as the first paper spells it."""
     members: dict[str, list[RenderedPaper]] = {}
+    spelling: dict[str, str] = {}
     for paper in papers:
         for name in paper.paper.tags:
-            members.setdefault(name, []).append(paper)
+            listed = members.setdefault(name.casefold(), [])
+            if not listed or listed[-1] is not paper:  # "Privacy" and "privacy" on one paper: listed once
+                listed.append(paper)
+            spelling.setdefault(name.casefold(), name)
     taken = {"index"}  # tags/index.html is the topic index
     pages = []
-    for name in sorted(members, key=lambda n: (n.casefold(), n)):
-        slug = unique(slugify(name), taken)
+    for key in sorted(members, key=lambda k: (k, spelling[k])):
+        slug = unique(slugify(spelling[key]), taken)
         taken.add(slug)
-        pages.append(TagPage(Tag(name, slug), tuple(members[name])))
+        pages.append(TagPage(Tag(spelling[key], slug), tuple(members[key])))
     return pages
 
 
@@ -194,8 +206,12 @@ class SiteRenderer:
         return outputs
 
     def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
-        for url, chunk, pagination in paginate(papers, self.config.papers_per_page, "index"):
-            render = functools.partial(self.render, "index.html", "", papers=chunk, pagination=pagination)
+        pages = [(url, chunk, pagination, paper_groups(chunk, pagination["first_order"]))
+                 for url, chunk, pagination in paginate(papers, self.config.papers_per_page, "index")]
+        index = group_index([(url, groups) for url, _, _, groups in pages])
+        for url, chunk, pagination, groups in pages:
+            render = functools.partial(self.render, "index.html", "", papers=chunk, pagination=pagination,
+                                       groups=groups, group_index=index)
             yield Output(url, render, _ids(chunk))
 
     def paper_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
@@ -274,12 +290,14 @@ def _window(current: int, count: int, radius: int = 2) -> list[int | None]:
 
 
 def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
-    return {page.tag.name: page.url for page in group_tags(papers)}
+    """Every spelling of a topic name the papers use → its page."""
+    urls = {page.tag.name.casefold(): page.url for page in group_tags(papers)}
+    return {name: urls[name.casefold()] for paper in papers for name in paper.paper.tags}
 
 
 def _tag_url_filter(tag_pages: list[TagPage]):
-    urls = {page.tag.name: page.url for page in tag_pages}
-    return lambda name: urls.get(name, f"tags/{slugify(name)}.html")
+    urls = {page.tag.name.casefold(): page.url for page in tag_pages}
+    return lambda name: urls.get(name.casefold(), f"tags/{slugify(name)}.html")
 
 
 def _author_url_function(author_pages: list[AuthorPage]):
@@ -313,7 +331,8 @@ def _details_json(paper: RenderedPaper) -> dict[str, Any]:
     """Authors always (a list, maybe empty); the other details only when the paper has them."""
     details = paper.details
     record: dict[str, Any] = {"authors": [author_fields(author) for author in details.authors]}
-    for key in VALUE_FIELDS:
-        if getattr(details, key):
-            record[key] = getattr(details, key)
+    for key in ("sessions", *VALUE_FIELDS, "editors"):
+        value = getattr(details, key)
+        if value:
+            record[key] = list(value) if isinstance(value, tuple) else value
     return record

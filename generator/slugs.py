@@ -7,11 +7,19 @@ import re
 import unicodedata
 
 MAX_LENGTH = 60
+# Latin letters that Unicode does not decompose into a base letter and a mark (NFKD leaves "Ł" whole).
+_LATIN_FOLDS = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE",
+                              "œ": "oe", "ß": "ss", "Đ": "D", "đ": "d", "Þ": "Th", "þ": "th", "ı": "i"})
+
+
+def to_ascii(text: str) -> str:
+    """Latin letters without their accents ("Łojasiewicz" → "Lojasiewicz"); other scripts dropped."""
+    return unicodedata.normalize("NFKD", text.translate(_LATIN_FOLDS)).encode("ascii", "ignore").decode("ascii")
 
 
 def slugify(text: str, max_length: int = MAX_LENGTH) -> str:
     """ASCII lowercase words joined by hyphens, cut at a word boundary."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    ascii_text = to_ascii(text)
     words = re.findall(r"[a-z0-9]+", ascii_text.lower())
     slug = ""
     for word in words:
@@ -35,7 +43,7 @@ def unique(slug: str, taken: set[str]) -> str:
 def slug_or_digest(text: str, prefix: str) -> str:
     """``slugify(text)``, or ``prefix-<digest>`` for text with no ASCII letters or digits ("张伟"),
     so that such names get distinct, stable addresses instead of a shared fallback."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    ascii_text = to_ascii(text)
     if re.search(r"[A-Za-z0-9]", ascii_text):
         return slugify(text)
     return f"{prefix}-{hashlib.sha256(text.strip().encode('utf-8')).hexdigest()[:8]}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,7 @@ class Taxonomy:
     tags: tuple[TagRule, ...]
     fallback: str
     version: str  # short sha256 of the canonical content; changes when the taxonomy changes
+    name: str = "the built-in taxonomy"  # how warnings name it: the bundled one, or the content's file
     # First word → keywords starting with it, longest first: one dict look-up per word of text.
     _index: dict[str, tuple[_Keyword, ...]] = field(init=False, repr=False, compare=False)
 
@@ -129,8 +130,9 @@ def load_taxonomy(content_dir: Path) -> Taxonomy:
     """The content folder's taxonomy.yaml, else the bundled default; invalid files raise ContentError."""
     path = content_dir / TAXONOMY_FILE
     if not path.is_file():
-        path = DEFAULT_TAXONOMY_PATH
-    return parse_taxonomy(read_utf8(path, path, ContentError, "taxonomy"), path)
+        return parse_taxonomy(read_utf8(DEFAULT_TAXONOMY_PATH, DEFAULT_TAXONOMY_PATH, ContentError, "taxonomy"),
+                              DEFAULT_TAXONOMY_PATH)
+    return replace(parse_taxonomy(read_utf8(path, path, ContentError, "taxonomy"), path), name=TAXONOMY_FILE)
 
 
 def parse_taxonomy(text: str, path: Path | str) -> Taxonomy:

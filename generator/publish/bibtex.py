@@ -61,14 +61,20 @@ class BibTeX:
         self._math_text = MathText()
 
     def entry(self, paper: RenderedPaper) -> str:
-        volume = self.volume
+        volume, details = self.volume, paper.details
         fields = [("title", self.title(paper.paper.title))]
         authors = authors_of(paper)
         if authors:
             fields.append(("author", " and ".join(_author(name) for name in authors)))
         fields.append(("booktitle", escape(volume.title)))
-        if volume.date:
-            fields.append(("year", str(volume.date.year)))
+        # What the paper's own record says wins over what the volume says (PMLR repeats both).
+        for name, value in (("pages", details.pages), ("year", details.year or volume.year),
+                            ("editor", " and ".join(_author(n) for n in details.editors or volume.source.editors)),
+                            ("volume", details.volume or volume.source.volume), ("month", details.month),
+                            ("publisher", details.publisher or volume.source.publisher),
+                            ("address", details.address or volume.source.address)):
+            if value:
+                fields.append((name, value if name == "editor" else escape(value)))
         url = volume.absolute(paper.url)
         if url:
             fields.append(("url", _url(url)))
@@ -120,7 +126,15 @@ def _balanced(latex: str) -> bool:
 def _author(name: str) -> str:
     # " and " separates names in BibTeX; a name that contains it is braced whole.
     value = escape(collapse(name))
-    return f"{{{value}}}" if re.search(r"\sand\s", value, re.IGNORECASE) else value
+    if re.search(r"\sand\s", value, re.IGNORECASE):
+        return f"{{{value}}}"
+    if "," in value:  # "John Smith, Jr." is "Smith, Jr., John" to BibTeX; other commas are braced
+        base, suffix = value.rsplit(",", 1)
+        if " " in base.strip() and "," not in base:
+            given, family = base.strip().rsplit(" ", 1)
+            return f"{family}, {suffix.strip()}, {given}"
+        return f"{{{value}}}"
+    return value
 
 
 def _url(url: str) -> str:

@@ -36,10 +36,18 @@ def citation_meta(paper: RenderedPaper, volume: Volume) -> tuple[MetaTag, ...]:
             tags.append(MetaTag("name", "citation_author_institution", author.affiliation))
         if author.orcid:
             tags.append(MetaTag("name", "citation_author_orcid", f"https://orcid.org/{author.orcid}"))
+    details = paper.details
     if volume.date:
-        # Scholar's documented form is YYYY/MM/DD.
+        # Scholar's documented form is YYYY/MM/DD; a year alone is accepted too.
         tags.append(MetaTag("name", "citation_publication_date", volume.date.strftime("%Y/%m/%d")))
+    elif details.year or volume.year:
+        tags.append(MetaTag("name", "citation_publication_date", details.year or volume.year))
     tags.append(MetaTag("name", "citation_conference_title", volume.title))
+    for key, value in (("citation_volume", details.volume or volume.source.volume),
+                       ("citation_firstpage", details.first_page), ("citation_lastpage", details.last_page),
+                       ("citation_publisher", details.publisher or volume.source.publisher)):
+        if value:
+            tags.append(MetaTag("name", key, value))
     if paper.details.doi:
         tags.append(MetaTag("name", "citation_doi", paper.details.doi))
     pdf = pdf_url_of(paper, volume)

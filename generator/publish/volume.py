@@ -14,16 +14,17 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote, urljoin
 
 from generator.details import is_web_link
-from generator.model import RenderedPaper
+from generator.model import RenderedPaper, VolumeInfo
 
 if TYPE_CHECKING:  # site.py imports this package; at run time we only read attributes
-    from generator.config import Config
     from generator.site import SiteInfo
 
 # Words a citation key leaves out of the proceedings title ("Proceedings of the …").
 _MINOR_WORDS = frozenset("a an and at de for in of on the to proceedings".split())
 _MAX_PREFIX = 16
 _KEY_UNSAFE = re.compile(r"[^A-Za-z0-9_.:+-]+")
+# A key BibTeX and biber both read back: printable ASCII without separators or braces.
+BIBTEX_KEY = re.compile(r"[A-Za-z0-9_.:/+-]+")
 
 
 @dataclass(frozen=True)
@@ -34,11 +35,17 @@ class Volume:
     base_url: str  # "" when unknown: links stay relative, absolute-only data is left out
     date: dt.date | None
     key_prefix: str  # citation keys are "<prefix>-<paper id>"
+    source: VolumeInfo = VolumeInfo()  # editors, volume number, publisher… as the sources give them
 
     @classmethod
-    def of(cls, site: SiteInfo, config: Config) -> Volume:
-        return cls(site.title, site.description, site.language, site.base_url, config.date,
-                   key_prefix(site.title))
+    def of(cls, site: SiteInfo) -> Volume:
+        date = dt.date.fromisoformat(site.date) if site.date else None  # the config's, else the source's
+        return cls(site.title, site.description, site.language, site.base_url, date,
+                   key_prefix(site.title), site.source_volume)
+
+    @property
+    def year(self) -> str:
+        return str(self.date.year) if self.date else self.source.year
 
     def absolute(self, path: str) -> str | None:
         """The published address of a site path, when the base URL is known."""
@@ -49,7 +56,10 @@ class Volume:
         return self.absolute(path) or quote(path, safe="/#")
 
     def citation_key(self, paper: RenderedPaper) -> str:
-        """Stable: made of the paper's id, so editing a title or slug never changes it."""
+        """A paper from a BibTeX source keeps its entry key: a venue's published keys never change.
+        Otherwise the key is made of the paper's id, so editing a title or slug never changes it."""
+        if paper.paper.source.lower().endswith(".bib") and BIBTEX_KEY.fullmatch(paper.paper.uid):
+            return paper.paper.uid
         return f"{self.key_prefix}-{_KEY_UNSAFE.sub('-', paper.paper.id)}"
 
 

@@ -4,24 +4,28 @@ bibtexparser reads the file (values over several lines, ``@string``
 macros, ``{…}`` or ``"…"`` values) and splits ``author`` in BibTeX name
 syntax ("Last, First and First von Last"). Names and the text of titles
 become Unicode (``{\\"o}`` → ö) with pylatexenc; math in a title and the
-whole abstract stay LaTeX, which the renderer shows. ``keywords`` are
-separated by commas or semicolons; ``url`` ending in ``.pdf`` or ``pdf``
-give the PDF link. Entries without an abstract (an ``@proceedings`` entry,
-say) are skipped with a note.
+whole abstract stay LaTeX, which the renderer shows; case-protecting braces
+(``{G}aussian``) are dropped from titles. ``keywords`` are separated by commas
+or semicolons; ``url`` ending in ``.pdf`` or ``pdf`` give the PDF link. The
+entry key is the paper's ``uid`` (and its citation key). An ``@proceedings``
+entry describes the volume (``VolumeInfo``); an entry with a title and no
+abstract is a paper without an abstract.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import re
 from pathlib import Path
 
 import bibtexparser
 from bibtexparser import middlewares
+from bibtexparser.middlewares.names import parse_single_name_into_parts
 from pylatexenc.latex2text import LatexNodes2Text
 
 from generator.errors import ContentError
-from generator.model import SourceList
+from generator.model import SourceList, VolumeInfo
 from generator.sources.records import RecordReader, field_name
 from generator.yamlutil import read_utf8
 
@@ -38,39 +42,82 @@ def parse(text: str, name: str, path: Path | None = None) -> SourceList:
     logger = logging.getLogger("bibtexparser")
     level, logger.level = logger.level, logging.CRITICAL
     try:
-        library = bibtexparser.parse_string(
-            text, append_middleware=[middlewares.SeparateCoAuthors(), middlewares.SplitNameParts()])
+        library = bibtexparser.parse_string(text, append_middleware=[middlewares.SeparateCoAuthors()])
     finally:
         logger.setLevel(level)
     reader = RecordReader(name)
     for block in library.failed_blocks:
-        reader.error(f"cannot parse this BibTeX entry ({_reason(block)}); skipped it", block.start_line + 1)
-    entries, title = [], ""
-    for entry in sorted(library.entries, key=lambda e: e.start_line):
-        line = entry.start_line + 1
-        fields = {key.lower(): value for key, value in entry.fields_dict.items()}
-        if entry.entry_type.lower() == "proceedings" and "title" in fields and not title:
-            title = to_unicode(fields["title"].value)  # the volume's own entry names the proceedings
+        reader.warn(f"cannot parse this BibTeX entry ({_reason(block)}); skipped it", block.start_line + 1)
+    blocks = sorted(library.entries, key=lambda e: e.start_line)
+    volume = next((volume_info(_fields(block), lambda message, at=block.start_line + 1: reader.warn(message, at))
+                   for block in blocks if block.entry_type.lower() == "proceedings"), VolumeInfo())
+    section_titles = dict(volume.sections)
+    entries = []
+    for block in blocks:
+        line, fields = block.start_line + 1, _fields(block)
+        if block.entry_type.lower() == "proceedings":
             continue
-        if "abstract" not in fields:
-            reader.warn(f"@{entry.entry_type}{{{entry.key}}} has no abstract; skipped it", line)
+        if "abstract" not in fields and "title" not in fields:
+            reader.warn(f"@{block.entry_type}{{{block.key}}} has neither a title nor an abstract; skipped it", line)
             continue
-        made = reader.entry(_record(entry.key, {k: f.value for k, f in fields.items()}), line)
+        if "section" in fields:  # PMLR names a section by its key; a reader wants its title
+            fields["section"] = section_titles.get(str(fields["section"]).strip(), fields["section"])
+        made = reader.entry(_record(block.key, fields), line)
         if made is not None:
             entries.append(made)
     diagnostics = sorted(reader.diagnostics, key=lambda d: d.line or 0)
-    return SourceList(path or Path(name), title, tuple(entries), tuple(diagnostics))
+    return SourceList(path or Path(name), volume.title, tuple(entries), tuple(diagnostics), volume)
+
+
+def _fields(block) -> dict:
+    return {key.lower(): field.value for key, field in block.fields_dict.items()}
+
+
+def volume_info(fields: dict, warn) -> VolumeInfo:
+    """An ``@proceedings`` entry as PMLR and the ACL Anthology write it: ``title`` or ``booktitle``
+    (else ``name``), ``editor``, ``year``, ``volume``, the ``published``/``end``/``start`` dates, and
+    ``sections = {name=Title|name=Title}``."""
+    title = next((to_unicode(fields[key]) for key in ("title", "booktitle", "name") if fields.get(key)), "")
+    return VolumeInfo(
+        title=title,
+        editors=tuple(_names(fields.get("editor") or [])),
+        date=_date(fields, warn),
+        year=to_unicode(fields.get("year", "")),
+        volume=to_unicode(fields.get("volume", "")),
+        publisher=to_unicode(fields.get("publisher", "")),
+        address=to_unicode(fields.get("address", "")),
+        sections=_sections(str(fields.get("sections", ""))),
+    )
+
+
+def _date(fields: dict, warn) -> dt.date | None:
+    """The day the volume came out: ``published``, else the meeting's ``end`` or ``start``.
+    PMLR gives one date per section (``2023-01-01|2023-06-01``): the first is the volume's."""
+    for key in ("published", "end", "start"):
+        value = str(fields.get(key, "")).split("|")[0].strip()
+        if value:
+            try:
+                return dt.date.fromisoformat(value)
+            except ValueError:
+                warn(f"@proceedings `{key}` {value!r} is not a date written YYYY-MM-DD; left out")
+    return None
+
+
+def _sections(value: str) -> tuple[tuple[str, str], ...]:
+    """``preface=Preface|contributed=Contributed Papers`` → ((name, title), …); a part without ``=``
+    is its own title."""
+    parts = [part.strip() for part in value.split("|") if part.strip()]
+    pairs = (part.split("=", 1) if "=" in part else (part, part) for part in parts)
+    return tuple((key.strip(), to_unicode(title)) for key, title in pairs)
 
 
 def _record(key: str, fields: dict) -> dict:
     record: dict = {"id": key}
     for field, value in fields.items():
         name = field_name(field)
-        if name == "authors":
+        if name in ("authors", "editors"):
             record[name] = _names(value)
-        elif name == "title":
-            record[name] = to_unicode(value)
-        elif name in ("track", "award", "keywords"):
+        elif name in ("title", "track", "award", "keywords", "sessions", "publisher", "address"):
             record[name] = to_unicode(value)
         elif name is not None and name != "id":
             record[name] = value
@@ -83,15 +130,20 @@ def _record(key: str, fields: dict) -> dict:
 
 
 def _names(value) -> list[str] | str:
-    """The names SplitNameParts made, without BibTeX's "and others" (et al.)."""
+    """Names split as BibTeX splits them (a stray trailing comma, as in "Greenstreet, Laura,", is
+    accepted as BibTeX accepts it), without BibTeX's "and others" (et al.)."""
     if isinstance(value, str):
-        return value
-    names = (_name(parts) for parts in value)
-    return [name for name in names if name.lower() != "others"]
+        value = [value]
+    names = (_name(name) for name in value)
+    return [name for name in names if name and name.lower() != "others"]
 
 
-def _name(parts) -> str:
+def _name(written: str) -> str:
     """"First von Last, Jr" as a reader writes it, in Unicode."""
+    try:
+        parts = parse_single_name_into_parts(written, strict=False)
+    except Exception:  # noqa: BLE001 - bibtexparser's own errors vary; a name it cannot split stays as written
+        return to_unicode(written)
     name = " ".join(parts.first + parts.von + parts.last)
     if parts.jr:
         name += ", " + " ".join(parts.jr)

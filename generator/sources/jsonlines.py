@@ -24,7 +24,7 @@ def read(path: Path, name: str) -> SourceList:
 
 
 def parse(text: str, name: str, path: Path | None = None) -> SourceList:
-    reader = RecordReader(name)
+    reader = RecordReader(name, escaped_breaks=True)
     entries = []
     ignored: dict[str, int] = {}  # a key we do not use → the first line it is on
     for number, line in enumerate(text.split("\n"), start=1):
@@ -33,10 +33,10 @@ def parse(text: str, name: str, path: Path | None = None) -> SourceList:
         try:
             value = json.loads(line)
         except json.JSONDecodeError as exc:
-            reader.error(f"not valid JSON ({exc.msg}, column {exc.colno}); skipped the line", number)
+            reader.warn(f"not valid JSON ({exc.msg}, column {exc.colno}); skipped the line", number)
             continue
         if not isinstance(value, dict):
-            reader.error("each line must be a JSON object like {\"title\": …, \"abstract\": …}; skipped it", number)
+            reader.warn("each line must be a JSON object like {\"title\": …, \"abstract\": …}; skipped it", number)
             continue
         for key in _unused_keys(value):
             ignored.setdefault(key, number)

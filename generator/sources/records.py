@@ -2,8 +2,11 @@
 
 Formats differ in how they spell a field; once a reader has named its fields
 with ``FIELDS``' names, every format is checked the same way here. A record
-without an abstract is skipped with an error naming its line; a bad detail (a
-link that is not a URL) is left out with a warning; the other papers go on.
+with neither a title nor an abstract, or one the reader cannot parse, is
+skipped with a warning naming its line; a record with a title and no abstract
+(a keynote, a demo) is a paper. A bad detail (a link that is not a URL) is left
+out with a warning; the other papers go on. None of this is an error: a
+third-party file with one odd record still publishes every usable one.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 from generator.details import parse_details
 from generator.errors import Diagnostic
 from generator.model import Entry
+from generator.sources.escapes import decode_line_breaks
 
 # Our name for a field → the names sources use for it (compared lower case, spaces and dashes as _).
 FIELDS: dict[str, tuple[str, ...]] = {
@@ -27,12 +31,22 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "pdf": ("pdf", "pdf_url", "paper_pdf", "url_pdf"),
     "code": ("code", "code_url", "github", "url_code"),
     "openreview": ("openreview", "openreview_url", "forum", "forum_url"),
-    "track": ("track", "session", "sessions"),
+    "track": ("track",),
+    "sessions": ("sessions", "session"),
+    "section": ("section",),
     "award": ("award", "awards"),
     "doi": ("doi",),
+    "pages": ("pages",),
+    "volume": ("volume",),
+    "year": ("year",),
+    "month": ("month",),
+    "publisher": ("publisher",),
+    "address": ("address", "location"),
+    "editors": ("editor", "editors"),
 }
 _ALIASES = {alias: name for name, aliases in FIELDS.items() for alias in aliases}
-LIST_SEPARATORS = re.compile(r"\s*[|;]\s*")
+# A record needs one of these to be a paper: a title alone (a keynote, a demo) is one.
+REQUIRED_ANY = ("title", "abstract")
 
 
 def field_name(column: str) -> str | None:
@@ -45,6 +59,7 @@ class RecordReader:
     """Turns records into entries for one source file, collecting problems as it goes."""
 
     source: str
+    escaped_breaks: bool = False  # the format writes line breaks as \\n (Mini-Conf's CSV, JSON from it)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     index: int = 0
     ids: dict[str, int] = field(default_factory=dict)  # the source's ids seen so far → their line
@@ -55,13 +70,12 @@ class RecordReader:
         def problem(key: str, message: str) -> None:
             self.warn(f"{_name(record)}: `{key}` {message}", line)
 
-        abstract = _text(record.get("abstract"))
-        if not abstract:
-            self.error(f"{_name(record)} has no abstract; skipped it", line)
+        abstract, title = self._text(record.get("abstract")), " ".join(self._text(record.get("title")).split())
+        if not abstract and not title:
+            self.warn(f"{_name(record)} has neither a title nor an abstract; skipped it", line)
             return None
         self.index += 1
-        if "|" in str(record.get("authors") or ""):  # "Ada Lovelace|Charles Babbage", as Mini-Conf writes them
-            record = {**record, "authors": split_list(record["authors"])}
+        record = {**record, "sessions": split_list(record.get("sessions"))}
         uid = " ".join(_text(record.get("id")).split())
         self._check_id(uid, line)
         return Entry(
@@ -69,36 +83,55 @@ class RecordReader:
             source=self.source,
             index=self.index,
             line=line,
-            title=" ".join(_text(record.get("title")).split()),
-            keywords=tuple(dict.fromkeys(split_list(record.get("keywords"), commas=True))),
+            title=title,
+            keywords=unique_names(split_list(record.get("keywords"), commas=True)),
             details=parse_details(record, problem),
             uid=uid,
         )
 
+    def _text(self, value: Any) -> str:
+        text = _text(value)
+        return decode_line_breaks(text) if self.escaped_breaks else text
+
     def _check_id(self, uid: str, line: int) -> None:
         if uid in self.ids:
-            self.warn(f"the id {uid!r} is also on line {self.ids[uid]}: pages are matched by id, "
-                      "so give each paper its own", line)
+            self.warn(f"the id {uid!r} is also on line {self.ids[uid]}: records sharing an id are matched "
+                      "to their pages by their text instead, so that no address shows another paper; "
+                      "give each paper its own id", line)
         elif uid:
             self.ids[uid] = line
 
     def warn(self, message: str, line: int | None) -> None:
         self.diagnostics.append(Diagnostic("warning", message, self.source, line))
 
-    def error(self, message: str, line: int | None) -> None:
-        self.diagnostics.append(Diagnostic("error", message, self.source, line))
+
+def accepted_names(*fields: str) -> str:
+    """The column or key names a source may use for ``fields``, for a message."""
+    return ", ".join(f"`{alias}`" for name in fields for alias in FIELDS[name])
 
 
 def split_list(value: Any, commas: bool = False) -> list[str]:
-    """A list field written as a list or as one string ("a|b", "a; b", and with ``commas`` "a, b")."""
+    """A list field written as a list or as one string: "a|b", else "a; b" (and with ``commas`` "a, b").
+
+    A string that uses ``|`` is split on ``|`` only, so a keyword with a comma or a semicolon in it
+    ("Privacy, fairness") stays whole in "Privacy, fairness|Robustness", as Mini-Conf writes it.
+    """
     if value is None:
         return []
     if isinstance(value, (list, tuple)):
         items: Iterable[Any] = value
     else:
-        pattern = r"\s*[|;,]\s*" if commas else LIST_SEPARATORS
-        items = re.split(pattern, str(value))
+        text = str(value)
+        items = text.split("|") if "|" in text else re.split(r"[;,]" if commas else ";", text)
     return [" ".join(str(item).split()) for item in items if str(item).strip()]
+
+
+def unique_names(names: Iterable[str]) -> tuple[str, ...]:
+    """Names in order without repeats; two that differ only in case are one (the first spelling wins)."""
+    seen: dict[str, str] = {}
+    for name in names:
+        seen.setdefault(name.casefold(), name)
+    return tuple(seen.values())
 
 
 def _name(record: Mapping[str, Any]) -> str:

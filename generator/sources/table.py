@@ -15,7 +15,7 @@ from pathlib import Path
 
 from generator.errors import ContentError
 from generator.model import SourceList
-from generator.sources.records import RecordReader, field_name
+from generator.sources.records import REQUIRED_ANY, RecordReader, accepted_names, field_name
 from generator.yamlutil import read_utf8
 
 
@@ -38,9 +38,10 @@ def parse(text: str, name: str, delimiter: str, path: Path | None = None) -> Sou
         raise ContentError("the table is empty; its first row should name the columns "
                            "(title, authors, abstract…)", path=name, line=1)
     columns = [field_name(cell) for cell in header]
-    if "abstract" not in columns:
-        raise ContentError(f"no `abstract` column (columns: {', '.join(header)})", path=name, line=1)
-    reader = RecordReader(name)
+    if not any(required in columns for required in REQUIRED_ANY):
+        raise ContentError(f"no abstract or title column: the header names {', '.join(header)}; "
+                           f"accepted names are {accepted_names(*REQUIRED_ANY)} (in any case)", path=name, line=1)
+    reader = RecordReader(name, escaped_breaks=True)
     ignored = [cell for cell, column in zip(header, columns) if column is None and cell.strip()]
     if ignored:
         reader.warn(f"ignored column(s) {', '.join(ignored)}", 1)

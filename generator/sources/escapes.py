@@ -1,0 +1,58 @@
+"""Line breaks that an export wrote as the two characters ``\\`` ``n``.
+
+Mini-Conf's ``papers.csv`` (and JSON dumped from it) stores a cell's line
+breaks as ``\\n``: ``…graphs.\\n\\nFurthermore, …``. Read as LaTeX they are
+undefined macros that swallow the next word. But an abstract is LaTeX too, and
+``\\nu``, ``\\nabla``, ``\\neq``, ``\\newline`` start with the same two
+characters. TeX reads a control word as the longest run of letters after the
+backslash, so we do the same: a run that names a command TeX or our renderer
+knows is kept; ``\\n`` followed by anything else is a line break.
+
+A run that is no known command but could be an author's own macro
+(``\\norm``, lower case) is ambiguous; it is read as a line break only when
+the same text also has ``\\n`` breaks that cannot be TeX (``\\n\\n``,
+``\\n`` before a capital, a digit, a space or the end), i.e. when the
+export evidently escapes its line breaks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from generator.latex.builtins import MATH_MACROS, TEXT_ABBREVIATIONS
+from generator.latex.mathnames import KNOWN
+
+# Text-mode commands starting with n that a math table does not list.
+_TEXT_COMMANDS = frozenset({"newline", "noindent", "nobreak", "nolinebreak", "newpage", "nocite", "normalfont",
+                            "normalsize", "nopagebreak", "newcommand", "newtheorem", "nonumber", "notag",
+                            "nolimits", "natural", "nmid", "nleq", "ngeq", "nsubseteq", "nsupseteq"})
+_ESCAPED = re.compile(r"(?<!\\)\\n([A-Za-z]*)")  # not the n after LaTeX's own \\ break
+# Evidence that this text escapes its line breaks: \n not followed by a lower-case letter.
+_PLAIN_BREAK = re.compile(r"(?<!\\)(?:\\r\\n|\\n(?![a-z]))")
+# \r\n as two escapes (a Windows export); \r alone is TeX's ring accent (\r{a} is å) and stays.
+_CRLF = re.compile(r"(?<!\\)\\r(?=\\n)")
+
+
+def is_tex_command(name: str) -> bool:
+    return name in KNOWN or name in MATH_MACROS or name in TEXT_ABBREVIATIONS or name in _TEXT_COMMANDS
+
+
+def decode_line_breaks(text: str) -> str:
+    """``text`` with escaped line breaks made real; TeX commands starting with ``\\n`` kept."""
+    if "\\n" not in text:
+        return text
+    escapes_breaks = bool(_PLAIN_BREAK.search(text))
+    if escapes_breaks:
+        text = _CRLF.sub("", text)
+
+    def replace(match: re.Match) -> str:
+        run = match.group(1)
+        if not run:
+            return "\n"
+        if is_tex_command("n" + run):
+            return match.group()
+        if run[0].isupper() or escapes_breaks:
+            return "\n" + run
+        return match.group()  # an author's own \n… macro, perhaps: the renderer reports it if undefined
+
+    return _ESCAPED.sub(replace, text)
