@@ -89,9 +89,11 @@ class _Sync:
         # path → page, in name order; a dict so that taking a page is O(1) at 10,000 pages
         self.unmatched = {d.path: d for d in sorted(docs, key=lambda d: d.path.name)}
         self.titles = {str(d.meta.get("title")) for d in docs if d.meta.get("title")}
-        self.slugs = {str(d.meta.get("slug")) for d in docs if d.meta.get("slug")}
+        self.slugs = {str(d.meta.get("slug") or d.salvaged.get("slug")) for d in docs
+                      if d.meta.get("slug") or d.salvaged.get("slug")}
         self.slugs |= {d.path.stem for d in docs}
-        self.next_id = 1 + max((_number(d.meta.get("id")) for d in docs), default=0)
+        # A page that does not parse keeps its id too: a new page never takes it.
+        self.next_id = 1 + max((_number(d.meta.get("id") or d.salvaged.get("id")) for d in docs), default=0)
         self.derived: dict[int, Derived] = {}  # id(entry) → its derived title and tags
         self.refreshes: dict[int, tuple[bool, bool]] = {}  # id(entry) → refresh its title, its tags
 
@@ -119,12 +121,10 @@ class _Sync:
     def _match(self, entries: list[Entry]) -> tuple[list[tuple[Entry, PageDoc]], list[Entry]]:
         """Pair entries with pages: by the source's own id, then by text, then by similar text."""
         # An id that two records (or two pages) share cannot say which is which: those match by text.
-        page_ids = Counter((d.meta.get("source"), str(d.meta["uid"])) for d in self.unmatched.values()
-                           if d.meta.get("uid") not in (None, ""))
+        page_ids = Counter(_uid_key(d) for d in self.unmatched.values() if _uid_key(d))
         shared = {key for key, count in page_ids.items() if count > 1}
         shared |= {key for key, count in Counter((e.source, e.uid) for e in entries if e.uid).items() if count > 1}
-        by_uid = {(d.meta.get("source"), str(d.meta["uid"])): d for d in self.unmatched.values()
-                  if d.meta.get("uid") not in (None, "") and (d.meta.get("source"), str(d.meta["uid"])) not in shared}
+        by_uid = {_uid_key(d): d for d in self.unmatched.values() if _uid_key(d) and _uid_key(d) not in shared}
         by_text: dict[str, list[PageDoc]] = {}
         for doc in self.unmatched.values():
             by_text.setdefault(_text_key(doc), []).append(doc)
@@ -368,8 +368,16 @@ def _same_place(candidates: list[PageDoc], entry: Entry) -> int:
 
 
 def _text_key(doc: PageDoc) -> str:
-    """The fingerprint of the list entry a page came from (its body, for a broken page)."""
-    return doc.generated.get("text") or digest(doc.body)
+    """The fingerprint of the list entry a page came from (as its broken front matter still says it,
+    else its body, for a page that does not parse)."""
+    return doc.generated.get("text") or doc.salvaged.get("text") or digest(doc.body)
+
+
+def _uid_key(doc: PageDoc) -> tuple[str, str] | None:
+    """(source, the source's id) of a page, also of one whose front matter does not parse."""
+    meta = doc.meta if not doc.error else doc.salvaged
+    uid = meta.get("uid")
+    return (meta.get("source"), str(uid)) if uid not in (None, "") else None
 
 
 def _number(value) -> int:

@@ -45,6 +45,10 @@ class PageDoc:
     lines: dict[str, int] = field(default_factory=dict)
     body_line: int = 1
     error: ProceedingsError | None = None
+    # For a page whose front matter does not parse (half saved, a typo): what its lines still say of
+    # its identity (id, uid, source, slug, and the fingerprint of its entry), so that the merge keeps
+    # the page in its place instead of making a second one for its entry.
+    salvaged: dict[str, str] = field(default_factory=dict)
 
     @property
     def generated(self) -> dict[str, str]:
@@ -70,12 +74,30 @@ def read_page(path: Path, display: Path | str | None = None) -> PageDoc:
             "no front matter: a page starts with a line `---`, YAML fields, and another `---`",
             path=name, line=1,
         )
+        doc.salvaged = salvage_identity(text) if opened else {}
         return doc
     try:
         doc.meta, doc.lines = load_mapping(front, name, ContentError, first_line=2)
     except ContentError as exc:
         doc.error = exc
+        doc.salvaged = salvage_identity(front)
     return doc
+
+
+_IDENTITY_LINE = re.compile(r"^(id|uid|source|slug|  text): *['\"]?(.*?)['\"]? *$")
+
+
+def salvage_identity(text: str, lines: int = 200) -> dict[str, str]:
+    """``id``, ``uid``, ``source``, ``slug`` and the entry fingerprint (``generated.text``) as plain
+    ``key: value`` lines of a front matter that does not parse as YAML."""
+    found: dict[str, str] = {}
+    for line in text.split("\n")[:lines]:
+        if line.strip() == FENCE and found:
+            break
+        match = _IDENTITY_LINE.match(line)
+        if match and match.group(2):
+            found.setdefault(match.group(1).strip(), match.group(2))
+    return found
 
 
 def split_front_matter(text: str) -> tuple[str | None, str, int]:

@@ -39,7 +39,7 @@ def names(entry) -> list[str]:
 def test_bibtex_entries_in_unicode_with_their_details():
     source = read("venue.bib")
     assert source.title == "Proceedings of the First Workshop on Small Models"  # from the @proceedings entry
-    sparse, rates, tokens = source.entries
+    sparse, rates, _, tokens = source.entries
     assert sparse.title == "Sparse Attention for Tiny Transformers"
     assert names(sparse) == ["Jane Doe", "Ludwig van Beethoven", "Jörg Müller"]
     assert sparse.keywords == ("attention", "efficiency", "small models")
@@ -55,16 +55,21 @@ def test_bibtex_entries_in_unicode_with_their_details():
     assert "\n\nA second paragraph" in rates.text
     assert tokens.title == "Counting Tokens with $O(\\log n)$ Memory"  # math in a title stays LaTeX
     assert names(tokens) == ["Wei Chen", "Søren Østergaard"]
-    assert tokens.line == 57 and tokens.index == 3
+    assert tokens.line == 57 and tokens.index == 4
+    assert rates.details.pages == "13--24" and rates.details.volume == "300" and rates.details.publisher == "PMLR"
+    assert rates.details.editors == ("Jane Doe",)
+    assert source.volume.editors == ("Jane Doe", "Richard Roe") and source.volume.year == "2026"
 
 
 def test_bibtex_problems_name_their_line_and_the_other_entries_still_import():
     source = read("venue.bib")
     assert problems(source) == [
-        ("warning", 45, "@inproceedings{roe-2026-no-abstract} has no abstract; skipped it"),
-        ("error", 52, "cannot parse this BibTeX entry (syntax error); skipped it"),
+        ("warning", 52, "cannot parse this BibTeX entry (syntax error); skipped it"),
     ]
-    assert len(source.entries) == 3
+    # An entry with a title and no abstract is a paper without an abstract.
+    assert [e.uid for e in source.entries] == ["doe-etal-2026-sparse", "pmlr-v300-garcia26a",
+                                               "roe-2026-no-abstract", "chen-2026-tokens"]
+    assert source.entries[2].text == "" and source.entries[2].title == "A Paper Without an Abstract"
 
 
 def test_bibtex_and_others_duplicates_and_openreview_urls():
@@ -77,8 +82,8 @@ def test_bibtex_and_others_duplicates_and_openreview_urls():
     (entry,) = source.entries
     assert names(entry) == ["Jane Doe"]  # "and others" is et al., not an author
     assert entry.details.openreview == "https://openreview.net/forum?id=abcdef"
-    assert problems(source) == [("error", 4, "cannot parse this BibTeX entry "
-                                             "(Duplicate field keys on entry: 'title'); skipped it")]
+    assert problems(source) == [("warning", 4, "cannot parse this BibTeX entry "
+                                               "(Duplicate field keys on entry: 'title'); skipped it")]
 
 
 # -- CSV and TSV --------------------------------------------------------------
@@ -87,24 +92,24 @@ def test_bibtex_and_others_duplicates_and_openreview_urls():
 def test_mini_conf_csv_rows_with_quoted_commas_and_newlines():
     source = read("papers.csv")
     assert source.title == ""
-    first, second, fourth = source.entries
+    first, second, third, fourth = source.entries
     assert first.uid == "wsm-001" and first.line == 2
     assert first.title == "Sparse Attention, Revisited"
     assert first.text.endswith("50\\% on three benchmarks.\n\nA second paragraph, with a comma.")
     assert names(first) == ["Jane Doe", "Jörg Müller", "Ana María García"]
     assert first.keywords == ("attention", "efficiency", "small models")
-    assert first.details.track == "Session 1"  # Mini-Conf's sessions column
+    assert first.details.sessions == ("Session 1",)  # Mini-Conf's sessions column
     assert first.details.pdf == "https://example.org/wsm-001.pdf"
     assert first.details.code == "https://github.com/example/sparse"
     assert second.line == 5 and 'matching "lower bound".' in second.text
-    assert (fourth.uid, fourth.index, fourth.line) == ("wsm-004", 3, 7)
+    assert (third.uid, third.text, third.title) == ("wsm-003", "", "A Row Without an Abstract")  # still a paper
+    assert (fourth.uid, fourth.index, fourth.line) == ("wsm-004", 4, 7)
     assert fourth.details.pdf == ""
 
 
 def test_csv_problems_name_their_line():
     assert problems(read("papers.csv")) == [
         ("warning", 1, "ignored column(s) poster_id"),
-        ("error", 6, "“A Row Without an Abstract” has no abstract; skipped it"),
         ("warning", 7, "“Learning Rates for Étude Networks”: `pdf` 'not a link' is not an http(s) URL "
                        "or a path inside the site; left out"),
     ]
@@ -130,8 +135,10 @@ def test_csv_rows_end_at_line_ends_only():
 
 def test_table_without_abstract_column_is_refused_with_its_columns():
     with pytest.raises(ContentError) as caught:
-        table.parse("UID,title,summary_text\n1,A,B\n", "x.csv", ",")
-    assert caught.value.line == 1 and "no `abstract` column" in str(caught.value)
+        table.parse("UID,name,summary_text\n1,A,B\n", "x.csv", ",")
+    assert caught.value.line == 1 and "no abstract or title column" in str(caught.value)
+    assert "UID, name, summary_text" in str(caught.value)
+    assert "accepted names are `title`, `abstract`, `summary`" in str(caught.value)
 
 
 def test_excel_export_with_bom_and_crlf(tmp_path):
@@ -154,7 +161,8 @@ def test_a_repeated_id_is_warned_about():
 
 
 def test_jsonl_authors_as_objects_and_links():
-    first, second, untitled = read("papers.jsonl").entries
+    first, second, no_abstract, untitled = read("papers.jsonl").entries
+    assert (no_abstract.title, no_abstract.text, names(no_abstract)) == ("No Abstract Here", "", ["Nobody"])
     assert first.details.authors == (
         Author("Ada Lovelace", "Analytical Engine Society", "0000-0002-1825-0097"), Author("Charles Babbage"))
     assert first.details.pdf == "https://example.org/jl-1.pdf"
@@ -165,15 +173,14 @@ def test_jsonl_authors_as_objects_and_links():
     assert first.text == ("We learn the edges of a graph together with the weights of a network on it, and show\n"
                           "that the learned graphs are sparse.")  # CRLF inside the value made LF
     assert second.keywords == ("counting", "small models") and second.details.pdf == "papers/jl-2.pdf"
-    assert (untitled.title, untitled.uid, untitled.line, untitled.index) == ("", "jl-5", 7, 3)
+    assert (untitled.title, untitled.uid, untitled.line, untitled.index) == ("", "jl-5", 7, 4)
     assert untitled.details.code == ""
 
 
 def test_jsonl_problems_name_their_line():
     assert problems(read("papers.jsonl")) == [
-        ("error", 3, "not valid JSON (Unterminated string starting at, column 54); skipped the line"),
-        ("error", 4, "“No Abstract Here” has no abstract; skipped it"),
-        ("error", 5, "each line must be a JSON object like {\"title\": …, \"abstract\": …}; skipped it"),
+        ("warning", 3, "not valid JSON (Unterminated string starting at, column 54); skipped the line"),
+        ("warning", 5, "each line must be a JSON object like {\"title\": …, \"abstract\": …}; skipped it"),
         ("warning", 7, "record 'jl-5': `code` 'javascript:alert(1)' is not an http(s) URL or a path inside "
                        "the site; left out"),
         ("warning", 7, "ignored key(s) authors_extra"),
@@ -187,7 +194,9 @@ def test_jsonl_problems_name_their_line():
     ("Jane Doe, John Smith, and Ann Lee", ["Jane Doe", "John Smith", "Ann Lee"]),
     ("Ada Lovelace and Charles Babbage", ["Ada Lovelace", "Charles Babbage"]),
     ("Ada Lovelace; Charles Babbage", ["Ada Lovelace", "Charles Babbage"]),
-    ("Doe, Jane", ["Doe, Jane"]),
+    ("Doe, Jane", ["Jane Doe"]),  # never shown as "Family, Given"
+    ("Doe, Jane; Smith, Jr., John*; van der Berg, Anna Maria", ["Jane Doe", "John Smith, Jr.", "Anna Maria van der Berg"]),
+    ("Ada Lovelace|Charles Babbage*", ["Ada Lovelace", "Charles Babbage"]),
     ("John Smith, Jr.", ["John Smith, Jr."]),
 ])
 def test_authors_written_as_one_string(written, expected):

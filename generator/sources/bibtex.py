@@ -31,6 +31,7 @@ from generator.yamlutil import read_utf8
 
 _MATH = re.compile(r"(\$[^$]+\$)")
 _TO_TEXT = LatexNodes2Text(math_mode="verbatim")
+_MAX_GROUPS = 200
 
 
 def read(path: Path, name: str) -> SourceList:
@@ -153,7 +154,13 @@ def _name(written: str) -> str:
 def to_unicode(text: str) -> str:
     """LaTeX text to Unicode, leaving ``$…$`` math as it is."""
     pieces = _MATH.split(str(text))
-    return " ".join("".join(p if n % 2 else _TO_TEXT.latex_to_text(p) for n, p in enumerate(pieces)).split())
+    return " ".join("".join(p if n % 2 else _text_to_unicode(p) for n, p in enumerate(pieces)).split())
+
+
+def _text_to_unicode(text: str) -> str:
+    if text.count("{") > _MAX_GROUPS:  # pylatexenc recurses once per group: no name or title nests this deep
+        return text.replace("{", "").replace("}", "")
+    return _TO_TEXT.latex_to_text(text)
 
 
 def _reason(block) -> str:

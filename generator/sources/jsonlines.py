@@ -4,48 +4,82 @@ Optional keys: ``id``, ``keywords``, ``pdf``, ``code``, ``openreview``, ``track`
 ``award``, ``doi`` (see ``records.FIELDS`` for the other spellings), and
 ``links``, an object holding any of the link keys. An author is a name or
 ``{"name": …, "affiliation": …, "orcid": …}``. A line that is not a JSON
-object is skipped with an error naming it; the others still import. Keys
-it does not use are named in one warning.
+object (or cannot be read: nested thousands deep, a number of thousands of
+digits, bytes that are not UTF-8) is skipped with a warning naming it; the
+others still import. A lone surrogate (``"\\ud800"``) becomes U+FFFD. Keys it
+does not use are named in one warning.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
-from generator.errors import ContentError
 from generator.model import SourceList
-from generator.sources.records import RecordReader, field_name
-from generator.yamlutil import read_utf8
+from generator.sources.records import RecordReader, field_name, read_lines_leniently
+
+
+# Lone halves of a surrogate pair ("\ud800"): valid JSON, but no character, and not encodable as UTF-8.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def read(path: Path, name: str) -> SourceList:
-    return parse(read_utf8(path, name, ContentError), name, path)
+    text, bad_lines = read_lines_leniently(path, name)
+    return parse(text, name, path, bad_lines)
 
 
-def parse(text: str, name: str, path: Path | None = None) -> SourceList:
+def parse(text: str, name: str, path: Path | None = None, bad_lines: dict[int, str] | None = None) -> SourceList:
     reader = RecordReader(name, escaped_breaks=True)
     entries = []
     ignored: dict[str, int] = {}  # a key we do not use → the first line it is on
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
+        if bad_lines and number in bad_lines:
+            reader.warn(f"byte {bad_lines[number]} on this line is not UTF-8; skipped the line "
+                        "(save the file as UTF-8)", number)
+            continue
         try:
             value = json.loads(line)
         except json.JSONDecodeError as exc:
             reader.warn(f"not valid JSON ({exc.msg}, column {exc.colno}); skipped the line", number)
             continue
+        except (RecursionError, ValueError) as exc:  # arrays nested thousands deep; an integer of 5,000 digits
+            reader.warn(f"cannot read this line ({_reason(exc)}); skipped it", number)
+            continue
         if not isinstance(value, dict):
             reader.warn("each line must be a JSON object like {\"title\": …, \"abstract\": …}; skipped it", number)
             continue
+        value = {_replace_surrogates(str(key)): item for key, item in value.items()}
         for key in _unused_keys(value):
             ignored.setdefault(key, number)
-        entry = reader.entry(_our_names(value), number)
+        entry = reader.entry(_replace_surrogates(_our_names(value)), number)
         if entry is not None:
             entries.append(entry)
     if ignored:
         reader.warn(f"ignored key(s) {', '.join(ignored)}", min(ignored.values()))
     return SourceList(path or Path(name), "", tuple(entries), tuple(reader.diagnostics))
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, RecursionError):
+        return "values nested too deep"
+    return str(exc).split(";")[0]
+
+
+def _replace_surrogates(value, depth: int = 0):
+    """The value with every lone surrogate made U+FFFD (the replacement character): the record is kept.
+    Only as deep as a record's fields go (an author object in a list); deeper values are never used."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if depth > 3:
+        return value
+    if isinstance(value, dict):
+        return {_replace_surrogates(key): _replace_surrogates(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_replace_surrogates(item, depth + 1) for item in value]
+    return value
 
 
 def _our_names(value: dict) -> dict:

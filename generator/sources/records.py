@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any
 
 from generator.details import parse_details
-from generator.errors import Diagnostic
+from generator.errors import ContentError, Diagnostic
 from generator.model import Entry
 from generator.sources.escapes import decode_line_breaks
 
@@ -108,6 +109,38 @@ class RecordReader:
 def accepted_names(*fields: str) -> str:
     """The column or key names a source may use for ``fields``, for a message."""
     return ", ".join(f"`{alias}`" for name in fields for alias in FIELDS[name])
+
+
+def read_lines_leniently(path: Path, name: str) -> tuple[str, dict[int, str]]:
+    """A record format's text, and the lines whose bytes are not UTF-8 (line → the first bad byte).
+
+    A record format is read line by line: one stray byte costs only the record it is in (the reader
+    skips that record with a warning), not the whole file. The bad bytes become U+FFFD so that the
+    rest of the line still parses.
+    """
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ContentError(f"cannot read the file: {exc.strerror or exc}", path=name) from None
+    try:
+        text = raw.decode("utf-8-sig")
+        return text.replace("\r\n", "\n").replace("\r", "\n"), {}
+    except UnicodeDecodeError:
+        pass
+    bad: dict[int, str] = {}
+    lines = []
+    for number, line in enumerate(raw.removeprefix(b"\xef\xbb\xbf").split(b"\n"), start=1):
+        try:
+            lines.append(line.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            bad[number] = f"0x{line[exc.start]:02x}"
+            lines.append(line.decode("utf-8", "replace"))
+    return "\n".join(lines).replace("\r", ""), bad
+
+
+def bad_bytes_in(bad: dict[int, str], first: int, last: int) -> str | None:
+    """The first bad byte on lines ``first``…``last``, if any."""
+    return next((bad[n] for n in range(first, last + 1) if n in bad), None) if bad else None
 
 
 def split_list(value: Any, commas: bool = False) -> list[str]:

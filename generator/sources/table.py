@@ -4,39 +4,37 @@ Columns are matched by name, in any order and case (``UID``, ``title``,
 ``authors``, ``abstract``, ``keywords``, ``pdf_url``, ``session``… see
 ``records.FIELDS``); authors and keywords are separated by ``|`` (or ``;``).
 Unknown columns are ignored with one warning. A row without an abstract is
-skipped with an error naming its line.
+skipped with a warning naming its line, as is a row that cannot be read (a
+quote never closed, a byte that is not UTF-8): reading goes on with the next.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from pathlib import Path
 
 from generator.errors import ContentError
 from generator.model import SourceList
-from generator.sources.records import REQUIRED_ANY, RecordReader, accepted_names, field_name
-from generator.yamlutil import read_utf8
+from generator.sources.records import (REQUIRED_ANY, RecordReader, accepted_names, bad_bytes_in, field_name,
+                                       read_lines_leniently)
 
 
 def read_csv(path: Path, name: str) -> SourceList:
-    return parse(read_utf8(path, name, ContentError), name, ",", path)
+    text, bad_lines = read_lines_leniently(path, name)
+    return parse(text, name, ",", path, bad_lines)
 
 
 def read_tsv(path: Path, name: str) -> SourceList:
-    return parse(read_utf8(path, name, ContentError), name, "\t", path)
+    text, bad_lines = read_lines_leniently(path, name)
+    return parse(text, name, "\t", path, bad_lines)
 
 
-def parse(text: str, name: str, delimiter: str, path: Path | None = None) -> SourceList:
-    # Rows end at line ends only: str.splitlines() would also cut a row at U+2028, U+0085 or a form feed.
-    rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    try:
-        header = next(rows, None)
-    except csv.Error as exc:
-        raise ContentError(f"the header row is not valid: {exc}", path=name, line=1) from None
-    if not header or not any(cell.strip() for cell in header):
-        raise ContentError("the table is empty; its first row should name the columns "
-                           "(title, authors, abstract…)", path=name, line=1)
+def parse(text: str, name: str, delimiter: str, path: Path | None = None,
+          bad_lines: dict[int, str] | None = None) -> SourceList:
+    lines = text.split("\n")
+    header = _header(lines, name, delimiter)
     columns = [field_name(cell) for cell in header]
     if not any(required in columns for required in REQUIRED_ANY):
         raise ContentError(f"no abstract or title column: the header names {', '.join(header)}; "
@@ -46,21 +44,48 @@ def parse(text: str, name: str, delimiter: str, path: Path | None = None) -> Sou
     if ignored:
         reader.warn(f"ignored column(s) {', '.join(ignored)}", 1)
     entries = []
-    line = rows.line_num + 1  # where the next row starts
-    while True:
-        try:
-            row = next(rows)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            raise ContentError(f"the table cannot be read past here: {exc}", path=name, line=line) from None
-        if any(cell.strip() for cell in row):
-            if len(row) > len(header):
-                reader.warn(f"row has {len(row)} cells but the header names {len(header)}; "
-                            "ignored the extra cells", line)
-            record = {column: cell for column, cell in zip(columns, row) if column is not None}
-            entry = reader.entry(record, line)
-            if entry is not None:
-                entries.append(entry)
-        line = rows.line_num + 1
+    for row, first, last in _rows(lines, 2, delimiter, reader):
+        if not any(cell.strip() for cell in row):
+            continue
+        byte = bad_bytes_in(bad_lines or {}, first, last)
+        if byte:
+            reader.warn(f"byte {byte} on this row is not UTF-8; skipped the row (save the file as UTF-8)", first)
+            continue
+        if len(row) > len(header):
+            reader.warn(f"row has {len(row)} cells but the header names {len(header)}; ignored the extra cells", first)
+        entry = reader.entry({column: cell for column, cell in zip(columns, row) if column is not None}, first)
+        if entry is not None:
+            entries.append(entry)
     return SourceList(path or Path(name), "", tuple(entries), tuple(reader.diagnostics))
+
+
+def _header(lines: list[str], name: str, delimiter: str) -> list[str]:
+    try:
+        header = next(csv.reader(io.StringIO(lines[0] if lines else "", newline=""), delimiter=delimiter,
+                                 strict=True), None)
+    except csv.Error as exc:
+        raise ContentError(f"the header row is not valid: {exc}", path=name, line=1) from None
+    if not header or not any(cell.strip() for cell in header):
+        raise ContentError("the table is empty; its first row should name the columns "
+                           "(title, authors, abstract…)", path=name, line=1)
+    return header
+
+
+def _rows(lines: list[str], start: int, delimiter: str, reader: RecordReader) -> Iterator[tuple[list[str], int, int]]:
+    """Rows from line ``start`` on, with the lines each spans. A row the csv module cannot read (a quote
+    never closed) is skipped with a warning and reading starts again on the line after it starts."""
+    # A cell may be as long as the file: the csv module's own limit (128 KiB) would stop the whole table.
+    csv.field_size_limit(max(csv.field_size_limit(), sum(len(line) + 1 for line in lines)))
+    while start <= len(lines):
+        # Rows end at line ends only: str.splitlines() would also cut a row at U+2028, U+0085 or a form feed.
+        rows = csv.reader(io.StringIO("\n".join(lines[start - 1:]), newline=""), delimiter=delimiter, strict=True)
+        first = start
+        try:
+            for row in rows:
+                yield row, first, start - 1 + rows.line_num
+                first = start + rows.line_num
+            return
+        except csv.Error as exc:
+            reader.warn(f"this row cannot be read ({exc}: is a quote never closed?); skipped it and read on "
+                        "from the next line", first)
+            start = first + 1

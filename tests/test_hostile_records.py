@@ -1,0 +1,138 @@
+"""One bad record in a source never sinks the others (issue 19, the source readers): a CSV cell over the csv
+module's field limit, a quote never closed, a byte that is not UTF-8; JSON Lines with a lone surrogate, an
+integer of thousands of digits or arrays nested thousands deep; BibTeX names and titles nested thousands of
+groups deep. Each is a warning naming the file and line, every other paper is published, the build exits 0,
+and `check` reports the same."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.build import build
+from generator.check import check
+from generator.reporter import Reporter
+
+GOOD = [("g1", "A Good First Paper", "We study the first good thing in detail."),
+        ("g2", "A Good Second Paper", "We study the second good thing in detail.")]
+
+
+def csv_bytes(bad_row: bytes) -> bytes:
+    rows = [b"UID,title,abstract"]
+    rows.append(f"{GOOD[0][0]},{GOOD[0][1]},{GOOD[0][2]}".encode())
+    rows.append(bad_row)
+    rows.append(f"{GOOD[1][0]},{GOOD[1][1]},{GOOD[1][2]}".encode())
+    return b"\n".join(rows) + b"\n"
+
+
+def jsonl_bytes(bad_line: bytes) -> bytes:
+    good = [json.dumps({"id": uid, "title": title, "abstract": text}).encode() for uid, title, text in GOOD]
+    return b"\n".join([good[0], bad_line, good[1]]) + b"\n"
+
+
+CASES = {
+    "csv-field-over-limit": ("papers.csv", csv_bytes(b"big,Big," + b"word " * 40_000), 3, None),
+    "csv-unterminated-quote": ("papers.csv", csv_bytes(b'bad,"Never closed,Abstract'), 3, "cannot be read"),
+    "csv-invalid-utf8": ("papers.csv", csv_bytes(b"bad,Caf\xe9,An abstract in Latin-1."), 3, "0xe9"),
+    "jsonl-lone-surrogate": ("papers.jsonl", jsonl_bytes(b'{"title": "Lone \\ud800", "abstract": "Half \\udfff"}'),
+                             2, None),
+    "jsonl-huge-integer": ("papers.jsonl", jsonl_bytes(b'{"title": "N", "abstract": "x", "n": ' + b"9" * 5000 + b"}"),
+                           2, "digits"),
+    "jsonl-deep-arrays": ("papers.jsonl", jsonl_bytes(b'{"title": "D", "abstract": "x", "ignored": '
+                                                      + b"[" * 100_000 + b"]" * 100_000 + b"}"), 2, "nested too deep"),
+    "jsonl-invalid-utf8": ("papers.jsonl", jsonl_bytes(b'{"title": "Caf\xe9", "abstract": "x"}'), 2, "0xe9"),
+    "bib-deep-groups": ("papers.bib", (
+        "\n".join(f"@inproceedings{{{uid}, title = {{{title}}}, abstract = {{{text}}}}}" for uid, title, text in GOOD)
+        + "\n@inproceedings{deep, title = {" + "{" * 5000 + "T" + "}" * 5000 + "}, author = {"
+        + "{" * 3000 + "A" + "}" * 3000 + "}, abstract = {Deep.}}\n").encode(), None, None),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_one_bad_record_never_sinks_the_others(tmp_path, case):
+    name, data, line, words = CASES[case]
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / name).write_bytes(data)
+    reporter = Reporter()
+    result = build(content, tmp_path / "site", reporter)
+    assert not reporter.errors, reporter.errors
+    titles = {path.read_text(encoding="utf-8") for path in (content / "papers").glob("*.md")}
+    for _, title, _ in GOOD:
+        assert any(f"title: {title}" in page for page in titles), title
+    assert result.papers >= 2
+    if line is not None and words is not None:
+        (problem,) = [d for d in reporter.warnings if d.line == line and words in d.message]
+        assert str(problem.path) == name
+        checked = Reporter()
+        check(content, checked)
+        assert any(d.line == line and words in d.message for d in checked.warnings)
+    for path in (tmp_path / "site").rglob("*.html"):
+        path.read_text(encoding="utf-8")  # every page is valid UTF-8: no lone surrogate reached it
+
+
+def test_a_lone_surrogate_becomes_the_replacement_character(tmp_path):
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "papers.jsonl").write_bytes(CASES["jsonl-lone-surrogate"][1])
+    build(content, tmp_path / "site", Reporter())
+    pages = [p.read_text(encoding="utf-8") for p in (content / "papers").glob("*.md")]
+    assert any("Lone \ufffd" in page and "Half \ufffd" in page for page in pages)
+
+
+def test_a_huge_csv_cell_is_read_whole(tmp_path):
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "papers.csv").write_bytes(CASES["csv-field-over-limit"][1])
+    build(content, tmp_path / "site", Reporter())
+    assert (content / "papers" / "big.md").is_file()
+
+
+# -- integrity: pages keep their place ---------------------------------------------------------------------
+
+
+def three_papers(tmp_path: Path, rows: str) -> tuple[Path, Path]:
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "papers.csv").write_text("UID,title,abstract\n" + rows, encoding="utf-8")
+    build(content, tmp_path / "site", Reporter())
+    return content, tmp_path / "site"
+
+
+ROWS = ("1,Sorting Long Lists,We sort long lists of numbers quickly.\n"
+        "2,Counting Objects,We count objects in photographs of rooms.\n"
+        "3,Landscapes of Loss,We map loss landscapes of deep networks.\n")
+
+
+def test_a_half_saved_page_keeps_its_place_and_its_url(tmp_path):
+    content, site = three_papers(tmp_path, ROWS)
+    page = content / "papers" / "counting-objects.md"
+    whole = page.read_text(encoding="utf-8")
+    page.write_text(whole[: whole.index("generated:") + 20], encoding="utf-8")  # the editor is still saving
+    reporter = Reporter()
+    build(content, site, reporter)
+    assert sorted(p.name for p in (content / "papers").glob("*.md")) == [
+        "counting-objects.md", "landscapes-of-loss.md", "sorting-long-lists.md"]  # no second page for it
+    assert (site / "papers" / "counting-objects.html").is_file()  # the last good HTML stays
+    page.write_text(whole, encoding="utf-8")  # the save completes
+    reporter = Reporter()
+    result = build(content, site, reporter)
+    assert not reporter.errors and result.changes == []
+    assert "Counting Objects" in (site / "papers" / "counting-objects.html").read_text(encoding="utf-8")
+
+
+def test_a_repeated_source_id_and_a_hand_edit_never_move_a_title(tmp_path):
+    rows = ("7,First Paper,We study the first question in depth.\n"
+            "7,Second Paper,We answer an unrelated second question.\n")
+    content, site = three_papers(tmp_path, rows)
+    second = content / "papers" / "second-paper.md"
+    second.write_text(second.read_text(encoding="utf-8").replace("title: Second Paper", "title: My Own Title"),
+                      encoding="utf-8")
+    for _ in range(2):
+        build(content, site, Reporter())
+        assert "title: First Paper" in (content / "papers" / "first-paper.md").read_text(encoding="utf-8")
+        text = second.read_text(encoding="utf-8")
+        assert "title: My Own Title" in text and "unrelated second question" in text
+        assert len(list((content / "papers").glob("*.md"))) == 2
