@@ -119,7 +119,9 @@ def test_custom_taxonomy_in_the_content_folder_is_used(tmp_path):
 
 
 def test_missing_taxonomy_uses_the_default(tmp_path):
-    assert load_taxonomy(tmp_path) == load_taxonomy(BUNDLED)
+    default, bundled = load_taxonomy(tmp_path), load_taxonomy(BUNDLED)
+    assert (default.tags, default.fallback, default.version) == (bundled.tags, bundled.fallback, bundled.version)
+    assert default.name == "the built-in taxonomy"  # how warnings name it
 
 
 @pytest.mark.parametrize("text, line, message", [

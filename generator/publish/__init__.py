@@ -45,7 +45,7 @@ class Publication:
                  warn: Callable[[str, str], None] | None = None, related_count: int = RELATED_COUNT,
                  related: dict[str, tuple[str, ...]] | None = None):
         self.papers = list(papers)
-        self.volume = Volume.of(site)
+        self.volume = Volume.of(site, config)
         writer = BibTeX(self.volume, config.macros)
         by_id = {p.paper.id: p for p in self.papers}
         # Entries are written when first asked for: an incremental rebuild needs only a few.

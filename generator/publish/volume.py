@@ -17,6 +17,7 @@ from generator.details import is_web_link
 from generator.model import RenderedPaper, VolumeInfo
 
 if TYPE_CHECKING:  # site.py imports this package; at run time we only read attributes
+    from generator.config import Config
     from generator.site import SiteInfo
 
 # Words a citation key leaves out of the proceedings title ("Proceedings of the …").
@@ -38,8 +39,8 @@ class Volume:
     source: VolumeInfo = VolumeInfo()  # editors, volume number, publisher… as the sources give them
 
     @classmethod
-    def of(cls, site: SiteInfo) -> Volume:
-        date = dt.date.fromisoformat(site.date) if site.date else None  # the config's, else the source's
+    def of(cls, site: SiteInfo, config: Config) -> Volume:
+        date = config.date or site.source_volume.date  # the config's, else the source's (@proceedings)
         return cls(site.title, site.description, site.language, site.base_url, date,
                    key_prefix(site.title), site.source_volume)
 
