@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from generator.model import CITATION_FIELDS, VALUE_FIELDS, Author, Details
+from generator.model import CITATION_FIELDS, DETAIL_FIELDS, Author, Details
 
 # key, message → reported by the caller with its own file and line
 Problem = Callable[[str, str], None]
@@ -35,7 +35,7 @@ _SUFFIX = re.compile(r"(?:jr|sr|[ivx]+|\d+(?:st|nd|rd|th))\.?", re.IGNORECASE)
 def parse_details(raw: Mapping[str, Any], problem: Problem) -> Details:
     return Details(
         authors=parse_authors(raw.get("authors"), problem),
-        track=_text(raw, "track", problem),
+        track=parse_text_list(raw, "track", problem),
         sessions=parse_text_list(raw, "sessions", problem),
         section=_text(raw, "section", problem),
         award=_text(raw, "award", problem),
@@ -170,14 +170,12 @@ def details_to_meta(details: Details) -> dict[str, Any]:
     meta: dict[str, Any] = {}
     if details.authors:
         meta["authors"] = [_author_meta(author) for author in details.authors]
-    if details.sessions:
-        meta["sessions"] = list(details.sessions)
-    for key in VALUE_FIELDS:
+    for key in DETAIL_FIELDS[1:]:
         value = getattr(details, key)
-        if value:
+        if isinstance(value, tuple) and value:
+            meta[key] = value[0] if len(value) == 1 and key != "editors" else list(value)  # `track: Main`
+        elif value:
             meta[key] = value
-    if details.editors:
-        meta["editors"] = list(details.editors)
     return meta
 
 

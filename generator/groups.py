@@ -26,7 +26,7 @@ class PaperGroup:
 
 def group_name(paper: RenderedPaper) -> str:
     details = paper.details
-    return details.section or (details.sessions[0] if details.sessions else "") or details.track
+    return details.section or next(iter(details.sessions or details.track), "")
 
 
 def paper_groups(papers: Sequence[RenderedPaper], first_number: int = 1) -> list[PaperGroup]:

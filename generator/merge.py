@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from generator.details import details_to_meta
 from generator.errors import Diagnostic
-from generator.model import DETAIL_FIELDS, VALUE_FIELDS, Entry, SourceList
+from generator.model import DETAIL_FIELDS, Entry, SourceList
 from generator.output import write_atomically
 from generator.pages import PAGES_DIR, PageDoc, digest, render_page
 from generator.slugs import slugify, unique
@@ -310,7 +310,7 @@ class _Sync:
 
 
 # The order of a page's front matter: what a reader of the file looks for first.
-PAGE_ORDER = ("id", "title", "slug", "authors", "tags", *VALUE_FIELDS, "uid", "order", "source", "entry")
+PAGE_ORDER = ("id", "title", "slug", "authors", "tags", *DETAIL_FIELDS[1:], "uid", "order", "source", "entry")
 
 
 def _in_page_order(meta: dict[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ class Details:
     """What is known about a paper beyond its title, abstract and tags; every field optional."""
 
     authors: tuple[Author, ...] = ()
-    track: str = ""
+    track: tuple[str, ...] = ()  # tracks, most papers have one: "Main", "Datasets and Benchmarks"
     sessions: tuple[str, ...] = ()  # a programme's sessions: Mini-Conf's "Session 3B|Session 3D"
     section: str = ""  # the part of the volume it is in (PMLR's `section`, named by the volume's `sections`)
     award: str = ""
@@ -52,9 +52,9 @@ class Details:
 
 LINK_FIELDS = ("pdf", "code", "openreview")
 CITATION_FIELDS = ("pages", "volume", "year", "month", "publisher", "address")
-VALUE_FIELDS = ("track", "section", "award", *LINK_FIELDS, "doi", *CITATION_FIELDS)  # one string each, in order
-LIST_FIELDS = ("sessions", "editors")  # lists of strings
-DETAIL_FIELDS = ("authors", "sessions", *VALUE_FIELDS, "editors")  # in front matter order
+VALUE_FIELDS = ("section", "award", *LINK_FIELDS, "doi", *CITATION_FIELDS)  # one string each, in order
+LIST_FIELDS = ("track", "sessions", "editors")  # lists of strings (one may be written as a plain string)
+DETAIL_FIELDS = ("authors", "track", "sessions", *VALUE_FIELDS, "editors")  # in front matter order
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from generator.details import author_fields
 from generator.errors import ThemeError
 from generator.i18n import interface
 from generator.groups import group_index, paper_groups
-from generator.model import VALUE_FIELDS, Author, RenderedPaper, Tag, VolumeInfo
+from generator.model import DETAIL_FIELDS, Author, RenderedPaper, Tag, VolumeInfo
 from generator.slugs import slug_or_digest, slugify, unique
 from generator.theme import Theme
 
@@ -331,7 +331,7 @@ def _details_json(paper: RenderedPaper) -> dict[str, Any]:
     """Authors always (a list, maybe empty); the other details only when the paper has them."""
     details = paper.details
     record: dict[str, Any] = {"authors": [author_fields(author) for author in details.authors]}
-    for key in ("sessions", *VALUE_FIELDS, "editors"):
+    for key in DETAIL_FIELDS[1:]:
         value = getattr(details, key)
         if value:
             record[key] = list(value) if isinstance(value, tuple) else value

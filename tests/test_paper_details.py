@@ -111,7 +111,7 @@ def test_papers_json_bibtex_and_feed_include_details(site):
     assert first["authors"][0] == {"name": "Ada Lovelace", "affiliation": "Analytical Engine Society",
                                    "orcid": "0000-0002-1825-0097"}
     assert first["authors"][1] == {"name": "Charles Babbage"}
-    assert (first["track"], first["award"], first["doi"]) == ("Main track", "Outstanding paper", "10.5555/p.1")
+    assert (first["track"], first["award"], first["doi"]) == (["Main track"], "Outstanding paper", "10.5555/p.1")
     assert first["openreview"] == "https://openreview.net/forum?id=AbCdEf123"
 
     library = bibtexparser.parse_string((site / "proceedings.bib").read_text(encoding="utf-8"))

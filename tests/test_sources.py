@@ -169,7 +169,7 @@ def test_jsonl_authors_as_objects_and_links():
     assert first.details.code == "https://github.com/example/edges"
     assert first.details.openreview == "https://openreview.net/forum?id=AbCdEf123"  # a bare forum id
     assert first.details.doi == "10.5555/jl.1" and first.details.award == "Outstanding paper"
-    assert first.details.track == "Main track" and first.keywords == ("graphs", "structure learning")
+    assert first.details.track == ("Main track",) and first.keywords == ("graphs", "structure learning")
     assert first.text == ("We learn the edges of a graph together with the weights of a network on it, and show\n"
                           "that the learned graphs are sparse.")  # CRLF inside the value made LF
     assert second.keywords == ("counting", "small models") and second.details.pdf == "papers/jl-2.pdf"

@@ -76,7 +76,7 @@ class RecordReader:
             self.warn(f"{_name(record)} has neither a title nor an abstract; skipped it", line)
             return None
         self.index += 1
-        record = {**record, "sessions": split_list(record.get("sessions"))}
+        record = {**record, "sessions": split_list(record.get("sessions")), "track": split_list(record.get("track"))}
         uid = " ".join(_text(record.get("id")).split())
         self._check_id(uid, line)
         return Entry(
