@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.build import Project, load_project, parse_pages, read_pages, render_papers, site_renderer, sync_pages
+from generator.build import (Project, linked_files, load_project, parse_pages, read_pages, render_papers,
+                             site_renderer, sync_pages)
 from generator.merge import Derived
 from generator.model import Entry, RenderedPaper
 from generator.pages import PageDoc, digest
@@ -44,6 +45,7 @@ def check(content_dir: Path, reporter: Reporter) -> CheckResult:
     pending = pending_changes(project, docs, reporter)
     papers = parse_pages(content_dir, reporter, docs)
     rendered = render_papers(papers, project.renderer, reporter)
+    linked_files(content_dir, papers, (), reporter)  # a link to a file that is not there, or may not be published
     known = {doc.generated.get("text") for doc in docs.values()}
     render_entries([e for e in entries if digest(e.text) not in known], project, reporter)
     check_templates(project, rendered)

@@ -1,0 +1,132 @@
+"""Issue 19: one record can neither crash, stall nor blow up a build, and nothing from the content
+acts on a terminal or on a reader (links, symlinks, YAML aliases, TeX in citations, the cache).
+
+bench/fuzz_build.py generates each class at scale; these are the small cases that prove the guard.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.build import build
+from generator.check import check
+from generator.cli import main
+from generator.reporter import ConsoleReporter, Reporter
+
+ABSTRACTS = ["We learn the edges of a graph with linear memory and show it on ten benchmarks.",
+             "We count things in images of cluttered rooms with a detector trained on synthetic data.",
+             "A study of how diffusion models memorise their training images, and how to stop them."]
+
+
+def jsonl_content(tmp_path: Path, records: list[dict], config: str = "title: Hardened 2026\n") -> Path:
+    content = tmp_path / "content"
+    content.mkdir(exist_ok=True)
+    (content / "proceedings.yaml").write_text(config, encoding="utf-8")
+    (content / "papers.jsonl").write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    return content
+
+
+def records(**first) -> list[dict]:
+    return [dict({"id": f"p{n}", "title": f"Paper {n}", "abstract": text}, **(first if n == 1 else {}))
+            for n, text in enumerate(ABSTRACTS, start=1)]
+
+
+def run_cli(*args: str) -> tuple[int, str]:
+    stderr = io.StringIO()
+    with contextlib.redirect_stderr(stderr):
+        status = main(list(args))
+    return status, stderr.getvalue()
+
+
+# -- 1. a control character in a link -------------------------------------------------------------
+
+@pytest.mark.parametrize("link", ["pdfs/paper%00.pdf", "pdfs/paper\x00.pdf", "pdfs/a%0a.pdf"])
+def test_a_nul_in_a_link_is_a_warning_and_everything_else_is_published(tmp_path, link):
+    content = jsonl_content(tmp_path, records(pdf=link))
+    (content / "pdfs").mkdir()
+    (content / "pdfs" / "paper.pdf").write_bytes(b"%PDF-1.4")
+    status, err = run_cli("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    assert status == 0 and "Traceback" not in err
+    assert "papers.jsonl:1: warning:" in err and "`pdf` " in err and "control character" in err
+    assert len(list((tmp_path / "site" / "papers").glob("*.html"))) == 3
+    assert not (tmp_path / "site" / "pdfs").exists()
+    reporter = Reporter()
+    check(content, reporter)
+    assert any("`pdf`" in d.message and "control character" in d.message for d in reporter.warnings)
+
+
+def test_a_nul_in_a_pages_link_is_named_by_page_and_line(tmp_path):
+    content = jsonl_content(tmp_path, records())
+    build(content, tmp_path / "site", Reporter())
+    page = sorted((content / "papers").glob("*.md"))[0]
+    page.write_text(page.read_text(encoding="utf-8").replace("order:", 'pdf: "x\\0.pdf"\norder:'), encoding="utf-8")
+    for run in (lambda r: build(content, tmp_path / "site", r), lambda r: check(content, r)):
+        reporter = Reporter()
+        run(reporter)
+        (warning,) = [d for d in reporter.warnings if "`pdf`" in d.message]
+        assert str(warning.path) == f"papers/{page.name}" and warning.line
+
+
+# -- 2. files published by reference -----------------------------------------------------------------
+
+def test_a_link_publishes_only_documents_of_the_content_folder(tmp_path):
+    content = jsonl_content(tmp_path, [dict(r, pdf=link) for r, link in zip(
+        records(), ["proceedings.yaml", "papers.jsonl", "slides/talk.pdf"])])
+    (content / "slides").mkdir()
+    (content / "slides" / "talk.pdf").write_bytes(b"%PDF-1.4 talk")
+    reporter = Reporter()
+    build(content, tmp_path / "site", reporter)
+    site = tmp_path / "site"
+    assert not (site / "proceedings.yaml").exists() and not (site / "papers.jsonl").exists()
+    assert (site / "slides" / "talk.pdf").read_bytes() == b"%PDF-1.4 talk"
+    warned = " ".join(d.message for d in reporter.warnings)
+    assert "'proceedings.yaml' is not a document" in warned and "'papers.jsonl' is not a document" in warned
+
+
+def test_a_symlink_out_of_the_content_folder_is_neither_read_nor_published(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.pdf").write_bytes(b"%PDF secret")
+    (outside / "other.txt").write_text("Secret proceedings\n\nA secret abstract that must not be published anywhere.\n")
+    content = jsonl_content(tmp_path, records(pdf="pdfs/secret.pdf"))
+    build(content, tmp_path / "site", Reporter())
+    (content / "pdfs").mkdir()
+    (content / "pdfs" / "secret.pdf").symlink_to(outside / "secret.pdf")
+    (content / "secret.txt").symlink_to(outside / "other.txt")
+    secret_page = outside / "page.md"
+    secret_page.write_text(sorted((content / "papers").glob("*.md"))[0].read_text(encoding="utf-8")
+                           .replace("slug: paper-1", "slug: stolen").replace("id: '1'", "id: '99'"))
+    (content / "papers" / "stolen.md").symlink_to(secret_page)
+    reporter = Reporter()
+    build(content, tmp_path / "site", reporter)
+    site = tmp_path / "site"
+    assert not (site / "pdfs").exists() and not (site / "papers" / "stolen.html").exists()
+    assert "secret abstract" not in (site / "papers.json").read_text(encoding="utf-8")
+    warned = {str(d.path) for d in reporter.warnings if "outside the content folder" in d.message}
+    assert warned == {"secret.txt", "papers/stolen.md"}
+    assert (outside / "page.md").exists() and len(list(site.glob("papers/*.html"))) == 3
+
+
+# -- 10. terminal escapes ---------------------------------------------------------------------------
+
+def test_control_characters_are_escaped_in_everything_the_console_prints():
+    stream = io.StringIO()
+    reporter = ConsoleReporter(stream)
+    reporter.warn("undefined macro in “\x1b[2KFake\x1b]8;;http://evil\x07title\u202e”", "papers/a.md", 3)
+    reporter.info("done\r\x9b31m")
+    printed = stream.getvalue()
+    assert "\x1b" not in printed and "\x07" not in printed and "\r" not in printed and "\x9b" not in printed
+    assert "\\x1b[2KFake\\x1b]8;;http://evil\\x07title\\u202e" in printed and printed.count("\n") == 2
+
+
+def test_a_title_with_escapes_reaches_the_terminal_escaped(tmp_path):
+    content = jsonl_content(tmp_path, records(title="\x1b[2K\x1b]0;pwned\x07Title with \\undefinedmacro"))
+    status, err = run_cli("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    assert status == 0 and "undefinedmacro" in err
+    assert "\x1b" not in err and "\x07" not in err and "\\x1b]0;pwned\\x07" in err
