@@ -19,7 +19,7 @@ from generator.background import map_chunks, map_in_parallel
 from generator.cache import BuildCache, EntryCache, from_rendered_record, paper_key, rendered_record
 from generator.config import Config, load_config, normalize_base_url
 from generator.details import is_web_link, site_file_name, site_path_problem
-from generator.errors import ContentError, Diagnostic, ProceedingsError
+from generator.errors import ContentError, Diagnostic, ProceedingsError, shown
 from generator.latex import AbstractRenderer
 from generator.merge import Change, Derived, Deriver, SyncPlan, plan_sync
 from generator.model import LINK_FIELDS, Entry, Paper, RenderedPaper, SourceList
@@ -229,7 +229,7 @@ def parse_page(path: Path, content_dir: Path, reporter: Reporter, doc: PageDoc |
     doc = doc or read_page(path, display)
     paper = to_paper(doc, display, reporter.warn)
     for key in unknown_keys(doc):
-        reporter.warn(f"unknown front matter key {key!r}", display, doc.lines.get(key))
+        reporter.warn(f"unknown front matter key {shown(key)}", display, doc.lines.get(key))
     return paper
 
 
@@ -380,7 +380,7 @@ def linked_files(content_dir: Path, papers: Sequence[Paper], generated: Collecti
             if source is not None and source.is_file() and name not in generated:
                 files[name] = source
             elif reporter is not None:
-                reporter.warn(f"`{key}`: {link!r} is not a document in the content folder, so its link would be "
+                reporter.warn(f"`{key}`: {shown(link)} is not a document in the content folder, so its link would be "
                               f"broken: put the file at {name} there, or give an https:// address",
                               _page_name(paper))
     return files

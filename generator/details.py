@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import unquote
 
+from generator.errors import shown
 from generator.model import VALUE_FIELDS, Author, Details
 
 # key, message → reported by the caller with its own file and line
@@ -90,7 +91,7 @@ def _author(item: Any, number: int, problem: Problem) -> Author | None:
     if orcid:
         match = ORCID.fullmatch(orcid)
         if match is None:
-            problem("authors", f"author {number} ({name}): ORCID {orcid!r} is not like 0000-0002-1825-0097")
+            problem("authors", f"author {number} ({name}): ORCID {shown(orcid)} is not like 0000-0002-1825-0097")
             orcid = ""
         else:
             orcid = match.group(1).upper()
@@ -104,17 +105,17 @@ def parse_link(raw: Mapping[str, Any], key: str, problem: Problem) -> str:
     if key == "openreview" and OPENREVIEW_ID.fullmatch(value):  # a bare forum id, as OpenReview exports give
         return f"https://openreview.net/forum?id={value}"
     if CONTROL.search(value):
-        problem(key, f"{value!r} holds a control character; left out")
+        problem(key, f"{shown(value)} holds a control character; left out")
         return ""
     if URL.fullmatch(value):
         return value
     if SITE_PATH.fullmatch(value):
         refused = site_path_problem(value)
         if refused:
-            problem(key, f"{value!r} {refused}; left out")
+            problem(key, f"{shown(value)} {refused}; left out")
             return ""
         return value
-    problem(key, f"{value!r} is not an http(s) URL or a path inside the site; left out")
+    problem(key, f"{shown(value)} is not an http(s) URL or a path inside the site; left out")
     return ""
 
 
@@ -143,7 +144,7 @@ def parse_doi(raw: Mapping[str, Any], problem: Problem) -> str:
         return ""
     match = DOI.fullmatch(value)
     if match is None:
-        problem("doi", f"{value!r} is not a DOI (like 10.1234/abc); left out")
+        problem("doi", f"{shown(value)} is not a DOI (like 10.1234/abc); left out")
         return ""
     return match.group(1)
 

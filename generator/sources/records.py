@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.details import parse_details
-from generator.errors import Diagnostic
+from generator.errors import Diagnostic, shown
 from generator.model import Entry
 
 # Our name for a field → the names sources use for it (compared lower case, spaces and dashes as _).
@@ -77,7 +77,7 @@ class RecordReader:
 
     def _check_id(self, uid: str, line: int) -> None:
         if uid in self.ids:
-            self.warn(f"the id {uid!r} is also on line {self.ids[uid]}: pages are matched by id, "
+            self.warn(f"the id {shown(uid)} is also on line {self.ids[uid]}: pages are matched by id, "
                       "so give each paper its own", line)
         elif uid:
             self.ids[uid] = line
@@ -104,7 +104,7 @@ def split_list(value: Any, commas: bool = False) -> list[str]:
 def _name(record: Mapping[str, Any]) -> str:
     """How a problem names a record (its line is reported beside): by title, else by id."""
     title, uid = " ".join(_text(record.get("title")).split()), _text(record.get("id"))
-    return f"“{title}”" if title else f"record {uid!r}" if uid else "the record"
+    return f"“{title}”" if title else f"record {shown(uid)}" if uid else "the record"
 
 
 def _text(value: Any) -> str:
