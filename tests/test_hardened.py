@@ -167,3 +167,49 @@ def test_a_huge_value_is_quoted_short_in_a_message(tmp_path):
     build(content, tmp_path / "site", reporter)
     (error,) = reporter.errors
     assert "must be a whole number, not [0, 1, 2, 3, 4, ...]" in error.message and len(error.message) < 200
+
+
+# -- 7. forked workers die with their build ----------------------------------------------------------
+
+def _running(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status  # a zombie has ended, whoever is left to reap it
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+@pytest.mark.parametrize("runner", ["in_parallel", "BackgroundRunner"])
+def test_forked_workers_do_not_outlive_a_killed_build(runner):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = f"""
+import os, sys, time
+from generator import background
+job = lambda: (sys.stdout.write(str(os.getpid()) + "\\n"), sys.stdout.flush(), time.sleep(60))
+if "{runner}" == "in_parallel":
+    background.in_parallel(job)
+else:
+    background.BackgroundRunner().submit(job, print)
+time.sleep(60)
+"""
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                              cwd=Path(__file__).resolve().parent.parent)
+    worker = 0
+    try:
+        worker = int(parent.stdout.readline())
+        assert _running(worker)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 5
+        while _running(worker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _running(worker), "the forked worker outlived its killed parent"
+    finally:
+        parent.kill()
+        if worker and _running(worker):
+            os.kill(worker, signal.SIGKILL)
