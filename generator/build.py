@@ -83,7 +83,8 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
     store = BuildCache.for_content(content_dir, enabled=cache)  # work unchanged since the last build
     renders = EntryCache(store, "abstracts", repr(project.config))
     rendered = stage("render abstracts", render_papers, papers, project.renderer, reporter, jobs, renders)
-    with staged_site(out_dir) as staging:  # files go to disk as they are made; published at the end
+    # Files go to disk as they are made, published at the end; another build into out_dir waits its turn.
+    with staged_site(out_dir, reporter.info) as staging:
         # The search index is built on another core while papers are related and templates render.
         search = start_search_files(rendered, tag_urls(rendered), staging, store, parallel=jobs > 1)
         try:

@@ -213,3 +213,53 @@ time.sleep(60)
         parent.kill()
         if worker and _running(worker):
             os.kill(worker, signal.SIGKILL)
+
+
+# -- 6. two builds into one output folder ------------------------------------------------------------
+
+def test_a_second_build_into_the_same_folder_waits_for_the_first(tmp_path):
+    import fcntl
+    import threading
+
+    content = jsonl_content(tmp_path, records())
+    site = tmp_path / "site"
+    messages: list[str] = []
+
+    class Listening(Reporter):
+        def info(self, message: str) -> None:
+            messages.append(message)
+
+    with open(tmp_path / ".site.lock", "a+b") as held:  # another build holds the folder
+        fcntl.flock(held, fcntl.LOCK_EX)
+        second = threading.Thread(target=build, args=(content, site, Listening()))
+        second.start()
+        second.join(timeout=3)
+        assert second.is_alive() and not site.exists()
+        assert messages == [f"another build is writing {site}/; waiting for it to finish"]
+    second.join(timeout=60)
+    assert (site / "index.html").is_file() and (site / "papers.json").is_file()
+
+
+def test_two_builds_at_once_both_publish_a_whole_site_and_later_builds_work(tmp_path):
+    import subprocess
+    import sys
+
+    content = jsonl_content(tmp_path, records())
+    build(content, tmp_path / "site", Reporter())  # pages exist: both builds only write the site
+    command = [sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(tmp_path / "site")]
+    cwd = Path(__file__).resolve().parent.parent
+    runs = [subprocess.Popen(command, cwd=cwd, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    assert [run.wait(timeout=120) for run in runs] == [0, 0], [run.stderr.read() for run in runs]
+    assert (tmp_path / "site" / "index.html").is_file() and (tmp_path / "site" / "papers.json").is_file()
+    assert not list(tmp_path.glob(".site.staging")) and not list(tmp_path.glob(".site.old"))
+    assert subprocess.run(command, cwd=cwd, capture_output=True).returncode == 0
+
+
+def test_a_killed_builds_lock_and_staging_do_not_block_the_next(tmp_path):
+    content = jsonl_content(tmp_path, records())
+    (tmp_path / ".site.lock").write_bytes(b"")  # left by a build killed while it held the lock
+    (tmp_path / ".site.staging" / "papers").mkdir(parents=True)
+    reporter = Reporter()
+    build(content, tmp_path / "site", reporter)
+    assert not reporter.errors and (tmp_path / "site" / "index.html").is_file()
+    assert not (tmp_path / ".site.staging").exists()
