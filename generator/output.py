@@ -95,23 +95,40 @@ class Staging:
 
 @contextlib.contextmanager
 def output_lock(out_dir: Path, on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
-    """Hold the output folder's lock; while another build holds it, say so once and wait."""
+    """Hold the output folder's lock; while another build holds it, say so once and wait.
+
+    The lock file is removed on release, by its holder; so a build that got the lock on a file
+    removed meanwhile takes the new one instead (the usual flock-and-unlink protocol).
+    """
     if fcntl is None:
         yield
         return
     lock = _sibling(out_dir, "lock")
     lock.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock, "a+b") as handle:
+    while True:
+        handle = open(lock, "a+b")
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             if on_wait is not None:
                 on_wait(f"another build is writing {out_dir}/; waiting for it to finish")
+                on_wait = None
             fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+        if _same_file(handle, lock):
+            break
+        handle.close()
+    try:
+        yield
+    finally:
+        lock.unlink(missing_ok=True)
+        handle.close()  # releases the lock
+
+
+def _same_file(handle, path: Path) -> bool:
+    try:
+        return os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino
+    except FileNotFoundError:
+        return False
 
 
 @contextlib.contextmanager
