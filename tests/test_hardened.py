@@ -263,3 +263,39 @@ def test_a_killed_builds_lock_and_staging_do_not_block_the_next(tmp_path):
     build(content, tmp_path / "site", reporter)
     assert not reporter.errors and (tmp_path / "site" / "index.html").is_file()
     assert not (tmp_path / ".site.staging").exists()
+
+
+# -- 9. the build cache cannot be poisoned ------------------------------------------------------------
+
+def test_a_forged_cache_entry_is_not_published(tmp_path, monkeypatch):
+    from generator import cache as cache_module
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    content = jsonl_content(tmp_path, records())
+    build(content, tmp_path / "site", Reporter())
+    assert (tmp_path / "user-cache" / "proceedings" / "cache-key").stat().st_mode & 0o077 == 0
+    refresh = '<meta http-equiv="refresh" content="0;url=https://evil.example/">'
+    forged = 0
+    for shard in (content / cache_module.CACHE_DIR).glob("abstracts-*/*"):
+        records_ = json.loads(shard.read_bytes().split(b"\n", 1)[1])
+        for record in records_.values():
+            record["fields"]["abstract_html"] = refresh
+            forged += 1
+        payload = json.dumps(records_).encode()
+        # What anyone can compute: the format's header with a digest made without the user's secret.
+        header = b"proceedings-cache %d %s\n" % (cache_module.FORMAT, cache_module.digest(payload).encode())
+        shard.write_bytes(header + payload)
+    assert forged == 3
+    build(content, tmp_path / "site", Reporter())
+    pages = " ".join(p.read_text(encoding="utf-8") for p in (tmp_path / "site" / "papers").glob("*.html"))
+    assert "evil.example" not in pages and "linear memory" in pages
+
+
+def test_a_cache_made_with_another_users_secret_is_not_trusted(tmp_path, monkeypatch):
+    from generator.cache import BuildCache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "alice"))
+    BuildCache(tmp_path / "cache").store_json("x", "k", {"html": "<p>alice</p>"})
+    assert BuildCache(tmp_path / "cache").load_json("x", "k") == {"html": "<p>alice</p>"}
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "mallory"))
+    assert BuildCache(tmp_path / "cache").load_json("x", "k") is None
