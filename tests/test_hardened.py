@@ -327,3 +327,44 @@ def test_tex_that_acts_never_reaches_a_citation(tmp_path, math, warned):
     checked = Reporter()
     check(content, checked)
     assert any(warned in d.message for d in checked.warnings)
+
+
+# -- 5. matching changed abstracts to their pages -------------------------------------------------------
+
+def synthetic_abstracts(count: int, seed: int = 7) -> list[str]:
+    """Abstracts of a shared vocabulary (every text has common words and a few rare ones), as a venue's are."""
+    import random
+
+    rng = random.Random(seed)
+    common = "we the of model models learning data show method results propose and a to in".split()
+    rare = [f"{a}{b}{c}" for a in ("ka", "lo", "mi", "nu", "po", "ra", "si", "tu") for b in ("bel", "cor", "dan",
+            "fen", "gor", "hal", "jin", "kev") for c in ("ix", "um", "on", "ea", "ot", "ar")]
+    return [" ".join(rng.choice(common if rng.random() < 0.5 else rare) for _ in range(80)) + "."
+            for _ in range(count)]
+
+
+def test_edited_abstracts_are_matched_to_their_pages_without_comparing_every_pair(tmp_path, monkeypatch):
+    import difflib
+
+    from generator import merge
+    from test_merge import pages, sync
+
+    content = tmp_path / "content"
+    content.mkdir()
+    abstracts = synthetic_abstracts(150)
+    sync(content, abstracts)
+    ids = {page["body"]: page["id"] for page in pages(content).values()}
+    edited = [text.replace(" ", "  the ", 3) + " Revised." if n % 3 == 0 else text for n, text in enumerate(abstracts)]
+    compared = []
+
+    class Counting(difflib.SequenceMatcher):
+        def __init__(self, *args, **kwargs):
+            compared.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(merge.difflib, "SequenceMatcher", Counting)
+    plan = sync(content, edited)
+    assert {change.action for change in plan.changes} == {"update"} and len(plan.changes) == 50
+    after = {page["body"]: page["id"] for page in pages(content).values()}
+    assert [after[new] for new in edited] == [ids[old] for old in abstracts], "every edit kept its page"
+    assert len(compared) <= 50 * 8, "each edited entry is compared with a few pages, not with all 150"
