@@ -368,3 +368,20 @@ def test_edited_abstracts_are_matched_to_their_pages_without_comparing_every_pai
     after = {page["body"]: page["id"] for page in pages(content).values()}
     assert [after[new] for new in edited] == [ids[old] for old in abstracts], "every edit kept its page"
     assert len(compared) <= 50 * 8, "each edited entry is compared with a few pages, not with all 150"
+
+
+# -- 4. a paper with thousands of authors --------------------------------------------------------------
+
+def test_lists_name_a_few_authors_of_a_huge_paper_and_its_page_all(tmp_path):
+    names = [f"Author Number{n}" for n in range(400)]
+    content = jsonl_content(tmp_path, records(authors=names))
+    build(content, tmp_path / "site", Reporter())
+    site = tmp_path / "site"
+    author_page = (site / "authors" / "author-number399.html").read_text(encoding="utf-8")
+    assert "Author Number8, Author Number9 et al. (390 more)</p>" in author_page
+    assert "Author Number10<" not in author_page and "Author Number10," not in author_page
+    paper = next(p for p in (site / "papers").glob("*.html") if "Number399" in p.read_text(encoding="utf-8"))
+    assert all(name in paper.read_text(encoding="utf-8") for name in names)
+    # Output linear in the input: 400 author pages stay small, not 400 copies of 400 names.
+    author_pages = sum(p.stat().st_size for p in (site / "authors").glob("author-*.html"))
+    assert author_pages < 400 * 8_000
