@@ -24,6 +24,7 @@ import argparse
 import http.client
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -36,6 +37,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpora" / "neurips-2010-2018.jsonl"
 TIMEOUT = 300
+MEMORY_LIMIT = 4 << 30  # bytes of address space per command: an unbounded one fails, not the machine
 BOMB = ('a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'
         + "".join(f"{chr(98 + i)}: &{chr(98 + i)} [{','.join([f'*{chr(97 + i)}'] * 9)}]\n" for i in range(8)))
 EVIL = '<meta http-equiv="refresh" content="0;url=https://evil.example/">'
@@ -49,7 +51,7 @@ class Run:
         self.out, self.err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
         self.start = time.perf_counter()
         self.process = subprocess.Popen([sys.executable, "-m", "generator", *args], cwd=cwd, env=env,
-                                        stdout=self.out, stderr=self.err)
+                                        stdout=self.out, stderr=self.err, preexec_fn=_limit_memory)
         if wait:
             self.finish()
 
@@ -68,6 +70,10 @@ class Run:
         self.raw_err = self.err.read()
         self.output = (self.out.read() + self.raw_err).decode("utf-8", "replace")
         return self
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
 def corpus(count: int) -> list[dict]:
@@ -141,17 +147,22 @@ def symlink_out(repo: Path, root: Path, args) -> tuple[Run, str]:
 
 
 def yaml_bomb_page(repo: Path, root: Path, args) -> tuple[Run, str]:
-    content(root, corpus(3))
+    records = corpus(3)
+    content(root, records)
     build(repo, root)
+    for record in records:  # the sources change too: the sync then compares every page's details
+        record["authors"] = ["Someone New"]
+    content(root, records)
     page = sorted((root / "content" / "papers").glob("*.md"))[0]
-    page.write_text(page.read_text(encoding="utf-8").replace("---\n", "---\n" + BOMB, 1), encoding="utf-8")
+    text = page.read_text(encoding="utf-8").replace("---\n", "---\n" + BOMB, 1)
+    page.write_text(text.replace("\ntags: ", "\nauthors: *i\ntags: ", 1), encoding="utf-8")  # a key that is read
     run = build(repo, root)
     ok = run.status == 1 and page.name in run.output and "expands" in run.output and len(run.output) < 5_000
     return run, "ok: an error of that page, 3/3 pages" if ok else f"FAIL ({len(run.output):,} characters of output)"
 
 
 def yaml_bomb_config(repo: Path, root: Path, args) -> tuple[Run, str]:
-    content(root, corpus(3), config="title: Bomb\n" + BOMB)
+    content(root, corpus(3), config="title: Bomb\n" + BOMB + "description: *i\n")
     run = build(repo, root)
     ok = run.status == 2 and "proceedings.yaml:" in run.output and len(run.output) < 1_000
     return run, "ok: one line naming file and line" if ok else f"FAIL ({len(run.output):,} characters of output)"
@@ -305,12 +316,15 @@ def serve(repo: Path, root: Path, args) -> tuple[Run, str]:
     return run, ("ok: " if answers == good else "FAIL: ") + ", ".join(f"{k} {v}" for k, v in answers.items())
 
 
-def status(port: int, method: str, path: str = "/", headers: dict | None = None) -> int:
+def status(port: int, method: str, path: str = "/", headers: dict | None = None) -> int | str:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    connection.request(method, path, headers=headers or {})
-    code = connection.getresponse().status
-    connection.close()
-    return code
+    try:
+        connection.request(method, path, headers=headers or {})
+        return connection.getresponse().status
+    except OSError as exc:  # a server that drops the connection (HEAD before the fix)
+        return type(exc).__name__
+    finally:
+        connection.close()
 
 
 CLASSES = {"nul-link": nul_link, "config-link": config_link, "symlink-out": symlink_out,
