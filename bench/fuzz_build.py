@@ -203,17 +203,20 @@ def concurrent(repo: Path, root: Path, args) -> tuple[Run, str]:
     whole = all((root / "site" / name).exists() for name in ("index.html", "papers.json"))
     later = build(repo, root)
     verdict = (f"exits {[r.status for r in runs]}, whole site: {whole}, a later build exits {later.status}")
-    return runs[1], ("ok: " if whole and later.status == 0 else "FAIL: ") + verdict
+    good = whole and later.status == 0 and all(run.status == 0 for run in runs)
+    return runs[1], ("ok: " if good else "FAIL: ") + verdict
 
 
 def kill_workers(repo: Path, root: Path, args) -> tuple[Run, str]:
-    content(root, corpus(1_500))
+    content(root, corpus(4_000))  # titles derived on both cores: a forked worker busy for seconds
     run = Run(repo, ["build", "--content", "content", "--out", "site"], root, wait=False)
     workers: set[int] = set()
     deadline = time.monotonic() + TIMEOUT
     while not workers and run.process.poll() is None and time.monotonic() < deadline:
         workers = children(run.process.pid)
         time.sleep(0.05)
+    time.sleep(0.5)  # well into its share
+    workers = {pid for pid in workers if running(pid)}
     run.process.send_signal(signal.SIGKILL)
     run.finish()
     time.sleep(1.0)
