@@ -138,7 +138,7 @@ def symlink_out(repo: Path, root: Path, args) -> tuple[Run, str]:
     folder = content(root, corpus(2))
     outside = root / "outside"
     outside.mkdir()
-    (outside / "secret.txt").write_text("Secret\n\nA secret abstract from outside the content folder, never to publish.\n")
+    (outside / "secret.txt").write_text("Secret\n\nA secret abstract from outside the content folder.\n")
     (folder / "secret.txt").symlink_to(outside / "secret.txt")
     run = build(repo, root)
     leaked = "secret abstract" in (root / "site" / "papers.json").read_text(encoding="utf-8") \
@@ -272,15 +272,17 @@ def cache_forgery(repo: Path, root: Path, args) -> tuple[Run, str]:
                 record["fields"]["abstract_html"] = EVIL
                 forged += 1
             payload = json.dumps(records).encode()
-            shard.write_bytes(b"proceedings-cache %d %s\n" % (cache_module.FORMAT, cache_module.digest(payload).encode())
-                              + payload)
+            unkeyed = cache_module.digest(payload).encode()  # what anyone can compute
+            shard.write_bytes(b"proceedings-cache %d %s\n" % (cache_module.FORMAT, unkeyed) + payload)
     finally:
         sys.path.remove(str(repo))
         for name in [name for name in sys.modules if name == "generator" or name.startswith("generator.")]:
             del sys.modules[name]
     run = build(repo, root)
     published = sum("evil.example" in p.read_text(encoding="utf-8") for p in (root / "site" / "papers").glob("*.html"))
-    return run, f"FAIL: {published} pages publish the forged HTML" if published else f"ok: {forged} forged records ignored"
+    if published:
+        return run, f"FAIL: {published} pages publish the forged HTML"
+    return run, f"ok: {forged} forged records ignored"
 
 
 def escapes(repo: Path, root: Path, args) -> tuple[Run, str]:
