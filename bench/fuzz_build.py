@@ -4,7 +4,8 @@
 
 Each class makes a content folder in a temporary directory, runs ``python -m generator`` on it as an
 organiser would (with ``PYTHONPATH=--repo``, so an older checkout can be measured the same way) and
-reports the exit status, the wall time, the peak memory of the command, the size of the site and a
+reports the exit status, the wall time, the CPU time (user + system, with the forked workers it
+waited for), the peak memory of the command, the size of the site and a
 verdict: what must hold once the class is fixed. ``--repo`` an older checkout (``git archive``) gives
 the "before" column of bench/RESULTS.md.
 
@@ -66,6 +67,7 @@ class Run:
         self.status = self.process.returncode
         self.seconds = time.perf_counter() - self.start
         self.peak_mb = usage.ru_maxrss / 1024
+        self.cpu = usage.ru_utime + usage.ru_stime  # steadier than wall time on a shared machine
         self.out.seek(0), self.err.seek(0)
         self.raw_err = self.err.read()
         self.output = (self.out.read() + self.raw_err).decode("utf-8", "replace")
@@ -188,7 +190,7 @@ def edited(repo: Path, root: Path, args) -> tuple[Run, str]:
     content(root, records)
     run = build(repo, root)
     changes = run.output.count(" update papers/")
-    return run, f"{changes} pages updated in place (first build {first.seconds:.0f} s)"
+    return run, f"{changes} pages updated in place (first build {first.seconds:.0f} s, CPU {first.cpu:.0f} s)"
 
 
 def concurrent(repo: Path, root: Path, args) -> tuple[Run, str]:
@@ -346,11 +348,11 @@ def main() -> int:
     parser.add_argument("--papers", type=int, default=2_000, help="abstracts of the `edited` class (default 2,000)")
     parser.add_argument("--edited", type=int, default=666, help="of them changed (default 666)")
     args = parser.parse_args()
-    print(f"{'class':<18} {'exit':>4} {'seconds':>8} {'peak MB':>8} {'site MB':>8}  verdict")
+    print(f"{'class':<18} {'exit':>4} {'seconds':>8} {'CPU s':>7} {'peak MB':>8} {'site MB':>8}  verdict")
     for name in args.only or CLASSES:
         with tempfile.TemporaryDirectory(prefix=f"fuzz-{name}-") as folder:
             run, verdict = CLASSES[name](args.repo.resolve(), Path(folder), args)
-            print(f"{name:<18} {run.status:>4} {run.seconds:>8.1f} {run.peak_mb:>8.0f} "
+            print(f"{name:<18} {run.status:>4} {run.seconds:>8.1f} {run.cpu:>7.1f} {run.peak_mb:>8.0f} "
                   f"{size_mb(Path(folder) / 'site'):>8.1f}  {verdict}", flush=True)
     return 0
 
