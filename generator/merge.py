@@ -161,16 +161,18 @@ class _Sync:
         if self._index is None:
             self._index = _WordIndex(list(self.unmatched.values()))
         wanted = _normalized(entry.text)
-        best, best_ratio = None, SIMILAR
-        for doc in self._index.candidates(wanted, self.unmatched):
+        # The likeliest page first: once it is found, the others mostly fail the quick bounds. Ties
+        # go to the later page, as they did when every page was compared in order.
+        best, best_ratio, best_place = None, SIMILAR, -1
+        for place, doc in self._index.candidates(wanted, self.unmatched):
             if doc.meta.get("source") not in (entry.source, None):
                 continue
             matcher = difflib.SequenceMatcher(None, wanted, _normalized(doc.body), autojunk=False)
             if matcher.real_quick_ratio() < best_ratio or matcher.quick_ratio() < best_ratio:
                 continue
             ratio = matcher.ratio()
-            if ratio >= best_ratio:
-                best, best_ratio = doc, ratio
+            if ratio > best_ratio or (ratio == best_ratio and place > best_place):
+                best, best_ratio, best_place = doc, ratio, place
         return best
 
     # -- actions ----------------------------------------------------------
@@ -315,8 +317,9 @@ class _WordIndex:
     Two texts at least ``SIMILAR`` alike share most of their words, and above all their rare
     ones. So a page is a candidate when it shares the entry's rarest words; words in many
     pages ("the", "model") are not looked up (bar the few rarest of a text that has no rarer
-    ones), which keeps each look-up short whatever the number of pages. The candidates come back in the pages' own order, so the best match
-    (and a tie) is the one the full comparison would choose.
+    ones), which keeps each look-up short whatever the number of pages. Each candidate comes with
+    its place in the pages' order, so that of equally near pages the one a comparison of every
+    page would choose is chosen.
     """
 
     COMMON = 50  # a word in more pages than this says little about which page an entry was
@@ -330,7 +333,8 @@ class _WordIndex:
             for word in _words(_normalized(doc.body)):
                 self.postings.setdefault(word, []).append(number)
 
-    def candidates(self, text: str, unmatched: dict[Path, PageDoc]) -> list[PageDoc]:
+    def candidates(self, text: str, unmatched: dict[Path, PageDoc]) -> list[tuple[int, PageDoc]]:
+        """The unmatched pages sharing the most rare words with ``text``, most first, with their place."""
         shared: dict[int, int] = {}
         found = sorted((self.postings[word] for word in _words(text) if word in self.postings), key=len)
         for rank, pages in enumerate(found):
@@ -340,7 +344,7 @@ class _WordIndex:
                 shared[number] = shared.get(number, 0) + 1
         live = [number for number in shared if self.docs[number].path in unmatched]
         best = sorted(live, key=lambda number: (-shared[number], number))[: self.CANDIDATES]
-        return [self.docs[number] for number in sorted(best)]
+        return [(number, self.docs[number]) for number in best]
 
 
 def _words(text: str) -> set[str]:
