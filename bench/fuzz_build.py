@@ -310,11 +310,9 @@ def serve(repo: Path, root: Path, args) -> tuple[Run, str]:
     answers = {}
     try:
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and "GET" not in answers:
-            try:
-                answers["GET"] = status(port, "GET")
-            except OSError:
-                time.sleep(0.2)
+        while time.monotonic() < deadline and not isinstance(answers.get("GET"), int):
+            answers["GET"] = status(port, "GET")
+            time.sleep(0.2)
         answers["HEAD"] = status(port, "HEAD")
         answers["POST"] = status(port, "POST")
         answers["forcereload from another site"] = status(port, "GET", "/forcereload",
