@@ -13,6 +13,7 @@ import multiprocessing
 import os
 import pickle
 import threading
+import time
 from typing import Any, Callable, TypeVar
 
 Job = Callable[[], Any]
@@ -34,7 +35,8 @@ class BackgroundRunner:
                 self._waiter = threading.Thread(target=lambda: on_done(job()), daemon=True)
             else:
                 receiver, sender = self._context.Pipe(duplex=False)
-                self._process = self._context.Process(target=_child, args=(job, sender, receiver), daemon=True)
+                self._process = self._context.Process(target=_child, args=(job, sender, receiver, os.getpid()),
+                                                     daemon=True)
                 self._process.start()
                 sender.close()
                 self._waiter = threading.Thread(target=_wait, args=(receiver, on_done), daemon=True)
@@ -63,7 +65,27 @@ def _fork_context():
         return None
 
 
-def _child(job: Job, sender, receiver) -> None:
+PARENT_POLL = 0.2  # seconds: how soon a worker notices that its build was killed
+
+
+def _die_with(parent: int) -> None:
+    """End this forked worker as soon as ``parent`` is gone (``kill -9`` of a build, a crashed server).
+
+    A daemon process is only ended by a parent that exits normally; one killed outright would
+    leave it running, orphaned. A thread watches for the parent to change instead: it works on
+    every platform with fork, and whatever thread of the parent forked us.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+def _child(job: Job, sender, receiver, parent: int) -> None:
+    _die_with(parent)
     receiver.close()  # or a parent that died would leave us blocked writing to our own pipe
     try:
         sender.send(job())
@@ -92,7 +114,7 @@ def in_parallel(job: Job) -> Pending:
     if context is None:
         return Pending(job)
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_child_reporting, args=(job, sender, receiver), daemon=True)
+    process = context.Process(target=_child_reporting, args=(job, sender, receiver, os.getpid()), daemon=True)
     # Objects that exist now are moved out of the collector's sight in the child: its
     # collections then never touch (and so never copy) the pages it shares with us.
     gc.freeze()
@@ -131,8 +153,9 @@ class Pending:
             self._process.join()
 
 
-def _child_reporting(job: Job, sender, receiver) -> None:
+def _child_reporting(job: Job, sender, receiver, parent: int) -> None:
     """Like ``_child``, but an exception goes back to the parent as (True, exception)."""
+    _die_with(parent)
     receiver.close()
     try:
         try:

@@ -9,19 +9,17 @@ leave the previous site untouched.
 from __future__ import annotations
 
 import os
-import posixpath
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from urllib.parse import unquote
 from collections.abc import Collection, Sequence
 from typing import Callable, TypeVar
 
 from generator.background import map_chunks, map_in_parallel
 from generator.cache import BuildCache, EntryCache, from_rendered_record, paper_key, rendered_record
 from generator.config import Config, load_config, normalize_base_url
-from generator.details import is_web_link
-from generator.errors import ContentError, Diagnostic, ProceedingsError
+from generator.details import is_web_link, site_file_name, site_path_problem
+from generator.errors import ContentError, Diagnostic, ProceedingsError, shown
 from generator.latex import AbstractRenderer
 from generator.merge import Change, Derived, Deriver, SyncPlan, plan_sync
 from generator.model import LINK_FIELDS, Entry, Paper, RenderedPaper, SourceList, VolumeInfo
@@ -32,7 +30,7 @@ from generator.reporter import Reporter
 from generator.related import related_ids
 from generator.search import start_search_files
 from generator.site import SiteInfo, SiteRenderer, author_count, tag_urls
-from generator.sources import find_sources, read_source
+from generator.sources import READERS, find_sources, inside, links_out, read_source
 from generator.sources.duplicates import drop_duplicates
 from generator.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.theme import Theme
@@ -86,7 +84,8 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
     store = BuildCache.for_content(content_dir, enabled=cache)  # work unchanged since the last build
     renders = EntryCache(store, "abstracts", repr(project.config))
     rendered = stage("render abstracts", render_papers, papers, project.renderer, reporter, jobs, renders)
-    with staged_site(out_dir) as staging:  # files go to disk as they are made; published at the end
+    # Files go to disk as they are made, published at the end; another build into out_dir waits its turn.
+    with staged_site(out_dir, reporter.info) as staging:
         # The search index is built on another core while papers are related and templates render.
         search = start_search_files(rendered, tag_urls(rendered), staging, store, parallel=jobs > 1)
         try:
@@ -126,6 +125,8 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
         except ValueError as exc:
             raise ProceedingsError(f"--base-url {exc}") from None
     paths = {path.name: path for path in find_sources(content_dir)} if content_dir.is_dir() else {}
+    if content_dir.is_dir():
+        report_links_out(content_dir, reporter)
     if incoming is not None:
         paths[incoming.name] = incoming
     sources = [read_source(path, name) for name, path in sorted(paths.items())]
@@ -213,8 +214,22 @@ def tags_version(project: Project) -> str:
 
 
 def page_paths(content_dir: Path) -> list[Path]:
+    """Every page, in name order; a symlink to a file outside the content folder is never read."""
     pages = content_dir / PAGES_DIR
-    return sorted(pages.glob("*.md")) if pages.is_dir() else []
+    if not pages.is_dir():
+        return []
+    root = content_dir.resolve()
+    return sorted(p for p in pages.glob("*.md") if not p.is_symlink() or inside(root, p) is not None)
+
+
+def report_links_out(content_dir: Path, reporter: Reporter) -> None:
+    """Sources and pages that are symlinks out of the content folder: not read, and said so."""
+    root = content_dir.resolve()
+    found = [p for p in links_out(content_dir, root, "*") if p.suffix.lower() in READERS]
+    found += links_out(content_dir / PAGES_DIR, root, "*.md")
+    for path in found:
+        reporter.warn("is a link to a file outside the content folder; not read (copy the file in instead)",
+                      path.relative_to(content_dir))
 
 
 def parse_pages(content_dir: Path, reporter: Reporter, known: dict[Path, PageDoc] | None = None) -> list[Paper]:
@@ -236,7 +251,7 @@ def parse_page(path: Path, content_dir: Path, reporter: Reporter, doc: PageDoc |
     doc = doc or read_page(path, display)
     paper = to_paper(doc, display, reporter.warn)
     for key in unknown_keys(doc):
-        reporter.warn(f"unknown front matter key {key!r}", display, doc.lines.get(key))
+        reporter.warn(f"unknown front matter key {shown(key)}", display, doc.lines.get(key))
     return paper
 
 
@@ -373,7 +388,8 @@ def linked_files(content_dir: Path, papers: Sequence[Paper], generated: Collecti
                  reporter: Reporter | None = None) -> dict[str, Path]:
     """Files of the content folder that papers link to by a path (``pdf: pdfs/paper-1.pdf``),
     published at that same path. A path naming no such file is warned about: its link would break.
-    Hidden files, the Markdown pages and anything outside the content folder (a symlink out) are never published."""
+    Only document types are published (``details.site_path_problem``), never a hidden file, a page,
+    or anything outside the content folder (a symlink out)."""
     root = content_dir.resolve()
     files: dict[str, Path] = {}
     for paper in papers:
@@ -381,14 +397,12 @@ def linked_files(content_dir: Path, papers: Sequence[Paper], generated: Collecti
             link = getattr(paper.details, key)
             if not link or is_web_link(link):
                 continue
-            name = posixpath.normpath(unquote(link.split("#", 1)[0].split("?", 1)[0]))
-            source = (content_dir / name).resolve()
-            hidden = (any(part.startswith(".") for part in name.split("/"))
-                      or (name.startswith(f"{PAGES_DIR}/") and name.endswith(".md")))
-            if not hidden and source.is_relative_to(root) and source.is_file() and name not in generated:
+            name = site_file_name(link)
+            source = inside(root, content_dir / name) if not site_path_problem(link) else None
+            if source is not None and source.is_file() and name not in generated:
                 files[name] = source
             elif reporter is not None:
-                reporter.warn(f"`{key}`: {link!r} is not a file in the content folder, so its link would be "
+                reporter.warn(f"`{key}`: {shown(link)} is not a document in the content folder, so its link would be "
                               f"broken: put the file at {name} there, or give an https:// address",
                               _page_name(paper))
     return files

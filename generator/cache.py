@@ -13,7 +13,11 @@ It can never make a wrong site:
   libraries that shape the output, and the Python version, so an edit to the
   renderer or an upgrade is a miss, not a stale hit;
 * every entry file carries a digest of its payload, checked on reading: a
-  truncated or altered file is a miss (and is removed);
+  truncated or altered file is a miss (and is removed). The digest is keyed
+  with a secret of this user's (``cache-key`` in ``$XDG_CACHE_HOME/proceedings/``,
+  never in the content folder), so a cache that came with someone else's
+  content folder — committed, or forged to publish its own HTML — is a miss
+  too: only a cache this user's builds wrote is trusted;
 * entries are plain JSON or bytes, never pickles: a cache that came with
   someone else's content folder cannot run code;
 * a cache that cannot be read or written (read-only folder, disk full) is
@@ -43,7 +47,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 CACHE_DIR = ".proceedings-cache"
-FORMAT = 1
+FORMAT = 2  # 2: payload digests keyed with the user's secret
 _MAGIC = b"proceedings-cache"
 # Libraries whose version can change a byte of the site.
 _LIBRARIES = ("markdown-it-py", "mdit-py-plugins", "latex2mathml", "pylatexenc", "lunr", "Jinja2", "MarkupSafe",
@@ -61,6 +65,44 @@ def digest(*parts: str | bytes) -> str:
         data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
         hasher.update(len(data).to_bytes(8, "little"))
         hasher.update(data)
+    return hasher.hexdigest()
+
+
+def key_file() -> Path:
+    """Where this user's cache key lives: the user's cache folder, never a content folder."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "proceedings" / "cache-key"
+
+
+@lru_cache(maxsize=None)
+def secret_key(path: Path) -> bytes | None:
+    """The secret at ``path`` that keys every payload digest, made on first use (None: no cache can be
+    trusted). Its folder is the user's, so no one who can only write a content folder can read it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            key = path.read_bytes()
+        else:
+            key = os.urandom(32)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(key)
+    except OSError:
+        return None
+    return key if len(key) == 32 else None
+
+
+def _sealer() -> Any:
+    """A hasher keyed with the user's secret: what an entry's payload digest is made with."""
+    return hashlib.blake2b(digest_size=20, key=secret_key(key_file()) or b"")
+
+
+def payload_digest(data: bytes) -> str:
+    """The keyed digest an entry file's header carries for its payload."""
+    hasher = _sealer()
+    hasher.update(len(data).to_bytes(8, "little"))
+    hasher.update(data)
     return hasher.hexdigest()
 
 
@@ -83,7 +125,8 @@ class BuildCache:
     """Digest-keyed entries in one folder; ``BuildCache(None)`` is a cache that always misses."""
 
     def __init__(self, folder: Path | None):
-        self.folder = folder
+        # Without the user's secret no entry could be told from a forged one: no cache at all.
+        self.folder = folder if secret_key(key_file()) is not None else None
         self.hits: list[str] = []
         self.misses: list[str] = []
 
@@ -178,8 +221,8 @@ class BuildCache:
 
 
 def _file_digest(handle, size: int) -> str:
-    """``digest(data)`` of the next ``size`` bytes of an open file, read in chunks ("" if it has fewer)."""
-    hasher = hashlib.blake2b(digest_size=20)
+    """``payload_digest(data)`` of the next ``size`` bytes of an open file, read in chunks ("" if it has fewer)."""
+    hasher = _sealer()
     hasher.update(size.to_bytes(8, "little"))
     while size and (chunk := handle.read(min(_CHUNK, size))):
         hasher.update(chunk)
@@ -188,7 +231,7 @@ def _file_digest(handle, size: int) -> str:
 
 
 def _header(data: bytes) -> bytes:
-    return _header_for(digest(data))
+    return _header_for(payload_digest(data))
 
 
 def _header_for(data_digest: str) -> bytes:

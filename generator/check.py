@@ -13,10 +13,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.build import Project, load_project, parse_pages, read_pages, render_papers, site_renderer, sync_pages
+from generator.build import (Project, linked_files, load_project, parse_pages, read_pages, render_papers,
+                             site_info, site_renderer, sync_pages)
 from generator.merge import Derived, entry_digest
 from generator.model import Entry, RenderedPaper
 from generator.pages import PageDoc
+from generator.publish import Volume
+from generator.publish.bibtex import BibTeX
 from generator.reporter import Reporter
 
 LONG_ABSTRACT = 20_000  # characters; real abstracts stay under ~3,000
@@ -44,8 +47,10 @@ def check(content_dir: Path, reporter: Reporter) -> CheckResult:
     pending = pending_changes(project, docs, reporter)
     papers = parse_pages(content_dir, reporter, docs)
     rendered = render_papers(papers, project.renderer, reporter)
+    linked_files(content_dir, papers, (), reporter)  # a link to a file that is not there, or may not be published
     known = {doc.generated.get("text") for doc in docs.values()}
     render_entries([e for e in entries if entry_digest(e) not in known], project, reporter)
+    check_citations(project, rendered, reporter)
     check_templates(project, rendered)
     return CheckResult(len(papers), len(entries), pending)
 
@@ -88,6 +93,13 @@ def render_entries(entries: list[Entry], project: Project, reporter: Reporter) -
         result = project.renderer.render(entry.text)
         for problem in dict.fromkeys(p.message for p in result.problems):
             reporter.warn(f"entry {entry.index}: {problem}", entry.source, entry.line)
+
+
+def check_citations(project: Project, papers: list[RenderedPaper], reporter: Reporter) -> None:
+    """Every paper's BibTeX entry, as a build writes it: math a citation may not carry is warned about."""
+    writer = BibTeX(Volume.of(site_info(project, papers), project.config), project.config.macros, reporter.warn)
+    for paper in papers:
+        writer.entry(paper)
 
 
 def check_templates(project: Project, papers: list[RenderedPaper]) -> None:

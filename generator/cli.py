@@ -17,7 +17,7 @@ from generator import __version__
 from generator.build import build, load_project, sync_pages
 from generator.errors import ProceedingsError
 from generator.merge import Change
-from generator.reporter import ConsoleReporter, Reporter
+from generator.reporter import ConsoleReporter, Reporter, printable
 from generator.sources import READERS
 
 
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.command(args, reporter)
     except ProceedingsError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(printable(f"error: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

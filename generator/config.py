@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
-from generator.errors import ConfigError, Diagnostic
+from generator.errors import ConfigError, Diagnostic, shown
 from generator.i18n import catalogue_for, catalogue_locales
 from generator.latex import MacroDef
 from generator.yamlutil import load_mapping, read_utf8
@@ -70,7 +70,7 @@ def _date(value: Any) -> dt.date:
     try:
         return dt.date.fromisoformat(str(value))
     except ValueError:
-        raise ValueError(f"must be a date written YYYY-MM-DD, not {value!r}") from None
+        raise ValueError(f"must be a date written YYYY-MM-DD, not {shown(value)}") from None
 
 
 def normalize_base_url(value: Any) -> str:
@@ -81,30 +81,30 @@ def normalize_base_url(value: Any) -> str:
         raise ValueError("must be a URL string")
     parts = urlsplit(value.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        raise ValueError(f"must be an http(s) URL such as https://example.org/proceedings/, not {value!r}")
+        raise ValueError(f"must be an http(s) URL such as https://example.org/proceedings/, not {shown(value)}")
     bad = _NOT_IN_URL.search(value.strip())
     if bad:
         raise ValueError(f"must be a URL without spaces, quotes or {_NOT_IN_URL_NAMES}; "
-                         f"{bad.group()!r} is not allowed in {value!r} (percent-encode it)")
+                         f"{bad.group()!r} is not allowed in {shown(value)} (percent-encode it)")
     return value.strip().rstrip("/") + "/"
 
 
 def _language(value: Any) -> str:
     if not isinstance(value, str) or not _LANGUAGE.match(value):
-        raise ValueError(f"must be a language tag such as en or zh-CN, not {value!r}")
+        raise ValueError(f"must be a language tag such as en or zh-CN, not {shown(value)}")
     return value
 
 
 def _positive_int(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"must be a whole number of at least 1, not {value!r}")
+        raise ValueError(f"must be a whole number of at least 1, not {shown(value)}")
     return value
 
 
 def _macro(name: str, value: Any) -> tuple[str, MacroDef]:
     match = _MACRO_NAME.match(str(name))
     if not match:
-        raise ValueError(f"macro name {name!r} must be letters only, like dVC or \\dVC")
+        raise ValueError(f"macro name {shown(name)} must be letters only, like dVC or \\dVC")
     if isinstance(value, str):
         return match.group(1), _checked(name, MacroDef(value))
     if isinstance(value, dict) and isinstance(value.get("body"), str):
@@ -177,7 +177,7 @@ def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn) -> 
         line = lines.get(str(key))
         if key not in _VALIDATORS:
             known = ", ".join(_VALIDATORS)
-            warn(Diagnostic("warning", f"unknown config key {key!r} (known keys: {known})", path, line))
+            warn(Diagnostic("warning", f"unknown config key {shown(key)} (known keys: {known})", path, line))
             continue
         try:
             values[key] = _VALIDATORS[key](raw)

@@ -7,10 +7,13 @@ left out: the paper still builds without it.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import unquote
 
+from generator.errors import shown
 from generator.model import CITATION_FIELDS, DETAIL_FIELDS, Author, Details
 
 # key, message → reported by the caller with its own file and line
@@ -24,6 +27,12 @@ SITE_PATH = re.compile(r"(?![a-z][a-z0-9+.-]*:)(?!//)[^\s<>\"'`\\]+", re.IGNOREC
 OPENREVIEW_ID = re.compile(r"[A-Za-z0-9_-]{6,}")
 # "Ada Lovelace and Charles Babbage", "Ada Lovelace; Charles Babbage" (and commas: see _split_commas)
 AUTHOR_SEPARATOR = re.compile(r"\s*;\s*|\s+and\s+")
+# Control characters (NUL above all: no file name can hold one), raw or percent-encoded.
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# What a link given as a path may publish: documents, slides, archives and media, never the content
+# folder's own sources, pages or config (`pdf: proceedings.yaml`), nor HTML or SVG that could run script.
+DOCUMENT_TYPES = frozenset("""pdf ps eps djvu zip gz tgz tar bz2 xz 7z ppt pptx pps ppsx key odp doc docx odt
+    rtf ipynb mp4 webm mov m4v mp3 ogg wav png jpg jpeg gif webp""".split())
 # What a spreadsheet holds in a cell that has no link yet.
 NOT_KNOWN = frozenset({"n/a", "na", "none", "null", "tba", "tbd", "-", "–", "—"})
 
@@ -123,7 +132,7 @@ def _author(item: Any, number: int, problem: Problem) -> Author | None:
     if orcid:
         match = ORCID.fullmatch(orcid)
         if match is None:
-            problem("authors", f"author {number} ({name}): ORCID {orcid!r} is not like 0000-0002-1825-0097")
+            problem("authors", f"author {number} ({name}): ORCID {shown(orcid)} is not like 0000-0002-1825-0097")
             orcid = ""
         else:
             orcid = match.group(1).upper()
@@ -136,9 +145,37 @@ def parse_link(raw: Mapping[str, Any], key: str, problem: Problem) -> str:
         return ""
     if key == "openreview" and OPENREVIEW_ID.fullmatch(value):  # a bare forum id, as OpenReview exports give
         return f"https://openreview.net/forum?id={value}"
-    if URL.fullmatch(value) or SITE_PATH.fullmatch(value):
+    if CONTROL.search(value):
+        problem(key, f"{shown(value)} holds a control character; left out")
+        return ""
+    if URL.fullmatch(value):
         return value
-    problem(key, f"{value!r} is not an http(s) URL or a path inside the site; left out")
+    if SITE_PATH.fullmatch(value):
+        refused = site_path_problem(value)
+        if refused:
+            problem(key, f"{shown(value)} {refused}; left out")
+            return ""
+        return value
+    problem(key, f"{shown(value)} is not an http(s) URL or a path inside the site; left out")
+    return ""
+
+
+def site_file_name(link: str) -> str:
+    """The content folder's file a link given as a path names: decoded, without query or fragment."""
+    return posixpath.normpath(unquote(link.split("#", 1)[0].split("?", 1)[0]))
+
+
+def site_path_problem(link: str) -> str:
+    """Why a link given as a path may not publish its file ("" when it may)."""
+    name = site_file_name(link)
+    if CONTROL.search(name):
+        return "holds an encoded control character"
+    if name.startswith(("../", "/")) or name == ".." or any(part.startswith(".") for part in name.split("/")):
+        return "is outside the content folder or hidden"
+    extension = name.rsplit(".", 1)[-1].lower() if "." in name.rsplit("/", 1)[-1] else ""
+    if extension not in DOCUMENT_TYPES:
+        return (f"is not a document a paper links to (.{extension or '?'}); a path may name a PDF, slides, "
+                "an archive or media (give other files an https:// address)")
     return ""
 
 
@@ -148,7 +185,7 @@ def parse_doi(raw: Mapping[str, Any], problem: Problem) -> str:
         return ""
     match = DOI.fullmatch(value)
     if match is None:
-        problem("doi", f"{value!r} is not a DOI (like 10.1234/abc); left out")
+        problem("doi", f"{shown(value)} is not a DOI (like 10.1234/abc); left out")
         return ""
     return match.group(1)
 

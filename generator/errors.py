@@ -6,8 +6,21 @@ Every error a user can fix is a ``ProceedingsError``: the CLI prints it as
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+# A value quoted in a message: enough to recognise it, never a megabyte (nor a YAML alias bomb's expansion).
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 80
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 5
+_SHORT.maxlevel = 2
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` cut short for a message: long strings, lists and deep structures end in ``...``."""
+    return _SHORT.repr(value)
 
 
 def _location(path: Path | str | None, line: int | None) -> str:

@@ -154,9 +154,10 @@ class LiveSite:
         """Re-read these pages; a broken page keeps its last good rendering."""
         assert self._project is not None
         changed: set[str] = set()
+        allowed = set(page_paths(self.content_dir))  # never a symlink out of the content folder
         for path in sorted(paths):
             old = self._papers.get(path)
-            if not path.exists():
+            if not path.exists() or path not in allowed:
                 if old:
                     changed.add(old.paper.id)
                     del self._papers[path]

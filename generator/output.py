@@ -6,6 +6,9 @@ renames, so a reader never sees half a site and a failed build leaves the
 previous one in place. A file whose bytes did not change is hard-linked
 from the previous site instead of written again. A run killed between the
 renames leaves ``.<name>.old``, which the next run puts back or clears.
+Two builds into one output folder take turns: each holds a lock on
+``.<name>.lock`` (``flock``, released by the system when a build dies, so a
+killed build never blocks the next) while it stages and swaps.
 """
 
 from __future__ import annotations
@@ -16,7 +19,12 @@ import shutil
 import stat
 import tempfile
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: builds there do not take turns
+    fcntl = None  # type: ignore[assignment]
 
 from generator.errors import OutputError
 
@@ -86,19 +94,59 @@ class Staging:
 
 
 @contextlib.contextmanager
-def staged_site(out_dir: Path) -> Iterator[Staging]:
-    """A ``Staging`` for ``out_dir``; any failure inside discards it and leaves the site unchanged."""
+def output_lock(out_dir: Path, on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Hold the output folder's lock; while another build holds it, say so once and wait.
+
+    The lock file is removed on release, by its holder; so a build that got the lock on a file
+    removed meanwhile takes the new one instead (the usual flock-and-unlink protocol).
+    """
+    if fcntl is None:
+        yield
+        return
+    lock = _sibling(out_dir, "lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    while True:
+        handle = open(lock, "a+b")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait(f"another build is writing {out_dir}/; waiting for it to finish")
+                on_wait = None
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        if _same_file(handle, lock):
+            break
+        handle.close()
+    try:
+        yield
+    finally:
+        lock.unlink(missing_ok=True)
+        handle.close()  # releases the lock
+
+
+def _same_file(handle, path: Path) -> bool:
+    try:
+        return os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino
+    except FileNotFoundError:
+        return False
+
+
+@contextlib.contextmanager
+def staged_site(out_dir: Path, on_wait: Callable[[str], None] | None = None) -> Iterator[Staging]:
+    """A ``Staging`` for ``out_dir``, under its lock; any failure inside discards it (before another
+    build may start) and leaves the site unchanged."""
     staging = Staging(out_dir)
     try:
-        staging.open()
-        yield staging
+        with output_lock(out_dir, on_wait):
+            try:
+                staging.open()
+                yield staging
+            except BaseException:
+                staging.discard()
+                raise
     except OSError as exc:
-        staging.discard()
         raise OutputError(f"cannot write the site ({exc.strerror or exc}); the previous site is unchanged",
                           path=exc.filename or out_dir) from None
-    except BaseException:
-        staging.discard()
-        raise
 
 
 def publish_site(staging: Staging, static: dict[str, Path]) -> None:

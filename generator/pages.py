@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from generator.details import parse_details
-from generator.errors import ContentError, ProceedingsError
+from generator.errors import ContentError, ProceedingsError, shown
 from generator.model import DETAIL_FIELDS, Paper
 from generator.yamlutil import dump, load_mapping, read_utf8
 
@@ -140,12 +140,12 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
     def number(key: str) -> int:
         value = meta.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise fail(key, f"must be a whole number, not {value!r}")
+            raise fail(key, f"must be a whole number, not {shown(value)}")
         return value
 
     slug = text("slug")
     if not SLUG.match(slug):
-        raise fail("slug", f"must be lowercase letters, digits and single hyphens, not {slug!r}")
+        raise fail("slug", f"must be lowercase letters, digits and single hyphens, not {shown(slug)}")
     tags = meta.get("tags") or []
     if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in tags):
         raise fail("tags", "must be a list of tag names, like [optimization, diffusion models]")

@@ -5,12 +5,22 @@ The build calls a ``Reporter``; the CLI decides what a person sees.
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections import Counter
 from typing import TextIO
 
 from generator.errors import Diagnostic
+
+# What a terminal would act on rather than show: C0 and C1 controls (ESC starts colour, cursor and
+# OSC sequences; CR overwrites the line) and the direction overrides. A line break stays a line break.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character shown as an escape (``\\x1b``), never acted on."""
+    return _CONTROL.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)
 
 
 class Reporter:
@@ -108,7 +118,7 @@ class ConsoleReporter(Reporter):
         if self._progress_shown:
             self.stream.write("\r\x1b[K")
             self._progress_shown = False
-        print(line, file=self.stream)
+        print(printable(line), file=self.stream)
 
 
 def _kind(message: str) -> str:

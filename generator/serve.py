@@ -4,19 +4,24 @@ MkDocs' shape: a builder callback and a debounced watcher. livereload runs the
 server and speaks the reload protocol; the site itself is served from the
 ``LiveSite``'s in-memory snapshot, so a request sees either the old site or
 the new one, never a mix, and no path can reach a file outside the site.
+It answers GET and HEAD only (405 otherwise), and reloads browsers on a
+request of another site's page never (``/forcereload`` is same-origin only).
 """
 
 from __future__ import annotations
 
+import errno
 import html
 import re
 import signal
+import socket
 import mimetypes
 import webbrowser
 from pathlib import Path
 from typing import Callable, Iterable
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
+from generator.errors import ContentError, Diagnostic, ProceedingsError
 from generator.live import LiveSite, Rebuild
 from generator.reporter import Reporter
 from generator.watch import Watcher
@@ -44,14 +49,15 @@ def resolve(path_info: str) -> str | None:
 
 
 class SiteApp:
-    """A WSGI app answering from the live site's snapshot."""
+    """Answers a request path from the live site's snapshot (as WSGI, and for the tornado handler)."""
 
     def __init__(self, live: LiveSite):
         self.live = live
 
-    def __call__(self, environ, start_response) -> Iterable[bytes]:
+    def respond(self, path_info: str) -> tuple[str, list[tuple[str, str]], bytes]:
+        """Status line, headers and body for a GET of ``path_info``."""
         files = self.live.files
-        name = resolve(environ.get("PATH_INFO", "/"))
+        name = resolve(path_info)
         if name is not None and name not in files and f"{name}/index.html" in files:
             name = f"{name}/index.html"
         if name is None or name not in files:
@@ -66,9 +72,35 @@ class SiteApp:
             body = without_csp(body)  # livereload injects an inline script; the published site keeps its CSP
             if self.live.errors:
                 body = with_error_banner(body, self.live.errors)
-        start_response(status, [("Content-Type", kind), ("Content-Length", str(len(body))),
-                                ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")])
-        return [body]
+        return status, [("Content-Type", kind), ("Content-Length", str(len(body))), ("Cache-Control", "no-store"),
+                        ("X-Content-Type-Options", "nosniff")], body
+
+    def __call__(self, environ, start_response) -> Iterable[bytes]:
+        if environ.get("REQUEST_METHOD", "GET") not in ALLOWED_METHODS:
+            start_response("405 Method Not Allowed", [("Allow", ", ".join(ALLOWED_METHODS)),
+                                                      ("Content-Length", "0")])
+            return [b""]
+        status, headers, body = self.respond(environ.get("PATH_INFO", "/"))
+        start_response(status, headers)
+        return [b"" if environ.get("REQUEST_METHOD") == "HEAD" else body]
+
+
+ALLOWED_METHODS = ("GET", "HEAD")
+
+
+def same_origin(headers, host: str) -> bool:
+    """Whether a request comes from a page of this server (or from no page: a tool on this machine).
+
+    Browsers say where a request comes from in ``Sec-Fetch-Site``; older ones in ``Origin`` or
+    ``Referer``. A request another site's page makes (an ``<img src>`` to /forcereload) is refused.
+    """
+    fetch_site = headers.get("Sec-Fetch-Site")
+    if fetch_site:
+        return fetch_site in ("same-origin", "none")
+    source = headers.get("Origin") or headers.get("Referer")
+    if source:
+        return urlsplit(source).netloc == host
+    return True
 
 
 _CSP_META = re.compile(rb'<meta http-equiv="Content-Security-Policy"[^>]*>\n?')
@@ -93,9 +125,12 @@ def with_error_banner(page: bytes, errors) -> bytes:
 
 def serve(content_dir: Path, out_dir: Path, host: str, port: int, open_browser: bool,
           reporter: Reporter, base_url: str | None = None) -> int:
-    from livereload import Server
     from livereload.handlers import LiveReloadHandler
     from tornado import ioloop
+
+    if not content_dir.is_dir():
+        raise ContentError("no such content folder", path=content_dir)
+    check_port(host, port)  # before a build that may take a while
 
     def search_ready(lag: float) -> None:
         reporter.info(f"  search index ready {lag * 1000:.0f} ms after the pages")
@@ -105,6 +140,9 @@ def serve(content_dir: Path, out_dir: Path, host: str, port: int, open_browser: 
     watcher = Watcher(live.watched_roots())
     watcher.start()
 
+    def reload() -> None:
+        LiveReloadHandler.reload_waiters(path="/")
+
     def tick() -> None:
         changed = watcher.take(QUIET_PERIOD)
         if not changed:
@@ -112,12 +150,12 @@ def serve(content_dir: Path, out_dir: Path, host: str, port: int, open_browser: 
         result = live.rebuild(changed)
         if result.kinds and result.changed_anything:
             _report(result, reporter)
-            LiveReloadHandler.reload_waiters(path="/")
+            reload()
 
-    server = Server(app=SiteApp(live))
+    server = _server(SiteApp(live))
     # livereload's own polling watcher is not used: it would reload on our own writes.
     server.watch(str(live.content_dir / ".proceedings-unwatched"), delay="forever")
-    ioloop.PeriodicCallback(_guard(tick, reporter), POLL_INTERVAL * 1000).start()
+    ioloop.PeriodicCallback(_guard(tick, reporter, live, reload), POLL_INTERVAL * 1000).start()
     url = f"http://{_display_host(host)}:{port}/"
     reporter.info(f"serving {out_dir}/ at {url} (watching {content_dir} and the theme; Ctrl+C stops)")
     if open_browser:
@@ -126,20 +164,93 @@ def serve(content_dir: Path, out_dir: Path, host: str, port: int, open_browser: 
     signal.signal(signal.SIGTERM, lambda *_: loop.add_callback_from_signal(loop.stop))
     try:
         server.serve(port=port, host=host, debug=False, restart_delay=0)
+    except OSError as exc:  # the port was taken between the check and now
+        raise _port_error(host, port, exc) from None
     finally:
         watcher.stop()
         live.close()
     return 0
 
 
-def _guard(tick: Callable[[], None], reporter: Reporter) -> Callable[[], None]:
-    """A bug in one rebuild must not stop the watcher."""
+def check_port(host: str, port: int) -> None:
+    """Raise a one-line error when ``host:port`` cannot be listened on (another server has it)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as exc:
+        raise ProceedingsError(f"cannot listen on {host}: {exc.strerror or exc}; check --host") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as tornado listens
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise _port_error(host, port, exc) from None
+
+
+def _port_error(host: str, port: int, exc: OSError) -> ProceedingsError:
+    if exc.errno == errno.EADDRINUSE:
+        return ProceedingsError(f"port {port} is already in use on {host}: stop the server using it, "
+                                f"or choose another port with --port {port + 1}")
+    return ProceedingsError(f"cannot listen on {host} port {port} ({exc.strerror or exc}); "
+                            "choose another with --port or --host")
+
+
+def _server(site: SiteApp):
+    """livereload's server, answering the site with ``_SiteHandler`` (GET and HEAD) and refusing
+    a ``/forcereload`` that another site's page asks for."""
+    import livereload.server
+    from livereload import Server
+    from livereload.handlers import ForceReloadHandler
+    from tornado import web
+
+    class SiteHandler(web.RequestHandler):
+        SUPPORTED_METHODS = ALLOWED_METHODS  # tornado answers anything else 405
+
+        def get(self) -> None:
+            status, headers, body = site.respond(self.request.path)
+            self.set_status(int(status.split(" ", 1)[0]))
+            for name, value in headers:
+                if name != "Content-Length":  # tornado counts (and the live script lengthens) the body
+                    self.set_header(name, value)
+            self.finish(body)  # for HEAD, tornado sends the headers only
+
+        head = get
+
+        def write_error(self, status_code: int, **kwargs) -> None:
+            if status_code == 405:
+                self.set_header("Allow", ", ".join(ALLOWED_METHODS))
+            self.finish(f"{status_code} {self._reason}\n")
+
+    class SameOriginForceReload(ForceReloadHandler):
+        def get(self) -> None:
+            if not same_origin(self.request.headers, self.request.host):
+                self.set_status(403)
+                self.finish("a reload may only be asked for by a page of this server\n")
+                return
+            super().get()
+
+    class SiteServer(Server):
+        def get_web_handlers(self, script):
+            return [(r".*", SiteHandler)]
+
+    # Server.application() names the handler of /forcereload from its module: ours instead.
+    livereload.server.ForceReloadHandler = SameOriginForceReload
+    return SiteServer()
+
+
+def _guard(tick: Callable[[], None], reporter: Reporter, live: LiveSite,
+           reload: Callable[[], None]) -> Callable[[], None]:
+    """A bug in one rebuild must not stop the watcher; it shows in the console and, after
+    ``reload``, in the browser's banner."""
 
     def guarded() -> None:
         try:
             tick()
         except Exception as exc:  # noqa: BLE001 — the server must keep answering
-            reporter.error(f"rebuild crashed: {type(exc).__name__}: {exc}")
+            message = f"rebuild crashed: {type(exc).__name__}: {exc}"
+            reporter.error(message)
+            live.errors = [Diagnostic("error", f"{message} (the console has more; save again to retry)")]
+            reload()
 
     return guarded
 

@@ -29,6 +29,9 @@ if TYPE_CHECKING:  # publish never imports site, so the two cannot import each o
 
 TEASER_LENGTH = 220
 AUTHORS_PER_PAGE = 400  # names on each page of the author index (about 40 KB)
+# Names under a title in a list (home, topic and author pages); the paper's own page names all.
+# A paper of 5,000 authors would otherwise repeat all 5,000 on each of their 5,000 author pages.
+AUTHORS_IN_LISTS = 10
 
 
 @dataclass(frozen=True)
@@ -166,6 +169,7 @@ class SiteRenderer:
     def __init__(self, theme: Theme, config: Config, site: SiteInfo, env: jinja2.Environment | None = None,
                  publication: Publication | None = None):
         self.env = env or theme.environment(interface(config.language))  # _, ngettext, format_date
+        self.env.globals["authors_in_lists"] = AUTHORS_IN_LISTS
         self.publication = publication
         if publication is not None:
             self.env.globals.update(publication.template_globals())  # feed_url

@@ -25,6 +25,11 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
+# Values a document may hold once its aliases are expanded: far more than any config or page has (a
+# page is a few dozen), far less than an alias bomb ("billion laughs") asks for.
+MAX_NODES = 100_000
+
+
 def load_mapping(
     text: str, path: Path | str, error: type[ProceedingsError], first_line: int = 1
 ) -> tuple[dict[str, Any], dict[str, int]]:
@@ -36,6 +41,8 @@ def load_mapping(
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
+        if node is not None:
+            _check_size(node, path, error, first_line)
         data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -54,6 +61,44 @@ def load_mapping(
         if isinstance(key, yaml.ScalarNode)
     }
     return data, lines
+
+
+def _check_size(root: yaml.Node, path: Path | str, error: type[ProceedingsError], first_line: int) -> None:
+    """Refuse a document whose aliases expand past ``MAX_NODES`` values, or refer to themselves.
+
+    Aliases share nodes, so the document is a graph; its expanded size is counted once per node
+    (memoised, without recursion), in time linear in the YAML written, not in its expansion.
+    """
+    size: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in size:
+            continue
+        children = _children(node)
+        if children_done:
+            on_path.discard(id(node))
+            size[id(node)] = 1 + sum(size[id(child)] for child in children)
+            if size[id(node)] > MAX_NODES:
+                raise error(f"the YAML expands to more than {MAX_NODES:,} values (aliases `*name` repeating "
+                            "anchored `&name` values); write the values out", path=path,
+                            line=first_line + node.start_mark.line)
+            continue
+        if id(node) in on_path:
+            raise error("a YAML alias refers to the value it is part of", path=path,
+                        line=first_line + node.start_mark.line)
+        on_path.add(id(node))
+        stack.append((node, True))
+        stack.extend((child, False) for child in children if id(child) not in size)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
 
 
 def read_utf8(path: Path, display: Path | str, error: type[ProceedingsError], what: str = "file") -> str:

@@ -128,7 +128,7 @@ def test_a_damaged_cache_is_ignored_and_replaced(seed_content, tmp_path, damage,
         data = entry.read_bytes()
         entry.write_bytes({"flip a byte": data[:-10] + bytes([data[-10] ^ 1]) + data[-9:],
                            "truncate": data[: len(data) // 2], "empty": b"",
-                           "garbage header": b"proceedings-cache 1 0000\n" + data}[damage])
+                           "garbage header": b"proceedings-cache 2 0000\n" + data}[damage])
 
     guards = forbid(renders=10_000, relate=True, index=True)
     run(seed_content, tmp_path / "site")
@@ -179,7 +179,7 @@ def test_the_cache_never_loads_pickles(tmp_path):
     store = BuildCache(tmp_path)
     store.store_json("x", "k", {"a": [1, "ü"]})
     header, payload = (tmp_path / "x-k").read_bytes().split(b"\n", 1)
-    assert header.startswith(b"proceedings-cache 1 ") and json.loads(payload) == {"a": [1, "ü"]}
+    assert header.startswith(b"proceedings-cache 2 ") and json.loads(payload) == {"a": [1, "ü"]}
 
 
 # -- the streaming writer -------------------------------------------------------------
@@ -269,7 +269,7 @@ def test_records_are_kept_in_shards_read_only_when_asked_for(tmp_path):
     assert 100 < len(shards) <= 256 and all(len(p.name) == 2 for p in shards)
     for shard in shards:  # each shard is a checked entry of its own
         header, payload = shard.read_bytes().split(b"\n", 1)
-        assert header == b"proceedings-cache 1 " + cache_module.digest(payload).encode()
+        assert header == b"proceedings-cache 2 " + cache_module.payload_digest(payload).encode()
 
     second = EntryCache(store, "things", "v1")
     assert second.get("key7") == {"n": 7, "text": "é𝑥"}

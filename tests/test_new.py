@@ -67,7 +67,7 @@ def test_writes_a_repository_shaped_folder(project):
     assert yaml.safe_load((project / "content" / "proceedings.yaml").read_text(encoding="utf-8")) == {"title": TITLE}
     ignored = [line for line in (project / ".gitignore").read_text(encoding="utf-8").splitlines()
                if not line.startswith("#")]
-    assert ignored == ["/site/", "/.site.*/"]
+    assert ignored == ["/site/", "/.site.*"]
 
 
 def test_builds_without_errors_or_warnings(project, tmp_path, capsys):

@@ -46,7 +46,7 @@ class Publication:
                  related: dict[str, tuple[str, ...]] | None = None):
         self.papers = list(papers)
         self.volume = Volume.of(site, config)
-        writer = BibTeX(self.volume, config.macros)
+        writer = BibTeX(self.volume, config.macros, warn)
         by_id = {p.paper.id: p for p in self.papers}
         # Entries are written when first asked for: an incremental rebuild needs only a few.
         self.bibtex = _Lazy(lambda paper_id: writer.entry(by_id[paper_id]))

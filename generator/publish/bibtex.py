@@ -6,17 +6,25 @@ stays LaTeX, as ``{$…$}`` (braced, so a bibliography style's case change
 leaves it alone). BibTeX counts every brace, escaped or not, so a literal
 brace is written ``\\textbraceleft{}``, never ``\\{``: a field's braces
 always balance, whatever the title holds.
+
+Math is written as LaTeX only when every command in it is one the site's math
+renderer knows (an allow-list: symbols, fonts, fractions, environments…): a
+citation is compiled by whoever cites the paper, so ``\\def``, ``\\input`` or
+``\\immediate\\write18`` must never reach it. Other math is written as its plain
+text, and the page is warned about.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from markdown_it.token import Token
 
+from generator.errors import shown
 from generator.latex import MacroDef
 from generator.latex.math import MATH_TYPES
+from generator.latex.mathnames import KNOWN
 from generator.latex.plaintext import MathText, collapse
 from generator.latex.renderer import build_markdown
 from generator.model import RenderedPaper
@@ -34,6 +42,11 @@ _MATH_SPECIAL = re.compile(r"(?<!\\)([%&#$])")
 _WORD = re.compile(r"([^\W_]+(?:[-'’][^\W_]+)*)")
 _TEXT_TOKENS = frozenset(("text", "text_special", "code_inline", "tex_error"))
 _BREAK_TOKENS = frozenset(("softbreak", "hardbreak"))
+# What math in a citation may use: the commands the math renderer knows, and environments (matrices).
+CITABLE_COMMANDS = KNOWN | {"begin", "end"}
+_COMMAND = re.compile(r"\\([A-Za-z@]+)")
+# TeX reads ^^5c as a backslash: a command spelled so that no scan of the text finds it.
+_HIDDEN_CHARACTER = "^^"
 
 
 def escape(text: str) -> str:
@@ -54,15 +67,17 @@ def protect_case(text: str) -> str:
 class BibTeX:
     """Writes entries for one volume; the Markdown parser is built once."""
 
-    def __init__(self, volume: Volume, macros: Mapping[str, MacroDef] | None = None):
+    def __init__(self, volume: Volume, macros: Mapping[str, MacroDef] | None = None,
+                 warn: Callable[[str, str], None] | None = None):
         self.volume = volume
+        self._warn = warn
         # The math rule expands the site's own macros, which a reader's LaTeX would not know.
         self._md = build_markdown(macros)
         self._math_text = MathText()
 
     def entry(self, paper: RenderedPaper) -> str:
         volume, details = self.volume, paper.details
-        fields = [("title", self.title(paper.paper.title))]
+        fields = [("title", self.title(paper.paper.title, _page(paper)))]
         authors = authors_of(paper)
         if authors:
             fields.append(("author", " and ".join(_author(name) for name in authors)))
@@ -86,31 +101,52 @@ class BibTeX:
         body = "".join(f"  {name} = {{{value}}},\n" for name, value in fields)
         return f"@inproceedings{{{volume.citation_key(paper)},\n{body}}}\n"
 
-    def title(self, source: str) -> str:
-        """A paper title (Markdown + LaTeX, as the page's front matter has it) as a BibTeX value."""
+    def title(self, source: str, page: str = "") -> str:
+        """A paper title (Markdown + LaTeX, as the page's front matter has it) as a BibTeX value;
+        ``page`` names it in a warning about math a citation may not carry."""
         tokens = self._md.parseInline(collapse(source), {})
         children = tokens[0].children if tokens else []
-        return collapse("".join(self._piece(token) for token in children or ()))
+        return collapse("".join(self._piece(token, page) for token in children or ()))
 
-    def _piece(self, token: Token) -> str:
+    def _piece(self, token: Token, page: str) -> str:
         if token.type in _TEXT_TOKENS:
             return protect_case(token.content)
         if token.type in _BREAK_TOKENS:
             return " "
         if token.type in MATH_TYPES:
-            return self._math(token.meta["latex"])
+            return self._math(token.meta["latex"], page)
         return ""  # emphasis and link markers: their text comes as text tokens
 
-    def _math(self, latex: str) -> str:
+    def _math(self, latex: str, page: str) -> str:
         latex = collapse(latex)
+        refused = uncitable(latex)
+        if refused:
+            if self._warn is not None:
+                self._warn(f"the title's math {shown(latex)} uses {refused}, which a citation may not carry "
+                           "(TeX that defines commands or reads and writes files): written as plain text in "
+                           "the BibTeX", page)
+            return protect_case(self._math_text(latex))
         if not _balanced(latex):
             return protect_case(self._math_text(latex))
         return "{$" + _MATH_SPECIAL.sub(r"\\\1", latex) + "$}"
 
 
+def uncitable(latex: str) -> str:
+    """The commands of ``latex`` a citation may not carry, listed ("" when there are none)."""
+    refused = [f"\\{name}" for name in dict.fromkeys(_COMMAND.findall(latex)) if name not in CITABLE_COMMANDS]
+    if _HIDDEN_CHARACTER in latex:
+        refused.append(_HIDDEN_CHARACTER)
+    return ", ".join(refused)
+
+
 def volume_bib(entries: Iterable[str]) -> bytes:
     """Every paper's entry, in proceedings order, as one UTF-8 .bib file."""
     return "\n".join(entries).encode("utf-8")
+
+
+def _page(paper: RenderedPaper) -> str:
+    name = getattr(paper.paper.path, "name", "")
+    return f"papers/{name}" if name else ""
 
 
 def _balanced(latex: str) -> bool:

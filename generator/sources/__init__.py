@@ -26,8 +26,27 @@ READERS: dict[str, Reader] = {
 
 
 def find_sources(content_dir: Path) -> list[Path]:
-    """Every source directly in the content directory, in name order."""
-    return sorted(p for p in content_dir.iterdir() if p.is_file() and p.suffix.lower() in READERS)
+    """Every source directly in the content directory, in name order (a symlink out of it is not one:
+    ``links_out`` names those)."""
+    root = content_dir.resolve()
+    return sorted(p for p in content_dir.iterdir()
+                  if p.suffix.lower() in READERS and p.is_file() and inside(root, p) is not None)
+
+
+def inside(root: Path, path: Path) -> Path | None:
+    """``path`` resolved, if it is in the (resolved) folder ``root``; a symlink out of it is not."""
+    try:
+        resolved = path.resolve()
+    except (OSError, ValueError, RuntimeError):  # a loop of links, a name the OS refuses
+        return None
+    return resolved if resolved.is_relative_to(root) else None
+
+
+def links_out(folder: Path, root: Path, pattern: str) -> list[Path]:
+    """The files of ``folder`` matching ``pattern`` that are symlinks to a file outside ``root``."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob(pattern) if p.is_symlink() and inside(root, p) is None)
 
 
 def read_source(path: Path, relative_name: str) -> SourceList:

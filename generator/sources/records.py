@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.details import parse_details
-from generator.errors import ContentError, Diagnostic
+from generator.errors import ContentError, Diagnostic, shown
 from generator.model import Entry
 from generator.sources.escapes import decode_line_breaks
 
@@ -96,7 +96,7 @@ class RecordReader:
 
     def _check_id(self, uid: str, line: int) -> None:
         if uid in self.ids:
-            self.warn(f"the id {uid!r} is also on line {self.ids[uid]}: records sharing an id are matched "
+            self.warn(f"the id {shown(uid)} is also on line {self.ids[uid]}: records sharing an id are matched "
                       "to their pages by their text instead, so that no address shows another paper; "
                       "give each paper its own id", line)
         elif uid:
@@ -170,7 +170,7 @@ def unique_names(names: Iterable[str]) -> tuple[str, ...]:
 def _name(record: Mapping[str, Any]) -> str:
     """How a problem names a record (its line is reported beside): by title, else by id."""
     title, uid = " ".join(_text(record.get("title")).split()), _text(record.get("id"))
-    return f"“{title}”" if title else f"record {uid!r}" if uid else "the record"
+    return f"“{title}”" if title else f"record {shown(uid)}" if uid else "the record"
 
 
 def _text(value: Any) -> str:

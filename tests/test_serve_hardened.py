@@ -1,0 +1,106 @@
+"""`proceedings serve` under issue 19: GET and HEAD only, /forcereload same-origin only, a crashed
+rebuild in the browser's banner, a busy port or a missing content folder as a one-line message."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO, copy_content
+from generator.errors import Diagnostic
+from generator.reporter import Reporter
+from generator.serve import SiteApp, _guard
+from test_serve import Served, free_port
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    root = tmp_path_factory.mktemp("serve-hardened")
+    server = Served(copy_content(root / "content"), root / "site")
+    yield server
+    server.stop()
+
+
+def request(port: int, method: str, path: str = "/", headers: dict | None = None) -> http.client.HTTPResponse:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request(method, path, headers=headers or {})
+    response = connection.getresponse()
+    response.body = response.read()
+    connection.close()
+    return response
+
+
+def test_head_answers_like_get_without_a_body(served):
+    get, head = request(served.port, "GET", "/index.html"), request(served.port, "HEAD", "/index.html")
+    assert get.status == head.status == 200 and head.body == b""
+    assert b"livereload.js" in get.body  # the reload script is still injected into pages
+    assert head.getheader("Content-Type") == "text/html; charset=utf-8"
+    assert request(served.port, "HEAD", "/no-such-page.html").status == 404
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
+def test_methods_that_change_things_are_not_allowed(served, method):
+    response = request(served.port, method, "/index.html")
+    assert response.status == 405 and response.getheader("Allow") == "GET, HEAD"
+
+
+@pytest.mark.parametrize("headers, status", [
+    ({"Sec-Fetch-Site": "cross-site"}, 403),
+    ({"Origin": "https://evil.example"}, 403),
+    ({"Referer": "https://evil.example/page.html"}, 403),
+    ({"Sec-Fetch-Site": "same-origin"}, 200),
+    ({}, 200),  # no page asked: a tool on this machine
+])
+def test_forcereload_is_for_this_servers_own_pages(served, headers, status):
+    assert request(served.port, "GET", "/forcereload", headers).status == status
+
+
+def test_forcereload_from_a_page_of_this_server_works(served):
+    origin = f"127.0.0.1:{served.port}"
+    assert request(served.port, "GET", "/forcereload", {"Referer": f"http://{origin}/index.html",
+                                                        "Host": origin}).status == 200
+
+
+def test_a_crashed_rebuild_shows_in_the_browser_banner():
+    class Live:
+        files = {"index.html": b"<!DOCTYPE html><html><body><h1>Papers</h1></body></html>"}
+        errors: list[Diagnostic] = []
+
+    def crash() -> None:
+        raise KeyError("taxonomy")
+
+    live, reporter, reloads = Live(), Reporter(), []
+    _guard(crash, reporter, live, lambda: reloads.append("/"))()
+    assert reloads == ["/"]
+    status, _, body = SiteApp(live).respond("/")
+    assert status == "200 OK" and b"rebuild crashed: KeyError" in body and b"proceedings-build-error" in body
+    assert reporter.errors[0].message == "rebuild crashed: KeyError: 'taxonomy'"
+
+
+def run_serve(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator", "serve", *args], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+def test_a_busy_port_is_a_one_line_message(tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = run_serve("--content", str(copy_content(tmp_path / "content")), "--out", str(tmp_path / "site"),
+                           "--port", str(port))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [
+        f"error: port {port} is already in use on 127.0.0.1: stop the server using it, "
+        f"or choose another port with --port {port + 1}"]
+
+
+def test_serve_without_its_content_folder_says_so(tmp_path):
+    result = run_serve("--content", str(tmp_path / "missing"), "--out", str(tmp_path / "site"),
+                       "--port", str(free_port()))
+    assert result.returncode == 2 and result.stderr.strip() == f"error: {tmp_path / 'missing'}: no such content folder"
