@@ -65,7 +65,7 @@ def dollar_math(state: StateInline, silent: bool) -> bool:
     start = pos + 1
     if start >= end:
         return False
-    close = closes_math(src, start, end)
+    close = closes_math(src, start, end, functools.partial(find_closer, state))
     if close < 0:
         return False
     if not silent:
@@ -79,9 +79,10 @@ _COMMAND_OR_BRACE = re.compile(r"\\[A-Za-z]+|[{}]")
 _PROSE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
 
 
-def closes_math(src: str, start: int, end: int) -> int:
+def closes_math(src: str, start: int, end: int,
+                find: Callable[[str, int, int], int] | None = None) -> int:
     """Position of the ``$`` closing inline math opened before ``start``, or -1."""
-    close = find_unescaped(src, "$", start, end)
+    close = find("$", start, end) if find else find_unescaped(src, "$", start, end)
     if close < 0:
         return -1
     # Only the first dollar may close (pandoc); if it cannot, there is no math.
@@ -103,7 +104,7 @@ def _reads_as_math(content: str) -> bool:
 
 def _display_dollars(state: StateInline, silent: bool) -> bool:
     src, start = state.src, state.pos + 2
-    close = find_unescaped(src, "$$", start, state.posMax)
+    close = find_closer(state, "$$", start, state.posMax)
     if close < 0:
         # An unclosed `$$` is two literal dollars, not an opening `$` for what follows.
         if not silent:
@@ -125,7 +126,7 @@ def bracket_math(state: StateInline, silent: bool) -> bool:
     if src[pos] != "\\" or pos + 1 >= state.posMax or src[pos + 1] not in _BRACKETS:
         return False
     kind, closer = _BRACKETS[src[pos + 1]]
-    close = find_unescaped(src, closer, pos + 2, state.posMax)
+    close = find_closer(state, closer, pos + 2, state.posMax)
     if close < 0:
         return False
     if not silent:
@@ -150,7 +151,7 @@ def environment_math(state: StateInline, silent: bool) -> bool:
     if not found:
         return False
     end_tag = "\\end{" + found.group(1) + found.group(2) + "}"
-    close = src.find(end_tag, found.end(), state.posMax)
+    close = find_closer(state, end_tag, found.end(), state.posMax)
     if close < 0:
         return False
     after = close + len(end_tag)
@@ -161,6 +162,26 @@ def environment_math(state: StateInline, silent: bool) -> bool:
             _push_math(state, "math_display", src[pos:after], "", "")
     state.pos = after
     return True
+
+
+_CLOSERS_KEY = "math_closers"
+
+
+def find_closer(state: StateInline, needle: str, start: int, end: int) -> int:
+    """``find_unescaped`` for closing delimiters, remembered per paragraph.
+
+    Text with many openers and no closer (``$$ a $$ b``… cut short, ``\\( \\( \\(``) would
+    otherwise search to its end once per opener: the next closer after a position is
+    still the next one after any later position before it.
+    """
+    memo = state.env.setdefault(_CLOSERS_KEY, {})
+    known = memo.get(needle)
+    if known is not None and known[0] is state.src and known[1] <= start and (known[2] < 0 or known[2] >= start):
+        found = known[2]
+    else:
+        found = find_unescaped(state.src, needle, start, len(state.src))
+        memo[needle] = (state.src, start, found)
+    return found if 0 <= found and found + len(needle) <= end else -1
 
 
 def _push_math(state: StateInline, kind: str, latex: str, opener: str, closer: str) -> Token:
