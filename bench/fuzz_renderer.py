@@ -117,7 +117,7 @@ def failures_of(text: str) -> list[str]:
     problems += [f"inline html: {error}" for error in check_html(inline.html)]
     if "<p>" in inline.html:
         problems.append("inline html has a paragraph")
-    if result.html.count('<span class="tex-error"') != len(result.problems):
+    if result.html.count(' class="tex-error"') != len(result.problems):
         problems.append("a problem not shown once")
     if result.plain != " ".join(result.plain.split()) or "\u00a0" in result.plain:
         problems.append("plain text not collapsed")

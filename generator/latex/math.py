@@ -31,10 +31,11 @@ from markdown_it.token import Token
 from .builtins import MATH_MACROS
 from .macros import MacroError, expand
 from .mathml import MathResult, to_mathml
-from .model import MacroDef
+from .model import MacroDef, TexProblem
 from .problems import mark_error
 from .repair import repair_math
 from .texscan import find_unescaped
+from .undefined import UNDEFINED_MESSAGE
 
 MATH_TYPES = ("math_inline", "math_display")
 
@@ -228,7 +229,18 @@ def _convert_token(token: Token, convert: Callable[[str, str], tuple[MathResult,
         mark_error(token, token.meta["source"], result.error)
         return
     token.meta["mathml"] = result.mathml
-    token.meta["latex"] = expanded
+    token.meta["latex"] = _plain_source(expanded, result.undefined)
+    if result.undefined:
+        token.meta["problems"] = [TexProblem(UNDEFINED_MESSAGE.format(name), "\\" + name)
+                                  for name in result.undefined]
+
+
+def _plain_source(latex: str, undefined: tuple[str, ...]) -> str:
+    """The LaTeX the plain text is made from: an undefined macro keeps its name (pylatexenc would drop it)."""
+    if not undefined:
+        return latex
+    names = "|".join(sorted(set(undefined), key=len, reverse=True))
+    return re.sub(r"\\(" + names + r")(?![A-Za-z])", r"\\textbackslash{}\1", latex)
 
 
 def render_math(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
