@@ -35,7 +35,6 @@ from .model import MacroDef, TexProblem
 from .problems import mark_error
 from .repair import repair_math
 from .texscan import find_unescaped
-from .undefined import UNDEFINED_MESSAGE
 
 MATH_TYPES = ("math_inline", "math_display")
 
@@ -212,11 +211,27 @@ def convert_math(latex: str, display: str, macros: Mapping[str, MacroDef]) -> tu
     return to_mathml(expanded, display), expanded
 
 
+# latex2mathml takes some 25–60 µs per character of math, and more for long formulas: the
+# limits keep any abstract's math to about a second. Real abstracts stay far below them
+# (NeurIPS 2010–2018 and ICLR 2020: formulas up to 180 characters, 515 in one abstract).
+MAX_FORMULA = 2_000
+MATH_BUDGET = 20_000
+
+
 def make_convert_rule(convert: Callable[[str, str], tuple[MathResult, str]]) -> Callable[[StateCore], None]:
     def math_convert(state: StateCore) -> None:
+        budget = MATH_BUDGET
         for block in state.tokens:
             for token in block.children or ():
-                if token.type in MATH_TYPES:
+                if token.type not in MATH_TYPES:
+                    continue
+                budget -= len(token.content)
+                if len(token.content) > MAX_FORMULA:
+                    mark_error(token, token.meta["source"],
+                               f"formula too long ({len(token.content):,} characters); shown as written")
+                elif budget < 0:
+                    mark_error(token, token.meta["source"], "too much math in one abstract; shown as written")
+                else:
                     _convert_token(token, convert)
 
     return math_convert
@@ -229,17 +244,17 @@ def _convert_token(token: Token, convert: Callable[[str, str], tuple[MathResult,
         mark_error(token, token.meta["source"], result.error)
         return
     token.meta["mathml"] = result.mathml
-    token.meta["latex"] = _plain_source(expanded, result.undefined)
-    if result.undefined:
-        token.meta["problems"] = [TexProblem(UNDEFINED_MESSAGE.format(name), "\\" + name)
-                                  for name in result.undefined]
+    token.meta["latex"] = _plain_source(expanded, result.marks)
+    if result.marks:
+        token.meta["problems"] = [TexProblem(message, source) for message, source in result.marks]
 
 
-def _plain_source(latex: str, undefined: tuple[str, ...]) -> str:
+def _plain_source(latex: str, marks: tuple[tuple[str, str], ...]) -> str:
     """The LaTeX the plain text is made from: an undefined macro keeps its name (pylatexenc would drop it)."""
+    undefined = {source[1:] for message, source in marks if message.startswith("undefined macro")}
     if not undefined:
         return latex
-    names = "|".join(sorted(set(undefined), key=len, reverse=True))
+    names = "|".join(sorted(undefined, key=len, reverse=True))
     return re.sub(r"\\(" + names + r")(?![A-Za-z])", r"\\textbackslash{}\1", latex)
 
 

@@ -63,6 +63,8 @@ def polish(root: Element) -> None:
             _scripts(element)
     for element in elements:
         if element.tag in ROWS:
+            _colon_equals(element)
+            _unary_signs(element)
             _function_application(element)
 
 
@@ -184,6 +186,41 @@ def _accent(element: Element, mark: Element) -> None:
 
 def _takes_limits(base: Element) -> bool:
     return base.get("movablelimits") == "true" or (base.text or "") in LIMITS
+
+
+# -- relations and signs --------------------------------------------------------------
+
+_COLON_PAIRS = {(":", "="): ":=", ("=", ":"): "=:"}
+
+
+def _colon_equals(row: Element) -> None:
+    """``:=`` is one relation (MathML's operator dictionary spaces ``:=`` as such), not a colon
+    identifier followed by an equals sign."""
+    index = 0
+    while index + 1 < len(row):
+        first, second = row[index], row[index + 1]
+        pair = (first.text or "", second.text or "")
+        if pair in _COLON_PAIRS and first.tag in ("mi", "mo") and second.tag == "mo" and not first.tail:
+            first.tag, first.text = "mo", _COLON_PAIRS[pair]
+            first.attrib.clear()
+            first.tail = second.tail
+            row.remove(second)
+        index += 1
+
+
+_SIGNS = frozenset("−+±∓")
+_NOT_BEFORE_UNARY = CLOSING | {"\u2061", "!", "′", "″"}
+
+
+def _unary_signs(row: Element) -> None:
+    """A minus after ``(``, ``{``, ``,`` or a relation is a sign, as in TeX: ``f(-x)``, ``\\{-1, 1\\}``,
+    ``a = -b``. Browsers infer a prefix form only for the first child of a row, so say it."""
+    for index in range(1, len(row)):
+        sign, before = row[index], row[index - 1]
+        if (sign.tag == "mo" and (sign.text or "") in _SIGNS and "form" not in sign.attrib
+                and before.tag == "mo" and (before.text or "") not in _NOT_BEFORE_UNARY
+                and before.get("form") != "postfix"):
+            sign.set("form", "prefix")
 
 
 # -- function application -------------------------------------------------------------

@@ -59,12 +59,13 @@ _EXCEPTION_MESSAGES = {
 class MathResult:
     """Either ``mathml`` (safe markup) or ``error`` (a human-readable message).
 
-    ``undefined`` names the macros marked in place in ``mathml`` (the formula still renders).
+    ``marks`` are the (message, source) of what is marked in place in ``mathml``: undefined
+    macros, an empty numerator. The formula still renders.
     """
 
     mathml: str = ""
     error: str | None = None
-    undefined: tuple[str, ...] = ()
+    marks: tuple[tuple[str, str], ...] = ()
 
 
 def to_mathml(latex: str, display: str) -> MathResult:
@@ -78,12 +79,12 @@ def to_mathml(latex: str, display: str) -> MathResult:
         name = type(exc).__name__
         return MathResult(error=_EXCEPTION_MESSAGES.get(name, f"cannot convert math ({name})"))
     polish(tree)
-    found = mark_tree(tree)
-    lost = sorted(set(undefined) - set(found))
+    marks = mark_tree(tree)
+    lost = sorted(set(undefined) - {source[1:] for _message, source in marks})
     unknown = _first_unknown_command(tree) or ("\\" + lost[0] if lost else None)
     if unknown:  # a mark latex2mathml did not carry through: never drop a macro silently
         return MathResult(error=f"undefined macro {unknown}")
-    return MathResult("".join(_serialise(tree)), undefined=found)
+    return MathResult("".join(_serialise(tree)), marks=marks)
 
 
 def _first_unknown_command(tree: Element) -> str | None:

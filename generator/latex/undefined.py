@@ -100,10 +100,14 @@ _TEXT_CHARS = {"\\,": "\u2009", "\\;": "\u2005", "\\:": "\u2005", "\\>": "\u2005
 _TOKENS = ("mi", "mo", "mn", "mtext")
 
 
-def mark_tree(root: Element) -> tuple[str, ...]:
-    """Replace the markers (and unknown commands left in text) by ``merror``; return the names found."""
+def mark_tree(root: Element) -> tuple[tuple[str, str], ...]:
+    """Replace the markers (and unknown commands left in text) by ``merror``, and mark an empty
+    numerator or denominator; return each mark's (message, source)."""
     found: list[str] = []
+    marks: list[tuple[str, str]] = []
     for parent in list(root.iter()):
+        if parent.tag == "mfrac" and len(parent) == 2:
+            _mark_empty_parts(parent, marks)
         for index, child in enumerate(list(parent)):
             if child.tag in _TOKENS and child.text and ("\\" in child.text or MARK in child.text
                                                          or (child.tag == "mtext" and _TEXT_HINT.search(child.text))):
@@ -111,7 +115,21 @@ def mark_tree(root: Element) -> tuple[str, ...]:
                 if replacement is not child:
                     replacement.tail = child.tail
                     parent[index] = replacement
-    return tuple(found)
+    return tuple(marks) + tuple((UNDEFINED_MESSAGE.format(name), "\\" + name) for name in found)
+
+
+def _mark_empty_parts(fraction: Element, marks: list[tuple[str, str]]) -> None:
+    """``\\frac{}{n}``: an empty part is shown as a marked gap, never as nothing."""
+    for index, part in enumerate(("numerator", "denominator")):
+        child = fraction[index]
+        if len(child) == 0 and not (child.text or "").strip():
+            message = f"fraction without a {part}"
+            mark = Element("merror", {"class": "tex-error", "title": message})
+            gap = Element("mtext")
+            gap.text = "?"
+            mark.append(gap)
+            fraction[index] = mark
+            marks.append((message, "\\frac{}" if index == 0 else "\\frac{…}{}"))
 
 
 _TEXT_HINT = re.compile(r"--|``|''")
