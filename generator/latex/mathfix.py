@@ -200,7 +200,7 @@ def _colon_equals(row: Element) -> None:
     while index + 1 < len(row):
         first, second = row[index], row[index + 1]
         pair = (first.text or "", second.text or "")
-        if pair in _COLON_PAIRS and first.tag in ("mi", "mo") and second.tag == "mo" and not first.tail:
+        if pair in _COLON_PAIRS and first.tag in ("mi", "mo") and second.tag in ("mi", "mo") and not first.tail:
             first.tag, first.text = "mo", _COLON_PAIRS[pair]
             first.attrib.clear()
             first.tail = second.tail
