@@ -4,6 +4,7 @@ Compared in Chromium (MathML Core) with how LaTeX sets the same input:
 
 * operators tagged as identifiers (``\\pm``, ``\\sim``, ``\\leqslant``) lose their
   spacing, and ordinary symbols tagged as operators (``\\infty``) gain some;
+* ``\\cdot`` and ``*`` came out as the middle dot and the ASCII asterisk;
 * capital Greek is upright in LaTeX, italic in a single-letter ``<mi>``;
 * ``\\log m`` ran together as "logm": a function name needs U+2061 FUNCTION
   APPLICATION after it, and the thin spaces TeX puts around an operator name;
@@ -31,7 +32,10 @@ CLOSING = frozenset(")]}⟩⌋⌉|‖")
 # Symbols LaTeX treats as ordinary (no space around them) though Unicode calls them operators.
 ORDINARY = frozenset("∞∂∇∅⊤⊥¬′")
 # Binary operators latex2mathml leaves as identifiers (outside U+2190–U+22FF).
-EXTRA_OPERATORS = frozenset("±÷·⧵")
+EXTRA_OPERATORS = frozenset("±÷·⋅⧵•")
+# Characters latex2mathml writes for a TeX symbol that has one of its own: \cdot is the dot
+# operator (not the middle dot), ``*`` and \ast the asterisk operator (as KaTeX writes them).
+_TEX_CHARACTERS = {"·": "⋅", "*": "∗"}
 # Operator names with limits (\max_x puts x below in display math, as a subscript inline).
 LIMITS = frozenset("max min lim sup inf det gcd Pr".split())
 THIN = "0.1667em"
@@ -92,6 +96,7 @@ def _token(element: Element) -> None:
     text = text_of(element)
     if tag == "mo" and len(text) == 2 and text[0] == "\\":
         text = "‖" if text[1] == "|" else text[1]  # \big\{ and \Big\| kept their backslash
+    text = _TEX_CHARACTERS.get(text, text) if tag in ("mi", "mo") else text
     element.text = text
     if tag == "mi" and text == "~":  # \sim came out as a tilde identifier
         element.tag, element.text = "mo", "∼"
@@ -145,6 +150,10 @@ def _styled(char: str, variant: str) -> str:
         if not name.startswith("DIGIT "):
             return char
     style = _VARIANTS[variant]
+    if name.startswith("DIGIT ") and "ITALIC" in style:  # digits have no italic forms: \bm{108} is bold
+        style = style.replace(" ITALIC", "").replace("ITALIC", "")
+        if not style:
+            return char
     for candidate in (f"MATHEMATICAL {style} {name}", f"{_HOLES.get(style, '?')} {name}",
                       "PLANCK CONSTANT" if (style, name) == ("ITALIC", "SMALL H") else ""):
         try:

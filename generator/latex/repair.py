@@ -38,6 +38,8 @@ _ENVIRONMENT_EDGE = re.compile(r"\\(begin|end)\s*\{(" + "|".join(re.escape(name)
 # author meant the word after it: d_{\mathrm{TV}}.
 _SWITCH_FONTS = {"rm": "mathrm", "bf": "mathbf", "it": "mathit", "sf": "mathsf", "tt": "mathtt", "cal": "mathcal"}
 _SCRIPT_SWITCH = re.compile(r"([_^])\s*\\(rm|bf|it|sf|tt|cal)(?![A-Za-z])\s*([A-Za-z0-9]+)")
+# latex2mathml applies a font switch to letters only: {\bf 1} came out as a plain 1.
+_SWITCHED_NUMBER = re.compile(r"\\(bf|sf|tt)(?![A-Za-z])\s*(\d+(?:\.\d+)?)")
 # latex2mathml reads \mathrm{d} as the letter d, which browsers set in italic;
 # with a space it takes the font path and keeps mathvariant="normal".
 _UPRIGHT_LETTER = re.compile(r"\\mathrm\{([A-Za-z])\}")
@@ -90,6 +92,8 @@ def repair_math(latex: str, macros: Mapping[str, MacroDef]) -> str:
     latex = _WORD_OR_YEN.sub(fix, latex)
     if "_\\" in latex or "^\\" in latex:
         latex = _SCRIPT_SWITCH.sub(_script_font, latex)
+    if "\\bf" in latex or "\\sf" in latex or "\\tt" in latex:
+        latex = _SWITCHED_NUMBER.sub(r"\\\1 \\math\1{\2}", latex)
     return _ENVIRONMENT_EDGE.sub(_environment, latex) if "\\begin" in latex else latex
 
 
