@@ -108,7 +108,7 @@ def _display_dollars(state: StateInline, silent: bool) -> bool:
     if close < 0:
         # An unclosed `$$` is two literal dollars, not an opening `$` for what follows.
         if not silent:
-            state.pending += "$$"
+            state.append_pending("$$")
         state.pos = start
         return True
     if not silent:

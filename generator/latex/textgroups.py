@@ -50,15 +50,21 @@ def textgroups_plugin(md: MarkdownIt) -> None:
 
 # -- shared helpers ---------------------------------------------------------------
 
+# The characters some enabled inline rule starts at: markdown-it's terminators less those no rule
+# of ours takes (: = % + ! > # @; images, linkify and HTML are off). Text stops only at these, so
+# a run of ">" or "=" is one text token, not one pass through every rule per character.
+_TERMINATOR = re.compile(r"[\n$&*\-<\[\\\]^_`{}~]")
+
+
 def bounded_text(state: StateInline, silent: bool) -> bool:
-    """markdown-it's text rule, but stopping at ``posMax``.
+    """markdown-it's text rule, but stopping at ``posMax`` and only where a rule may start.
 
     The stock rule looks for the next special character in the whole source, so
     inside a range that ends mid-text (``\\emph alone``, ``x_1, y}``) it swallows
     the text after the range. ``wrap`` tokenizes such ranges.
     """
     pos, limit = state.pos, state.posMax
-    found = state.md.inline.terminator_re.search(state.src, pos, limit)
+    found = _TERMINATOR.search(state.src, pos, limit)
     stop = found.start() if found else limit
     if stop == pos:
         return False
@@ -171,6 +177,12 @@ def stray_brace(state: StateInline, silent: bool) -> bool:
         state.pos += 1
         return True
     if char == "{" and pos not in pairs and _LONG_WORD.match(src, pos + 1):
+        state.pos += 1
+        return True
+    if char in "{}" and not silent:
+        # A brace that is neither a TeX group nor a stray is text, and no later rule takes a
+        # brace: take it here rather than let every other rule try it (text of braces stays linear).
+        state.append_pending(char)
         state.pos += 1
         return True
     return False

@@ -136,7 +136,7 @@ def _control_symbol(state: StateInline, silent: bool) -> bool:
         return _accent(state, silent, SYMBOL_ACCENTS[char], pos + 2)
     if char in CONTROL_SYMBOLS:
         if not silent:
-            state.pending += CONTROL_SYMBOLS[char]
+            state.append_pending(CONTROL_SYMBOLS[char])
         state.pos = pos + 2
         return True
     return False
@@ -172,7 +172,7 @@ def _accent(state: StateInline, silent: bool, mark: str, pos: int, spaces: bool 
     if "\\" in base or "{" in base:
         return False
     if not silent:
-        state.pending += accented(base, mark)
+        state.append_pending(accented(base, mark))
     state.pos = end
     return True
 
@@ -186,7 +186,7 @@ def _symbol(state: StateInline, silent: bool, name: str, end: int) -> bool:
         if text is None:
             return False
     if not silent:
-        state.pending += text
+        state.append_pending(text)
     state.pos = _skip_empty_group(state, end)
     return True
 
