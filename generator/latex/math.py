@@ -212,8 +212,9 @@ def convert_math(latex: str, display: str, macros: Mapping[str, MacroDef]) -> tu
 
 
 # latex2mathml takes some 25–60 µs per character of math, and more for long formulas: the
-# limits keep any abstract's math to about a second. Real abstracts stay far below them
-# (NeurIPS 2010–2018 and ICLR 2020: formulas up to 180 characters, 515 in one abstract).
+# limits keep any abstract's math to about a second. The budget counts distinct formulas
+# (a repeated one is converted once); real abstracts stay far below both (NeurIPS 2010–2018
+# and ICLR 2020: formulas up to 180 characters, 515 characters of math in one abstract).
 MAX_FORMULA = 2_000
 MATH_BUDGET = 20_000
 
@@ -221,11 +222,14 @@ MATH_BUDGET = 20_000
 def make_convert_rule(convert: Callable[[str, str], tuple[MathResult, str]]) -> Callable[[StateCore], None]:
     def math_convert(state: StateCore) -> None:
         budget = MATH_BUDGET
+        seen: set[tuple[str, str]] = set()
         for block in state.tokens:
             for token in block.children or ():
                 if token.type not in MATH_TYPES:
                     continue
-                budget -= len(token.content)
+                if (token.type, token.content) not in seen:
+                    seen.add((token.type, token.content))
+                    budget -= len(token.content)
                 if len(token.content) > MAX_FORMULA:
                     mark_error(token, token.meta["source"],
                                f"formula too long ({len(token.content):,} characters); shown as written")
