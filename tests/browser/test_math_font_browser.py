@@ -15,6 +15,8 @@ import pytest
 
 from generator.latex import AbstractRenderer
 
+from .helpers import ARTIFACTS
+
 REPO_CSS = "themes/default/static/style.css"
 FORMULAS = {
     "left-right": r"$$\left( \frac{a}{b} \right)$$",
@@ -45,6 +47,9 @@ def math_page(page, tmp_path):
     (tmp_path / "math.html").write_text(html, encoding="utf-8")
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto((tmp_path / "math.html").as_uri())
+    shots = ARTIFACTS / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=shots / "stretchy-delimiters.png", full_page=True)  # for people to look at
     return page
 
 
