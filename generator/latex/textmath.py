@@ -24,7 +24,7 @@ from .texscan import read_argument, read_command
 
 # A run of math that lost its dollars is a formula, not a page: scanning at most this far keeps
 # text full of unclosed \\left( or \\sqrt{ linear.
-MAX_RUN = 2_000
+MAX_RUN = 300
 _LEFT_RIGHT = re.compile(r"\\(left|right)(?![A-Za-z])")
 
 
