@@ -32,6 +32,18 @@ CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 DEFAULT_FILES = [CORPORA / "neurips-2010-2018.jsonl", CORPORA / "iclr-2020.jsonl"]
 
 _MATH = re.compile(r"<math\b.*?</math>", re.DOTALL)
+_MARKED_IN_MATH = re.compile(r'<merror class="tex-error" title="undefined macro')
+_WHOLE_FORMULA = ("$", "\\(", "\\[", "\\begin{")
+# Known ways math came out wrong without a mark (issue 18): an alternating-current sign for \AC,
+# a script with no script (d_\rm TV), TeX left in text (\text{poly\,log}, \text{--}), an
+# alignment `&` printed, a fraction part that is empty.
+SILENT = {
+    "AC sign for \\AC": re.compile("∿"),
+    "script without its script": re.compile(r"<(msub|msup)><mi>[^<]*</mi></\1>"),
+    "TeX inside \\text": re.compile(r"<mtext>[^<]*(\\[,;:! ]|--)[^<]*</mtext>"),
+    "alignment & printed": re.compile(r"<mi>&amp;</mi>"),
+    "empty fraction part": re.compile(r"<mfrac[^>]*>(<mrow></mrow>|<mrow><mrow></mrow></mrow>)|<mrow></mrow></mfrac>"),
+}
 _ERROR = re.compile(r'<span class="tex-error"[^>]*>.*?</span>', re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
 _COMMAND = re.compile(r"\\[A-Za-z]+")
@@ -111,6 +123,9 @@ class Report:
         self.any_markup = self.any_leak = self.any_error = self.either = 0
         self.examples: dict[str, list[str]] = defaultdict(list)
         self.times = {True: [], False: []}  # has math → per-abstract seconds
+        self.marked_in_math = 0  # abstracts whose formulas render with an undefined macro marked in place
+        self.whole_formulas: Counter[str] = Counter()  # formulas shown whole as source, by message kind
+        self.silent: Counter[str] = Counter()
 
     def add(self, where: str, source: str, renderer: AbstractRenderer, examples: int) -> None:
         start = time.perf_counter()
@@ -119,10 +134,22 @@ class Report:
         self.abstracts += 1
         markup, leak = self._count_markup(where, result.html, examples)
         errors = self._count_errors(where, result.problems, examples)
+        self._count_math(where, result, examples)
         self.any_markup += markup
         self.any_leak += leak
         self.any_error += errors
         self.either += markup or errors
+
+    def _count_math(self, where: str, result, examples: int) -> None:  # noqa: ANN001
+        self.marked_in_math += bool(_MARKED_IN_MATH.search(result.html))
+        for problem in result.problems:
+            if problem.source.startswith(_WHOLE_FORMULA):
+                self.whole_formulas[error_kind(problem.message)] += 1
+        for math in _MATH.findall(result.html):
+            for name, pattern in SILENT.items():
+                if pattern.search(math):
+                    self.silent[name] += 1
+                    self._example("silent: " + name, where, math[:120], examples)
 
     def _count_markup(self, where: str, markup: str, examples: int) -> tuple[bool, bool]:
         """Count each construct once per abstract; (any shown, any shown outside tex-errors)."""
@@ -164,6 +191,16 @@ class Report:
             out.extend(f"    {line}" for line in self.examples.get(kind, [])[:examples])
         top = ", ".join(f"{name} {count}" for name, count in self.undefined.most_common(12))
         out += ["", f"top undefined macros (abstracts): {top or 'none'}", ""]
+        out.append(f"{'math rendered with a macro marked':40} {self._pct(self.marked_in_math):>14}")
+        whole = ", ".join(f"{kind} {count}" for kind, count in self.whole_formulas.most_common()) or "none"
+        out.append(f"formulas shown whole as source: {sum(self.whole_formulas.values())} ({whole})")
+        undefined_whole = sum(count for kind, count in self.whole_formulas.items() if kind.startswith("undefined"))
+        out.append(f"  of which for an undefined macro: {undefined_whole}")
+        silent = ", ".join(f"{name} {count}" for name, count in self.silent.items()) or "none"
+        out.append(f"known silent mis-renderings (formulas): {sum(self.silent.values())} ({silent})")
+        for name in self.silent:
+            out.extend(f"    {line}" for line in self.examples.get("silent: " + name, [])[:examples])
+        out.append("")
         for label, count in (("any visible LaTeX markup", self.any_markup),
                              ("  of which outside tex-errors", self.any_leak),
                              ("any tex-error", self.any_error), ("markup or tex-error", self.either)):

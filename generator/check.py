@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.build import (Project, linked_files, load_project, parse_pages, read_pages, render_papers,
                              site_info, site_renderer, sync_pages)
+from generator.config import CONFIG_NAME
+from generator.errors import Diagnostic
 from generator.merge import Derived, entry_digest
 from generator.model import Entry, RenderedPaper
 from generator.pages import PageDoc
@@ -32,11 +34,16 @@ _HTML = re.compile(r"<!--|</?(?:a|b|i|u|em|strong|br|p|div|span|sub|sup|img|scri
                    re.IGNORECASE)
 
 
+_UNDEFINED = re.compile(r"undefined macro \\([A-Za-z]+)")
+PLACES_SHOWN = 5
+
+
 @dataclass(frozen=True)
 class CheckResult:
     papers: int
     entries: int
     pending: dict[str, int]  # what a build would do to the pages: create/update/remove → count
+    undefined: dict[str, list[str]] = field(default_factory=dict)  # macro name → pages or list lines using it
 
 
 def check(content_dir: Path, reporter: Reporter) -> CheckResult:
@@ -52,7 +59,29 @@ def check(content_dir: Path, reporter: Reporter) -> CheckResult:
     render_entries([e for e in entries if entry_digest(e) not in known], project, reporter)
     check_citations(project, rendered, reporter)
     check_templates(project, rendered)
-    return CheckResult(len(papers), len(entries), pending)
+    undefined = undefined_macros(reporter.diagnostics)
+    report_undefined_macros(undefined, reporter)
+    return CheckResult(len(papers), len(entries), pending, undefined)
+
+
+def undefined_macros(diagnostics: list[Diagnostic]) -> dict[str, list[str]]:
+    """Each undefined macro the renderer marked, with the pages (or list lines) that use it."""
+    used: dict[str, dict[str, None]] = {}
+    for diagnostic in diagnostics:
+        found = _UNDEFINED.search(diagnostic.message) if diagnostic.level == "warning" else None
+        if found and diagnostic.path is not None:
+            place = f"{diagnostic.path}:{diagnostic.line}" if diagnostic.line else str(diagnostic.path)
+            used.setdefault(found.group(1), {})[place] = None
+    return {name: list(places) for name, places in sorted(used.items())}
+
+
+def report_undefined_macros(undefined: dict[str, list[str]], reporter: Reporter) -> None:
+    """One line per macro: who uses it, and the config line that would define it."""
+    for name, places in undefined.items():
+        shown = ", ".join(places[:PLACES_SHOWN])
+        more = f" and {len(places) - PLACES_SHOWN} more" if len(places) > PLACES_SHOWN else ""
+        reporter.info(f"undefined macro \\{name}, used by {len(places)} paper{'s' if len(places) > 1 else ''} "
+                      f"({shown}{more}); to define it, add under macros: in {CONFIG_NAME}:  {name}: '…'")
 
 
 def check_entries(entries: list[Entry], reporter: Reporter) -> None:

@@ -39,6 +39,7 @@ from lunr.vector import Vector
 from generator.background import Pending, in_parallel
 from generator.cache import BuildCache
 from generator.errors import ThemeError
+from generator.latex.tree import math_tree
 from generator.model import RenderedPaper
 
 LUNR_JS = "assets/lunr.js"
@@ -211,11 +212,13 @@ def snippet(plain: str, length: int = SNIPPET_LENGTH) -> str:
 
 
 def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str]) -> dict:
-    """Index plus display records: [title, url, tag numbers, snippet] per paper."""
+    """Index plus display records: [title, url, tag numbers, snippet] per paper, and for a title
+    with math a fifth item, the title's MathML as a tree (latex/tree.py) that search.js typesets."""
     names = sorted(set(tag_urls) | {t for p in papers for t in p.paper.tags}, key=lambda n: (n.casefold(), n))
     number = {name: i for i, name in enumerate(names)}
     docs = [
         [p.title_plain, p.url, [number[t] for t in p.paper.tags], snippet(p.abstract_plain)]
+        + ([tree] if (tree := math_tree(p.title_html)) else [])
         for p in papers
     ]
     return {

@@ -27,6 +27,8 @@ _BREAK_TIERS = (
     frozenset("for of in on at from into over under across between among toward towards as".split()),
     frozenset("and or".split()),
 )
+# Punctuation a title must not end on.
+_TRAILING = frozenset(" ,.;:-–—/&(")
 _SHORT_PHRASE = 5  # words; a shorter description also takes its "that …" clause
 
 # A command the renderer could not render stays in the plain text as written (\\begin{equation},
@@ -312,17 +314,21 @@ def _cut_words(words: list[str], limit: int) -> str:
 
 
 def _tidy(title: str) -> str:
-    """Balance parentheses, then drop trailing punctuation and dangling words."""
+    """Balance parentheses, then drop trailing punctuation and dangling words.
+
+    Works back from the end with an index, so a long run of dangling words ("a a a …")
+    costs one pass, not one pass per word.
+    """
     if title.count("(") > title.count(")"):
         title = title[: title.rfind("(")]
+    end = len(title)
     while True:
-        stripped = title.rstrip(" ,.;:-–—/&(")
-        words = stripped.split(" ")
-        if len(words) > 1 and words[-1].lower() in _DANGLING:
-            stripped = " ".join(words[:-1])
-        if stripped == title:
-            return title
-        title = stripped
+        while end and title[end - 1] in _TRAILING:
+            end -= 1
+        space = title.rfind(" ", 0, end)
+        if space < 0 or title[space + 1 : end].lower() not in _DANGLING:
+            return title[:end]
+        end = space
 
 
 def pick_title(candidates: list[str], taken: set[str] | frozenset[str]) -> str:

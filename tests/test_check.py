@@ -50,3 +50,26 @@ def test_broken_custom_template_is_an_error(seed_content):
     (templates / "tag.html").write_text("{% extends 'base.html' %}{% block content %}{{ nope( }}{% endblock %}")
     result = run("check", "--content", str(seed_content))
     assert result.returncode == 2 and "tag.html" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_undefined_macros_are_listed_with_their_papers_and_the_config_line(tmp_path):
+    """Each undefined macro once, with every paper using it and the macros: line that would define it."""
+    content = tmp_path / "c"
+    content.mkdir()
+    write_list(content / "list.txt", "T", [
+        r"We bound $\wstar + \cuF{x}$ for all learners of the class.",
+        r"Our regret is $O(\wstar \sqrt{T})$ in the adversarial setting.",
+        r"A different abstract about $\alpha$ and nothing undefined.",
+    ])
+    result = run("check", "--content", str(content))
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("undefined macro \\")]
+    assert lines == [
+        "undefined macro \\cuF, used by 1 paper (list.txt:3); to define it, add under macros: in "
+        "proceedings.yaml:  cuF: '…'",
+        "undefined macro \\wstar, used by 2 papers (list.txt:3, list.txt:5); to define it, add under macros: in "
+        "proceedings.yaml:  wstar: '…'",
+    ]
+    (content / "proceedings.yaml").write_text("title: T\nmacros:\n  wstar: 'w^\\star'\n  cuF: '\\mathcal{F}'\n",
+                                              encoding="utf-8")
+    assert "undefined macro" not in run("check", "--content", str(content)).stderr

@@ -150,10 +150,13 @@ ENTRIES = {
         ["<msub><mi>x</mi><mrow><mi>a</mi></mrow></msub><mo>+</mo>", "$\\selfref$</span>"],
         ["macro \\selfref expands without end", "macro \\twice expands without end",
          "macro \\ping expands without end"]),
-    7: ("unknown macros", ["\\frobnicate{x}</span>", "$\\frobnicate$</span>"], ["undefined macro \\frobnicate"]),
+    7: ("unknown macros", ["\\frobnicate{x}</span>",  # in math, marked in place and the formula renders
+                           '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mrow><merror '
+                           'class="tex-error" title="undefined macro \\frobnicate"><mtext>\\frobnicate</mtext></merror>'],
+        ["undefined macro \\frobnicate"]),
     8: ("\\left( without \\right", ["$\\left( x + y$</span>"], ["\\left without a matching \\right"]),
     9: ("5,000 nested braces in text", ["deep text"], []),
-    10: ("5,000 nested braces in math", ["after the math"], ["math nested too deeply"]),
+    10: ("5,000 nested braces in math", ["after the math"], ["formula too long (10,001 characters); shown as written"]),
     11: ("$$ display math, \\(…\\) and an escaped \\$",
          ['display="block"><mrow><munder><mo>∑</mo>', "<mi>a</mi><mo>+</mo><mi>b</mi>", "escaped $5 price"], []),
     12: ("currency", ["It costs $5 and $10 to run the model."], []),

@@ -79,7 +79,6 @@ def test_fixture(renderer, path, source, expected):
 # -- problems ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("source, message, snippet", [
-    (r"a fixed value $\errnoise$.", r"undefined macro \errnoise", r"$\errnoise$"),
     (r"The \atk loss", r"undefined macro \atk", r"\atk"),
     (r"as in \rn{1} and", r"undefined macro \rn", r"\rn{1}"),
     (r"(LRR)~\cite{tpami", r"missing argument for \cite", r"\cite{tpami"),
@@ -101,7 +100,23 @@ def test_problem_is_reported(renderer, source, message, snippet):
 
 def test_problems_come_in_document_order(renderer):
     result = renderer.render("\\foo and $\\bar{x}+\\baz$\n\nthen \\qux")
-    assert [p.source for p in result.problems] == ["\\foo", "$\\bar{x}+\\baz$", "\\qux"]
+    assert [p.source for p in result.problems] == ["\\foo", "\\baz", "\\qux"]
+
+
+@pytest.mark.parametrize("source, names, kept", [
+    (r"a fixed value $\errnoise$.", ["errnoise"], ""),
+    (r"$\wstar + \cuF{x}_1 \le \alpha$", ["wstar", "cuF"], "<mi>α</mi>"),
+    (r"$\mathb{R}^d$", ["mathb"], "<mi>d</mi>"),  # latex2mathml dropped \mathb without a trace
+    (r"$\text{a \foo b}$", ["foo"], "<mtext> b</mtext>"),
+])
+def test_undefined_macro_in_math_is_marked_in_place(renderer, source, names, kept):
+    """One author macro no longer sinks its formula: the rest renders, the macro is marked (MathJax's noundefined)."""
+    result = renderer.render(source)
+    assert "<math" in result.html and '<span class="tex-error"' not in result.html and kept in result.html
+    for name in names:
+        assert (f'<merror class="tex-error" title="undefined macro \\{name}"><mtext>\\{name}</mtext></merror>'
+                in result.html)
+    assert result.problems == tuple(TexProblem(f"undefined macro \\{name}", f"\\{name}") for name in names)
 
 
 def test_problems_do_not_leak_between_renders(renderer):
@@ -122,7 +137,7 @@ def test_config_macro_beats_a_text_command():
 
 
 def test_renderer_without_macros_reports_config_macros():
-    assert AbstractRenderer().render(r"$\dVC$").problems == (TexProblem(r"undefined macro \dVC", r"$\dVC$"),)
+    assert AbstractRenderer().render(r"$\dVC$").problems == (TexProblem(r"undefined macro \dVC", r"\dVC"),)
 
 
 def test_render_returns_the_public_type(renderer):

@@ -5,8 +5,10 @@ Built as markdown-it plugins: math rules (math.py), LaTeX text commands
 lost its dollars), lists and paragraphs (structure.py), typography
 (typography.py), problem reporting (problems.py); renderer.py assembles them.
 Math is converted by latex2mathml (mathml.py) and corrected (mathfix.py);
+undefined.py marks undefined macros in place and sets \\text{…} as text;
 builtins.py holds the macros authors define for themselves, repair.py fixes
-damaged math source.
+damaged math source (and writes amsmath environments latex2mathml lacks as
+ones it has). tree.py gives a title's MathML as data for search.js.
 """
 
 from .model import MacroDef, RenderedAbstract, TexProblem

@@ -67,6 +67,11 @@ _NAMED: dict[str, MacroDef] = {
     "math": MacroDef(r"{#1}", 1),  # an old shorthand for $…$: \math{O(n)}
     "mat": MacroDef(r"\mathbf{#1}", 1), "vct": MacroDef(r"\mathbf{#1}", 1),
     "vect": MacroDef(r"\mathbf{#1}", 1), "bs": MacroDef(r"\boldsymbol{#1}", 1),
+    # accents and breaks; \AC^0 is the circuit class, not latex2mathml's alternating-current sign
+    "Tilde": MacroDef(r"\widetilde{#1}", 1), "wt": MacroDef(r"\widetilde{#1}", 1),
+    "wh": MacroDef(r"\widehat{#1}", 1), "allowbreak": MacroDef(""),
+    "AC": MacroDef(r"\mathsf{AC}"), "NC": MacroDef(r"\mathsf{NC}"), "TC": MacroDef(r"\mathsf{TC}"),
+    "ACC": MacroDef(r"\mathsf{ACC}"),
     "x": MacroDef(r"\mathbf{x}"), "y": MacroDef(r"\mathbf{y}"), "u": MacroDef(r"\mathbf{u}"),
 }
 
@@ -75,7 +80,7 @@ _GREEK = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu
 
 
 def _families() -> dict[str, MacroDef]:
-    """Letter families: \\cA (calligraphic), \\bx and \\xbf (bold), \\bbR (blackboard),
+    """Letter families: \\cA (calligraphic), \\bx, \\xbf and \\bfx (bold), \\bbR (blackboard),
     \\vecx and \\vectheta (bold vectors), \\matA (bold matrices)."""
     table: dict[str, MacroDef] = {}
     for letter in string.ascii_uppercase:
@@ -84,7 +89,8 @@ def _families() -> dict[str, MacroDef]:
         table["bb" + letter] = MacroDef(f"\\mathbb{{{letter}}}")
         table["mat" + letter] = MacroDef(f"\\mathbf{{{letter}}}")
     for letter in string.ascii_letters:
-        table["b" + letter] = table[letter + "bf"] = MacroDef(f"\\mathbf{{{letter}}}")
+        # \bfx: PMLR's conversion fused {\bf x} into one name
+        table["b" + letter] = table[letter + "bf"] = table["bf" + letter] = MacroDef(f"\\mathbf{{{letter}}}")
         table["vec" + letter] = MacroDef(f"\\mathbf{{{letter}}}")
     for name in _GREEK:
         table["vec" + name] = table["b" + name] = MacroDef(f"\\boldsymbol{{\\{name}}}")

@@ -35,15 +35,15 @@ def citation(state: StateInline, silent: bool, name: str, end: int) -> bool:
 def _cite(state: StateInline, notes: list[tuple[int, int]], keys: tuple[int, int]) -> None:
     # natbib: a single option is the note after the keys, two are "before" and "after".
     pre, post = (None, notes[0]) if len(notes) == 1 else (notes[0], notes[1]) if notes else (None, None)
-    state.pending += "["
+    state.append_pending("[")
     if pre and pre[1] > pre[0]:
         _text(state, pre)
-        state.pending += " "
-    state.pending += ", ".join(key.strip() for key in state.src[keys[0] : keys[1]].split(",") if key.strip())
+        state.append_pending(" ")
+    state.append_pending(", ".join(key.strip() for key in state.src[keys[0] : keys[1]].split(",") if key.strip()))
     if post and post[1] > post[0]:
-        state.pending += ", "
+        state.append_pending(", ")
         _text(state, post)
-    state.pending += "]"
+    state.append_pending("]")
 
 
 def footnote(state: StateInline, silent: bool, name: str, end: int) -> bool:
@@ -55,9 +55,9 @@ def footnote(state: StateInline, silent: bool, name: str, end: int) -> bool:
         return _missing(state, silent, name, end)
     if not silent:
         before = state.src[state.pos - 1] if state.pos else " "
-        state.pending += "(" if before in " \t\n~" else " ("
+        state.append_pending("(" if before in " \t\n~" else " (")
         _text(state, content)
-        state.pending += ")"
+        state.append_pending(")")
     state.pos = content[1] + 1
     return True
 

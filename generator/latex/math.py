@@ -31,7 +31,7 @@ from markdown_it.token import Token
 from .builtins import MATH_MACROS
 from .macros import MacroError, expand
 from .mathml import MathResult, to_mathml
-from .model import MacroDef
+from .model import MacroDef, TexProblem
 from .problems import mark_error
 from .repair import repair_math
 from .texscan import find_unescaped
@@ -65,7 +65,7 @@ def dollar_math(state: StateInline, silent: bool) -> bool:
     start = pos + 1
     if start >= end:
         return False
-    close = closes_math(src, start, end)
+    close = closes_math(src, start, end, functools.partial(find_closer, state))
     if close < 0:
         return False
     if not silent:
@@ -79,9 +79,10 @@ _COMMAND_OR_BRACE = re.compile(r"\\[A-Za-z]+|[{}]")
 _PROSE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
 
 
-def closes_math(src: str, start: int, end: int) -> int:
+def closes_math(src: str, start: int, end: int,
+                find: Callable[[str, int, int], int] | None = None) -> int:
     """Position of the ``$`` closing inline math opened before ``start``, or -1."""
-    close = find_unescaped(src, "$", start, end)
+    close = find("$", start, end) if find else find_unescaped(src, "$", start, end)
     if close < 0:
         return -1
     # Only the first dollar may close (pandoc); if it cannot, there is no math.
@@ -103,11 +104,11 @@ def _reads_as_math(content: str) -> bool:
 
 def _display_dollars(state: StateInline, silent: bool) -> bool:
     src, start = state.src, state.pos + 2
-    close = find_unescaped(src, "$$", start, state.posMax)
+    close = find_closer(state, "$$", start, state.posMax)
     if close < 0:
         # An unclosed `$$` is two literal dollars, not an opening `$` for what follows.
         if not silent:
-            state.pending += "$$"
+            state.append_pending("$$")
         state.pos = start
         return True
     if not silent:
@@ -125,7 +126,7 @@ def bracket_math(state: StateInline, silent: bool) -> bool:
     if src[pos] != "\\" or pos + 1 >= state.posMax or src[pos + 1] not in _BRACKETS:
         return False
     kind, closer = _BRACKETS[src[pos + 1]]
-    close = find_unescaped(src, closer, pos + 2, state.posMax)
+    close = find_closer(state, closer, pos + 2, state.posMax)
     if close < 0:
         return False
     if not silent:
@@ -150,7 +151,7 @@ def environment_math(state: StateInline, silent: bool) -> bool:
     if not found:
         return False
     end_tag = "\\end{" + found.group(1) + found.group(2) + "}"
-    close = src.find(end_tag, found.end(), state.posMax)
+    close = find_closer(state, end_tag, found.end(), state.posMax)
     if close < 0:
         return False
     after = close + len(end_tag)
@@ -161,6 +162,26 @@ def environment_math(state: StateInline, silent: bool) -> bool:
             _push_math(state, "math_display", src[pos:after], "", "")
     state.pos = after
     return True
+
+
+_CLOSERS_KEY = "math_closers"
+
+
+def find_closer(state: StateInline, needle: str, start: int, end: int) -> int:
+    """``find_unescaped`` for closing delimiters, remembered per paragraph.
+
+    Text with many openers and no closer (``$$ a $$ b``… cut short, ``\\( \\( \\(``) would
+    otherwise search to its end once per opener: the next closer after a position is
+    still the next one after any later position before it.
+    """
+    memo = state.env.setdefault(_CLOSERS_KEY, {})
+    known = memo.get(needle)
+    if known is not None and known[0] is state.src and known[1] <= start and (known[2] < 0 or known[2] >= start):
+        found = known[2]
+    else:
+        found = find_unescaped(state.src, needle, start, len(state.src))
+        memo[needle] = (state.src, start, found)
+    return found if 0 <= found and found + len(needle) <= end else -1
 
 
 def _push_math(state: StateInline, kind: str, latex: str, opener: str, closer: str) -> Token:
@@ -190,11 +211,31 @@ def convert_math(latex: str, display: str, macros: Mapping[str, MacroDef]) -> tu
     return to_mathml(expanded, display), expanded
 
 
+# latex2mathml takes some 25–60 µs per character of math, and more for long formulas: the
+# limits keep any abstract's math to about a second. The budget counts distinct formulas
+# (a repeated one is converted once); real abstracts stay far below both (NeurIPS 2010–2018
+# and ICLR 2020: formulas up to 180 characters, 515 characters of math in one abstract).
+MAX_FORMULA = 2_000
+MATH_BUDGET = 20_000
+
+
 def make_convert_rule(convert: Callable[[str, str], tuple[MathResult, str]]) -> Callable[[StateCore], None]:
     def math_convert(state: StateCore) -> None:
+        budget = MATH_BUDGET
+        seen: set[tuple[str, str]] = set()
         for block in state.tokens:
             for token in block.children or ():
-                if token.type in MATH_TYPES:
+                if token.type not in MATH_TYPES:
+                    continue
+                if (token.type, token.content) not in seen:
+                    seen.add((token.type, token.content))
+                    budget -= len(token.content)
+                if len(token.content) > MAX_FORMULA:
+                    mark_error(token, token.meta["source"],
+                               f"formula too long ({len(token.content):,} characters); shown as written")
+                elif budget < 0:
+                    mark_error(token, token.meta["source"], "too much math in one abstract; shown as written")
+                else:
                     _convert_token(token, convert)
 
     return math_convert
@@ -207,7 +248,18 @@ def _convert_token(token: Token, convert: Callable[[str, str], tuple[MathResult,
         mark_error(token, token.meta["source"], result.error)
         return
     token.meta["mathml"] = result.mathml
-    token.meta["latex"] = expanded
+    token.meta["latex"] = _plain_source(expanded, result.marks)
+    if result.marks:
+        token.meta["problems"] = [TexProblem(message, source) for message, source in result.marks]
+
+
+def _plain_source(latex: str, marks: tuple[tuple[str, str], ...]) -> str:
+    """The LaTeX the plain text is made from: an undefined macro keeps its name (pylatexenc would drop it)."""
+    undefined = {source[1:] for message, source in marks if message.startswith("undefined macro")}
+    if not undefined:
+        return latex
+    names = "|".join(sorted(undefined, key=len, reverse=True))
+    return re.sub(r"\\(" + names + r")(?![A-Za-z])", r"\\textbackslash{}\1", latex)
 
 
 def render_math(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)

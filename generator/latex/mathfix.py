@@ -4,6 +4,7 @@ Compared in Chromium (MathML Core) with how LaTeX sets the same input:
 
 * operators tagged as identifiers (``\\pm``, ``\\sim``, ``\\leqslant``) lose their
   spacing, and ordinary symbols tagged as operators (``\\infty``) gain some;
+* ``\\cdot`` and ``*`` came out as the middle dot and the ASCII asterisk;
 * capital Greek is upright in LaTeX, italic in a single-letter ``<mi>``;
 * ``\\log m`` ran together as "logm": a function name needs U+2061 FUNCTION
   APPLICATION after it, and the thin spaces TeX puts around an operator name;
@@ -31,7 +32,10 @@ CLOSING = frozenset(")]}⟩⌋⌉|‖")
 # Symbols LaTeX treats as ordinary (no space around them) though Unicode calls them operators.
 ORDINARY = frozenset("∞∂∇∅⊤⊥¬′")
 # Binary operators latex2mathml leaves as identifiers (outside U+2190–U+22FF).
-EXTRA_OPERATORS = frozenset("±÷·⧵")
+EXTRA_OPERATORS = frozenset("±÷·⋅⧵•")
+# Characters latex2mathml writes for a TeX symbol that has one of its own: \cdot is the dot
+# operator (not the middle dot), ``*`` and \ast the asterisk operator (as KaTeX writes them).
+_TEX_CHARACTERS = {"·": "⋅", "*": "∗"}
 # Operator names with limits (\max_x puts x below in display math, as a subscript inline).
 LIMITS = frozenset("max min lim sup inf det gcd Pr".split())
 THIN = "0.1667em"
@@ -63,6 +67,8 @@ def polish(root: Element) -> None:
             _scripts(element)
     for element in elements:
         if element.tag in ROWS:
+            _colon_equals(element)
+            _unary_signs(element)
             _function_application(element)
 
 
@@ -90,6 +96,7 @@ def _token(element: Element) -> None:
     text = text_of(element)
     if tag == "mo" and len(text) == 2 and text[0] == "\\":
         text = "‖" if text[1] == "|" else text[1]  # \big\{ and \Big\| kept their backslash
+    text = _TEX_CHARACTERS.get(text, text) if tag in ("mi", "mo") else text
     element.text = text
     if tag == "mi" and text == "~":  # \sim came out as a tilde identifier
         element.tag, element.text = "mo", "∼"
@@ -143,6 +150,10 @@ def _styled(char: str, variant: str) -> str:
         if not name.startswith("DIGIT "):
             return char
     style = _VARIANTS[variant]
+    if name.startswith("DIGIT ") and "ITALIC" in style:  # digits have no italic forms: \bm{108} is bold
+        style = style.replace(" ITALIC", "").replace("ITALIC", "")
+        if not style:
+            return char
     for candidate in (f"MATHEMATICAL {style} {name}", f"{_HOLES.get(style, '?')} {name}",
                       "PLANCK CONSTANT" if (style, name) == ("ITALIC", "SMALL H") else ""):
         try:
@@ -184,6 +195,41 @@ def _accent(element: Element, mark: Element) -> None:
 
 def _takes_limits(base: Element) -> bool:
     return base.get("movablelimits") == "true" or (base.text or "") in LIMITS
+
+
+# -- relations and signs --------------------------------------------------------------
+
+_COLON_PAIRS = {(":", "="): ":=", ("=", ":"): "=:"}
+
+
+def _colon_equals(row: Element) -> None:
+    """``:=`` is one relation (MathML's operator dictionary spaces ``:=`` as such), not a colon
+    identifier followed by an equals sign."""
+    index = 0
+    while index + 1 < len(row):
+        first, second = row[index], row[index + 1]
+        pair = (first.text or "", second.text or "")
+        if pair in _COLON_PAIRS and first.tag in ("mi", "mo") and second.tag in ("mi", "mo") and not first.tail:
+            first.tag, first.text = "mo", _COLON_PAIRS[pair]
+            first.attrib.clear()
+            first.tail = second.tail
+            row.remove(second)
+        index += 1
+
+
+_SIGNS = frozenset("−+±∓")
+_NOT_BEFORE_UNARY = CLOSING | {"\u2061", "!", "′", "″"}
+
+
+def _unary_signs(row: Element) -> None:
+    """A minus after ``(``, ``{``, ``,`` or a relation is a sign, as in TeX: ``f(-x)``, ``\\{-1, 1\\}``,
+    ``a = -b``. Browsers infer a prefix form only for the first child of a row, so say it."""
+    for index in range(1, len(row)):
+        sign, before = row[index], row[index - 1]
+        if (sign.tag == "mo" and (sign.text or "") in _SIGNS and "form" not in sign.attrib
+                and before.tag == "mo" and (before.text or "") not in _NOT_BEFORE_UNARY
+                and before.get("form") != "postfix"):
+            sign.set("form", "prefix")
 
 
 # -- function application -------------------------------------------------------------

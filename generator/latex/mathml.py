@@ -19,6 +19,7 @@ from xml.etree.ElementTree import Element
 from latex2mathml.converter import Converter
 
 from .mathfix import polish
+from .undefined import mark_tree, mark_undefined
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 
@@ -35,6 +36,8 @@ ALLOWED_ATTRS = frozenset("""
     scriptlevel displaystyle notation open close mathsize linebreak
 """.split())
 
+# Only our own marks (undefined.py) carry these; latex2mathml never writes merror.
+_MARK_ATTRS = frozenset(("class", "title"))
 # latex2mathml writes characters as numeric references inside element text.
 _CHAR_REF = re.compile(r"&#(x[0-9A-Fa-f]+|[0-9]+);")
 _UNKNOWN_COMMAND = re.compile(r"\\[A-Za-z]+")
@@ -54,31 +57,42 @@ _EXCEPTION_MESSAGES = {
 
 @dataclass(frozen=True)
 class MathResult:
-    """Either ``mathml`` (safe markup) or ``error`` (a human-readable message)."""
+    """Either ``mathml`` (safe markup) or ``error`` (a human-readable message).
+
+    ``marks`` are the (message, source) of what is marked in place in ``mathml``: undefined
+    macros, an empty numerator. The formula still renders.
+    """
 
     mathml: str = ""
     error: str | None = None
+    marks: tuple[tuple[str, str], ...] = ()
 
 
 def to_mathml(latex: str, display: str) -> MathResult:
     """Convert one math span; ``display`` is ``"inline"`` or ``"block"``."""
     if not latex.strip():
         return MathResult(f'<math xmlns="{MATHML_NS}" display="{display}"></math>')
+    marked, undefined = mark_undefined(latex)
     try:
-        tree = Converter(display=display).convert_to_element(latex)
+        tree = Converter(display=display).convert_to_element(marked)
     except Exception as exc:  # latex2mathml raises many kinds; none may crash a build
         name = type(exc).__name__
         return MathResult(error=_EXCEPTION_MESSAGES.get(name, f"cannot convert math ({name})"))
-    unknown = _first_unknown_command(tree)
-    if unknown:
-        return MathResult(error=f"undefined macro {unknown}")
     polish(tree)
-    return MathResult("".join(_serialise(tree)))
+    marks = mark_tree(tree)
+    lost = sorted(set(undefined) - {source[1:] for _message, source in marks})
+    unknown = _first_unknown_command(tree) or ("\\" + lost[0] if lost else None)
+    if unknown:  # a mark latex2mathml did not carry through: never drop a macro silently
+        return MathResult(error=f"undefined macro {unknown}")
+    return MathResult("".join(_serialise(tree)), marks=marks)
 
 
 def _first_unknown_command(tree: Element) -> str | None:
     """latex2mathml passes commands it does not know through as text: find one."""
+    marks = {id(child) for element in tree.iter("merror") for child in element}
     for element in tree.iter():
+        if id(element) in marks:
+            continue  # our own mark of an undefined macro shows its name on purpose
         for text in (element.text, element.tail):
             if text and "\\" in text:
                 found = _UNKNOWN_COMMAND.search(text)
@@ -99,7 +113,7 @@ def _write(element: Element, out: list[str]) -> None:
     if keep:
         out.append("<" + tag)
         for name, value in element.attrib.items():
-            if name in ALLOWED_ATTRS:
+            if name in ALLOWED_ATTRS or (tag == "merror" and name in _MARK_ATTRS):
                 out.append(f' {name}="{html.escape(_decode(value))}"')
         out.append(">")
     if element.text:

@@ -1,7 +1,7 @@
 """``tex_error`` tokens: how a snippet we could not render is shown and reported.
 
 Text-mode rules create them directly; the math converter turns failed math
-tokens into them. One core rule then collects every problem, in document
+tokens into them, and lists on a math token the undefined macros it marked in place. One core rule then collects every problem, in document
 order, into ``env["tex_problems"]``, so nothing is reported twice or lost.
 """
 
@@ -47,6 +47,8 @@ def collect(state: StateCore) -> None:
         for token in block.children or ():
             if token.type == "tex_error":
                 found.append(token.meta["problem"])
+            elif token.meta and "problems" in token.meta:  # math rendered with undefined macros marked
+                found.extend(token.meta["problems"])
 
 
 def problems_plugin(md: MarkdownIt) -> None:

@@ -22,27 +22,50 @@ FUSABLE_MATH = sorted("""sqrt mathbb mathcal mathbf mathrm mathsf mathfrak mathi
 FUSABLE_TEXT = sorted("emph textbf textit texttt textsc underline".split(), key=len, reverse=True)
 
 _WORD_OR_YEN = re.compile(r"\\([A-Za-z]+)|¥(?=[A-Za-z])")
+# amsmath environments latex2mathml does not know (it prints their `&` and loses their rows),
+# written as ones it turns into tables: `aligned` and `alignat` align as `align*` does
+# (right, left, right…), `gathered` and `multline` centre one column, `eqnarray` is r c l.
+_ENVIRONMENTS = {
+    "aligned": ("align*", ""), "alignat": ("align*", ""), "alignat*": ("align*", ""),
+    "alignedat": ("align*", ""), "flalign": ("align*", ""), "flalign*": ("align*", ""),
+    "gather": ("array", "{c}"), "gather*": ("array", "{c}"), "gathered": ("array", "{c}"),
+    "multline": ("array", "{c}"), "multline*": ("array", "{c}"),
+    "eqnarray": ("array", "{rcl}"), "eqnarray*": ("array", "{rcl}"), "dcases": ("cases", ""),
+}
+_ENVIRONMENT_EDGE = re.compile(r"\\(begin|end)\s*\{(" + "|".join(re.escape(name) for name in _ENVIRONMENTS)
+                               + r")\}(\s*\{\d+\})?")
+# `d_\rm TV`: a font switch as a script lost the script (latex2mathml sets an empty one). The
+# author meant the word after it: d_{\mathrm{TV}}.
+_SWITCH_FONTS = {"rm": "mathrm", "bf": "mathbf", "it": "mathit", "sf": "mathsf", "tt": "mathtt", "cal": "mathcal"}
+_SCRIPT_SWITCH = re.compile(r"([_^])\s*\\(rm|bf|it|sf|tt|cal)(?![A-Za-z])\s*([A-Za-z0-9]+)")
+# latex2mathml applies a font switch to letters only: {\bf 1} came out as a plain 1.
+_SWITCHED_NUMBER = re.compile(r"\\(bf|sf|tt)(?![A-Za-z])\s*(\d+(?:\.\d+)?)")
 # latex2mathml reads \mathrm{d} as the letter d, which browsers set in italic;
 # with a space it takes the font path and keeps mathvariant="normal".
 _UPRIGHT_LETTER = re.compile(r"\\mathrm\{([A-Za-z])\}")
 
 
 def split_fused_math(name: str) -> tuple[str, str] | None:
-    """``sqrtT`` → (``sqrt``, ``T``); ``vectheta`` → (``vec``, ``\\theta``); else None."""
+    """``sqrtT`` → (``sqrt``, ``T``); ``vectheta`` → (``vec``, ``\\theta``); else None.
+
+    Two letters are one argument and a letter after it, as TeX reads ``\\sqrt dT``: ``sqrtdT`` →
+    (``sqrt``, ``d``) and the ``T`` stays where it was (see ``repair_math``).
+    """
     for prefix in FUSABLE_MATH:
         rest = name[len(prefix):]
         if name.startswith(prefix) and rest:
-            if len(rest) == 1:
-                return prefix, rest
+            if len(rest) <= 2:
+                return prefix, rest[0]
             if is_math_command(rest) and arity(rest) == 0:
                 return prefix, "\\" + rest
     return None
 
 
 def split_fused_text(name: str) -> tuple[str, int] | None:
-    """``emphclassification`` → (``emph``, 4): the style and where its argument starts."""
+    """``emphclassification`` → (``emph``, 4): the style and where its argument starts.
+    A one-letter argument counts too: PMLR's ``\\emphO(√\\emphn)``."""
     for prefix in FUSABLE_TEXT:
-        if name.startswith(prefix) and len(name) > len(prefix) + 1:
+        if name.startswith(prefix) and len(name) > len(prefix):
             return prefix, len(prefix)
     return None
 
@@ -61,6 +84,29 @@ def repair_math(latex: str, macros: Mapping[str, MacroDef]) -> str:
         if name in macros or is_math_command(name):
             return match.group(0)
         split = split_fused_math(name)
-        return match.group(0) if split is None else f"\\{split[0]}{{{split[1]}}}"
+        if split is None:
+            return match.group(0)
+        rest = name[len(split[0]) + 1 :] if not split[1].startswith("\\") else ""
+        return f"\\{split[0]}{{{split[1]}}}{rest}"
 
-    return _WORD_OR_YEN.sub(fix, latex)
+    latex = _WORD_OR_YEN.sub(fix, latex)
+    if "_\\" in latex or "^\\" in latex:
+        latex = _SCRIPT_SWITCH.sub(_script_font, latex)
+    if "\\bf" in latex or "\\sf" in latex or "\\tt" in latex:
+        latex = _SWITCHED_NUMBER.sub(r"\\\1 \\math\1{\2}", latex)
+    return _ENVIRONMENT_EDGE.sub(_environment, latex) if "\\begin" in latex else latex
+
+
+def _script_font(found: re.Match[str]) -> str:
+    script, switch, word = found.groups()
+    return f"{script}{{\\{_SWITCH_FONTS[switch]}{{{word}}}}}"
+
+
+def _environment(edge: re.Match[str]) -> str:
+    kind, name, count = edge.groups()
+    target, columns = _ENVIRONMENTS[name]
+    if kind == "end":
+        return f"\\end{{{target}}}" + (count or "")
+    if count and not name.startswith("align"):  # only alignat takes a column count
+        columns += count
+    return f"\\begin{{{target}}}{columns}"

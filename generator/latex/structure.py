@@ -15,6 +15,7 @@ text, so past ``DEEP_LEVEL`` the rest is shown as written and reported.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
@@ -24,14 +25,18 @@ from markdown_it.token import Token
 from .model import TexProblem
 
 _SPLIT = re.compile(r"\\begin\{(itemize|enumerate)\}|\\par(?![A-Za-z])")
-_LIST_EDGE = re.compile(r"\\(begin|end)\{(itemize|enumerate)\}")
-_ITEM = re.compile(r"\\item(?![A-Za-z])(?:\s*\[[^\]]*\])?")
-_DOLLAR = re.compile(r"(?<!\\)\$")
+# Everything the splitter acts on, in one pattern: list edges, items, \par and unescaped dollars.
+_EDGE = re.compile(r"\\begin\{(?P<begin>itemize|enumerate)\}|\\end\{(?P<end>itemize|enumerate)\}"
+                   r"|(?P<item>\\item(?![A-Za-z])(?:[ \t\n]*\[[^\]\n]{0,200}\])?)|(?P<par>\\par(?![A-Za-z]))"
+                   r"|(?<!\\)\$")
 _KINDS = {"itemize": ("bullet_list", "ul"), "enumerate": ("ordered_list", "ol")}
 # Block nesting (each list or quote adds one or two levels) past which text is shown as written;
 # below markdown-it's maxNesting (20), where it would drop the text instead.
 DEEP_LEVEL = 16
 DEEP_MESSAGE = "lists or quotes nested too deeply; shown as written"
+# LaTeX lists nested deeper than this are shown as written (LaTeX itself allows four).
+MAX_LIST_DEPTH = 6
+LIST_DEPTH_MESSAGE = "lists nested too deeply; shown as written"
 
 
 def structure_plugin(md: MarkdownIt) -> None:
@@ -83,7 +88,7 @@ def split_paragraphs(state: StateCore) -> None:
         token = tokens[index]
         if (token.type == "paragraph_open" and index + 2 < len(tokens)
                 and _SPLIT.search(tokens[index + 1].content)):
-            out.extend(_blocks(tokens[index + 1].content, token))
+            out.extend(_Splitter(tokens[index + 1].content, token).blocks())
             index += 3
         else:
             out.append(token)
@@ -91,72 +96,122 @@ def split_paragraphs(state: StateCore) -> None:
     state.tokens = out
 
 
-def _blocks(text: str, opening: Token) -> list[Token]:
-    """Paragraphs and lists for ``text``, at the level (and hidden-ness) of ``opening``."""
-    out: list[Token] = []
-    pos = 0
-    while (found := _next_split(text, pos)) is not None:
-        out += _paragraph(text[pos : found.start()], opening)
-        if found.group(1):
-            end, body_end = _list_end(text, found.end())
-            out += _list(found.group(1), text[found.end() : body_end], opening)
-            pos = end
+class _Splitter:
+    """Paragraphs and lists for one paragraph's text, in one left-to-right pass.
+
+    A stack holds the open lists, so nesting costs nothing per level and a list
+    nested past ``MAX_LIST_DEPTH`` (LaTeX itself stops at four) is shown as written
+    and reported, up to its matching ``\\end``. ``\\par`` and ``\\begin`` inside
+    ``$…$`` do not split; the dollar count restarts at each list edge and item,
+    so one unpaired ``$`` cannot swallow the rest of a list.
+    """
+
+    def __init__(self, text: str, opening: Token):
+        self.text = text
+        self.out: list[Token] = []
+        self.contexts = [opening]  # the paragraph opening of the current level
+        self.lists: list[_OpenList] = []
+        self.chunk = 0  # where the text not yet emitted starts
+        self.too_deep: tuple[int, int] | None = None  # (start, depth inside) of a list shown as written
+
+    def blocks(self) -> list[Token]:
+        dollars = 0
+        for edge in _EDGE.finditer(self.text):
+            if self.too_deep is not None:
+                self._skip(edge)
+            elif edge.group() == "$":
+                dollars += 1
+            elif edge.group("begin") or edge.group("par"):
+                if dollars % 2 == 0:
+                    self._begin(edge) if edge.group("begin") else self._par(edge)
+                    dollars = 0
+            elif self.lists:
+                self._item(edge) if edge.group("item") else self._end(edge)
+                dollars = 0
+        if self.too_deep is not None:
+            self._deep_error(len(self.text))
+        self._flush(len(self.text))
+        while self.lists:
+            self._close()
+        return self.out
+
+    def _flush(self, stop: int) -> None:
+        self.out += _paragraph(self.text[self.chunk : stop], self.contexts[-1])
+
+    def _par(self, edge: re.Match[str]) -> None:
+        self._flush(edge.start())
+        self.chunk = edge.end()
+
+    def _begin(self, edge: re.Match[str]) -> None:
+        self._flush(edge.start())
+        if len(self.lists) >= MAX_LIST_DEPTH:
+            self.too_deep = (edge.start(), 1)
+            return
+        self.lists.append(_OpenList(edge.group("begin"), self.contexts[-1]))
+        self.chunk = edge.end()
+
+    def _item(self, edge: re.Match[str]) -> None:
+        self._flush(edge.start())
+        current = self.lists[-1]
+        level = current.outer.level
+        if current.items:
+            self.out.append(_token("list_item_close", "li", -1, level + 1, current.outer))
         else:
-            pos = found.end()
-    return out + _paragraph(text[pos:], opening)
+            list_type, tag = _KINDS[current.kind]
+            self.out.append(_token(f"{list_type}_open", tag, 1, level, current.outer))
+            inner = _token("paragraph_open", "p", 1, level + 2, current.outer)
+            inner.hidden = True  # a tight list, as markdown-it renders "- item"
+            self.contexts.append(inner)
+        current.items = True
+        self.out.append(_token("list_item_open", "li", 1, level + 1, current.outer))
+        self.chunk = edge.end()
 
+    def _end(self, edge: re.Match[str]) -> None:
+        self._flush(edge.start())
+        self._close()
+        self.chunk = edge.end()
 
-def _next_split(text: str, pos: int) -> re.Match[str] | None:
-    """The next list or ``\\par`` that is not inside ``$…$``."""
-    for found in _SPLIT.finditer(text, pos):
-        if len(_DOLLAR.findall(text, 0, found.start())) % 2 == 0:
-            return found
-    return None
+    def _close(self) -> None:
+        """Close the innermost list; text before its first ``\\item`` (LaTeX has none) was a paragraph."""
+        current = self.lists.pop()
+        if current.items:
+            self.contexts.pop()
+            level = current.outer.level
+            list_type, tag = _KINDS[current.kind]
+            self.out.append(_token("list_item_close", "li", -1, level + 1, current.outer))
+            self.out.append(_token(f"{list_type}_close", tag, -1, level, current.outer))
 
-
-def _list_end(text: str, pos: int) -> tuple[int, int]:
-    """(position after the matching ``\\end{…}``, start of it); the text's end if it is missing."""
-    depth = 1
-    for edge in _LIST_EDGE.finditer(text, pos):
-        depth += 1 if edge.group(1) == "begin" else -1
+    def _skip(self, edge: re.Match[str]) -> None:
+        """Inside a list nested too deeply: find where it ends."""
+        start, depth = self.too_deep
+        if edge.group("begin"):
+            depth += 1
+        elif edge.group("end"):
+            depth -= 1
+        self.too_deep = (start, depth)
         if depth == 0:
-            return edge.end(), edge.start()
-    return len(text), len(text)
+            self._deep_error(edge.end())
+
+    def _deep_error(self, stop: int) -> None:
+        source = self.text[self.too_deep[0] : stop]
+        self.too_deep = None
+        self.chunk = stop
+        context = self.contexts[-1]
+        inline = _token("inline", "", 0, context.level + 1, context)
+        inline.content = ""  # already parsed: the error token is its only child
+        error = Token("tex_error", "span", 0)
+        error.content = source
+        error.meta = {"problem": TexProblem(LIST_DEPTH_MESSAGE, source)}
+        inline.children = [error]
+        self.out += [_token("paragraph_open", "p", 1, context.level, context), inline,
+                     _token("paragraph_close", "p", -1, context.level, context)]
 
 
-def _list(kind: str, body: str, opening: Token) -> list[Token]:
-    """The list tokens; text before the first ``\\item`` (LaTeX has none) stays as a paragraph."""
-    lead, items = _items(body)
-    out = _paragraph(lead, opening)
-    if not items:
-        return out
-    list_type, tag = _KINDS[kind]
-    level = opening.level
-    out.append(_token(f"{list_type}_open", tag, 1, level, opening))
-    for item in items:
-        out.append(_token("list_item_open", "li", 1, level + 1, opening))
-        inner = _token("paragraph_open", "p", 1, level + 2, opening)
-        inner.hidden = True  # a tight list, as markdown-it renders "- item"
-        out += _blocks(item, inner)
-        out.append(_token("list_item_close", "li", -1, level + 1, opening))
-    out.append(_token(f"{list_type}_close", tag, -1, level, opening))
-    return out
-
-
-def _items(body: str) -> tuple[str, list[str]]:
-    """The text before the first ``\\item``, and the text of each item (nested lists included)."""
-    marks = [match for match in _ITEM.finditer(body) if not _nested(body, match.start())]
-    ends = [mark.start() for mark in marks[1:]] + [len(body)]
-    lead = body[: marks[0].start()] if marks else body
-    return lead, [body[mark.end() : stop].strip() for mark, stop in zip(marks, ends)]
-
-
-def _nested(body: str, pos: int) -> bool:
-    """Whether ``pos`` lies inside a nested list of ``body``."""
-    depth = 0
-    for edge in _LIST_EDGE.finditer(body, 0, pos):
-        depth += 1 if edge.group(1) == "begin" else -1
-    return depth > 0
+@dataclass
+class _OpenList:
+    kind: str
+    outer: Token  # the paragraph opening the list sits at
+    items: bool = False
 
 
 def _paragraph(text: str, opening: Token) -> list[Token]:

@@ -81,6 +81,7 @@ IGNORED = {
     "smallskip": 0, "medskip": 0, "bigskip": 0, "hfill": 0, "vfill": 0, "newpage": 0,
     "clearpage": 0, "nobreak": 0, "break": 0, "maketitle": 0, "normalsize": 0, "small": 0,
     "footnotesize": 0, "large": 0, "label": 1, "vspace": 1, "hspace": 1, "phantom": 1,
+    "allowbreak": 0,
 }
 
 # Line and paragraph breaks. A \par that survives the paragraph split (structure.py),

@@ -6,6 +6,7 @@ markdown-it's own helpers, so that rules can use them without copying substrings
 
 from __future__ import annotations
 
+import functools
 import re
 
 _BRACE_OR_ESCAPE = re.compile(r"\\.|[{}]", re.DOTALL)
@@ -30,11 +31,19 @@ def read_command(src: str, pos: int) -> tuple[str, int]:
     return src[pos + 1 : end], end
 
 
+# From this length on, a source's braces are paired once (match_braces) and looked up:
+# text full of unclosed groups (\sqrt{a \sqrt{a …) would otherwise be rescanned per group.
+_TABLE_FROM = 4_096
+
+
 def find_group_end(src: str, pos: int, limit: int | None = None) -> int:
     """Index of the ``}`` matching the ``{`` at ``src[pos]``, or -1 if unbalanced.
 
     Backslash escapes (``\\{``, ``\\}``, ``\\\\``) do not count as braces.
     """
+    if len(src) >= _TABLE_FROM:
+        close = _brace_table(src).get(pos, -1)
+        return close if close >= 0 and (limit is None or close < limit) else -1
     depth = 0
     # The regex skips ordinary text in C; only braces and escapes reach Python.
     for match in _BRACE_OR_ESCAPE.finditer(src, pos, len(src) if limit is None else limit):
@@ -46,6 +55,11 @@ def find_group_end(src: str, pos: int, limit: int | None = None) -> int:
             if depth == 0:
                 return match.start()
     return -1
+
+
+@functools.lru_cache(maxsize=4)
+def _brace_table(src: str) -> dict[int, int]:
+    return match_braces(src)
 
 
 def match_braces(src: str) -> dict[int, int]:

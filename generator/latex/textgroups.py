@@ -22,11 +22,17 @@ from markdown_it.rules_inline import StateInline
 
 from .builtins import MATH_MACROS
 from .mathnames import is_math_command
+from .problems import push_error
 from .texscan import match_braces, read_command, skip_spaces
 
 Attrs = tuple[tuple[str, str], ...]
 
 _BRACES_KEY = "latex_braces"
+_DEPTH_KEY = "latex_depth"
+# Arguments nested deeper than this (\href in \href in …, \emph{\emph{…}}, {{{…}}}) are shown as
+# written and reported. Below markdown-it's maxNesting (20), past which it would show them silently.
+MAX_INLINE_DEPTH = 16
+INLINE_DEPTH_MESSAGE = "commands nested too deeply; shown as written"
 # What a set or a binomial written in plain text contains: {1, ..., n}, {x : f(x) > c}.
 _SET_CHARS = re.compile(r"[,:;|+=<>…\d]")
 _LONG_WORD = re.compile(r"[A-Za-z]{3,}")
@@ -44,15 +50,21 @@ def textgroups_plugin(md: MarkdownIt) -> None:
 
 # -- shared helpers ---------------------------------------------------------------
 
+# The characters some enabled inline rule starts at: markdown-it's terminators less those no rule
+# of ours takes (: = % + ! > # @; images, linkify and HTML are off). Text stops only at these, so
+# a run of ">" or "=" is one text token, not one pass through every rule per character.
+_TERMINATOR = re.compile(r"[\n$&*\-<\[\\\]^_`{}~]")
+
+
 def bounded_text(state: StateInline, silent: bool) -> bool:
-    """markdown-it's text rule, but stopping at ``posMax``.
+    """markdown-it's text rule, but stopping at ``posMax`` and only where a rule may start.
 
     The stock rule looks for the next special character in the whole source, so
     inside a range that ends mid-text (``\\emph alone``, ``x_1, y}``) it swallows
     the text after the range. ``wrap`` tokenizes such ranges.
     """
     pos, limit = state.pos, state.posMax
-    found = state.md.inline.terminator_re.search(state.src, pos, limit)
+    found = _TERMINATOR.search(state.src, pos, limit)
     stop = found.start() if found else limit
     if stop == pos:
         return False
@@ -94,17 +106,34 @@ def wrap(state: StateInline, silent: bool, tag: str, attrs: Attrs,
     ``plain`` is what the plain-text rendering writes for the opening (``^`` for a superscript).
     """
     if not silent:
-        old_max = state.posMax
         opening = state.push("latex_style_open", tag, 1)
         for key, value in attrs:
             opening.attrSet(key, value)
         if plain:
             opening.meta = {"plain": plain}
-        state.pos, state.posMax = start, stop
-        state.md.inline.tokenize(state)
-        state.posMax = old_max
+        tokenize_range(state, start, stop)
         state.push("latex_style_close", tag, -1)
     state.pos = after
+
+
+def tokenize_range(state: StateInline, start: int, stop: int) -> None:
+    """Tokenize ``src[start:stop]`` as inline content in place, then restore the range.
+
+    The one place where arguments nest, so the one guard against nesting without end: past
+    ``MAX_INLINE_DEPTH`` the range is shown as written, as one error.
+    """
+    depth = state.env.get(_DEPTH_KEY, 0)
+    old_pos, old_max = state.pos, state.posMax
+    if depth >= MAX_INLINE_DEPTH or state.level >= MAX_INLINE_DEPTH:
+        push_error(state, state.src[start:stop], INLINE_DEPTH_MESSAGE)
+        return
+    state.env[_DEPTH_KEY] = depth + 1
+    state.pos, state.posMax = start, stop
+    try:
+        state.md.inline.tokenize(state)
+    finally:
+        state.env[_DEPTH_KEY] = depth
+        state.pos, state.posMax = old_pos, old_max
 
 
 def render_style(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
@@ -125,8 +154,13 @@ def latex_group(state: StateInline, silent: bool) -> bool:
     return True
 
 
+# How much of a group is read to judge it: a set written in plain text is short, and reading
+# every group whole made text of nested braces quadratic.
+_JUDGED = 200
+
+
 def _reads_as_tex(src: str, pos: int, close: int) -> bool:
-    content = src[pos + 1 : close]
+    content = src[pos + 1 : min(close, pos + 1 + _JUDGED)]
     if content.startswith("\\") or (pos > 0 and src[pos - 1].isalnum()):
         return True
     set_like = bool(_SET_CHARS.search(content)) and len(_LONG_WORD.findall(content)) <= 1
@@ -143,6 +177,12 @@ def stray_brace(state: StateInline, silent: bool) -> bool:
         state.pos += 1
         return True
     if char == "{" and pos not in pairs and _LONG_WORD.match(src, pos + 1):
+        state.pos += 1
+        return True
+    if char in "{}" and not silent:
+        # A brace that is neither a TeX group nor a stray is text, and no later rule takes a
+        # brace: take it here rather than let every other rule try it (text of braces stays linear).
+        state.append_pending(char)
         state.pos += 1
         return True
     return False

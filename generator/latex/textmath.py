@@ -22,6 +22,9 @@ from .problems import push_error
 from .repair import split_fused_math
 from .texscan import read_argument, read_command
 
+# A run of math that lost its dollars is a formula, not a page: scanning at most this far keeps
+# text full of unclosed \\left( or \\sqrt{ linear.
+MAX_RUN = 300
 _LEFT_RIGHT = re.compile(r"\\(left|right)(?![A-Za-z])")
 
 
@@ -29,7 +32,7 @@ def math_run(state: StateInline, silent: bool, name: str, end: int) -> bool:
     """Text-mode handler: a math command (or built-in math macro) starts inline math."""
     if _arguments(name) is None:
         return False
-    stop = scan_run(state.src, state.pos, state.posMax)
+    stop = scan_run(state.src, state.pos, min(state.posMax, state.pos + MAX_RUN))
     if stop < 0:
         if not silent:
             message = ("\\left without a matching \\right" if name == "left"

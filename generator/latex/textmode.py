@@ -25,7 +25,7 @@ from .problems import push_error
 from .repair import split_fused_text
 from .symbols import (BREAKS, CONTROL_SYMBOLS, DOTLESS, IGNORED, LETTER_ACCENTS, LETTER_SYMBOLS,
                       STYLE_COMMANDS, SWITCHES, SYMBOL_ACCENTS, WORD_SYMBOLS, accented)
-from .textgroups import braced, group_end, textgroups_plugin, wrap
+from .textgroups import braced, group_end, textgroups_plugin, tokenize_range, wrap
 from .textmath import math_run
 from .texscan import is_letter, read_argument, read_command, skip_spaces
 
@@ -109,12 +109,9 @@ def _push_link(state: StateInline, url: str, text_range: tuple[int, int] | None)
     if text_range is None:
         state.push("text", "", 0).content = state.md.normalizeLinkText(url) if valid else url
     else:
-        old_pos, old_max = state.pos, state.posMax
-        state.pos, state.posMax = text_range
         state.linkLevel += 1
-        state.md.inline.tokenize(state)
+        tokenize_range(state, *text_range)
         state.linkLevel -= 1
-        state.pos, state.posMax = old_pos, old_max
     if valid:
         state.push("link_close", "a", -1)
 
@@ -139,7 +136,7 @@ def _control_symbol(state: StateInline, silent: bool) -> bool:
         return _accent(state, silent, SYMBOL_ACCENTS[char], pos + 2)
     if char in CONTROL_SYMBOLS:
         if not silent:
-            state.pending += CONTROL_SYMBOLS[char]
+            state.append_pending(CONTROL_SYMBOLS[char])
         state.pos = pos + 2
         return True
     return False
@@ -175,7 +172,7 @@ def _accent(state: StateInline, silent: bool, mark: str, pos: int, spaces: bool 
     if "\\" in base or "{" in base:
         return False
     if not silent:
-        state.pending += accented(base, mark)
+        state.append_pending(accented(base, mark))
     state.pos = end
     return True
 
@@ -189,7 +186,7 @@ def _symbol(state: StateInline, silent: bool, name: str, end: int) -> bool:
         if text is None:
             return False
     if not silent:
-        state.pending += text
+        state.append_pending(text)
     state.pos = _skip_empty_group(state, end)
     return True
 

@@ -42,7 +42,7 @@ def html_comment(state: StateInline, silent: bool) -> bool:
     close = src.find("-->", pos + 4, state.posMax)
     end = close + 3 if close >= 0 else pos + 4
     if not silent:
-        state.pending += src[pos:end]
+        state.append_pending(src[pos:end])
     state.pos = end
     return True
 
@@ -61,7 +61,7 @@ def open_quotes(state: StateInline, silent: bool) -> bool:
         return False  # a code span: the backticks rule takes it
     if not silent:
         # Abstracts use code spans with single backticks only; longer runs are literal.
-        state.pending += {1: "‘", 2: "“"}.get(count, src[pos:run])
+        state.append_pending({1: "‘", 2: "“"}.get(count, src[pos:run]))
     state.pos = run
     return True
 
@@ -83,7 +83,7 @@ def dashes(state: StateInline, silent: bool) -> bool:
         return False
     length = 3 if src.startswith("---", pos) and pos + 3 <= state.posMax else 2
     if not silent:
-        state.pending += "—" if length == 3 else "–"
+        state.append_pending("—" if length == 3 else "–")
     state.pos = pos + length
     return True
 
@@ -96,7 +96,7 @@ def tie(state: StateInline, silent: bool) -> bool:
     if src[pos + 1].isspace() or not _BEFORE_TIE.match(src[pos - 1]):
         return False
     if not silent:
-        state.pending += "\u00a0"
+        state.append_pending("\u00a0")
     state.pos = pos + 1
     return True
 

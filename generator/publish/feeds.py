@@ -61,7 +61,11 @@ def atom_feed(papers: Sequence[RenderedPaper], volume: Volume) -> bytes | None:
 
 def _entry(feed: ET.Element, paper: RenderedPaper, volume: Volume, updated: str) -> None:
     entry = ET.SubElement(feed, "entry")
-    _text(entry, "title", paper.title_plain)
+    # A title with math goes as HTML, so that a reader that shows HTML shows the formula.
+    if "<math" in paper.title_html:
+        _text(entry, "title", paper.title_html, type="html")
+    else:
+        _text(entry, "title", paper.title_plain)
     _text(entry, "id", _urn(volume.title, paper.paper.id))
     _text(entry, "updated", updated)
     ET.SubElement(entry, "link", {"rel": "alternate", "type": "text/html", "href": volume.link(paper.url)})

@@ -49,3 +49,19 @@ def test_without_the_clipboard_api_the_entry_is_selected(page, site_url, search_
     entry = page.locator("#bibtex").inner_text()
     assert page.evaluate("window.getSelection().toString()") == entry
     assert not page.errors, page.errors
+
+
+def test_the_entry_wraps_long_lines_instead_of_scrolling_sideways(page, site_url, search_site):
+    """At 1280 px the box holds every line: nothing to scroll to, and the page is no wider than the window."""
+    papers = json.loads((search_site / "papers.json").read_text(encoding="utf-8"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    widest = None
+    for paper in papers[:8]:
+        page.goto(site_url + paper["url"])
+        box = page.locator("#bibtex")
+        sizes = box.evaluate("b => ({scroll: b.scrollWidth, client: b.clientWidth, lines: b.innerText.split('\\n')})")
+        longest = max(len(line) for line in sizes["lines"])
+        widest = max(widest or 0, longest)
+        assert sizes["scroll"] <= sizes["client"], f"{paper['url']}: the BibTeX box scrolls ({sizes['scroll']} px of {sizes['client']})"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    assert widest > 90, "no seed entry has a line long enough to need wrapping (a 99-character line needs 758 px)"

@@ -151,10 +151,35 @@
     return parent;
   }
 
+  /* A title with math comes with its formulas as trees of [tag, attributes, children]
+     (generator/latex/tree.py), built here as MathML elements: names and attributes are
+     checked again, text goes in as text nodes, and words outside formulas are marked. */
+  var MATHML = "http://www.w3.org/1998/Math/MathML";
+  var MATH_TAG = /^(m[a-z]+|semantics|annotation|none|mprescripts)$/;
+  var UNSAFE_ATTRIBUTE = /^(on|href|src|style|xlink)/i;
+
+  function typeset(parent, nodes, words) {
+    nodes.forEach(function (node) {
+      if (typeof node === "string") {
+        if (parent.namespaceURI === MATHML) parent.appendChild(document.createTextNode(node));
+        else marked(parent, node, words);
+        return;
+      }
+      if (!MATH_TAG.test(node[0])) return;
+      var element = document.createElementNS(MATHML, node[0]);
+      Object.keys(node[1]).forEach(function (name) {
+        if (!UNSAFE_ATTRIBUTE.test(name)) element.setAttribute(name, node[1][name]);
+      });
+      parent.appendChild(typeset(element, node[2], words));
+    });
+    return parent;
+  }
+
   function renderHit(data, n, words) {
-    var doc = data.docs[n];  // [title, url, tag numbers, snippet]
+    var doc = data.docs[n];  // [title, url, tag numbers, snippet, title with math as a tree (if any)]
     var item = el("li", "search-hit");
-    var link = marked(el("a", "search-hit-title"), doc[0], words);
+    var link = doc[4] ? typeset(el("a", "search-hit-title"), doc[4], words)
+                      : marked(el("a", "search-hit-title"), doc[0], words);
     link.href = new URL(doc[1], ROOT).href;
     item.appendChild(link);
     if (doc[3]) item.appendChild(marked(el("p", "search-hit-snippet"), doc[3], words));
