@@ -1,0 +1,95 @@
+"""Lists that show a volume at a glance (issue 18): at 1280×900 the home, topic and author pages show at least
+seven whole papers — title, authors, and a line of links (PDF, code, OpenReview, BibTeX) — and a paper's
+abstract opens in place, without leaving the list and without JavaScript. Screenshots are kept in
+tests/artifacts/screenshots/ for review."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.build import build
+from generator.reporter import Reporter
+
+from .helpers import ARTIFACTS, DESKTOP, PHONE
+from .crawl import OVERFLOW_JS
+
+WORDS = ("Scalable Sparse Robust Adaptive Neural Graph Diffusion Transformers Bayesian Optimal Causal Federated "
+         "Contrastive Equivariant Learning Inference Networks Representations Policies Bounds Models Attention "
+         "Gradient Stochastic Variational Kernel Latent Generative Reinforcement Meta Structured").split()
+NAMES = ("Ada Lovelace, Alan Turing, Grace Hopper, Emmy Noether, Srinivasa Ramanujan, Sofia Kovalevskaya, "
+         "Claude Shannon, Barbara Liskov, John von Neumann, Katherine Johnson, Kurt Gödel, Hedy Lamarr").split(", ")
+
+FULLY_VISIBLE_JS = """() => Array.from(document.querySelectorAll('.paper-item')).filter(item => {
+  const box = item.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= innerHeight;
+}).length"""
+
+
+def record(number: int) -> dict:
+    """A paper as a venue's JSON Lines export has it: a title of 9–12 words, 3–6 authors, PDF and code links,
+    an abstract with math."""
+    words = [WORDS[(number * 7 + k * 5) % len(WORDS)] for k in range(9 + number % 4)]
+    authors = [NAMES[(number + k * 5) % len(NAMES)] for k in range(3 + number % 4)]
+    return {"id": f"p{number}", "title": " ".join(words), "authors": authors,
+            "abstract": f"We study problem {number} with $O(\\sqrt{{T}})$ regret. " * 6,
+            "keywords": ["Learning theory", "Optimization"][: 1 + number % 2],
+            "pdf": f"https://example.org/p{number}.pdf", "code": f"https://github.com/example/p{number}",
+            "openreview": f"https://openreview.net/forum?id=abcdef{number}"}
+
+
+@pytest.fixture(scope="module")
+def venue_site(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("density")
+    content = root / "content"
+    content.mkdir()
+    (content / "papers.jsonl").write_text("".join(json.dumps(record(n)) + "\n" for n in range(1, 41)),
+                                          encoding="utf-8")
+    reporter = Reporter()
+    build(content, root / "site", reporter)
+    assert not reporter.errors
+    return root / "site"
+
+
+@pytest.mark.parametrize("page_name", ["index.html", "tags/learning-theory.html", "authors/ada-lovelace.html"])
+def test_a_list_shows_seven_papers_above_the_fold(page, venue_site, page_name):
+    page.set_viewport_size(DESKTOP)
+    page.goto((venue_site / page_name).as_uri())
+    shown = page.evaluate(FULLY_VISIBLE_JS)
+    shots = ARTIFACTS / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / f"list-{page_name.replace('/', '-')}.png"))
+    assert shown >= 7, f"{page_name}: {shown} whole papers above the fold at 1280×900"
+    first = page.locator(".paper-item").first
+    assert [a.inner_text() for a in first.locator(".item-links > a").all()] == ["PDF", "Code", "OpenReview",
+                                                                                 "BibTeX"]
+    authors = first.locator(".item-authors").inner_text().split(", ")
+    assert len(authors) >= 3 and set(authors) <= set(NAMES)
+
+
+def test_the_abstract_opens_in_place_without_javascript(browser, venue_site):
+    context = browser.new_context(java_script_enabled=False, viewport=DESKTOP)
+    page = context.new_page()
+    try:
+        page.goto((venue_site / "index.html").as_uri())
+        item = page.locator(".paper-item").nth(2)
+        abstract = item.locator(".item-abstract .abstract")
+        assert not abstract.is_visible()
+        item.locator(".item-abstract summary").click()
+        assert abstract.is_visible() and page.url.endswith("index.html")
+        assert abstract.locator("math").count() == 6  # the math is typeset, not half-converted text
+        assert "$" not in abstract.inner_text()
+    finally:
+        context.close()
+
+
+def test_a_dense_list_stays_readable_on_a_phone(page, venue_site):
+    page.set_viewport_size(PHONE)
+    page.goto((venue_site / "index.html").as_uri())
+    page.locator(".paper-item .item-abstract summary").first.click()
+    over, culprits = page.evaluate(OVERFLOW_JS)
+    assert over <= 0, culprits
+    size = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.item-links a')).fontSize)")
+    assert size >= 13  # links stay big enough to read and tap
