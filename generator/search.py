@@ -14,7 +14,13 @@ misses papers it should find. Where lunr.py and lunr.js differ we follow lunr.js
 * stems: lunr.py's Porter stemmer turns a final y into i where lunr.js does not
   (``array``: ``arrai`` against ``array``), so we use lunr.js's rule;
 * order: lunr.js inserts index terms into its token set in UTF-16 code-unit
-  order and refuses the whole index otherwise; lunr.py sorts by code point.
+  order and refuses the whole index otherwise; lunr.py sorts by code point;
+* CJK: a run of Han, Kana or Hangul inside a word is indexed as its
+  overlapping character bigrams (``generator.cjk``), and search.js turns the
+  query into the same bigrams, all required: any word of two or more
+  characters inside a Chinese or Japanese title is found, without a
+  dictionary on either side. The rest of such a word ("LoRA" in "LoRA微调")
+  is a word of its own.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from lunr.stemmer import stemmer as lunr_stemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 from lunr.vector import Vector
 
+from generator import cjk
 from generator.background import Pending, in_parallel
 from generator.cache import BuildCache
 from generator.errors import ThemeError
@@ -57,6 +64,7 @@ _SEPARATORS = re.compile(f"[{_SPACES}\\-{_MATH_PUNCTUATION}]+")
 _DASHES = re.compile("[\u2010-\u2015\u2212]")  # hyphens, dashes, minus: split like "-"
 # lunr's trimmer, Unicode-aware as lunr.py's is (search.js uses \p{L}\p{N}_).
 _TRIM = re.compile(r"^\W*?(\w+)\W*?$")
+_WORD_CHAR = re.compile(r"\w")
 _MKDOCS_LUNR = ("contrib", "search", "templates", "search", "lunr.js")
 
 
@@ -106,7 +114,29 @@ def term(word: str) -> str | None:
 
 
 def terms(text: str) -> list[str]:
-    return [t for t in map(term, _SEPARATORS.split(normalise(text))) if t]
+    found: list[str] = []
+    for word in _SEPARATORS.split(normalise(text)):
+        if cjk.has_cjk(word):
+            found += _mixed_terms(word)
+        else:
+            t = term(word)
+            if t:
+                found.append(t)
+    return found
+
+
+def _mixed_terms(word: str) -> list[str]:
+    """A word holding CJK runs: each run's bigrams, each other piece a word of its own
+    (a piece of punctuation only, "。" or "「", is nothing)."""
+    found: list[str] = []
+    for position, piece in enumerate(cjk.split_runs(word)):
+        if position % 2:
+            found += cjk.bigrams(piece)
+        elif _WORD_CHAR.search(piece):
+            t = term(piece)
+            if t:
+                found.append(t)
+    return found
 
 
 class TermBuilder(Builder):
@@ -203,11 +233,11 @@ def build_index(papers: list[RenderedPaper]) -> dict:
 
 
 def snippet(plain: str, length: int = SNIPPET_LENGTH) -> str:
-    """The start of the abstract for a result, cut at a word boundary."""
+    """The start of the abstract for a result, cut at a word boundary; ``length`` counts
+    display columns (a CJK character takes two), so a Chinese snippet looks as long."""
     plain = " ".join(plain.split())
-    if len(plain) <= length:
-        return plain
-    return plain[:length].rsplit(" ", 1)[0] + "…"
+    short = cjk.cut(plain, length)
+    return plain if short == plain else short.rstrip() + "…"
 
 
 def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str]) -> dict:
