@@ -11,6 +11,7 @@ import functools
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterator
+from urllib.parse import quote
 
 import jinja2
 
@@ -296,7 +297,7 @@ def papers_json(papers: list[RenderedPaper]) -> bytes:
             "slug": p.paper.slug,
             "order": p.paper.order,
             "title": p.title_plain,
-            "url": p.url,
+            "url": quote(p.url),  # a URL: a CJK slug percent-encoded, as sitemap.xml and the feed have it
             "tags": list(p.paper.tags),
             "abstract": p.abstract_plain,
             **_details_json(p),
