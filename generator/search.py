@@ -214,13 +214,14 @@ def utf16_key(text: str) -> bytes:
     return text.encode("utf-16-be", "surrogatepass")
 
 
-def build_index(papers: list[RenderedPaper]) -> dict:
+def build_index(papers: list[RenderedPaper], names: dict[str, str] | None = None) -> dict:
     """The serialized lunr index; document refs are positions in ``papers``."""
     builder = TermBuilder()
+    names = names or {}
     for ref, paper in enumerate(papers):
         builder.add_terms(str(ref), {
             "title": terms(paper.title_plain),
-            "tags": terms(" ".join(paper.paper.tags)),
+            "tags": terms(" ".join(paper.paper.tags + tuple(names[t] for t in paper.paper.tags if t in names))),
             "abstract": terms(paper.abstract_plain),
         })
     index = builder.build()
@@ -240,19 +241,21 @@ def snippet(plain: str, length: int = SNIPPET_LENGTH) -> str:
     return plain if short == plain else short.rstrip() + "…"
 
 
-def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str]) -> dict:
-    """Index plus display records: [title, url, tag numbers, snippet] per paper."""
-    names = sorted(set(tag_urls) | {t for p in papers for t in p.paper.tags}, key=lambda n: (n.casefold(), n))
-    number = {name: i for i, name in enumerate(names)}
+def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str], names: dict[str, str] | None = None) -> dict:
+    """Index plus display records: [title, url, tag numbers, snippet] per paper; a tag is shown by its
+    name in ``names`` (the interface language's) and is indexed by both names."""
+    shown = names or {}
+    ordered = sorted(set(tag_urls) | {t for p in papers for t in p.paper.tags}, key=lambda n: (n.casefold(), n))
+    number = {name: i for i, name in enumerate(ordered)}
     docs = [
         [p.title_plain, p.url, [number[t] for t in p.paper.tags], snippet(p.abstract_plain)]
         for p in papers
     ]
     return {
         "version": FORMAT_VERSION,
-        "tags": [[name, tag_urls.get(name)] for name in names],
+        "tags": [[shown.get(name, name), tag_urls.get(name)] for name in ordered],
         "docs": docs,
-        "index": build_index(papers),
+        "index": build_index(papers, shown),
     }
 
 
@@ -326,25 +329,29 @@ def lunr_js() -> bytes:
     return source
 
 
-def search_files(papers: list[RenderedPaper], tag_urls: dict[str, str]) -> dict[str, bytes]:
+def search_files(papers: list[RenderedPaper], tag_urls: dict[str, str],
+                 names: dict[str, str] | None = None) -> dict[str, bytes]:
     """The files search adds to the site, by path relative to the site root."""
     return {
         LUNR_JS: lunr_js(),
-        INDEX_JS: index_script(search_data(papers, tag_urls)),
+        INDEX_JS: index_script(search_data(papers, tag_urls, names)),
     }
 
 
 
-def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[str, str]) -> str:
-    """Everything the index script is made of: each paper's title, URL, tags and abstract, the tag pages."""
-    parts = [str(FORMAT_VERSION), json.dumps(sorted(tag_urls.items()), ensure_ascii=False)]
+def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[str, str],
+               names: dict[str, str] | None = None) -> str:
+    """Everything the index script is made of: each paper's title, URL, tags and abstract, the tag pages
+    and their names."""
+    parts = [str(FORMAT_VERSION), json.dumps(sorted(tag_urls.items()), ensure_ascii=False),
+             json.dumps(sorted((names or {}).items()), ensure_ascii=False)]
     for paper in papers:
         parts += [paper.title_plain, paper.url, "\x1f".join(paper.paper.tags), paper.abstract_plain]
     return cache.key("search", *parts)
 
 
 def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], staging, cache: BuildCache,
-                       parallel: bool = True) -> Pending:
+                       parallel: bool = True, names: dict[str, str] | None = None) -> Pending:
     """Write the search files into ``staging`` (an ``output.Staging``); the result names them.
 
     An index the cache holds for these papers is copied at once. Otherwise it is built
@@ -355,12 +362,12 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], st
     """
     staging.write(LUNR_JS, lunr_js())
     target = staging.path / INDEX_JS
-    key = search_key(cache, papers, tag_urls) if cache.enabled else ""
+    key = search_key(cache, papers, tag_urls, names) if cache.enabled else ""
     if cache.enabled and cache.copy_out("search", key, target):  # in chunks: ≈ 120 MB at 50,000 papers
         return Pending(lambda: [LUNR_JS, INDEX_JS])
 
     def job() -> list[str]:
-        write_chunks(target, index_script_chunks(search_data(papers, tag_urls)))
+        write_chunks(target, index_script_chunks(search_data(papers, tag_urls, names)))
         cache.store_file("search", key, target)
         return [LUNR_JS, INDEX_JS]
 

@@ -153,8 +153,11 @@ class SiteRenderer:
     """Lists every output of the site; the Jinja environment is built once."""
 
     def __init__(self, theme: Theme, config: Config, site: SiteInfo, env: jinja2.Environment | None = None,
-                 publication: Publication | None = None):
+                 publication: Publication | None = None, topic_names: dict[str, str] | None = None):
         self.env = env or theme.environment(interface(config.language))  # _, ngettext, format_date
+        # A topic's name in the interface language (the taxonomy's ``names``); its page keeps its address.
+        names = dict(topic_names or {})
+        self.env.filters["topic"] = lambda name: names.get(name, name)
         self.publication = publication
         if publication is not None:
             self.env.globals.update(publication.template_globals())  # feed_url

@@ -8,6 +8,7 @@ nothing gets the taxonomy's fallback tag and the caller warns about it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -18,6 +19,7 @@ from typing import Any
 import yaml
 
 from generator.errors import ContentError
+from generator.i18n import same_language
 from generator.yamlutil import load_mapping, read_utf8
 
 DEFAULT_TAXONOMY_PATH = Path(__file__).parent / "default_taxonomy.yaml"
@@ -34,7 +36,7 @@ MATCHER_VERSION = 1
 
 _WORD = re.compile(r"[^\W_]+")
 _GAP = re.compile(r"[\s\-–—()]+")  # "flow-matching", "SE(3)-equivariant"
-_KNOWN_KEYS = ("fallback", "tags")
+_KNOWN_KEYS = ("fallback", "names", "tags")
 _NULL = "tag:yaml.org,2002:null"
 
 
@@ -59,11 +61,24 @@ class Taxonomy:
     tags: tuple[TagRule, ...]
     fallback: str
     version: str  # short sha256 of the canonical content; changes when the taxonomy changes
+    # Language tag → tag name → the name readers of that language see. Not in ``version``:
+    # a translation changes no paper's tags.
+    names: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)
     # First word → keywords starting with it, longest first: one dict look-up per word of text.
     _index: dict[str, tuple[_Keyword, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", _build_index(self.tags))
+
+    def names_for(self, language: str) -> dict[str, str]:
+        """Tag name → its name in ``language`` (zh-CN, zh-Hans and zh alike), for the tags that have one:
+        the built-in taxonomy's translations of the tags this one shares with it, then this file's own."""
+        found: dict[str, str] = {}
+        for taxonomy in (default_taxonomy(), self):
+            for tag, names in taxonomy.names.items():
+                if same_language(tag, language):
+                    found.update(names)
+        return found
 
     def tags_for(self, title: str, plain: str) -> tuple[str, ...]:
         """1–6 tag names, best score first, ties in taxonomy order; the fallback when none fits."""
@@ -133,6 +148,11 @@ def load_taxonomy(content_dir: Path) -> Taxonomy:
     return parse_taxonomy(read_utf8(path, path, ContentError, "taxonomy"), path)
 
 
+@functools.cache
+def default_taxonomy() -> Taxonomy:
+    return parse_taxonomy(DEFAULT_TAXONOMY_PATH.read_text(encoding="utf-8"), DEFAULT_TAXONOMY_PATH)
+
+
 def parse_taxonomy(text: str, path: Path | str) -> Taxonomy:
     data, lines = load_mapping(text, path, ContentError)
     for key in data:
@@ -143,7 +163,28 @@ def parse_taxonomy(text: str, path: Path | str) -> Taxonomy:
         raise ContentError("`fallback` must be a tag name, e.g. `fallback: Other topics`", path=path,
                            line=lines.get("fallback"))
     rules = _parse_tags(text, path, data.get("tags"), lines.get("tags", 1))
-    return Taxonomy(tags=rules, fallback=fallback.strip(), version=_version(rules, fallback.strip()))
+    names = _parse_names(data.get("names"), {r.name for r in rules} | {fallback.strip()}, path, lines.get("names"))
+    return Taxonomy(tags=rules, fallback=fallback.strip(), version=_version(rules, fallback.strip()), names=names)
+
+
+def _parse_names(value: Any, tags: set[str], path: Path | str, line: int | None) -> dict[str, dict[str, str]]:
+    """``names: {zh-CN: {Optimization: 优化, …}, ja: {…}}``: each tag's name per language."""
+    if value is None:
+        return {}
+    example = "e.g. `names: {zh-CN: {Optimization: 优化}}`"
+    if not isinstance(value, dict):
+        raise ContentError(f"`names` must map a language to the tags' names in it, {example}", path=path, line=line)
+    names: dict[str, dict[str, str]] = {}
+    for language, given in value.items():
+        if not isinstance(given, dict) or not all(isinstance(v, str) and v.strip() for v in given.values()):
+            raise ContentError(f"`names: {language}` must map tag names to their names in {language}, {example}",
+                               path=path, line=line)
+        unknown = sorted(str(tag) for tag in given if str(tag) not in tags)
+        if unknown:
+            raise ContentError(f"`names: {language}` names tags the taxonomy does not have: {', '.join(unknown)}",
+                               path=path, line=line)
+        names[str(language)] = {str(tag): name.strip() for tag, name in given.items()}
+    return names
 
 
 def _parse_tags(text: str, path: Path | str, tags: Any, line: int) -> tuple[TagRule, ...]:
