@@ -16,6 +16,7 @@ from urllib.parse import quote
 import jinja2
 
 from generator import __version__
+from generator.cjk import has_cjk
 from generator.config import Config
 from generator.details import author_fields
 from generator.errors import ThemeError
@@ -127,7 +128,10 @@ def _author_key(name: str) -> str:
 
 
 def _family_name(key: str) -> str:
-    """The last word of a name, for sorting ("Ada Lovelace" under L); a name in one word sorts as is."""
+    """The last word of a name, for sorting ("Ada Lovelace" under L); a name in one word sorts as is.
+    A Chinese, Japanese or Korean name is written family name first ("山田 太郎", "张伟"): as written."""
+    if has_cjk(key):
+        return key
     return key.rsplit(" ", 1)[-1]
 
 
