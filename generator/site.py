@@ -16,7 +16,7 @@ from urllib.parse import quote
 import jinja2
 
 from generator import __version__
-from generator.cjk import has_cjk
+from generator.cjk import cut, has_cjk
 from generator.config import Config
 from generator.details import author_fields
 from generator.errors import ThemeError
@@ -57,11 +57,12 @@ class TagPage:
 
 
 def teaser(plain: str, length: int = TEASER_LENGTH) -> str:
-    """The start of the abstract, cut at a word boundary."""
-    if len(plain) <= length:
+    """The start of the abstract, cut at a word boundary; ``length`` counts display columns
+    (a CJK character takes two, and CJK text is cut after a clause mark or between characters)."""
+    short = cut(plain, length)
+    if short == plain:
         return plain
-    cut = plain[:length].rsplit(" ", 1)[0].rstrip(",;:.-–— ")
-    return cut + "…"
+    return short.rstrip(",;:.-–— ，。；：、") + "…"
 
 
 def group_tags(papers: list[RenderedPaper]) -> list[TagPage]:
