@@ -43,6 +43,27 @@ def split_runs(text: str) -> list[str]:
     return _RUNS.split(text)
 
 
+def language_of(text: str) -> str:
+    """``zh``, ``ja`` or ``ko`` for text mostly written in that language, else "" (not known):
+    Kana is Japanese, Hangul Korean, Han alone Chinese."""
+    counts = {"han": 0, "kana": 0, "hangul": 0, "latin": 0}
+    for char in text:
+        if not is_cjk(char):
+            counts["latin"] += char.isascii() and char.isalpha()
+        elif "\u3041" <= char <= "\u30ff" or "\u31f0" <= char <= "\u31ff":
+            counts["kana"] += 1
+        elif "\uac00" <= char <= "\ud7ff" or "\u1100" <= char <= "\u11ff" or "\u3130" <= char <= "\u318f":
+            counts["hangul"] += 1
+        else:
+            counts["han"] += 1
+    written = counts["han"] + counts["kana"] + counts["hangul"]
+    if written < 2 or written * 2 < counts["latin"]:
+        return ""
+    if counts["hangul"] * 2 >= written:
+        return "ko"
+    return "ja" if counts["kana"] * 20 >= written else "zh"
+
+
 def bigrams(run: str) -> list[str]:
     """A CJK run's overlapping character pairs; a run of one character is itself."""
     if len(run) < 2:

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from urllib.parse import quote
 
 import jinja2
+from markupsafe import Markup
 
 from generator import __version__
-from generator.cjk import cut, has_cjk
+from generator.cjk import cut, has_cjk, language_of
 from generator.config import Config
 from generator.details import author_fields
 from generator.errors import ThemeError
@@ -163,6 +164,7 @@ class SiteRenderer:
         # A topic's name in the interface language (the taxonomy's ``names``); its page keeps its address.
         names = dict(topic_names or {})
         self.env.filters["topic"] = lambda name: names.get(name, name)
+        self.env.filters["lang_attr"] = functools.partial(_lang_attribute, config.language)
         self.publication = publication
         if publication is not None:
             self.env.globals.update(publication.template_globals())  # feed_url
@@ -251,6 +253,15 @@ class SiteRenderer:
     def _absolute_root(self) -> str:
         """404.html is served at any depth, so its links start from the site's path."""
         return self.config.base_path
+
+
+def _lang_attribute(site_language: str, text: str) -> Markup:
+    """`` lang="ja"`` for a paper's text in a CJK language other than the site's, so that it gets
+    its language's fonts and glyph forms; empty when the language is the site's or not known."""
+    found = language_of(text)
+    if not found or found == site_language.split("-")[0].lower():
+        return Markup("")
+    return Markup(f' lang="{found}"')
 
 
 def paginate(items: list, size: int, stem: str, joiner: str = "-") -> Iterator[tuple[str, list, dict]]:

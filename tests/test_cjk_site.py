@@ -172,3 +172,15 @@ def test_chinese_teasers_are_cut_by_width_at_a_clause():
     assert short.endswith("…") and cjk.width(short) <= TEASER_LENGTH + 2
     assert text.startswith(short[:-1]) and short[-2] not in "，。；：、"
     assert teaser("LoRA " + "微调" * 200).startswith("LoRA 微调")
+
+
+def test_cjk_text_in_a_site_of_another_language_says_its_language(tmp_path, ja_site, zh_site):
+    site = built(tmp_path, [JA_CSV, ZH_PAPERS], "title: Mixed\nlanguage: en\n")
+    ja_page = read(site, "papers/拡散モデルを用いた高速な画像生成.html")
+    assert '<html lang="en">' in ja_page and '<h1 class="page-title" lang="ja">' in ja_page
+    assert '<section class="abstract" aria-labelledby="abstract-heading" lang="ja">' in ja_page
+    assert '<h2 id="abstract-heading" lang="en">' in ja_page
+    assert '<h1 class="page-title" lang="zh">' in read(site, "papers/基于扩散模型的图像超分辨率重建.html")
+    # In its own language's site the text needs no attribute of its own.
+    assert '<h1 class="page-title">' in read(ja_site, "papers/拡散モデルを用いた高速な画像生成.html")
+    assert '<h1 class="page-title">' in read(zh_site, "papers/基于扩散模型的图像超分辨率重建.html")
