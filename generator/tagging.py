@@ -12,12 +12,14 @@ import functools
 import hashlib
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from generator.cjk import CJK_RANGES, has_cjk
 from generator.errors import ContentError
 from generator.i18n import same_language
 from generator.yamlutil import load_mapping, read_utf8
@@ -32,9 +34,11 @@ RELATIVE_FLOOR = 1 / 3  # of the best tag's score
 MAX_TAGS = 6
 # Bump when the matching changes: with the constants above it is part of the version, so pages
 # tagged under older rules are re-tagged.
-MATCHER_VERSION = 1
+MATCHER_VERSION = 2  # 2: CJK keywords match inside CJK text; a CJK run is a word apart from Latin ones
 
-_WORD = re.compile(r"[^\W_]+")
+# A word: letters and digits, where a run of CJK characters is a word apart from Latin ones
+# ("基于LoRA微调": 基于, LoRA, 微调), so that English keywords match inside Chinese text.
+_WORD = re.compile(f"[{CJK_RANGES}]+|[^\\W_{CJK_RANGES}]+")
 _GAP = re.compile(r"[\s\-–—()]+")  # "flow-matching", "SE(3)-equivariant"
 _KNOWN_KEYS = ("fallback", "names", "tags")
 _NULL = "tag:yaml.org,2002:null"
@@ -66,9 +70,15 @@ class Taxonomy:
     names: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)
     # First word → keywords starting with it, longest first: one dict look-up per word of text.
     _index: dict[str, tuple[_Keyword, ...]] = field(init=False, repr=False, compare=False)
+    # Keywords written in CJK (扩散模型, 拡散モデル), longest first: found as substrings, since the
+    # text has no spaces to find words by.
+    _cjk: tuple[tuple[int, str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", _build_index(self.tags))
+        cjk_keywords = {(tag, unicodedata.normalize("NFKC", k).lower()) for tag, rule in enumerate(self.tags)
+                        for k in rule.keywords if has_cjk(k)}
+        object.__setattr__(self, "_cjk", tuple(sorted(cjk_keywords, key=lambda pair: (-len(pair[1]), pair))))
 
     def names_for(self, language: str) -> dict[str, str]:
         """Tag name → its name in ``language`` (zh-CN, zh-Hans and zh alike), for the tags that have one:
@@ -110,7 +120,22 @@ class Taxonomy:
                     counts = hits[keyword.tag]
                     counts[keyword.text] = counts.get(keyword.text, 0) + 1
                     free = end
+        if self._cjk and has_cjk(text):
+            self._cjk_hits(unicodedata.normalize("NFKC", text).lower(), hits)
         return hits
+
+    def _cjk_hits(self, text: str, hits: list[dict[str, int]]) -> None:
+        """Count CJK keywords in ``text``, longest first; a character counts for one keyword only
+        ("扩散模型" is not also "模型")."""
+        taken = bytearray(len(text))
+        for tag, keyword in self._cjk:
+            start = text.find(keyword)
+            while start >= 0:
+                end = start + len(keyword)
+                if not any(taken[start:end]):
+                    taken[start:end] = b"\x01" * len(keyword)
+                    hits[tag][keyword] = hits[tag].get(keyword, 0) + 1
+                start = text.find(keyword, start + 1)
 
 
 def _matches(keyword: _Keyword, words: list[str], spans: list[tuple[int, int]], text: str, start: int, end: int) -> bool:
@@ -126,6 +151,8 @@ def _build_index(rules: tuple[TagRule, ...]) -> dict[str, tuple[_Keyword, ...]]:
     index: dict[str, list[_Keyword]] = {}
     for tag, rule in enumerate(rules):
         for text in rule.keywords:
+            if has_cjk(text):
+                continue  # matched by Taxonomy._cjk_hits
             words = tuple(w.lower() for w in _WORD.findall(text))
             keyword = _Keyword(tag, " ".join(words), words[:-1], _plurals(words[-1]))
             for first in keyword.last if len(words) == 1 else (words[0],):

@@ -59,3 +59,20 @@ def test_search_shows_the_translated_name_and_finds_both():
     assert data["tags"][0][0] == "优化方法" and data["tags"][0][1].endswith(".html")
     terms = {term for term, _ in data["index"]["invertedIndex"]}
     assert {"optim", "优化", "化方", "方法"} <= terms
+
+
+@pytest.mark.parametrize("title, abstract, expected", [
+    ("基于扩散模型的图像超分辨率重建", "本文提出了一种方法。", "Diffusion & generative models"),
+    ("自监督学习的视频表示方法", "", "Clustering & unsupervised learning"),
+    ("基于LoRA微调的代码生成模型", "", "Fine-tuning & continual learning"),  # LoRA: an English keyword in Chinese text
+    ("拡散モデルを用いた高速な画像生成", "", "Diffusion & generative models"),
+    ("連合学習におけるプライバシー保護", "", "Privacy & fairness"),
+])
+def test_chinese_and_japanese_keywords_tag_cjk_papers(title, abstract, expected):
+    assert expected in default_taxonomy().tags_for(title, abstract)
+
+
+def test_the_longest_cjk_keyword_wins_its_characters():
+    tags = default_taxonomy().tags_for("自监督学习的视频表示方法", "")
+    assert "Supervised learning" not in tags  # 监督学习 is inside 自监督学习
+    assert "Diffusion & generative models" not in default_taxonomy().tags_for("基于LoRA微调的代码生成模型", "")
