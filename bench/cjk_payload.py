@@ -1,6 +1,6 @@
 """Search payload per paper for an English corpus and a Chinese corpus of the same size.
 
-    python bench/cjk_payload.py 5000 [--write bench/out/content-zh-5000]
+    python bench/cjk_payload.py 5000 [--write bench/out/content-zh-5000] [--node]
 
 The English corpus is the first N real papers of ../shared/corpora/ (titles and
 abstracts). The Chinese corpus is *derived* from the same papers, word for word,
@@ -16,6 +16,9 @@ with ``proceedings build`` (not committed: it is made in seconds).
 
 Both indexes are made by ``generator.search.search_data`` exactly as a build
 makes them; sizes are gzip level 6 of ``assets/search-index.js`` and of its parts.
+``--node`` also loads each index in node (bench/time_queries.mjs: the script, its
+JSON.parse and lunr.Index.load) and times search.js's find() for a word of one,
+two and four characters (letters in English) and a whole title.
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ import hashlib
 import json
 import random
 import re
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,6 +132,26 @@ def measure(papers: list[RenderedPaper]) -> dict:
     }
 
 
+def node_timing(papers: list[RenderedPaper], queries: list[str]) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        index, asked = Path(tmp, "search-index.js"), Path(tmp, "queries.json")
+        index.write_bytes(search.index_script(search.search_data(papers, {})))
+        asked.write_text(json.dumps(queries), encoding="utf-8")
+        done = subprocess.run(["node", str(ROOT / "bench" / "time_queries.mjs"), str(search.lunr_js_path()),
+                               str(ROOT / "themes" / "default" / "static" / "search.js"), str(index), str(asked)],
+                              capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def sample_queries(records: list[dict], chinese: bool) -> list[str]:
+    title = records[10]["title"]
+    if chinese:
+        run = max(re.findall(r"[\u4e00-\u9fff]+", title), key=len)
+        return [run[:1], run[:2], run[:4], title]
+    word = max(title.split(), key=len).lower()
+    return [word[:3], word[:4], word, title]
+
+
 def write_content(records: list[dict], target: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     with open(target / "papers.jsonl", "w", encoding="utf-8") as out:
@@ -140,6 +165,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("count", type=int, nargs="?", default=5000)
     parser.add_argument("--write", type=Path, help="also write the Chinese corpus as a content folder here")
+    parser.add_argument("--node", action="store_true", help="also time loading the index and queries in node")
     args = parser.parse_args()
     english = english_records(args.count)
     translator = Translator()
@@ -149,11 +175,17 @@ def main() -> None:
     print(f"example: {chinese[0]['title']} — {chinese[0]['abstract'][:80]}…")
     print(f"{'corpus':10} {'papers':>6} {'chars/abstract':>14} {'terms':>8} {'raw B/paper':>11} "
           f"{'gzip B/paper':>12} {'index':>6} {'docs':>5}")
-    for name, records, topics in (("English", english, TOPICS), ("Chinese", chinese, TOPICS_ZH)):
+    corpora = (("English", english, TOPICS), ("Chinese", chinese, TOPICS_ZH))
+    for name, records, topics in corpora:
         m = measure(rendered(records, topics))
         chars = sum(len(r["abstract"]) for r in records) / len(records)
         print(f"{name:10} {len(records):>6} {chars:>14.0f} {m['terms']:>8} {m['raw']:>11.0f} {m['gzip']:>12.0f} "
               f"{m['index']:>6.0f} {m['docs']:>5.0f}")
+    if args.node:
+        for name, records, topics in corpora:
+            timing = node_timing(rendered(records, topics), sample_queries(records, name == "Chinese"))
+            asked = ", ".join(f"{q[:12]!r} {hits} hits {ms} ms" for q, hits, ms in timing["queries"])
+            print(f"{name}: index loaded in {timing['load_ms']} ms; {asked}")
 
 
 if __name__ == "__main__":

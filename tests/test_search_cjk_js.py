@@ -50,7 +50,7 @@ def test_mixed_and_japanese_queries(node, tmp_path):  # noqa: F811
         "拡散モデル": {ja_diffusion},
         "ｶﾞｿﾞｳ": set(),  # half-width katakana is normalised, and nothing says ガゾウ
         "モデル": {ja_diffusion, ja_lora, titled(found, "日本語テキストの感情分析のための事前学習")},
-        "扩": {titled(found, "基于扩散模型的图像超分辨率重建"), molecules},  # one character: inside any term
+        "扩": {titled(found, "基于扩散模型的图像超分辨率重建"), molecules},  # one character: any pair it starts
         "「知识蒸馏」": {titled(found, "知识蒸馏与模型压缩综述")},
         "不存在的词": set(),
     }

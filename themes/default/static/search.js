@@ -57,7 +57,8 @@
   }
 
   /* A bigram is an index term as it is. A lone character (a run of one) is also
-     looked for inside every term, so 扩 finds 扩散 while the reader types. */
+     looked for at the start of every term, so 扩 finds 扩散 while the reader types
+     (inside every term would be a leading wildcard: half a second at 5,000 papers). */
   function cjkWords(run) {
     var single = Array.from(run).length === 1;
     return bigrams(run).map(function (gram) {
@@ -106,7 +107,7 @@
 
   function matches(word, term) {
     return term === word.stem || (word.prefix && term.lastIndexOf(word.word, 0) === 0) ||
-      (word.single === true && term.indexOf(word.word) >= 0);
+      (word.single === true && term.lastIndexOf(word.word, 0) === 0);
   }
 
   /* Every word that is not a stop word must match in some field: lunr ORs
@@ -118,10 +119,7 @@
         words.forEach(function (w) {
           q.term(w.word, { usePipeline: !w.cjk });
           if (w.prefix) q.term(w.word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
-          if (w.single) {
-            q.term(w.word, { usePipeline: false,
-                             wildcard: lunr.Query.wildcard.LEADING | lunr.Query.wildcard.TRAILING });
-          }
+          if (w.single) q.term(w.word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
         });
       }).filter(function (result) {
         var terms = Object.keys(result.matchData.metadata);
