@@ -65,17 +65,11 @@ def is_cjk_abstract(text: str) -> bool:
     return han >= 10 and han * 2 >= latin
 
 
-def is_japanese(text: str) -> bool:
-    """Kana among the CJK characters: Chinese text has none."""
-    kana = sum(1 for c in text if "\u3041" <= c <= "\u30ff" and c != "\u30fb")
-    return kana * 20 >= sum(1 for c in text if cjk.is_cjk(c))
-
-
 def cjk_title_candidates(text: str) -> list[str]:
     """Titles for a Chinese or Japanese abstract, best first; never empty."""
     text = " ".join(_QUOTES.sub("", text).split())
     found: list[str] = []
-    for rule in _JAPANESE_RULES if is_japanese(text) else _CHINESE_RULES:
+    for rule in _JAPANESE_RULES if cjk.language_of(text) == "ja" else _CHINESE_RULES:
         for match in rule.finditer(text):
             title = _title(match["phrase"])
             if title and title not in found:
