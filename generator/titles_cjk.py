@@ -22,21 +22,21 @@ MIN_CHARS = 6  # below this a phrase is too bare to stand as a title; the next r
 MAX_CHARS = 30
 _SHORTEST = 4  # a phrase shorter than this is no title at all ("方法")
 
-_SUBJECT = r"(?:本文|本研究|本工作|该文|本论文|我们|笔者)"
-_ADVERB = r"(?:首先|还|又|进一步|创新性?地|主要|重点|系统地|在此基础上)?"
-_MEASURE = r"(?:一种|一个|一套|一类|一款|一项|一系列|种|个)?"
-_NOVEL = r"(?:(?:新的|新颖的|新型的?|全新的|简单而?有效的|高效的)\s*)?"
+_SUBJECT = r"(?:本文|本研究|本工作|该文|該文|本论文|本論文|我们|我們|笔者|筆者)"  # simplified and traditional
+_ADVERB = r"(?:首先|还|還|又|进一步|進一步|创新性?地|創新性?地|主要|重点|重點|系统地|系統地|在此基础上|在此基礎上)?"
+_MEASURE = r"(?:一种|一種|一个|一個|一套|一类|一類|一款|一项|一項|一系列|种|種|个|個)?"
+_NOVEL = r"(?:(?:新的|新颖的|新穎的|新型的?|全新的|简单而?有效的|簡單而?有效的|高效的)\s*)?"
 _CLAUSE_START = r"(?:^|(?<=[。、，！？]))"
 _JA_VERB = r"を[\u3040-\u309f\u4e00-\u9fff]{0,6}?(?:する|した|します|しました|す|る|た)。"
 # Rules in order of preference; each captures the title phrase as ``phrase``.
 _CHINESE_RULES = (
     # 本文提出了一种基于扩散模型的…方法，… / 本研究提出原型校准网络
-    re.compile(rf"{_SUBJECT}[^，。；：！？]{{0,12}}?{_ADVERB}(?:提出|设计|构建|开发|建立|实现|发布)了?{_MEASURE}{_NOVEL}"
+    re.compile(rf"{_SUBJECT}[^，。；：！？]{{0,12}}?{_ADVERB}(?:提出|设计|設計|构建|構建|开发|開發|建立|实现|實現|发布|發佈)了?{_MEASURE}{_NOVEL}"
                r"(?P<phrase>[^。；！？]+)"),
     re.compile(rf"提出了?{_MEASURE}{_NOVEL}(?P<phrase>[^。；！？]+)"),
     # 本文研究视频的… / 本文综述了… / 我们将扩散模型用于…
-    re.compile(rf"{_SUBJECT}{_ADVERB}(?:研究|综述|分析|探讨|探索|讨论|介绍|考察|评估|总结)了?(?P<phrase>[^。；！？]+)"),
-    re.compile(rf"{_SUBJECT}{_ADVERB}(?P<phrase>将[^。；！？]+)"),
+    re.compile(rf"{_SUBJECT}{_ADVERB}(?:研究|综述|綜述|分析|探讨|探討|探索|讨论|討論|介绍|介紹|考察|评估|評估|总结|總結)了?(?P<phrase>[^。；！？]+)"),
+    re.compile(rf"{_SUBJECT}{_ADVERB}(?P<phrase>[将將][^。；！？]+)"),
 )
 # A Japanese noun phrase is the clause before its verb: never across 、 or 。.
 _JAPANESE_RULES = (
@@ -45,10 +45,13 @@ _JAPANESE_RULES = (
     # 本研究では、深層強化学習を用いて…方策を学習する
     re.compile(rf"(?:本論文|本研究|本稿)(?:では|は)、?(?P<phrase>[^。、，！？]+?){_JA_VERB}"),
     # …において、予測の不確実性を推定する。 (the object of a sentence's last verb)
+    # 本稿では、…対話システムについて述べる
+    re.compile(r"(?:本論文|本研究|本稿)(?:では|は)、?(?P<phrase>[^。、，！？]+?)(?:について|に関して|に関する)"),
     re.compile(rf"{_CLAUSE_START}(?P<phrase>[^。、，！？]+?){_JA_VERB}"),
 )
 _MARKERS = re.compile(r"提出|提案|本文|本研究|本論文|我们")
-_LEAD_IN = re.compile(r"^(?:近年来|近年|目前|当前|随着[^，]*|针对[^，]*|为了[^，]*|为解决[^，]*|在[^，]{0,20}中|近年では|近年|現在)[，、]")
+_LEAD_IN = re.compile(r"^(?:近年来|近年來|近年|目前|当前|當前|[随隨][着著][^，]*|[针針]对[^，]*|[针針]對[^，]*|[为為]了[^，]*|[为為]解决[^，]*|"
+                      r"在[^，]{0,20}中|近年では|近年|現在|本論文では|本研究では|本稿では)[，、]")
 _PARENTHETICAL = re.compile(r"\s*[（(][^（）()]*[）)]")
 _QUOTES = re.compile(r"[「」『』“”\"《》〈〉【】]")
 _TRAILING = re.compile(r"[\s，。；：、！？,.;:!?的のをにでがはと和与及或并且]+$")
@@ -62,7 +65,7 @@ def is_cjk_abstract(text: str) -> bool:
     """Chinese or Japanese text, as opposed to an English abstract quoting a few CJK words."""
     han = sum(1 for c in text if cjk.is_cjk(c))
     latin = sum(1 for c in text if c.isascii() and c.isalpha())
-    return han >= 10 and han * 2 >= latin
+    return han >= 2 and han * 2 >= latin
 
 
 def cjk_title_candidates(text: str) -> list[str]:
