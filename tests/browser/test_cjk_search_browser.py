@@ -15,6 +15,7 @@ from generator.build import build
 from generator.reporter import Reporter
 
 from cjk_fixtures import JA_CSV, ZH_LIST, ZH_PAPERS
+from .checkers import report
 from .conftest import served
 from .helpers import TIMEOUT, search_for
 
@@ -71,3 +72,11 @@ def test_a_word_inside_a_title_finds_the_paper(page, roots, site, query, title, 
     page.wait_for_load_state()
     assert page.locator("h1").first.inner_text() == title
     assert not page.errors and not page.failed, (page.errors, page.failed)
+
+
+def test_chinese_and_japanese_pages_are_valid_html(vnu, cjk_sites):
+    """CJK characters in links and lang attributes on a paper's text are valid HTML."""
+    for site in cjk_sites.values():
+        pages = sorted(site.rglob("*.html"))
+        messages = [m for m in vnu(pages, "--errors-only") if m["type"] in ("error", "non-document-error")]
+        assert not messages, "the Nu HTML checker found:\n" + "\n".join(report(messages, site))
