@@ -87,7 +87,8 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
     # Files go to disk as they are made, published at the end; another build into out_dir waits its turn.
     with staged_site(out_dir, reporter.info) as staging:
         # The search index is built on another core while papers are related and templates render.
-        search = start_search_files(rendered, tag_urls(rendered), staging, store, parallel=jobs > 1)
+        search = start_search_files(rendered, tag_urls(rendered), staging, store, parallel=jobs > 1,
+                                    names=topic_names(project))
         try:
             related = stage("relate papers", related_ids, rendered, cache=store, jobs=jobs)
             renderer = site_renderer(project, rendered, warn=reporter.warn, related=related)
@@ -375,7 +376,13 @@ def site_renderer(project: Project, papers: list[RenderedPaper], env=None, warn=
     """
     site = site_info(project, papers)
     publication = Publication(papers, site, project.config, warn, related=related)
-    return SiteRenderer(Theme.for_content(project.content_dir), project.config, site, env, publication)
+    return SiteRenderer(Theme.for_content(project.content_dir), project.config, site, env, publication,
+                        topic_names(project))
+
+
+def topic_names(project: Project) -> dict[str, str]:
+    """Tag name → the name readers see, in the configured language (the taxonomy's ``names``)."""
+    return project.taxonomy.names_for(project.config.language)
 
 
 def static_files(content_dir: Path, generated: Collection[str]) -> dict[str, Path]:

@@ -63,6 +63,12 @@ def catalogue_for(tag: str) -> str | None:
     return None
 
 
+def same_language(first: str, second: str) -> bool:
+    """Whether two language tags name the same language and script: zh-CN, zh-Hans and zh do."""
+    wanted = _language_and_script(first)
+    return wanted is not None and wanted == _language_and_script(second)
+
+
 def interface(tag: str) -> Interface:
     """The interface for a configured language; English when it has no catalogue."""
     name = catalogue_for(tag) or SOURCE_LOCALE

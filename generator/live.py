@@ -20,7 +20,7 @@ from typing import Callable
 import jinja2
 
 from generator.background import BackgroundRunner
-from generator.build import (Project, linked_files, load_project, page_paths, parse_page, render_paper,
+from generator.build import (Project, linked_files, load_project, page_paths, parse_page, render_paper, topic_names,
                              site_renderer, static_files, sync_pages, unique_papers)
 from generator.changes import Classifier, Kind
 from generator.errors import Diagnostic, ProceedingsError
@@ -216,9 +216,10 @@ class LiveSite:
             self._generation += 1  # the job still running, if any, is stale: it is killed
             generation = self._generation
         start, deferred = time.perf_counter(), self._deferred
+        names = topic_names(self._project) if self._project else {}
 
         def job() -> dict[str, bytes]:
-            files = search_files(papers, tag_urls(papers))
+            files = search_files(papers, tag_urls(papers), names)
             files.update({output.path: output.render() for output in deferred})
             return files
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from generator.cjk import CJK_RANGES
 from generator.details import parse_details
 from generator.errors import ContentError, ProceedingsError, shown
 from generator.model import DETAIL_FIELDS, Paper
@@ -20,7 +21,8 @@ from generator.yamlutil import dump, load_mapping, read_utf8
 
 PAGES_DIR = "papers"
 FENCE = "---"
-SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# Lower-case ASCII words, and CJK characters as written (generator/slugs.py says why).
+SLUG = re.compile(f"^[a-z0-9{CJK_RANGES}]+(?:-[a-z0-9{CJK_RANGES}]+)*$")
 
 # Keys the tool writes or reads; any other key is warned about.
 KNOWN_KEYS = {"id", "title", "slug", "tags", "order", "source", "entry", "uid", "generated", *DETAIL_FIELDS}
@@ -145,7 +147,7 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
 
     slug = text("slug")
     if not SLUG.match(slug):
-        raise fail("slug", f"must be lowercase letters, digits and single hyphens, not {shown(slug)}")
+        raise fail("slug", f"must be lowercase letters, digits, CJK characters and single hyphens, not {shown(slug)}")
     tags = meta.get("tags") or []
     if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in tags):
         raise fail("tags", "must be a list of tag names, like [optimization, diffusion models]")

@@ -14,7 +14,13 @@ misses papers it should find. Where lunr.py and lunr.js differ we follow lunr.js
 * stems: lunr.py's Porter stemmer turns a final y into i where lunr.js does not
   (``array``: ``arrai`` against ``array``), so we use lunr.js's rule;
 * order: lunr.js inserts index terms into its token set in UTF-16 code-unit
-  order and refuses the whole index otherwise; lunr.py sorts by code point.
+  order and refuses the whole index otherwise; lunr.py sorts by code point;
+* CJK: a run of Han, Kana or Hangul inside a word is indexed as its
+  overlapping character bigrams (``generator.cjk``), and search.js turns the
+  query into the same bigrams, all required: any word of two or more
+  characters inside a Chinese or Japanese title is found, without a
+  dictionary on either side. The rest of such a word ("LoRA" in "LoRA微调")
+  is a word of its own.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from lunr.stemmer import stemmer as lunr_stemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 from lunr.vector import Vector
 
+from generator import cjk
 from generator.background import Pending, in_parallel
 from generator.cache import BuildCache
 from generator.errors import ThemeError
@@ -58,6 +65,7 @@ _SEPARATORS = re.compile(f"[{_SPACES}\\-{_MATH_PUNCTUATION}]+")
 _DASHES = re.compile("[\u2010-\u2015\u2212]")  # hyphens, dashes, minus: split like "-"
 # lunr's trimmer, Unicode-aware as lunr.py's is (search.js uses \p{L}\p{N}_).
 _TRIM = re.compile(r"^\W*?(\w+)\W*?$")
+_WORD_CHAR = re.compile(r"\w")
 _MKDOCS_LUNR = ("contrib", "search", "templates", "search", "lunr.js")
 
 
@@ -107,7 +115,29 @@ def term(word: str) -> str | None:
 
 
 def terms(text: str) -> list[str]:
-    return [t for t in map(term, _SEPARATORS.split(normalise(text))) if t]
+    found: list[str] = []
+    for word in _SEPARATORS.split(normalise(text)):
+        if cjk.has_cjk(word):
+            found += _mixed_terms(word)
+        else:
+            t = term(word)
+            if t:
+                found.append(t)
+    return found
+
+
+def _mixed_terms(word: str) -> list[str]:
+    """A word holding CJK runs: each run's bigrams, each other piece a word of its own
+    (a piece of punctuation only, "。" or "「", is nothing)."""
+    found: list[str] = []
+    for position, piece in enumerate(cjk.split_runs(word)):
+        if position % 2:
+            found += cjk.bigrams(piece)
+        elif _WORD_CHAR.search(piece):
+            t = term(piece)
+            if t:
+                found.append(t)
+    return found
 
 
 class TermBuilder(Builder):
@@ -185,13 +215,14 @@ def utf16_key(text: str) -> bytes:
     return text.encode("utf-16-be", "surrogatepass")
 
 
-def build_index(papers: list[RenderedPaper]) -> dict:
+def build_index(papers: list[RenderedPaper], names: dict[str, str] | None = None) -> dict:
     """The serialized lunr index; document refs are positions in ``papers``."""
     builder = TermBuilder()
+    names = names or {}
     for ref, paper in enumerate(papers):
         builder.add_terms(str(ref), {
             "title": terms(paper.title_plain),
-            "tags": terms(" ".join(paper.paper.tags)),
+            "tags": terms(" ".join(paper.paper.tags + tuple(names[t] for t in paper.paper.tags if t in names))),
             "abstract": terms(paper.abstract_plain),
         })
     index = builder.build()
@@ -204,18 +235,20 @@ def build_index(papers: list[RenderedPaper]) -> dict:
 
 
 def snippet(plain: str, length: int = SNIPPET_LENGTH) -> str:
-    """The start of the abstract for a result, cut at a word boundary."""
+    """The start of the abstract for a result, cut at a word boundary; ``length`` counts
+    display columns (a CJK character takes two), so a Chinese snippet looks as long."""
     plain = " ".join(plain.split())
-    if len(plain) <= length:
-        return plain
-    return plain[:length].rsplit(" ", 1)[0] + "…"
+    short = cjk.cut(plain, length)
+    return plain if short == plain else short.rstrip() + "…"
 
 
-def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str]) -> dict:
+def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str], names: dict[str, str] | None = None) -> dict:
     """Index plus display records: [title, url, tag numbers, snippet] per paper, and for a title
-    with math a fifth item, the title's MathML as a tree (latex/tree.py) that search.js typesets."""
-    names = sorted(set(tag_urls) | {t for p in papers for t in p.paper.tags}, key=lambda n: (n.casefold(), n))
-    number = {name: i for i, name in enumerate(names)}
+    with math a fifth item, the title's MathML as a tree (latex/tree.py) that search.js typesets;
+    a tag is shown by its name in ``names`` (the interface language's) and is indexed by both names."""
+    shown = names or {}
+    ordered = sorted(set(tag_urls) | {t for p in papers for t in p.paper.tags}, key=lambda n: (n.casefold(), n))
+    number = {name: i for i, name in enumerate(ordered)}
     docs = [
         [p.title_plain, p.url, [number[t] for t in p.paper.tags], snippet(p.abstract_plain)]
         + ([tree] if (tree := math_tree(p.title_html)) else [])
@@ -223,9 +256,9 @@ def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str]) -> dict:
     ]
     return {
         "version": FORMAT_VERSION,
-        "tags": [[name, tag_urls.get(name)] for name in names],
+        "tags": [[shown.get(name, name), tag_urls.get(name)] for name in ordered],
         "docs": docs,
-        "index": build_index(papers),
+        "index": build_index(papers, shown),
     }
 
 
@@ -299,25 +332,29 @@ def lunr_js() -> bytes:
     return source
 
 
-def search_files(papers: list[RenderedPaper], tag_urls: dict[str, str]) -> dict[str, bytes]:
+def search_files(papers: list[RenderedPaper], tag_urls: dict[str, str],
+                 names: dict[str, str] | None = None) -> dict[str, bytes]:
     """The files search adds to the site, by path relative to the site root."""
     return {
         LUNR_JS: lunr_js(),
-        INDEX_JS: index_script(search_data(papers, tag_urls)),
+        INDEX_JS: index_script(search_data(papers, tag_urls, names)),
     }
 
 
 
-def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[str, str]) -> str:
-    """Everything the index script is made of: each paper's title, URL, tags and abstract, the tag pages."""
-    parts = [str(FORMAT_VERSION), json.dumps(sorted(tag_urls.items()), ensure_ascii=False)]
+def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[str, str],
+               names: dict[str, str] | None = None) -> str:
+    """Everything the index script is made of: each paper's title, URL, tags and abstract, the tag pages
+    and their names."""
+    parts = [str(FORMAT_VERSION), json.dumps(sorted(tag_urls.items()), ensure_ascii=False),
+             json.dumps(sorted((names or {}).items()), ensure_ascii=False)]
     for paper in papers:
         parts += [paper.title_plain, paper.url, "\x1f".join(paper.paper.tags), paper.abstract_plain]
     return cache.key("search", *parts)
 
 
 def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], staging, cache: BuildCache,
-                       parallel: bool = True) -> Pending:
+                       parallel: bool = True, names: dict[str, str] | None = None) -> Pending:
     """Write the search files into ``staging`` (an ``output.Staging``); the result names them.
 
     An index the cache holds for these papers is copied at once. Otherwise it is built
@@ -328,12 +365,12 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], st
     """
     staging.write(LUNR_JS, lunr_js())
     target = staging.path / INDEX_JS
-    key = search_key(cache, papers, tag_urls) if cache.enabled else ""
+    key = search_key(cache, papers, tag_urls, names) if cache.enabled else ""
     if cache.enabled and cache.copy_out("search", key, target):  # in chunks: ≈ 120 MB at 50,000 papers
         return Pending(lambda: [LUNR_JS, INDEX_JS])
 
     def job() -> list[str]:
-        write_chunks(target, index_script_chunks(search_data(papers, tag_urls)))
+        write_chunks(target, index_script_chunks(search_data(papers, tag_urls, names)))
         cache.store_file("search", key, target)
         return [LUNR_JS, INDEX_JS]
 

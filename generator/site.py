@@ -11,10 +11,13 @@ import functools
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterator
+from urllib.parse import quote
 
 import jinja2
+from markupsafe import Markup
 
 from generator import __version__
+from generator.cjk import cut, has_cjk, language_of
 from generator.config import Config
 from generator.details import author_fields
 from generator.errors import ThemeError
@@ -65,11 +68,12 @@ class TagPage:
 
 
 def teaser(plain: str, length: int = TEASER_LENGTH) -> str:
-    """The start of the abstract, cut at a word boundary."""
-    if len(plain) <= length:
+    """The start of the abstract, cut at a word boundary; ``length`` counts display columns
+    (a CJK character takes two, and CJK text is cut after a clause mark or between characters)."""
+    short = cut(plain, length)
+    if short == plain:
         return plain
-    cut = plain[:length].rsplit(" ", 1)[0].rstrip(",;:.-–— ")
-    return cut + "…"
+    return short.rstrip(",;:.-–— ，。；：、") + "…"
 
 
 def group_tags(papers: list[RenderedPaper]) -> list[TagPage]:
@@ -141,7 +145,10 @@ def _author_key(name: str) -> str:
 
 
 def _family_name(key: str) -> str:
-    """The last word of a name, for sorting ("Ada Lovelace" under L); a name in one word sorts as is."""
+    """The last word of a name, for sorting ("Ada Lovelace" under L); a name in one word sorts as is.
+    A Chinese, Japanese or Korean name is written family name first ("山田 太郎", "张伟"): as written."""
+    if has_cjk(key):
+        return key
     return key.rsplit(" ", 1)[-1]
 
 
@@ -167,9 +174,13 @@ class SiteRenderer:
     """Lists every output of the site; the Jinja environment is built once."""
 
     def __init__(self, theme: Theme, config: Config, site: SiteInfo, env: jinja2.Environment | None = None,
-                 publication: Publication | None = None):
+                 publication: Publication | None = None, topic_names: dict[str, str] | None = None):
         self.env = env or theme.environment(interface(config.language))  # _, ngettext, format_date
         self.env.globals["authors_in_lists"] = AUTHORS_IN_LISTS
+        # A topic's name in the interface language (the taxonomy's ``names``); its page keeps its address.
+        names = dict(topic_names or {})
+        self.env.filters["topic"] = lambda name: names.get(name, name)
+        self.env.filters["lang_attr"] = functools.partial(_lang_attribute, config.language)
         self.publication = publication
         if publication is not None:
             self.env.globals.update(publication.template_globals())  # feed_url
@@ -264,6 +275,15 @@ class SiteRenderer:
         return self.config.base_path
 
 
+def _lang_attribute(site_language: str, text: str) -> Markup:
+    """`` lang="ja"`` for a paper's text in a CJK language other than the site's, so that it gets
+    its language's fonts and glyph forms; empty when the language is the site's or not known."""
+    found = language_of(text)
+    if not found or found == site_language.split("-")[0].lower():
+        return Markup("")
+    return Markup(f' lang="{found}"')
+
+
 def paginate(items: list, size: int, stem: str, joiner: str = "-") -> Iterator[tuple[str, list, dict]]:
     """Split a list into pages ``stem.html``, ``stem-2.html``…; each gets its navigation.
 
@@ -318,7 +338,7 @@ def papers_json(papers: list[RenderedPaper]) -> bytes:
             "slug": p.paper.slug,
             "order": p.paper.order,
             "title": p.title_plain,
-            "url": p.url,
+            "url": quote(p.url),  # a URL: a CJK slug percent-encoded, as sitemap.xml and the feed have it
             "tags": list(p.paper.tags),
             "abstract": p.abstract_plain,
             **_details_json(p),

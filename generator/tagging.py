@@ -8,16 +8,20 @@ nothing gets the taxonomy's fallback tag and the caller warns about it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from generator.cjk import CJK_RANGES, has_cjk
 from generator.errors import ContentError
+from generator.i18n import same_language
 from generator.yamlutil import load_mapping, read_utf8
 
 DEFAULT_TAXONOMY_PATH = Path(__file__).parent / "default_taxonomy.yaml"
@@ -30,11 +34,13 @@ RELATIVE_FLOOR = 1 / 3  # of the best tag's score
 MAX_TAGS = 6
 # Bump when the matching changes: with the constants above it is part of the version, so pages
 # tagged under older rules are re-tagged.
-MATCHER_VERSION = 1
+MATCHER_VERSION = 2  # 2: CJK keywords match inside CJK text; a CJK run is a word apart from Latin ones
 
-_WORD = re.compile(r"[^\W_]+")
+# A word: letters and digits, where a run of CJK characters is a word apart from Latin ones
+# ("基于LoRA微调": 基于, LoRA, 微调), so that English keywords match inside Chinese text.
+_WORD = re.compile(f"[{CJK_RANGES}]+|[^\\W_{CJK_RANGES}]+")
 _GAP = re.compile(r"[\s\-–—()]+")  # "flow-matching", "SE(3)-equivariant"
-_KNOWN_KEYS = ("fallback", "tags")
+_KNOWN_KEYS = ("fallback", "names", "tags")
 _NULL = "tag:yaml.org,2002:null"
 
 
@@ -60,11 +66,30 @@ class Taxonomy:
     fallback: str
     version: str  # short sha256 of the canonical content; changes when the taxonomy changes
     name: str = "the built-in taxonomy"  # how warnings name it: the bundled one, or the content's file
+    # Language tag → tag name → the name readers of that language see. Not in ``version``:
+    # a translation changes no paper's tags.
+    names: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)
     # First word → keywords starting with it, longest first: one dict look-up per word of text.
     _index: dict[str, tuple[_Keyword, ...]] = field(init=False, repr=False, compare=False)
+    # Keywords written in CJK (扩散模型, 拡散モデル), longest first: found as substrings, since the
+    # text has no spaces to find words by.
+    _cjk: tuple[tuple[int, str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", _build_index(self.tags))
+        cjk_keywords = {(tag, unicodedata.normalize("NFKC", k).lower()) for tag, rule in enumerate(self.tags)
+                        for k in rule.keywords if has_cjk(k)}
+        object.__setattr__(self, "_cjk", tuple(sorted(cjk_keywords, key=lambda pair: (-len(pair[1]), pair))))
+
+    def names_for(self, language: str) -> dict[str, str]:
+        """Tag name → its name in ``language`` (zh-CN, zh-Hans and zh alike), for the tags that have one:
+        the built-in taxonomy's translations of the tags this one shares with it, then this file's own."""
+        found: dict[str, str] = {}
+        for taxonomy in (default_taxonomy(), self):
+            for tag, names in taxonomy.names.items():
+                if same_language(tag, language):
+                    found.update(names)
+        return found
 
     def tags_for(self, title: str, plain: str) -> tuple[str, ...]:
         """1–6 tag names, best score first, ties in taxonomy order; the fallback when none fits."""
@@ -96,7 +121,22 @@ class Taxonomy:
                     counts = hits[keyword.tag]
                     counts[keyword.text] = counts.get(keyword.text, 0) + 1
                     free = end
+        if self._cjk and has_cjk(text):
+            self._cjk_hits(unicodedata.normalize("NFKC", text).lower(), hits)
         return hits
+
+    def _cjk_hits(self, text: str, hits: list[dict[str, int]]) -> None:
+        """Count CJK keywords in ``text``, longest first; a character counts for one keyword only
+        ("扩散模型" is not also "模型")."""
+        taken = bytearray(len(text))
+        for tag, keyword in self._cjk:
+            start = text.find(keyword)
+            while start >= 0:
+                end = start + len(keyword)
+                if not any(taken[start:end]):
+                    taken[start:end] = b"\x01" * len(keyword)
+                    hits[tag][keyword] = hits[tag].get(keyword, 0) + 1
+                start = text.find(keyword, start + 1)
 
 
 def _matches(keyword: _Keyword, words: list[str], spans: list[tuple[int, int]], text: str, start: int, end: int) -> bool:
@@ -112,6 +152,8 @@ def _build_index(rules: tuple[TagRule, ...]) -> dict[str, tuple[_Keyword, ...]]:
     index: dict[str, list[_Keyword]] = {}
     for tag, rule in enumerate(rules):
         for text in rule.keywords:
+            if has_cjk(text):
+                continue  # matched by Taxonomy._cjk_hits
             words = tuple(w.lower() for w in _WORD.findall(text))
             keyword = _Keyword(tag, " ".join(words), words[:-1], _plurals(words[-1]))
             for first in keyword.last if len(words) == 1 else (words[0],):
@@ -135,6 +177,11 @@ def load_taxonomy(content_dir: Path) -> Taxonomy:
     return replace(parse_taxonomy(read_utf8(path, path, ContentError, "taxonomy"), path), name=TAXONOMY_FILE)
 
 
+@functools.cache
+def default_taxonomy() -> Taxonomy:
+    return parse_taxonomy(DEFAULT_TAXONOMY_PATH.read_text(encoding="utf-8"), DEFAULT_TAXONOMY_PATH)
+
+
 def parse_taxonomy(text: str, path: Path | str) -> Taxonomy:
     data, lines = load_mapping(text, path, ContentError)
     for key in data:
@@ -145,7 +192,28 @@ def parse_taxonomy(text: str, path: Path | str) -> Taxonomy:
         raise ContentError("`fallback` must be a tag name, e.g. `fallback: Other topics`", path=path,
                            line=lines.get("fallback"))
     rules = _parse_tags(text, path, data.get("tags"), lines.get("tags", 1))
-    return Taxonomy(tags=rules, fallback=fallback.strip(), version=_version(rules, fallback.strip()))
+    names = _parse_names(data.get("names"), {r.name for r in rules} | {fallback.strip()}, path, lines.get("names"))
+    return Taxonomy(tags=rules, fallback=fallback.strip(), version=_version(rules, fallback.strip()), names=names)
+
+
+def _parse_names(value: Any, tags: set[str], path: Path | str, line: int | None) -> dict[str, dict[str, str]]:
+    """``names: {zh-CN: {Optimization: 优化, …}, ja: {…}}``: each tag's name per language."""
+    if value is None:
+        return {}
+    example = "e.g. `names: {zh-CN: {Optimization: 优化}}`"
+    if not isinstance(value, dict):
+        raise ContentError(f"`names` must map a language to the tags' names in it, {example}", path=path, line=line)
+    names: dict[str, dict[str, str]] = {}
+    for language, given in value.items():
+        if not isinstance(given, dict) or not all(isinstance(v, str) and v.strip() for v in given.values()):
+            raise ContentError(f"`names: {language}` must map tag names to their names in {language}, {example}",
+                               path=path, line=line)
+        unknown = sorted(str(tag) for tag in given if str(tag) not in tags)
+        if unknown:
+            raise ContentError(f"`names: {language}` names tags the taxonomy does not have: {', '.join(unknown)}",
+                               path=path, line=line)
+        names[str(language)] = {str(tag): name.strip() for tag, name in given.items()}
+    return names
 
 
 def _parse_tags(text: str, path: Path | str, tags: Any, line: int) -> tuple[TagRule, ...]:

@@ -2,7 +2,8 @@
 
 Rules, in order: the contribution the abstract names ("we introduce FreeDave,
 a …" → "FreeDave: A …"), else the object of "we study/propose …", else the
-main clause of the first sentence. Every title is made of the abstract's own
+main clause of the first sentence (Chinese and Japanese abstracts: generator/titles_cjk.py).
+Every title is made of the abstract's own
 words, so it can miss the emphasis but never invents a claim.
 """
 
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import itertools
 import re
+
+from generator.titles_cjk import cjk_title_candidates, is_cjk_abstract
 
 MAX_LENGTH = 100
 UNTITLED = "Untitled paper"
@@ -104,6 +107,8 @@ def title_candidates(plain: str) -> list[str]:
     text = _clean(plain)
     if not text:
         return [UNTITLED]
+    if is_cjk_abstract(text):  # Chinese and Japanese: phrases, not words between spaces
+        return cjk_title_candidates(text)
     sentences = _split_sentences(text)
     candidates = [c for c in (_named_title(sentences, text), _phrase_title(sentences, text)) if c]
     return candidates or [UNTITLED]

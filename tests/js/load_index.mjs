@@ -3,10 +3,11 @@
 //
 //   node load_index.mjs LUNR_JS SEARCH_JS INDEX_JS QUERIES_JSON
 //
-// QUERIES_JSON holds [{"query": "...", "tag": -1} or {"terms": "some text"}, ...];
-// prints one JSON object: {"loaded": true, "results": [...]}, each result the doc
-// numbers a query finds (best first) or the index terms search.js makes of a text
-// (stop words left out); or {"loaded": false, "error": "..."} when
+// QUERIES_JSON holds [{"query": "...", "tag": -1} or {"terms": "some text"} or
+// {"query": "...", "mark": "some text"}, ...]; prints one JSON object:
+// {"loaded": true, "results": [...]}, each result the doc numbers a query finds
+// (best first), the index terms search.js makes of a text (stop words left out), or
+// the parts of a text a query highlights ([["marked", ...]]); or {"loaded": false, "error": "..."} when
 // lunr.Index.load refuses the index.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -32,7 +33,13 @@ try {
 }
 
 const queries = JSON.parse(readFileSync(queriesPath, "utf8"));
-const results = queries.map(({ query, tag = -1, terms }) => terms !== undefined
-  ? search.queryWords(terms).filter((w) => w.required).map((w) => w.stem)
-  : search.find({ data, index }, search.queryWords(query), tag));
+function answer({ query, tag = -1, terms, mark }) {
+  if (terms !== undefined) return search.queryWords(terms).filter((w) => w.required).map((w) => w.stem);
+  if (mark !== undefined) {
+    return search.markedRanges(mark, search.queryWords(query)).map(([a, b]) => mark.slice(a, b));
+  }
+  return search.find({ data, index }, search.queryWords(query), tag);
+}
+
+const results = queries.map(answer);
 console.log(JSON.stringify({ loaded: true, results }));

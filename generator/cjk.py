@@ -1,0 +1,112 @@
+"""Chinese, Japanese and Korean text: which characters are CJK, runs and bigrams, cutting text.
+
+These scripts are written without spaces between words, so every place that
+splits text into words (search terms, slugs, derived titles, teasers) asks
+here where the CJK runs are. The search index holds a run as its overlapping
+character bigrams ("扩散模型" → 扩散 散模 模型), the usual dictionary-free way
+to find any word of two or more characters inside a run; search.js repeats
+``CJK_RANGES`` and ``bigrams`` for the words a reader types.
+
+A character counts as CJK after NFKC (half-width ｶ is カ): Han (with the
+extensions up to G and the compatibility ideographs), Hiragana, Katakana (not
+the middle dot ・, which separates words), the marks 々〆〇 and ー, and Hangul.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# search.js holds the same ranges (CJK_RANGES): change both together.
+CJK_RANGES = (
+    "\u1100-\u11ff\u3005-\u3007\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff"
+    "\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff"
+    "\uf900-\ufaff\U00020000-\U0003134f"
+)
+_CJK = re.compile(f"[{CJK_RANGES}]")
+_RUNS = re.compile(f"([{CJK_RANGES}]+)")  # capturing: split() keeps the runs at odd positions
+# Where a clause or sentence ends in Chinese and Japanese text (full-width, and their NFKC forms).
+CLAUSE_ENDS = "，。；：、！？,;:!?．｡､"
+SENTENCE_ENDS = "。！？!?｡"
+
+
+def has_cjk(text: str) -> bool:
+    return _CJK.search(text) is not None
+
+
+def is_cjk(char: str) -> bool:
+    return _CJK.fullmatch(char) is not None
+
+
+def split_runs(text: str) -> list[str]:
+    """``text`` as alternating pieces: other text at even positions, CJK runs at odd ones."""
+    return _RUNS.split(text)
+
+
+def language_of(text: str) -> str:
+    """``zh``, ``ja`` or ``ko`` for text mostly written in that language, else "" (not known):
+    Kana is Japanese, Hangul Korean, Han alone Chinese."""
+    counts = {"han": 0, "kana": 0, "hangul": 0, "latin": 0}
+    for char in text:
+        if not is_cjk(char):
+            counts["latin"] += char.isascii() and char.isalpha()
+        elif "\u3041" <= char <= "\u30ff" or "\u31f0" <= char <= "\u31ff":
+            counts["kana"] += 1
+        elif "\uac00" <= char <= "\ud7ff" or "\u1100" <= char <= "\u11ff" or "\u3130" <= char <= "\u318f":
+            counts["hangul"] += 1
+        else:
+            counts["han"] += 1
+    written = counts["han"] + counts["kana"] + counts["hangul"]
+    if written < 2 or written * 2 < counts["latin"]:
+        return ""
+    if counts["hangul"] * 2 >= written:
+        return "ko"
+    return "ja" if counts["kana"] * 20 >= written else "zh"
+
+
+def bigrams(run: str) -> list[str]:
+    """A CJK run's overlapping character pairs; a run of one character is itself."""
+    if len(run) < 2:
+        return [run] if run else []
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def width(text: str) -> int:
+    """Display columns: a wide (CJK) character takes two, as in a terminal or a line of print."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def cut(text: str, columns: int) -> str:
+    """The longest start of ``text`` that fits ``columns`` and ends where a reader can stop.
+
+    Text without CJK is cut at its last space. CJK text is cut after a clause
+    mark (，。；：、) when one falls in the second half, else between two
+    characters where at least one is CJK: never inside a Latin word (``LoRA``).
+    The caller adds the ellipsis; text that fits is returned as is.
+    """
+    if width(text) <= columns:
+        return text
+    head, used = [], 0
+    for char in text:
+        used += width(char)
+        if used > columns:
+            break
+        head.append(char)
+    fitting = "".join(head)
+    if not has_cjk(fitting):
+        return fitting.rsplit(" ", 1)[0]
+    return fitting[: _last_stop(fitting, text[len(fitting) : len(fitting) + 1])]
+
+
+def _last_stop(fitting: str, following: str) -> int:
+    """Where to end ``fitting``: after its last clause mark in the second half, else at its last
+    boundary that does not split a word (a space, or either side of a CJK character)."""
+    for at in range(len(fitting) - 1, len(fitting) // 2 - 1, -1):
+        if fitting[at] in CLAUSE_ENDS:
+            return at + 1
+    chars = fitting + following
+    for at in range(len(fitting), 0, -1):
+        before, after = chars[at - 1], chars[at : at + 1]
+        if before.isspace() or after.isspace() or is_cjk(before) or (after and is_cjk(after)):
+            return at
+    return len(fitting)

@@ -1,0 +1,36 @@
+"""The Chinese and Japanese fixtures (tests/fixtures/cjk/) as records and rendered papers."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+FIXTURES = Path(__file__).parent / "fixtures" / "cjk"
+ZH_PAPERS = FIXTURES / "zh" / "papers.jsonl"
+ZH_LIST = FIXTURES / "zh" / "abstracts.txt"
+JA_CSV = FIXTURES / "ja" / "papers.csv"
+
+
+def zh_records() -> list[dict]:
+    """Chinese papers with titles, authors and keywords (JSON Lines, as a venue exports them)."""
+    with open(ZH_PAPERS, encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines]
+
+
+def zh_untitled() -> list[str]:
+    """The untitled Chinese abstracts of the plain list (its first line is the proceedings title)."""
+    return ZH_LIST.read_text(encoding="utf-8").split("\n\n")[1:]
+
+
+def ja_records() -> list[dict]:
+    """The Japanese Mini-Conf papers.csv, titled rows only."""
+    with open(JA_CSV, encoding="utf-8", newline="") as rows:
+        return [row for row in csv.DictReader(rows) if row["title"]]
+
+
+def search_records() -> list[dict]:
+    """Both languages as the search tests' records: title, abstract, tags."""
+    zh = [{"title": r["title"], "abstract": r["abstract"], "tags": r["keywords"]} for r in zh_records()]
+    ja = [{"title": r["title"], "abstract": r["abstract"], "tags": r["keywords"].split("|")} for r in ja_records()]
+    return zh + ja

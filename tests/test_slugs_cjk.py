@@ -1,0 +1,78 @@
+"""Slugs of Chinese, Japanese and Korean titles keep their characters; English slugs do not change."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+
+import pytest
+
+from conftest import CORPORA
+from generator import cjk
+from generator.pages import SLUG
+from generator.slugs import MAX_LENGTH, slug_or_digest, slugify
+
+
+def ascii_slugify(text: str, max_length: int = MAX_LENGTH) -> str:
+    """The slug rule before CJK slugs, kept here to prove that English slugs did not change."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    words = re.findall(r"[a-z0-9]+", ascii_text.lower())
+    slug = ""
+    for word in words:
+        candidate = f"{slug}-{word}" if slug else word
+        if len(candidate) > max_length:
+            break
+        slug = candidate
+    return slug or (words[0][:max_length] if words else "paper")
+
+
+def corpus_titles() -> list[str]:
+    titles = ["Sparse Attention, Revisited", "Über Müller's Straße: naïve café", "ＦＵＬＬ－ｗｉｄｔｈ title",
+              "A" * 80, "Ünïcödé case: ΣΟΦΟΣ, İstanbul", "التعلم العميق"]
+    for path in sorted(CORPORA.glob("*.jsonl")):
+        with open(path, encoding="utf-8") as lines:
+            titles += [json.loads(line).get("title") or "" for line in lines]
+    return titles
+
+
+def test_titles_without_cjk_keep_their_slugs():
+    differ = [(t, slugify(t), ascii_slugify(t)) for t in corpus_titles()
+              if not cjk.has_cjk(unicodedata.normalize("NFKC", t)) and slugify(t) != ascii_slugify(t)]
+    assert not differ, differ[:5]
+
+
+@pytest.mark.parametrize("title, slug", [
+    ("基于扩散模型的图像超分辨率重建", "基于扩散模型的图像超分辨率重建"),
+    ("LoRAによる大規模モデルの効率的な微調整", "lora-による大規模モデルの効率的な微調整"),
+    ("面向中文的大语言模型指令微调：方法、数据与评测", "面向中文的大语言模型指令微调-方法-数据与评测"),
+    ("ｶﾀｶﾅのテスト", "カタカナのテスト"),  # half-width folded
+    ("【特別講演】AIと社会", "特別講演-ai-と社会"),
+    ("딥러닝 기반 이미지 생성", "딥러닝-기반-이미지-생성"),
+    ("GPT-4o与人类评估者的一致性研究", "gpt-4o-与人类评估者的一致性研究"),
+])
+def test_cjk_titles_keep_their_characters(title, slug):
+    assert slugify(title) == slug
+    assert SLUG.match(slug), "the page parser must accept what the slug maker makes"
+
+
+def test_a_long_cjk_title_is_cut_before_a_conjunction_or_after_a_particle():
+    slug = slugify("大规模预训练语言模型在低资源少样本场景下的知识迁移与持续学习方法的系统性研究与展望")
+    assert slug == "大规模预训练语言模型在低资源少样本场景下的知识迁移"
+    assert cjk.width(slug) <= MAX_LENGTH
+
+
+def test_names_without_letters_still_get_a_digest():
+    assert slug_or_digest("张伟", "author") == "张伟"
+    assert slug_or_digest("山田 太郎", "author") == "山田-太郎"
+    assert re.fullmatch(r"author-[0-9a-f]{8}", slug_or_digest("محمد", "author"))
+
+
+@pytest.mark.parametrize("slug", ["扩散模型", "lora-微调", "カタカナ", "a-b"])
+def test_page_slugs_may_hold_cjk(slug):
+    assert SLUG.match(slug)
+
+
+@pytest.mark.parametrize("slug", ["扩散 模型", "扩散/模型", "-扩散", "扩散--模型", "「扩散」", "Upper"])
+def test_page_slugs_still_refuse_what_is_not_a_slug(slug):
+    assert not SLUG.match(slug)
