@@ -79,14 +79,14 @@ _CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 from generator.latex import AbstractRenderer
-from generator.titles import derive_title
+from generator.titles import pick_title, title_candidates
 text = sys.stdin.read()
 renderer = AbstractRenderer()
 stages = {}
 error = None
 try:
     for stage, work in (("render", lambda: renderer.render(text)), ("title", lambda: renderer.render_inline(text)),
-                        ("derive", lambda: derive_title(text))):
+                        ("derive", lambda: pick_title(title_candidates(text), frozenset()))):
         began = time.perf_counter()
         work()
         stages[stage] = round(time.perf_counter() - began, 2)

@@ -46,7 +46,7 @@ class Classifier:
             return Kind.PAGE
         if path.parent == self.content_dir and path.name in (CONFIG_NAME, TAXONOMY_NAME):
             return Kind.CONFIG
-        if path.parent == self.content_dir and path.suffix in READERS:
+        if path.parent == self.content_dir and path.suffix.lower() in READERS:  # as find_sources reads them
             return Kind.LIST
         return Kind.OTHER
 

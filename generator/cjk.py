@@ -98,6 +98,14 @@ def cut(text: str, columns: int) -> str:
     return fitting[: _last_stop(fitting, text[len(fitting) : len(fitting) + 1])]
 
 
+def excerpt(text: str, columns: int) -> str:
+    """The start of ``text`` for a preview (a page's description, a search result): its spaces
+    collapsed, cut by ``cut`` with an ellipsis, and no stray punctuation before the ellipsis."""
+    text = " ".join(text.split())
+    short = cut(text, columns)
+    return text if short == text else short.rstrip(",;:.-–— ，。；：、") + "…"
+
+
 def _last_stop(fitting: str, following: str) -> int:
     """Where to end ``fitting``: after its last clause mark in the second half, else at its last
     boundary that does not split a word (a space, or either side of a CJK character)."""

@@ -53,6 +53,8 @@ def make_parser() -> argparse.ArgumentParser:
     build_parser.add_argument("-v", "--verbose", action="store_true", help="print each stage's time")
     build_parser.add_argument("--no-cache", dest="cache", action="store_false",
                               help="neither use nor update the build cache (CONTENT/.proceedings-cache)")
+    build_parser.add_argument("--jobs", type=int, metavar="N",
+                              help="processes to use (default: one per core); --jobs 1 builds in this process only")
     _strict_option(build_parser)
     build_parser.set_defaults(command=run_build)
 
@@ -110,7 +112,9 @@ def _content_option(parser: argparse.ArgumentParser) -> None:
 
 
 def run_build(args, reporter: ConsoleReporter) -> int:
-    result = build(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache)
+    if args.jobs is not None and args.jobs < 1:
+        raise ProceedingsError("--jobs must be at least 1")
+    result = build(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache, jobs=args.jobs)
     report_changes(result.changes, args.content, reporter)
     summary = f"built {result.papers} papers, {result.files} files into {args.out}/"
     return finish(summary, reporter, args.strict)

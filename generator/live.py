@@ -43,10 +43,11 @@ class Rebuild:
     removed: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
     failed: bool = False
+    cleared: bool = False  # the last rebuild's errors are gone (a broken edit undone): the banner must go
 
     @property
     def changed_anything(self) -> bool:
-        return self.failed or bool(self.written or self.removed or self.diagnostics)
+        return self.failed or self.cleared or bool(self.written or self.removed or self.diagnostics)
 
     def summary(self) -> str:
         if self.failed:
@@ -119,6 +120,7 @@ class LiveSite:
                 result.written = len(files)
             else:
                 result.written, result.removed = write_changed(self.out_dir, self.files, files)
+            result.cleared = bool(self.errors) and not reporter.errors
             self.files, self.errors = files, reporter.errors
         result.seconds = time.perf_counter() - start
         if papers is not None:

@@ -235,11 +235,8 @@ def build_index(papers: list[RenderedPaper], names: dict[str, str] | None = None
 
 
 def snippet(plain: str, length: int = SNIPPET_LENGTH) -> str:
-    """The start of the abstract for a result, cut at a word boundary; ``length`` counts
-    display columns (a CJK character takes two), so a Chinese snippet looks as long."""
-    plain = " ".join(plain.split())
-    short = cjk.cut(plain, length)
-    return plain if short == plain else short.rstrip() + "…"
+    """The start of the abstract for a result (cjk.excerpt, as a page's description is made)."""
+    return cjk.excerpt(plain, length)
 
 
 def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str], names: dict[str, str] | None = None) -> dict:

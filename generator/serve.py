@@ -114,7 +114,9 @@ def with_error_banner(page: bytes, errors) -> bytes:
     """The last good page, with the build's errors on top (file, line, message)."""
     items = "".join(f"<li><code>{html.escape(str(e))}</code></li>" for e in errors)
     banner = (
-        '<div id="proceedings-build-error" role="alert" style="background:#a4262c;color:#fff;'
+        # Sticky: a reloaded page keeps its scroll position, and the banner must be where the reader is.
+        '<div id="proceedings-build-error" role="alert" style="position:sticky;top:0;z-index:2147483647;'
+        'max-height:50vh;overflow:auto;background:#a4262c;color:#fff;'
         'padding:1rem 1.25rem;font:15px/1.5 system-ui,sans-serif;">'
         f"<strong>The last rebuild failed</strong> — showing the last good page. Fix this and save:<ul>{items}</ul></div>"
     ).encode("utf-8")

@@ -17,9 +17,9 @@ import jinja2
 from markupsafe import Markup
 
 from generator import __version__
-from generator.cjk import cut, has_cjk, language_of
+from generator.cjk import excerpt, has_cjk, language_of
 from generator.config import Config
-from generator.details import author_fields
+from generator.details import author_fields, is_web_link
 from generator.errors import ThemeError
 from generator.i18n import interface
 from generator.groups import group_index, paper_groups
@@ -68,12 +68,14 @@ class TagPage:
 
 
 def teaser(plain: str, length: int = TEASER_LENGTH) -> str:
-    """The start of the abstract, cut at a word boundary; ``length`` counts display columns
-    (a CJK character takes two, and CJK text is cut after a clause mark or between characters)."""
-    short = cut(plain, length)
-    if short == plain:
-        return plain
-    return short.rstrip(",;:.-–— ，。；：、") + "…"
+    """The start of the abstract for the page's description (cjk.excerpt: display columns, so a CJK
+    character takes two)."""
+    return excerpt(plain, length)
+
+
+def link_href(link: str, root: str) -> str:
+    """A detail link in a page at ``root``: a web address as it is, a path inside the site from the root."""
+    return link if is_web_link(link) else root + link
 
 
 def group_tags(papers: list[RenderedPaper]) -> list[TagPage]:
@@ -185,6 +187,7 @@ class SiteRenderer:
         if publication is not None:
             self.env.globals.update(publication.template_globals())  # feed_url
         self.env.filters["teaser"] = teaser
+        self.env.filters["href"] = link_href
         self.config = config
         self.site = site
 

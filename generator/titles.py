@@ -96,11 +96,6 @@ _WORD_PART = re.compile(r"[^\W_]+")
 _ACRONYM_USE = re.compile(r"\b[A-Z][A-Za-z0-9]*[A-Z]s?\b")
 
 
-def derive_title(plain: str, taken: set[str] | frozenset[str] = frozenset()) -> str:
-    """A short title made of the abstract's own words, distinct from every title in ``taken``."""
-    return pick_title(title_candidates(plain), taken)
-
-
 def title_candidates(plain: str) -> list[str]:
     """Titles for the abstract, best first; never empty. Independent of other papers, so that
     they can be worked out in parallel and made unique afterwards with ``pick_title``."""

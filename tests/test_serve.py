@@ -197,3 +197,30 @@ def test_a_symlink_out_of_the_theme_is_not_served(seed_content, tmp_path):
         assert not (tmp_path / "site" / "assets" / "leak.txt").exists()
     finally:
         server.stop()
+
+
+def test_undoing_a_broken_edit_clears_the_banner_and_reloads(seed_content, tmp_path):
+    """Back to the last good text, nothing is written, yet the browser must reload to lose the banner."""
+    from generator.live import LiveSite
+
+    live = LiveSite(seed_content, tmp_path / "site")
+    live.build_all()
+    page = first_page(seed_content)
+    good = page.read_text(encoding="utf-8")
+    page.write_text(good.replace("order:", "order: [", 1), encoding="utf-8")
+    broken = live.rebuild({page.resolve()})
+    assert live.errors and broken.changed_anything
+    page.write_text(good, encoding="utf-8")
+    undone = live.rebuild({page.resolve()})
+    assert live.errors == [] and undone.written == 0
+    assert undone.cleared and undone.changed_anything  # so serve reloads the browser
+
+
+def test_the_error_banner_stays_in_view_of_a_scrolled_page():
+    from generator.errors import Diagnostic
+    from generator.serve import with_error_banner
+
+    page = with_error_banner(b"<html><body class=x><p>text</p></body></html>",
+                             [Diagnostic("error", "bad <b>", "papers/a.md", 3)])
+    assert b'<body class=x><div id="proceedings-build-error" role="alert" style="position:sticky;top:0;' in page
+    assert b"bad &lt;b&gt;" in page
