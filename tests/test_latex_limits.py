@@ -17,7 +17,7 @@ from generator.latex import AbstractRenderer
 from generator.latex.math import MATH_BUDGET, MAX_FORMULA
 from generator.latex.structure import LIST_DEPTH_MESSAGE, MAX_LIST_DEPTH
 from generator.latex.textgroups import INLINE_DEPTH_MESSAGE, MAX_INLINE_DEPTH
-from generator.titles import derive_title
+from conftest import derive_title
 
 # Twenty times what these inputs take now on a loaded two-core machine; each took longer before.
 BUDGET = 20

@@ -12,13 +12,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from generator.build import Project, derive_one
-from generator.config import Config
-from generator.latex import AbstractRenderer
-from generator.merge import _Sync
-from generator.model import Entry
+from conftest import derive_title
 from generator.sources.plainlist import parse
-from generator.tagging import default_taxonomy
 from generator.titles import MAX_LENGTH, UNTITLED
 
 REPO = Path(__file__).resolve().parent.parent
@@ -32,16 +27,6 @@ SEED_NAMES = (
 )
 DANGLING = {"a", "an", "the", "and", "or", "of", "for", "with", "to", "in", "on", "by", "via", "from", "that", "which"}
 MARKUP = re.compile(r"[$\\{}`]|\*\*|\b_|_\b")
-
-
-# The build's own path from an abstract to a title: derive_one renders it and makes the candidates, the
-# sync picks the first free one. (Tags are not wanted here: auto_tags never.)
-PROJECT = Project(Path("."), Config(auto_tags="never"), [], default_taxonomy(), AbstractRenderer())
-
-
-def derive_title(text: str, taken: set[str] | frozenset[str] = frozenset()) -> str:
-    derived, _ = derive_one(PROJECT, Entry(text, "list.txt", 1, 1))
-    return _Sync._title(derived, set(taken))
 
 
 def to_plain(text: str) -> str:

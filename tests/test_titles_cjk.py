@@ -9,7 +9,7 @@ import pytest
 
 from cjk_fixtures import ja_records, zh_records, zh_untitled
 from generator import cjk
-from generator.titles import derive_title
+from conftest import derive_title
 from generator.titles_cjk import MAX_CHARS
 
 
