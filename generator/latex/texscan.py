@@ -6,7 +6,6 @@ markdown-it's own helpers, so that rules can use them without copying substrings
 
 from __future__ import annotations
 
-import functools
 import re
 
 _BRACE_OR_ESCAPE = re.compile(r"\\.|[{}]", re.DOTALL)
@@ -57,9 +56,17 @@ def find_group_end(src: str, pos: int, limit: int | None = None) -> int:
     return -1
 
 
-@functools.lru_cache(maxsize=4)
+# The last source and its brace pairs, matched by identity: a lookup by equality would compare
+# the whole source on every call once an equal copy of it exists (a title rendered after its page).
+_last_table: tuple[str | None, dict[int, int]] = (None, {})
+
+
 def _brace_table(src: str) -> dict[int, int]:
-    return match_braces(src)
+    global _last_table
+    cached = _last_table  # one read: another thread may replace it, never half of it
+    if cached[0] is not src:
+        cached = _last_table = (src, match_braces(src))
+    return cached[1]
 
 
 def match_braces(src: str) -> dict[int, int]:

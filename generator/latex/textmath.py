@@ -105,6 +105,8 @@ def _item(src: str, pos: int, limit: int) -> int:
 
 def _matching_right(src: str, pos: int, limit: int) -> int:
     """Position just after the ``\\right`` that closes the ``\\left`` before ``pos``."""
+    if src.find("\\right", pos, limit) < 0:
+        return -1  # the common case of a lost \right, found without walking every \left
     depth = 1
     for match in _LEFT_RIGHT.finditer(src, pos, limit):
         depth += 1 if match.group(1) == "left" else -1
