@@ -37,7 +37,7 @@ from operator import mul
 from generator.background import map_in_parallel
 from generator.cache import BuildCache
 from generator.model import RenderedPaper
-from generator.search import terms
+from generator.search.terms import terms
 
 RELATED_COUNT = 4
 TITLE_WEIGHT = 2  # a title word counts as much as two words of the abstract

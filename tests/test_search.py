@@ -163,7 +163,9 @@ def test_script_cannot_close_a_script_element():
 
 
 def test_missing_lunr_js_is_a_theme_error(monkeypatch):
-    monkeypatch.setattr(search.importlib.util, "find_spec", lambda name: None)
+    from generator.search import lunrjs
+
+    monkeypatch.setattr(lunrjs.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ThemeError, match="mkdocs"):
         search.search_files([], {})
 

@@ -1,0 +1,91 @@
+"""What the site's ``assets/search-index.js`` holds, and how it is written: the index and, per
+paper, what a result shows, encoded as a script that hands JSON text to ``JSON.parse``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from generator import cjk
+from generator.latex.tree import math_tree
+from generator.model import RenderedPaper
+from generator.search.index import build_index
+
+GLOBAL_NAME = "proceedingsSearchData"
+FORMAT_VERSION = 1
+SNIPPET_LENGTH = 240
+
+
+def snippet(plain: str, length: int = SNIPPET_LENGTH) -> str:
+    """The start of the abstract for a result (cjk.excerpt, as a page's description is made)."""
+    return cjk.excerpt(plain, length)
+
+
+def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str], names: dict[str, str] | None = None) -> dict:
+    """Index plus display records: [title, url, tag numbers, snippet] per paper, and for a title
+    with math a fifth item, the title's MathML as a tree (latex/tree.py) that search.js typesets;
+    a tag is shown by its name in ``names`` (the interface language's) and is indexed by both names."""
+    shown = names or {}
+    ordered = sorted(set(tag_urls) | {t for p in papers for t in p.paper.tags}, key=lambda n: (n.casefold(), n))
+    number = {name: i for i, name in enumerate(ordered)}
+    docs = [
+        [p.title_plain, p.url, [number[t] for t in p.paper.tags], snippet(p.abstract_plain)]
+        + ([tree] if (tree := math_tree(p.title_html)) else [])
+        for p in papers
+    ]
+    return {
+        "version": FORMAT_VERSION,
+        "tags": [[shown.get(name, name), tag_urls.get(name)] for name in ordered],
+        "docs": docs,
+        "index": build_index(papers, shown),
+    }
+
+
+def index_script(data: dict) -> bytes:
+    """The data as a script that hands JSON text to JSON.parse: a browser parses
+    that several times faster than the same object literal (0.6 s against 2.4 s
+    at 10,000 papers). ASCII only, so no charset guess by a server or file://
+    can garble it, and no ``<`` (no ``</script>`` or ``<!--`` if ever inlined).
+    """
+    return b"".join(index_script_chunks(data))
+
+
+def index_script_chunks(data: dict) -> Iterator[bytes]:
+    """``index_script`` piece by piece, so that the whole script (≈ 120 MB at 50,000 papers)
+    never exists as one string. The same bytes: JSON of the data with sorted keys, quoted
+    as a JSON string literal; both escapes act on one character at a time, so escaping each
+    piece on its own gives what escaping the whole would."""
+    yield f"globalThis.{GLOBAL_NAME}=JSON.parse(\"".encode("ascii")
+    for piece in _json_pieces(data):
+        yield json.dumps(piece.replace("<", "\\u003c"))[1:-1].encode("ascii")
+    yield b"\");\n"
+
+
+def _json_pieces(value, batch: int = 2_000) -> Iterator[str]:
+    """``json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))`` in pieces:
+    dicts key by key, long lists ``batch`` items at a time."""
+    if isinstance(value, dict):
+        yield "{"
+        for number, (key, item) in enumerate(sorted(value.items())):
+            yield ("," if number else "") + _dumps(key) + ":"
+            yield from _json_pieces(item, batch)
+        yield "}"
+    elif isinstance(value, list) and len(value) > batch:
+        yield "["
+        for start in range(0, len(value), batch):
+            yield ("," if start else "") + _dumps(value[start : start + batch])[1:-1]
+        yield "]"
+    else:
+        yield _dumps(value)
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
+
+
+def write_chunks(path: Path, chunks: Iterable[bytes]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as handle:
+        for chunk in chunks:
+            handle.write(chunk)

@@ -1,0 +1,98 @@
+"""Words as the index and lunr.js both see them: normalised, split, trimmed, stop words out, stemmed
+with lunr.js's own Porter rules; CJK runs as overlapping character bigrams.
+
+``search.js`` repeats ``normalise``, the separators and the bigrams: change them together. Related
+papers (related.py) read papers through the same ``terms``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from lunr.stemmer import PorterStemmer
+from lunr.stop_word_filter import WORDS as STOP_WORDS
+
+from generator import cjk
+
+# lunr.js splits on /[\s\-]+/; JS's \s and Python's \s differ, so spell it out.
+_SPACES = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+# Math punctuation separates words too, so "(2+ε)" is found by "ε" and "SE(3)" by "SE".
+_MATH_PUNCTUATION = r"()+/=<>,;:|\[\]{}"
+_SEPARATORS = re.compile(f"[{_SPACES}\\-{_MATH_PUNCTUATION}]+")
+_DASHES = re.compile("[\u2010-\u2015\u2212]")  # hyphens, dashes, minus: split like "-"
+# lunr's trimmer, Unicode-aware as lunr.py's is (search.js uses \p{L}\p{N}_).
+_TRIM = re.compile(r"^\W*?(\w+)\W*?$")
+_WORD_CHAR = re.compile(r"\w")
+
+
+class JsPorterStemmer(PorterStemmer):
+    """lunr.py's Porter stemmer with lunr.js's step 1c (/^(.+?[^aeiou])y$/ → …i)."""
+
+    def step1c(self):
+        k = self.k
+        if self.b[k] == "y" and k - self.k0 >= 2 and self.b[k - 1] not in "aeiou":
+            self.b = self.b[:k] + "i" + self.b[k + 1:]
+
+    def stem(self, p, metadata=None):
+        # lunr.py's stem() less its length check: lunr.js skips words shorter
+        # than 3 UTF-16 code units, not code points.
+        if len(p.encode("utf-16-le", "surrogatepass")) < 6:
+            return p
+        self.b, self.k0, self.k = p, 0, len(p) - 1
+        self.step1ab()
+        self.step1c()
+        self.step2()
+        self.step3()
+        self.step4()
+        self.step5()
+        return self.b[: self.k + 1]
+
+
+_stemmer = JsPorterStemmer()
+
+
+def normalise(text: str) -> str:
+    """What both sides do to text before splitting it into words."""
+    return _DASHES.sub("-", unicodedata.normalize("NFKC", text).lower())
+
+
+@lru_cache(maxsize=None)
+def term(word: str) -> str | None:
+    """A word's index term (lunr's trimmer, stop word filter, stemmer), or None.
+
+    Cached without bound (a vocabulary is small): a corpus repeats its words,
+    and stemming is most of the work.
+    """
+    match = _TRIM.match(word)
+    word = match.group(1) if match else word
+    if word in STOP_WORDS:
+        return None
+    return _stemmer.stem(word)
+
+
+def terms(text: str) -> list[str]:
+    found: list[str] = []
+    for word in _SEPARATORS.split(normalise(text)):
+        if cjk.has_cjk(word):
+            found += _mixed_terms(word)
+        else:
+            t = term(word)
+            if t:
+                found.append(t)
+    return found
+
+
+def _mixed_terms(word: str) -> list[str]:
+    """A word holding CJK runs: each run's bigrams, each other piece a word of its own
+    (a piece of punctuation only, "。" or "「", is nothing)."""
+    found: list[str] = []
+    for position, piece in enumerate(cjk.split_runs(word)):
+        if position % 2:
+            found += cjk.bigrams(piece)
+        elif _WORD_CHAR.search(piece):
+            t = term(piece)
+            if t:
+                found.append(t)
+    return found
