@@ -26,7 +26,7 @@ from generator.details import details_to_meta
 from generator.errors import Diagnostic
 from generator.model import DETAIL_FIELDS, Entry, SourceList
 from generator.output import write_atomically
-from generator.pages import PAGES_DIR, PageDoc, digest, render_page
+from generator.pages import FRONT_MATTER, PAGES_DIR, PageDoc, digest, render_page
 from generator.slugs import slugify, unique
 from generator.titles import pick_title
 
@@ -362,13 +362,9 @@ def _words(text: str) -> set[str]:
 _WORD = re.compile(r"\w{3,}")
 
 
-# The order of a page's front matter: what a reader of the file looks for first.
-PAGE_ORDER = ("id", "title", "slug", "authors", "tags", *DETAIL_FIELDS[1:], "uid", "order", "source", "entry")
-
-
 def _in_page_order(meta: dict[str, Any]) -> dict[str, Any]:
-    """Known keys in ``PAGE_ORDER``, then a person's own keys as they were, then ``generated``."""
-    ordered = {key: meta[key] for key in PAGE_ORDER if key in meta}
+    """Known keys in ``FRONT_MATTER`` order, then a person's own keys as they were, then ``generated``."""
+    ordered = {key: meta[key] for key in FRONT_MATTER[:-1] if key in meta}
     ordered.update((key, value) for key, value in meta.items() if key not in ordered and key != "generated")
     if "generated" in meta:
         ordered["generated"] = meta["generated"]

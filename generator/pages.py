@@ -24,8 +24,12 @@ FENCE = "---"
 # Lower-case ASCII words, and CJK characters as written (generator/slugs.py says why).
 SLUG = re.compile(f"^[a-z0-9{CJK_RANGES}]+(?:-[a-z0-9{CJK_RANGES}]+)*$")
 
-# Keys the tool writes or reads; any other key is warned about.
-KNOWN_KEYS = {"id", "title", "slug", "tags", "order", "source", "entry", "uid", "generated", *DETAIL_FIELDS}
+# The front matter the tool writes and reads, in the order a page lists it (what a reader looks for first);
+# the one table the known-keys check and the writer's key order come from. Any other key is a person's
+# own: kept where it was, and warned about.
+FRONT_MATTER = ("id", "title", "slug", "authors", "tags", *DETAIL_FIELDS[1:], "uid", "order", "source", "entry",
+                "generated")
+KNOWN_KEYS = frozenset(FRONT_MATTER)
 
 # message, file, line
 Warn = Callable[[str, "Path | str", "int | None"], None]
