@@ -177,23 +177,23 @@ class SiteRenderer:
 
     def __init__(self, theme: Theme, config: Config, site: SiteInfo, env: jinja2.Environment | None = None,
                  publication: Publication | None = None, topic_names: dict[str, str] | None = None):
-        self.env = env or theme.environment(interface(config.language))  # _, ngettext, format_date
-        self.env.globals["authors_in_lists"] = AUTHORS_IN_LISTS
-        # A topic's name in the interface language (the taxonomy's ``names``); its page keeps its address.
-        names = dict(topic_names or {})
-        self.env.filters["topic"] = lambda name: names.get(name, name)
-        self.env.filters["lang_attr"] = functools.partial(_lang_attribute, config.language)
+        # The environment holds only what never changes between builds (serve reuses it): the catalogue's
+        # functions and our filters, installed when it is made. What a build knows (its topics' and
+        # authors' pages, its feed) goes into every render's context, where the filters read it.
+        self.env = env or install_functions(theme.environment(interface(config.language)))
         self.publication = publication
-        if publication is not None:
-            self.env.globals.update(publication.template_globals())  # feed_url
-        self.env.filters["teaser"] = teaser
-        self.env.filters["href"] = link_href
         self.config = config
         self.site = site
+        self.shared: dict[str, Any] = {
+            "topic_names": dict(topic_names or {}),  # the taxonomy's names in the interface language
+            "tag_urls": {},
+            "author_urls": {},
+            **(publication.template_globals() if publication is not None else {}),  # feed_url
+        }
 
     def render(self, template: str, root: str, **context: Any) -> bytes:
         try:
-            html = self.env.get_template(template).render(site=self.site, root=root, **context)
+            html = self.env.get_template(template).render(site=self.site, root=root, **self.shared, **context)
         except jinja2.TemplateSyntaxError as exc:
             raise ThemeError(f"template syntax error: {exc.message}", path=exc.filename or exc.name,
                              line=exc.lineno) from None
@@ -204,13 +204,14 @@ class SiteRenderer:
         return html.encode("utf-8")
 
     def outputs(self, papers: list[RenderedPaper]) -> list[Output]:
-        tag_pages = group_tags(papers)
-        self.env.filters["tag_url"] = _tag_url_filter(tag_pages)
+        tag_pages, author_pages = group_tags(papers), group_authors(papers)
+        self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in tag_pages}
+        self.shared["author_urls"] = {_author_key(page.name): page.url for page in author_pages}
         outputs = [
             *self.home_pages(papers),
             *self.paper_pages(papers),
             *self.tag_pages(tag_pages),
-            *self.author_pages(group_authors(papers)),
+            *self.author_pages(author_pages),
             Output("404.html", lambda: self.render("404.html", self._absolute_root()), frozenset()),
             Output("search.html", lambda: self.render("search.html", ""), frozenset()),
             Output("papers.json", lambda: papers_json(papers)),
@@ -261,7 +262,6 @@ class SiteRenderer:
         """Only proceedings whose pages name authors have author pages and an author index."""
         if not author_pages:
             return
-        self.env.globals["author_url"] = _author_url_function(author_pages)
         for url, chunk, pagination in paginate(author_pages, AUTHORS_PER_PAGE, "authors/index"):
             render = functools.partial(self.render, "authors.html", "../", authors=chunk, pagination=pagination,
                                        count=len(author_pages))
@@ -322,15 +322,36 @@ def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
     return {name: urls[name.casefold()] for paper in papers for name in paper.paper.tags}
 
 
-def _tag_url_filter(tag_pages: list[TagPage]):
-    urls = {page.tag.name.casefold(): page.url for page in tag_pages}
-    return lambda name: urls.get(name.casefold(), f"tags/{slugify(name)}.html")
+def install_functions(env: jinja2.Environment) -> jinja2.Environment:
+    """Our filters and functions, once per environment (docs/themes.md lists them). Those that need
+    the build's data read it from the render's context (``SiteRenderer.shared``)."""
+    env.globals["authors_in_lists"] = AUTHORS_IN_LISTS
+    env.globals["author_url"] = _author_url
+    env.filters.update(tag_url=_tag_url, topic=_topic, lang_attr=_lang_attr, teaser=teaser, href=link_href)
+    return env
 
 
-def _author_url_function(author_pages: list[AuthorPage]):
-    """``author_url(name)`` in templates: the page of the author of that name, relative to the root."""
-    urls = {_author_key(page.name): page.url for page in author_pages}
-    return lambda name: urls.get(_author_key(name), "authors/index.html")
+@jinja2.pass_context
+def _tag_url(context, name: str) -> str:
+    """``{{ name | tag_url }}``: the page of a topic, from its name in any case."""
+    return context["tag_urls"].get(name.casefold(), f"tags/{slugify(name)}.html")
+
+
+@jinja2.pass_context
+def _author_url(context, name: str) -> str:
+    """``author_url(name)``: the page of the author of that name, relative to the root."""
+    return context["author_urls"].get(_author_key(name), "authors/index.html")
+
+
+@jinja2.pass_context
+def _topic(context, name: str) -> str:
+    """``{{ name | topic }}``: a topic's name in the interface language; its page keeps its address."""
+    return context["topic_names"].get(name, name)
+
+
+@jinja2.pass_context
+def _lang_attr(context, text: str) -> Markup:
+    return _lang_attribute(context["site"].language, text)
 
 
 def papers_json(papers: list[RenderedPaper]) -> bytes:

@@ -115,11 +115,11 @@ def test_percent_sign_keeps_the_rest_of_the_sentence(seed_site):
     assert "88.8% Acc@1 for spectra-to-structure task" in mosaic["abstract"]
 
 
-def test_home_lists_every_paper_with_title_and_teaser(seed_site):
+def test_home_lists_every_paper_with_title_and_its_abstract_a_click_away(seed_site):
     home = (seed_site / "index.html").read_text(encoding="utf-8")
     assert home.count('class="paper-item"') == SEED_ABSTRACTS
     assert "19 papers" in home
-    assert 'class="teaser"' in home
+    assert home.count('<details class="item-abstract">') == SEED_ABSTRACTS  # opens in place, no script
 
 
 def test_paper_pages_link_previous_and_next(seed_site):
