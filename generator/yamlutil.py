@@ -101,19 +101,29 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
     return []
 
 
+def read_raw(path: Path, display: Path | str, error: type[ProceedingsError], what: str = "file") -> bytes:
+    """A file's bytes; a file that cannot be read raises ``error`` naming it."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise error(f"cannot read the {what}: {exc.strerror or exc}", path=display) from None
+
+
+def as_lf(text: str) -> str:
+    """CR or CRLF line ends made LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def read_utf8(path: Path, display: Path | str, error: type[ProceedingsError], what: str = "file") -> str:
     """A text file as UTF-8 with a BOM dropped and CR or CRLF line ends made LF; a file that cannot
     be read, or bytes that are not UTF-8, raise ``error`` naming the file (and the line)."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise error(f"cannot read the {what}: {exc.strerror or exc}", path=display) from None
+    raw = read_raw(path, display, error, what)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise error(f"byte 0x{raw[exc.start]:02x} is not UTF-8; save the {what} as UTF-8", path=display,
                     line=raw[: exc.start].count(b"\n") + 1) from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return as_lf(text)
 
 
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)

@@ -21,6 +21,7 @@ from generator.details import parse_details
 from generator.errors import ContentError, Diagnostic, shown
 from generator.model import Entry
 from generator.sources.escapes import decode_line_breaks
+from generator.yamlutil import as_lf, read_raw
 
 # Our name for a field → the names sources use for it (compared lower case, spaces and dashes as _).
 FIELDS: dict[str, tuple[str, ...]] = {
@@ -118,13 +119,9 @@ def read_lines_leniently(path: Path, name: str) -> tuple[str, dict[int, str]]:
     skips that record with a warning), not the whole file. The bad bytes become U+FFFD so that the
     rest of the line still parses.
     """
+    raw = read_raw(path, name, ContentError)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ContentError(f"cannot read the file: {exc.strerror or exc}", path=name) from None
-    try:
-        text = raw.decode("utf-8-sig")
-        return text.replace("\r\n", "\n").replace("\r", "\n"), {}
+        return as_lf(raw.decode("utf-8-sig")), {}
     except UnicodeDecodeError:
         pass
     bad: dict[int, str] = {}
