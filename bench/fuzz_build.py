@@ -337,10 +337,67 @@ def status(port: int, method: str, path: str = "/", headers: dict | None = None)
         connection.close()
 
 
+def _one_bad_record(repo: Path, root: Path, name: str, data: bytes, words: str) -> tuple[Run, str]:
+    """A source whose second record is ``data``'s bad one: the two good papers must be published, exit 0,
+    and the warning name the record's line."""
+    folder = root / "content"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_bytes(data)
+    run = build(repo, root)
+    ok = run.status == 0 and page_count(root) >= 2 and words in run.output
+    return run, f"ok: {page_count(root)} pages, exit 0" if ok else f"FAIL ({page_count(root)} pages)"
+
+
+def _csv(bad_row: bytes) -> bytes:
+    return b"UID,title,abstract\ng1,One,We study one thing.\n" + bad_row + b"\ng2,Two,We study another thing.\n"
+
+
+def _jsonl(bad_line: bytes) -> bytes:
+    good = [json.dumps({"title": t, "abstract": f"We study {t}."}).encode() for t in ("one", "two")]
+    return b"\n".join([good[0], bad_line, good[1]]) + b"\n"
+
+
+def csv_huge_cell(repo: Path, root: Path, args) -> tuple[Run, str]:
+    return _one_bad_record(repo, root, "papers.csv", _csv(b"big,Big," + b"word " * 200_000), "papers.csv")
+
+
+def csv_open_quote(repo: Path, root: Path, args) -> tuple[Run, str]:
+    return _one_bad_record(repo, root, "papers.csv", _csv(b'bad,"Never closed,x'), "cannot be read")
+
+
+def csv_bad_byte(repo: Path, root: Path, args) -> tuple[Run, str]:
+    return _one_bad_record(repo, root, "papers.csv", _csv(b"bad,Caf\xe9,Latin-1."), "not UTF-8")
+
+
+def jsonl_surrogate(repo: Path, root: Path, args) -> tuple[Run, str]:
+    return _one_bad_record(repo, root, "papers.jsonl", _jsonl(b'{"title": "\\ud800", "abstract": "\\udfff x"}'),
+                           "built 3 papers")
+
+
+def jsonl_big_int(repo: Path, root: Path, args) -> tuple[Run, str]:
+    return _one_bad_record(repo, root, "papers.jsonl", _jsonl(b'{"abstract": "x", "n": ' + b"9" * 100_000 + b"}"),
+                           "digits")
+
+
+def jsonl_deep(repo: Path, root: Path, args) -> tuple[Run, str]:
+    deep = b'{"abstract": "x", "ignored": ' + b"[" * 500_000 + b"]" * 500_000 + b"}"
+    return _one_bad_record(repo, root, "papers.jsonl", _jsonl(deep), "nested too deep")
+
+
+def bib_deep_groups(repo: Path, root: Path, args) -> tuple[Run, str]:
+    good = b"@inproceedings{g1, title={One}, abstract={We study one.}}\n@inproceedings{g2, title={Two}, abstract={Two.}}\n"
+    deep = b"@inproceedings{d, title={" + b"{" * 20_000 + b"T" + b"}" * 20_000 + b"}, abstract={Deep.}}\n"
+    return _one_bad_record(repo, root, "papers.bib", good + deep, "built 3 papers")
+
+
 CLASSES = {"nul-link": nul_link, "config-link": config_link, "symlink-out": symlink_out,
            "yaml-bomb-page": yaml_bomb_page, "yaml-bomb-config": yaml_bomb_config, "authors": authors,
            "edited": edited, "concurrent": concurrent, "kill-workers": kill_workers, "tex-cite": tex_cite,
-           "cache-forgery": cache_forgery, "escapes": escapes, "serve": serve}
+           "cache-forgery": cache_forgery, "escapes": escapes, "serve": serve,
+           # one record of a source (the readers): the others must be published, exit 0
+           "csv-huge-cell": csv_huge_cell, "csv-open-quote": csv_open_quote, "csv-bad-byte": csv_bad_byte,
+           "jsonl-surrogate": jsonl_surrogate, "jsonl-big-int": jsonl_big_int, "jsonl-deep": jsonl_deep,
+           "bib-deep-groups": bib_deep_groups}
 
 
 def main() -> int:
