@@ -351,3 +351,10 @@ def resolves(site: Path, base_url: str, page: Path, link: str) -> bool:
         target = page.parent / path
     target = (target / "index.html" if path.endswith("/") else target).resolve()
     return target.is_file() and site.resolve() in target.parents
+
+
+def test_the_readme_shows_importing_a_venues_own_files(project):
+    readme = (project / "README.md").read_text(encoding="utf-8")
+    for command in ("proceedings import papers.csv", "proceedings import volume.bib", "proceedings import papers.jsonl"):
+        assert command in readme, command
+    assert "never published" in readme  # review columns stay private
