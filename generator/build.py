@@ -12,25 +12,25 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from typing import Callable, TypeVar
 
 from generator.background import map_chunks, map_in_parallel
 from generator.cache import BuildCache, EntryCache, from_rendered_record, paper_key, rendered_record
 from generator.config import Config, load_config, normalize_base_url
-from generator.details import is_web_link, site_file_name, site_path_problem
 from generator.errors import ContentError, Diagnostic, ProceedingsError, shown
 from generator.latex import AbstractRenderer
 from generator.merge import Change, Derived, Deriver, SyncPlan, plan_sync
-from generator.model import LINK_FIELDS, Entry, Paper, RenderedPaper, SourceList, VolumeInfo
+from generator.model import Entry, Paper, RenderedPaper, SourceList, VolumeInfo
 from generator.output import Staging, check_replaceable, publish_site, staged_site
-from generator.pages import PAGES_DIR, PageDoc, read_page, to_paper, unknown_keys
+from generator.files import last_good_pages, linked_files, static_files
+from generator.pages import PAGES_DIR, PageDoc, page_paths, read_page, to_paper, unknown_keys
 from generator.publish import Publication
 from generator.reporter import Reporter
 from generator.related import related_ids
 from generator.search import start_search_files
 from generator.site import SiteInfo, SiteRenderer, author_count, tag_urls
-from generator.sources import READERS, find_sources, inside, links_out, read_source
+from generator.sources import READERS, find_sources, links_out, read_source
 from generator.sources.duplicates import drop_duplicates
 from generator.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.theme import Theme
@@ -214,15 +214,6 @@ def tags_version(project: Project) -> str:
     return f"{project.taxonomy.version}/{project.config.auto_tags}"
 
 
-def page_paths(content_dir: Path) -> list[Path]:
-    """Every page, in name order; a symlink to a file outside the content folder is never read."""
-    pages = content_dir / PAGES_DIR
-    if not pages.is_dir():
-        return []
-    root = content_dir.resolve()
-    return sorted(p for p in pages.glob("*.md") if not p.is_symlink() or inside(root, p) is not None)
-
-
 def report_links_out(content_dir: Path, reporter: Reporter) -> None:
     """Sources and pages that are symlinks out of the content folder: not read, and said so."""
     root = content_dir.resolve()
@@ -301,21 +292,6 @@ def render_outputs(outputs: list, staging: Staging, reporter: Reporter, jobs: in
     return [name for names in map_chunks(render_chunk, chunks) for name in names]
 
 
-def last_good_pages(content_dir: Path, out_dir: Path, papers: list[Paper], files: Collection[str],
-                    reporter: Reporter) -> dict[str, bytes]:
-    """A page that failed to parse keeps the HTML the previous build made of it (readers lose nothing)."""
-    good = {paper.path for paper in papers}
-    kept = {}
-    for path in page_paths(content_dir):
-        name = f"papers/{path.stem}.html"
-        previous = out_dir / name
-        if path not in good and name not in files and previous.is_file():
-            kept[name] = previous.read_bytes()
-            reporter.warn("kept the previous build of this paper's page until the page is fixed",
-                          f"{PAGES_DIR}/{path.name}")
-    return kept
-
-
 def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Reporter,
                   jobs: int = 1, cache: EntryCache | None = None) -> list[RenderedPaper]:
     """Render every title and abstract, on ``jobs`` cores; problems become warnings.
@@ -383,36 +359,6 @@ def site_renderer(project: Project, papers: list[RenderedPaper], env=None, warn=
 def topic_names(project: Project) -> dict[str, str]:
     """Tag name → the name readers see, in the configured language (the taxonomy's ``names``)."""
     return project.taxonomy.names_for(project.config.language)
-
-
-def static_files(content_dir: Path, generated: Collection[str]) -> dict[str, Path]:
-    """Theme files under assets/; a generated file of the same name wins."""
-    static = Theme.for_content(content_dir).static_files()
-    return {f"assets/{name}": path for name, path in static.items() if f"assets/{name}" not in generated}
-
-
-def linked_files(content_dir: Path, papers: Sequence[Paper], generated: Collection[str],
-                 reporter: Reporter | None = None) -> dict[str, Path]:
-    """Files of the content folder that papers link to by a path (``pdf: pdfs/paper-1.pdf``),
-    published at that same path. A path naming no such file is warned about: its link would break.
-    Only document types are published (``details.site_path_problem``), never a hidden file, a page,
-    or anything outside the content folder (a symlink out)."""
-    root = content_dir.resolve()
-    files: dict[str, Path] = {}
-    for paper in papers:
-        for key in LINK_FIELDS:
-            link = getattr(paper.details, key)
-            if not link or is_web_link(link):
-                continue
-            name = site_file_name(link)
-            source = inside(root, content_dir / name) if not site_path_problem(link) else None
-            if source is not None and source.is_file() and name not in generated:
-                files[name] = source
-            elif reporter is not None:
-                reporter.warn(f"`{key}`: {shown(link)} is not a document in the content folder, so its link would be "
-                              f"broken: put the file at {name} there, or give an https:// address",
-                              _page_name(paper))
-    return files
 
 
 def site_info(project: Project, papers: list[RenderedPaper]) -> SiteInfo:

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from generator.cjk import CJK_RANGES
 from generator.details import parse_details
+from generator.sources import inside
 from generator.errors import ContentError, ProceedingsError, shown
 from generator.model import DETAIL_FIELDS, Paper
 from generator.yamlutil import dump, load_mapping, read_utf8
@@ -177,3 +178,12 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
 
 def unknown_keys(doc: PageDoc) -> list[str]:
     return [key for key in doc.meta if key not in KNOWN_KEYS]
+
+
+def page_paths(content_dir: Path) -> list[Path]:
+    """Every page, in name order; a symlink to a file outside the content folder is never read."""
+    pages = content_dir / PAGES_DIR
+    if not pages.is_dir():
+        return []
+    root = content_dir.resolve()
+    return sorted(p for p in pages.glob("*.md") if not p.is_symlink() or inside(root, p) is not None)
