@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from typing import Any, Callable
 from generator.details import details_to_meta
 from generator.errors import Diagnostic
 from generator.model import DETAIL_FIELDS, Entry, SourceList
+from generator.matching import WordIndex, normalized
 from generator.output import write_atomically
 from generator.pages import FRONT_MATTER, PAGES_DIR, PageDoc, digest, render_page
 from generator.slugs import slugify, unique
@@ -76,10 +76,6 @@ def plan_sync(content_dir: Path, sources: list[SourceList], docs: list[PageDoc],
     return _Sync(content_dir, docs, derive, tags_version).run(sources)
 
 
-def _normalized(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip().lower()
-
-
 class _Sync:
     def __init__(self, content_dir: Path, docs: list[PageDoc], derive: Deriver, tags_version: str):
         self.content_dir = content_dir
@@ -96,7 +92,7 @@ class _Sync:
         self.next_id = 1 + max((_number(d.meta.get("id") or d.salvaged.get("id")) for d in docs), default=0)
         self.derived: dict[int, Derived] = {}  # id(entry) → its derived title and tags
         self.refreshes: dict[int, tuple[bool, bool]] = {}  # id(entry) → refresh its title, its tags
-        self._index: _WordIndex | None = None  # the unmatched pages by word, made when first needed
+        self._index: WordIndex | None = None  # the unmatched pages by word, made when first needed
 
     def run(self, sources: list[SourceList]) -> SyncPlan:
         entries = _in_proceedings_order(sources)
@@ -161,21 +157,21 @@ class _Sync:
         """The unmatched page of the same list whose text is nearest, if near enough.
 
         Only the few pages that share the most distinctive words with the entry are compared
-        (``_WordIndex``): comparing every changed entry with every page was quadratic (a third of
+        (``WordIndex``): comparing every changed entry with every page was quadratic (a third of
         2,000 abstracts edited took minutes). The comparison itself is unchanged.
         """
         if not entry.text.strip():
             return None  # a paper without an abstract is found by its id or its title only
         if self._index is None:
-            self._index = _WordIndex(list(self.unmatched.values()))
-        wanted = _normalized(entry.text)
+            self._index = WordIndex(list(self.unmatched.values()))
+        wanted = normalized(entry.text)
         # The likeliest page first: once it is found, the others mostly fail the quick bounds. Ties
         # go to the later page, as they did when every page was compared in order.
         best, best_ratio, best_place = None, SIMILAR, -1
         for place, doc in self._index.candidates(wanted, self.unmatched):
             if doc.meta.get("source") not in (entry.source, None):
                 continue
-            matcher = difflib.SequenceMatcher(None, wanted, _normalized(doc.body), autojunk=False)
+            matcher = difflib.SequenceMatcher(None, wanted, normalized(doc.body), autojunk=False)
             if matcher.real_quick_ratio() < best_ratio or matcher.quick_ratio() < best_ratio:
                 continue
             ratio = matcher.ratio()
@@ -319,49 +315,6 @@ class _Sync:
         self.plan.diagnostics.append(Diagnostic("warning", message, _display(doc.path, self.content_dir)))
 
 
-class _WordIndex:
-    """Pages by the words of their text, to find the few a changed entry may be a version of.
-
-    Two texts at least ``SIMILAR`` alike share most of their words, and above all their rare
-    ones. So a page is a candidate when it shares the entry's rarest words; words in many
-    pages ("the", "model") are not looked up (bar the few rarest of a text that has no rarer
-    ones), which keeps each look-up short whatever the number of pages. Each candidate comes with
-    its place in the pages' order, so that of equally near pages the one a comparison of every
-    page would choose is chosen.
-    """
-
-    COMMON = 50  # a word in more pages than this says little about which page an entry was
-    AT_LEAST = 5  # words looked up per entry even when they are common (a short, plain abstract)
-    CANDIDATES = 8  # pages compared in full per entry: the ones sharing the most rare words
-
-    def __init__(self, docs: list[PageDoc]):
-        self.docs = docs
-        self.postings: dict[str, list[int]] = {}
-        for number, doc in enumerate(docs):
-            for word in _words(_normalized(doc.body)):
-                self.postings.setdefault(word, []).append(number)
-
-    def candidates(self, text: str, unmatched: dict[Path, PageDoc]) -> list[tuple[int, PageDoc]]:
-        """The unmatched pages sharing the most rare words with ``text``, most first, with their place."""
-        shared: dict[int, int] = {}
-        found = sorted((self.postings[word] for word in _words(text) if word in self.postings), key=len)
-        for rank, pages in enumerate(found):
-            if len(pages) > self.COMMON and rank >= self.AT_LEAST:
-                break
-            for number in pages:
-                shared[number] = shared.get(number, 0) + 1
-        live = [number for number in shared if self.docs[number].path in unmatched]
-        best = sorted(live, key=lambda number: (-shared[number], number))[: self.CANDIDATES]
-        return [(number, self.docs[number]) for number in best]
-
-
-def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text))
-
-
-_WORD = re.compile(r"\w{3,}")
-
-
 def _in_page_order(meta: dict[str, Any]) -> dict[str, Any]:
     """Known keys in ``FRONT_MATTER`` order, then a person's own keys as they were, then ``generated``."""
     ordered = {key: meta[key] for key in FRONT_MATTER[:-1] if key in meta}
@@ -404,7 +357,7 @@ def _fingerprints(text_digest: str, title: str, tags, body: str, tags_version: s
 def entry_digest(entry: Entry) -> str:
     """What a page remembers of its entry, to find it again: the abstract; for a paper without one
     (a keynote, a demo), its title."""
-    return digest(entry.text) if entry.text.strip() else digest("\x1ftitle\x1f" + _normalized(entry.title))
+    return digest(entry.text) if entry.text.strip() else digest("\x1ftitle\x1f" + normalized(entry.title))
 
 
 def _same_place(candidates: list[PageDoc], entry: Entry) -> int:
