@@ -14,9 +14,15 @@ from generator.pages import SLUG
 from generator.slugs import MAX_LENGTH, slug_or_digest, slugify
 
 
+# Latin letters Unicode does not decompose: folded since issue 15 ("Łojasiewicz" was "ojasiewicz").
+LATIN_FOLDS = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE",
+                             "œ": "oe", "ß": "ss", "Đ": "D", "đ": "d", "Þ": "Th", "þ": "th", "ı": "i"})
+
+
 def ascii_slugify(text: str, max_length: int = MAX_LENGTH) -> str:
-    """The slug rule before CJK slugs, kept here to prove that English slugs did not change."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    """The slug rule before CJK slugs (with issue 15's Latin folds), kept here to prove that English
+    slugs did not change."""
+    ascii_text = unicodedata.normalize("NFKD", text.translate(LATIN_FOLDS)).encode("ascii", "ignore").decode("ascii")
     words = re.findall(r"[a-z0-9]+", ascii_text.lower())
     slug = ""
     for word in words:
