@@ -385,7 +385,8 @@ def jsonl_deep(repo: Path, root: Path, args) -> tuple[Run, str]:
 
 
 def bib_deep_groups(repo: Path, root: Path, args) -> tuple[Run, str]:
-    good = b"@inproceedings{g1, title={One}, abstract={We study one.}}\n@inproceedings{g2, title={Two}, abstract={Two.}}\n"
+    good = (b"@inproceedings{g1, title={One}, abstract={We study one.}}\n"
+            b"@inproceedings{g2, title={Two}, abstract={Two.}}\n")
     deep = b"@inproceedings{d, title={" + b"{" * 20_000 + b"T" + b"}" * 20_000 + b"}, abstract={Deep.}}\n"
     return _one_bad_record(repo, root, "papers.bib", good + deep, "built 3 papers")
 

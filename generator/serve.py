@@ -118,7 +118,8 @@ def with_error_banner(page: bytes, errors) -> bytes:
         '<div id="proceedings-build-error" role="alert" style="position:sticky;top:0;z-index:2147483647;'
         'max-height:50vh;overflow:auto;background:#a4262c;color:#fff;'
         'padding:1rem 1.25rem;font:15px/1.5 system-ui,sans-serif;">'
-        f"<strong>The last rebuild failed</strong> — showing the last good page. Fix this and save:<ul>{items}</ul></div>"
+        "<strong>The last rebuild failed</strong> — showing the last good page. "
+        f"Fix this and save:<ul>{items}</ul></div>"
     ).encode("utf-8")
     marker = page.find(b"<body")
     end = page.find(b">", marker) + 1 if marker >= 0 else 0

@@ -139,7 +139,8 @@ class Taxonomy:
                 start = text.find(keyword, start + 1)
 
 
-def _matches(keyword: _Keyword, words: list[str], spans: list[tuple[int, int]], text: str, start: int, end: int) -> bool:
+def _matches(keyword: _Keyword, words: list[str], spans: list[tuple[int, int]], text: str,
+             start: int, end: int) -> bool:
     if end > len(words) or words[end - 1] not in keyword.last:
         return False
     if tuple(words[start + 1 : end - 1]) != keyword.words[1:]:

@@ -44,15 +44,18 @@ _SENTENCE_END = re.compile(r"([.!?])\s+(?=[A-Z0-9(])")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|al|vs|cf|resp|Fig|Eq|Sec))$")
 # Strong clause boundaries: a descriptive phrase ends here.
 _CLAUSE = re.compile(
-    r"\s*(?:[;:.!?](?:\s|$)|\s[—–]\s|\s--\s|,?\s\(?(?:i|ii|iii|iv|[1-4]|[a-d])\)\s|\s+and\s+(?:then\s+|\w+ly\s+)?(?:show|demonstrate|prove|propose|use|apply|evaluate|derive"
+    r"\s*(?:[;:.!?](?:\s|$)|\s[—–]\s|\s--\s|,?\s\(?(?:i|ii|iii|iv|[1-4]|[a-d])\)\s"
+    r"|\s+and\s+(?:then\s+|\w+ly\s+)?(?:show|demonstrate|prove|propose|use|apply|evaluate|derive"
     r"|provide|present|introduce|develop|obtain|establish|give|analy[sz]e|study)\w*\b"
-    r"|,\s+(?:namely|i\.e\.|e\.g\.|such as)|,?\s(?:where|whereas|while|because|since)\b|(?P<relative>,?\s(?:that|which)\b))"
+    r"|,\s+(?:namely|i\.e\.|e\.g\.|such as)|,?\s(?:where|whereas|while|because|since)\b"
+    r"|(?P<relative>,?\s(?:that|which)\b))"
 )
 
 _NAME_WORD = r"(?:[A-Z0-9][\w\-–+]*|[a-z][\w\-–+]*[A-Z][\w\-–+]*)"
 _NAME = rf"{_NAME_WORD}(?:\s+(?:(?:for|of|and|the|in|with|via|on|to)\s+)?{_NAME_WORD}){{0,7}}"
 _ACRONYM = r"[A-Za-z0-9][\w\-–+]*[A-Z][\w\-–+]*|[A-Z][\w\-–+]*\d[\w\-–+]*"
-_SUBJECT = r"\b(?:[Ww]e|and|[Pp]aper|[Ww]ork|[Aa]rticle)\s+(?:(?:\w+ly|then|further|also|here|now|first|thus|therefore)\s+)?"
+_SUBJECT = (r"\b(?:[Ww]e|and|[Pp]aper|[Ww]ork|[Aa]rticle)\s+"
+            r"(?:(?:\w+ly|then|further|also|here|now|first|thus|therefore)\s+)?")
 _INTRO = rf"{_SUBJECT}(?:introduce|propose|present|develop|derive|design|build|construct|release)s?\s+"
 _ARTICLE = r"(?:(?:the|a|an|our)\s+)?"
 _INTRO_ACRONYM = re.compile(rf"{_INTRO}{_ARTICLE}(?P<long>[^(),.;:]{{2,90}}?)\s*\((?P<name>{_ACRONYM})\)")
@@ -90,7 +93,8 @@ _LEAD_IN = re.compile(
     r"|Due to|Here|However|Moreover|Thus|Today|Nowadays)\b[^,]{0,80},\s+"
 )
 _ANAPHORA = re.compile(r"\b(?:this|these|those|such|above|aforementioned)\b", re.IGNORECASE)
-_FILLER = re.compile(r"^(?:\(?(?:i{1,3}|iv|[1-4]|[a-d])\)\s+)?(?:the\s+|this\s+paper\s+|this\s+work\s+)?(?:(?:problem|task|question)\s+of\s+)?", re.IGNORECASE)
+_FILLER = re.compile(r"^(?:\(?(?:i{1,3}|iv|[1-4]|[a-d])\)\s+)?(?:the\s+|this\s+paper\s+|this\s+work\s+)?"
+                     r"(?:(?:problem|task|question)\s+of\s+)?", re.IGNORECASE)
 _ARTICLE_NOVEL = re.compile(r"^(a|the)\s+(?:novel|new)\s+(?=[b-df-hj-np-tv-z])", re.IGNORECASE)
 _WORD_PART = re.compile(r"[^\W_]+")
 _ACRONYM_USE = re.compile(r"\b[A-Z][A-Za-z0-9]*[A-Z]s?\b")
@@ -275,7 +279,7 @@ def _expand_acronyms(phrase: str, text: str) -> str:
             at_start = text.startswith(long_form) or f". {long_form}" in text
             if at_start and long_form[1:].islower():
                 long_form = long_form[0].lower() + long_form[1:]
-            phrase = re.sub(rf"\b{re.escape(acronym)}\b", lambda _: long_form, phrase, count=1)
+            phrase = re.sub(rf"\b{re.escape(acronym)}\b", lambda _, long_form=long_form: long_form, phrase, count=1)
     return phrase
 
 

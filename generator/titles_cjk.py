@@ -50,7 +50,8 @@ _JAPANESE_RULES = (
     re.compile(rf"{_CLAUSE_START}(?P<phrase>[^。、，！？]+?){_JA_VERB}"),
 )
 _MARKERS = re.compile(r"提出|提案|本文|本研究|本論文|我们")
-_LEAD_IN = re.compile(r"^(?:近年来|近年來|近年|目前|当前|當前|[随隨][着著][^，]*|[针針]对[^，]*|[针針]對[^，]*|[为為]了[^，]*|[为為]解决[^，]*|"
+_LEAD_IN = re.compile(r"^(?:近年来|近年來|近年|目前|当前|當前|[随隨][着著][^，]*|[针針]对[^，]*|[针針]對[^，]*|"
+                      r"[为為]了[^，]*|[为為]解决[^，]*|"
                       r"在[^，]{0,20}中|近年では|近年|現在|本論文では|本研究では|本稿では)[，、]")
 _PARENTHETICAL = re.compile(r"\s*[（(][^（）()]*[）)]")
 _QUOTES = re.compile(r"[「」『』“”\"《》〈〉【】]")
@@ -83,7 +84,8 @@ def cjk_title_candidates(text: str) -> list[str]:
     if first and first not in found and not _MARKERS.search(first):
         found.append(first)
     long_enough = [t for t in found if len(t) >= MIN_CHARS]
-    return long_enough + [t for t in found if t not in long_enough] or [cjk.cut(text, 2 * MAX_CHARS) or text[:MAX_CHARS]]
+    return (long_enough + [t for t in found if t not in long_enough]
+            or [cjk.cut(text, 2 * MAX_CHARS) or text[:MAX_CHARS]])
 
 
 def _title(phrase: str) -> str:

@@ -31,7 +31,8 @@ def test_build_with_defaults_from_a_project_folder(tmp_path, seed_content):
 def test_import_dry_run_reports_and_writes_nothing(tmp_path):
     content = tmp_path / "ws"
     content.mkdir()
-    outside = write_list(tmp_path / "talks.txt", "Workshop", ["We introduce Foo, a model of bars.", "Second talk about baz."])
+    outside = write_list(tmp_path / "talks.txt", "Workshop",
+                         ["We introduce Foo, a model of bars.", "Second talk about baz."])
     result = run("import", str(outside), "--content", str(content), "--dry-run")
     assert result.returncode == 0, result.stderr
     assert "would create" in result.stderr and "would copy" in result.stderr
@@ -41,7 +42,8 @@ def test_import_dry_run_reports_and_writes_nothing(tmp_path):
 def test_import_copies_the_list_and_creates_pages(tmp_path):
     content = tmp_path / "ws"
     content.mkdir()
-    outside = write_list(tmp_path / "talks.txt", "Workshop", ["We introduce Foo, a model of bars.", "Second talk about baz."])
+    outside = write_list(tmp_path / "talks.txt", "Workshop",
+                         ["We introduce Foo, a model of bars.", "Second talk about baz."])
     result = run("import", str(outside), "--content", str(content))
     assert result.returncode == 0, result.stderr
     assert (content / "talks.txt").read_bytes() == outside.read_bytes()
@@ -91,7 +93,8 @@ def test_broken_template_fails_and_keeps_the_previous_site(tmp_path, seed_conten
     before = (out / "index.html").read_bytes()
     templates = seed_content / "theme" / "templates"
     templates.mkdir(parents=True)
-    (templates / "paper.html").write_text('{% extends "default/paper.html" %}\n{% block content %}{% if %}{% endblock %}\n')
+    (templates / "paper.html").write_text(
+        '{% extends "default/paper.html" %}\n{% block content %}{% if %}{% endblock %}\n')
     result = run("build", "--content", str(seed_content), "--out", str(out))
     assert result.returncode == 2
     assert "paper.html:2" in result.stderr and "Traceback" not in result.stderr

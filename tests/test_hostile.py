@@ -3,8 +3,8 @@
 
 The cases run through the command line, as an organiser runs it: the hostile build and check, a
 list that is not UTF-8 and a javascript: base URL as ``python -m generator`` in a subprocess, the
-other cases through the same ``main()`` in this process. Exit 0 with warnings, 1 with errors (every other page still built), 2
-when the build cannot run.
+other cases through the same ``main()`` in this process. Exit 0 with warnings, 1 with errors
+(every other page still built), 2 when the build cannot run.
 The hostile content folder is tests/fixtures/hostile/ (see its README); the browser half of these
 checks is tests/browser/test_hostile_browser.py.
 """
@@ -152,7 +152,8 @@ ENTRIES = {
          "macro \\ping expands without end"]),
     7: ("unknown macros", ["\\frobnicate{x}</span>",  # in math, marked in place and the formula renders
                            '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mrow><merror '
-                           'class="tex-error" title="undefined macro \\frobnicate"><mtext>\\frobnicate</mtext></merror>'],
+                           'class="tex-error" title="undefined macro \\frobnicate">'
+                           '<mtext>\\frobnicate</mtext></merror>'],
         ["undefined macro \\frobnicate"]),
     8: ("\\left( without \\right", ["$\\left( x + y$</span>"], ["\\left without a matching \\right"]),
     9: ("5,000 nested braces in text", ["deep text"], []),

@@ -214,4 +214,5 @@ def test_english_counts_and_dates(tmp_path):
     home = (site / "index.html").read_text(encoding="utf-8")
     assert '<p class="count">1 paper</p>' in home
     assert "· December 6, 2026 · 1 paper · built with Proceedings" in home
-    assert re.search(r'<p class="count">\d topics? across 1 paper</p>', (site / "tags" / "index.html").read_text(encoding="utf-8"))
+    assert re.search(r'<p class="count">\d topics? across 1 paper</p>',
+                     (site / "tags" / "index.html").read_text(encoding="utf-8"))

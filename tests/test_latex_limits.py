@@ -70,7 +70,8 @@ def test_lists_nested_past_the_limit_are_shown_as_written(renderer):
 
 
 @pytest.mark.parametrize("text", [
-    pytest.param("\\begin{itemize}\\item a " * 3000 + "x" + "\\end{itemize}" * 3000, id="itemize 3000 deep (108 s at 40 KB)"),
+    pytest.param("\\begin{itemize}\\item a " * 3000 + "x" + "\\end{itemize}" * 3000,
+                 id="itemize 3000 deep (108 s at 40 KB)"),
     pytest.param("\\begin{itemize}\\item a \\item b " * 3000, id="run of items"),
     pytest.param("$\\par " * 40_000, id="$ and \\par (over 120 s at 1 MB)"),
     pytest.param("a \\par " * 40_000, id="\\par"),
@@ -97,7 +98,8 @@ def test_a_formula_past_the_length_limit_is_shown_as_written(renderer):
     long = "$" + "x_{1}+" * (MAX_FORMULA // 6 + 1) + "y$"
     result = renderer.render(f"short $a$ then {long}")
     assert result.html.count("<math") == 1
-    assert [p.message for p in result.problems] == [f"formula too long ({len(long) - 2:,} characters); shown as written"]
+    assert [p.message for p in result.problems] == [
+        f"formula too long ({len(long) - 2:,} characters); shown as written"]
 
 
 def test_math_past_the_budget_of_one_abstract_is_shown_as_written(renderer):

@@ -92,7 +92,8 @@ def test_edited_title_survives_every_later_sync(content):
 
 def test_typo_fix_in_the_list_keeps_page_id_and_url(content):
     before = pages(content)["we-present-beta.md"]
-    fixed = ABSTRACTS[:1] + [ABSTRACTS[1].replace("counting", "countign").replace("cluttered", "clutterd")] + ABSTRACTS[2:]
+    fixed = (ABSTRACTS[:1] + [ABSTRACTS[1].replace("counting", "countign").replace("cluttered", "clutterd")]
+             + ABSTRACTS[2:])
     plan = sync(content, fixed)
     after = pages(content)
     assert set(after) == {"we-introduce-alpha.md", "we-present-beta.md", "gamma-studies-the.md"}
@@ -128,7 +129,8 @@ def test_changed_entry_with_hand_edited_body_keeps_the_body_and_warns(content):
     edit(path, body="My own rewrite of the Alpha abstract, which must never be lost.")
     changed = [ABSTRACTS[0].replace("fast", "very fast")] + ABSTRACTS[1:]
     plan = sync(content, changed)
-    assert pages(content)["we-introduce-alpha.md"]["body"] == "My own rewrite of the Alpha abstract, which must never be lost."
+    assert (pages(content)["we-introduce-alpha.md"]["body"]
+            == "My own rewrite of the Alpha abstract, which must never be lost.")
     assert any("edited by hand" in d.message for d in plan.diagnostics)
 
 

@@ -40,8 +40,8 @@ def run(node: str, tmp_path: Path, script: bytes, queries: list[dict]) -> dict:
     index.write_bytes(script)
     queries_file = tmp_path / "queries.json"
     queries_file.write_text(json.dumps(queries), encoding="utf-8")
-    done = subprocess.run([node, str(RUNNER), str(search.lunr_js_path()), str(SEARCH_JS), str(index), str(queries_file)],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run([node, str(RUNNER), str(search.lunr_js_path()), str(SEARCH_JS), str(index),
+                           str(queries_file)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

@@ -126,7 +126,8 @@ def test_tsv():
 
 def test_csv_rows_end_at_line_ends_only():
     # U+2028 and U+0085 are line breaks to str.splitlines(), not to a spreadsheet.
-    text = "UID,title,abstract\na,One,First\u2028still first\x85and first\nb,Two,\"Quoted\nover two lines\"\nc,Three,3\n"
+    text = ("UID,title,abstract\na,One,First\u2028still first\x85and first\n"
+            "b,Two,\"Quoted\nover two lines\"\nc,Three,3\n")
     source = table.parse(text, "x.csv", ",")
     assert [(e.uid, e.line) for e in source.entries] == [("a", 2), ("b", 3), ("c", 5)]
     assert source.entries[0].text == "First\u2028still first\x85and first"
@@ -195,7 +196,8 @@ def test_jsonl_problems_name_their_line():
     ("Ada Lovelace and Charles Babbage", ["Ada Lovelace", "Charles Babbage"]),
     ("Ada Lovelace; Charles Babbage", ["Ada Lovelace", "Charles Babbage"]),
     ("Doe, Jane", ["Jane Doe"]),  # never shown as "Family, Given"
-    ("Doe, Jane; Smith, Jr., John*; van der Berg, Anna Maria", ["Jane Doe", "John Smith, Jr.", "Anna Maria van der Berg"]),
+    ("Doe, Jane; Smith, Jr., John*; van der Berg, Anna Maria",
+     ["Jane Doe", "John Smith, Jr.", "Anna Maria van der Berg"]),
     ("Ada Lovelace|Charles Babbage*", ["Ada Lovelace", "Charles Babbage"]),
     ("John Smith, Jr.", ["John Smith, Jr."]),
 ])

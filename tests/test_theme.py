@@ -70,7 +70,8 @@ def test_every_documented_template_exists_in_the_default_theme():
 
 def test_a_template_can_be_replaced_whole(content):
     template(content, "tags.html", "<!DOCTYPE html>\n<title>{{ site.title }}</title>\n"
-                                   "<p>{{ tags | length }} topics:{% for page in tags %} {{ page.tag.name }}{% endfor %}</p>\n")
+                                   "<p>{{ tags | length }} topics:"
+                                   "{% for page in tags %} {{ page.tag.name }}{% endfor %}</p>\n")
     site = built(content)
     topics = read(site, "tags/index.html")
     assert topics.startswith("<!DOCTYPE html>\n<title>Sparse Methods Workshop</title>\n<p>")
@@ -80,7 +81,8 @@ def test_a_template_can_be_replaced_whole(content):
 
 def test_a_template_can_extend_the_default_and_change_one_block(content):
     template(content, "paper.html", '{% extends "default/paper.html" %}\n'
-                                    "{% block title %}Paper {{ paper.paper.order }} of {{ site.title }}{% endblock %}\n")
+                                    "{% block title %}Paper {{ paper.paper.order }} of {{ site.title }}"
+                                    "{% endblock %}\n")
     site = built(content)
     paper = a_paper(site)
     assert re.search(r"<title>Paper \d of Sparse Methods Workshop</title>", paper)
@@ -143,7 +145,8 @@ def test_theme_lists_user_folders_first(content):
 def test_a_syntax_error_names_the_file_and_line_and_keeps_the_previous_site(content):
     site = built(content)
     before = snapshot(site)
-    broken = template(content, "tag.html", '{% extends "default/tag.html" %}\n\n{% block content %}{% if %}{% endblock %}\n')
+    broken = template(content, "tag.html",
+                      '{% extends "default/tag.html" %}\n\n{% block content %}{% if %}{% endblock %}\n')
     with pytest.raises(ThemeError) as info:
         build(content, site, Reporter())
     assert str(info.value).startswith(f"{broken}:3: template syntax error"), str(info.value)

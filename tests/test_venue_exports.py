@@ -74,7 +74,8 @@ def pmlr(tmp_path_factory):
     (r"graphs.\n\nFurthermore, we", "graphs.\n\nFurthermore, we"),
     (r"one.\nTwo.", "one.\nTwo."),
     (r"end.\n", "end.\n"),
-    (r"$\nu$, $\nabla f$, $a \neq b$, $\not\in$, \newline, \noindent", r"$\nu$, $\nabla f$, $a \neq b$, $\not\in$, \newline, \noindent"),
+    (r"$\nu$, $\nabla f$, $a \neq b$, $\not\in$, \newline, \noindent",
+     r"$\nu$, $\nabla f$, $a \neq b$, $\not\in$, \newline, \noindent"),
     (r"First.\n\noindent Second", "First.\n\\noindent Second"),
     (r"lines\r\nlike Windows", "lines\nlike Windows"),
     (r"an author's \norm alone", r"an author's \norm alone"),  # no escaped breaks elsewhere: TeX

@@ -1,8 +1,9 @@
 """``tex_error`` tokens: how a snippet we could not render is shown and reported.
 
 Text-mode rules create them directly; the math converter turns failed math
-tokens into them, and lists on a math token the undefined macros it marked in place. One core rule then collects every problem, in document
-order, into ``env["tex_problems"]``, so nothing is reported twice or lost.
+tokens into them, and lists on a math token the undefined macros it marked in
+place. One core rule then collects every problem, in document order, into
+``env["tex_problems"]``, so nothing is reported twice or lost.
 """
 
 from __future__ import annotations

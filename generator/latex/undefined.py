@@ -28,7 +28,8 @@ MARK = "\ue000"  # a private-use character: never in an abstract's math, carried
 def _latex2mathml_names() -> frozenset[str]:
     names = set()
     for value in vars(commands).values():
-        values = (value,) if isinstance(value, str) else value if isinstance(value, (list, tuple, set, frozenset, dict)) else ()
+        values = (value,) if isinstance(value, str) else (
+            value if isinstance(value, (list, tuple, set, frozenset, dict)) else ())
         for item in values:
             if isinstance(item, str) and item.startswith("\\") and item[1:].isalpha():
                 names.add(item[1:])

@@ -31,6 +31,18 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 CSP = "script-src 'self'"
 
 
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects, so `-m "not browser"` sees the marker
+def pytest_collection_modifyitems(items):
+    """Mark every test under tests/browser/ `browser`: the fast lane is `pytest -m "not browser"`."""
+    # A conftest's hook sees the whole session's items, not only this folder's.
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.browser)
+
+
 def unavailable(reason: str):
     if os.environ.get("CI") == "true":
         pytest.fail(f"{reason}, and CI must run the browser tests")

@@ -62,6 +62,7 @@ def test_the_entry_wraps_long_lines_instead_of_scrolling_sideways(page, site_url
         sizes = box.evaluate("b => ({scroll: b.scrollWidth, client: b.clientWidth, lines: b.innerText.split('\\n')})")
         longest = max(len(line) for line in sizes["lines"])
         widest = max(widest or 0, longest)
-        assert sizes["scroll"] <= sizes["client"], f"{paper['url']}: the BibTeX box scrolls ({sizes['scroll']} px of {sizes['client']})"
+        assert sizes["scroll"] <= sizes["client"], \
+            f"{paper['url']}: the BibTeX box scrolls ({sizes['scroll']} px of {sizes['client']})"
         assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     assert widest > 90, "no seed entry has a line long enough to need wrapping (a 99-character line needs 758 px)"

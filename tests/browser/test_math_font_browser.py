@@ -60,7 +60,8 @@ def test_delimiters_stretch_around_tall_content(math_page, name):
     assert measured["body"] > 1.25 * plain, f"the {name} content is not taller than a line: {measured}"
     assert measured["fence"] >= 0.9 * measured["body"], \
         f"the {name} fence is {measured['fence']:.1f} px around content {measured['body']:.1f} px tall"
-    assert measured["fence"] > 1.4 * plain, f"the {name} fence did not stretch: {measured['fence']:.1f} px vs {plain:.1f}"
+    assert measured["fence"] > 1.4 * plain, \
+        f"the {name} fence did not stretch: {measured['fence']:.1f} px vs {plain:.1f}"
 
 
 def test_math_is_drawn_with_a_math_font(math_page):

@@ -32,7 +32,8 @@ def test_search_results_typeset_math_in_titles(page, math_site):
     hits = page.evaluate("""() => [...document.querySelectorAll('#search-panel .search-hit-title')].map(a => ({
         text: a.textContent, href: a.getAttribute('href'),
         math: [...a.querySelectorAll('math')].map(m => ({ns: m.namespaceURI, w: m.getBoundingClientRect().width,
-                                                        h: m.getBoundingClientRect().height, roots: m.querySelectorAll('msqrt').length})),
+                                                        h: m.getBoundingClientRect().height,
+                                                        roots: m.querySelectorAll('msqrt').length})),
         marks: [...a.querySelectorAll('mark')].map(m => m.textContent)}))""")
     regret = next(hit for hit in hits if "Regret" in hit["text"])
     assert [m["ns"] for m in regret["math"]] == ["http://www.w3.org/1998/Math/MathML"]

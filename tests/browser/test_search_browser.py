@@ -17,7 +17,8 @@ from .helpers import TIMEOUT, papers, search_for
 
 def distinctive_title_word(paper: dict, everyone: list[dict]) -> str:
     """The title word that the fewest papers mention: the one a reader would type."""
-    counts = Counter(w for p in everyone for w in set(re.findall(r"[a-z]{4,}", (p["title"] + " " + p["abstract"]).lower())))
+    counts = Counter(w for p in everyone
+                     for w in set(re.findall(r"[a-z]{4,}", (p["title"] + " " + p["abstract"]).lower())))
     return min(re.findall(r"[A-Za-z]{4,}", paper["title"]), key=lambda w: (counts[w.lower()], -len(w)))
 
 
@@ -66,14 +67,16 @@ def test_keyboard_slash_arrows_and_enter(page, site_url, search_site):
     page.wait_for_selector(".search-hit-title", timeout=TIMEOUT)
     first, second = page.locator(".search-hit-title").all()[:2]
     page.keyboard.press("ArrowDown")
-    assert first.evaluate("node => node === document.activeElement"), f"ArrowDown did not reach the first result; {shown(page)}"
+    assert first.evaluate("node => node === document.activeElement"), \
+        f"ArrowDown did not reach the first result; {shown(page)}"
     outline = first.evaluate("node => getComputedStyle(node).outlineStyle")
     assert outline != "none", "the focused result has no visible focus outline"
     page.keyboard.press("ArrowDown")
     assert second.evaluate("node => node === document.activeElement")
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowUp")
-    assert page.evaluate("document.activeElement.id") == "search-q", "ArrowUp from the first result did not return to the box"
+    assert page.evaluate("document.activeElement.id") == "search-q", \
+        "ArrowUp from the first result did not return to the box"
     page.keyboard.press("ArrowDown")
     target = first.get_attribute("href")
     page.keyboard.press("Enter")
