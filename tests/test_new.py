@@ -355,6 +355,7 @@ def resolves(site: Path, base_url: str, page: Path, link: str) -> bool:
 
 def test_the_readme_shows_importing_a_venues_own_files(project):
     readme = (project / "README.md").read_text(encoding="utf-8")
-    for command in ("proceedings import papers.csv", "proceedings import volume.bib", "proceedings import papers.jsonl"):
+    for command in ("proceedings import papers.csv", "proceedings import volume.bib",
+                    "proceedings import papers.jsonl"):
         assert command in readme, command
     assert "never published" in readme  # review columns stay private
