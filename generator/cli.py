@@ -110,6 +110,15 @@ def _content_option(parser: argparse.ArgumentParser) -> None:
 
 
 def run_build(args, reporter: ConsoleReporter) -> int:
+    from generator.archive import build_archive, is_archive
+
+    if is_archive(args.content):
+        archive = build_archive(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache)
+        for name, result in archive.built.items():
+            report_changes(result.changes, args.content / name, reporter)
+        summary = (f"built an archive of {len(archive.volumes)} volumes, {archive.papers} papers "
+                   f"({len(archive.built)} volumes rebuilt, {archive.files} archive files) into {args.out}/")
+        return finish(summary, reporter, args.strict)
     result = build(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache)
     report_changes(result.changes, args.content, reporter)
     summary = f"built {result.papers} papers, {result.files} files into {args.out}/"
