@@ -50,6 +50,7 @@ def write_archive(volumes: list[Volume], config: Config, title: str, content_dir
         path = out_dir / name
         if not path.is_file() or path.read_bytes() != data:
             write_atomically(path, data)
+            path.chmod(0o644)  # as a volume's files: readable by the web server
     _remove_stale(out_dir / "people", {name for name in files if name.startswith("people/")}, out_dir)
     return len(files)
 

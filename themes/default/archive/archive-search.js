@@ -27,10 +27,17 @@
 
   var chain = Promise.resolve();  // one index at a time: each sets the same global
 
+  function loadLunr() {  // the query code stems words with lunr's stemmer
+    if (!lunrReady) {
+      lunrReady = inject(new URL("assets/lunr.js", ROOT).href);
+      lunrReady.catch(function () { lunrReady = null; });
+    }
+    return lunrReady;
+  }
+
   function loadVolume(path) {
     if (!loaded[path]) {
-      lunrReady = lunrReady || inject(new URL("assets/lunr.js", ROOT).href);
-      loaded[path] = chain = chain.then(function () { return lunrReady; }).then(function () {
+      loaded[path] = chain = chain.then(loadLunr).then(function () {
         return inject(new URL(path + "/assets/search-index.js", ROOT).href);
       }).then(function () {
         var data = globalThis.proceedingsSearchData;
@@ -89,10 +96,19 @@
     this.remember(text, volume);
     this.results.textContent = "";
     if (!text) { this.status.textContent = ""; return; }
+    this.status.textContent = "Searching…";
+    loadLunr().then(function () {
+      if (id === search.run_id) search.searchVolumes(id, text, volume);
+    }, function () {
+      search.status.textContent = "Search could not load.";
+    });
+  };
+
+  Search.prototype.searchVolumes = function (id, text, volume) {
+    var search = this;
     var words = query.queryWords(query.fromLatex(text));
     var wanted = volume ? [volume] : this.volumes;
     var total = 0, done = 0;
-    this.status.textContent = "Searching…";
     // Sections in volume order (newest first), each filled when its index has loaded.
     var sections = wanted.map(function (path) {
       var section = el("section", "archive-volume-results");
