@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import shutil
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Callable, Iterable
 from generator.build import BuildResult, build
 from generator.config import CONFIG_NAME, Config, load_config, normalize_base_url
 from generator.errors import ContentError, Diagnostic, ProceedingsError
-from generator.output import check_replaceable
+from generator.output import SITE_MARKERS, check_replaceable
 from generator.pages import PAGES_DIR
 from generator.reporter import Reporter
 from generator.sources import find_sources, read_source
@@ -125,9 +126,17 @@ def build_archive(content_dir: Path, out_dir: Path, reporter: Reporter, base_url
         if wanted is None or folder.name in wanted or not (out_dir / folder.name / "papers.json").is_file():
             reporter.info(f"volume {folder.name}/")
             results[folder.name] = build_volume(content_dir, folder, out_dir, reporter, config, cache, jobs)
+    remove_stale_volumes(out_dir, {folder.name for folder in folders})
     volumes = [read_volume(folder, out_dir / folder.name) for folder in folders]
     files = write_archive(volumes, config, series_title(config, content_dir), content_dir, out_dir, reporter.warn)
     return ArchiveResult(volumes, results, files)
+
+
+def remove_stale_volumes(out_dir: Path, names: set[str]) -> None:
+    """A volume whose folder is gone leaves the site too (only folders a volume build made)."""
+    for child in out_dir.iterdir():
+        if child.is_dir() and child.name not in names and all((child / m).is_file() for m in SITE_MARKERS):
+            shutil.rmtree(child)
 
 
 @dataclass
