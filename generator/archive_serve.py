@@ -34,6 +34,8 @@ class ArchiveLive:
         root = self.content_dir.resolve()
         kept = set()
         for path in changed:
+            if path.is_dir():  # a folder's own event comes with those of the files changed in it
+                continue
             resolved = path.resolve()
             if resolved == out or out in resolved.parents:
                 continue

@@ -67,7 +67,8 @@ def test_serve_rebuilds_only_the_volume_touched_and_the_archive_pages(tmp_path):
     record = {"id": "n-6", "title": "A Late Paper on Quasars", "authors": ["Ada Lovelace"],
               "abstract": "Quasars again, added after the first build."}
     source.write_text(source.read_text(encoding="utf-8") + json.dumps(record) + "\n", encoding="utf-8")
-    cache_litter = {content / "2023" / ".proceedings-cache" / "x", tmp_path / "site" / "index.html"}
+    cache_litter = {content / "2023" / ".proceedings-cache" / "x", tmp_path / "site" / "index.html",
+                    content / "2023", content}  # a folder's own event comes with its files
     assert live.rebuild(cache_litter) is None  # our own writes are not changes
     result = live.rebuild({source})
     assert list(result.built) == ["2023"]
