@@ -134,9 +134,13 @@ def variants(a: str, b: str) -> bool:
 def warn_variants(people: list[Person], warn: Callable[..., None]) -> None:
     """One warning per pair of people whose names may be one person's, unless ORCIDs or ids
     already say they are two."""
-    by_family: dict[str, list[Person]] = {}
+    # Only names of one family name and one first initial can be variants: compare within those
+    # groups, so that ten thousand people named Wang are not compared pair by pair.
+    by_family: dict[tuple[str, str], list[Person]] = {}
     for person in people:
-        by_family.setdefault(_family_name(person.name), []).append(person)
+        given = _given(person.name)
+        if given:
+            by_family.setdefault((_family_name(person.name), given[0][0]), []).append(person)
     for group in by_family.values():
         for i, first in enumerate(group):
             for second in group[i + 1:]:
