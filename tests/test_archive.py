@@ -194,3 +194,42 @@ def test_the_cli_builds_an_archive(tmp_path, capsys):
     assert "built an archive of 5 volumes" in err
     assert "may be one person" in err
     assert (tmp_path / "site" / "2022" / "index.html").is_file()
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    ("J. Doe", "Jane Doe", True),
+    ("Jane Doe", "Jane M. Doe", True),
+    ("J. M. Doe", "Jane Mary Doe", True),
+    ("Jane Doe", "John Doe", False),  # both written in full, and different
+    ("J. Doe", "K. Doe", False),
+    ("Jane Doe", "Jane Roe", False),
+    ("Jane Doe", "jane  doe", False),  # one name, spacing and case aside: the same person, no warning
+    ("张伟", "张 伟", False),
+])
+def test_likely_variants_of_a_name(a, b, expected):
+    from generator.archive_people import variants
+
+    assert variants(a, b) is expected
+
+
+def test_people_are_grouped_by_orcid_id_or_name():
+    from generator.archive import Volume
+    from generator.archive_people import group_people
+
+    def volume(path, *authors):
+        return Volume(path, path, "", path, tuple({"id": str(n), "title": f"P{n}", "url": f"{path}/papers/p{n}.html",
+                                                  "authors": list(a)} for n, a in enumerate(authors)))
+
+    warnings = []
+    people = group_people([
+        volume("2024", [{"name": "Li Wei", "orcid": "0000-0001-0000-0001"}], [{"name": "Li  Wei"}]),
+        volume("2023", [{"name": "L. Wei", "orcid": "0000-0001-0000-0001"}], [{"name": "Li Wei", "id": "x"}]),
+    ], lambda message, *rest: warnings.append(message))
+    by_key = {p.key: p for p in people}
+    orcid = by_key["orcid:0000-0001-0000-0001"]
+    assert [record["url"] for _, record in orcid.papers] == ["2024/papers/p0.html", "2023/papers/p0.html"]
+    assert orcid.name in ("Li Wei", "L. Wei") and set(orcid.names) == {"Li Wei", "L. Wei"}
+    # "Li  Wei" with no ORCID: two people of that name give one (an ORCID and an id), so it stays apart.
+    assert "name:li wei" in by_key and "id:x" in by_key
+    assert any("'Li  Wei' without an ORCID or id" in w for w in warnings)
+    assert len({p.slug for p in people}) == len(people)
