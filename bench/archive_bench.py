@@ -21,6 +21,7 @@ import json
 import random
 import shutil
 import sys
+import time
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -110,12 +111,50 @@ def output_stats(site: Path) -> dict:
     }
 
 
+def first_results(site: Path, query: str = "learning", volume: str = "") -> dict:
+    """In Debian's chromium from file://: ms from opening search.html?q=… to the first result, and
+    to the last volume searched; and how many volume indexes were downloaded."""
+    from playwright.sync_api import sync_playwright
+
+    url = (site / "search.html").as_uri() + f"?q={query}" + (f"&volume={volume}" if volume else "")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        page = browser.new_page()
+        loaded = []
+        page.on("request", lambda r: r.url.endswith("/search-index.js") and loaded.append(r.url))
+        start = time.perf_counter()
+        page.goto(url)
+        page.wait_for_selector(".search-hit", timeout=120_000)
+        first = time.perf_counter() - start
+        page.wait_for_function("() => / in \\d+ volumes?$/.test(document.querySelector('.search-status').textContent)",
+                               timeout=600_000)
+        done = time.perf_counter() - start
+        status = page.locator(".search-status").inner_text()
+        browser.close()
+    return {"query": query, "volume": volume, "first_results_ms": first * 1000, "all_done_ms": done * 1000,
+            "indexes_loaded": len(loaded), "status": status}
+
+
+def browser_timings(site: Path) -> list[dict]:
+    newest = max(p.name for p in site.iterdir() if (p / "papers.json").is_file())
+    timings = [first_results(site), first_results(site, volume=newest)]
+    for timing in timings:
+        print(f"search {timing['query']!r} {'in ' + timing['volume'] if timing['volume'] else 'in all volumes'}: "
+              f"first results {timing['first_results_ms']:.0f} ms, all {timing['all_done_ms']:.0f} ms, "
+              f"{timing['indexes_loaded']} indexes loaded ({timing['status']})", flush=True)
+    return timings
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--volumes", type=int, default=30)
     parser.add_argument("--papers", type=int, default=50_000)
     parser.add_argument("--workdir", type=Path, default=BENCH / "out" / "archive")
+    parser.add_argument("--browser-only", action="store_true", help="only the browser timings, on the last build")
     args = parser.parse_args()
+    if args.browser_only:
+        browser_timings(args.workdir / "site")
+        return
     content, site = args.workdir / "content", args.workdir / "site"
     make_archive(args.volumes, args.papers, content)
     print(f"archive of {args.volumes} volumes, {args.papers} papers in {content}", flush=True)
@@ -127,7 +166,8 @@ def main() -> None:
               f"{run['maxrss_mb']:.0f} MB RSS, tree {run['tree_pss_mb']:.0f} MB PSS", flush=True)
     stats = output_stats(site)
     print(json.dumps(stats, indent=1))
-    (args.workdir / "results.json").write_text(json.dumps({"runs": runs, "output": stats,
+    browser = browser_timings(site)
+    (args.workdir / "results.json").write_text(json.dumps({"runs": runs, "output": stats, "browser": browser,
                                                            "command": " ".join(sys.argv)}, indent=1))
 
 
