@@ -125,9 +125,14 @@ def build_archive(content_dir: Path, out_dir: Path, reporter: Reporter, base_url
     for folder in folders:
         if wanted is None or folder.name in wanted or not (out_dir / folder.name / "papers.json").is_file():
             reporter.info(f"volume {folder.name}/")
-            results[folder.name] = build_volume(content_dir, folder, out_dir, reporter, config, cache, jobs)
+            try:
+                results[folder.name] = build_volume(content_dir, folder, out_dir, reporter, config, cache, jobs)
+            except ProceedingsError as exc:  # one broken volume never sinks the others
+                reporter.error(f"volume {folder.name} not built: {exc.message} (its previous build, if any, "
+                               f"stays published)", exc.path or folder, exc.line)
     remove_stale_volumes(out_dir, {folder.name for folder in folders})
-    volumes = [read_volume(folder, out_dir / folder.name) for folder in folders]
+    volumes = [read_volume(folder, out_dir / folder.name) for folder in folders
+               if (out_dir / folder.name / "papers.json").is_file()]
     files = write_archive(volumes, config, series_title(config, content_dir), content_dir, out_dir, reporter.warn)
     return ArchiveResult(volumes, results, files)
 

@@ -89,3 +89,17 @@ def test_a_removed_volume_leaves_the_site(tmp_path):
     live.build_all()
     assert not (tmp_path / "site" / "2020").exists()
     assert 'data-volume="2020"' not in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_broken_volume_never_sinks_the_others(tmp_path, capsys):
+    content = make_archive(tmp_path)
+    (content / "2020" / "proceedings.yaml").write_text("papers_per_page: many\n", encoding="utf-8")
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 1
+    err = capsys.readouterr().err
+    assert "volume 2020 not built" in err and "papers_per_page" in err
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert 'data-volume="2019"' in home and 'data-volume="2020"' not in home
+    # Fixed, it joins the archive at the next build.
+    (content / "2020" / "proceedings.yaml").unlink()
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
+    assert 'data-volume="2020"' in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
