@@ -38,7 +38,12 @@ class Volume:
     title: str
     date: str  # YYYY-MM-DD, or ""
     year: str  # or ""
-    papers: tuple[dict, ...]  # papers.json records, each with ``url`` from the archive's root
+    papers: tuple[dict, ...]  # papers.json records but their abstracts, each with ``url`` from the archive's root
+    built: Path | None = None  # the volume's built folder, whose papers.json has the abstracts
+
+    def full_records(self) -> list[dict]:
+        """The volume's papers.json records, abstracts included, ``url`` from the archive's root."""
+        return _records(self.built, self.path) if self.built else list(self.papers)
 
     @property
     def when(self) -> str:
@@ -158,15 +163,22 @@ class ArchiveResult:
 def read_volume(folder: Path, built: Path) -> Volume:
     """What the archive needs of a built volume: its title and date from its content, its papers
     from the ``papers.json`` it published."""
+    records = _records(built, folder.name)
+    for record in records:
+        record.pop("abstract", None)  # 50,000 abstracts are read again only to be written out
+    title, date, year = volume_heading(folder)
+    year = year or _common_year(records) or _year_in(folder.name)
+    return Volume(folder.name, title, date, year, tuple(records), built)
+
+
+def _records(built: Path, path: str) -> list[dict]:
     try:
         records = json.loads((built / "papers.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ContentError(f"the volume's build left no readable papers.json ({exc})", path=built) from None
     for record in records:
-        record["url"] = f"{folder.name}/{record['url']}"
-    title, date, year = volume_heading(folder)
-    year = year or _common_year(records) or _year_in(folder.name)
-    return Volume(folder.name, title, date, year, tuple(records))
+        record["url"] = f"{path}/{record['url']}"
+    return records
 
 
 def volume_heading(folder: Path) -> tuple[str, str, str]:

@@ -11,6 +11,7 @@ archive's own, since one sitemap may hold at most 50,000 addresses) and ``feed.x
 from __future__ import annotations
 
 import json
+import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Callable
@@ -40,7 +41,6 @@ def write_archive(volumes: list[Volume], config: Config, title: str, content_dir
     people = group_people(volumes, warn)
     pages = ArchivePages(config, title, volumes, content_dir)
     files = pages.html(people)
-    files["papers.json"] = papers_json(volumes)
     files.update(sitemaps(volumes, config, [name for name in files if name.endswith(".html")]))
     feed = newest_feed(volumes, config, title)
     if feed is not None:
@@ -51,8 +51,9 @@ def write_archive(volumes: list[Volume], config: Config, title: str, content_dir
         if not path.is_file() or path.read_bytes() != data:
             write_atomically(path, data)
             path.chmod(0o644)  # as a volume's files: readable by the web server
+    write_papers_json(volumes, out_dir / "papers.json")
     _remove_stale(out_dir / "people", {name for name in files if name.startswith("people/")}, out_dir)
-    return len(files)
+    return len(files) + 1
 
 
 class ArchivePages:
@@ -80,14 +81,23 @@ class ArchivePages:
         return files
 
 
-def papers_json(volumes: list[Volume]) -> bytes:
+def write_papers_json(volumes: list[Volume], path: Path) -> None:
     """Every paper, volumes newest first, each record as its volume's papers.json has it plus
     ``volume_path`` and ``volume_title`` (``volume`` is a citation's volume number), with a ``url``
-    from the archive's root."""
-    lines = [json.dumps({"volume_path": volume.path, "volume_title": volume.title, **record},
-                        ensure_ascii=False).encode("utf-8")
-             for volume in volumes for record in volume.papers]
-    return b"".join((b"[\n", b",\n".join(lines), b"\n]\n"))
+    from the archive's root. Written volume by volume: the archive's papers are never all in memory."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    with temporary.open("wb") as stream:
+        stream.write(b"[\n")
+        first = True
+        for volume in volumes:
+            for record in volume.full_records():
+                line = json.dumps({"volume_path": volume.path, "volume_title": volume.title, **record},
+                                  ensure_ascii=False).encode("utf-8")
+                stream.write(line if first else b",\n" + line)
+                first = False
+        stream.write(b"\n]\n")
+    temporary.chmod(0o644)
+    os.replace(temporary, path)
 
 
 def sitemaps(volumes: list[Volume], config: Config, pages: list[str]) -> dict[str, bytes]:
@@ -119,7 +129,7 @@ def newest_feed(volumes: list[Volume], config: Config, title: str) -> bytes | No
         ET.SubElement(feed, "link", {"rel": "self", "type": "application/atom+xml", "href": link("feed.xml")})
     _text(ET.SubElement(feed, "author"), "name", title)
     _text(feed, "generator", "Proceedings", version=__version__)
-    for record in newest.papers:
+    for record in newest.full_records():
         entry = ET.SubElement(feed, "entry")
         _text(entry, "title", record["title"])
         _text(entry, "id", _urn(title, newest.path, record["id"]))
