@@ -28,6 +28,7 @@ from generator.reporter import Reporter
 from generator.sources import find_sources, read_source
 
 VOLUME_MARKERS = (PAGES_DIR, CONFIG_NAME)
+RESERVED = frozenset({"people", "assets"})  # the archive's own folders in the site
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,10 @@ def build_archive(content_dir: Path, out_dir: Path, reporter: Reporter, base_url
     folders = volume_dirs(content_dir)
     wanted = set(only) if only is not None else None
     results = {}
+    for folder in [f for f in folders if f.name in RESERVED]:
+        reporter.error(f"a volume may not be named {folder.name!r}: the archive's own {folder.name}/ is there; "
+                       f"rename the folder", folder)
+    folders = [folder for folder in folders if folder.name not in RESERVED]
     for folder in folders:
         if wanted is None or folder.name in wanted or not (out_dir / folder.name / "papers.json").is_file():
             reporter.info(f"volume {folder.name}/")

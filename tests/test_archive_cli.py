@@ -103,3 +103,11 @@ def test_a_broken_volume_never_sinks_the_others(tmp_path, capsys):
     (content / "2020" / "proceedings.yaml").unlink()
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
     assert 'data-volume="2020"' in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_volume_named_like_an_archive_folder_is_refused(tmp_path, capsys):
+    content = make_archive(tmp_path)
+    (content / "2019").rename(content / "people")
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 1
+    assert "a volume may not be named 'people'" in capsys.readouterr().err
+    assert (tmp_path / "site" / "people" / "ada-lovelace.html").is_file()
