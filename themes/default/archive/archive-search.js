@@ -35,9 +35,17 @@
     return lunrReady;
   }
 
+  /* Resolves after the next frame is painted: between two volumes' indexes the reader sees the
+     results so far, instead of a page busy parsing until the last volume. */
+  function painted() {
+    return new Promise(function (resolve) {
+      requestAnimationFrame(function () { setTimeout(resolve, 0); });
+    });
+  }
+
   function loadVolume(path) {
     if (!loaded[path]) {
-      loaded[path] = chain = chain.then(loadLunr).then(function () {
+      loaded[path] = chain = chain.then(painted).then(loadLunr).then(function () {
         return inject(new URL(path + "/assets/search-index.js", ROOT).href);
       }).then(function () {
         var data = globalThis.proceedingsSearchData;
