@@ -72,10 +72,13 @@ class Stages:
 
 
 def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | None = None,
-          jobs: int | None = None, cache: bool = True) -> BuildResult:
+          jobs: int | None = None, cache: bool = True, series: str = "") -> BuildResult:
+    """``series``: the title of the archive this volume is built into (archive.py), linked from its pages."""
     stage = Stages(reporter)
     jobs = jobs or os.cpu_count() or 1
     project = stage("load project", load_project, content_dir, reporter, base_url)
+    if series:
+        project = replace(project, config=replace(project.config, series=series))
     check_replaceable(out_dir, content_dir)
     docs = stage("read pages", read_pages, content_dir, jobs)
     plan = stage("sync pages", sync_pages, project, reporter, apply=True, docs=docs, jobs=jobs)
@@ -375,4 +378,5 @@ def site_info(project: Project, papers: list[RenderedPaper]) -> SiteInfo:
         paper_count=len(papers),
         author_count=author_count(papers),
         source_volume=volume,
+        series=config.series,
     )

@@ -97,6 +97,9 @@ def make_parser() -> argparse.ArgumentParser:
     new_parser.add_argument("--install", metavar="SPEC",
                             help="pip requirement the workflow installs Proceedings from, e.g. "
                                  "git+https://github.com/OWNER/REPO@v0.1.0 (default: where this copy came from)")
+    new_parser.add_argument("--archive", action="store_true",
+                            help="a series archive: the series' proceedings.yaml and one example volume, "
+                                 "content/<this year>/ (add more volumes beside it)")
     new_parser.set_defaults(command=run_new)
     return parser
 
@@ -112,8 +115,17 @@ def _content_option(parser: argparse.ArgumentParser) -> None:
 
 
 def run_build(args, reporter: ConsoleReporter) -> int:
+    from generator.archive import build_archive, is_archive
+
     if args.jobs is not None and args.jobs < 1:
         raise ProceedingsError("--jobs must be at least 1")
+    if is_archive(args.content):
+        archive = build_archive(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache)
+        for name, result in archive.built.items():
+            report_changes(result.changes, args.content / name, reporter)
+        summary = (f"built an archive of {len(archive.volumes)} volumes, {archive.papers} papers "
+                   f"({len(archive.built)} volumes rebuilt, {archive.files} archive files) into {args.out}/")
+        return finish(summary, reporter, args.strict)
     result = build(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache, jobs=args.jobs)
     report_changes(result.changes, args.content, reporter)
     summary = f"built {result.papers} papers, {result.files} files into {args.out}/"
@@ -121,14 +133,28 @@ def run_build(args, reporter: ConsoleReporter) -> int:
 
 
 def run_serve(args, reporter: ConsoleReporter) -> int:
+    from generator.archive import is_archive
     from generator.serve import serve
+
+    if is_archive(args.content):
+        from generator.archive_serve import serve_archive
+
+        return serve_archive(args.content, args.out, args.host, args.port, args.open, reporter,
+                             base_url=args.base_url)
 
     return serve(args.content, args.out, args.host, args.port, args.open, reporter, base_url=args.base_url)
 
 
 def run_check(args, reporter: ConsoleReporter) -> int:
+    from generator.archive import check_archive, is_archive
     from generator.check import check, summary
 
+    if is_archive(args.content):
+        results = check_archive(args.content, reporter, check)
+        for name, result in results.items():
+            reporter.info(f"{name}/: {summary(result)}")
+        total = sum(result.papers for result in results.values())
+        return finish(f"checked an archive of {len(results)} volumes, {total} pages", reporter, args.strict)
     result = check(args.content, reporter)
     return finish(summary(result), reporter, args.strict)
 
@@ -170,7 +196,7 @@ def _import(args, source: Path, reporter: ConsoleReporter, created: bool) -> int
 def run_new(args, reporter: ConsoleReporter) -> int:
     from generator.scaffold import WORKFLOW, create
 
-    project, files = create(args.dir, args.title, args.install)
+    project, files = create(args.dir, args.title, args.install, archive=args.archive)
     for name in files:
         reporter.info(f"  create {args.dir / name}")
     if not project.install.known:

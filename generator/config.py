@@ -47,6 +47,9 @@ class Config:
     auto_tags: str = "missing"
     """Topics from the taxonomy: for papers whose source gives no keywords (missing), for every paper
     beside its keywords (always), or never (only the source's keywords)."""
+    series: str = field(default="", repr=False)
+    """Set by an archive build, never read from the file: the series' title, which a volume's pages
+    link to (the archive's home is one folder up). Not in the repr: abstracts do not depend on it."""
 
     @property
     def base_path(self) -> str:

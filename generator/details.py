@@ -119,10 +119,10 @@ def _author(item: Any, number: int, problem: Problem) -> Author | None:
     if not isinstance(item, Mapping):
         problem("authors", f"author {number} must be a name or a mapping with `name`")
         return None
-    unknown = sorted(str(key) for key in item if key not in ("name", "affiliation", "orcid"))
+    unknown = sorted(str(key) for key in item if key not in ("name", "affiliation", "orcid", "id"))
     if unknown:
         problem("authors", f"author {number} has unknown field(s) {', '.join(unknown)} "
-                           "(known: name, affiliation, orcid)")
+                           "(known: name, affiliation, orcid, id)")
     # "Jane Doe*", "John Smith†": marks of equal contribution or of a note belong to the paper, not the name.
     name = natural_order(_clean(item.get("name")).rstrip("*†‡§¶# ,"))
     if not name:
@@ -136,7 +136,7 @@ def _author(item: Any, number: int, problem: Problem) -> Author | None:
             orcid = ""
         else:
             orcid = match.group(1).upper()
-    return Author(name, _clean(item.get("affiliation")), orcid)
+    return Author(name, _clean(item.get("affiliation")), orcid, _clean(item.get("id")))
 
 
 def parse_link(raw: Mapping[str, Any], key: str, problem: Problem) -> str:
@@ -223,8 +223,8 @@ def _author_meta(author: Author) -> str | dict[str, str]:
 
 
 def author_fields(author: Author) -> dict[str, str]:
-    """The author's known fields, in order: ``name`` always, ``affiliation`` and ``orcid`` when given."""
-    fields = {"name": author.name, "affiliation": author.affiliation, "orcid": author.orcid}
+    """The author's known fields, in order: ``name`` always, ``affiliation``, ``orcid`` and ``id`` when given."""
+    fields = {"name": author.name, "affiliation": author.affiliation, "orcid": author.orcid, "id": author.id}
     return {key: value for key, value in fields.items() if value}
 
 

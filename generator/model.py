@@ -14,6 +14,7 @@ class Author:
     name: str
     affiliation: str = ""
     orcid: str = ""  # bare, 0000-0002-1825-0097
+    id: str = ""  # a person id of the series' own (tells apart two people of one name in an archive)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ folder only, and no file is ever overwritten.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 import subprocess
@@ -62,6 +63,7 @@ class InstallSource:
 class NewProject:
     title: str
     install: InstallSource
+    volume: str = ""  # an archive's first volume (its folder under content/); "" for one volume
 
     @property
     def list_name(self) -> str:
@@ -181,25 +183,51 @@ def _git(root: Path, *args: str) -> str | None:
 
 # --- rendering and writing ----------------------------------------------------------------
 
-def create(target: Path, title: str | None, install: str | None) -> tuple[NewProject, list[str]]:
-    """Check, choose, render, write: the new project and the files written (relative paths)."""
+def create(target: Path, title: str | None, install: str | None,
+           archive: bool = False) -> tuple[NewProject, list[str]]:
+    """Check, choose, render, write: the new project and the files written (relative paths).
+    ``archive``: a series archive, whose content folder holds the series' proceedings.yaml and
+    one example volume, ``content/<this year>/``."""
     refuse_unless_empty(target)
     title = check_title(title if title is not None else default_title(target))
-    project = NewProject(title, choose_install(install))
-    files = render(project)
+    project = NewProject(title, choose_install(install), str(dt.date.today().year) if archive else "")
+    files = render_archive(project) if archive else render(project)
     write_new(target, files)
     return project, list(files)
 
 
-def render(project: NewProject) -> dict[str, str]:
-    """Every file of the new folder: path relative to it → text."""
+def render(project: NewProject, content: str = "content") -> dict[str, str]:
+    """Every file of the new folder: path relative to it → text (``content``: where the list will be)."""
     environment = _environment()
     context = {"title": project.title, "install": project.install.spec, "install_known": project.install.known,
-               "install_origin": project.install.origin, "list_path": f"content/{project.list_name}.txt",
+               "install_origin": project.install.origin, "list_path": f"{content}/{project.list_name}.txt",
                "tool": _tool_link(project.install.spec)}
     context["install_line"] = _line_of(_render(environment, "github/workflows/pages.yml", context), INSTALL_KEY)
     files = {target.format(list=project.list_name): _render(environment, template, context)
              for template, target in FILES}
+    return dict(sorted(files.items()))
+
+
+SERIES_CONFIG = """\
+# The series: its title and description head the archive's home page. Each folder beside
+# this file is a volume (its own sources, papers/ and proceedings.yaml) and is built into
+# the site under the same path. Add a volume: `proceedings import FILE --content content/2027`.
+title: {title}
+# description: One sentence shown under the title on the archive's home page.
+# base_url: https://YOUR-NAME.github.io/YOUR-REPO/   # leave out for GitHub Pages: the workflow passes it
+"""
+
+
+def render_archive(project: NewProject) -> dict[str, str]:
+    """An archive's files: those of one volume, moved into ``content/<volume>/`` and titled with the
+    volume, under the series' own proceedings.yaml."""
+    volume = NewProject(f"{project.title} {project.volume}", project.install)
+    files = {}
+    for name, text in render(volume, f"content/{project.volume}").items():
+        if name.startswith("content/"):
+            name = f"content/{project.volume}/{name.removeprefix('content/')}"
+        files[name] = text
+    files["content/proceedings.yaml"] = SERIES_CONFIG.format(title=json.dumps(project.title, ensure_ascii=False))
     return dict(sorted(files.items()))
 
 

@@ -51,6 +51,7 @@ class SiteInfo:
     version: str = __version__
     # What the sources say of the volume (a .bib file's @proceedings): editors, volume number, publisher…
     source_volume: VolumeInfo = VolumeInfo()
+    series: str = ""  # the archive's title when the volume is built into one (its home is one folder up)
 
     @property
     def editors(self) -> tuple[str, ...]:

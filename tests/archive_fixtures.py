@@ -1,0 +1,57 @@
+"""A series archive made of fixture volumes, one per input format (used by test_archive.py and the
+browser test). Sources are the repository's own fixtures, copied by path into a folder per volume;
+the newest volume is JSON Lines written here, holding the people the cross-volume pages must tell
+apart: two people named Jane Doe with their own ORCIDs, Ada Lovelace written without her ORCID,
+two Richard Roes told apart by an explicit id, and a "J. Doe" who may be a Jane Doe."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+JANE_A = "0000-0001-5109-3700"
+JANE_B = "0000-0002-9079-593X"
+
+NEWEST = [
+    {"id": "n-1", "title": "Engines of Analysis, Revisited", "authors": ["Ada Lovelace", "Charles Babbage"],
+     "abstract": "We revisit the analytical engine and count the cards a loop of Bernoulli numbers needs."},
+    {"id": "n-2", "title": "Sparse Kernels for Quasar Spectra",
+     "authors": [{"name": "Jane Doe", "orcid": JANE_A, "affiliation": "Observatory of Examples"}],
+     "abstract": "Quasar spectra are fitted with sparse kernels, halving the error of redshift estimates."},
+    {"id": "n-3", "title": "Protein Folding with Few Labels",
+     "authors": [{"name": "Jane Doe", "orcid": JANE_B, "affiliation": "Institute of Folding"}],
+     "abstract": "A folding model trained on few labels matches one trained on many, given a good prior."},
+    {"id": "n-4", "title": "Roe versus Roe: Ranking by Pairs",
+     "authors": [{"name": "Richard Roe", "id": "roe-ranking"}, {"name": "Richard Roe", "id": "roe-optics"}],
+     "abstract": "Pairwise rankings are aggregated by a tournament whose ties are broken at random."},
+    {"id": "n-5", "title": "Initials in Author Lists", "authors": ["J. Doe"],
+     "abstract": "Author lists written with initials are matched to full names by a zeppelinoid heuristic."},
+]
+
+
+def make_archive(root: Path) -> Path:
+    """The archive's content folder: a series proceedings.yaml and five volumes."""
+    content = root / "archive"
+    volumes = {
+        "2019": FIXTURES / "sources" / "papers.csv",
+        "2020": FIXTURES / "sources" / "papers.jsonl",
+        "2021": FIXTURES / "venues" / "pmlr-v999.bib",
+        "2022": REPO / "content" / "neurips-2026.txt",
+    }
+    for name, source in volumes.items():
+        (content / name).mkdir(parents=True)
+        shutil.copyfile(source, content / name / source.name)
+    (content / "2023").mkdir()
+    (content / "2023" / "workshop.jsonl").write_text(
+        "".join(json.dumps(record) + "\n" for record in NEWEST), encoding="utf-8")
+    (content / "2023" / "proceedings.yaml").write_text(
+        "title: Tiny Things Workshop 2023\ndate: 2023-12-01\n", encoding="utf-8")
+    (content / "2019" / "proceedings.yaml").write_text("title: Tiny Things Workshop 2019\n", encoding="utf-8")
+    (content / "proceedings.yaml").write_text(
+        "title: Tiny Things Series\ndescription: Every volume of the Tiny Things workshops.\n"
+        "base_url: https://example.org/tiny/\n", encoding="utf-8")
+    return content

@@ -1,0 +1,93 @@
+"""Search across the volumes of an archive, in Chromium, from file:// (issue 21).
+
+The archive's search page loads a volume's index only when a query needs it: with the
+volume filter, only that volume's; without it, every volume's, each volume's results shown
+as its index arrives."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.archive import build_archive
+from generator.reporter import Reporter
+
+from .helpers import TIMEOUT
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from archive_fixtures import make_archive  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def archive_site(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("archive-browser")
+    reporter = Reporter()
+    build_archive(make_archive(root), root / "site", reporter)
+    assert not reporter.errors, reporter.errors
+    return root / "site"
+
+
+@pytest.fixture(autouse=True)
+def no_script_errors(page):
+    yield
+    assert not page.errors, f"the browser reported script errors: {page.errors}"
+    assert not page.failed, f"requests failed: {page.failed}"
+
+
+def indexes_loaded(page) -> list[str]:
+    return sorted(url.split("/")[-3] for url in page.requests if url.endswith("/assets/search-index.js"))
+
+
+def wait_done(page, volumes: int) -> str:
+    status = page.locator(".search-status")
+    page.wait_for_function("text => document.querySelector('.search-status').textContent.includes(text)",
+                           arg=f" in {volumes} volume", timeout=TIMEOUT)
+    return status.inner_text()
+
+
+def test_a_query_finds_papers_in_several_volumes(page, archive_site):
+    page.goto((archive_site / "index.html").as_uri())
+    assert indexes_loaded(page) == []  # the home page loads no index
+    page.fill("#search-q", "sparse")
+    page.press("#search-q", "Enter")  # the header's box goes to the search page
+    page.wait_for_url("**/search.html?q=sparse")
+    text = wait_done(page, 5)
+    sections = page.locator(".archive-volume-results:has(.search-hit)")
+    volumes = sections.evaluate_all("nodes => nodes.map(n => n.dataset.volume)")
+    assert "2023" in volumes and "2019" in volumes, (text, volumes)
+    assert volumes == sorted(volumes, key=["2023", "2021", "2022", "2020", "2019"].index)  # newest first
+    titles = page.locator(".search-hit-title").all_inner_texts()
+    assert "Sparse Kernels for Quasar Spectra" in titles and "Sparse Attention, Revisited" in titles
+    assert indexes_loaded(page) == ["2019", "2020", "2021", "2022", "2023"]
+    # A result opens the paper's page in its volume.
+    page.locator(".search-hit-title", has_text="Sparse Kernels for Quasar Spectra").click()
+    page.wait_for_url("**/2023/papers/*.html")
+    assert "Sparse Kernels for Quasar Spectra" in page.locator("h1").inner_text()
+
+
+def test_the_volume_filter_loads_only_that_volume(page, archive_site):
+    page.goto((archive_site / "search.html").as_uri() + "?q=zeppelinoid&volume=2023")
+    text = wait_done(page, 1)
+    assert text.startswith("1 result"), text
+    assert page.locator(".search-hit-title").all_inner_texts() == ["Initials in Author Lists"]
+    assert indexes_loaded(page) == ["2023"]
+    # Choosing another volume loads that one's index, and only then.
+    page.select_option("#archive-volume", "2019")
+    page.wait_for_function("text => document.querySelector('.search-status').textContent.startsWith(text)",
+                           arg="0 results", timeout=TIMEOUT)
+    assert indexes_loaded(page) == ["2019", "2023"]
+
+
+def test_a_volume_page_links_to_the_archive_and_its_search(page, archive_site):
+    page.goto((archive_site / "2020" / "index.html").as_uri())
+    page.click("a.series-title")
+    page.wait_for_url("**/site/index.html")
+    assert page.locator("h1").inner_text() == "Tiny Things Series"
+    page.goto((archive_site / "2020" / "index.html").as_uri())
+    page.click("text=Search all volumes")
+    page.wait_for_url("**/site/search.html")
+    page.fill("#archive-q", "quasar")
+    wait_done(page, 5)
+    assert page.locator(".search-hit-title").all_inner_texts() == ["Sparse Kernels for Quasar Spectra"]

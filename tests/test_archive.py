@@ -1,0 +1,235 @@
+"""A series archive: volumes in every input format built into one site (issue 21)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from generator.archive import build_archive, is_archive
+from generator.build import build
+from generator.cli import main
+from generator.reporter import Reporter
+
+from archive_fixtures import JANE_A, JANE_B, REPO, make_archive
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory):
+    root = tmp_path_factory.mktemp("archive")
+    content = make_archive(root)
+    reporter = Reporter()
+    result = build_archive(content, root / "site", reporter)
+    assert not reporter.errors, reporter.errors
+    return root / "site", result, reporter
+
+
+def read(site: Path, name: str) -> str:
+    return (site / name).read_text(encoding="utf-8")
+
+
+def people_pages(site: Path) -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in (site / "people").glob("*.html") if p.name != "index.html"}
+
+
+def test_the_content_folder_is_an_archive_and_a_volume_is_not(tmp_path):
+    content = make_archive(tmp_path)
+    assert is_archive(content)
+    assert not is_archive(content / "2020")
+    assert not is_archive(REPO / "content")
+
+
+def test_every_volume_is_a_whole_site_under_its_path(archive):
+    site, result, _ = archive
+    assert sorted(v.path for v in result.volumes) == ["2019", "2020", "2021", "2022", "2023"]
+    for volume in result.volumes:
+        for name in ("index.html", "papers.json", "search.html", "tags/index.html", "assets/search-index.js"):
+            assert (site / volume.path / name).is_file(), (volume.path, name)
+        assert len(volume.papers) == len(json.loads(read(site, f"{volume.path}/papers.json")))
+    assert (site / "2021" / "proceedings.bib").is_file()
+    assert (site / "2023" / "feed.xml").is_file()
+    # A volume's pages link up to the series, and its addresses are its own (base URL + path).
+    home = read(site, "2020/index.html")
+    assert '<a class="series-title" href="../index.html">Tiny Things Series</a>' in home
+    assert 'href="../search.html"' in home
+    paper = next((site / "2023" / "papers").glob("*.html")).read_text(encoding="utf-8")
+    assert '<a class="series-title" href="../../index.html">' in paper
+    assert "https://example.org/tiny/2023/papers/" in paper  # canonical and citation addresses
+
+
+def test_the_home_page_lists_the_volumes_newest_first(archive):
+    site, _, _ = archive
+    home = read(site, "index.html")
+    assert "<h1 class=\"page-title\">Tiny Things Series</h1>" in home
+    assert "Every volume of the Tiny Things workshops." in home
+    order = re.findall(r'data-volume="([^"]+)"', home)
+    assert order == ["2023", "2021", "2022", "2020", "2019"]  # by date (2021's @proceedings says 2023-10-02), else year
+    assert '<a href="2023/index.html">Tiny Things Workshop 2023</a>' in home
+    assert '<time datetime="2023-12-01">December 1, 2023</time> · 5 papers' in home
+    assert '<a href="2019/index.html">Tiny Things Workshop 2019</a>' in home
+    assert "Proceedings of the First Workshop on Tiny Things" in home  # 2021's title, from its @proceedings
+    assert re.search(r"2019 · 4 papers", home)
+
+
+def test_one_person_across_volumes_by_name_and_orcid(archive):
+    site, _, _ = archive
+    ada = read(site, "people/ada-lovelace.html")
+    # Written with her ORCID in 2020 and without it in 2023: one person, both papers, newest volume first.
+    assert "0000-0002-1825-0097" in ada
+    assert ada.index("Engines of Analysis, Revisited") < ada.index("Graphs That Learn Their Own Edges")
+    assert 'href="../2023/papers/' in ada and 'href="../2020/papers/' in ada
+    joerg = read(site, "people/jorg-muller.html")  # in the CSV (2019) and the BibTeX (2021)
+    assert 'data-volume="2019"' in joerg and 'data-volume="2021"' in joerg
+
+
+def test_two_people_of_one_name_are_told_apart_by_orcid(archive):
+    site, _, reporter = archive
+    pages = [page for page in people_pages(site).values() if "<h1 class=\"page-title\">Jane Doe</h1>" in page]
+    by_orcid = {orcid: [p for p in pages if orcid in p] for orcid in (JANE_A, JANE_B)}
+    assert len(by_orcid[JANE_A]) == 1 and len(by_orcid[JANE_B]) == 1
+    assert "Quasar" in by_orcid[JANE_A][0] and "Protein" not in by_orcid[JANE_A][0]
+    assert "Protein" in by_orcid[JANE_B][0] and "Quasar" not in by_orcid[JANE_B][0]
+    assert "Observatory of Examples" in by_orcid[JANE_A][0]
+    # The Jane Does of 2019 and 2021 gave no ORCID: with two to choose from, they stay under the name, said so.
+    assert len(pages) == 3
+    assert any("'Jane Doe' without an ORCID or id" in d.message for d in reporter.warnings)
+
+
+def test_an_explicit_id_tells_apart_two_people_of_one_name(archive):
+    site, _, _ = archive
+    roes = [page for page in people_pages(site).values() if "<h1 class=\"page-title\">Richard Roe</h1>" in page]
+    assert len(roes) == 3  # roe-ranking and roe-optics in 2023, and the 2019 Richard Roe with neither
+    assert sum("Roe versus Roe" in page for page in roes) == 2
+
+
+def test_a_likely_variant_of_a_name_is_warned_about_not_merged(archive):
+    site, _, reporter = archive
+    assert (site / "people" / "j-doe.html").is_file()
+    assert "J. Doe" not in "".join(p for p in people_pages(site).values() if "Jane Doe</h1>" in p)
+    warnings = [d.message for d in reporter.warnings if "may be one person" in d.message]
+    assert any("'J. Doe'" in m and "'Jane Doe'" in m for m in warnings), warnings
+
+
+def test_the_people_index_links_every_person(archive):
+    site, _, _ = archive
+    index = read(site, "people/index.html")
+    for name in people_pages(site):
+        assert f'href="../people/{name}"' in index
+
+
+def test_papers_json_holds_every_paper_with_its_volume(archive):
+    site, result, _ = archive
+    records = json.loads(read(site, "papers.json"))
+    assert len(records) == result.papers == sum(len(v.papers) for v in result.volumes)
+    assert [r["volume_path"] for r in records][:5] == ["2023"] * 5
+    pmlr = next(r for r in records if r["volume_path"] == "2021" and r.get("volume"))
+    assert pmlr["volume"] == "999"  # a citation's volume number stays as the volume's papers.json has it
+    for record in records:
+        assert record["url"].startswith(record["volume_path"] + "/papers/")
+        assert (site / record["url"]).is_file()
+
+
+def test_one_sitemap_and_one_feed_of_the_newest_volume(archive):
+    site, result, _ = archive
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "a": "http://www.w3.org/2005/Atom"}
+    index = ET.parse(site / "sitemap.xml").getroot()
+    listed = [loc.text for loc in index.findall("s:sitemap/s:loc", ns)]
+    assert "https://example.org/tiny/sitemap-archive.xml" in listed
+    assert "https://example.org/tiny/2019/sitemap.xml" in listed and len(listed) == 6
+    own = [loc.text for loc in ET.parse(site / "sitemap-archive.xml").getroot().findall("s:url/s:loc", ns)]
+    assert "https://example.org/tiny/index.html" in own and "https://example.org/tiny/people/ada-lovelace.html" in own
+    paper = "https://example.org/tiny/2019/" + json.loads(read(site, "2019/papers.json"))[0]["url"]
+    volume_sitemap = [loc.text for loc in ET.parse(site / "2019/sitemap.xml").getroot().findall("s:url/s:loc", ns)]
+    assert paper in volume_sitemap
+    feed = ET.parse(site / "feed.xml").getroot()
+    entries = feed.findall("a:entry", ns)
+    assert len(entries) == 5 and feed.find("a:updated", ns).text == "2023-12-01T00:00:00Z"
+    assert all(e.find("a:link", ns).get("href").startswith("https://example.org/tiny/2023/papers/") for e in entries)
+
+
+def test_the_search_page_offers_every_volume_and_the_volume_query_code(archive):
+    site, _, _ = archive
+    page = read(site, "search.html")
+    assert 'data-volumes=\'["2023", "2021", "2022", "2020", "2019"]\'' in page
+    assert '<option value="2019">Tiny Things Workshop 2019</option>' in page
+    query = read(site, "assets/search-query.js")
+    assert "globalThis.proceedingsQuery" in query and "function queryWords" in query
+    assert "document.currentScript" not in query  # only the query half of search.js
+    for name in ("archive-search.js", "lunr.js", "style.css", "search.css"):
+        assert (site / "assets" / name).is_file()
+
+
+def test_a_rebuild_with_nothing_changed_gives_the_same_bytes(archive, tmp_path):
+    site, _, _ = archive
+    content = make_archive(tmp_path)
+    build_archive(content, tmp_path / "site", Reporter())
+    again = tmp_path / "site"
+    names = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
+    assert names == sorted(p.relative_to(again).as_posix() for p in again.rglob("*") if p.is_file())
+    assert all((site / n).read_bytes() == (again / n).read_bytes() for n in names)
+
+
+def test_a_one_volume_folder_builds_byte_identically_inside_and_outside_the_cli(tmp_path):
+    """The bundled content is no archive: `proceedings build` writes what build() writes, no series link."""
+    content = tmp_path / "content"
+    shutil.copytree(REPO / "content", content)
+    build(content, tmp_path / "direct", Reporter())
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "cli")]) == 0
+    direct, cli = tmp_path / "direct", tmp_path / "cli"
+    names = sorted(p.relative_to(direct).as_posix() for p in direct.rglob("*") if p.is_file())
+    assert names == sorted(p.relative_to(cli).as_posix() for p in cli.rglob("*") if p.is_file())
+    assert all((direct / n).read_bytes() == (cli / n).read_bytes() for n in names)
+    assert "series-title" not in (direct / "index.html").read_text(encoding="utf-8")
+    assert not (cli / "people").exists()
+
+
+def test_the_cli_builds_an_archive(tmp_path, capsys):
+    content = make_archive(tmp_path)
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
+    err = capsys.readouterr().err
+    assert "built an archive of 5 volumes" in err
+    assert "may be one person" in err
+    assert (tmp_path / "site" / "2022" / "index.html").is_file()
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    ("J. Doe", "Jane Doe", True),
+    ("Jane Doe", "Jane M. Doe", True),
+    ("J. M. Doe", "Jane Mary Doe", True),
+    ("Jane Doe", "John Doe", False),  # both written in full, and different
+    ("J. Doe", "K. Doe", False),
+    ("Jane Doe", "Jane Roe", False),
+    ("Jane Doe", "jane  doe", False),  # one name, spacing and case aside: the same person, no warning
+    ("张伟", "张 伟", False),
+])
+def test_likely_variants_of_a_name(a, b, expected):
+    from generator.archive_people import variants
+
+    assert variants(a, b) is expected
+
+
+def test_people_are_grouped_by_orcid_id_or_name():
+    from generator.archive import Volume
+    from generator.archive_people import group_people
+
+    def volume(path, *authors):
+        return Volume(path, path, "", path, tuple({"id": str(n), "title": f"P{n}", "url": f"{path}/papers/p{n}.html",
+                                                  "authors": list(a)} for n, a in enumerate(authors)))
+
+    warnings = []
+    people = group_people([
+        volume("2024", [{"name": "Li Wei", "orcid": "0000-0001-0000-0001"}], [{"name": "Li  Wei"}]),
+        volume("2023", [{"name": "L. Wei", "orcid": "0000-0001-0000-0001"}], [{"name": "Li Wei", "id": "x"}]),
+    ], lambda message, *rest: warnings.append(message))
+    by_key = {p.key: p for p in people}
+    orcid = by_key["orcid:0000-0001-0000-0001"]
+    assert [record["url"] for _, record in orcid.papers] == ["2024/papers/p0.html", "2023/papers/p0.html"]
+    assert orcid.name in ("Li Wei", "L. Wei") and set(orcid.names) == {"Li Wei", "L. Wei"}
+    # "Li  Wei" with no ORCID: two people of that name give one (an ORCID and an id), so it stays apart.
+    assert "name:li wei" in by_key and "id:x" in by_key
+    assert any("'Li  Wei' without an ORCID or id" in w for w in warnings)
+    assert len({p.slug for p in people}) == len(people)

@@ -1,0 +1,113 @@
+"""An archive from the command line: import a volume, check per volume, new --archive, and the
+dev server's rebuild of only the volume a change touches (issue 21)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from archive_fixtures import FIXTURES, make_archive
+
+from generator.archive import is_archive
+from generator.archive_serve import ArchiveLive
+from generator.cli import main
+from generator.reporter import Reporter
+
+
+def test_import_into_archive_volume_creates_the_volume(tmp_path, capsys):
+    content = make_archive(tmp_path)
+    source = FIXTURES / "venues" / "miniconf-2020-papers.csv"
+    assert main(["import", str(source), "--content", str(content / "2024")]) == 0
+    assert (content / "2024" / source.name).is_file()
+    assert any((content / "2024" / "papers").glob("*.md"))
+    assert is_archive(content)
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert 'data-volume="2024"' in home
+    assert (tmp_path / "site" / "2024" / "index.html").is_file()
+
+
+def test_check_reports_per_volume(tmp_path, capsys):
+    content = make_archive(tmp_path)
+    (content / "2019" / "papers.csv").write_text(
+        (content / "2019" / "papers.csv").read_text(encoding="utf-8") + "broken,\"never closed\n", encoding="utf-8")
+    main(["check", "--content", str(content)])
+    err = capsys.readouterr().err
+    for name in ("2019", "2020", "2021", "2022", "2023"):
+        assert f"{name}/: checked " in err
+    assert "checked an archive of 5 volumes" in err
+    assert "2019/papers.csv" in err  # a volume's problem names the file inside its volume
+    assert not (content / "2020" / "papers").exists()  # check writes nothing
+
+
+def test_new_archive_scaffolds_a_series_that_builds(tmp_path, capsys):
+    target = tmp_path / "series"
+    assert main(["new", str(target), "--archive", "--title", "Tiny Workshops",
+                 "--install", "git+https://github.com/example/proceedings@v1"]) == 0
+    content = target / "content"
+    assert "title: \"Tiny Workshops\"" in (content / "proceedings.yaml").read_text(encoding="utf-8")
+    volumes = [p for p in content.iterdir() if p.is_dir()]
+    assert len(volumes) == 1 and list(volumes[0].glob("*.txt"))
+    volume = volumes[0].name
+    assert f"Tiny Workshops {volume}" in (volumes[0] / "proceedings.yaml").read_text(encoding="utf-8")
+    assert f"content/{volume}/tiny-workshops-{volume}.txt" in (target / "README.md").read_text(encoding="utf-8")
+    assert main(["build", "--content", str(content), "--out", str(target / "site")]) == 0
+    assert f'href="{volume}/index.html">Tiny Workshops {volume}</a>' in (target / "site" / "index.html").read_text(
+        encoding="utf-8")
+
+
+def test_serve_rebuilds_only_the_volume_touched_and_the_archive_pages(tmp_path):
+    content = make_archive(tmp_path)
+    live = ArchiveLive(content, tmp_path / "site", Reporter())
+    first = live.build_all()
+    assert sorted(first.built) == ["2019", "2020", "2021", "2022", "2023"]
+    before = {p: p.stat().st_mtime_ns for p in (tmp_path / "site" / "2019").rglob("*.html")}
+    time.sleep(0.01)
+    source = content / "2023" / "workshop.jsonl"
+    record = {"id": "n-6", "title": "A Late Paper on Quasars", "authors": ["Ada Lovelace"],
+              "abstract": "Quasars again, added after the first build."}
+    source.write_text(source.read_text(encoding="utf-8") + json.dumps(record) + "\n", encoding="utf-8")
+    cache_litter = {content / "2023" / ".proceedings-cache" / "x", tmp_path / "site" / "index.html",
+                    content / "2023", content}  # a folder's own event comes with its files
+    assert live.rebuild(cache_litter) is None  # our own writes are not changes
+    result = live.rebuild({source})
+    assert list(result.built) == ["2023"]
+    ada = (tmp_path / "site" / "people" / "ada-lovelace.html").read_text(encoding="utf-8")
+    assert "A Late Paper on Quasars" in ada
+    assert before == {p: p.stat().st_mtime_ns for p in (tmp_path / "site" / "2019").rglob("*.html")}
+    # The series' own config touches every volume.
+    assert sorted(live.rebuild({content / "proceedings.yaml"}).built) == ["2019", "2020", "2021", "2022", "2023"]
+
+
+def test_a_removed_volume_leaves_the_site(tmp_path):
+    import shutil
+
+    content = make_archive(tmp_path)
+    live = ArchiveLive(content, tmp_path / "site", Reporter())
+    live.build_all()
+    shutil.rmtree(content / "2020")
+    live.build_all()
+    assert not (tmp_path / "site" / "2020").exists()
+    assert 'data-volume="2020"' not in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_broken_volume_never_sinks_the_others(tmp_path, capsys):
+    content = make_archive(tmp_path)
+    (content / "2020" / "proceedings.yaml").write_text("papers_per_page: many\n", encoding="utf-8")
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 1
+    err = capsys.readouterr().err
+    assert "volume 2020 not built" in err and "papers_per_page" in err
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert 'data-volume="2019"' in home and 'data-volume="2020"' not in home
+    # Fixed, it joins the archive at the next build.
+    (content / "2020" / "proceedings.yaml").unlink()
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
+    assert 'data-volume="2020"' in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_volume_named_like_an_archive_folder_is_refused(tmp_path, capsys):
+    content = make_archive(tmp_path)
+    (content / "2019").rename(content / "people")
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 1
+    assert "a volume may not be named 'people'" in capsys.readouterr().err
+    assert (tmp_path / "site" / "people" / "ada-lovelace.html").is_file()
