@@ -9,7 +9,7 @@ from pathlib import Path
 from generator.details import is_web_link, site_file_name, site_path_problem
 from generator.errors import shown
 from generator.model import LINK_FIELDS, Paper
-from generator.pages import PAGES_DIR, page_paths, read_page
+from generator.pages import PAGES_DIR, SLUG, page_paths, read_page
 from generator.reporter import Reporter
 from generator.sources import inside
 from generator.theme import Theme
@@ -54,7 +54,8 @@ def last_good_pages(content_dir: Path, out_dir: Path, papers: list[Paper], files
         if path in good:
             continue
         doc = read_page(path)  # a page that does not parse: its address is its slug, as far as it still says
-        slug = str(doc.meta.get("slug") or doc.salvaged.get("slug") or path.stem)
+        slug = str(doc.meta.get("slug") or doc.salvaged.get("slug") or "")
+        slug = slug if SLUG.match(slug) else path.stem
         name = f"papers/{slug}.html"
         previous = out_dir / name
         if name not in files and previous.is_file():

@@ -136,3 +136,15 @@ def test_a_repeated_source_id_and_a_hand_edit_never_move_a_title(tmp_path):
         text = second.read_text(encoding="utf-8")
         assert "title: My Own Title" in text and "unrelated second question" in text
         assert len(list((content / "papers").glob("*.md"))) == 2
+
+
+def test_a_broken_page_keeps_the_html_at_its_own_address_whatever_its_file_name(tmp_path):
+    content, site = three_papers(tmp_path, ROWS)
+    page = content / "papers" / "counting-objects.md"
+    renamed = page.rename(content / "papers" / "my-notes.md")  # the slug, not the file name, is the address
+    build(content, site, Reporter())
+    before = (site / "papers" / "counting-objects.html").read_bytes()
+    renamed.write_text(renamed.read_text(encoding="utf-8").replace("order:", "order: [", 1), encoding="utf-8")
+    build(content, site, Reporter())
+    assert (site / "papers" / "counting-objects.html").read_bytes() == before
+    assert not (site / "papers" / "my-notes.html").exists()
