@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from generator.build import BuildResult, build
-from generator.config import CONFIG_NAME, Config, load_config, normalize_base_url
+from generator.config import CONFIG_NAME, Config, load_config
 from generator.errors import ContentError, Diagnostic, ProceedingsError
 from generator.output import SITE_MARKERS, check_replaceable
 from generator.pages import PAGES_DIR
@@ -73,13 +73,7 @@ def is_archive(content_dir: Path) -> bool:
 
 
 def series_config(content_dir: Path, reporter: Reporter, base_url: str | None = None) -> Config:
-    config = load_config(content_dir, reporter.report)
-    if base_url is not None:
-        try:
-            config = replace(config, base_url=normalize_base_url(base_url))
-        except ValueError as exc:
-            raise ProceedingsError(f"--base-url {exc}") from None
-    return config
+    return load_config(content_dir, reporter.report, base_url)
 
 
 def series_title(config: Config, content_dir: Path) -> str:

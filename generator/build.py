@@ -17,7 +17,7 @@ from typing import Callable, TypeVar
 
 from generator.background import map_chunks, map_in_parallel
 from generator.cache import BuildCache, EntryCache, from_rendered_record, paper_key, rendered_record
-from generator.config import Config, load_config, normalize_base_url
+from generator.config import Config, load_config
 from generator.errors import ContentError, Diagnostic, ProceedingsError, shown
 from generator.latex import AbstractRenderer
 from generator.merge import Change, Derived, Deriver, SyncPlan, plan_sync
@@ -122,12 +122,7 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     if not content_dir.is_dir() and incoming is None:
         raise ContentError("no such content folder (give the folder holding your sources with --content, "
                            "or start one with `proceedings new` or `proceedings import FILE`)", path=content_dir)
-    config = load_config(content_dir, reporter.report)
-    if base_url is not None:
-        try:
-            config = replace(config, base_url=normalize_base_url(base_url))
-        except ValueError as exc:
-            raise ProceedingsError(f"--base-url {exc}") from None
+    config = load_config(content_dir, reporter.report, base_url)
     paths = {path.name: path for path in find_sources(content_dir)} if content_dir.is_dir() else {}
     if content_dir.is_dir():
         report_links_out(content_dir, reporter)

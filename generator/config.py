@@ -163,14 +163,21 @@ def _no_catalogue(language: str) -> str:
             f"<html lang> is {language!r} (translations: {shipped}; README.md, \"Languages\", says how to add one)")
 
 
-def load_config(content_dir: Path, warn: Callable[[Diagnostic], None]) -> Config:
-    """Read and validate ``proceedings.yaml``; a missing file means all defaults."""
+def load_config(content_dir: Path, warn: Callable[[Diagnostic], None], base_url: str | None = None) -> Config:
+    """Read and validate ``proceedings.yaml``; a missing file means all defaults. ``base_url`` (the
+    command line's ``--base-url``) wins over the file's."""
     path = content_dir / CONFIG_NAME
-    if not path.exists():
-        return Config()
-    text = read_utf8(path, path, ConfigError, "config")
-    data, lines = load_mapping(text, path, ConfigError)
-    return _validate(data, lines, path, warn)
+    config = Config()
+    if path.exists():
+        text = read_utf8(path, path, ConfigError, "config")
+        data, lines = load_mapping(text, path, ConfigError)
+        config = _validate(data, lines, path, warn)
+    if base_url is None:
+        return config
+    try:
+        return replace(config, base_url=normalize_base_url(base_url))
+    except ValueError as exc:
+        raise ConfigError(f"--base-url {exc}") from None
 
 
 def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn) -> Config:
