@@ -191,3 +191,15 @@ def test_search_box_partial_has_relative_links_and_no_inline_script(tmp_path):
     assert 'action="../search.html"' in html
     assert '<label class="search-label" for="search-q">' in html
     assert "<script" not in html and not re.search(r"\son[a-z]+=", html), "CSP script-src 'self' forbids inline script"
+
+
+def test_a_result_preview_never_shows_half_converted_math():
+    """Issue 18: a one-line formula reads as text; one that needs layout is left out, never "x_0 ∈ℝ^N"."""
+    from generator.latex import AbstractRenderer
+    from generator.search.payload import preview
+
+    html = AbstractRenderer().render(r"Memory drops by $k$ with $x_0 \in \mathbb{R}^N$ in $O(n \log n)$ time, "
+                                     r"$a+b \le c$, and $\frac{1}{2}$ of \emph{the} cost.").html
+    text = preview(html)
+    assert text.strip() == "Memory drops by k with … in O(n log n) time, a + b ≤ c, and … of the cost."
+    assert not any(mark in text for mark in ("^", "_", "\\", "<"))

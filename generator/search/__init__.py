@@ -62,7 +62,8 @@ def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[st
     parts = [str(FORMAT_VERSION), json.dumps(sorted(tag_urls.items()), ensure_ascii=False),
              json.dumps(sorted((names or {}).items()), ensure_ascii=False)]
     for paper in papers:
-        parts += [paper.title_plain, paper.url, "\x1f".join(paper.paper.tags), paper.abstract_plain]
+        parts += [paper.title_plain, paper.url, "\x1f".join(paper.paper.tags), paper.abstract_plain,
+                  paper.abstract_html]  # the result's preview is made from the HTML (its math)
     return cache.key("search", *parts)
 
 

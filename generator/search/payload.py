@@ -3,7 +3,9 @@ paper, what a result shows, encoded as a script that hands JSON text to ``JSON.p
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -22,6 +24,47 @@ def snippet(plain: str, length: int = SNIPPET_LENGTH) -> str:
     return cjk.excerpt(plain, length)
 
 
+# Math that needs layout to be read (scripts, fractions, roots, accents over, tables): as plain text it
+# would be half-converted ("x_0 ∈ℝ^N"), so a preview leaves it out.
+_LAID_OUT = re.compile(r"<(?:msub|msup|msubsup|mfrac|msqrt|mroot|mover|munder|munderover|mtable|menclose|"
+                       r"mmultiscripts)\b")
+_MATH = re.compile(r"<math\b.*?</math>", re.S)
+_BLOCK_END = re.compile(r"</(?:p|li|blockquote|h\d)>|<br\s*/?>")
+_TAG = re.compile(r"<[^>]+>")
+
+
+_TOKEN = re.compile(r"<(mi|mn|mo|mtext)\b[^>]*>(.*?)</\1>", re.S)
+_INVISIBLE = re.compile("[\u2061-\u2064]")  # function application, invisible times: nothing to read
+_CLOSE_UP = set("()[]{}⟨⟩|‖,.;:!/'′″")
+
+
+def _linear(mathml: str) -> str:
+    """A one-line formula as text: "O(n log n)", "a + b ≤ c" (MathML drops the spaces TeX would set)."""
+    words: list[str] = []
+    for kind, text in _TOKEN.findall(mathml):
+        text = _INVISIBLE.sub("", html.unescape(text)).strip()
+        if not text:
+            continue
+        if kind == "mo" and text not in _CLOSE_UP:
+            words.append(f" {text} ")
+        elif words and (len(text) > 1 or len(words[-1]) > 1) and words[-1][-1:].isalnum() and text[0].isalnum():
+            words.append(f" {text}")  # "n log n": a function name is a word
+        else:
+            words.append(text)
+    return " ".join("".join(words).split())
+
+
+def preview(abstract_html: str) -> str:
+    """An abstract's text for a search result: a formula that reads on one line (k, ×, O(n log n)) as
+    its text, one that needs layout left out as "…" — never half-converted."""
+    def formula(match: re.Match) -> str:
+        source = match.group()
+        return "…" if _LAID_OUT.search(source) else _linear(source)
+
+    text = _BLOCK_END.sub(" ", _MATH.sub(formula, abstract_html))
+    return html.unescape(_TAG.sub("", text))
+
+
 def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str], names: dict[str, str] | None = None) -> dict:
     """Index plus display records: [title, url, tag numbers, snippet] per paper, and for a title
     with math a fifth item, the title's MathML as a tree (latex/tree.py) that search.js typesets;
@@ -30,7 +73,7 @@ def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str], names: di
     ordered = sorted(set(tag_urls) | {t for p in papers for t in p.paper.tags}, key=lambda n: (n.casefold(), n))
     number = {name: i for i, name in enumerate(ordered)}
     docs = [
-        [p.title_plain, p.url, [number[t] for t in p.paper.tags], snippet(p.abstract_plain)]
+        [p.title_plain, p.url, [number[t] for t in p.paper.tags], snippet(preview(p.abstract_html))]
         + ([tree] if (tree := math_tree(p.title_html)) else [])
         for p in papers
     ]
