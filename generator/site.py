@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 from urllib.parse import quote
 
 import jinja2
@@ -205,18 +205,10 @@ class SiteRenderer:
         return html.encode("utf-8")
 
     def outputs(self, papers: list[RenderedPaper]) -> list[Output]:
-        tag_pages, author_pages = group_tags(papers), group_authors(papers)
-        self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in tag_pages}
-        self.shared["author_urls"] = {_author_key(page.name): page.url for page in author_pages}
-        outputs = [
-            *self.home_pages(papers),
-            *self.paper_pages(papers),
-            *self.tag_pages(tag_pages),
-            *self.author_pages(author_pages),
-            Output("404.html", lambda: self.render("404.html", self._absolute_root()), frozenset()),
-            Output("search.html", lambda: self.render("search.html", ""), frozenset()),
-            Output("papers.json", lambda: papers_json(papers)),
-        ]
+        parts = SiteParts(papers, group_tags(papers), group_authors(papers))
+        self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in parts.tags}
+        self.shared["author_urls"] = {_author_key(page.name): page.url for page in parts.authors}
+        outputs = [output for page_type in PAGE_TYPES for output in page_type(self, parts)]
         if self.publication is not None:
             paths = [output.path for output in outputs]
             # .bib, feed and sitemap depend on every paper (deps None); made once, when first asked for.
@@ -224,6 +216,12 @@ class SiteRenderer:
             outputs += [Output(name, functools.partial(lambda n: made()[n], name))
                         for name in self.publication.file_names()]
         return outputs
+
+    def fixed_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+        """The pages every site has once: 404.html, search.html and papers.json."""
+        yield Output("404.html", lambda: self.render("404.html", self._absolute_root()), frozenset())
+        yield Output("search.html", lambda: self.render("search.html", ""), frozenset())
+        yield Output("papers.json", lambda: papers_json(papers))
 
     def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         pages = [(url, chunk, pagination, paper_groups(chunk, pagination["first_order"]))
@@ -321,6 +319,26 @@ def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
     """Every spelling of a topic name the papers use → its page."""
     urls = {page.tag.name.casefold(): page.url for page in group_tags(papers)}
     return {name: urls[name.casefold()] for paper in papers for name in paper.paper.tags}
+
+
+@dataclass(frozen=True)
+class SiteParts:
+    """What the page types are made of: the papers in proceedings order, and their topic and author pages."""
+
+    papers: list[RenderedPaper]
+    tags: list[TagPage]
+    authors: list[AuthorPage]
+
+
+# The page types of a volume, in the order their outputs are listed: each takes the renderer and the
+# volume's parts and yields its outputs. A new page type is one method and one line here.
+PAGE_TYPES: tuple[Callable[[SiteRenderer, SiteParts], Iterable[Output]], ...] = (
+    lambda renderer, parts: renderer.home_pages(parts.papers),
+    lambda renderer, parts: renderer.paper_pages(parts.papers),
+    lambda renderer, parts: renderer.tag_pages(parts.tags),
+    lambda renderer, parts: renderer.author_pages(parts.authors),
+    lambda renderer, parts: renderer.fixed_pages(parts.papers),
+)
 
 
 def install_functions(env: jinja2.Environment) -> jinja2.Environment:
