@@ -4,12 +4,29 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 from pathlib import Path
+
+from generator.build import build
+from generator.reporter import Reporter
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cjk"
 ZH_PAPERS = FIXTURES / "zh" / "papers.jsonl"
 ZH_LIST = FIXTURES / "zh" / "abstracts.txt"
 JA_CSV = FIXTURES / "ja" / "papers.csv"
+
+
+def built(root: Path, sources: list[Path], config: str) -> Path:
+    """A site built from copies of ``sources`` with ``config`` as proceedings.yaml, with no error."""
+    content = root / "content"
+    content.mkdir(parents=True)
+    for source in sources:
+        shutil.copy(source, content / source.name)
+    (content / "proceedings.yaml").write_text(config, encoding="utf-8")
+    reporter = Reporter()
+    build(content, root / "site", reporter)
+    assert not reporter.errors, reporter.errors
+    return root / "site"
 
 
 def zh_records() -> list[dict]:

@@ -8,7 +8,6 @@ import contextlib
 import functools
 import json
 import re
-import shutil
 import threading
 import urllib.request
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -17,23 +16,9 @@ from urllib.parse import quote, unquote, urljoin, urlsplit
 
 import pytest
 
-from cjk_fixtures import JA_CSV, ZH_LIST, ZH_PAPERS
-from generator.build import build
-from generator.reporter import Reporter
+from cjk_fixtures import JA_CSV, ZH_LIST, ZH_PAPERS, built
 
 BASE = "https://example.org/proc/"
-
-
-def built(root: Path, sources: list[Path], config: str) -> Path:
-    content = root / "content"
-    content.mkdir(parents=True)
-    for source in sources:
-        shutil.copy(source, content / source.name)
-    (content / "proceedings.yaml").write_text(config, encoding="utf-8")
-    reporter = Reporter()
-    build(content, root / "site", reporter)
-    assert not reporter.errors, reporter.errors
-    return root / "site"
 
 
 @pytest.fixture(scope="module")

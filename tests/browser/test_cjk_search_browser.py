@@ -6,15 +6,12 @@ to its page at a CJK address that opens, and the matched characters are marked.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from generator.build import build
-from generator.reporter import Reporter
 
-from cjk_fixtures import JA_CSV, ZH_LIST, ZH_PAPERS
+from cjk_fixtures import JA_CSV, ZH_LIST, ZH_PAPERS, built
 from .checkers import report
 from .conftest import served
 from .helpers import TIMEOUT, search_for
@@ -37,16 +34,7 @@ CASES = [
 def cjk_sites(tmp_path_factory) -> dict[str, Path]:
     sites = {}
     for name, (sources, config) in SITES.items():
-        root = tmp_path_factory.mktemp(name)
-        content = root / "content"
-        content.mkdir()
-        for source in sources:
-            shutil.copy(source, content / source.name)
-        (content / "proceedings.yaml").write_text(config, encoding="utf-8")
-        reporter = Reporter()
-        build(content, root / "site", reporter)
-        assert not reporter.errors, reporter.errors
-        sites[name] = root / "site"
+        sites[name] = built(tmp_path_factory.mktemp(name), sources, config)
     return sites
 
 
