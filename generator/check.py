@@ -1,28 +1,31 @@
 """`proceedings check`: every validation a build makes, without writing anything.
 
 For an organiser's own CI: the config, the lists, the pages, the LaTeX of
-every abstract, links in abstracts and the theme's templates. It must cope
-with lists of 100,000 entries, so it never derives titles or renders pages
-for entries that have no page yet: it only renders their abstracts.
+every abstract, links in abstracts and the theme's templates. It runs the
+build's pipeline into a sink that keeps nothing, planning the sync without
+applying it. It must cope with lists of 100,000 entries, so it never derives
+titles for entries that have no page yet (it only renders their abstracts) and
+tries the templates on a sample of the papers.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.build import (Project, linked_files, load_project, parse_pages, read_pages, render_papers,
-                             site_info, site_renderer, sync_pages)
 from generator.config import CONFIG_NAME
 from generator.errors import Diagnostic
-from generator.merge import Derived, entry_digest
+from generator.merge import Change, entry_digest
 from generator.model import Entry, RenderedPaper
-from generator.pages import PageDoc
-from generator.publish import Volume
+from generator.pipeline import Options, Pipeline
+from generator.project import Project
 from generator.publish.bibtex import BibTeX
 from generator.reporter import Reporter
+from generator.sinks import NullSink
+
+# Plan the sync without writing, derive nothing, try the templates on a sample, keep the pages for a look.
+CHECKING = Options(cache=False, write_pages=False, derive=False, sample=True, keep=True)
 
 LONG_ABSTRACT = 20_000  # characters; real abstracts stay under ~3,000
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
@@ -47,21 +50,17 @@ class CheckResult:
 
 
 def check(content_dir: Path, reporter: Reporter) -> CheckResult:
-    project = load_project(content_dir, reporter)
+    run = Pipeline(content_dir, NullSink(), CHECKING).run(reporter)
+    project = run.project
+    assert project is not None and run.docs is not None
     entries = [entry for source in project.sources for entry in source.entries]
     check_entries(entries, reporter)
-    docs = read_pages(content_dir)
-    pending = pending_changes(project, docs, reporter)
-    papers = parse_pages(content_dir, reporter, docs)
-    rendered = render_papers(papers, project.renderer, reporter)
-    linked_files(content_dir, papers, (), reporter)  # a link to a file that is not there, or may not be published
-    known = {doc.generated.get("text") for doc in docs.values()}
+    known = {doc.generated.get("text") for doc in run.docs.values()}
     render_entries([e for e in entries if entry_digest(e) not in known], project, reporter)
-    check_citations(project, rendered, reporter)
-    check_templates(project, rendered)
+    check_citations(project, run.rendered, reporter)
     undefined = undefined_macros(reporter.diagnostics)
     report_undefined_macros(undefined, reporter)
-    return CheckResult(len(papers), len(entries), pending, undefined)
+    return CheckResult(len(run.papers), len(entries), pending_counts(run.changes), undefined)
 
 
 def undefined_macros(diagnostics: list[Diagnostic]) -> dict[str, list[str]]:
@@ -103,15 +102,10 @@ def check_entries(entries: list[Entry], reporter: Reporter) -> None:
                           *where)
 
 
-def pending_changes(project: Project, docs: dict[Path, PageDoc], reporter: Reporter) -> dict[str, int]:
-    """What a build would create, update or remove, worked out without deriving titles."""
-
-    def placeholder(entries) -> list[Derived]:
-        return [Derived(hashlib.sha256(e.text.encode("utf-8")).hexdigest()[:16], ()) for e in entries]
-
-    plan = sync_pages(project, reporter, apply=False, docs=docs, deriver=placeholder)
+def pending_counts(changes: list[Change]) -> dict[str, int]:
+    """What a build would create, update or remove."""
     counts: dict[str, int] = {}
-    for change in plan.changes:
+    for change in changes:
         counts[change.action] = counts.get(change.action, 0) + 1
     return counts
 
@@ -126,17 +120,9 @@ def render_entries(entries: list[Entry], project: Project, reporter: Reporter) -
 
 def check_citations(project: Project, papers: list[RenderedPaper], reporter: Reporter) -> None:
     """Every paper's BibTeX entry, as a build writes it: math a citation may not carry is warned about."""
-    writer = BibTeX(Volume.of(site_info(project, papers), project.config), project.config.macros, reporter.warn)
+    writer = BibTeX(project.volume, project.config.macros, reporter.warn)
     for paper in papers:
         writer.entry(paper)
-
-
-def check_templates(project: Project, papers: list[RenderedPaper]) -> None:
-    """Render a page of each kind with real content; a broken template raises ThemeError."""
-    sample = papers[:50]
-    outputs = site_renderer(project, sample).outputs(sample)
-    for output in outputs[:3] + [o for o in outputs if not o.path.startswith(("papers/", "index"))]:
-        output.render()
 
 
 def summary(result: CheckResult) -> str:

@@ -14,7 +14,9 @@ from collections import Counter
 from pathlib import Path
 
 from generator import __version__
-from generator.build import build, load_project, sync_pages
+from generator.build import build
+from generator.pipeline import sync_project
+from generator.project import load_project
 from generator.errors import ProceedingsError
 from generator.merge import Change
 from generator.reporter import ConsoleReporter, Reporter, printable
@@ -183,7 +185,7 @@ def _import(args, source: Path, reporter: ConsoleReporter, created: bool) -> int
         reporter.info(f"{'would create' if args.dry_run else 'created'} {args.content}/")
     target = args.content / source.name
     copying = not target.exists() or source.resolve() != target.resolve()
-    plan = sync_pages(project, reporter, apply=not args.dry_run)
+    plan = sync_project(project, reporter, apply=not args.dry_run)
     if copying and not args.dry_run:
         shutil.copyfile(source, target)
     if copying:

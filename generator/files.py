@@ -3,13 +3,13 @@ link to by a path, and the last good HTML of a page that does not parse now."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 from generator.details import is_web_link, site_file_name, site_path_problem
 from generator.errors import shown
 from generator.model import LINK_FIELDS, Paper
-from generator.pages import PAGES_DIR, SLUG, page_paths, read_page
+from generator.pages import PAGES_DIR, SLUG, PageDoc
 from generator.reporter import Reporter
 from generator.sources import inside
 from generator.theme import Theme
@@ -45,23 +45,16 @@ def linked_files(content_dir: Path, papers: Sequence[Paper], generated: Collecti
     return files
 
 
-def last_good_pages(content_dir: Path, out_dir: Path, papers: list[Paper], files: Collection[str],
+def last_good_pages(broken: Sequence[PageDoc], previous: Callable[[str], bytes | None], files: Collection[str],
                     reporter: Reporter) -> dict[str, bytes]:
-    """A page that failed to parse keeps the HTML the previous build made of it (readers lose nothing)."""
-    good = {paper.path for paper in papers}
+    """A page that does not parse now keeps the HTML the previous site has of it (readers lose nothing)."""
     kept = {}
-    for path in page_paths(content_dir):
-        if path in good:
-            continue
-        doc = read_page(path)  # a page that does not parse: its address is its slug, as far as it still says
-        slug = str(doc.meta.get("slug") or doc.salvaged.get("slug") or "")
-        slug = slug if SLUG.match(slug) else path.stem
-        name = f"papers/{slug}.html"
-        previous = out_dir / name
-        if name not in files and previous.is_file():
-            kept[name] = previous.read_bytes()
+    for doc in broken:
+        slug = str(doc.meta.get("slug") or doc.salvaged.get("slug") or "")  # its address, as far as it still says
+        name = f"papers/{slug if SLUG.match(slug) else doc.path.stem}.html"
+        data = previous(name) if name not in files else None
+        if data is not None:
+            kept[name] = data
             reporter.warn("kept the previous build of this paper's page until the page is fixed",
-                          f"{PAGES_DIR}/{path.name}")
+                          f"{PAGES_DIR}/{doc.path.name}")
     return kept
-
-

@@ -13,14 +13,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from generator.background import map_in_parallel
 from generator.cjk import CJK_RANGES
 from generator.details import parse_details
 from generator.sources import inside
 from generator.errors import ContentError, ProceedingsError, shown
 from generator.model import DETAIL_FIELDS, Paper
+from generator.reporter import Reporter
 from generator.yamlutil import dump, load_mapping, read_utf8
 
 PAGES_DIR = "papers"
+READ_IN_PARALLEL = 2_000  # pages; fewer are read in this process
 FENCE = "---"
 # Lower-case ASCII words, and CJK characters as written (generator/slugs.py says why).
 SLUG = re.compile(f"^[a-z0-9{CJK_RANGES}]+(?:-[a-z0-9{CJK_RANGES}]+)*$")
@@ -187,3 +190,32 @@ def page_paths(content_dir: Path) -> list[Path]:
         return []
     root = content_dir.resolve()
     return sorted(p for p in pages.glob("*.md") if not p.is_symlink() or inside(root, p) is not None)
+
+
+def read_pages(content_dir: Path, jobs: int = 1, only: list[Path] | None = None) -> dict[Path, PageDoc]:
+    """Every page (or ``only`` these), read and its front matter parsed, on ``jobs`` cores when there are
+    many: YAML is most of a warm build's reading."""
+    paths = page_paths(content_dir) if only is None else only
+
+    def read_share(share: list[Path]) -> list[PageDoc]:
+        return [read_page(path, path.relative_to(content_dir)) for path in share]
+
+    return dict(zip(paths, map_in_parallel(read_share, paths, jobs if len(paths) >= READ_IN_PARALLEL else 1)))
+
+
+def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:
+    """Papers in proceedings order; a page repeating another's slug or id is an error (the first wins)."""
+    owners: dict[tuple[str, str], Path] = {}
+    kept = []
+    for paper in sorted(papers, key=lambda p: p.path.name):
+        clash = next(((key, value) for key, value in (("slug", paper.slug), ("id", paper.id))
+                      if (key, value) in owners), None)
+        if clash:
+            key, value = clash
+            line = read_page(paper.path).lines.get(key)  # only on this rare path: read it again
+            reporter.error(f"{key} {value!r} is already the {key} of {owners[clash].name}",
+                           f"{PAGES_DIR}/{paper.path.name}", line)
+            continue
+        owners[("slug", paper.slug)] = owners[("id", paper.id)] = paper.path
+        kept.append(paper)
+    return sorted(kept, key=lambda p: (p.order, p.source, p.id))

@@ -7,6 +7,7 @@ from a local server and under a GitHub Pages project path.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import json
 from dataclasses import dataclass
@@ -23,9 +24,10 @@ from generator.details import author_fields, is_web_link
 from generator.errors import ThemeError
 from generator.i18n import interface
 from generator.groups import group_index, paper_groups
-from generator.model import DETAIL_FIELDS, Author, RenderedPaper, Tag, VolumeInfo
+from generator.model import DETAIL_FIELDS, Author, RenderedPaper, Tag
 from generator.slugs import slug_or_digest, slugify, unique
 from generator.theme import Theme
+from generator.volume import Volume
 
 if TYPE_CHECKING:  # publish never imports site, so the two cannot import each other
     from generator.publish import Publication
@@ -39,23 +41,40 @@ AUTHORS_IN_LISTS = 10
 
 @dataclass(frozen=True)
 class SiteInfo:
-    """What every template sees as ``site``."""
+    """What every template sees as ``site``: the volume, and what the build counted of it."""
 
-    title: str
-    description: str
-    language: str
-    base_url: str
-    date: str
+    volume: Volume
     paper_count: int
     author_count: int = 0  # distinct author names; 0: no author pages, no "Authors" link
     version: str = __version__
-    # What the sources say of the volume (a .bib file's @proceedings): editors, volume number, publisher…
-    source_volume: VolumeInfo = VolumeInfo()
-    series: str = ""  # the archive's title when the volume is built into one (its home is one folder up)
+
+    @property
+    def title(self) -> str:
+        return self.volume.title
+
+    @property
+    def description(self) -> str:
+        return self.volume.description
+
+    @property
+    def language(self) -> str:
+        return self.volume.language
+
+    @property
+    def base_url(self) -> str:
+        return self.volume.base_url
+
+    @property
+    def date(self) -> dt.date | None:
+        return self.volume.date
 
     @property
     def editors(self) -> tuple[str, ...]:
-        return self.source_volume.editors
+        return self.volume.editors
+
+    @property
+    def series(self) -> str:
+        return self.volume.series
 
 
 @dataclass(frozen=True)

@@ -52,14 +52,16 @@ def seed_site(tmp_path_factory) -> Path:
 def derive_title(text: str, taken: set[str] | frozenset[str] = frozenset()) -> str:
     """A title as the build derives one: ``derive_one`` renders the abstract and makes the candidates,
     the sync picks the first one not in ``taken``. (No tags: ``auto_tags: never``.)"""
-    from generator.build import Project, derive_one
+    from generator.project import Project, derive_one
     from generator.config import Config
     from generator.latex import AbstractRenderer
     from generator.merge import _Sync
     from generator.model import Entry
     from generator.tagging import default_taxonomy
+    from generator.volume import Volume
 
-    project = Project(Path("."), Config(auto_tags="never"), [], default_taxonomy(), AbstractRenderer())
+    config = Config(auto_tags="never")
+    project = Project(Path("."), config, Volume.of(config), [], default_taxonomy(), AbstractRenderer())
     derived, _ = derive_one(project, Entry(text, "list.txt", 1, 1))
     return _Sync._title(derived, set(taken))
 

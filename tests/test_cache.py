@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import build as build_module
+from generator import rendering as rendering_module
 from generator import cache as cache_module
 from generator import related as related_module
 from generator import search as search_module
@@ -55,11 +55,11 @@ def forbid(monkeypatch):
 
     def install(renders: int = 0, relate: bool = False, index: bool = False) -> dict[str, Forbidden]:
         guards = {
-            "render": Forbidden(build_module.render_paper, renders),
+            "render": Forbidden(rendering_module.render_paper, renders),
             "relate": Forbidden(related_module._neighbours, int(relate)),
             "index": Forbidden(search_module.search_data, int(index)),
         }
-        monkeypatch.setattr(build_module, "render_paper", guards["render"])
+        monkeypatch.setattr(rendering_module, "render_paper", guards["render"])
         monkeypatch.setattr(related_module, "_neighbours", guards["relate"])
         monkeypatch.setattr(search_module, "search_data", guards["index"])
         return guards
@@ -204,7 +204,7 @@ def test_a_template_failing_midway_leaves_the_previous_site_and_no_staging(seed_
     run(seed_content, site)
     good = snapshot(site)
     calls = {"n": 0}
-    real = build_module.SiteRenderer.render
+    real = rendering_module.SiteRenderer.render
 
     def failing(self, template, root, **context):
         calls["n"] += 1
@@ -212,7 +212,7 @@ def test_a_template_failing_midway_leaves_the_previous_site_and_no_staging(seed_
             raise ThemeError("template paper.html failed: boom")
         return real(self, template, root, **context)
 
-    monkeypatch.setattr(build_module.SiteRenderer, "render", failing)
+    monkeypatch.setattr(rendering_module.SiteRenderer, "render", failing)
     with pytest.raises(ThemeError, match="boom"):
         build(seed_content, site, Reporter())
     assert snapshot(site) == good

@@ -35,9 +35,10 @@ def test_seed_site_matches_golden_files(seed_site, update_golden):
 
 def test_bundled_pages_are_up_to_date(seed_content):
     """content/papers/ is what the generator makes of the list: building changes nothing."""
-    from generator.build import load_project, sync_pages
+    from generator.pipeline import sync_project
+    from generator.project import load_project
     from generator.reporter import Reporter
 
     reporter = Reporter()
-    plan = sync_pages(load_project(seed_content, reporter), reporter, apply=False)
+    plan = sync_project(load_project(seed_content, reporter), reporter, apply=False)
     assert plan.changes == [], "content/papers/ is stale: run `proceedings build` and commit the pages"

@@ -563,12 +563,13 @@ def test_outputs_never_share_a_path(tmp_path):
         (content / "papers" / f"p{number}.md").write_text(
             f"---\nid: p{number}\ntitle: Paper {number}\nslug: paper-{number}\ntags: {tags}\norder: {number}\n---\n\n"
             f"Abstract {number}.\n", encoding="utf-8")
-    from generator.build import load_project, parse_pages, render_papers, site_renderer
+    from generator.pipeline import Options, Pipeline
+    from generator.rendering import site_renderer
     from generator.reporter import Reporter
+    from generator.sinks import NullSink
 
-    reporter = Reporter()
-    project = load_project(content, reporter)
-    papers = render_papers(parse_pages(content, reporter), project.renderer, reporter)
-    paths = [output.path for output in site_renderer(project, papers).outputs(papers)]
+    run = Pipeline(content, NullSink(), Options(cache=False)).run(Reporter(), until="rendered")
+    papers = run.rendered
+    paths = [output.path for output in site_renderer(run.project, papers).outputs(papers)]
     repeated = sorted({path for path in paths if paths.count(path) > 1})
     assert repeated == []  # no output written twice (a tag named "Index", a page numbered like another tag)

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPORA, REPO, write_list
-from generator.build import build, load_project, sync_pages
+from generator.build import build
+from generator.pipeline import sync_project
+from generator.project import load_project
 from generator.errors import ContentError
 from generator.pages import split_front_matter
 from generator.reporter import Reporter
@@ -68,7 +70,7 @@ def changed(index: int, **fields) -> list[dict]:
 
 def sync(content: Path) -> tuple[list, list]:
     reporter = Reporter()
-    plan = sync_pages(load_project(content, reporter), reporter, apply=True)
+    plan = sync_project(load_project(content, reporter), reporter, apply=True)
     return plan.changes, reporter.warnings
 
 

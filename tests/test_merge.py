@@ -170,7 +170,7 @@ def test_nothing_a_person_wrote_is_lost_over_many_syncs(content):
 
 
 def test_pages_read_on_two_cores_are_the_pages_read_on_one(tmp_path):
-    from generator.build import read_pages
+    from generator.pages import read_pages
 
     papers = tmp_path / "papers"
     papers.mkdir()

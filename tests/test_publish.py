@@ -18,15 +18,17 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build, load_project, parse_pages, render_papers, site_info, sync_pages
+from generator.build import build
+from generator.pipeline import Options, Pipeline
+from generator.sinks import NullSink
 from generator.model import RenderedPaper
 from generator.publish import BIB_PATH, FEED_PATH, NOJEKYLL, SITEMAP_PATH, Publication
 from generator.publish.bibtex import BibTeX, escape
 from generator.publish.feeds import ATOM_NS, SITEMAP_NS
 from generator.publish.meta import paper_meta
-from generator.publish.volume import Volume, key_prefix
+from generator.volume import Volume, key_prefix
 from generator.reporter import Reporter
-from generator.site import SiteRenderer
+from generator.site import SiteInfo, SiteRenderer
 from generator.theme import Theme
 
 HOSTILE = r'<script>alert(1)</script> & "quotes" 50% of {x} ~a^b #1 a_b \ $\alpha_{1}$'
@@ -79,20 +81,18 @@ def set_config(content: Path, **values: str) -> None:
         config.writelines(f"\n{key}: {value}" for key, value in values.items())
 
 
-def rendered(content: Path) -> tuple[list[RenderedPaper], object, object]:
-    """The papers, SiteInfo and Config a build would have, without writing a site."""
-    reporter = Reporter()
-    project = load_project(content, reporter)
-    sync_pages(project, reporter, apply=True)
-    papers = render_papers(parse_pages(content, reporter), project.renderer, reporter)
-    return papers, site_info(project, papers), project.config
+def rendered(content: Path) -> tuple[list[RenderedPaper], Volume, object]:
+    """The papers, Volume and Config a build would have, without writing a site."""
+    run = Pipeline(content, NullSink(), Options(cache=False)).run(Reporter(), until="rendered")
+    return run.rendered, run.project.volume, run.project.config
 
 
 def published(content: Path, date: dt.date | None = DATE, base_url: str = BASE_URL, warn=None):
-    papers, site, config = rendered(content)
+    papers, volume, config = rendered(content)
     config = dataclasses.replace(config, date=date, base_url=base_url)
-    site = dataclasses.replace(site, base_url=base_url)
-    return Publication(papers, site, config, warn), papers, site, config
+    volume = dataclasses.replace(volume, date=date, base_url=base_url)
+    site = SiteInfo(volume, len(papers))
+    return Publication(papers, volume, config.macros, warn), papers, site, config
 
 
 def by_id(papers: list[RenderedPaper], paper_id: str) -> RenderedPaper:
@@ -198,7 +198,7 @@ def test_site_macros_are_expanded_in_bibtex(seed_content):
 
 
 def test_unbalanced_math_is_written_as_text():
-    writer = BibTeX(Volume("T", "", "en", "", None, "t"))
+    writer = BibTeX(Volume("T"))
     assert balanced(writer.title(r"Odd $\left\{ x$ set"))
 
 

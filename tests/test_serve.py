@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -205,15 +206,40 @@ def test_undoing_a_broken_edit_clears_the_banner_and_reloads(seed_content, tmp_p
 
     live = LiveSite(seed_content, tmp_path / "site")
     live.build_all()
+    config = seed_content / "proceedings.yaml"
+    good = config.read_text(encoding="utf-8")
+    config.write_text(good + "\ntitle: [\n", encoding="utf-8")
+    broken = live.rebuild({config.resolve()})
+    assert broken.failed and live.errors and broken.changed_anything
+    config.write_text(good, encoding="utf-8")
+    undone = live.rebuild({config.resolve()})
+    assert live.errors == [] and undone.written == 0
+    assert undone.cleared and undone.changed_anything  # so serve reloads the browser
+
+
+def test_undoing_a_broken_page_serves_the_site_it_broke(seed_content, tmp_path):
+    """A page that does not parse leaves the lists, as in a build, and keeps its own last good HTML;
+    back to its good text, the served site is byte for byte the one before the edit."""
+    from generator.live import LiveSite
+
+    live = LiveSite(seed_content, tmp_path / "site")
+    live.build_all()
+    live.wait_for_search()
+    before = dict(live.files)
     page = first_page(seed_content)
     good = page.read_text(encoding="utf-8")
     page.write_text(good.replace("order:", "order: [", 1), encoding="utf-8")
     broken = live.rebuild({page.resolve()})
+    live.wait_for_search()
     assert live.errors and broken.changed_anything
+    name = "papers/{}.html".format(re.search(r"^slug: (\S+)$", good, re.MULTILINE).group(1))
+    assert live.files[name] == before[name]  # the broken page's own address still answers
+    assert live.files["index.html"] != before["index.html"]  # …but the lists no longer show it
     page.write_text(good, encoding="utf-8")
     undone = live.rebuild({page.resolve()})
-    assert live.errors == [] and undone.written == 0
-    assert undone.cleared and undone.changed_anything  # so serve reloads the browser
+    live.wait_for_search()
+    assert live.errors == [] and undone.cleared
+    assert live.files == before
 
 
 def test_the_error_banner_stays_in_view_of_a_scrolled_page():
@@ -224,3 +250,33 @@ def test_the_error_banner_stays_in_view_of_a_scrolled_page():
                              [Diagnostic("error", "bad <b>", "papers/a.md", 3)])
     assert b'<body class=x><div id="proceedings-build-error" role="alert" style="position:sticky;top:0;' in page
     assert b"bad &lt;b&gt;" in page
+
+
+def site_files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_served_pages_are_the_built_pages(seed_content, tmp_path):
+    """serve and build run one pipeline: the same files, byte for byte, after the first build and after an
+    edit; over HTTP a page differs only by the CSP line (livereload adds its script as it sends it)."""
+    from generator.build import build
+    from generator.live import LiveSite
+    from generator.reporter import Reporter
+    from generator.serve import SiteApp, without_csp
+
+    live = LiveSite(seed_content, tmp_path / "served")
+    live.build_all()
+    live.wait_for_search()
+    build(seed_content, tmp_path / "built", Reporter())
+    assert live.files == site_files(tmp_path / "built")
+    page = first_page(seed_content)
+    replace_in(page, "title:", "title: Quokkas and")
+    live.rebuild({page.resolve()})
+    live.wait_for_search()
+    build(seed_content, tmp_path / "built", Reporter())
+    built = site_files(tmp_path / "built")
+    assert live.files == built
+    assert site_files(tmp_path / "served") == built  # what serve mirrors to its --out, too
+    name = next(name for name in built if name.startswith("papers/"))
+    status, _, body = SiteApp(live).respond("/" + name)
+    assert status.startswith("200") and body == without_csp(built[name]) != built[name]

@@ -24,13 +24,12 @@ from generator.related import RELATED_COUNT, related_papers
 from .bibtex import BibTeX, volume_bib
 from .feeds import FEED_PATH, SITEMAP_PATH, atom_feed, sitemap
 from .meta import MetaTag, paper_meta
-from .volume import Volume
 
 if TYPE_CHECKING:
-    from generator.config import Config
-    from generator.site import SiteInfo
+    from generator.latex import MacroDef
+    from generator.volume import Volume
 
-__all__ = ["BIB_PATH", "FEED_PATH", "NOJEKYLL", "SITEMAP_PATH", "MetaTag", "Publication", "Volume"]
+__all__ = ["BIB_PATH", "FEED_PATH", "NOJEKYLL", "SITEMAP_PATH", "MetaTag", "Publication"]
 
 BIB_PATH = "proceedings.bib"
 # GitHub Pages runs Jekyll on a site published from a branch; this file turns it off,
@@ -41,12 +40,12 @@ NO_DATE = ("the site has a base URL but no date: feed.xml is not written and cit
 
 
 class Publication:
-    def __init__(self, papers: Sequence[RenderedPaper], site: SiteInfo, config: Config,
+    def __init__(self, papers: Sequence[RenderedPaper], volume: Volume, macros: dict[str, MacroDef] | None = None,
                  warn: Callable[[str, str], None] | None = None, related_count: int = RELATED_COUNT,
                  related: dict[str, tuple[str, ...]] | None = None):
         self.papers = list(papers)
-        self.volume = Volume.of(site, config)
-        writer = BibTeX(self.volume, config.macros, warn)
+        self.volume = volume
+        writer = BibTeX(self.volume, macros or {}, warn)
         by_id = {p.paper.id: p for p in self.papers}
         # Entries are written when first asked for: an incremental rebuild needs only a few.
         self.bibtex = _Lazy(lambda paper_id: writer.entry(by_id[paper_id]))

@@ -28,8 +28,9 @@ from generator.latex.mathnames import KNOWN
 from generator.latex.plaintext import MathText, collapse
 from generator.latex.renderer import build_markdown
 from generator.model import RenderedPaper
+from generator.volume import Volume
 
-from .volume import Volume, authors_of, pdf_url_of
+from .volume import authors_of, pdf_url_of
 
 _SPECIALS = {
     "\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}",

@@ -23,8 +23,9 @@ from collections.abc import Iterable, Sequence
 
 from generator import __version__
 from generator.model import RenderedPaper
+from generator.volume import Volume
 
-from .volume import Volume, authors_of
+from .volume import authors_of
 
 FEED_PATH = "feed.xml"
 SITEMAP_PATH = "sitemap.xml"

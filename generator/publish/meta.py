@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.model import RenderedPaper
+from generator.volume import Volume
 
-from .volume import Volume, pdf_url_of
+from .volume import pdf_url_of
 
 
 @dataclass(frozen=True)

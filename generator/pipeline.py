@@ -1,0 +1,257 @@
+"""One build pipeline, run by ``build``, ``serve`` and ``check``.
+
+    project → pages → papers → rendered → outputs
+
+Each stage of ``STAGES`` reads what the stages before it left in the ``Run`` and
+adds its own. Where the files go is the sink's business (sinks.py): a staging
+folder swapped in at the end (``build``), memory (``serve``), nowhere (``check``).
+A ``Run`` outlives one pass: ``serve`` keeps it and, when files change, reruns
+from the first stage the change invalidates (``first_stage``), with the same
+build cache as ``build``; unchanged pages are neither parsed nor rendered again.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, TypeVar
+
+from generator.cache import BuildCache, EntryCache
+from generator.changes import Kind
+from generator.errors import ProceedingsError
+from generator.files import last_good_pages, linked_files, static_files
+from generator.merge import Change, SyncPlan
+from generator.model import Paper, RenderedPaper
+from generator.pages import PageDoc, page_paths, read_pages, unique_papers
+from generator.project import Project, load_project, make_deriver, placeholder_deriver
+from generator.related import related_ids
+from generator.rendering import (Parsed, Rendered, changed_papers, parse_page, render_outputs, render_papers,
+                                 site_renderer, sync_pages)
+from generator.reporter import Reporter
+from generator.sinks import Sink
+from generator.site import tag_urls
+
+T = TypeVar("T")
+SAMPLE = 50  # papers whose pages ``check`` renders, to try every template with real content
+
+
+@dataclass(frozen=True)
+class Options:
+    base_url: str | None = None  # instead of the config's
+    jobs: int = 0  # cores to use; 0: all
+    cache: bool = True  # reuse what an earlier build worked out (abstracts, related papers, search index)
+    series: str = ""  # the archive this volume is built into (archive.py)
+    write_pages: bool = True  # False (check): say what the sync would change, change nothing
+    derive: bool = True  # False (check): new entries get placeholder titles, not derived ones
+    sample: bool = False  # True (check): render the templates for a sample of the papers only
+    keep: bool = False  # True (serve, check): keep every page as read, for the next pass or a later look
+
+    @property
+    def cores(self) -> int:
+        return self.jobs or os.cpu_count() or 1
+
+
+@dataclass
+class Run:
+    """What the stages made. ``serve`` keeps it between passes; a failed pass starts afresh."""
+
+    project: Project | None = None
+    changes: list[Change] = field(default_factory=list)  # what the sync did (or would do) to the pages
+    docs: dict[Path, PageDoc] | None = None  # every page on disk, read
+    parsed: dict[Path, Parsed] = field(default_factory=dict)
+    papers: list[Paper] = field(default_factory=list)  # the pages that parse, in proceedings order
+    rendered: list[RenderedPaper] = field(default_factory=list)
+    renders: dict[Path, Rendered] = field(default_factory=dict)  # the last rendering of each page
+    changed_ids: set[str] | None = None  # papers whose rendering moved this pass; None: all of them
+    env: object | None = None  # the compiled templates, while the theme does not change
+    related: dict[str, tuple[str, ...]] | None = None
+    shape: dict[str, frozenset[str] | None] = field(default_factory=dict)  # files and what each shows
+    files: list[str] = field(default_factory=list)  # the names the last pass published
+
+
+@dataclass
+class Pass:
+    """One run of some stages: what is known to have changed since the last pass."""
+
+    pages: set[Path] | None = None  # pages to read again; None: all of them
+    loaded: bool = False  # the project stage ran: the pages must be synced to it
+    everything: bool = False  # render every output (templates, static files or the config changed)
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    run: Callable[[Pipeline], None]
+
+
+class Pipeline:
+    def __init__(self, content_dir: Path, sink: Sink, options: Options = Options()):
+        self.content_dir = content_dir
+        self.sink = sink
+        self.options = options
+        self.state = Run()
+        self.store = BuildCache.for_content(content_dir, enabled=options.cache)
+        self.reporter = Reporter()
+        self.now = Pass()
+
+    def run(self, reporter: Reporter, start: str = "project", now: Pass | None = None,
+            until: str = "outputs") -> Run:
+        """Run the stages from ``start`` to ``until``; a failure leaves the sink's last site as it was."""
+        self.reporter, self.now = reporter, now or Pass()
+        if self.state.project is None:
+            start = "project"
+        self.sink.prepare(self.content_dir)
+        try:
+            for stage in STAGES[STAGE_NAMES.index(start):STAGE_NAMES.index(until) + 1]:
+                stage.run(self)
+        except ProceedingsError:
+            self.state = Run()  # the next pass starts from the project again
+            raise
+        return self.state
+
+    def timed(self, name: str, func: Callable[..., T], *args, **kwargs) -> T:
+        start = time.perf_counter()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            self.reporter.stage(name, time.perf_counter() - start)
+
+
+def first_stage(kinds: set[Kind]) -> tuple[str, Pass]:
+    """Where a pass starts for these kinds of change, and what it must redo."""
+    if Kind.CONFIG in kinds or Kind.LIST in kinds:  # macros, taxonomy, base URL or the entries moved
+        return "project", Pass(everything=Kind.CONFIG in kinds)
+    if Kind.PAGE in kinds:
+        return "pages", Pass(everything=Kind.TEMPLATE in kinds or Kind.STATIC in kinds)
+    return "outputs", Pass(everything=True)
+
+
+# -- the stages ---------------------------------------------------------------------------
+
+
+def load_stage(p: Pipeline) -> None:
+    """Config, source lists, taxonomy: the volume everything else is made from."""
+    project = p.timed("load project", load_project, p.content_dir, p.reporter, p.options.base_url)
+    if p.options.series:
+        project = project.in_series(p.options.series)
+    old = p.state.project
+    if old is None or old.config != project.config or old.taxonomy.version != project.taxonomy.version:
+        p.now.everything = True
+        p.state.renders, p.state.env = {}, None  # macros change renderings, the language the templates
+    p.state.project, p.now.loaded = project, True
+
+
+def pages_stage(p: Pipeline) -> None:
+    """Every page read; when the project was (re)loaded, the pages synced to its sources first."""
+    state, jobs = p.state, p.options.cores
+    if state.docs is None or p.now.pages is None:
+        docs = p.timed("read pages", read_pages, p.content_dir, jobs)
+    else:
+        docs = read_again(p.content_dir, state.docs, p.now.pages)
+    if p.now.loaded:
+        assert state.project is not None
+        deriver = make_deriver(state.project, p.reporter, jobs) if p.options.derive else placeholder_deriver
+        plan = p.timed("sync pages", sync_pages, state.project, p.reporter, docs, deriver, p.options.write_pages)
+        state.changes = plan.changes
+        if p.options.write_pages and plan.changes:
+            docs = read_again(p.content_dir, docs, {change.path for change in plan.changes}, jobs)
+    state.docs = docs
+
+
+def sync_project(project: Project, reporter: Reporter, apply: bool = True, jobs: int = 1) -> SyncPlan:
+    """The pages synced to a project made elsewhere (``import``: its source is not in the folder yet)."""
+    docs = read_pages(project.content_dir, jobs)
+    return sync_pages(project, reporter, docs, make_deriver(project, reporter, jobs), apply)
+
+
+def read_again(content_dir: Path, docs: dict[Path, PageDoc], paths: set[Path], jobs: int = 1) -> dict[Path, PageDoc]:
+    """``docs`` with these pages read again (a page gone, or now a link out, is dropped)."""
+    allowed = set(page_paths(content_dir))
+    fresh = read_pages(content_dir, jobs, only=sorted(paths & allowed))
+    kept = {path: doc for path, doc in docs.items() if path not in paths}
+    return dict(sorted({**kept, **fresh}.items()))
+
+
+def papers_stage(p: Pipeline) -> None:
+    """Each page's front matter validated into a Paper (a page read again is parsed again)."""
+
+    def timed_parse() -> None:
+        state = p.state
+        assert state.docs is not None
+        before = state.parsed
+        state.parsed = {path: before[path] if path in before and before[path].doc is doc
+                        else parse_page(path, p.content_dir, doc) for path, doc in state.docs.items()}
+        for parsed in state.parsed.values():
+            for diagnostic in parsed.diagnostics:
+                p.reporter.report(diagnostic)
+        state.papers = unique_papers([x.paper for x in state.parsed.values() if x.paper], p.reporter)
+        if not p.options.keep:  # a build needs only the broken pages' text from here on
+            state.docs = None
+            state.parsed = {path: parsed for path, parsed in state.parsed.items() if parsed.paper is None}
+
+    p.timed("parse pages", timed_parse)
+
+
+def rendered_stage(p: Pipeline) -> None:
+    """Titles and abstracts rendered (LaTeX, emphasis, links); from the cache when unchanged."""
+    state = p.state
+    assert state.project is not None
+    renders = EntryCache(p.store, "abstracts", repr(state.project.config))
+    before = state.rendered if state.rendered and not p.now.everything else None
+    state.renders = p.timed("render abstracts", render_papers, state.papers, state.project.renderer, p.reporter,
+                            p.options.cores, renders, state.renders)
+    state.rendered = [state.renders[paper.path].paper for paper in state.papers]
+    if not p.options.keep:
+        state.renders = {}
+    state.changed_ids = None if before is None else changed_papers(before, state.rendered)
+
+
+def outputs_stage(p: Pipeline) -> None:
+    """Related papers, every page from the templates, the search index and the static files, into the sink."""
+    state, sink, jobs = p.state, p.sink, p.options.cores
+    project = state.project
+    assert project is not None
+    papers = state.rendered[:SAMPLE] if p.options.sample else state.rendered
+    everything = state.changed_ids is None or p.now.everything or p.options.sample
+    if everything or state.related is None:
+        state.related = p.timed("relate papers", related_ids, papers, cache=p.store, jobs=jobs)
+    # check warns of every paper's citation itself; its sample's would be said twice
+    warn = None if p.options.sample else p.reporter.warn
+    renderer = site_renderer(project, papers, env=None if p.now.everything else state.env, warn=warn,
+                             related=state.related)
+    outputs = renderer.outputs(papers)
+    shape = {output.path: output.deps for output in outputs}
+    if shape != state.shape:
+        everything = True  # a paper came or went, or a list moved: every page may show it
+    state.env, state.shape = renderer.env, shape
+    changed = state.changed_ids or set()
+    wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
+    now, later = sink.split(wanted)
+    with sink.session(p.reporter):
+        search = sink.start_search(papers, tag_urls(papers), project.topic_names(), p.store, jobs, later,
+                                   fresh=everything or bool(changed))
+        try:
+            p.timed("render templates", render_outputs, now, sink, p.reporter, jobs)
+            names = [output.path for output in outputs] + p.timed("search index", search)
+        finally:
+            search.cancel()  # a failed stage: stop the child before the staging folder goes
+        broken = [parsed.doc for parsed in state.parsed.values() if parsed.paper is None]
+        for name, data in last_good_pages(broken, sink.previous, set(names), p.reporter).items():
+            sink.write(name, data)
+            names.append(name)
+        static = static_files(p.content_dir, set(names))
+        static.update(linked_files(p.content_dir, state.papers, set(names), p.reporter))
+        p.timed("write site", sink.finish, names, static)
+    state.files = names + sorted(static)
+
+
+STAGES: tuple[Stage, ...] = (
+    Stage("project", load_stage),
+    Stage("pages", pages_stage),
+    Stage("papers", papers_stage),
+    Stage("rendered", rendered_stage),
+    Stage("outputs", outputs_stage),
+)
+STAGE_NAMES = [stage.name for stage in STAGES]

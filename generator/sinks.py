@@ -1,0 +1,203 @@
+"""Where the pipeline's files go: the one thing ``build``, ``serve`` and ``check`` do differently.
+
+* ``StagingSink`` (build): a staging folder beside the site, written file by file (forked
+  workers write their own share), swapped in whole at the end; the search index is built
+  on another core meanwhile.
+* ``MemorySink`` (serve): the site held in memory and mirrored to the output folder file
+  by file; the search index and the whole-volume files follow in the background after a
+  small edit, so the edited page is served at once.
+* ``NullSink`` (check): nothing is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+from generator.background import BackgroundRunner, Pending
+from generator.cache import BuildCache
+from generator.model import RenderedPaper
+from generator.output import Staging, check_replaceable, publish_site, staged_site, write_changed, write_site
+from generator.reporter import Reporter
+from generator.search import INDEX_JS, LUNR_JS, search_files, start_search_files
+
+SEARCH_FILES = [LUNR_JS, INDEX_JS]
+
+
+class Sink:
+    """Takes nothing: what ``check`` runs the pipeline into. The others override what they do."""
+
+    parallel = False  # whether forked workers may write their own share of the files
+
+    def prepare(self, content_dir: Path) -> None:
+        """Refuse an output folder that must not be replaced, before any page is touched."""
+
+    def has(self, name: str) -> bool:
+        """Whether the last site has this file (one that is kept need not be rendered again)."""
+        return False
+
+    def previous(self, name: str) -> bytes | None:
+        """The last site's bytes of this file, if any."""
+        return None
+
+    def split(self, outputs: list) -> tuple[list, list]:
+        """The outputs to render now, and those that may follow with the search index."""
+        return outputs, []
+
+    @contextlib.contextmanager
+    def session(self, reporter: Reporter) -> Iterator[None]:
+        yield
+
+    def start_search(self, papers: list[RenderedPaper], tag_urls: dict[str, str], names: dict[str, str],
+                     store: BuildCache, jobs: int, later: list, fresh: bool) -> Pending:
+        """Start the search index (and the ``later`` outputs); calling the result names their files."""
+        return Pending(lambda: [])
+
+    def write(self, name: str, data: bytes) -> None:
+        pass
+
+    def finish(self, names: list[str], static: dict[str, Path]) -> None:
+        """Publish the site: the files written now, those kept from the last site, the static files."""
+
+
+class NullSink(Sink):
+    pass
+
+
+class StagingSink(Sink):
+    parallel = True
+
+    def __init__(self, out_dir: Path):
+        self.out_dir = out_dir
+        self.staging: Staging | None = None
+
+    def prepare(self, content_dir: Path) -> None:
+        check_replaceable(self.out_dir, content_dir)
+
+    def previous(self, name: str) -> bytes | None:
+        path = self.out_dir / name
+        return path.read_bytes() if path.is_file() else None
+
+    @contextlib.contextmanager
+    def session(self, reporter: Reporter) -> Iterator[None]:
+        # Another build into the same folder waits its turn; any failure inside discards the staging folder.
+        with staged_site(self.out_dir, reporter.info) as staging:
+            self.staging = staging
+            try:
+                yield
+            finally:
+                self.staging = None
+
+    def start_search(self, papers, tag_urls, names, store, jobs, later, fresh) -> Pending:
+        assert self.staging is not None and not later
+        return start_search_files(papers, tag_urls, self.staging, store, parallel=jobs > 1, names=names)
+
+    def write(self, name: str, data: bytes) -> None:
+        assert self.staging is not None
+        self.staging.write(name, data)
+
+    def finish(self, names: list[str], static: dict[str, Path]) -> None:
+        assert self.staging is not None
+        publish_site(self.staging, static)
+
+
+class MemorySink(Sink):
+    """The dev server's site: ``files`` is replaced whole on each pass, never mutated."""
+
+    def __init__(self, out_dir: Path, on_search_ready: Callable[[float], None] | None = None):
+        self.out_dir = out_dir
+        self.on_search_ready = on_search_ready
+        self.files: dict[str, bytes] = {}
+        self.search_lag: float | None = None
+        self.rendered = self.written = self.removed = 0  # of the last pass
+        self._new: dict[str, bytes] = {}
+        self._static: dict[str, tuple[Path, int, bytes]] = {}  # name → (source, mtime, bytes)
+        self._search: Callable[[], dict[str, bytes]] | None = None
+        self._generation = 0
+        self._lock = threading.Lock()  # the background job merges its files under it
+        self._background = BackgroundRunner()
+
+    def prepare(self, content_dir: Path) -> None:
+        check_replaceable(self.out_dir, content_dir)
+
+    def has(self, name: str) -> bool:
+        return name in self.files
+
+    def previous(self, name: str) -> bytes | None:
+        return self.files.get(name)
+
+    def split(self, outputs: list) -> tuple[list, list]:
+        if not self.files:  # the first pass renders everything at once
+            return outputs, []
+        return [o for o in outputs if o.deps is not None], [o for o in outputs if o.deps is None]
+
+    @contextlib.contextmanager
+    def session(self, reporter: Reporter) -> Iterator[None]:
+        self._new, self._search = {}, None
+        yield
+
+    def start_search(self, papers, tag_urls, names, store, jobs, later, fresh) -> Pending:
+        if fresh or not all(name in self.files for name in SEARCH_FILES):
+            def job() -> dict[str, bytes]:
+                files = search_files(papers, tag_urls, names)
+                files.update({output.path: output.render() for output in later})
+                return files
+
+            self._search = job
+        return Pending(lambda: list(SEARCH_FILES))
+
+    def write(self, name: str, data: bytes) -> None:
+        self._new[name] = data
+
+    def finish(self, names: list[str], static: dict[str, Path]) -> None:
+        files = {name: data for name in names if (data := self._new.get(name, self.files.get(name))) is not None}
+        files.update(self._static_bytes(static))
+        with self._lock:
+            if not self.files:
+                write_site(self.out_dir, files, {})
+                self.written, self.removed = len(files), 0
+            else:
+                self.written, self.removed = write_changed(self.out_dir, self.files, files)
+            self.files, self.rendered = files, len(self._new)
+        if self._search is not None:
+            self._refresh(self._search)
+
+    def _static_bytes(self, static: dict[str, Path]) -> dict[str, bytes]:
+        """The static files' bytes, read again only when a file changed."""
+        kept = {}
+        for name, source in static.items():
+            mtime = source.stat().st_mtime_ns
+            last = self._static.get(name)
+            fresh = last is not None and last[0] == source and last[1] == mtime
+            kept[name] = last if fresh else (source, mtime, source.read_bytes())
+        self._static = kept
+        return {name: data for name, (_, _, data) in kept.items()}
+
+    def _refresh(self, job: Callable[[], dict[str, bytes]]) -> None:
+        """Build the search index (and the whole-volume files) in the background; a newer pass supersedes it."""
+        with self._lock:
+            self._generation += 1  # the job still running, if any, is stale: it is killed
+            generation = self._generation
+        start = time.perf_counter()
+
+        def done(generated: dict[str, bytes]) -> None:
+            with self._lock:
+                if generation != self._generation:
+                    return
+                changed = {k: v for k, v in generated.items() if self.files.get(k) != v}
+                self.files = {**self.files, **changed}
+                write_changed(self.out_dir, {}, changed, remove=False)
+            self.search_lag = time.perf_counter() - start
+            if self.on_search_ready:
+                self.on_search_ready(self.search_lag)
+
+        self._background.submit(job, done)
+
+    def wait_for_search(self) -> None:
+        self._background.wait()
+
+    def close(self) -> None:
+        self._background.stop()
