@@ -57,9 +57,10 @@ class LiveSite:
                  on_search_ready: Callable[[float], None] | None = None):
         self.content_dir = content_dir.resolve()
         self.out_dir = out_dir
-        self.sink = MemorySink(out_dir, on_search_ready)
+        self.sink = MemorySink(out_dir, on_search_ready, on_related=self._related_ready)
         self.pipeline = Pipeline(self.content_dir, self.sink, Options(base_url=base_url, keep=True))
         self.errors: list[Diagnostic] = []  # problems of the last rebuild, shown in the browser
+        self._related: dict[str, tuple[str, ...]] | None = None  # worked out in the background, not yet shown
 
     @property
     def files(self) -> dict[str, bytes]:
@@ -90,6 +91,17 @@ class LiveSite:
         start, now = first_stage(set(grouped))
         now.pages = grouped.get(Kind.PAGE, set())
         return self._run(sorted(kind.value for kind in grouped), start, now)
+
+    def _related_ready(self, related: dict[str, tuple[str, ...]]) -> None:
+        self._related = related  # called from the background job's thread: settle() shows it
+
+    def settle(self) -> Rebuild | None:
+        """Show the related papers the background worked out after the last edit (a small edit serves
+        its page at once with the related papers of before): then the site is the one ``build`` makes."""
+        related, self._related = self._related, None
+        if related is None:
+            return None
+        return self._run(["related papers"], "outputs", Pass(related=related))
 
     def _run(self, kinds: list[str], start: str, now: Pass) -> Rebuild:
         began = time.perf_counter()

@@ -12,6 +12,7 @@ build cache as ``build``; unchanged pages are neither parsed nor rendered again.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from dataclasses import dataclass, field
@@ -78,6 +79,7 @@ class Pass:
     pages: set[Path] | None = None  # pages to read again; None: all of them
     loaded: bool = False  # the project stage ran: the pages must be synced to it
     everything: bool = False  # render every output (templates, static files or the config changed)
+    related: dict[str, tuple[str, ...]] | None = None  # related papers worked out after the last pass (serve)
 
 
 @dataclass(frozen=True)
@@ -215,8 +217,15 @@ def outputs_stage(p: Pipeline) -> None:
     assert project is not None
     papers = state.rendered[:SAMPLE] if p.options.sample else state.rendered
     everything = state.changed_ids is None or p.now.everything or p.options.sample
-    if everything or state.related is None:
+    changed = set(state.changed_ids or ())
+    stale = False  # related papers kept from the last pass although texts moved: worked out again later
+    if p.now.related is not None:  # that later work is done: re-render the pages whose list moved
+        changed = moved_lists(state.related or {}, p.now.related)
+        state.related = p.now.related
+    elif everything or state.related is None:
         state.related = p.timed("relate papers", related_ids, papers, cache=p.store, jobs=jobs)
+    else:
+        stale = bool(changed)
     # check warns of every paper's citation itself; its sample's would be said twice
     warn = None if p.options.sample else p.reporter.warn
     renderer = site_renderer(project, papers, env=None if p.now.everything else state.env, warn=warn,
@@ -226,12 +235,12 @@ def outputs_stage(p: Pipeline) -> None:
     if shape != state.shape:
         everything = True  # a paper came or went, or a list moved: every page may show it
     state.env, state.shape = renderer.env, shape
-    changed = state.changed_ids or set()
     wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
     now, later = sink.split(wanted)
     with sink.session(p.reporter):
+        relate = functools.partial(related_ids, papers, cache=p.store) if stale else None
         search = sink.start_search(papers, tag_urls(papers), project.topic_names(), p.store, jobs, later,
-                                   fresh=everything or bool(changed))
+                                   fresh=everything or (bool(changed) and p.now.related is None), relate=relate)
         try:
             p.timed("render templates", render_outputs, now, sink, p.reporter, jobs)
             names = [output.path for output in outputs] + p.timed("search index", search)
@@ -245,6 +254,11 @@ def outputs_stage(p: Pipeline) -> None:
         static.update(linked_files(p.content_dir, state.papers, set(names), p.reporter))
         p.timed("write site", sink.finish, names, static)
     state.files = names + sorted(static)
+
+
+def moved_lists(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, ...]]) -> set[str]:
+    """The papers whose related papers are not the same now."""
+    return {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
 
 
 STAGES: tuple[Stage, ...] = (

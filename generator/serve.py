@@ -148,9 +148,9 @@ def serve(content_dir: Path, out_dir: Path, host: str, port: int, open_browser: 
 
     def tick() -> None:
         changed = watcher.take(QUIET_PERIOD)
-        if not changed:
+        result = live.rebuild(changed) if changed else live.settle()
+        if result is None:
             return
-        result = live.rebuild(changed)
         if result.kinds and result.changed_anything:
             _report(result, reporter)
             reload()

@@ -25,6 +25,7 @@ from generator.reporter import Reporter
 from generator.search import INDEX_JS, LUNR_JS, search_files, start_search_files
 
 SEARCH_FILES = [LUNR_JS, INDEX_JS]
+Relate = Callable[[], dict[str, tuple[str, ...]]]
 
 
 class Sink:
@@ -52,8 +53,9 @@ class Sink:
         yield
 
     def start_search(self, papers: list[RenderedPaper], tag_urls: dict[str, str], names: dict[str, str],
-                     store: BuildCache, jobs: int, later: list, fresh: bool) -> Pending:
-        """Start the search index (and the ``later`` outputs); calling the result names their files."""
+                     store: BuildCache, jobs: int, later: list, fresh: bool, relate: Relate | None = None) -> Pending:
+        """Start the search index (and the ``later`` outputs, and ``relate``: related papers worked out
+        afresh); calling the result names their files."""
         return Pending(lambda: [])
 
     def write(self, name: str, data: bytes) -> None:
@@ -91,8 +93,8 @@ class StagingSink(Sink):
             finally:
                 self.staging = None
 
-    def start_search(self, papers, tag_urls, names, store, jobs, later, fresh) -> Pending:
-        assert self.staging is not None and not later
+    def start_search(self, papers, tag_urls, names, store, jobs, later, fresh, relate=None) -> Pending:
+        assert self.staging is not None and not later and relate is None
         return start_search_files(papers, tag_urls, self.staging, store, parallel=jobs > 1, names=names)
 
     def write(self, name: str, data: bytes) -> None:
@@ -107,15 +109,17 @@ class StagingSink(Sink):
 class MemorySink(Sink):
     """The dev server's site: ``files`` is replaced whole on each pass, never mutated."""
 
-    def __init__(self, out_dir: Path, on_search_ready: Callable[[float], None] | None = None):
+    def __init__(self, out_dir: Path, on_search_ready: Callable[[float], None] | None = None,
+                 on_related: Callable[[dict[str, tuple[str, ...]]], None] | None = None):
         self.out_dir = out_dir
         self.on_search_ready = on_search_ready
+        self.on_related = on_related  # told the related papers worked out after an edit
         self.files: dict[str, bytes] = {}
         self.search_lag: float | None = None
         self.rendered = self.written = self.removed = 0  # of the last pass
         self._new: dict[str, bytes] = {}
         self._static: dict[str, tuple[Path, int, bytes]] = {}  # name → (source, mtime, bytes)
-        self._search: Callable[[], dict[str, bytes]] | None = None
+        self._search: Callable[[], tuple[dict[str, bytes], dict | None]] | None = None
         self._generation = 0
         self._lock = threading.Lock()  # the background job merges its files under it
         self._background = BackgroundRunner()
@@ -139,12 +143,12 @@ class MemorySink(Sink):
         self._new, self._search = {}, None
         yield
 
-    def start_search(self, papers, tag_urls, names, store, jobs, later, fresh) -> Pending:
-        if fresh or not all(name in self.files for name in SEARCH_FILES):
-            def job() -> dict[str, bytes]:
+    def start_search(self, papers, tag_urls, names, store, jobs, later, fresh, relate=None) -> Pending:
+        if fresh or relate or not all(name in self.files for name in SEARCH_FILES):
+            def job() -> tuple[dict[str, bytes], dict | None]:
                 files = search_files(papers, tag_urls, names)
                 files.update({output.path: output.render() for output in later})
-                return files
+                return files, relate() if relate else None
 
             self._search = job
         return Pending(lambda: list(SEARCH_FILES))
@@ -176,14 +180,15 @@ class MemorySink(Sink):
         self._static = kept
         return {name: data for name, (_, _, data) in kept.items()}
 
-    def _refresh(self, job: Callable[[], dict[str, bytes]]) -> None:
+    def _refresh(self, job: Callable[[], tuple[dict[str, bytes], dict | None]]) -> None:
         """Build the search index (and the whole-volume files) in the background; a newer pass supersedes it."""
         with self._lock:
             self._generation += 1  # the job still running, if any, is stale: it is killed
             generation = self._generation
         start = time.perf_counter()
 
-        def done(generated: dict[str, bytes]) -> None:
+        def done(result: tuple[dict[str, bytes], dict | None]) -> None:
+            generated, related = result
             with self._lock:
                 if generation != self._generation:
                     return
@@ -193,6 +198,8 @@ class MemorySink(Sink):
             self.search_lag = time.perf_counter() - start
             if self.on_search_ready:
                 self.on_search_ready(self.search_lag)
+            if related is not None and self.on_related:
+                self.on_related(related)
 
         self._background.submit(job, done)
 

@@ -258,7 +258,7 @@ def site_files(folder: Path) -> dict[str, bytes]:
 
 def test_served_pages_are_the_built_pages(seed_content, tmp_path):
     """serve and build run one pipeline: the same files, byte for byte, after the first build and after an
-    edit; over HTTP a page differs only by the CSP line (livereload adds its script as it sends it)."""
+    edit has settled; over HTTP a page differs only by the CSP line (livereload adds its script as it sends it)."""
     from generator.build import build
     from generator.live import LiveSite
     from generator.reporter import Reporter
@@ -271,8 +271,9 @@ def test_served_pages_are_the_built_pages(seed_content, tmp_path):
     assert live.files == site_files(tmp_path / "built")
     page = first_page(seed_content)
     replace_in(page, "title:", "title: Quokkas and")
-    live.rebuild({page.resolve()})
+    live.rebuild({page.resolve()})  # served at once, with the related papers of before…
     live.wait_for_search()
+    assert live.settle().rendered  # …which the background worked out again: the pages whose list moved
     build(seed_content, tmp_path / "built", Reporter())
     built = site_files(tmp_path / "built")
     assert live.files == built
