@@ -55,7 +55,7 @@ def check(content_dir: Path, reporter: Reporter) -> CheckResult:
     assert project is not None and run.docs is not None
     entries = [entry for source in project.sources for entry in source.entries]
     check_entries(entries, reporter)
-    known = {doc.generated.get("text") for doc in run.docs.values()}
+    known = {made.text for doc in run.docs.values() if (made := doc.generated)}
     render_entries([e for e in entries if entry_digest(e) not in known], project, reporter)
     check_citations(project, run.rendered, reporter)
     undefined = undefined_macros(reporter.diagnostics)

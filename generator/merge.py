@@ -26,7 +26,7 @@ from generator.errors import Diagnostic
 from generator.model import DETAIL_FIELDS, Entry, SourceList
 from generator.matching import WordIndex, normalized
 from generator.output import write_atomically
-from generator.pages import FRONT_MATTER, PAGES_DIR, PageDoc, digest, render_page
+from generator.pages import FRONT_MATTER, PAGES_DIR, Fingerprints, PageDoc, digest, render_page
 from generator.slugs import slugify, unique
 from generator.titles import pick_title
 
@@ -192,10 +192,11 @@ class _Sync:
         if entry.uid:
             meta["uid"] = entry.uid
         meta.update({"order": self.order[id(entry)], "source": entry.source, "entry": entry.index})
-        generated = _fingerprints(entry_digest(entry), title, derived.tags, entry.text, self.tags_version)
+        generated = Fingerprints(entry_digest(entry), digest(title), digest(list(derived.tags)), digest(entry.text),
+                                 self.tags_version)
         if _metadata_digest(entry) != _NO_METADATA:
-            generated.update(meta=_metadata_digest(entry), details=_details_digest(meta))
-        meta["generated"] = generated
+            generated.meta, generated.details = _metadata_digest(entry), _details_digest(meta)
+        meta["generated"] = generated.as_dict()
         meta = _in_page_order(meta)
         self.next_id += 1
         path = self.content_dir / PAGES_DIR / f"{slug}.md"
@@ -212,19 +213,19 @@ class _Sync:
         if doc.error or not doc.generated:
             return  # broken or hand-made pages are never rewritten; the build reports them
         meta, body, notes = dict(doc.meta), doc.body, []
-        gen = dict(doc.generated)
+        gen = doc.generated.copy()
         refresh_title, refresh_tags = self.refreshes[id(entry)]
         if not refresh_title:
             self._keep_edited_title(doc, gen, entry)
-        if gen.get("text") != entry_digest(entry):
-            if digest(body) == gen.get("body"):
-                body, gen["body"] = entry.text, digest(entry.text)
+        if gen.text != entry_digest(entry):
+            if digest(body) == gen.body:
+                body, gen.body = entry.text, digest(entry.text)
                 notes.append("abstract")
             else:
                 self._warn(doc, f"entry {entry.index} of {entry.source} changed, but the page's abstract "
                                 "was edited by hand: kept the page's abstract")
-            gen["text"] = entry_digest(entry)
-        if gen.get("meta", _NO_METADATA) != _metadata_digest(entry):
+            gen.text = entry_digest(entry)
+        if (gen.meta or _NO_METADATA) != _metadata_digest(entry):
             self._refresh_details(doc, meta, gen, entry, notes)
         self._regenerate(meta, gen, entry, refresh_title, refresh_tags, notes)
         for key, value in (("order", self.order[id(entry)]), ("entry", entry.index), ("source", entry.source)):
@@ -234,25 +235,25 @@ class _Sync:
         if gen != doc.generated and not notes:  # a person's edit kept: remember the source's change, warn once
             notes.append("the record of what the source says")
         if notes:
-            meta["generated"] = gen
+            meta["generated"] = gen.as_dict()
             text = render_page(_in_page_order(meta), body)
             self.plan.changes.append(Change("update", doc.path, "updated " + ", ".join(notes), text))
 
-    def _keep_edited_title(self, doc: PageDoc, gen: dict, entry: Entry) -> None:
+    def _keep_edited_title(self, doc: PageDoc, gen: Fingerprints, entry: Entry) -> None:
         """The source gives a title and says something new, but a person's title stays: say so."""
         title = doc.meta.get("title")
-        if entry.title and entry.title != title and gen.get("meta", _NO_METADATA) != _metadata_digest(entry):
+        if entry.title and entry.title != title and (gen.meta or _NO_METADATA) != _metadata_digest(entry):
             self._warn(doc, f"entry {entry.index} of {entry.source} changed, but the page's title was edited "
                             f"by hand: kept it (the source's title is “{entry.title}”)")
 
-    def _refresh_details(self, doc: PageDoc, meta: dict, gen: dict, entry: Entry, notes: list[str]) -> None:
+    def _refresh_details(self, doc: PageDoc, meta: dict, gen: Fingerprints, entry: Entry, notes: list[str]) -> None:
         """The source's authors, links… changed: take them, unless a person edited the page's."""
-        gen["meta"] = _metadata_digest(entry)
+        gen.meta = _metadata_digest(entry)
         if entry.uid and meta.get("uid") != entry.uid:
             meta["uid"] = entry.uid
             notes.append("uid")
         wanted = details_to_meta(entry.details)
-        if _details_digest(meta) not in (gen.get("details", _NO_DETAILS), _details_digest(wanted)):
+        if _details_digest(meta) not in (gen.details or _NO_DETAILS, _details_digest(wanted)):
             self._warn(doc, f"entry {entry.index} of {entry.source} has new details (authors, links…), but the "
                             "page's were edited by hand: kept the page's")
             return
@@ -261,18 +262,17 @@ class _Sync:
                 meta.pop(key, None)
             meta.update(wanted)
             notes.append("details")
-        gen["details"] = _details_digest(wanted)
+        gen.details = _details_digest(wanted)
 
-    def _refreshes(self, meta: dict, gen: dict, entry: Entry) -> tuple[bool, bool]:
+    def _refreshes(self, meta: dict, gen: Fingerprints, entry: Entry) -> tuple[bool, bool]:
         """Whether the title and the tags are the tool's and due for a refresh."""
-        entry_changed = (gen.get("text") != entry_digest(entry)
-                         or gen.get("meta", _NO_METADATA) != _metadata_digest(entry))
-        title_owned = digest(meta.get("title", "")) == gen.get("title")
-        tags_owned = digest(meta.get("tags") or []) == gen.get("tags")
+        entry_changed = gen.text != entry_digest(entry) or (gen.meta or _NO_METADATA) != _metadata_digest(entry)
+        title_owned = digest(meta.get("title", "")) == gen.title
+        tags_owned = digest(meta.get("tags") or []) == gen.tags
         return (title_owned and entry_changed,
-                tags_owned and (entry_changed or gen.get("taxonomy") != self.tags_version))
+                tags_owned and (entry_changed or gen.taxonomy != self.tags_version))
 
-    def _regenerate(self, meta: dict, gen: dict, entry: Entry, refresh_title: bool, refresh_tags: bool,
+    def _regenerate(self, meta: dict, gen: Fingerprints, entry: Entry, refresh_title: bool, refresh_tags: bool,
                     notes: list[str]) -> None:
         """Refresh the title and tags the tool owns; leave a person's alone."""
         if not (refresh_title or refresh_tags):
@@ -283,14 +283,14 @@ class _Sync:
             if title != meta.get("title"):
                 self.titles.discard(meta.get("title"))
                 self.titles.add(title)
-                meta["title"], gen["title"] = title, digest(title)
+                meta["title"], gen.title = title, digest(title)
                 notes.append("title")
         if refresh_tags:
-            if gen.get("taxonomy") != self.tags_version:
-                gen["taxonomy"] = self.tags_version
+            if gen.taxonomy != self.tags_version:
+                gen.taxonomy = self.tags_version
                 notes.append("taxonomy version")
             if list(derived.tags) != meta.get("tags"):
-                meta["tags"], gen["tags"] = list(derived.tags), digest(derived.tags)
+                meta["tags"], gen.tags = list(derived.tags), digest(derived.tags)
                 notes.append("tags")
 
     def _retire(self, doc: PageDoc) -> None:
@@ -298,12 +298,10 @@ class _Sync:
         if doc.error or not doc.generated:
             return
         gen = doc.generated
-        edited = [
-            name for name, value in (("title", doc.meta.get("title", "")), ("tags", doc.meta.get("tags") or []),
-                                     ("abstract", doc.body))
-            if digest(value) != gen.get("body" if name == "abstract" else name)
-        ]
-        if _details_digest(doc.meta) != gen.get("details", _NO_DETAILS):
+        edited = [name for name, value, made in (("title", doc.meta.get("title", ""), gen.title),
+                                                  ("tags", doc.meta.get("tags") or [], gen.tags),
+                                                  ("abstract", doc.body, gen.body)) if digest(value) != made]
+        if _details_digest(doc.meta) != (gen.details or _NO_DETAILS):
             edited.append("details")
         if edited:
             self._warn(doc, "its entry is no longer in the list, but the page was edited by hand "
@@ -349,11 +347,6 @@ _NO_METADATA = digest(_canonical(["", [], {}, ""]))
 _NO_DETAILS = digest(_canonical({}))
 
 
-def _fingerprints(text_digest: str, title: str, tags, body: str, tags_version: str) -> dict[str, str]:
-    return {"text": text_digest, "title": digest(title), "tags": digest(list(tags)),
-            "body": digest(body), "taxonomy": tags_version}
-
-
 def entry_digest(entry: Entry) -> str:
     """What a page remembers of its entry, to find it again: the abstract; for a paper without one
     (a keynote, a demo), its title."""
@@ -372,7 +365,8 @@ def _same_place(candidates: list[PageDoc], entry: Entry) -> int:
 def _text_key(doc: PageDoc) -> str:
     """The fingerprint of the list entry a page came from (as its broken front matter still says it,
     else its body, for a page that does not parse)."""
-    return doc.generated.get("text") or doc.salvaged.get("text") or digest(doc.body)
+    made = doc.generated
+    return (made.text if made else "") or doc.salvaged.get("text") or digest(doc.body)
 
 
 def _uid_key(doc: PageDoc) -> tuple[str, str] | None:

@@ -7,6 +7,8 @@ page with broken front matter still shows its body to the merge), and
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -46,6 +48,38 @@ def digest(value: Any) -> str:
 
 
 @dataclass
+class Fingerprints:
+    """The ``generated`` block of a page the tool made: digests of what it wrote, so that a later sync
+    tells the tool's values (updated when the source changes) from a person's (kept)."""
+
+    text: str = ""  # the entry the page came from (``merge.entry_digest``)
+    title: str = ""
+    tags: str = ""
+    body: str = ""  # the abstract
+    taxonomy: str = ""  # the version of what the tags were derived with
+    meta: str = ""  # the entry's metadata (authors, links…), for a source that has any
+    details: str = ""  # the details written from it
+
+    @classmethod
+    def of(cls, value: Any) -> Fingerprints | None:
+        """From front matter; None for a page without one (a person's own page)."""
+        if not isinstance(value, dict) or not value:
+            return None
+        return cls(**{key: str(value[key]) for key in FINGERPRINT_KEYS if value.get(key) is not None})
+
+    def as_dict(self) -> dict[str, str]:
+        """For front matter, in field order; ``meta`` and ``details`` only when the source had metadata."""
+        values = dataclasses.asdict(self)
+        return {key: value for key, value in values.items() if value or key not in ("meta", "details")}
+
+    def copy(self) -> Fingerprints:
+        return dataclasses.replace(self)
+
+
+FINGERPRINT_KEYS = tuple(f.name for f in dataclasses.fields(Fingerprints))
+
+
+@dataclass
 class PageDoc:
     """A page file as read: front matter (if it parsed), body, and any problem."""
 
@@ -60,10 +94,9 @@ class PageDoc:
     # the page in its place instead of making a second one for its entry.
     salvaged: dict[str, str] = field(default_factory=dict)
 
-    @property
-    def generated(self) -> dict[str, str]:
-        value = self.meta.get("generated")
-        return value if isinstance(value, dict) else {}
+    @functools.cached_property
+    def generated(self) -> Fingerprints | None:
+        return Fingerprints.of(self.meta.get("generated"))
 
 
 def read_page(path: Path, display: Path | str | None = None) -> PageDoc:
