@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from generator.errors import shown
-from generator.model import CITATION_FIELDS, DETAIL_FIELDS, Author, Details
+from generator.model import CITATION_FIELDS, DETAIL_FIELDS, LINK_FIELDS, Author, Details
 
 # key, message → reported by the caller with its own file and line
 Problem = Callable[[str, str], None]
@@ -48,9 +48,7 @@ def parse_details(raw: Mapping[str, Any], problem: Problem) -> Details:
         sessions=parse_text_list(raw, "sessions", problem),
         section=_text(raw, "section", problem),
         award=_text(raw, "award", problem),
-        pdf=parse_link(raw, "pdf", problem),
-        code=parse_link(raw, "code", problem),
-        openreview=parse_link(raw, "openreview", problem),
+        **{key: parse_link(raw, key, problem) for key in LINK_FIELDS},
         doi=parse_doi(raw, problem),
         **{key: _text(raw, key, problem) for key in CITATION_FIELDS},
         editors=tuple(author.name for author in parse_authors(raw.get("editors"), problem, "editors")),
