@@ -11,7 +11,6 @@ archive's own, since one sitemap may hold at most 50,000 addresses) and ``feed.x
 from __future__ import annotations
 
 import json
-import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Callable
@@ -22,7 +21,7 @@ from generator.archive_people import Person, group_people
 from generator.config import Config
 from generator.errors import ThemeError
 from generator.i18n import interface
-from generator.output import write_atomically
+from generator.output import atomic_file, write_atomically
 from generator.publish.feeds import ATOM_NS, SITEMAP_NS, XML_LANG, _clean, _serialize, _urn
 from generator.search import lunr_js
 from generator.site import AUTHORS_PER_PAGE, paginate
@@ -85,8 +84,7 @@ def write_papers_json(volumes: list[Volume], path: Path) -> None:
     """Every paper, volumes newest first, each record as its volume's papers.json has it plus
     ``volume_path`` and ``volume_title`` (``volume`` is a citation's volume number), with a ``url``
     from the archive's root. Written volume by volume: the archive's papers are never all in memory."""
-    temporary = path.with_name(f".{path.name}.tmp")
-    with temporary.open("wb") as stream:
+    with atomic_file(path, 0o644) as stream:
         stream.write(b"[\n")
         first = True
         for volume in volumes:
@@ -96,8 +94,6 @@ def write_papers_json(volumes: list[Volume], path: Path) -> None:
                 stream.write(line if first else b",\n" + line)
                 first = False
         stream.write(b"\n]\n")
-    temporary.chmod(0o644)
-    os.replace(temporary, path)
 
 
 def sitemaps(volumes: list[Volume], config: Config, pages: list[str]) -> dict[str, bytes]:

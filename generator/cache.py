@@ -40,11 +40,12 @@ import shutil
 import json
 import os
 import platform
-import tempfile
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path, PurePath
 from typing import Any
+
+from generator.output import atomic_file
 
 CACHE_DIR = ".proceedings-cache"
 FORMAT = 2  # 2: payload digests keyed with the user's secret
@@ -279,15 +280,9 @@ def _copy_in(source: Path, target: Path) -> None:
     with open(source, "rb") as handle:
         header = _header_for(_file_digest(handle, os.fstat(handle.fileno()).st_size))
         handle.seek(0)
-        fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(header)
-                shutil.copyfileobj(handle, out, _CHUNK)
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        with atomic_file(target) as out:
+            out.write(header)
+            shutil.copyfileobj(handle, out, _CHUNK)
 
 
 def _remove(path: Path) -> None:
@@ -298,15 +293,9 @@ def _remove(path: Path) -> None:
 
 
 def _write_atomically(path: Path, *chunks: bytes) -> None:
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            for chunk in chunks:
-                handle.write(chunk)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with atomic_file(path) as handle:
+        for chunk in chunks:
+            handle.write(chunk)
 
 
 class EntryCache:

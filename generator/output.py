@@ -19,7 +19,7 @@ import shutil
 import stat
 import tempfile
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import BinaryIO, Callable, Iterator
 
 try:
     import fcntl
@@ -229,11 +229,21 @@ def write_changed(out_dir: Path, before: dict[str, bytes], after: dict[str, byte
 
 def write_atomically(path: Path, data: bytes) -> None:
     """Write via a temporary file and rename, so a reader never sees half a file."""
+    with atomic_file(path) as handle:
+        handle.write(data)
+
+
+@contextlib.contextmanager
+def atomic_file(path: Path, mode: int | None = None) -> Iterator[BinaryIO]:
+    """A file to write that appears at ``path`` whole or not at all: a temporary file beside it (private,
+    unless ``mode`` says otherwise), renamed over it when the block ends without an error."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            yield handle
+        if mode is not None:
+            os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
