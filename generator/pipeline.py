@@ -21,7 +21,6 @@ from typing import Callable, TypeVar
 
 from generator.cache import BuildCache, EntryCache
 from generator.changes import Kind
-from generator.errors import ProceedingsError
 from generator.files import last_good_pages, linked_files, static_files
 from generator.merge import Change, SyncPlan
 from generator.model import Paper, RenderedPaper
@@ -108,8 +107,8 @@ class Pipeline:
         try:
             for stage in STAGES[STAGE_NAMES.index(start):STAGE_NAMES.index(until) + 1]:
                 stage.run(self)
-        except ProceedingsError:
-            self.state = Run()  # the next pass starts from the project again
+        except BaseException:  # a content error, or a bug: the next pass starts from the project again
+            self.state = Run()
             raise
         return self.state
 

@@ -270,8 +270,11 @@ def test_served_pages_are_the_built_pages(seed_content, tmp_path):
     build(seed_content, tmp_path / "built", Reporter())
     assert live.files == site_files(tmp_path / "built")
     page = first_page(seed_content)
-    replace_in(page, "title:", "title: Quokkas and")
-    live.rebuild({page.resolve()})  # served at once, with the related papers of before…
+    replace_in(page, "title: '", "title: 'Quokkas and ")
+    other = sorted((seed_content / "papers").glob("*.md"))[-1].read_text(encoding="utf-8").split("\n---\n", 1)[1]
+    with page.open("a", encoding="utf-8") as handle:  # now like another paper: related lists move
+        handle.write("\n" + other)
+    assert not live.rebuild({page.resolve()}).diagnostics  # served at once, with the related papers of before…
     live.wait_for_search()
     assert live.settle().rendered  # …which the background worked out again: the pages whose list moved
     build(seed_content, tmp_path / "built", Reporter())

@@ -1,0 +1,79 @@
+"""build, serve and check run one stage table; serve reruns only the stages a change invalidates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator import pipeline, rendering
+from generator.build import build
+from generator.check import check
+from generator.live import LiveSite
+from generator.reporter import Reporter
+
+ALL = ["project", "pages", "papers", "rendered", "outputs"]
+
+
+@pytest.fixture
+def ran(monkeypatch) -> list[str]:
+    """The names of the stages run, in order, through ``pipeline.STAGES`` (whoever calls it)."""
+    names: list[str] = []
+
+    def recording(stage: pipeline.Stage) -> pipeline.Stage:
+        def run(p: pipeline.Pipeline) -> None:
+            names.append(stage.name)
+            stage.run(p)
+
+        return pipeline.Stage(stage.name, run)
+
+    monkeypatch.setattr(pipeline, "STAGES", tuple(recording(stage) for stage in pipeline.STAGES))
+    return names
+
+
+def first_page(content: Path) -> Path:
+    return sorted((content / "papers").glob("*.md"))[0]
+
+
+def test_build_serve_and_check_run_the_same_stages(seed_content, tmp_path, ran):
+    build(seed_content, tmp_path / "site", Reporter())
+    assert ran == ALL
+    ran.clear()
+    check(seed_content, Reporter())
+    assert ran == ALL
+    ran.clear()
+    live = LiveSite(seed_content, tmp_path / "served")
+    try:
+        live.build_all()
+        assert ran == ALL
+    finally:
+        live.close()
+
+
+def test_serve_reruns_from_the_first_stage_a_change_invalidates(seed_content, tmp_path, ran, monkeypatch):
+    live = LiveSite(seed_content, tmp_path / "served")
+    try:
+        live.build_all()
+        page = first_page(seed_content)
+        page.write_text(page.read_text(encoding="utf-8").replace("title: '", "title: 'Quokkas and ", 1),
+                        encoding="utf-8")
+        rendered: list[str] = []
+        real = rendering.render_paper
+        monkeypatch.setattr(rendering, "render_paper",
+                            lambda paper, *args: rendered.append(paper.title) or real(paper, *args))
+        ran.clear()
+        result = live.rebuild({page.resolve()})
+        assert ran == ["pages", "papers", "rendered", "outputs"]
+        assert [title.split()[0] for title in rendered] == ["Quokkas"]  # only the edited paper is rendered again
+        assert 0 < result.rendered < len(live.files) / 2  # its page, its neighbours, its lists: not the site
+        ran.clear()
+        template = seed_content / "theme" / "templates" / "404.html"
+        template.parent.mkdir(parents=True)
+        template.write_text("{% extends 'base.html' %}", encoding="utf-8")
+        live.rebuild({template.resolve()})
+        assert ran == ["outputs"]
+        ran.clear()
+        live.rebuild({(seed_content / "neurips-2026.txt").resolve()})
+        assert ran == ALL
+    finally:
+        live.close()
