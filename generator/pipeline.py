@@ -217,30 +217,24 @@ def outputs_stage(p: Pipeline) -> None:
     papers = state.rendered[:SAMPLE] if p.options.sample else state.rendered
     everything = state.changed_ids is None or p.now.everything or p.options.sample
     changed = set(state.changed_ids or ())
-    stale = False  # related papers kept from the last pass although texts moved: worked out again later
-    if p.now.related is not None:  # that later work is done: re-render the pages whose list moved
-        changed = moved_lists(state.related or {}, p.now.related)
-        state.related = p.now.related
-    elif everything or state.related is None:
-        state.related = p.timed("relate papers", related_ids, papers, cache=p.store, jobs=jobs)
-    else:
-        stale = bool(changed)
-    # check warns of every paper's citation itself; its sample's would be said twice
-    warn = None if p.options.sample else p.reporter.warn
-    renderer = site_renderer(project, papers, env=None if p.now.everything else state.env, warn=warn,
-                             related=state.related)
-    outputs = renderer.outputs(papers)
-    shape = {output.path: output.deps for output in outputs}
-    if shape != state.shape:
-        everything = True  # a paper came or went, or a list moved: every page may show it
-    state.env, state.shape = renderer.env, shape
-    wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
-    now, later = sink.split(wanted)
+    # Related papers kept from the last pass although texts moved (serve): worked out again later.
+    stale = p.now.related is None and not everything and state.related is not None and bool(changed)
+    later: list = []  # outputs the sink renders with the search index (filled below, before it starts them)
     with sink.session(p.reporter):
+        # The search index is built on another core (build) while papers are related and templates render.
         relate = functools.partial(related_ids, papers, cache=p.store) if stale else None
         search = sink.start_search(papers, tag_urls(papers), project.topic_names(), p.store, jobs, later,
                                    fresh=everything or (bool(changed) and p.now.related is None), relate=relate)
         try:
+            if p.now.related is not None:  # worked out after the last pass: re-render the pages whose list moved
+                changed = moved_lists(state.related or {}, p.now.related)
+                state.related = p.now.related
+            elif everything or state.related is None:
+                state.related = p.timed("relate papers", related_ids, papers, cache=p.store, jobs=jobs)
+            outputs, everything = site_outputs(p, papers, everything)
+            wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
+            now, deferred = sink.split(wanted)
+            later.extend(deferred)
             p.timed("render templates", render_outputs, now, sink, p.reporter, jobs)
             names = [output.path for output in outputs] + p.timed("search index", search)
         finally:
@@ -253,6 +247,21 @@ def outputs_stage(p: Pipeline) -> None:
         static.update(linked_files(p.content_dir, state.papers, set(names), p.reporter))
         p.timed("write site", sink.finish, names, static)
     state.files = names + sorted(static)
+
+
+def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool) -> tuple[list, bool]:
+    """Every file of the site, to render on demand; and whether every one must be (the site's shape moved)."""
+    state = p.state
+    assert state.project is not None
+    # check warns of every paper's citation itself; its sample's would be said twice
+    warn = None if p.options.sample else p.reporter.warn
+    renderer = site_renderer(state.project, papers, env=None if p.now.everything else state.env, warn=warn,
+                             related=state.related)
+    outputs = renderer.outputs(papers)
+    shape = {output.path: output.deps for output in outputs}
+    everything = everything or shape != state.shape  # a paper came or went, or a list moved: every page may show it
+    state.env, state.shape = renderer.env, shape
+    return outputs, everything
 
 
 def moved_lists(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, ...]]) -> set[str]:
