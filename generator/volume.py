@@ -9,6 +9,7 @@ index all read this one object.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -56,7 +57,7 @@ class Volume:
     def year(self) -> str:
         return str(self.date.year) if self.date else self.source.year
 
-    @property
+    @functools.cached_property
     def key_prefix(self) -> str:
         """Citation keys are "<prefix>-<paper id>"."""
         return key_prefix(self.title)
