@@ -41,7 +41,8 @@ class Config:
     language: str = "en"
     """Language of the interface and of the ``lang`` attribute (BCP 47)."""
     papers_per_page: int = 100
-    """Papers listed on each home page before it paginates."""
+    """Papers listed on each list page before it paginates (fewer when their abstracts would pass
+    site.LIST_PAGE_BUDGET bytes)."""
     macros: dict[str, MacroDef] = field(default_factory=dict)
     """LaTeX macros: name → body, or name → {body, args}."""
     auto_tags: str = "missing"

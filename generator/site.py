@@ -37,6 +37,10 @@ AUTHORS_PER_PAGE = 400  # names on each page of the author index (about 40 KB)
 # Names under a title in a list (home, topic and author pages); the paper's own page names all.
 # A paper of 5,000 authors would otherwise repeat all 5,000 on each of their 5,000 author pages.
 AUTHORS_IN_LISTS = 10
+# A list page's papers stop short of this many bytes (the page's own header, contents and navigation
+# come on top): every page stays under 100 KB, however long its abstracts or heavy their math.
+LIST_PAGE_BUDGET = 80_000
+ITEM_MARKUP = 700  # bytes of a list item's own markup: links, topics, the abstract's <details>
 
 
 @dataclass(frozen=True)
@@ -243,8 +247,8 @@ class SiteRenderer:
         yield Output("papers.json", lambda: papers_json(papers))
 
     def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
-        pages = [(url, chunk, pagination, paper_groups(chunk, pagination["first_order"]))
-                 for url, chunk, pagination in paginate(papers, self.config.papers_per_page, "index")]
+        pages = [(url, chunk, pagination, paper_groups(chunk, pagination["first_order"])) for url, chunk, pagination
+                 in paginate(papers, self.config.papers_per_page, "index", weight=list_weight)]
         index = group_index([(url, groups) for url, _, _, groups in pages])
         for url, chunk, pagination, groups in pages:
             render = functools.partial(self.render, "index.html", "", papers=chunk, pagination=pagination,
@@ -271,7 +275,8 @@ class SiteRenderer:
         for page in tag_pages:
             # "tags/foo.2.html": a dot never occurs in a slug, so page 2 of one tag is never another tag.
             stem = page.url.removesuffix(".html")
-            for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, "."):
+            for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, ".",
+                                                   weight=list_weight):
                 render = functools.partial(self.render, "tag.html", "../", tag=page.tag, papers=chunk,
                                            count=len(page.papers), pagination=pagination)
                 yield Output(url, render, _ids(chunk))
@@ -286,7 +291,8 @@ class SiteRenderer:
             yield Output(url, render, _ids(p for page in chunk for p in page.papers))
         for page in author_pages:
             stem = page.url.removesuffix(".html")
-            for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, "."):
+            for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, ".",
+                                                   weight=list_weight):
                 render = functools.partial(self.render, "author.html", "../", author=page, papers=chunk,
                                            count=len(page.papers), pagination=pagination)
                 yield Output(url, render, _ids(chunk))
@@ -305,23 +311,47 @@ def _lang_attribute(site_language: str, text: str) -> Markup:
     return Markup(f' lang="{found}"')
 
 
-def paginate(items: list, size: int, stem: str, joiner: str = "-") -> Iterator[tuple[str, list, dict]]:
+def paginate(items: list, size: int, stem: str, joiner: str = "-",
+             weight: Callable[[Any], int] | None = None) -> Iterator[tuple[str, list, dict]]:
     """Split a list into pages ``stem.html``, ``stem-2.html``…; each gets its navigation.
 
-    ``pagination.window`` holds the page numbers worth a link (first, last and
-    the neighbours of the current one), with ``None`` where numbers are skipped,
-    so that a 100-page list does not put 100 links on every page.
+    A page holds ``size`` items, or fewer when their ``weight`` (about the bytes each adds to
+    the page) would pass ``LIST_PAGE_BUDGET``: a list of long abstracts with much math
+    still makes pages a reader can load quickly. ``pagination.window`` holds the page numbers
+    worth a link (first, last and the neighbours of the current one), with ``None`` where
+    numbers are skipped, so that a 100-page list does not put 100 links on every page.
     """
-    chunks = [items[i : i + size] for i in range(0, len(items), size)] or [[]]
+    chunks = _chunks(items, size, weight)
     urls = [f"{stem}.html"] + [f"{stem}{joiner}{n}.html" for n in range(2, len(chunks) + 1)]
+    first = 1
     for number, (url, chunk) in enumerate(zip(urls, chunks), start=1):
         yield url, chunk, {
             "number": number, "count": len(chunks), "urls": urls,
             "window": _window(number, len(chunks)),
             "previous": urls[number - 2] if number > 1 else None,
             "next": urls[number] if number < len(chunks) else None,
-            "first_order": (number - 1) * size + 1,
+            "first_order": first,
         }
+        first += len(chunk)
+
+
+def _chunks(items: list, size: int, weight: Callable[[Any], int] | None) -> list[list]:
+    chunks: list[list] = [[]]
+    load = 0
+    for item in items:
+        cost = weight(item) if weight else 0
+        if len(chunks[-1]) == size or (chunks[-1] and load + cost > LIST_PAGE_BUDGET):
+            chunks.append([])
+            load = 0
+        chunks[-1].append(item)
+        load += cost
+    return chunks
+
+
+def list_weight(paper: RenderedPaper) -> int:
+    """About the bytes a paper adds to a list page (_paper_item.html): its title, names, abstract and links."""
+    names = sum(len(author.name) + 40 for author in paper.details.authors[:AUTHORS_IN_LISTS])
+    return len(paper.title_html) + len(paper.abstract_html) + names + ITEM_MARKUP
 
 
 def _window(current: int, count: int, radius: int = 2) -> list[int | None]:

@@ -155,3 +155,31 @@ def test_long_lists_paginate_and_every_link_still_resolves(seed_content, tmp_pat
             parts = urlsplit(link)
             if not (parts.scheme or parts.netloc or link.startswith("#")):
                 assert (path.parent / unquote(parts.path)).resolve().is_file(), f"{path.name} → {link}"
+
+
+def test_long_abstracts_with_math_paginate_by_size_not_only_by_count(tmp_path):
+    """A volume of long, math-heavy abstracts: every list page stays under 100 KB, every paper is listed
+    once, in order, numbered on from the page before."""
+    from conftest import write_list
+    from generator.build import build
+    from generator.reporter import Reporter
+
+    content = tmp_path / "content"
+    content.mkdir()
+    formula = r"$\mathbb{E}_{x \sim p}\left[\sum_{i=1}^{n} \frac{\partial f_i(x)}{\partial x_j}\right] \le \sqrt{T}$"
+    abstracts = [f"Paper {n} studies bound number {n}. " + " ".join([f"We show {formula} holds."] * 12)
+                 for n in range(1, 151)]
+    write_list(content / "heavy.txt", "Heavy Proceedings", abstracts)
+    build(content, tmp_path / "site", Reporter())
+    site = tmp_path / "site"
+    homes = sorted(site.glob("index*.html"), key=lambda p: int(re.sub(r"\D", "", p.stem) or 1))
+    assert len(homes) > 2  # 150 papers are more than 100 per page would make: 2 pages
+    sizes = {p.name: p.stat().st_size for p in site.rglob("*.html")}
+    assert max(sizes.values()) < 100_000, max(sizes.items(), key=lambda item: item[1])
+    listed, starts = [], []
+    for home in homes:
+        html = home.read_text(encoding="utf-8")
+        starts.append(int(re.search(r'<ol class="paper-list" start="(\d+)"', html).group(1)))
+        listed.append(re.findall(r'href="papers/([^"]+)\.html"', html))
+    assert sum(map(len, listed)) == len({name for page in listed for name in page}) == 150
+    assert starts == [1 + sum(map(len, listed[:number])) for number in range(len(homes))]
