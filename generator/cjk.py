@@ -48,14 +48,24 @@ def split_runs(text: str) -> list[str]:
     return _RUNS.split(text)
 
 
+def count(text: str) -> int:
+    """How many CJK characters ``text`` holds."""
+    return len(_CJK.findall(text))
+
+
+def latin_letters(text: str) -> int:
+    """How many ASCII letters ``text`` holds: what its CJK characters are weighed against."""
+    return len(_LATIN.findall(text))
+
+
 def language_of(text: str) -> str:
     """``zh``, ``ja`` or ``ko`` for text mostly written in that language, else "" (not known):
     Kana is Japanese, Hangul Korean, Han alone Chinese."""
     if not has_cjk(text):  # most text of most sites: one scan in C, no count
         return ""
-    written = len(_CJK.findall(text))
+    written = count(text)
     kana, hangul = len(_KANA.findall(text)), len(_HANGUL.findall(text))
-    if written < 2 or written * 2 < len(_LATIN.findall(text)):
+    if written < 2 or written * 2 < latin_letters(text):
         return ""
     if hangul * 2 >= written:
         return "ko"
