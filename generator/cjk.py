@@ -25,6 +25,11 @@ CJK_RANGES = (
 )
 _CJK = re.compile(f"[{CJK_RANGES}]")
 _RUNS = re.compile(f"([{CJK_RANGES}]+)")  # capturing: split() keeps the runs at odd positions
+# The CJK characters of each script (language_of counts them), and the Latin letters it weighs them against.
+_KANA = re.compile("[\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff]")
+_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7ff]")
+_LATIN = re.compile("[A-Za-z]")
+_NOT_ASCII = re.compile("[^\x00-\x7f]")
 # Where a clause or sentence ends in Chinese and Japanese text (full-width, and their NFKC forms).
 CLAUSE_ENDS = "，。；：、！？,;:!?．｡､"
 SENTENCE_ENDS = "。！？!?｡"
@@ -43,25 +48,28 @@ def split_runs(text: str) -> list[str]:
     return _RUNS.split(text)
 
 
+def count(text: str) -> int:
+    """How many CJK characters ``text`` holds."""
+    return len(_CJK.findall(text))
+
+
+def latin_letters(text: str) -> int:
+    """How many ASCII letters ``text`` holds: what its CJK characters are weighed against."""
+    return len(_LATIN.findall(text))
+
+
 def language_of(text: str) -> str:
     """``zh``, ``ja`` or ``ko`` for text mostly written in that language, else "" (not known):
     Kana is Japanese, Hangul Korean, Han alone Chinese."""
-    counts = {"han": 0, "kana": 0, "hangul": 0, "latin": 0}
-    for char in text:
-        if not is_cjk(char):
-            counts["latin"] += char.isascii() and char.isalpha()
-        elif "\u3041" <= char <= "\u30ff" or "\u31f0" <= char <= "\u31ff":
-            counts["kana"] += 1
-        elif "\uac00" <= char <= "\ud7ff" or "\u1100" <= char <= "\u11ff" or "\u3130" <= char <= "\u318f":
-            counts["hangul"] += 1
-        else:
-            counts["han"] += 1
-    written = counts["han"] + counts["kana"] + counts["hangul"]
-    if written < 2 or written * 2 < counts["latin"]:
+    if not has_cjk(text):  # most text of most sites: one scan in C, no count
         return ""
-    if counts["hangul"] * 2 >= written:
+    written = count(text)
+    kana, hangul = len(_KANA.findall(text)), len(_HANGUL.findall(text))
+    if written < 2 or written * 2 < latin_letters(text):
+        return ""
+    if hangul * 2 >= written:
         return "ko"
-    return "ja" if counts["kana"] * 20 >= written else "zh"
+    return "ja" if kana * 20 >= written else "zh"
 
 
 def bigrams(run: str) -> list[str]:
@@ -73,7 +81,8 @@ def bigrams(run: str) -> list[str]:
 
 def width(text: str) -> int:
     """Display columns: a wide (CJK) character takes two, as in a terminal or a line of print."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    # Only characters beyond ASCII can be wide: look those up, and count the rest at once.
+    return len(text) + sum(unicodedata.east_asian_width(c) in "WF" for c in _NOT_ASCII.findall(text))
 
 
 def cut(text: str, columns: int) -> str:
@@ -86,16 +95,23 @@ def cut(text: str, columns: int) -> str:
     """
     if width(text) <= columns:
         return text
-    head, used = [], 0
-    for char in text:
-        used += width(char)
-        if used > columns:
-            break
-        head.append(char)
-    fitting = "".join(head)
+    fitting = _fitting(text, columns)
     if not has_cjk(fitting):
         return fitting.rsplit(" ", 1)[0]
     return fitting[: _last_stop(fitting, text[len(fitting) : len(fitting) + 1])]
+
+
+def _fitting(text: str, columns: int) -> str:
+    """The longest start of ``text`` no wider than ``columns``."""
+    head = text[: max(columns, 0)]
+    if head.isascii():  # one column a character: no need to look at each
+        return head
+    used = 0
+    for end, char in enumerate(text):
+        used += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+        if used > columns:
+            return text[:end]
+    return text
 
 
 def excerpt(text: str, columns: int) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 from babel import Locale, UnknownLocaleError
 from babel.core import get_global, parse_locale
 from babel.dates import format_date
@@ -95,9 +96,25 @@ def install(env: jinja2.Environment, ui: Interface) -> None:
     The environment must have been made with the ``jinja2.ext.i18n`` extension.
     """
     env.install_gettext_translations(ui.translations, newstyle=True)  # type: ignore[attr-defined]
+    # jinja's ``_`` calls ``gettext`` through the context, which calls the catalogue through it again:
+    # three calls where one does, about 330,000 times in a build of 10,000 papers.
+    env.globals["_"] = env.globals["gettext"] = _direct_gettext(ui.translations)
     env.globals["interface_language"] = ui.tag
     env.globals["plural_forms"] = functools.partial(plural_forms, ui)
     env.filters["format_date"] = functools.partial(_format_date, ui.locale)
+
+
+def _direct_gettext(translations: gettext.NullTranslations) -> Any:
+    """jinja's newstyle ``gettext`` (escaped when autoescaping, always %-formatted), each message
+    looked up in the catalogue once."""
+    lookup = functools.lru_cache(maxsize=None)(translations.gettext)
+
+    @jinja2.pass_eval_context
+    def direct_gettext(eval_ctx: Any, string: str, /, **variables: Any) -> str:
+        text = lookup(string)
+        return (Markup(text) if eval_ctx.autoescape else text) % variables
+
+    return direct_gettext
 
 
 def plural_forms(ui: Interface, singular: str, plural: str, **variables: Any) -> dict[str, str]:

@@ -41,7 +41,8 @@ def load_mapping(
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
-        if node is not None:
+        # Without an alias (``*name``) a document has fewer values than characters: nothing to expand.
+        if node is not None and ("*" in text or 2 * len(text) >= MAX_NODES):
             _check_size(node, path, error, first_line)
         data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import gzip
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from lunr.builder import Builder
+from lunr.stemmer import stemmer as lunr_stemmer
 
 from conftest import CORPORA
 from generator import search
@@ -134,23 +136,50 @@ def test_stems_follow_lunr_js_not_lunr_py(word, stem):
     assert search.JsPorterStemmer().stem(word) == stem
 
 
-def test_field_vectors_match_lunrs_own(seed_site):
-    papers = seed_papers(seed_site) + adversarial_papers()
+class LunrBuilder(Builder):
+    """lunr.py's own Builder, fed the same terms (its tokenizer and pipeline skipped): the reference."""
 
-    def filled() -> search.TermBuilder:
-        builder = search.TermBuilder()
-        for ref, paper in enumerate(papers):
-            builder.add_terms(str(ref), {"title": search.terms(paper.title_plain),
-                                         "tags": search.terms(" ".join(paper.paper.tags)),
-                                         "abstract": search.terms(paper.abstract_plain)})
-        builder._calculate_average_field_lengths()
-        return builder
+    def __init__(self):
+        super().__init__()
+        self.search_pipeline.add(lunr_stemmer)
+        for name, boost in search.FIELDS.items():
+            self.field(name, boost=boost)
 
-    ours, theirs = filled(), filled()
-    ours._create_field_vectors()
-    Builder._create_field_vectors(theirs)
-    assert {k: v.serialize() for k, v in ours.field_vectors.items()} == \
-           {k: v.serialize() for k, v in theirs.field_vectors.items()}
+    def add_terms(self, ref: str, fields: dict[str, list[str]]) -> None:
+        self._documents[ref] = {}
+        self.document_count += 1
+        for name, field_terms in fields.items():
+            counts = Counter(field_terms)
+            self.field_term_frequencies[f"{name}/{ref}"] = counts
+            self.field_lengths[f"{name}/{ref}"] = len(field_terms)
+            for t in counts:
+                if t not in self.inverted_index:
+                    self.inverted_index[t] = {name: {} for name in self._fields}
+                    self.inverted_index[t]["_index"] = self.term_index
+                    self.term_index += 1
+                self.inverted_index[t][name][ref] = {}
+
+
+def test_the_index_is_lunrs_own(seed_site):
+    """The index, made from document numbers and counts and encoded in batches, is exactly what
+    lunr.py's Builder serializes for the same terms (its inverted index in lunr.js's term order)."""
+    papers = seed_papers(seed_site) + adversarial_papers() + corpus(300)
+    builder = LunrBuilder()
+    for ref, paper in enumerate(papers):
+        builder.add_terms(str(ref), {"title": search.terms(paper.title_plain),
+                                     "tags": search.terms(" ".join(paper.paper.tags)),
+                                     "abstract": search.terms(paper.abstract_plain)})
+    theirs = builder.build().serialize()
+    theirs["invertedIndex"].sort(key=lambda entry: search.utf16_key(entry[0]))
+    ours = load_script(search.index_script(search.search_data(papers, tag_urls(papers))))["index"]
+    assert ours == json.loads(json.dumps(theirs))
+    assert len(ours["invertedIndex"]) > search.index._BATCH, "more than one batch of terms is encoded"
+
+
+def test_an_index_of_no_papers_loads():
+    assert load_script(search.index_script(search.search_data([], {})))["index"] == {
+        "version": "2.3.9", "fields": ["title", "tags", "abstract"], "fieldVectors": [], "invertedIndex": [],
+        "pipeline": ["stemmer"]}
 
 
 def test_script_cannot_close_a_script_element():

@@ -80,7 +80,7 @@ def test_adversarial_text_loads_and_is_found(node, tmp_path):
 def test_lunr_py_order_is_refused_by_lunr_js_and_ours_is_not(node, tmp_path):
     """Why we re-sort: the same index in lunr.py's code-point order does not load."""
     data = search.search_data(adversarial_papers(), {})
-    data["index"]["invertedIndex"].sort(key=lambda entry: entry[0])
+    data["index"]["invertedIndex"] = sorted(data["index"]["invertedIndex"], key=lambda entry: entry[0])
     out = run(node, tmp_path, search.index_script(data), [])
     assert out == {"loaded": False, "error": "Out of order word insertion"}
 

@@ -7,20 +7,28 @@ Every test runs on this repository's workflow and on the one `proceedings new` w
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
 
+from conftest import copy_content
+from generator.cache import CACHE_DIR, FORMAT, code_digest, key_file
 from generator.scaffold import PLACEHOLDER, InstallSource, NewProject, render, write_new
+from test_cache import forbid, run, snapshot  # noqa: F401 (forbid is a fixture)
 from workflow_checks import REPO, schema_problems, zizmor_findings
 
-PINNED = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}$")
+PINNED = re.compile(r"^[\w.-]+/[\w.-]+(/[\w.-]+)*@[0-9a-f]{40}$")
 VERSION_COMMENT = re.compile(r"uses: \S+@[0-9a-f]{40} # v\d+(\.\d+)*\s*$")
 OFFICIAL_ACTIONS = {"actions/checkout", "actions/setup-python", "actions/configure-pages",
-                    "actions/upload-pages-artifact", "actions/deploy-pages"}
+                    "actions/upload-pages-artifact", "actions/deploy-pages", "actions/cache/restore",
+                    "actions/cache/save"}
 NEW_SOURCES = {
     "new": InstallSource("git+https://github.com/example/proceedings@v0.1.0", "a test"),
     "new, source unknown": InstallSource(PLACEHOLDER, "a placeholder", known=False),
@@ -120,3 +128,92 @@ def test_uploads_the_built_site_and_deploys_it(workflow):
     assert deploy["environment"]["name"] == "github-pages"
     assert step_using(workflow, "deploy", "actions/deploy-pages")["id"] == "deployment"
     assert deploy["environment"]["url"] == "${{ steps.deployment.outputs.page_url }}"
+
+
+# -- the build cache: a push that changes one paper rebuilds warm on GitHub too ---------------------------
+
+RUNNER_TEMP = "${{ runner.temp }}"
+
+
+def build_step(workflow: dict) -> dict:
+    return next(s for s in steps(workflow, "build") if "proceedings build" in s.get("run", ""))
+
+
+def content_folder(workflow: dict) -> str:
+    found = re.search(r"--content (\S+)", build_step(workflow)["run"])
+    return found.group(1) if found else "content"  # the build's default
+
+
+def cached_paths(step: dict) -> list[str]:
+    return step["with"]["path"].splitlines()
+
+
+def test_the_build_cache_is_restored_before_the_build_and_saved_after_it(workflow):
+    names = [s.get("uses", "").split("@")[0] or s.get("run", "") for s in steps(workflow, "build")]
+    restore, save = names.index("actions/cache/restore"), names.index("actions/cache/save")
+    assert restore < names.index(build_step(workflow)["run"]) < save < names.index("actions/upload-pages-artifact")
+    restored = step_using(workflow, "build", "actions/cache/restore")
+    saved = step_using(workflow, "build", "actions/cache/save")
+    assert cached_paths(saved) == cached_paths(restored)
+    # The key is the one restore looked for (worked out before the build wrote into content/);
+    # an exact hit has nothing new to save.
+    assert saved["with"]["key"] == "${{ steps.%s.outputs.cache-primary-key }}" % restored["id"]
+    assert saved["if"] == "steps.%s.outputs.cache-hit != 'true'" % restored["id"]
+
+
+def test_the_cache_holds_the_entries_and_the_secret_they_are_sealed_with(workflow):
+    restored = step_using(workflow, "build", "actions/cache/restore")
+    user_cache = build_step(workflow)["env"]["XDG_CACHE_HOME"]
+    assert user_cache.startswith(RUNNER_TEMP)
+    assert cached_paths(restored) == [f"{content_folder(workflow)}/{CACHE_DIR}",
+                                      f"{user_cache}/proceedings/{key_file().name}"]
+
+
+def test_the_cache_key_names_the_format_the_generator_and_the_content(workflow):
+    restored = step_using(workflow, "build", "actions/cache/restore")
+    content = content_folder(workflow)
+    prefix = f"proceedings-cache-v{FORMAT}-${{{{ steps.cache-name.outputs.code }}}}-"
+    assert restored["with"]["key"] == prefix + f"${{{{ hashFiles('{content}/**', '!{content}/{CACHE_DIR}/**') }}}}"
+    assert restored["with"]["restore-keys"].splitlines() == [prefix], "another content of the same generator: a partial hit"
+
+
+def test_the_naming_step_prints_this_generators_code_digest(workflow, tmp_path):
+    naming = next(s for s in steps(workflow, "build") if s.get("id") == "cache-name")
+    output = tmp_path / "github-output"
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    subprocess.run(["bash", "-e", "-c", naming["run"]], cwd=tmp_path, check=True,
+                   env={**os.environ, "GITHUB_OUTPUT": str(output), "PATH": path})
+    assert output.read_text(encoding="utf-8") == f"code={code_digest()}\n"
+
+
+def test_a_fresh_runner_given_the_cached_paths_builds_warm(workflow, tmp_path, monkeypatch, forbid):
+    user_cache = build_step(workflow)["env"]["XDG_CACHE_HOME"]
+    content = content_folder(workflow)
+
+    def runner(name: str) -> Path:
+        """A new runner: a checkout of the repository (no cache: it ignores itself for git) and its temp folder."""
+        root = tmp_path / name
+        copy_content(root / "workspace" / content)
+        monkeypatch.setenv("XDG_CACHE_HOME", user_cache.replace(RUNNER_TEMP, str(root / "temp")))
+        return root
+
+    def on(root: Path, cached: str) -> Path:
+        return Path(cached.replace(RUNNER_TEMP, str(root / "temp"))) if RUNNER_TEMP in cached \
+            else root / "workspace" / cached
+
+    first = runner("first")
+    run(first / "workspace" / content, first / "site")
+    paths = cached_paths(step_using(workflow, "build", "actions/cache/restore"))
+    for carried, name in ((paths, "second"), (paths[:1], "without-the-secret")):
+        root = runner(name)
+        for cached in carried:  # what actions/cache carries from one run to the next
+            copy = shutil.copytree if on(first, cached).is_dir() else shutil.copy2
+            on(root, cached).parent.mkdir(parents=True, exist_ok=True)
+            copy(on(first, cached), on(root, cached))
+        guards = forbid(renders=10**6, relate=True, index=True)
+        run(root / "workspace" / content, root / "site")
+        assert snapshot(root / "site") == snapshot(first / "site")
+        if name == "second":
+            assert [g.calls for g in guards.values()] == [0, 0, 0], "everything came from the cache"
+        else:  # the entries alone are someone else's: worked out again
+            assert all(g.calls for g in guards.values())

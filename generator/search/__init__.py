@@ -30,14 +30,14 @@ import json
 from generator.background import Pending, in_parallel
 from generator.cache import BuildCache
 from generator.model import RenderedPaper
-from generator.search.index import FIELDS, TermBuilder, build_index, utf16_key
+from generator.search.index import FIELDS, build_index, utf16_key
 from generator.search.lunrjs import lunr_js, lunr_js_path
 from generator.search.payload import (FORMAT_VERSION, GLOBAL_NAME, SNIPPET_LENGTH, index_script,
                                       index_script_chunks, search_data, snippet, write_chunks)
 from generator.search.terms import JsPorterStemmer, normalise, term, terms
 
 __all__ = ["FIELDS", "FORMAT_VERSION", "GLOBAL_NAME", "INDEX_JS", "LUNR_JS", "SNIPPET_LENGTH", "JsPorterStemmer",
-           "TermBuilder", "build_index", "index_script", "index_script_chunks", "lunr_js", "lunr_js_path",
+           "build_index", "index_script", "index_script_chunks", "lunr_js", "lunr_js_path",
            "normalise", "search_data", "search_files", "search_key", "snippet", "start_search_files", "term",
            "terms", "utf16_key", "write_chunks"]
 

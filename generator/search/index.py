@@ -1,94 +1,33 @@
 """The lunr index, built here as lunr.js would build it, ready for ``lunr.Index.load``.
 
-``TermBuilder`` reaches into lunr.py's Builder (its field vectors, token set and
-pipelines), so the lunr version is pinned in pyproject.toml to the range this was
-written against; ``lunr_js`` checks the script copied into the site matches it.
+The JSON is what lunr.py's ``Builder().build().serialize()`` gives for the same
+terms (tests/test_search.py compares the two), with the inverted index in
+UTF-16 order as lunr.js wants it. lunr.py keeps a dict per posting, every
+document's term counts and a serialized copy of it all: about 1.5 GB at
+50,000 papers. Here a posting is a list of document numbers per field, a
+document's counts are a flat array of (term number, count), and both parts
+of the index are JSON-encoded a batch at a time as the script is written
+(``pieces``): the BM25 field vectors are worked out only then.
 """
 
 from __future__ import annotations
 
+import json
+import math
+from array import array
 from collections import Counter
+from collections.abc import Iterator
 
-from lunr.builder import Builder
-from lunr.idf import idf as Idf
+from lunr import __TARGET_JS_VERSION__
 from lunr.stemmer import stemmer as lunr_stemmer
-from lunr.vector import Vector
 
 from generator.model import RenderedPaper
 from generator.search.terms import terms
 
 # name → boost; a title word weighs most, a topic more than a word of the abstract.
 FIELDS = {"title": 10, "tags": 5, "abstract": 1}
-
-
-class TermBuilder(Builder):
-    """A lunr Builder fed terms we made, skipping its tokenizer and pipeline.
-
-    lunr's own ``add`` deep-copies a metadata dict per token and runs the
-    pipeline token by token; we keep no token metadata, so neither is needed.
-    Scoring (``build``) is lunr's.
-    """
-
-    def __init__(self):
-        super().__init__()
-        # The query pipeline lunr.js rebuilds from the index: stemming only.
-        self.search_pipeline.add(lunr_stemmer)
-        for name, boost in FIELDS.items():
-            self.field(name, boost=boost)
-
-    def add_terms(self, ref: str, fields: dict[str, list[str]]) -> None:
-        self._documents[ref] = {}
-        self.document_count += 1
-        for name, field_terms in fields.items():
-            field_ref = f"{name}/{ref}"
-            counts = Counter(field_terms)
-            self.field_term_frequencies[field_ref] = counts
-            self.field_lengths[field_ref] = len(field_terms)
-            for t in counts:
-                self._posting(t)[name][ref] = {}
-
-    def _posting(self, t: str) -> dict:
-        posting = self.inverted_index.get(t)
-        if posting is None:
-            posting = {name: {} for name in self._fields}
-            posting["_index"] = self.term_index
-            self.term_index += 1
-            self.inverted_index[t] = posting
-        return posting
-
-    def _calculate_average_field_lengths(self):
-        if not self.document_count:  # a site with no papers: lunr would divide by zero
-            self.average_field_length = dict.fromkeys(self._fields, 0)
-            return
-        super()._calculate_average_field_lengths()
-
-    def _create_field_vectors(self):
-        """lunr's BM25 field vectors, same arithmetic in the same order, but each
-        vector made sorted at once: lunr inserts element by element with a
-        binary search, which was most of the build at 10,000 papers."""
-        k1, b = self._k1, self._b
-        idf_cache: dict[str, float] = {}
-        self.field_vectors = {}
-        for field_ref, frequencies in self.field_term_frequencies.items():
-            name = field_ref.split("/", 1)[0]
-            if not frequencies:  # an empty field: lunr never divides by its zero average
-                self.field_vectors[field_ref] = Vector()
-                continue
-            norm = k1 * (1 - b + b * (self.field_lengths[field_ref] / self.average_field_length[name]))
-            boost = self._fields[name].boost
-            pairs = []
-            for t, tf in frequencies.items():
-                posting = self.inverted_index[t]
-                idf = idf_cache.get(t)
-                if idf is None:
-                    idf = idf_cache[t] = Idf(posting, self.document_count)
-                pairs.append((posting["_index"], round(idf * ((k1 + 1) * tf) / (norm + tf) * boost, 3)))
-            pairs.sort()
-            self.field_vectors[field_ref] = Vector([x for pair in pairs for x in pair])
-
-    def _create_token_set(self):
-        """Not built: the serialized index has no token set; lunr.js makes its own."""
-        self.token_set = None
+_K1, _B = 1.2, 0.75  # lunr's BM25 parameters (Builder._k1, Builder._b)
+_BATCH = 2_000  # entries JSON-encoded at a time
 
 
 def utf16_key(text: str) -> bytes:
@@ -96,20 +35,114 @@ def utf16_key(text: str) -> bytes:
     return text.encode("utf-16-be", "surrogatepass")
 
 
+class _Terms:
+    """Every document's terms per field, as lunr's builder would count them."""
+
+    def __init__(self) -> None:
+        self.postings: dict[str, tuple[int, list[list[int]]]] = {}  # term → (its number, documents per field)
+        self.counts: list[array] = []  # per document and field: term number, count, term number, count…
+        self.lengths: list[int] = []  # per document and field: how many terms (repeats included)
+
+    def add(self, ref: int, fields: list[list[str]]) -> None:
+        for field, field_terms in enumerate(fields):
+            counted = array("l")
+            for t, tf in Counter(field_terms).items():
+                posting = self.postings.get(t)
+                if posting is None:
+                    posting = self.postings[t] = (len(self.postings), [[] for _ in FIELDS])
+                posting[1][field].append(ref)
+                counted.extend((posting[0], tf))
+            self.counts.append(counted)
+            self.lengths.append(len(field_terms))
+
+
+class InvertedIndex:
+    """``invertedIndex``: [term, {"_index": n, field: {ref: {}}…}] in UTF-16 order, made as it is read."""
+
+    def __init__(self, found: _Terms):
+        self._postings = found.postings
+        self._order = sorted(found.postings, key=utf16_key)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def __iter__(self) -> Iterator[list]:
+        for term in self._order:
+            number, refs = self._postings[term]
+            entry: dict = {name: {str(ref): {} for ref in documents} for name, documents in zip(FIELDS, refs)}
+            entry["_index"] = number
+            yield [term, entry]
+
+    def pieces(self) -> Iterator[str]:
+        yield from _list_pieces(iter(self))
+
+
+class FieldVectors:
+    """``fieldVectors``: ["field/ref", [term number, BM25 weight, …]] per document and field, as
+    lunr's ``Builder._create_field_vectors`` computes them, worked out as they are read."""
+
+    def __init__(self, found: _Terms, documents: int):
+        self._found, self._documents = found, documents
+        average = [sum(found.lengths[field::len(FIELDS)]) / documents if documents else 0
+                   for field in range(len(FIELDS))]
+        self._average = average
+        idf = [0.0] * len(found.postings)
+        for number, refs in found.postings.values():
+            with_term = sum(map(len, refs))
+            idf[number] = math.log(1 + abs((documents - with_term + 0.5) / (with_term + 0.5)))
+        self._idf = idf
+
+    def __len__(self) -> int:
+        return len(self._found.counts)
+
+    def __iter__(self) -> Iterator[list]:
+        boosts = list(FIELDS.values())
+        for slot, counted in enumerate(self._found.counts):
+            ref, field = divmod(slot, len(FIELDS))
+            name = list(FIELDS)[field]
+            if not counted:  # an empty field: lunr never divides by its zero average
+                yield [f"{name}/{ref}", []]
+                continue
+            norm = _K1 * (1 - _B + _B * (self._found.lengths[slot] / self._average[field]))
+            pairs = sorted(
+                (number, round(self._idf[number] * ((_K1 + 1) * tf) / (norm + tf) * boosts[field], 3))
+                for number, tf in zip(counted[::2], counted[1::2]))
+            yield [f"{name}/{ref}", [x for pair in pairs for x in pair]]
+
+    def pieces(self) -> Iterator[str]:
+        yield from _list_pieces(iter(self))
+
+
+def _list_pieces(items: Iterator) -> Iterator[str]:
+    """A JSON list (sorted keys, no spaces, ASCII), ``_BATCH`` items at a time."""
+    yield "["
+    first = True
+    while True:
+        batch = [item for _, item in zip(range(_BATCH), items)]
+        if not batch:
+            break
+        yield ("" if first else ",") + json.dumps(batch, ensure_ascii=True, sort_keys=True,
+                                                  separators=(",", ":"))[1:-1]
+        first = False
+    yield "]"
+
+
 def build_index(papers: list[RenderedPaper], names: dict[str, str] | None = None) -> dict:
-    """The serialized lunr index; document refs are positions in ``papers``."""
-    builder = TermBuilder()
+    """The serialized lunr index; document refs are positions in ``papers``. Its two large parts are
+    ``InvertedIndex`` and ``FieldVectors``: iterable, and written by ``payload`` with their ``pieces``."""
+    found = _Terms()
     names = names or {}
     for ref, paper in enumerate(papers):
-        builder.add_terms(str(ref), {
-            "title": terms(paper.title_plain),
-            "tags": terms(" ".join(paper.paper.tags + tuple(names[t] for t in paper.paper.tags if t in names))),
-            "abstract": terms(paper.abstract_plain),
-        })
-    index = builder.build()
-    del builder  # its per-field term counts are not in the index: free them before serialising
-    serialized = index.serialize()
-    # Only the insertion order changes: each posting keeps its _index, which
-    # is what the field vectors point at.
-    serialized["invertedIndex"].sort(key=lambda entry: utf16_key(entry[0]))
-    return serialized
+        found.add(ref, [
+            terms(paper.title_plain),
+            terms(" ".join(paper.paper.tags + tuple(names[t] for t in paper.paper.tags if t in names))),
+            terms(paper.abstract_plain),
+        ])
+    return {
+        "version": __TARGET_JS_VERSION__,
+        "fields": list(FIELDS),
+        "fieldVectors": FieldVectors(found, len(papers)),
+        "invertedIndex": InvertedIndex(found),
+        # The query pipeline lunr.js rebuilds from the index: stemming only.
+        "pipeline": [lunr_stemmer.label],
+    }

@@ -107,13 +107,15 @@ def index_script_chunks(data: dict) -> Iterator[bytes]:
 
 def _json_pieces(value, batch: int = 2_000) -> Iterator[str]:
     """``json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))`` in pieces:
-    dicts key by key, long lists ``batch`` items at a time."""
+    dicts key by key, long lists ``batch`` items at a time, the index's parts by their ``pieces``."""
     if isinstance(value, dict):
         yield "{"
         for number, (key, item) in enumerate(sorted(value.items())):
             yield ("," if number else "") + _dumps(key) + ":"
             yield from _json_pieces(item, batch)
         yield "}"
+    elif hasattr(value, "pieces"):  # index.InvertedIndex, index.FieldVectors: made as they are written
+        yield from value.pieces()
     elif isinstance(value, list) and len(value) > batch:
         yield "["
         for start in range(0, len(value), batch):
