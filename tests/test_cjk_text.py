@@ -12,7 +12,8 @@ import pytest
 from generator import cjk
 from generator.titles_cjk import is_cjk_abstract
 
-PIECES = ["abc DEF xyz ", "。，、；：！？ ", "扩散模型基于", "ひらがなカタカナ・ー々", "한국어텍스트", "ｶﾀｶﾅ", "αβγ∑∫ é ü",
+PIECES = ["abc DEF xyz ", "。，、；：！？ ", "扩散模型基于", "ひらがなカタカナ・ー々", "한국어텍스트", "ｶﾀｶﾅ",
+          "αβγ∑∫ é ü",
           "\u1100\u3131\ua960\u3005\u309d\u30fc\u31f0", "𠀀𪚥", "\t\n-–—", "1234567890"]
 
 

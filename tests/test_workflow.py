@@ -174,7 +174,8 @@ def test_the_cache_key_names_the_format_the_generator_and_the_content(workflow):
     content = content_folder(workflow)
     prefix = f"proceedings-cache-v{FORMAT}-${{{{ steps.cache-name.outputs.code }}}}-"
     assert restored["with"]["key"] == prefix + f"${{{{ hashFiles('{content}/**', '!{content}/{CACHE_DIR}/**') }}}}"
-    assert restored["with"]["restore-keys"].splitlines() == [prefix], "another content of the same generator: a partial hit"
+    partial = "another content of the same generator: a partial hit"
+    assert restored["with"]["restore-keys"].splitlines() == [prefix], partial
 
 
 def test_the_naming_step_prints_this_generators_code_digest(workflow, tmp_path):
@@ -186,7 +187,7 @@ def test_the_naming_step_prints_this_generators_code_digest(workflow, tmp_path):
     assert output.read_text(encoding="utf-8") == f"code={code_digest()}\n"
 
 
-def test_a_fresh_runner_given_the_cached_paths_builds_warm(workflow, tmp_path, monkeypatch, forbid):
+def test_a_fresh_runner_given_the_cached_paths_builds_warm(workflow, tmp_path, monkeypatch, forbid):  # noqa: F811
     user_cache = build_step(workflow)["env"]["XDG_CACHE_HOME"]
     content = content_folder(workflow)
 
