@@ -76,7 +76,9 @@ def memory_by_stage(content: Path, site: Path, jobs: int) -> None:
     """The build process's RSS after each stage, and the search child's when it is done."""
     from generator import search
 
-    original_call = build_module.Stages.__call__
+    from generator import pipeline
+
+    original_call = pipeline.Pipeline.timed
 
     def call(self, name, func, *args, **kwargs):
         result = original_call(self, name, func, *args, **kwargs)
@@ -90,7 +92,7 @@ def memory_by_stage(content: Path, site: Path, jobs: int) -> None:
         size = path.stat().st_size if path.exists() else 0
         print(f"  [search index written: {_memory()}, {size / 1e6:,.0f} MB script]", flush=True)
 
-    build_module.Stages.__call__ = call
+    pipeline.Pipeline.timed = call
     search.write_chunks = write_chunks
     start = time.perf_counter()
     build_module.build(content, site, Reporter(), jobs=jobs)
@@ -169,23 +171,28 @@ def main() -> None:
         build_module.build(content, site, reporter, jobs=args.jobs)
         profiler.disable()
     elif args.part == "sync":
-        project = build_module.load_project(content, reporter)
+        from generator.project import load_project, make_deriver
+        from generator.rendering import sync_pages
+
+        project = load_project(content, reporter)
         profiler.enable()
-        build_module.sync_pages(project, reporter, apply=True, docs={})
+        sync_pages(project, reporter, {}, make_deriver(project, reporter, args.jobs), apply=True)
         profiler.disable()
     else:
+        from generator.pipeline import Options, Pipeline
+        from generator.rendering import site_renderer
         from generator.search import index_script, search_data
+        from generator.sinks import NullSink
         from generator.site import tag_urls
 
-        project = build_module.load_project(content, reporter)
-        papers = build_module.parse_pages(content, reporter)
-        rendered = build_module.render_papers(papers, project.renderer, reporter, jobs=2)
+        run = Pipeline(content, NullSink(), Options(jobs=2)).run(reporter, until="rendered")
+        project, rendered = run.project, run.rendered
         start = time.perf_counter()
         profiler.enable()
         if args.part == "search":
             index_script(search_data(rendered, tag_urls(rendered)))
-        else:  # relate: what the "relate papers" stage runs (the site renderer, with its Publication)
-            build_module.site_renderer(project, rendered)
+        else:  # relate: the related papers the site renderer's Publication works out
+            site_renderer(project, rendered)
         profiler.disable()
         if args.part == "relate":
             related_statistics_input.extend((p.title_plain, p.abstract_plain) for p in rendered)
