@@ -225,6 +225,12 @@ def page_paths(content_dir: Path) -> list[Path]:
     return sorted(p for p in pages.glob("*.md") if not p.is_symlink() or inside(root, p) is not None)
 
 
+def is_page(content_dir: Path, path: Path) -> bool:
+    """Whether ``path`` is one of ``page_paths`` (asked of a few changed files, without listing them all)."""
+    return (path.parent == content_dir / PAGES_DIR and path.suffix == ".md" and path.is_file()
+            and (not path.is_symlink() or inside(content_dir.resolve(), path) is not None))
+
+
 def read_pages(content_dir: Path, jobs: int = 1, only: list[Path] | None = None) -> dict[Path, PageDoc]:
     """Every page (or ``only`` these), read and its front matter parsed, on ``jobs`` cores when there are
     many: YAML is most of a warm build's reading."""

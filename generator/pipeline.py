@@ -24,7 +24,7 @@ from generator.changes import Kind
 from generator.files import last_good_pages, linked_files, static_files
 from generator.merge import Change, SyncPlan
 from generator.model import Paper, RenderedPaper
-from generator.pages import PageDoc, page_paths, read_pages, unique_papers
+from generator.pages import PageDoc, is_page, read_pages, unique_papers
 from generator.project import Project, load_project, make_deriver, placeholder_deriver
 from generator.related import related_ids
 from generator.rendering import (Parsed, Rendered, changed_papers, parse_page, render_outputs, render_papers,
@@ -168,11 +168,12 @@ def sync_project(project: Project, reporter: Reporter, apply: bool = True, jobs:
 
 
 def read_again(content_dir: Path, docs: dict[Path, PageDoc], paths: set[Path], jobs: int = 1) -> dict[Path, PageDoc]:
-    """``docs`` with these pages read again (a page gone, or now a link out, is dropped)."""
-    allowed = set(page_paths(content_dir))
-    fresh = read_pages(content_dir, jobs, only=sorted(paths & allowed))
-    kept = {path: doc for path, doc in docs.items() if path not in paths}
-    return dict(sorted({**kept, **fresh}.items()))
+    """``docs`` with these pages read again (a page gone, or now a link out, is dropped); in name order."""
+    fresh = read_pages(content_dir, jobs, only=sorted(path for path in paths if is_page(content_dir, path)))
+    again = {path: fresh[path] if path in paths else doc for path, doc in docs.items()
+             if path not in paths or path in fresh}
+    new = {path: doc for path, doc in fresh.items() if path not in docs}
+    return dict(sorted({**again, **new}.items())) if new else again
 
 
 def papers_stage(p: Pipeline) -> None:
