@@ -112,6 +112,8 @@ def _direct_gettext(translations: gettext.NullTranslations) -> Any:
     @jinja2.pass_eval_context
     def direct_gettext(eval_ctx: Any, string: str, /, **variables: Any) -> str:
         text = lookup(string)
+        if not variables and "%" not in text:  # formatting would change nothing
+            return Markup(text) if eval_ctx.autoescape else text
         return (Markup(text) if eval_ctx.autoescape else text) % variables
 
     return direct_gettext
