@@ -62,8 +62,8 @@ STAGE_LINE = re.compile(r"^  (\S.*?)\s+([\d.]+) ms$")
 SUMMARY_LINE = re.compile(r"^built (\d+) papers, (\d+) files .*\((\d+) errors?, (\d+) warnings?\)", re.M)
 
 TARGETS = {
-    "build_vs_pelican": "full build at 10k ≤ ½ of Pelican's time (same run)",
-    "memory": "peak memory < 1 GB",
+    "build_vs_pelican": "build at 10k: cold and no cache ≤ ½, warm ≤ ¼ of Pelican's time (same run)",
+    "memory": "process tree PSS: < 1 GB; warm at 50k < 600 MB",
     "payload": "search payload ≤ 800 B/paper gzip",
     "first_results": "first results ≤ 1.5 s after the first keystroke",
     "p95": "per-query p95 < 30 ms",
@@ -689,6 +689,10 @@ def mb(value: float) -> str:
     return f"{value:,.0f} MB"
 
 
+# Issue 20: the warm (cached) build within a quarter of Pelican's time, the others within half.
+BUILD_LIMITS = {"warm": 0.25}
+
+
 def kb(value: float) -> str:
     return f"{value / 1000:,.1f} KB"
 
@@ -705,9 +709,10 @@ def targets(data: dict) -> list[tuple[str, str, bool | None]]:
     if ten and cmp:
         ours, pelican = ten["ours"], cmp["pelican"]["wall_s"]
         for kind in kinds_of(ours):
-            ratio = ours[kind]["wall_s"] / pelican
+            ratio, limit = ours[kind]["wall_s"] / pelican, BUILD_LIMITS.get(kind, 0.5)
             rows.append(("build_vs_pelican", f"{KIND_LABELS[kind]}: ours {ours[kind]['wall_s']:.1f} s "
-                                             f"= {ratio:.2f}× Pelican's {pelican:.1f} s", ratio <= 0.5))
+                                             f"= {ratio:.2f}× Pelican's {pelican:.1f} s (target ≤ {limit}×)",
+                         ratio <= limit))
     else:
         rows.append(("build_vs_pelican", "not measured (run 10000 with --compare)", None))
     for n, r in sorted(runs.items(), key=lambda x: int(x[0])):
@@ -716,6 +721,9 @@ def targets(data: dict) -> list[tuple[str, str, bool | None]]:
         biggest = max(r["ours"][k]["maxrss_mb"] for k in kinds_of(r["ours"]))
         rows.append(("memory", f"{int(n):,} papers: process tree {mb(pss)} PSS ({mb(rss)} RSS summed), "
                                f"largest process {mb(biggest)}", pss < 1000 and biggest < 1000))
+        if int(n) >= 50_000 and "warm" in r["ours"]:
+            warm = r["ours"]["warm"]["tree_pss_mb"]
+            rows.append(("memory", f"{int(n):,} papers, warm: process tree {mb(warm)} PSS", warm < 600))
     rows.append(("payload", "; ".join(f"{int(n):,}: {r['ours']['output']['search_gzip_per_paper']:.0f} B/paper"
                                       for n, r in sorted(runs.items(), key=lambda x: int(x[0]))),
                  all(r["ours"]["output"]["search_gzip_per_paper"] <= 800 for r in runs.values())))

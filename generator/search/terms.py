@@ -74,8 +74,10 @@ def term(word: str) -> str | None:
 
 def terms(text: str) -> list[str]:
     found: list[str] = []
-    for word in _SEPARATORS.split(normalise(text)):
-        if cjk.has_cjk(word):
+    text = normalise(text)
+    mixed = cjk.has_cjk(text)  # if not, no word needs asking (one scan, not one per word)
+    for word in _SEPARATORS.split(text):
+        if mixed and cjk.has_cjk(word):
             found += _mixed_terms(word)
         else:
             t = term(word)
