@@ -156,8 +156,9 @@ def pages_stage(p: Pipeline) -> None:
         deriver = make_deriver(state.project, p.reporter, jobs) if p.options.derive else placeholder_deriver
         plan = p.timed("sync pages", sync_pages, state.project, p.reporter, docs, deriver, p.options.write_pages)
         state.changes = plan.changes
-        if p.options.write_pages and plan.changes:
-            docs = read_again(p.content_dir, docs, {change.path for change in plan.changes}, jobs)
+        if p.options.write_pages and plan.changes:  # the pages the sync wrote, as a person's would be read
+            docs = p.timed("read pages", read_again, p.content_dir, docs, {change.path for change in plan.changes},
+                           jobs)
     state.docs = docs
 
 
