@@ -12,6 +12,7 @@ build cache as ``build``; unchanged pages are neither parsed nor rendered again.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import time
@@ -155,9 +156,13 @@ def pages_stage(p: Pipeline) -> None:
         assert state.project is not None
         deriver = make_deriver(state.project, p.reporter, jobs) if p.options.derive else placeholder_deriver
         plan = p.timed("sync pages", sync_pages, state.project, p.reporter, docs, deriver, p.options.write_pages)
+        # Once written, a page's text is read back like any page's: the record of the change need not keep it.
         state.changes = plan.changes
-        if p.options.write_pages and plan.changes:  # the pages the sync wrote, as a person's would be read
-            docs = p.timed("read pages", read_again, p.content_dir, docs, {change.path for change in plan.changes},
+        if p.options.write_pages:
+            state.changes = [dataclasses.replace(change, text=None) for change in plan.changes]
+        del plan
+        if p.options.write_pages and state.changes:  # the pages the sync wrote, as a person's would be read
+            docs = p.timed("read pages", read_again, p.content_dir, docs, {change.path for change in state.changes},
                            jobs)
     state.docs = docs
 
