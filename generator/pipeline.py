@@ -79,6 +79,7 @@ class Pass:
     pages: set[Path] | None = None  # pages to read again; None: all of them
     loaded: bool = False  # the project stage ran: the pages must be synced to it
     everything: bool = False  # render every output (templates, static files or the config changed)
+    templates: bool = False  # the theme's templates changed: compile them again
     related: dict[str, tuple[str, ...]] | None = None  # related papers worked out after the last pass (serve)
 
 
@@ -123,11 +124,10 @@ class Pipeline:
 
 def first_stage(kinds: set[Kind]) -> tuple[str, Pass]:
     """Where a pass starts for these kinds of change, and what it must redo."""
+    now = Pass(everything=bool(kinds & {Kind.CONFIG, Kind.TEMPLATE, Kind.STATIC}), templates=Kind.TEMPLATE in kinds)
     if Kind.CONFIG in kinds or Kind.LIST in kinds:  # macros, taxonomy, base URL or the entries moved
-        return "project", Pass(everything=Kind.CONFIG in kinds)
-    if Kind.PAGE in kinds:
-        return "pages", Pass(everything=Kind.TEMPLATE in kinds or Kind.STATIC in kinds)
-    return "outputs", Pass(everything=True)
+        return "project", now
+    return ("pages" if Kind.PAGE in kinds else "outputs"), now
 
 
 # -- the stages ---------------------------------------------------------------------------
@@ -139,9 +139,10 @@ def load_stage(p: Pipeline) -> None:
     if p.options.series:
         project = project.in_series(p.options.series)
     old = p.state.project
-    if old is None or old.config != project.config or old.taxonomy.version != project.taxonomy.version:
-        p.now.everything = True
+    if old is None or old.config != project.config:
         p.state.renders, p.state.env = {}, None  # macros change renderings, the language the templates
+    if old is None or old.config != project.config or old.taxonomy.version != project.taxonomy.version:
+        p.now.everything = True  # any page may show a title, a topic or a date that moved
     p.state.project, p.now.loaded = project, True
 
 
@@ -262,7 +263,7 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool) -> 
     assert state.project is not None
     # check warns of every paper's citation itself; its sample's would be said twice
     warn = None if p.options.sample else p.reporter.warn
-    renderer = site_renderer(state.project, papers, env=None if p.now.everything else state.env, warn=warn,
+    renderer = site_renderer(state.project, papers, env=None if p.now.templates else state.env, warn=warn,
                              related=state.related)
     outputs = renderer.outputs(papers)
     shape = {output.path: output.deps for output in outputs}
