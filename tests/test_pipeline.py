@@ -77,3 +77,21 @@ def test_serve_reruns_from_the_first_stage_a_change_invalidates(seed_content, tm
         assert ran == ALL
     finally:
         live.close()
+
+
+def test_a_template_saved_with_a_list_reaches_every_page(seed_content, tmp_path):
+    """One rebuild for a source list and a template saved together: every page shows the new template."""
+    live = LiveSite(seed_content, tmp_path / "served")
+    try:
+        live.build_all()
+        source = seed_content / "neurips-2026.txt"
+        source.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+        templates = seed_content / "theme" / "templates"
+        templates.mkdir(parents=True)
+        base = (Path(__file__).parent.parent / "themes" / "default" / "templates" / "base.html").read_text("utf-8")
+        (templates / "base.html").write_text(base.replace("</footer>", "<p>theme-edit</p></footer>"), "utf-8")
+        live.rebuild({source.resolve(), (templates / "base.html").resolve()})
+        pages = [name for name in live.files if name.endswith(".html")]
+        assert pages and all(b"theme-edit" in live.files[name] for name in pages)
+    finally:
+        live.close()
