@@ -19,6 +19,7 @@ from generator.sinks import StagingSink
 class BuildResult:
     papers: int = 0
     files: int = 0
+    kept: int = 0  # files of the last site kept as they were: their inputs did not change
     changes: list[Change] = field(default_factory=list)
 
 
@@ -26,5 +27,6 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
           jobs: int | None = None, cache: bool = True, series: str = "") -> BuildResult:
     """``series``: the title of the archive this volume is built into (archive.py), linked from its pages."""
     options = Options(base_url=base_url, jobs=jobs or 0, cache=cache, series=series)
-    run = Pipeline(content_dir, StagingSink(out_dir), options).run(reporter)
-    return BuildResult(papers=len(run.rendered), files=len(run.files), changes=run.changes)
+    sink = StagingSink(out_dir)
+    run = Pipeline(content_dir, sink, options).run(reporter)
+    return BuildResult(papers=len(run.rendered), files=len(run.files), kept=sink.kept, changes=run.changes)

@@ -52,7 +52,7 @@ FORMAT = 2  # 2: payload digests keyed with the user's secret
 _MAGIC = b"proceedings-cache"
 # Libraries whose version can change a byte of the site.
 _LIBRARIES = ("markdown-it-py", "mdit-py-plugins", "latex2mathml", "pylatexenc", "lunr", "Jinja2", "MarkupSafe",
-              "PyYAML", "mkdocs")
+              "PyYAML", "mkdocs", "Babel")
 _GENERATOR = Path(__file__).resolve().parent
 _CHUNK = 1 << 20
 _README = (b"This folder is a cache of proceedings builds (rendered abstracts, related papers, the search\n"
@@ -117,7 +117,7 @@ def code_digest() -> str:
         except metadata.PackageNotFoundError:
             parts.append(f"{name}=none")
     for path in sorted(_GENERATOR.rglob("*")):
-        if path.is_file() and path.suffix in (".py", ".yaml", ".json", ".txt"):
+        if path.is_file() and path.suffix in (".py", ".yaml", ".json", ".txt", ".po"):
             parts += [path.relative_to(_GENERATOR).as_posix(), path.read_bytes()]
     return digest(*parts)
 

@@ -130,7 +130,8 @@ def run_build(args, reporter: ConsoleReporter) -> int:
         return finish(summary, reporter, args.strict)
     result = build(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache, jobs=args.jobs)
     report_changes(result.changes, args.content, reporter)
-    summary = f"built {result.papers} papers, {result.files} files into {args.out}/"
+    kept = f" ({result.kept} kept unchanged)" if result.kept else ""
+    summary = f"built {result.papers} papers, {result.files} files{kept} into {args.out}/"
     return finish(summary, reporter, args.strict)
 
 

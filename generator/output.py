@@ -83,6 +83,10 @@ class Staging:
         if not _same_bytes(self.out_dir / name, data) or not _link(self.out_dir / name, target):
             _write(target, data)
 
+    def link(self, name: str) -> bool:
+        """Take the current site's file as it is (False: it could not be linked, and must be written)."""
+        return _link(self.out_dir / name, self.path / name)
+
     def copy(self, name: str, source: Path) -> None:
         _copy(source, self.path / name)
 

@@ -31,8 +31,10 @@ from generator.related import related_ids
 from generator.rendering import (Parsed, Rendered, changed_papers, parse_page, render_outputs, render_papers,
                                  site_renderer, sync_pages)
 from generator.reporter import Reporter
+from generator.reuse import input_digests, site_digest, theme_digest
 from generator.sinks import Sink
 from generator.site import tag_urls
+from generator.theme import Theme
 
 T = TypeVar("T")
 SAMPLE = 50  # papers whose pages ``check`` renders, to try every template with real content
@@ -239,8 +241,9 @@ def outputs_stage(p: Pipeline) -> None:
                 state.related = p.now.related
             elif everything or state.related is None:
                 state.related = p.timed("relate papers", related_ids, papers, cache=p.store, jobs=jobs)
-            outputs, everything = site_outputs(p, papers, everything)
+            outputs, everything, shared = site_outputs(p, papers, everything)
             wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
+            wanted = sink.keep_unchanged(wanted, lambda: output_inputs(p, shared, outputs, papers), p.store)
             now, deferred = sink.split(wanted)
             later.extend(deferred)
             p.timed("render templates", render_outputs, now, sink, p.reporter, jobs)
@@ -257,8 +260,9 @@ def outputs_stage(p: Pipeline) -> None:
     state.files = names + sorted(static)
 
 
-def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool) -> tuple[list, bool]:
-    """Every file of the site, to render on demand; and whether every one must be (the site's shape moved)."""
+def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool) -> tuple[list, bool, str]:
+    """Every file of the site, to render on demand; whether every one must be (the site's shape moved);
+    and what every page may show beyond its own papers (``SiteRenderer.fingerprint``)."""
     state = p.state
     assert state.project is not None
     # check warns of every paper's citation itself; its sample's would be said twice
@@ -269,7 +273,16 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool) -> 
     shape = {output.path: output.deps for output in outputs}
     everything = everything or shape != state.shape  # a paper came or went, or a list moved: every page may show it
     state.env, state.shape = renderer.env, shape
-    return outputs, everything
+    return outputs, everything, renderer.fingerprint()
+
+
+def output_inputs(p: Pipeline, shared: str, outputs: list, papers: list[RenderedPaper]) -> dict[str, str]:
+    """Each output's digest of its inputs (reuse.py): what a build compares with the last site's."""
+    project = p.state.project
+    assert project is not None
+    site = site_digest(theme_digest(Theme.for_content(p.content_dir)), repr(project.config), repr(project.volume),
+                       shared, shape=p.state.shape, papers=papers)
+    return input_digests(site, outputs, papers, p.state.related or {})
 
 
 def moved_lists(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, ...]]) -> set[str]:

@@ -22,6 +22,7 @@ from generator.cache import BuildCache
 from generator.model import RenderedPaper
 from generator.output import Staging, check_replaceable, publish_site, staged_site, write_changed, write_site
 from generator.reporter import Reporter
+from generator.reuse import Digests, LastSite
 from generator.search import INDEX_JS, LUNR_JS, search_files, start_search_files
 
 SEARCH_FILES = [LUNR_JS, INDEX_JS]
@@ -47,6 +48,10 @@ class Sink:
     def split(self, outputs: list) -> tuple[list, list]:
         """The outputs to render now, and those that may follow with the search index."""
         return outputs, []
+
+    def keep_unchanged(self, outputs: list, digests: Digests, store: BuildCache) -> list:
+        """The outputs to render: those the last site does not hold as made from the same inputs."""
+        return outputs
 
     @contextlib.contextmanager
     def session(self, reporter: Reporter) -> Iterator[None]:
@@ -75,6 +80,8 @@ class StagingSink(Sink):
     def __init__(self, out_dir: Path):
         self.out_dir = out_dir
         self.staging: Staging | None = None
+        self.kept = 0  # files of the last site kept by this build, not rendered again
+        self._record: tuple[BuildCache, dict[str, str]] | None = None  # the inputs to record once published
 
     def prepare(self, content_dir: Path) -> None:
         check_replaceable(self.out_dir, content_dir)
@@ -87,11 +94,20 @@ class StagingSink(Sink):
     def session(self, reporter: Reporter) -> Iterator[None]:
         # Another build into the same folder waits its turn; any failure inside discards the staging folder.
         with staged_site(self.out_dir, reporter.info) as staging:
-            self.staging = staging
+            self.staging, self._record, self.kept = staging, None, 0
             try:
                 yield
             finally:
                 self.staging = None
+
+    def keep_unchanged(self, outputs: list, digests: Digests, store: BuildCache) -> list:
+        assert self.staging is not None
+        inputs = digests()
+        last = LastSite.load(store, self.out_dir)
+        self._record = (store, inputs)
+        render = [o for o in outputs if not (last.unchanged(o.path, inputs[o.path]) and self.staging.link(o.path))]
+        self.kept = len(outputs) - len(render)
+        return render
 
     def start_search(self, papers, tag_urls, names, store, jobs, later, fresh, relate=None) -> Pending:
         assert self.staging is not None and not later and relate is None
@@ -104,6 +120,8 @@ class StagingSink(Sink):
     def finish(self, names: list[str], static: dict[str, Path]) -> None:
         assert self.staging is not None
         publish_site(self.staging, static)
+        if self._record is not None:
+            LastSite.save(self._record[0], self.out_dir, self._record[1])
 
 
 class MemorySink(Sink):

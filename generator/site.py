@@ -214,6 +214,8 @@ class SiteRenderer:
             "author_urls": {},
             **(publication.template_globals() if publication is not None else {}),  # feed_url
         }
+        # What a page shows of papers it does not list (the home pages' index of groups), as page types find it.
+        self.cross_page: list[Any] = []
 
     def render(self, template: str, root: str, **context: Any) -> bytes:
         try:
@@ -229,6 +231,7 @@ class SiteRenderer:
 
     def outputs(self, papers: list[RenderedPaper]) -> list[Output]:
         parts = SiteParts(papers, group_tags(papers), group_authors(papers))
+        self.cross_page = []
         self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in parts.tags}
         self.shared["author_urls"] = {_author_key(page.name): page.url for page in parts.authors}
         outputs = [output for page_type in PAGE_TYPES for output in page_type(self, parts)]
@@ -240,6 +243,10 @@ class SiteRenderer:
                         for name in self.publication.file_names()]
         return outputs
 
+    def fingerprint(self) -> str:
+        """What every page may show beyond its own papers (for reuse.site_digest), once ``outputs`` ran."""
+        return repr((self.site, sorted(self.shared.items()), self.cross_page))
+
     def fixed_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """The pages every site has once: 404.html, search.html and papers.json."""
         yield Output("404.html", lambda: self.render("404.html", self._absolute_root()), frozenset())
@@ -250,6 +257,7 @@ class SiteRenderer:
         pages = [(url, chunk, pagination, paper_groups(chunk, pagination["first_order"])) for url, chunk, pagination
                  in paginate(papers, self.config.papers_per_page, "index", weight=list_weight)]
         index = group_index([(url, groups) for url, _, _, groups in pages])
+        self.cross_page.append(index)
         for url, chunk, pagination, groups in pages:
             render = functools.partial(self.render, "index.html", "", papers=chunk, pagination=pagination,
                                        groups=groups, group_index=index)

@@ -121,7 +121,7 @@ def test_a_damaged_cache_is_ignored_and_replaced(seed_content, tmp_path, damage,
     run(seed_content, tmp_path / "uncached", cache=False)
     run(seed_content, tmp_path / "site")
     entries = [p for p in (seed_content / CACHE_DIR).iterdir() if "-" in p.name]
-    assert {p.name.split("-")[0] for p in entries} == {"abstracts", "related", "search"}
+    assert {p.name.split("-")[0] for p in entries} == {"abstracts", "related", "search", "site"}
     files = [f for p in entries for f in ([p] if p.is_file() else sorted(p.iterdir()))]  # abstracts: shards
     assert len(files) > 3
     for entry in files:
@@ -213,8 +213,8 @@ def test_a_template_failing_midway_leaves_the_previous_site_and_no_staging(seed_
         return real(self, template, root, **context)
 
     monkeypatch.setattr(rendering_module.SiteRenderer, "render", failing)
-    with pytest.raises(ThemeError, match="boom"):
-        build(seed_content, site, Reporter())
+    with pytest.raises(ThemeError, match="boom"):  # without the cache: every page is rendered again
+        build(seed_content, site, Reporter(), cache=False)
     assert snapshot(site) == good
     assert not any(p.name.startswith(".site.") for p in tmp_path.iterdir()), "staging folder left behind"
 
