@@ -15,7 +15,7 @@ from generator.background import map_in_parallel
 from generator.cache import digest
 from generator.config import Config, load_config
 from generator.errors import ContentError
-from generator.latex import AbstractRenderer
+from generator.latex import AbstractRenderer, RenderedAbstract
 from generator.merge import Derived, Deriver
 from generator.model import Entry, SourceList
 from generator.pages import PAGES_DIR
@@ -97,19 +97,21 @@ def report_links_out(content_dir: Path, reporter: Reporter) -> None:
 def make_deriver(project: Project, reporter: Reporter, jobs: int = 1) -> Deriver:
     """Titles and tags for new or changed entries, on ``jobs`` cores (the slow part of a first build)."""
 
-    def derive_chunk(entries: list[Entry]) -> list[tuple[Derived, bool]]:
-        return [derive_one(project, entry) for entry in entries]
+    def derive_chunk(entries: list[Entry]) -> list[tuple[Derived, bool, RenderedAbstract]]:
+        # Each abstract's rendering goes back with its title: the render stage then needs not render it again.
+        return [(*derive_one(project, entry), project.renderer.render(entry.text)) for entry in entries]
 
     def derive(entries: Sequence[Entry]) -> list[Derived]:
         workers = jobs if len(entries) >= DERIVE_IN_PARALLEL else 1
         results = map_in_parallel(derive_chunk, list(entries), workers)
-        for entry, (derived, fell_back) in zip(entries, results):
+        for entry, (derived, fell_back, rendering) in zip(entries, results):
+            project.renderer.remember(entry.text, rendering)
             if fell_back:
                 taxonomy = project.taxonomy
                 reporter.warn(f"no tag of {taxonomy.name} matches “{derived.title}”; tagged it {taxonomy.fallback!r} "
                               f"(give keywords in the source, add {TAXONOMY_FILE}, or set `auto_tags: never`)",
                               entry.source, entry.line)
-        return [derived for derived, _ in results]
+        return [derived for derived, _, _ in results]
 
     return derive
 

@@ -63,6 +63,9 @@ class Theme:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            # An environment is made again when a template changes (serve); checking each template's
+            # file on every page would cost a stat per include per page.
+            auto_reload=False,
         )
         i18n.install(env, ui or i18n.interface(i18n.SOURCE_LOCALE))
         return env

@@ -95,3 +95,33 @@ def test_a_template_saved_with_a_list_reaches_every_page(seed_content, tmp_path)
         assert pages and all(b"theme-edit" in live.files[name] for name in pages)
     finally:
         live.close()
+
+
+def test_abstracts_rendered_to_derive_titles_in_workers_are_not_rendered_again(tmp_path, monkeypatch):
+    """A cold build renders each new abstract once: to derive its title, in a forked worker for half of
+    them; the render stage then finds every rendering in this process."""
+    import json
+
+    from conftest import CORPORA, write_list
+    from generator.latex import AbstractRenderer
+    from generator.project import DERIVE_IN_PARALLEL, load_project, make_deriver
+
+    with (CORPORA / "neurips-2010-2018.jsonl").open(encoding="utf-8") as lines:
+        abstracts = [json.loads(line)["abstract"].replace("\n\n", "\n") for _, line in
+                     zip(range(DERIVE_IN_PARALLEL + 100), lines)]
+    content = tmp_path / "content"
+    content.mkdir()
+    write_list(content / "papers.txt", "NeurIPS sample", abstracts)
+    project = load_project(content, Reporter())
+    entries = list(project.sources[0].entries)
+    make_deriver(project, Reporter(), jobs=2)(entries)
+
+    fresh = AbstractRenderer(project.config.macros)
+    expected = {entry.text: fresh.render(entry.text) for entry in entries[-5:]}
+
+    def not_again(self, text):
+        raise AssertionError("an abstract rendered to derive its title was rendered again")
+
+    monkeypatch.setattr(AbstractRenderer, "_render", not_again)
+    found = [project.renderer.render(entry.text) for entry in entries]
+    assert found[-5:] == list(expected.values())

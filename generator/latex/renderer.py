@@ -32,6 +32,7 @@ DISABLED_RULES = ["heading", "lheading", "code", "fence", "hr", "reference",
 # javascript:, vbscript:, file: and data:, but lets data:image/png through; we allow only these
 # schemes (and links without one), so nothing else ever becomes an href.
 LINK_SCHEMES = frozenset(("http", "https", "mailto", "ftp"))
+REMEMBERED = 20_000  # renderings kept for a second ``render`` of the same text
 _SCHEME = re.compile(r"([a-z][a-z0-9+.\-]*):")
 
 
@@ -65,11 +66,24 @@ class AbstractRenderer:
         self._md = build_markdown(macros)
         self._math_text = functools.lru_cache(maxsize=4096)(MathText())
         # A build renders each new abstract twice (to derive its title, then for its page):
-        # results are immutable, so the second time is a lookup.
-        self.render = functools.lru_cache(maxsize=20_000)(self.render)  # type: ignore[method-assign]
+        # results are immutable, so the second time is a lookup, also for those derived in a worker.
+        self._known: dict[str, RenderedAbstract] = {}
 
     def render(self, text: str) -> RenderedAbstract:
         """Block rendering: paragraphs (and the odd list or quote)."""
+        found = self._known.get(text)
+        if found is None:
+            found = self._render(text)
+            self.remember(text, found)
+        return found
+
+    def remember(self, text: str, rendered: RenderedAbstract) -> None:
+        """Keep ``text``'s rendering (made here or in a forked worker) for the next ``render`` of it."""
+        if len(self._known) >= REMEMBERED:  # the oldest goes: a build renders in proceedings order
+            self._known.pop(next(iter(self._known), ""), None)
+        self._known[text] = rendered
+
+    def _render(self, text: str) -> RenderedAbstract:
         env: dict = {}
         tokens = self._md.parse(text.strip(), env)
         html = self._md.renderer.render(tokens, self._md.options, env)
