@@ -164,6 +164,8 @@ def pages_stage(p: Pipeline) -> None:
         if p.options.write_pages:
             state.changes = [dataclasses.replace(change, text=None) for change in plan.changes]
         del plan
+        if not p.options.keep:  # synced: a build needs the entries no more (50,000 of them are 100 MB)
+            state.project = dataclasses.replace(state.project, sources=[])
         if p.options.write_pages and state.changes:  # the pages the sync wrote, as a person's would be read
             docs = p.timed("read pages", read_again, p.content_dir, docs, {change.path for change in state.changes},
                            jobs)
@@ -214,8 +216,9 @@ def rendered_stage(p: Pipeline) -> None:
     state.renders = p.timed("render abstracts", render_papers, state.papers, state.project.renderer, p.reporter,
                             p.options.cores, renders, state.renders)
     state.rendered = [state.renders[paper.path].paper for paper in state.papers]
-    if not p.options.keep:
+    if not p.options.keep:  # a build renders no abstract again: its renderer need not remember any
         state.renders = {}
+        state.project.renderer.forget()
     state.changed_ids = None if before is None else changed_papers(before, state.rendered)
 
 

@@ -37,9 +37,10 @@ _SHORT_PHRASE = 5  # words; a shorter description also takes its "that …" clau
 # A command the renderer could not render stays in the plain text as written (\\begin{equation},
 # \\foo): its name is no word of the abstract.
 _COMMAND = re.compile(r"\\(?:begin|end)\s*\{[^{}]*\}|\\[A-Za-z]+")
-_MARKUP = re.compile(r"[$*\\{}`#~^]|(?<!\w)_|_(?!\w)")
-_QUOTES = re.compile(r"[\"“”«»]|(?<!\w)['‘’]|['‘’](?!\w)")
-_SPACE = re.compile(r"\s+")
+# Each alternative starts with the character it removes (the lookbehind follows it), so that the
+# regex engine skips to candidate characters instead of trying every position.
+_MARKUP = re.compile(r"[$*\\{}`#~^]|_(?<!\w_)|_(?!\w)")
+_QUOTES = re.compile(r"[\"“”«»]|['‘’](?<!\w['‘’])|['‘’](?!\w)")
 _SENTENCE_END = re.compile(r"([.!?])\s+(?=[A-Z0-9(])")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|al|vs|cf|resp|Fig|Eq|Sec))$")
 # Strong clause boundaries: a descriptive phrase ends here.
@@ -71,6 +72,9 @@ _PASSIVE = re.compile(
     rf"(?P<long>(?:[A-Z][\w\-–]*\s+(?:(?:for|of|and|the|in|with|on|to|via)\s+)*){{1,8}})\((?P<name>{_ACRONYM})\)\s+"
     r"(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:proposed|introduced|presented|developed)\b"
 )
+# A word each of _INTRO_ACRONYM, _INTRO_NAME, _PASSIVE and _CALLED needs: a cheap test before them.
+_NAMING_VERB = re.compile(r"introduce|propose|present|develop|derive|design|build|construct|release"
+                          r"|call|name|dub|term|coined")
 _APPOSITIVE = re.compile(r"\s*(?:,\s*|\s+as\s+|,\s*which\s+is\s+)(?P<desc>(?:a|an|the)\s.*)")
 _PURPOSE = re.compile(r"\s+(?P<desc>for\s.*)")
 _NOUN_BEFORE = re.compile(r".*\b((?:a|an|the|this|these|our|its)\s[^,;:()]*)$", re.IGNORECASE)
@@ -115,7 +119,7 @@ def title_candidates(plain: str) -> list[str]:
 
 def _clean(plain: str) -> str:
     """Drop markup the renderer may have left, and quotes that a cut could unbalance."""
-    return _SPACE.sub(" ", _QUOTES.sub("", _MARKUP.sub("", _COMMAND.sub(" ", plain)))).strip()
+    return " ".join(_QUOTES.sub("", _MARKUP.sub("", _COMMAND.sub(" ", plain))).split())
 
 
 def _split_sentences(text: str) -> list[str]:
@@ -143,6 +147,8 @@ def _named_title(sentences: list[str], text: str) -> str | None:
 
 def _named_in(sentence: str) -> tuple[str, str, str] | None:
     """(name, long form, text after the name) when the sentence introduces a named thing."""
+    if not _NAMING_VERB.search(sentence):  # most sentences: none of the four patterns below can match
+        return None
     match = _INTRO_ACRONYM.search(sentence)
     if match and _NAME_END.match(sentence, match.end()):
         long_form = _long_form(match["name"], match["long"])

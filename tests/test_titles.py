@@ -195,3 +195,30 @@ def test_corpus_titles_are_well_formed_and_unique(name):
         taken.add(title)
     for title in taken:
         assert_well_formed(title)
+
+
+# The plain definitions that titles._clean and titles._named_in are the faster form of.
+_PLAIN_MARKUP = re.compile(r"[$*\\{}`#~^]|(?<!\w)_|_(?!\w)")
+_PLAIN_QUOTES = re.compile(r"[\"“”«»]|(?<!\w)['‘’]|['‘’](?!\w)")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab_ '‘’\"“”«»é1$\\{}\t\n"))))
+def test_cleaning_is_the_plain_definition(text):
+    from generator import titles
+
+    plain = re.sub(r"\s+", " ", _PLAIN_QUOTES.sub("", _PLAIN_MARKUP.sub("", titles._COMMAND.sub(" ", text)))).strip()
+    assert titles._clean(text) == plain
+
+
+def test_the_naming_verb_test_passes_every_sentence_a_naming_pattern_matches():
+    from generator import titles
+
+    sentences = ["We introduce GraphNet, a model.", "In this paper we propose Deep Sets (DS) for sets.",
+                 "Latent Dirichlet Allocation (LDA) was introduced for topics.", "a method, called FooBar, for x",
+                 "a class of models we term HyperNets", "a model which we dub X-Former"]
+    for sentence in sentences:
+        patterns = (titles._INTRO_ACRONYM, titles._INTRO_NAME, titles._PASSIVE, titles._CALLED)
+        assert any(p.search(sentence) for p in patterns), sentence
+        assert titles._NAMING_VERB.search(sentence), sentence
+    assert titles._named_in("Results on three datasets show large gains.") is None

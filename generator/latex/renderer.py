@@ -83,6 +83,10 @@ class AbstractRenderer:
             self._known.pop(next(iter(self._known), ""), None)
         self._known[text] = rendered
 
+    def forget(self) -> None:
+        """Drop the renderings kept for a second ``render``: none is coming (a build's abstracts are done)."""
+        self._known = {}
+
     def _render(self, text: str) -> RenderedAbstract:
         env: dict = {}
         tokens = self._md.parse(text.strip(), env)
