@@ -1,0 +1,59 @@
+"""Which processes hold the memory of a build, and when: the process tree's PSS sampled over time.
+
+    python bench/memory_timeline.py CONTENT [--cold] [--step 1] [-- extra build arguments]
+
+Copies CONTENT to bench/out/timeline/ (with ``--cold`` without its pages and cache, so the
+build creates them), runs ``proceedings build -v`` on the copy in a subprocess and prints,
+every ``--step`` seconds, the tree's summed PSS and each process's PSS (the build first, then
+its forked workers), then the stage lines: the peak of the tree is read against the stages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from run_bench import _memory_kb, _tree  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("content", type=Path)
+    parser.add_argument("--cold", action="store_true", help="remove the pages and the cache first")
+    parser.add_argument("--step", type=float, default=1.0)
+    parser.add_argument("extra", nargs="*", help="more arguments for `proceedings build`")
+    args = parser.parse_args()
+
+    work = BENCH / "out" / "timeline"
+    if work.exists():
+        shutil.rmtree(work)
+    ignore = shutil.ignore_patterns("papers", ".proceedings-cache") if args.cold else None
+    shutil.copytree(args.content, work / "content", ignore=ignore)
+    cmd = [sys.executable, "-m", "generator", "build", "--content", str(work / "content"),
+           "--out", str(work / "site"), "-v", *args.extra]
+    log = open(work / "build.log", "w+b")
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=BENCH.parent, stdout=log, stderr=subprocess.STDOUT)
+    peak = (0, 0.0)
+    while proc.poll() is None:
+        pss = [_memory_kb(pid)[1] // 1024 for pid in _tree(proc.pid)]
+        now = time.perf_counter() - start
+        peak = max(peak, (sum(pss), now))
+        print(f"{now:7.1f} s  tree {sum(pss):6,} MB  " + " + ".join(f"{p:,}" for p in pss), flush=True)
+        time.sleep(args.step)
+    log.seek(0)
+    stages = [line for line in log.read().decode("utf-8", "replace").splitlines() if line.startswith("  ")]
+    print(f"exit {proc.returncode} after {time.perf_counter() - start:.1f} s; tree peak {peak[0]:,} MB "
+          f"at {peak[1]:.1f} s")
+    print("\n".join(stages))
+
+
+if __name__ == "__main__":
+    main()
