@@ -291,10 +291,12 @@ def output_inputs(p: Pipeline, shared: str, outputs: list, papers: list[Rendered
 
 
 def relate_papers(papers: list[RenderedPaper], store: BuildCache, jobs: int, apart: bool) -> dict[str, tuple[str, ...]]:
-    """Related papers; ``apart`` (build): worked out in a forked process, so that the term vectors of
-    50,000 papers (hundreds of MB) never grow this process, which the template workers are forked from."""
-    work = functools.partial(related_ids, papers, cache=store, jobs=jobs)
-    return in_parallel(work)() if apart and len(papers) >= RELATE_APART else work()
+    """Related papers; ``apart`` (build): worked out in one forked process (beside the search index's), so
+    that the term vectors of 50,000 papers (hundreds of MB) never grow this process, which the template
+    workers are forked from."""
+    if apart and len(papers) >= RELATE_APART:
+        return in_parallel(functools.partial(related_ids, papers, cache=store, jobs=1))()
+    return related_ids(papers, cache=store, jobs=jobs)
 
 
 def moved_lists(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, ...]]) -> set[str]:
