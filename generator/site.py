@@ -91,6 +91,7 @@ class TagPage:
         return f"tags/{self.tag.slug}.html"
 
 
+@functools.lru_cache(maxsize=4)  # a paper page asks twice: its description and og:description
 def teaser(plain: str, length: int = TEASER_LENGTH) -> str:
     """The start of the abstract for the page's description (cjk.excerpt: display columns, so a CJK
     character takes two)."""
