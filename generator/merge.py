@@ -26,7 +26,7 @@ from generator.errors import Diagnostic
 from generator.model import DETAIL_FIELDS, Entry, SourceList
 from generator.matching import WordIndex, normalized
 from generator.output import write_atomically
-from generator.pages import FRONT_MATTER, PAGES_DIR, Fingerprints, PageDoc, digest, render_page
+from generator.pages import FRONT_MATTER, PAGES_DIR, Fingerprints, PageDoc, digest, render_page, written_page
 from generator.slugs import slugify, unique
 from generator.titles import pick_title
 
@@ -55,6 +55,7 @@ class Change:
     path: Path
     detail: str
     text: str | None = None  # the new file content, for create and update
+    written: PageDoc | None = None  # the new page as read, for a created page whose YAML needs no reading
 
 
 @dataclass
@@ -201,7 +202,8 @@ class _Sync:
         self.next_id += 1
         path = self.content_dir / PAGES_DIR / f"{slug}.md"
         detail = f"new page for entry {entry.index} of {entry.source} (line {entry.line})"
-        self.plan.changes.append(Change("create", path, detail, render_page(meta, entry.text)))
+        text = render_page(meta, entry.text)
+        self.plan.changes.append(Change("create", path, detail, text, written_page(path, meta, text)))
 
     @staticmethod
     def _title(derived: Derived, taken: set[str]) -> str:

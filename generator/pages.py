@@ -22,7 +22,7 @@ from generator.sources import inside
 from generator.errors import ContentError, ProceedingsError, shown
 from generator.model import DETAIL_FIELDS, Paper
 from generator.reporter import Reporter
-from generator.yamlutil import dump, load_mapping, read_utf8
+from generator.yamlutil import as_lf, dump, load_mapping, read_utf8
 
 PAGES_DIR = "papers"
 READ_IN_PARALLEL = 2_000  # pages; fewer are read in this process
@@ -156,6 +156,44 @@ def split_front_matter(text: str) -> tuple[str | None, str, int]:
 
 def render_page(meta: dict[str, Any], body: str) -> str:
     return f"{FENCE}\n{dump(meta)}{FENCE}\n\n{body.strip()}\n"
+
+
+def written_page(path: Path, meta: dict[str, Any], text: str) -> PageDoc | None:
+    """The page ``text`` (``render_page(meta, …)``) as ``read_page`` reads it, without parsing its YAML
+    again: a cold build writes 50,000 pages and would read each one back. Only for front matter whose
+    YAML reads back as written (ints, and strings of printable characters); None for any other."""
+    if not _reads_back(meta):
+        return None
+    front, body, body_line = split_front_matter(as_lf(text))
+    if front is None:
+        return None
+    lines: dict[str, int] = {}
+    for number, line in enumerate(front.split("\n"), start=2):
+        key = line.split(":", 1)[0]
+        if key in meta and key not in lines and not line[:1].isspace():
+            lines[key] = number
+    if lines.keys() != meta.keys():
+        return None
+    return PageDoc(path, _plain_copy(meta), body.strip(), lines, body_line)
+
+
+def _reads_back(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.isprintable()  # no line break, tab or control character for YAML to fold or escape
+    if isinstance(value, dict):
+        return all(isinstance(key, str) and key.isidentifier() and _reads_back(item) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(map(_reads_back, value))
+    return type(value) is int
+
+
+def _plain_copy(value: Any) -> Any:
+    """What YAML gives back: lists for tuples, and fresh containers (the sync keeps its own)."""
+    if isinstance(value, dict):
+        return {key: _plain_copy(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain_copy(item) for item in value]
+    return value
 
 
 def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Paper:

@@ -163,14 +163,15 @@ def pages_stage(p: Pipeline) -> None:
         plan = p.timed("sync pages", sync_pages, state.project, p.reporter, docs, deriver, p.options.write_pages)
         # Once written, a page's text is read back like any page's: the record of the change need not keep it.
         state.changes = plan.changes
+        written = {change.path: change.written for change in plan.changes if change.written and p.options.write_pages}
         if p.options.write_pages:
-            state.changes = [dataclasses.replace(change, text=None) for change in plan.changes]
+            state.changes = [dataclasses.replace(change, text=None, written=None) for change in plan.changes]
         del plan
         if not p.options.keep:  # synced: a build needs the entries no more (50,000 of them are 100 MB)
             state.project = dataclasses.replace(state.project, sources=[])
         if p.options.write_pages and state.changes:  # the pages the sync wrote, as a person's would be read
             docs = p.timed("read pages", read_again, p.content_dir, docs, {change.path for change in state.changes},
-                           jobs)
+                           jobs, written)
     state.docs = docs
 
 
@@ -180,9 +181,14 @@ def sync_project(project: Project, reporter: Reporter, apply: bool = True, jobs:
     return sync_pages(project, reporter, docs, make_deriver(project, reporter, jobs), apply)
 
 
-def read_again(content_dir: Path, docs: dict[Path, PageDoc], paths: set[Path], jobs: int = 1) -> dict[Path, PageDoc]:
-    """``docs`` with these pages read again (a page gone, or now a link out, is dropped); in name order."""
-    fresh = read_pages(content_dir, jobs, only=sorted(path for path in paths if is_page(content_dir, path)))
+def read_again(content_dir: Path, docs: dict[Path, PageDoc], paths: set[Path], jobs: int = 1,
+               written: dict[Path, PageDoc] | None = None) -> dict[Path, PageDoc]:
+    """``docs`` with these pages read again (a page gone, or now a link out, is dropped); in name order.
+    A page just ``written`` (pages.written_page) is taken as it was written, not read."""
+    written = written or {}
+    fresh = read_pages(content_dir, jobs, only=sorted(path for path in paths
+                                                      if path not in written and is_page(content_dir, path)))
+    fresh.update(written)
     again = {path: fresh[path] if path in paths else doc for path, doc in docs.items()
              if path not in paths or path in fresh}
     new = {path: doc for path, doc in fresh.items() if path not in docs}

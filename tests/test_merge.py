@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from generator.merge import Derived, plan_sync
 from generator.pages import read_page, render_page, split_front_matter
@@ -184,3 +185,33 @@ def test_pages_read_on_two_cores_are_the_pages_read_on_one(tmp_path):
         a, b = one[path], two[path]
         assert (a.meta, a.body, a.lines, str(a.error)) == (b.meta, b.body, b.lines, str(b.error))
     assert "papers/paper-7.md:3: invalid YAML" in str(two[papers / "paper-7.md"].error)
+
+
+_PRINTABLE = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40).filter(str.isprintable)
+
+
+@settings(max_examples=200, deadline=None)
+@given(title=_PRINTABLE, tags=st.lists(_PRINTABLE, max_size=4), order=st.integers(-10**12, 10**12),
+       body=st.text(max_size=200), extra=st.dictionaries(st.sampled_from(["pdf", "session", "uid"]), _PRINTABLE))
+def test_a_written_page_is_the_page_read_back(tmp_path_factory, title, tags, order, body, extra):
+    """A cold build takes the pages it writes as written (pages.written_page) instead of parsing their YAML
+    again: that must be exactly what reading the file gives, or the page is read."""
+    from generator.output import write_atomically
+    from generator.pages import read_page, render_page, written_page
+
+    meta = {"id": "7", "title": title, "slug": "a-b", "tags": tags, **extra, "order": order,
+            "generated": {"text": "c65fb173cb04", "title": title}}
+    path = tmp_path_factory.mktemp("page") / "a-b.md"
+    text = render_page(meta, body)
+    write_atomically(path, text.encode("utf-8"))
+    written, read = written_page(path, meta, text), read_page(path)
+    assert written is not None and read.error is None
+    assert (written.meta, written.lines, written.body, written.body_line) == \
+        (read.meta, read.lines, read.body, read.body_line)
+
+
+def test_a_page_with_a_line_break_in_its_front_matter_is_read_back(tmp_path):
+    from generator.pages import render_page, written_page
+
+    meta = {"id": "1", "title": "Two\nlines", "order": 1}
+    assert written_page(tmp_path / "x.md", meta, render_page(meta, "Abstract.")) is None
