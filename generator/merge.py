@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from generator.background import map_in_parallel
 from generator.details import details_to_meta
 from generator.errors import Diagnostic
 from generator.model import DETAIL_FIELDS, Entry, SourceList
@@ -32,6 +33,7 @@ from generator.titles import pick_title
 
 # Two versions of an entry this similar are the same paper (a typo fix, a reworded sentence).
 SIMILAR = 0.8
+WRITE_IN_PARALLEL = 2_000  # pages; fewer are written by this process
 
 
 @dataclass(frozen=True)
@@ -54,21 +56,41 @@ class Change:
     action: str  # create | update | remove
     path: Path
     detail: str
-    text: str | None = None  # the new file content, for create and update
-    written: PageDoc | None = None  # the new page as read, for a created page whose YAML needs no reading
+    text: str | None = None  # the new file content, for an update
+    meta: dict[str, Any] | None = None  # a created page's front matter and abstract, written out when applied
+    body: str = ""
+
+    def page_text(self) -> str:
+        """The file's new content (create and update)."""
+        return render_page(self.meta, self.body) if self.meta is not None else self.text or ""
 
 
 @dataclass
 class SyncPlan:
     changes: list[Change] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    written: dict[Path, PageDoc] = field(default_factory=dict)  # pages created, as read (pages.written_page)
 
-    def apply(self) -> None:
+    def apply(self, jobs: int = 1) -> None:
+        """Write the pages (on ``jobs`` cores when there are many: YAML is slow to write) and remove pages."""
         for change in self.changes:
             if change.action == "remove":
                 change.path.unlink(missing_ok=True)
-            else:
-                write_atomically(change.path, (change.text or "").encode("utf-8"))
+        writes = [change for change in self.changes if change.action != "remove"]
+        workers = jobs if len(writes) >= WRITE_IN_PARALLEL else 1
+        for change, doc in zip(writes, map_in_parallel(_write_pages, writes, workers)):
+            if doc is not None:
+                self.written[change.path] = doc
+
+
+def _write_pages(changes: list[Change]) -> list[PageDoc | None]:
+    """Write each page; a created page comes back as read, unless its YAML must be read to know."""
+    docs = []
+    for change in changes:
+        text = change.page_text()
+        write_atomically(change.path, text.encode("utf-8"))
+        docs.append(written_page(change.path, change.meta, text) if change.meta is not None else None)
+    return docs
 
 
 def plan_sync(content_dir: Path, sources: list[SourceList], docs: list[PageDoc],
@@ -202,8 +224,7 @@ class _Sync:
         self.next_id += 1
         path = self.content_dir / PAGES_DIR / f"{slug}.md"
         detail = f"new page for entry {entry.index} of {entry.source} (line {entry.line})"
-        text = render_page(meta, entry.text)
-        self.plan.changes.append(Change("create", path, detail, text, written_page(path, meta, text)))
+        self.plan.changes.append(Change("create", path, detail, meta=meta, body=entry.text))
 
     @staticmethod
     def _title(derived: Derived, taken: set[str]) -> str:

@@ -160,12 +160,12 @@ def pages_stage(p: Pipeline) -> None:
     if p.now.loaded:
         assert state.project is not None
         deriver = make_deriver(state.project, p.reporter, jobs) if p.options.derive else placeholder_deriver
-        plan = p.timed("sync pages", sync_pages, state.project, p.reporter, docs, deriver, p.options.write_pages)
+        plan = p.timed("sync pages", sync_pages, state.project, p.reporter, docs, deriver, p.options.write_pages,
+                       jobs)
         # Once written, a page's text is read back like any page's: the record of the change need not keep it.
-        state.changes = plan.changes
-        written = {change.path: change.written for change in plan.changes if change.written and p.options.write_pages}
+        state.changes, written = plan.changes, plan.written
         if p.options.write_pages:
-            state.changes = [dataclasses.replace(change, text=None, written=None) for change in plan.changes]
+            state.changes = [dataclasses.replace(change, text=None, meta=None, body="") for change in plan.changes]
         del plan
         if not p.options.keep:  # synced: a build needs the entries no more (50,000 of them are 100 MB)
             state.project = dataclasses.replace(state.project, sources=[])
@@ -178,7 +178,7 @@ def pages_stage(p: Pipeline) -> None:
 def sync_project(project: Project, reporter: Reporter, apply: bool = True, jobs: int = 1) -> SyncPlan:
     """The pages synced to a project made elsewhere (``import``: its source is not in the folder yet)."""
     docs = read_pages(project.content_dir, jobs)
-    return sync_pages(project, reporter, docs, make_deriver(project, reporter, jobs), apply)
+    return sync_pages(project, reporter, docs, make_deriver(project, reporter, jobs), apply, jobs)
 
 
 def read_again(content_dir: Path, docs: dict[Path, PageDoc], paths: set[Path], jobs: int = 1,

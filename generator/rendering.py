@@ -37,13 +37,13 @@ class Rendered:
 
 
 def sync_pages(project: Project, reporter: Reporter, docs: dict[Path, PageDoc], deriver: Deriver,
-               apply: bool = True) -> SyncPlan:
+               apply: bool = True, jobs: int = 1) -> SyncPlan:
     """Bring the Markdown pages in step with the sources (see merge.py); ``apply`` False only plans."""
     plan = plan_sync(project.content_dir, project.sources, list(docs.values()), deriver, project.tags_version())
     for diagnostic in plan.diagnostics:
         reporter.report(diagnostic)
     if apply:
-        plan.apply()
+        plan.apply(jobs)
     return plan
 
 
