@@ -39,6 +39,7 @@ MATCHER_VERSION = 2  # 2: CJK keywords match inside CJK text; a CJK run is a wor
 # A word: letters and digits, where a run of CJK characters is a word apart from Latin ones
 # ("基于LoRA微调": 基于, LoRA, 微调), so that English keywords match inside Chinese text.
 _WORD = re.compile(f"[{CJK_RANGES}]+|[^\\W_{CJK_RANGES}]+")
+_WORD_OR_GAP = re.compile(f"({_WORD.pattern})")
 _GAP = re.compile(r"[\s\-–—()]+")  # "flow-matching", "SE(3)-equivariant"
 _KNOWN_KEYS = ("fallback", "names", "tags")
 _NULL = "tag:yaml.org,2002:null"
@@ -107,8 +108,9 @@ class Taxonomy:
         """Per tag, how often each keyword occurs. The longest keyword wins its words:
         "classifier-free guidance" is not also a "classifier"."""
         hits: list[dict[str, int]] = [{} for _ in self.tags]
-        spans = [(m.start(), m.end()) for m in _WORD.finditer(text)]
-        words = [text[a:b].lower() for a, b in spans]
+        parts = _WORD_OR_GAP.split(text)  # gap, word, gap, word, …, gap: one pass in C
+        words = [word.lower() for word in parts[1::2]]
+        gaps = parts[2::2]  # gaps[i]: what separates word i from word i + 1
         free = 0  # first word not yet inside a match
         for position, word in enumerate(words):
             if position < free:
@@ -117,7 +119,7 @@ class Taxonomy:
                 end = position + len(keyword.words) + 1
                 if free > position and end < free:
                     break  # only keywords as long as the longest match share its words
-                if _matches(keyword, words, spans, text, position, end):
+                if _matches(keyword, words, gaps, position, end):
                     counts = hits[keyword.tag]
                     counts[keyword.text] = counts.get(keyword.text, 0) + 1
                     free = end
@@ -139,14 +141,13 @@ class Taxonomy:
                 start = text.find(keyword, start + 1)
 
 
-def _matches(keyword: _Keyword, words: list[str], spans: list[tuple[int, int]], text: str,
-             start: int, end: int) -> bool:
+def _matches(keyword: _Keyword, words: list[str], gaps: list[str], start: int, end: int) -> bool:
     if end > len(words) or words[end - 1] not in keyword.last:
         return False
     if tuple(words[start + 1 : end - 1]) != keyword.words[1:]:
         return False
     # Words of a phrase are separated by spaces or hyphens only: "flow, matching" is not "flow matching".
-    return all(_GAP.fullmatch(text[spans[i][1] : spans[i + 1][0]]) for i in range(start, end - 1))
+    return all(_GAP.fullmatch(gaps[i]) for i in range(start, end - 1))
 
 
 def _build_index(rules: tuple[TagRule, ...]) -> dict[str, tuple[_Keyword, ...]]:
