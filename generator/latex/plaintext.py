@@ -23,7 +23,6 @@ from .math import MATH_TYPES
 # own logging configuration see them).
 logging.getLogger("pylatexenc").addHandler(logging.NullHandler())
 
-_SPACE = re.compile(r"\s+")
 _COMMAND_OR_BRACE = re.compile(r"\\[A-Za-z]+|[{}]")
 _TEXT_TYPES = frozenset(("text", "text_special", "code_inline"))
 _BREAK_TYPES = frozenset(("softbreak", "hardbreak"))
@@ -31,7 +30,7 @@ _BREAK_TYPES = frozenset(("softbreak", "hardbreak"))
 
 def collapse(text: str) -> str:
     """Single spaces (no-break spaces included), no leading or trailing blanks."""
-    return _SPACE.sub(" ", text).strip()
+    return " ".join(text.split())  # str.split's whitespace is exactly regex \s (every code point checked)
 
 
 def _accent(mark: str) -> Callable:
