@@ -30,7 +30,7 @@ import functools
 import heapq
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import chain
 from operator import mul
 
@@ -91,15 +91,22 @@ def _neighbours(texts: tuple[tuple[str, str], ...], k: int, jobs: int = 1) -> tu
 
 
 def text_terms(title: str, abstract: str) -> Counter[str]:
-    counts = Counter(_words(abstract))
-    for word in _words(title):
+    counts = Counter(filter(_TELLING.__getitem__, terms(abstract)))
+    for word in filter(_TELLING.__getitem__, terms(title)):
         counts[word] += TITLE_WEIGHT
     return counts
 
 
-def _words(text: str) -> list[str]:
-    # One-letter words and bare numbers ("2", "2026") say little about a topic.
-    return [t for t in terms(text) if len(t) > 1 and not t.isdigit()]
+class _Telling(dict[str, bool]):
+    """Term → whether it says something about a topic, decided once a term (then a lookup in C)."""
+
+    def __missing__(self, term: str) -> bool:
+        # One-letter words and bare numbers ("2", "2026") say little about a topic.
+        telling = self[term] = len(term) > 1 and not term.isdigit()
+        return telling
+
+
+_TELLING = _Telling()
 
 
 def tfidf_vectors(documents: Sequence[Counter[str]]) -> list[Vector]:
@@ -132,25 +139,59 @@ def nearest(vectors: Sequence[Vector], k: int, jobs: int = 1) -> list[list[int]]
         for term in heaviest:
             index.setdefault(term, []).append(number)
     index = {term: papers for term, papers in index.items() if len(papers) <= MAX_POSTINGS}
-    keys = [frozenset(v) for v in vectors]
+    # A paper's terms as a tuple: what a candidate is read through (compact; the query's own
+    # set is the one probed, and it stays in the cache while its candidates are scored).
+    term_lists = [tuple(v) for v in vectors]
 
     def best_of(numbers: list[int]) -> list[list[int]]:
-        return [_best(n, top[n], index, vectors, keys, k) for n in numbers]
+        candidates = {n: _candidates(n, top[n], index) for n in numbers}
+        return list(_best(numbers, candidates, vectors, term_lists, k))
 
+    # Papers on one topic, one after the other: they are each other's candidates, so the vectors
+    # they read are still in the CPU cache (in paper order, each read comes from memory).
+    order = sorted(range(len(vectors)), key=lambda n: (top[n][:1], n))
     workers = jobs if len(vectors) >= 2_000 else 1
-    return map_in_parallel(best_of, list(range(len(vectors))), workers)
+    found = map_in_parallel(best_of, order, workers)
+    result: list[list[int]] = [[]] * len(vectors)
+    for number, near in zip(order, found):
+        result[number] = near
+    return result
 
 
-def _best(number: int, query: list[int], index: dict[int, list[int]], vectors: Sequence[Vector],
-          keys: Sequence[frozenset[int]], k: int) -> list[int]:
+def _candidates(number: int, query: list[int], index: dict[int, list[int]]) -> list[int]:
+    """The ``CANDIDATES`` papers that share the most of ``query``'s heaviest terms; among equal
+    counts, the first met (the index lists are in paper order, the query heaviest term first)."""
     shared = Counter(chain.from_iterable(index[term] for term in query if term in index))
     shared.pop(number, None)
-    # most_common keeps first-met order among equal counts, and the index lists are in paper order.
-    candidates = [other for other, _ in shared.most_common(CANDIDATES)]
-    vector, own_keys = vectors[number], keys[number]
-    scored = [(-round(_dot(vector, vectors[o], own_keys & keys[o]), _SCORE_DIGITS), o) for o in candidates]
-    return [other for _, other in heapq.nsmallest(k, scored)]
+    if len(shared) <= CANDIDATES:
+        return list(shared)
+    # sorted is stable with reverse=True too, and does in C what most_common's nlargest does in Python.
+    return sorted(shared, key=shared.__getitem__, reverse=True)[:CANDIDATES]
 
 
-def _dot(a: Vector, b: Vector, common: frozenset[int]) -> float:
-    return sum(map(mul, map(a.__getitem__, common), map(b.__getitem__, common)))
+def _best(numbers: list[int], candidates: dict[int, list[int]], vectors: Sequence[Vector],
+          term_lists: Sequence[tuple[int, ...]], k: int) -> Iterator[list[int]]:
+    """Each paper's ``k`` best candidates by exact cosine. A pair that are each other's candidates
+    is scored once: the score waits in ``mutual`` for the later paper (numbers ascend)."""
+    mutual: dict[tuple[int, int], float] = {}
+    done: set[int] = set()
+    for number in numbers:
+        vector = vectors[number]
+        own = frozenset(vector)
+        scored = []
+        for other in candidates[number]:
+            pair = (other, number) if other < number else (number, other)
+            score = mutual.pop(pair, None) if other in done else None
+            if score is None:
+                score = _cosine(vector, own, vectors[other], term_lists[other])
+                if other not in done and number in candidates.get(other, ()):
+                    mutual[pair] = score
+            scored.append((-score, other))
+        done.add(number)
+        yield [other for _, other in heapq.nsmallest(k, scored)]
+
+
+def _cosine(a: Vector, a_terms: frozenset[int], b: Vector, b_terms: tuple[int, ...]) -> float:
+    """a · b, rounded: summed in term order, so the same for (a, b) and (b, a) and on every run."""
+    common = sorted(a_terms.intersection(b_terms))
+    return round(sum(map(mul, map(a.__getitem__, common), map(b.__getitem__, common))), _SCORE_DIGITS)
