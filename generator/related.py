@@ -31,8 +31,8 @@ import heapq
 import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from itertools import chain
-from operator import mul
+from itertools import chain, repeat
+from operator import mul, truediv
 
 from generator.background import map_in_parallel
 from generator.cache import BuildCache
@@ -118,22 +118,37 @@ def tfidf_vectors(documents: Sequence[Counter[str]]) -> list[Vector]:
     every process, where a set of strings follows the per-process hash seed,
     so a dot product adds its terms in the same order on every run.
     """
-    frequency = Counter(t for document in documents for t in document)
-    number = {t: n for n, t in enumerate(sorted(frequency))}
+    frequency = Counter(chain.from_iterable(documents))
     idf = {t: math.log(len(documents) / df) for t, df in frequency.items()}
+    # The terms that can add to a similarity: in another document too, and not in all (idf 0).
+    number = {t: n for n, t in enumerate(sorted(frequency)) if 1 < frequency[t] < len(documents)}
     vectors = []
     for document in documents:
-        weights = {t: (1 + math.log(tf)) * idf[t] for t, tf in document.items()}
-        norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
-        vectors.append({number[t]: w / norm for t, w in weights.items() if w > 0 and frequency[t] > 1})
+        # Term by term in C (map, zip), not in a comprehension: a million terms at 10,000 papers.
+        weights = list(map(mul, map(_TF_WEIGHT.__getitem__, document.values()), map(idf.__getitem__, document)))
+        norm = math.sqrt(sum(map(mul, weights, weights))) or 1.0
+        vector = dict(zip(map(number.get, document), map(truediv, weights, repeat(norm))))
+        vector.pop(None, None)  # the terms left out above
+        vectors.append(vector)
     return vectors
+
+
+class _TfWeight(dict[int, float]):
+    """Term count → 1 + ln count, worked out once a count."""
+
+    def __missing__(self, count: int) -> float:
+        weight = self[count] = 1 + math.log(count)
+        return weight
+
+
+_TF_WEIGHT = _TfWeight()
 
 
 def nearest(vectors: Sequence[Vector], k: int, jobs: int = 1) -> list[list[int]]:
     """For each vector, the indexes of its ``k`` most similar others; scored on ``jobs`` cores
     (forked processes share the vectors and the index; each scores a share of the papers)."""
-    # Sorting by term number too settles equal weights the same way every time.
-    top = [sorted(v, key=lambda t: (-v[t], t))[:TOP_TERMS] for v in vectors]
+    # Heaviest first; equal weights in term order (a stable sort of the sorted terms), the same every time.
+    top = [sorted(sorted(v), key=v.__getitem__, reverse=True)[:TOP_TERMS] for v in vectors]
     index: dict[int, list[int]] = {}
     for number, heaviest in enumerate(top):
         for term in heaviest:
