@@ -36,7 +36,6 @@ comes first in the proceedings, so the result is the same on every run.
 from __future__ import annotations
 
 import functools
-import heapq
 import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -212,7 +211,7 @@ def _best(numbers: list[int], candidates: dict[int, list[int]], vectors: Sequenc
                     mutual[pair] = score
             scored.append((-score, other))
         done.add(number)
-        yield [other for _, other in heapq.nsmallest(k, scored)]
+        yield [other for _, other in sorted(scored)[:k]]
 
 
 def _cosine(a: Vector, a_terms: frozenset[int], b: Vector, b_terms: tuple[int, ...]) -> float:
