@@ -11,7 +11,7 @@ Standard library only, and built to stay fast at 10,000 papers:
 * ``Counter`` counts the shared terms per candidate in C and a stable C sort
   keeps the ``CANDIDATES`` sharing the most; only they are scored, with the
   exact cosine of the full vectors;
-* a pair that are each other's candidates (70% of them) is scored once, and
+* a pair that are each other's candidates (60% of the candidate slots) is scored once, and
   papers are scored topic by topic (by their heaviest term), so the vectors
   their candidates read are still in the CPU cache.
 
@@ -20,11 +20,11 @@ weigh terms. On the 5,083 real abstracts of the shared corpora
 (bench/related_bench.py --papers 5083 --exact 300) the best match is the
 exact cosine's for 92.3% of papers and 86.1% of the top 4 agree, in a small
 fraction of the time that scoring every pair takes. At 10,000 papers
-(--papers 10000) the three stages take about 1.6× less CPU than the
-dict-and-frozenset version before it, with the same lists: what is left is
-Python's cost per candidate pair (≈ 280,000 intersections of two
-80-term sets and the sums over the ≈ 11 terms they share) and the
-tokenising, which is the search index's (``search.terms``).
+(--papers 10000) the three stages take 1.2–1.35× less CPU than the
+dict-and-frozenset version before this one (bench/RESULTS.md), with the same
+lists: what is left is Python's cost per candidate pair (≈ 280,000
+intersections of two 80-term sets and the sums over the ≈ 11 terms they
+share) and the tokenising, which is the search index's (``search.terms``).
 
 Words are the search index's terms (``search.terms``: lower case, stop words
 dropped, Porter stems), so "networks" relates to "network" as search finds it.
