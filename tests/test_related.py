@@ -10,7 +10,14 @@ from pathlib import Path
 
 from conftest import REPO
 from generator.model import Paper, RenderedPaper
-from generator.related import RELATED_COUNT, nearest, related_papers, tfidf_vectors, text_terms
+import math
+from collections import Counter
+
+from generator.related import (
+    CANDIDATES, MAX_POSTINGS, RELATED_COUNT, TOP_TERMS, _candidates, _cosine, nearest, related_papers,
+    tfidf_vectors, text_terms,
+)
+from generator.search.terms import terms
 
 WORDS = ("graph neural network kernel bayesian inference diffusion model policy reinforcement robot "
          "protein molecule language token attention sparse convex gradient privacy federated causal "
@@ -105,3 +112,56 @@ def test_two_cores_give_the_answer_of_one():
                  for _ in range(2_100)]
     vectors = tfidf_vectors(documents)
     assert nearest(vectors, RELATED_COUNT, jobs=2) == nearest(vectors, RELATED_COUNT, jobs=1)
+
+
+def _reference_dot(a: dict[int, float], b: dict[int, float]) -> float:
+    return sum(w * b.get(t, 0.0) for t, w in a.items())
+
+
+def test_weights_are_tf_idf_over_the_norm_of_every_term():
+    documents = [text_terms(p.title_plain, p.abstract_plain) for p in synthetic(120)]
+    frequency = Counter(t for d in documents for t in d)
+    names = sorted(frequency)
+    for document, vector in zip(documents, tfidf_vectors(documents)):
+        weights = {t: (1 + math.log(tf)) * math.log(len(documents) / frequency[t]) for t, tf in document.items()}
+        norm = math.sqrt(sum(w * w for w in weights.values()))
+        expected = {names.index(t): w / norm for t, w in weights.items() if 1 < frequency[t] < len(documents)}
+        assert vector == expected
+
+
+def test_a_score_is_the_exact_cosine_and_the_same_both_ways():
+    vectors = tfidf_vectors([text_terms(p.title_plain, p.abstract_plain) for p in synthetic(60)])
+    for a, b in zip(vectors, vectors[1:] + vectors[:1]):
+        score = _cosine(a, frozenset(a), b, tuple(b))
+        assert abs(score - _reference_dot(a, b)) < 1e-9
+        assert score == _cosine(b, frozenset(b), a, tuple(a))
+
+
+def test_nearest_is_the_best_of_each_papers_candidates_by_exact_cosine():
+    # The pairs scored once for both papers, and the topic order, change no list.
+    vectors = tfidf_vectors([text_terms(p.title_plain, p.abstract_plain) for p in synthetic(500, seed=3)])
+    top = [sorted(v, key=lambda t: (-v[t], t))[:TOP_TERMS] for v in vectors]
+    index: dict[int, list[int]] = {}
+    for number, heaviest in enumerate(top):
+        for term in heaviest:
+            index.setdefault(term, []).append(number)
+    index = {term: papers for term, papers in index.items() if len(papers) <= MAX_POSTINGS}
+    expected = []
+    for number, vector in enumerate(vectors):
+        candidates = _candidates(number, top[number], index)
+        shared = Counter(o for term in top[number] for o in index.get(term, ()) if o != number)
+        assert set(candidates) == {o for o, _ in shared.most_common(CANDIDATES)}
+        scored = sorted((-round(_reference_dot(vector, vectors[o]), 9), o) for o in candidates)
+        expected.append([o for _, o in scored[:RELATED_COUNT]])
+    assert nearest(vectors, RELATED_COUNT) == expected
+
+
+def test_terms_are_the_search_terms_less_single_letters_and_numbers():
+    title = "Graph Networks in 3 Dimensions: a 2026 Study of 图神经网络"
+    abstract = "We train x networks on 10 graphs; see 図 2 and the 2-step networks, α-β pruning (ε = 0.5)."
+    def telling(text: str) -> list[str]:
+        return [t for t in terms(text) if len(t) > 1 and not t.isdigit()]
+    expected = Counter(telling(abstract))
+    for word in telling(title):
+        expected[word] += 2
+    assert text_terms(title, abstract) == expected and "10" not in expected and "x" not in expected

@@ -73,11 +73,13 @@ def term(word: str) -> str | None:
 
 
 def terms(text: str) -> list[str]:
-    found: list[str] = []
     text = normalise(text)
-    mixed = cjk.has_cjk(text)  # if not, no word needs asking (one scan, not one per word)
-    for word in _SEPARATORS.split(text):
-        if mixed and cjk.has_cjk(word):
+    words = _SEPARATORS.split(text)
+    if not cjk.has_cjk(text):  # most text: one scan, and the words mapped in C, not in a loop
+        return list(filter(None, map(term, words)))
+    found: list[str] = []
+    for word in words:
+        if cjk.has_cjk(word):
             found += _mixed_terms(word)
         else:
             t = term(word)
