@@ -297,12 +297,16 @@ def output_inputs(p: Pipeline, shared: str, outputs: list, papers: list[Rendered
 
 
 def relate_papers(papers: list[RenderedPaper], store: BuildCache, jobs: int, apart: bool) -> dict[str, tuple[str, ...]]:
-    """Related papers; ``apart`` (build): worked out in one forked process (beside the search index's), so
-    that the term vectors of 50,000 papers (hundreds of MB) never grow this process, which the template
-    workers are forked from."""
-    if apart and len(papers) >= RELATE_APART:
-        return in_parallel(functools.partial(related_ids, papers, cache=store, jobs=1))()
-    return related_ids(papers, cache=store, jobs=jobs)
+    """Related papers; ``apart`` (build): worked out in a forked process (and its workers) beside the
+    search index's, so that the term vectors of 50,000 papers (hundreds of MB) never grow this process,
+    which the template workers are forked from."""
+    if not apart or len(papers) < RELATE_APART:
+        return related_ids(papers, cache=store, jobs=jobs)
+    pending = in_parallel(functools.partial(related_ids, papers, cache=store, jobs=jobs), forks=True)
+    try:
+        return pending()
+    finally:
+        pending.cancel()  # interrupted: a process that is not a daemon would keep our exit waiting
 
 
 def moved_lists(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, ...]]) -> set[str]:

@@ -135,7 +135,7 @@ def test_papers_related_in_a_forked_process_are_the_papers_related_here(seed_con
     monkeypatch.setattr(pipeline, "RELATE_APART", 1)
     forked = []
     real = pipeline.in_parallel
-    monkeypatch.setattr(pipeline, "in_parallel", lambda job: forked.append(job) or real(job))
+    monkeypatch.setattr(pipeline, "in_parallel", lambda job, **kw: forked.append(job) or real(job, **kw))
     build(seed_content, tmp_path / "apart", Reporter(), jobs=2, cache=False)
     assert len(forked) == 1
     assert snapshot(tmp_path / "apart") == snapshot(tmp_path / "here")
