@@ -104,20 +104,17 @@ def _wait(receiver, on_done: Callable[[Any], None]) -> None:
     on_done(result)
 
 
-def in_parallel(job: Job, forks: bool = False) -> Pending:
+def in_parallel(job: Job) -> Pending:
     """Start ``job`` in a forked process now; call the returned ``Pending`` for its result.
 
     An exception in the job is raised again by that call; ``cancel()`` kills the job.
-    Without fork the job runs when its result is asked for. A job that ``forks`` workers of its own
-    is not a daemon process (multiprocessing forbids those children): it still ends with us
-    (``_die_with``), and must be waited for or cancelled.
+    Without fork the job runs when its result is asked for.
     """
     context = _fork_context()
     if context is None:
         return Pending(job)
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_child_reporting, args=(job, sender, receiver, os.getpid()),
-                              daemon=not forks)
+    process = context.Process(target=_child_reporting, args=(job, sender, receiver, os.getpid()), daemon=True)
     # Objects that exist now are moved out of the collector's sight in the child: its
     # collections then never touch (and so never copy) the pages it shares with us.
     gc.freeze()

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, TypeVar
 
-from generator.background import in_parallel
 from generator.cache import BuildCache, EntryCache
 from generator.changes import Kind
 from generator.files import last_good_pages, linked_files, static_files
@@ -39,7 +38,6 @@ from generator.theme import Theme
 
 T = TypeVar("T")
 SAMPLE = 50  # papers whose pages ``check`` renders, to try every template with real content
-RELATE_APART = 2_000  # papers; fewer are related in this process (their vectors are small)
 
 
 @dataclass(frozen=True)
@@ -251,7 +249,7 @@ def outputs_stage(p: Pipeline) -> None:
                 changed = moved_lists(state.related or {}, p.now.related)
                 state.related = p.now.related
             elif everything or state.related is None:
-                state.related = p.timed("relate papers", relate_papers, papers, p.store, jobs, apart=sink.parallel)
+                state.related = p.timed("relate papers", related_ids, papers, cache=p.store, jobs=jobs)
             outputs, everything, shared = site_outputs(p, papers, everything)
             wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
             wanted = sink.keep_unchanged(wanted, lambda: output_inputs(p, shared, outputs, papers), p.store)
@@ -294,19 +292,6 @@ def output_inputs(p: Pipeline, shared: str, outputs: list, papers: list[Rendered
     site = site_digest(theme_digest(Theme.for_content(p.content_dir)), repr(project.config), repr(project.volume),
                        shared, shape=p.state.shape, papers=papers)
     return input_digests(site, outputs, papers, p.state.related or {})
-
-
-def relate_papers(papers: list[RenderedPaper], store: BuildCache, jobs: int, apart: bool) -> dict[str, tuple[str, ...]]:
-    """Related papers; ``apart`` (build): worked out in a forked process (and its workers) beside the
-    search index's, so that the term vectors of 50,000 papers (hundreds of MB) never grow this process,
-    which the template workers are forked from."""
-    if not apart or len(papers) < RELATE_APART:
-        return related_ids(papers, cache=store, jobs=jobs)
-    pending = in_parallel(functools.partial(related_ids, papers, cache=store, jobs=jobs), forks=True)
-    try:
-        return pending()
-    finally:
-        pending.cancel()  # interrupted: a process that is not a daemon would keep our exit waiting
 
 
 def moved_lists(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, ...]]) -> set[str]:

@@ -15,7 +15,7 @@ from generator import rendering as rendering_module
 from generator import cache as cache_module
 from generator import related as related_module
 from generator import search as search_module
-from generator.background import in_parallel, map_chunks, map_in_parallel
+from generator.background import in_parallel, map_chunks
 from generator.build import build
 from generator.cache import CACHE_DIR, BuildCache, EntryCache
 from generator.errors import ThemeError
@@ -344,13 +344,3 @@ def test_the_index_script_in_pieces_is_the_script_whole():
     assert search_module.index_script(data) == whole.encode("ascii")
     assert len(list(search_module.index_script_chunks(data))) > 10
 
-
-def _squares(chunk: list[int]) -> list[int]:
-    return [n * n for n in chunk]
-
-
-def test_a_job_may_fork_workers_of_its_own():
-    """Related papers are worked out in a forked process that forks its own workers (pipeline.relate_papers)."""
-    nested = in_parallel(lambda: (os.getpid(), map_in_parallel(_squares, list(range(10)), 2)), forks=True)
-    pid, squares = nested()
-    assert pid != os.getpid() and squares == [n * n for n in range(10)]

@@ -126,16 +126,3 @@ def test_abstracts_rendered_to_derive_titles_in_workers_are_not_rendered_again(t
     found = [project.renderer.render(entry.text) for entry in entries]
     assert found[-5:] == list(expected.values())
 
-
-def test_papers_related_in_a_forked_process_are_the_papers_related_here(seed_content, tmp_path, monkeypatch):
-    def snapshot(site: Path) -> dict[str, bytes]:
-        return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
-
-    build(seed_content, tmp_path / "here", Reporter(), jobs=1, cache=False)
-    monkeypatch.setattr(pipeline, "RELATE_APART", 1)
-    forked = []
-    real = pipeline.in_parallel
-    monkeypatch.setattr(pipeline, "in_parallel", lambda job, **kw: forked.append(job) or real(job, **kw))
-    build(seed_content, tmp_path / "apart", Reporter(), jobs=2, cache=False)
-    assert len(forked) == 1
-    assert snapshot(tmp_path / "apart") == snapshot(tmp_path / "here")
