@@ -102,6 +102,8 @@ class StagingSink(Sink):
 
     def keep_unchanged(self, outputs: list, digests: Digests, store: BuildCache) -> list:
         assert self.staging is not None
+        if not store.enabled:  # --no-cache: nothing recorded to compare with, nothing to record
+            return outputs
         inputs = digests()
         last = LastSite.load(store, self.out_dir)
         self._record = (store, inputs)
