@@ -160,7 +160,8 @@ def pages_stage(p: Pipeline) -> None:
         deriver = make_deriver(state.project, p.reporter, jobs) if p.options.derive else placeholder_deriver
         plan = p.timed("sync pages", sync_pages, state.project, p.reporter, docs, deriver, p.options.write_pages,
                        jobs)
-        # Once written, a page's text is read back like any page's: the record of the change need not keep it.
+        # A written page is taken as written (created) or read back like a person's (updated): the record of
+        # the change need not keep its text.
         state.changes, written = plan.changes, plan.written
         if p.options.write_pages:
             state.changes = [dataclasses.replace(change, text=None, meta=None, body="") for change in plan.changes]
