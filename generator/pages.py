@@ -10,12 +10,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from generator.background import map_in_parallel
+from generator.cache import EntryCache
+from generator.cache import digest as full_digest
 from generator.cjk import CJK_RANGES
 from generator.details import parse_details
 from generator.sources import inside
@@ -269,15 +272,58 @@ def is_page(content_dir: Path, path: Path) -> bool:
             and (not path.is_symlink() or inside(content_dir.resolve(), path) is not None))
 
 
-def read_pages(content_dir: Path, jobs: int = 1, only: list[Path] | None = None) -> dict[Path, PageDoc]:
+def read_pages(content_dir: Path, jobs: int = 1, only: list[Path] | None = None,
+               known: EntryCache | None = None) -> dict[Path, PageDoc]:
     """Every page (or ``only`` these), read and its front matter parsed, on ``jobs`` cores when there are
-    many: YAML is most of a warm build's reading."""
+    many: YAML is most of a warm build's reading. A front matter an earlier build parsed (``known``: by
+    the digest of its text) is taken from there; the others are parsed and kept there for the next build."""
     paths = page_paths(content_dir) if only is None else only
+    docs: dict[Path, PageDoc] = {}
+    fronts: dict[Path, str] = {}  # the pages to parse: their front matter's digest
+    for path in paths if known is not None else ():
+        doc, front = _from_known(path, content_dir, known)
+        if doc is not None:
+            docs[path] = doc
+        elif front is not None:
+            fronts[path] = front
+    missing = [path for path in paths if path not in docs]
 
     def read_share(share: list[Path]) -> list[PageDoc]:
         return [read_page(path, path.relative_to(content_dir)) for path in share]
 
-    return dict(zip(paths, map_in_parallel(read_share, paths, jobs if len(paths) >= READ_IN_PARALLEL else 1)))
+    workers = jobs if len(missing) >= READ_IN_PARALLEL else 1
+    for path, doc in zip(missing, map_in_parallel(read_share, missing, workers)):
+        docs[path] = doc
+        if path in fronts and doc.error is None and _json_safe(doc.meta):
+            known.put(fronts[path], {"meta": doc.meta, "lines": doc.lines})  # type: ignore[union-attr]
+    if known is not None:
+        known.save()
+    return {path: docs[path] for path in paths}
+
+
+def _from_known(path: Path, content_dir: Path, known: EntryCache) -> tuple[PageDoc | None, str | None]:
+    """The page as read, if ``known`` has its front matter; else the digest to keep it under (None: a page
+    that does not split, read as usual)."""
+    try:
+        text = read_utf8(path, path.relative_to(content_dir), ContentError, "page")
+    except ContentError:
+        return None, None
+    front, body, body_line = split_front_matter(text)
+    if front is None:
+        return None, None
+    key = full_digest(front)
+    record = known.get(key)
+    if not isinstance(record, dict) or not all(isinstance(record.get(part), dict) for part in ("meta", "lines")):
+        return None, key
+    return PageDoc(path, record["meta"], body.strip(), record["lines"], body_line), None
+
+
+def _json_safe(meta: dict[str, Any]) -> bool:
+    """Whether the front matter comes back from JSON as YAML gave it (no dates, sets, bytes or int keys)."""
+    try:
+        return json.loads(json.dumps(meta, ensure_ascii=False)) == meta
+    except (TypeError, ValueError):
+        return False
 
 
 def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:

@@ -152,7 +152,8 @@ def pages_stage(p: Pipeline) -> None:
     """Every page read; when the project was (re)loaded, the pages synced to its sources first."""
     state, jobs = p.state, p.options.cores
     if state.docs is None or p.now.pages is None:
-        docs = p.timed("read pages", read_pages, p.content_dir, jobs)
+        known = EntryCache(p.store, "front-matter") if p.store.enabled else None
+        docs = p.timed("read pages", read_pages, p.content_dir, jobs, known=known)
     else:
         docs = read_again(p.content_dir, state.docs, p.now.pages)
     if p.now.loaded:

@@ -121,7 +121,7 @@ def test_a_damaged_cache_is_ignored_and_replaced(seed_content, tmp_path, damage,
     run(seed_content, tmp_path / "uncached", cache=False)
     run(seed_content, tmp_path / "site")
     entries = [p for p in (seed_content / CACHE_DIR).iterdir() if "-" in p.name]
-    assert {p.name.split("-")[0] for p in entries} == {"abstracts", "related", "search", "site"}
+    assert {p.name.rsplit("-", 1)[0] for p in entries} == {"abstracts", "front-matter", "related", "search", "site"}
     files = [f for p in entries for f in ([p] if p.is_file() else sorted(p.iterdir()))]  # abstracts: shards
     assert len(files) > 3
     for entry in files:
@@ -344,3 +344,36 @@ def test_the_index_script_in_pieces_is_the_script_whole():
     assert search_module.index_script(data) == whole.encode("ascii")
     assert len(list(search_module.index_script_chunks(data))) > 10
 
+
+
+def test_front_matter_an_earlier_build_parsed_is_not_parsed_again(seed_content, monkeypatch):
+    """A warm build reads 50,000 pages: YAML is most of it, so each front matter is kept in the cache by
+    the digest of its text; a page whose front matter changed, or that JSON cannot hold, is parsed."""
+    from generator import pages as pages_module
+
+    def known() -> EntryCache:
+        return EntryCache(BuildCache.for_content(seed_content), "front-matter")
+
+    def fields(docs):
+        return {path: (doc.meta, doc.lines, doc.body, doc.body_line) for path, doc in docs.items()}
+
+    first = pages_module.read_pages(seed_content, known=known())
+    edited, odd = sorted(first)[0], sorted(first)[1]
+    edited.write_text(edited.read_text(encoding="utf-8").replace("title: ", "title: 'Edited: ' # ", 1),
+                      encoding="utf-8")
+    odd.write_text(odd.read_text(encoding="utf-8").replace("\nslug:", "\nextra: !!set {a, b}\nslug:", 1),
+                   encoding="utf-8")
+    parsed: list[str] = []
+    real = pages_module.load_mapping
+
+    def counting(text, path, *args, **kwargs):
+        parsed.append(str(path))
+        return real(text, path, *args, **kwargs)
+
+    monkeypatch.setattr(pages_module, "load_mapping", counting)
+    pages_module.read_pages(seed_content, known=known())  # the set is not JSON: never kept
+    parsed.clear()
+    second = pages_module.read_pages(seed_content, known=known())
+    assert parsed == [f"papers/{odd.name}"]
+    expected = fields(pages_module.read_pages(seed_content))
+    assert fields(second) == expected and expected[edited][0]["title"].startswith("Edited:")
