@@ -27,7 +27,8 @@ from generator.errors import Diagnostic
 from generator.model import DETAIL_FIELDS, Entry, SourceList
 from generator.matching import WordIndex, normalized
 from generator.output import write_atomically
-from generator.pages import FRONT_MATTER, PAGES_DIR, Fingerprints, PageDoc, digest, render_page, written_page
+from generator.pages import (FRONT_MATTER, PAGES_DIR, Fingerprints, PageDoc, digest, front_key, render_page,
+                             written_page)
 from generator.slugs import slugify, unique
 from generator.titles import pick_title
 
@@ -69,7 +70,8 @@ class Change:
 class SyncPlan:
     changes: list[Change] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    written: dict[Path, PageDoc] = field(default_factory=dict)  # pages created, as read (pages.written_page)
+    # pages created, as read (pages.written_page), with the key of their front matter (pages.front_key)
+    written: dict[Path, tuple[PageDoc, str]] = field(default_factory=dict)
 
     def apply(self, jobs: int = 1) -> None:
         """Write the pages (on ``jobs`` cores when there are many: YAML is slow to write) and remove pages."""
@@ -83,13 +85,15 @@ class SyncPlan:
                 self.written[change.path] = doc
 
 
-def _write_pages(changes: list[Change]) -> list[PageDoc | None]:
-    """Write each page; a created page comes back as read, unless its YAML must be read to know."""
-    docs = []
+def _write_pages(changes: list[Change]) -> list[tuple[PageDoc, str] | None]:
+    """Write each page; a created page comes back as read (and its front matter's key), unless its YAML
+    must be read to know."""
+    docs: list[tuple[PageDoc, str] | None] = []
     for change in changes:
         text = change.page_text()
         write_atomically(change.path, text.encode("utf-8"))
-        docs.append(written_page(change.path, change.meta, text) if change.meta is not None else None)
+        doc = written_page(change.path, change.meta, text) if change.meta is not None else None
+        docs.append((doc, front_key(text)) if doc is not None else None)
     return docs
 
 

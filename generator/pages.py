@@ -276,7 +276,7 @@ def read_pages(content_dir: Path, jobs: int = 1, only: list[Path] | None = None,
                known: EntryCache | None = None) -> dict[Path, PageDoc]:
     """Every page (or ``only`` these), read and its front matter parsed, on ``jobs`` cores when there are
     many: YAML is most of a warm build's reading. A front matter an earlier build parsed (``known``: by
-    the digest of its text) is taken from there; the others are parsed and kept there for the next build."""
+    the digest of its text) is taken from there; the others are parsed and put there (the caller saves it)."""
     paths = page_paths(content_dir) if only is None else only
     docs: dict[Path, PageDoc] = {}
     fronts: dict[Path, str] = {}  # the pages to parse: their front matter's digest
@@ -295,10 +295,18 @@ def read_pages(content_dir: Path, jobs: int = 1, only: list[Path] | None = None,
     for path, doc in zip(missing, map_in_parallel(read_share, missing, workers)):
         docs[path] = doc
         if path in fronts and doc.error is None and _json_safe(doc.meta):
-            known.put(fronts[path], {"meta": doc.meta, "lines": doc.lines})  # type: ignore[union-attr]
-    if known is not None:
-        known.save()
+            known.put(fronts[path], front_record(doc))  # type: ignore[union-attr]
     return {path: docs[path] for path in paths}
+
+
+def front_key(text: str) -> str:
+    """What a page's parsed front matter is kept under: the digest of its text ("" for a page without one)."""
+    front = split_front_matter(as_lf(text))[0]
+    return full_digest(front) if front is not None else ""
+
+
+def front_record(doc: PageDoc) -> dict[str, Any]:
+    return {"meta": doc.meta, "lines": doc.lines}
 
 
 def _from_known(path: Path, content_dir: Path, known: EntryCache) -> tuple[PageDoc | None, str | None]:
@@ -311,7 +319,7 @@ def _from_known(path: Path, content_dir: Path, known: EntryCache) -> tuple[PageD
     front, body, body_line = split_front_matter(text)
     if front is None:
         return None, None
-    key = full_digest(front)
+    key = full_digest(front)  # front_key's, without splitting the text again
     record = known.get(key)
     if not isinstance(record, dict) or not all(isinstance(record.get(part), dict) for part in ("meta", "lines")):
         return None, key

@@ -25,7 +25,7 @@ from generator.changes import Kind
 from generator.files import last_good_pages, linked_files, static_files
 from generator.merge import Change, SyncPlan
 from generator.model import Paper, RenderedPaper
-from generator.pages import PageDoc, is_page, read_pages, unique_papers
+from generator.pages import PageDoc, front_record, is_page, read_pages, unique_papers
 from generator.project import Project, load_project, make_deriver, placeholder_deriver
 from generator.related import related_ids
 from generator.rendering import (Parsed, Rendered, changed_papers, parse_page, render_outputs, render_papers,
@@ -151,8 +151,11 @@ def load_stage(p: Pipeline) -> None:
 def pages_stage(p: Pipeline) -> None:
     """Every page read; when the project was (re)loaded, the pages synced to its sources first."""
     state, jobs = p.state, p.options.cores
-    if state.docs is None or p.now.pages is None:
-        known = EntryCache(p.store, "front-matter") if p.store.enabled else None
+    # Parsed front matter by the digest of its text, when every page is read (its entry then keeps what this
+    # pass read and wrote; serve reading one edited page leaves it as it is).
+    every = state.docs is None or p.now.pages is None
+    known = EntryCache(p.store, "front-matter") if every and p.store.enabled else None
+    if every:
         docs = p.timed("read pages", read_pages, p.content_dir, jobs, known=known)
     else:
         docs = read_again(p.content_dir, state.docs, p.now.pages)
@@ -163,7 +166,9 @@ def pages_stage(p: Pipeline) -> None:
                        jobs)
         # A written page is taken as written (created) or read back like a person's (updated): the record of
         # the change need not keep its text.
-        state.changes, written = plan.changes, plan.written
+        state.changes, written = plan.changes, {path: doc for path, (doc, _) in plan.written.items()}
+        for doc, key in plan.written.values() if known is not None else ():
+            known.put(key, front_record(doc))  # the next build reads these pages without parsing them
         if p.options.write_pages:
             state.changes = [dataclasses.replace(change, text=None, meta=None, body="") for change in plan.changes]
         del plan
@@ -172,6 +177,8 @@ def pages_stage(p: Pipeline) -> None:
         if p.options.write_pages and state.changes:  # the pages the sync wrote, as a person's would be read
             docs = p.timed("read pages", read_again, p.content_dir, docs, {change.path for change in state.changes},
                            jobs, written)
+    if known is not None:
+        known.save()
     state.docs = docs
 
 

@@ -351,13 +351,17 @@ def test_front_matter_an_earlier_build_parsed_is_not_parsed_again(seed_content, 
     the digest of its text; a page whose front matter changed, or that JSON cannot hold, is parsed."""
     from generator import pages as pages_module
 
-    def known() -> EntryCache:
-        return EntryCache(BuildCache.for_content(seed_content), "front-matter")
+    def read(known: bool = True):
+        entries = EntryCache(BuildCache.for_content(seed_content), "front-matter") if known else None
+        docs = pages_module.read_pages(seed_content, known=entries)
+        if entries is not None:
+            entries.save()  # as the pipeline does, once the pages stage is done
+        return docs
 
     def fields(docs):
         return {path: (doc.meta, doc.lines, doc.body, doc.body_line) for path, doc in docs.items()}
 
-    first = pages_module.read_pages(seed_content, known=known())
+    first = read()
     edited, odd = sorted(first)[0], sorted(first)[1]
     edited.write_text(edited.read_text(encoding="utf-8").replace("title: ", "title: 'Edited: ' # ", 1),
                       encoding="utf-8")
@@ -371,9 +375,29 @@ def test_front_matter_an_earlier_build_parsed_is_not_parsed_again(seed_content, 
         return real(text, path, *args, **kwargs)
 
     monkeypatch.setattr(pages_module, "load_mapping", counting)
-    pages_module.read_pages(seed_content, known=known())  # the set is not JSON: never kept
+    read()  # the set is not JSON: never kept
     parsed.clear()
-    second = pages_module.read_pages(seed_content, known=known())
+    second = read()
     assert parsed == [f"papers/{odd.name}"]
-    expected = fields(pages_module.read_pages(seed_content))
+    expected = fields(read(known=False))
     assert fields(second) == expected and expected[edited][0]["title"].startswith("Edited:")
+
+
+def test_pages_a_cold_build_wrote_are_read_without_parsing_their_yaml(tmp_path, monkeypatch):
+    from conftest import write_list
+    from generator import pages as pages_module
+
+    content = tmp_path / "content"
+    content.mkdir()
+    write_list(content / "list.txt", "A workshop", [f"We study problem {n} with $x^{n}$ and a new method."
+                                                   for n in range(4)])
+    run(content, tmp_path / "site")
+    parsed: list[str] = []
+    real = pages_module.load_mapping
+    monkeypatch.setattr(pages_module, "load_mapping", lambda text, path, *a, **k: parsed.append(path) or
+                        real(text, path, *a, **k))
+    docs = pages_module.read_pages(content, known=EntryCache(BuildCache.for_content(content), "front-matter"))
+    assert len(docs) == 4 and parsed == []
+    monkeypatch.setattr(pages_module, "load_mapping", real)
+    assert {p: (d.meta, d.lines) for p, d in docs.items()} == \
+        {p: (d.meta, d.lines) for p, d in pages_module.read_pages(content).items()}
