@@ -306,7 +306,8 @@ def front_key(text: str) -> str:
 
 
 def front_record(doc: PageDoc) -> dict[str, Any]:
-    return {"meta": doc.meta, "lines": doc.lines}
+    """What the cache keeps of a page: a copy, so that nothing done to the page later reaches the cache."""
+    return {"meta": _plain_copy(doc.meta), "lines": dict(doc.lines)}
 
 
 def _from_known(path: Path, content_dir: Path, known: EntryCache) -> tuple[PageDoc | None, str | None]:
@@ -323,7 +324,8 @@ def _from_known(path: Path, content_dir: Path, known: EntryCache) -> tuple[PageD
     record = known.get(key)
     if not isinstance(record, dict) or not all(isinstance(record.get(part), dict) for part in ("meta", "lines")):
         return None, key
-    return PageDoc(path, record["meta"], body.strip(), record["lines"], body_line), None
+    # A copy: the record stays in the cache's memory until it is saved, after the sync has used the page.
+    return PageDoc(path, _plain_copy(record["meta"]), body.strip(), dict(record["lines"]), body_line), None
 
 
 def _json_safe(meta: dict[str, Any]) -> bool:
