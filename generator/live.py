@@ -19,7 +19,7 @@ from typing import Callable
 
 from generator.changes import Classifier, Kind
 from generator.errors import Diagnostic, ProceedingsError
-from generator.pipeline import Options, Pass, Pipeline, first_stage
+from generator.pipeline import STAGE_NAMES, Options, Pass, Pipeline, first_stage
 from generator.reporter import Reporter
 from generator.sinks import MemorySink
 from generator.theme import Theme, default_theme_dir
@@ -60,6 +60,9 @@ class LiveSite:
         self.sink = MemorySink(out_dir, on_search_ready, on_related=self._related_ready)
         self.pipeline = Pipeline(self.content_dir, self.sink, Options(base_url=base_url, keep=True))
         self.errors: list[Diagnostic] = []  # problems of the last rebuild, shown in the browser
+        # The problems found the last time the pages were read: a pass that starts after them (a template,
+        # related papers settled) does not see them again, and they still stand.
+        self._page_errors: list[Diagnostic] = []
         self._related: dict[str, tuple[str, ...]] | None = None  # worked out in the background, not yet shown
 
     @property
@@ -106,6 +109,7 @@ class LiveSite:
     def _run(self, kinds: list[str], start: str, now: Pass) -> Rebuild:
         began = time.perf_counter()
         reporter = Reporter()
+        reads_pages = self.pipeline.state.project is None or STAGE_NAMES.index(start) <= STAGE_NAMES.index("papers")
         try:
             self.pipeline.run(reporter, start, now)
         except ProceedingsError as exc:
@@ -114,8 +118,11 @@ class LiveSite:
             return Rebuild(kinds, time.perf_counter() - began, diagnostics=reporter.diagnostics, failed=True)
         result = Rebuild(kinds, time.perf_counter() - began, rendered=self.sink.rendered, written=self.sink.written,
                          removed=self.sink.removed, diagnostics=reporter.diagnostics)
-        result.cleared = bool(self.errors) and not reporter.errors
-        self.errors = reporter.errors
+        if reads_pages:
+            self._page_errors = reporter.errors
+        errors = reporter.errors if reads_pages else self._page_errors + reporter.errors
+        result.cleared = bool(self.errors) and not errors
+        self.errors = errors
         return result
 
     def wait_for_search(self) -> None:

@@ -242,6 +242,34 @@ def test_undoing_a_broken_page_serves_the_site_it_broke(seed_content, tmp_path):
     assert live.files == before
 
 
+def test_a_broken_page_stays_an_error_through_passes_that_do_not_read_pages(seed_content, tmp_path):
+    """Related papers settled after an edit, or a template saved, rerun only the outputs: the page that
+    does not parse is still broken, and the browser must go on saying so (it did not, when related papers
+    were quick enough to settle before the browser looked)."""
+    from generator.live import LiveSite
+
+    live = LiveSite(seed_content, tmp_path / "site")
+    live.build_all()
+    live.wait_for_search()
+    page = first_page(seed_content)
+    good = page.read_text(encoding="utf-8")
+    page.write_text(good.replace("order:", "order: [", 1), encoding="utf-8")
+    live.rebuild({page.resolve()})
+    live.wait_for_search()
+    errors = [str(d) for d in live.errors]
+    assert errors and "invalid YAML" in errors[0]
+    live._related_ready(dict(live.pipeline.state.related or {}))
+    settled = live.settle()
+    assert settled is not None and not settled.cleared and [str(d) for d in live.errors] == errors
+    templates = seed_content / "theme" / "templates"
+    templates.mkdir(parents=True)
+    (templates / "404.html").write_text("{% extends 'default/404.html' %}\n", encoding="utf-8")
+    themed = live.rebuild({(templates / "404.html").resolve()})
+    assert not themed.cleared and [str(d) for d in live.errors] == errors
+    page.write_text(good, encoding="utf-8")
+    assert live.rebuild({page.resolve()}).cleared and live.errors == []
+
+
 def test_the_error_banner_stays_in_view_of_a_scrolled_page():
     from generator.errors import Diagnostic
     from generator.serve import with_error_banner
