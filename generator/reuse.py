@@ -19,11 +19,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.cache import BuildCache, code_digest, digest, paper_key
+from generator.cache import BuildCache, digest, paper_key
 from generator.model import RenderedPaper
 from generator.theme import Theme
 
 KIND = "site"
+Digests = Callable[[], dict[str, str]]  # output name → input digest, worked out when asked
 
 
 def theme_digest(theme: Theme) -> str:
@@ -38,11 +39,11 @@ def theme_digest(theme: Theme) -> str:
 
 
 def site_digest(*shared: str, shape: dict[str, frozenset[str] | None], papers: Sequence[RenderedPaper]) -> str:
-    """What every page may show beyond its own papers: the code, the ``shared`` inputs (theme,
-    config, volume, the templates' shared context), which files exist and which papers each shows,
-    and the papers' order (their numbers)."""
+    """What every page may show beyond its own papers: the ``shared`` inputs (theme, config, volume,
+    the templates' shared context), which files exist and which papers each shows, and the papers'
+    order (their numbers). The generator's code is in the key the record is kept under (``_key``)."""
     layout = [f"{path}\0{'*' if deps is None else ','.join(sorted(deps))}" for path, deps in shape.items()]
-    return digest(code_digest(), *shared, *layout, "\0".join(p.paper.id for p in papers))
+    return digest(*shared, *layout, "\0".join(p.paper.id for p in papers))
 
 
 def input_digests(site: str, outputs: Iterable, papers: Sequence[RenderedPaper],
@@ -98,5 +99,3 @@ def _identity(path: Path) -> list[int] | None:
         return None
     return [info.st_ino, info.st_size, info.st_mtime_ns]
 
-
-Digests = Callable[[], dict[str, str]]
