@@ -22,7 +22,8 @@ from typing import Callable, Iterable
 from urllib.parse import unquote, urlsplit
 
 from generator.errors import ContentError, Diagnostic, ProceedingsError
-from generator.live import LiveSite, Rebuild
+from generator.live import Rebuild
+from generator.series_live import LiveSeries
 from generator.reporter import Reporter
 from generator.watch import Watcher
 
@@ -51,7 +52,7 @@ def resolve(path_info: str) -> str | None:
 class SiteApp:
     """Answers a request path from the live site's snapshot (as WSGI, and for the tornado handler)."""
 
-    def __init__(self, live: LiveSite):
+    def __init__(self, live: LiveSeries):
         self.live = live
 
     def respond(self, path_info: str) -> tuple[str, list[tuple[str, str]], bytes]:
@@ -138,7 +139,7 @@ def serve(content_dir: Path, out_dir: Path, host: str, port: int, open_browser: 
     def search_ready(lag: float) -> None:
         reporter.info(f"  search index ready {lag * 1000:.0f} ms after the pages")
 
-    live = LiveSite(content_dir, out_dir, base_url, on_search_ready=search_ready)
+    live = LiveSeries(content_dir, out_dir, base_url, on_search_ready=search_ready)
     _report(live.build_all(), reporter)
     watcher = Watcher(live.watched_roots())
     watcher.start()
@@ -241,7 +242,7 @@ def _server(site: SiteApp):
     return SiteServer()
 
 
-def _guard(tick: Callable[[], None], reporter: Reporter, live: LiveSite,
+def _guard(tick: Callable[[], None], reporter: Reporter, live: LiveSeries,
            reload: Callable[[], None]) -> Callable[[], None]:
     """A bug in one rebuild must not stop the watcher; it shows in the console and, after
     ``reload``, in the browser's banner."""

@@ -433,23 +433,28 @@ def _lang_attr(context, text: str) -> Markup:
 
 def papers_json(papers: list[RenderedPaper]) -> bytes:
     """The machine-readable list of papers, in proceedings order."""
-    records = (
-        {
-            "id": p.paper.id,
-            "slug": p.paper.slug,
-            "order": p.paper.order,
-            "title": p.title_plain,
-            "url": quote(p.url),  # a URL: a CJK slug percent-encoded, as sitemap.xml and the feed have it
-            "tags": list(p.paper.tags),
-            "abstract": p.abstract_plain,
-            **_details_json(p),
-        }
-        for p in papers
-    )
     # One paper per line: readable in a diff. Each line is encoded on its own, so that 50,000 papers
     # never exist as one str (4 bytes a character once a single one lies beyond U+FFFF).
-    lines = b",\n".join(json.dumps(record, ensure_ascii=False).encode("utf-8") for record in records)
+    lines = b",\n".join(json_line(paper_record(p)) for p in papers)
     return b"".join((b"[\n", lines, b"\n]\n"))
+
+
+def paper_record(p: RenderedPaper) -> dict[str, Any]:
+    """A paper as papers.json holds it."""
+    return {
+        "id": p.paper.id,
+        "slug": p.paper.slug,
+        "order": p.paper.order,
+        "title": p.title_plain,
+        "url": quote(p.url),  # a URL: a CJK slug percent-encoded, as sitemap.xml and the feed have it
+        "tags": list(p.paper.tags),
+        "abstract": p.abstract_plain,
+        **_details_json(p),
+    }
+
+
+def json_line(record: dict[str, Any]) -> bytes:
+    return json.dumps(record, ensure_ascii=False).encode("utf-8")
 
 
 def _details_json(paper: RenderedPaper) -> dict[str, Any]:
