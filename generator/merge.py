@@ -25,7 +25,7 @@ from generator.background import map_in_parallel
 from generator.details import details_to_meta
 from generator.errors import Diagnostic
 from generator.model import DETAIL_FIELDS, Entry, SourceList
-from generator.matching import WordIndex, normalized
+from generator.matching import WordIndex, another_paper, normalized
 from generator.output import write_atomically
 from generator.pages import (FRONT_MATTER, PAGES_DIR, Fingerprints, PageDoc, digest, front_key, render_page,
                              written_page)
@@ -205,7 +205,7 @@ class _Sync:
         # go to the later page, as they did when every page was compared in order.
         best, best_ratio, best_place = None, SIMILAR, -1
         for place, doc in self._index.candidates(wanted, self.unmatched):
-            if doc.meta.get("source") not in (entry.source, None):
+            if doc.meta.get("source") not in (entry.source, None) or another_paper(entry.uid, entry.title, doc):
                 continue
             matcher = difflib.SequenceMatcher(None, wanted, normalized(doc.body), autojunk=False)
             if matcher.real_quick_ratio() < best_ratio or matcher.quick_ratio() < best_ratio:

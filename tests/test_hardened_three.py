@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from generator.cli import main
@@ -31,3 +33,35 @@ def test_a_page_that_cannot_be_read_keeps_its_entry_and_its_edits(seed_content, 
     assert sorted((seed_content / "papers").glob("*.md")) == pages
     html = (tmp_path / "site" / "papers" / f"{page.stem}.html").read_text(encoding="utf-8")
     assert "Hand-edited" in html  # same address, the edit kept
+
+
+def test_a_different_paper_with_a_near_identical_placeholder_never_takes_an_address(tmp_path, capsys):
+    content = tmp_path / "content"
+    content.mkdir()
+    csv = content / "program.csv"
+    rows = ["UID,title,authors,abstract", "p1,Sparse Kernels for Quasars,Jane Doe,Quasar spectra are fitted.",
+            "K1,Keynote: Learning from Alice,Alice Example,Abstract to be announced (keynote 1)."]
+    csv.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert build(content, tmp_path / "site") == 0
+    alice = tmp_path / "site" / "papers" / "keynote-learning-from-alice.html"
+    assert "Alice Example" in alice.read_text(encoding="utf-8")
+    rows[2] = "K2,Keynote: Robots with Bob,Bob Example,Abstract to be announced (keynote 2)."
+    csv.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert build(content, tmp_path / "site") == 0
+    assert not alice.exists()  # K1 left the programme: its address goes, never to show K2
+    bob = (tmp_path / "site" / "papers" / "keynote-robots-with-bob.html").read_text(encoding="utf-8")
+    assert "Bob Example" in bob
+
+
+def test_a_revised_abstract_with_a_corrected_title_keeps_its_address(tmp_path):
+    content = tmp_path / "content"
+    content.mkdir()
+    jsonl = content / "papers.jsonl"
+    record = {"title": "Deep Nets for Grpahs", "abstract": "We study deep networks on graphs and their depth."}
+    jsonl.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    assert build(content, tmp_path / "site") == 0
+    record = {"title": "Deep Nets for Graphs", "abstract": "We study deep networks on graphs and their depths."}
+    jsonl.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    assert build(content, tmp_path / "site") == 0
+    page = (tmp_path / "site" / "papers" / "deep-nets-for-grpahs.html").read_text(encoding="utf-8")
+    assert "Deep Nets for Graphs" in page and "their depths" in page
