@@ -91,7 +91,7 @@ def build_member(layout: Layout, member: Member, sink: StagingSink, staging: Sta
         return None
     if writer is not None:
         assert run.project is not None
-        writer.add(member, run.project.volume, run.rendered)
+        writer.add(member, run.project.volume, run.rendered, run.files)
     return BuildResult(papers=len(run.rendered), files=len(run.files), kept=sink.kept, changes=run.changes)
 
 

@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Iterable
 from urllib.parse import quote
 
 from generator.config import CONFIG_NAME, Config, load_config
@@ -28,6 +29,7 @@ from generator.volume import DEFAULT_TITLE, Volume
 
 VOLUME_MARKERS = (PAGES_DIR, CONFIG_NAME)
 # The series' own files and folders at the top of the site: no volume may take their names.
+_NUMBERED_SITEMAP = re.compile(r"sitemap-[0-9]+\.xml")
 SERIES_NAMES = frozenset({"index.html", "search.html", "papers.json", "feed.xml", "sitemap.xml",
                           "sitemap-archive.xml", "people", "assets", ".nojekyll"})
 
@@ -56,11 +58,13 @@ class SeriesVolume:
     volume: Volume
     papers: tuple[Listing, ...]
     year: str  # the volume's year, else its papers' most common one, else a year in the folder's name
+    sitemaps: tuple[str, ...] = ()  # the volume's sitemaps that list pages (not an index), for the series' index
 
     @classmethod
-    def of(cls, path: str, volume: Volume, papers: list[RenderedPaper]) -> SeriesVolume:
+    def of(cls, path: str, volume: Volume, papers: list[RenderedPaper], files: Iterable[str] = ()) -> SeriesVolume:
         listings = tuple(Listing.of(paper, path) for paper in papers)
-        return cls(path, volume, listings, volume.year or _common_year(listings) or _year_in(path))
+        return cls(path, volume, listings, volume.year or _common_year(listings) or _year_in(path),
+                   leaf_sitemaps(files))
 
     @property
     def title(self) -> str:
@@ -170,6 +174,13 @@ class VolumeReporter(Reporter):
 
 def member_reporter(reporter: Reporter, member: Member) -> Reporter:
     return VolumeReporter(reporter, member.prefix) if member.prefix else reporter
+
+
+def leaf_sitemaps(files: Iterable[str]) -> tuple[str, ...]:
+    """Of a volume's files, the sitemaps that list its pages: ``sitemap-N.xml`` in order when it has them
+    (its ``sitemap.xml`` is then their index, which another index may not name), else ``sitemap.xml``."""
+    numbered = sorted((name for name in files if _NUMBERED_SITEMAP.fullmatch(name)), key=lambda n: int(n[8:-4]))
+    return tuple(numbered) or (("sitemap.xml",) if "sitemap.xml" in files else ())
 
 
 def newest_first(volumes: list[SeriesVolume]) -> list[SeriesVolume]:

@@ -155,7 +155,8 @@ class LiveSeries:
         for prefix, live in self.members.items():
             state = live.pipeline.state
             if state.project is not None:
-                built[prefix] = (SeriesVolume.of(prefix, state.project.volume, state.rendered), state.rendered)
+                volume = SeriesVolume.of(prefix, state.project.volume, state.rendered, live.files)
+                built[prefix] = (volume, state.rendered)
         volumes = newest_first([volume for volume, _ in built.values()])
         newest = built[volumes[0].path][1] if volumes else None
         files = series_files(self.layout.series, volumes, self.content_dir, reporter.warn, newest)

@@ -26,7 +26,7 @@ from generator.errors import ThemeError
 from generator.i18n import interface
 from generator.model import Author, RenderedPaper
 from generator.output import Staging
-from generator.publish.feeds import atom_feed, sitemap, sitemap_index
+from generator.publish.feeds import SITEMAP_PATH, atom_feed, sitemap_index, sitemap_pages, sitemaps
 from generator.reporter import Reporter
 from generator.search import lunr_js
 from generator.series import Layout, Listing, Member, SeriesVolume, newest_first, volume_date
@@ -73,7 +73,7 @@ def series_files(series: Volume, volumes: list[SeriesVolume], content_dir: Path,
     """Every file of the series but papers.json; ``volumes`` newest first, ``newest`` the first one's papers."""
     people = group_people(volumes, warn)
     files = SeriesPages(series, volumes, content_dir).html(people)
-    files.update(sitemaps(series, volumes, [name for name in files if name.endswith(".html")]))
+    files.update(series_sitemaps(series, volumes, list(files)))
     if volumes and newest is not None:
         feed = atom_feed(newest, volumes[0].volume, series, volumes[0].path)
         if feed is not None:
@@ -101,11 +101,13 @@ def join_records(parts: Iterable[Iterable[bytes]]) -> Iterable[bytes]:
     yield b"\n]\n"
 
 
-def sitemaps(series: Volume, volumes: list[SeriesVolume], pages: list[str]) -> dict[str, bytes]:
-    """A sitemap index naming each volume's sitemap and the series' own; none without a base URL."""
-    names = [SERIES_SITEMAP] + [f"{v.path}/sitemap.xml" for v in sorted(volumes, key=lambda v: v.path)]
-    index, own = sitemap_index(names, series), sitemap(pages, series)
-    return {} if index is None or own is None else {SERIES_SITEMAP: own, "sitemap.xml": index}
+def series_sitemaps(series: Volume, volumes: list[SeriesVolume], pages: list[str]) -> dict[str, bytes]:
+    """The series' own sitemap (``sitemap-archive.xml``, split past 50,000 pages) and ``sitemap.xml``, an index
+    naming it and each volume's sitemaps; none without a base URL."""
+    own = sitemaps(sitemap_pages(pages), series, stem=SERIES_SITEMAP.removesuffix(".xml"))
+    leaves = [f"{v.path}/{name}" for v in sorted(volumes, key=lambda v: v.path) for name in v.sitemaps]
+    index = sitemap_index([*own, *leaves], series)
+    return {} if index is None else {**own, SITEMAP_PATH: index}
 
 
 def assets() -> dict[str, bytes]:
@@ -143,9 +145,9 @@ class SeriesWriter:
         self.known = self.store.load_json(CACHE_KIND, self.store.key(CACHE_KIND)) if self.store.enabled else None
         self.seen: dict[str, object] = {}
 
-    def add(self, member: Member, volume: Volume, papers: list[RenderedPaper]) -> None:
+    def add(self, member: Member, volume: Volume, papers: list[RenderedPaper], files: Iterable[str]) -> None:
         """A volume just built: listed, its records written out, kept for the feed if it is the newest."""
-        entry = SeriesVolume.of(member.prefix, volume, papers)
+        entry = SeriesVolume.of(member.prefix, volume, papers, files)
         self._listed(entry, series_records(entry, (paper_record(p) for p in papers)))
         if self.newest is None or entry.sort_key > self.newest[0].sort_key:
             self.newest = (entry, papers)
@@ -195,7 +197,7 @@ class SeriesWriter:
 
 def to_json(volume: SeriesVolume) -> dict:
     return {"title": volume.title, "description": volume.volume.description, "date": volume.date,
-            "year": volume.year, "papers": [[p.id, p.url, p.title, p.year,
+            "year": volume.year, "sitemaps": list(volume.sitemaps), "papers": [[p.id, p.url, p.title, p.year,
                                              [[a.name, a.affiliation, a.orcid, a.id] for a in p.authors]]
                                             for p in volume.papers]}
 
@@ -204,4 +206,4 @@ def from_json(path: str, data: dict) -> SeriesVolume:
     volume = Volume(data["title"], data["description"], date=volume_date(data["date"]))
     papers = tuple(Listing(id_, url, title, tuple(Author(*author) for author in authors), year)
                    for id_, url, title, year, authors in data["papers"])
-    return SeriesVolume(path, volume, papers, data["year"])
+    return SeriesVolume(path, volume, papers, data["year"], tuple(data["sitemaps"]))

@@ -241,7 +241,7 @@ class SiteRenderer:
             # .bib, feed and sitemap depend on every paper (deps None); made once, when first asked for.
             made = functools.cache(functools.partial(self.publication.files, paths))
             outputs += [Output(name, functools.partial(lambda n: made()[n], name))
-                        for name in self.publication.file_names()]
+                        for name in self.publication.file_names(paths)]
         return outputs
 
     def fingerprint(self) -> str:

@@ -31,6 +31,7 @@ FEED_PATH = "feed.xml"
 SITEMAP_PATH = "sitemap.xml"
 ATOM_NS = "http://www.w3.org/2005/Atom"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+SITEMAP_LIMIT = 50_000  # addresses in one sitemap, as the protocol allows
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 # A fixed namespace for our uuid5 names, so ids do not depend on anything but the volume and paper.
 _ID_NAMESPACE = uuid.UUID("6f1c1bb6-5b0e-5c4e-9a55-2d1f0f5a7c11")
@@ -88,13 +89,45 @@ def _entry(feed: ET.Element, paper: RenderedPaper, site: Volume, updated: str, i
     _text(entry, "summary", paper.abstract_plain, type="text")
 
 
-def sitemap(paths: Iterable[str], volume: Volume) -> bytes | None:
-    """Every HTML page but 404.html at its absolute address, or None without a base URL."""
-    if not volume.base_url:
-        return None
+def sitemap_pages(paths: Iterable[str]) -> list[str]:
+    """The pages a sitemap lists: every HTML page but 404.html, in name order."""
+    return sorted(p for p in paths if p.endswith(".html") and p != "404.html")
+
+
+def sitemap_names(count: int, stem: str = "sitemap") -> list[str]:
+    """The sitemaps ``count`` pages need: ``stem.xml``, or ``stem-1.xml``… past 50,000 (the protocol's limit)."""
+    if count <= SITEMAP_LIMIT:
+        return [f"{stem}.xml"]
+    return [f"{stem}-{n}.xml" for n in range(1, -(-count // SITEMAP_LIMIT) + 1)]
+
+
+def sitemaps(pages: Sequence[str], site: Volume, stem: str = "sitemap") -> dict[str, bytes]:
+    """``pages`` at their absolute addresses in as many sitemaps as the limit needs (``sitemap_names``);
+    none without a base URL."""
+    if not site.base_url:
+        return {}
+    names = sitemap_names(len(pages), stem)
+    return {name: _urlset(pages[n * SITEMAP_LIMIT:(n + 1) * SITEMAP_LIMIT], site) for n, name in enumerate(names)}
+
+
+def volume_sitemaps(paths: Iterable[str], volume: Volume) -> dict[str, bytes]:
+    """A volume's ``sitemap.xml``: its pages, or past 50,000 a sitemap index naming ``sitemap-N.xml``."""
+    files = sitemaps(sitemap_pages(paths), volume)
+    if len(files) > 1:
+        files[SITEMAP_PATH] = sitemap_index(list(files), volume) or b""
+    return files
+
+
+def volume_sitemap_names(paths: Iterable[str]) -> list[str]:
+    """The names ``volume_sitemaps`` writes (with a base URL)."""
+    names = sitemap_names(len(sitemap_pages(paths)))
+    return names if names == [SITEMAP_PATH] else [*names, SITEMAP_PATH]
+
+
+def _urlset(pages: Sequence[str], site: Volume) -> bytes:
     urlset = ET.Element("urlset", {"xmlns": SITEMAP_NS})
-    for path in sorted(p for p in paths if p.endswith(".html") and p != "404.html"):
-        _text(ET.SubElement(urlset, "url"), "loc", volume.link(path))
+    for path in pages:
+        _text(ET.SubElement(urlset, "url"), "loc", site.link(path))
     return _serialize(urlset)
 
 
