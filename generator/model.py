@@ -37,6 +37,7 @@ class Details:
                       cite=Cite("pdf", bibtex_at=60, meta=(("citation_pdf_url", "pdf"),), meta_at=21))
     code: str = detail("link", "code", "code_url", "github", "url_code")
     openreview: str = detail("link", "openreview", "openreview_url", "forum", "forum_url")
+    video: str = detail("link", "video", "video_url", "url_video")  # a recording of the talk
     doi: str = detail("doi", cite=Cite("doi", bibtex_at=61, meta=(("citation_doi", "doi"),), meta_at=20))
     # As the source's BibTeX gives them, for citations: kept as written ("13--24", "Jul").
     pages: str = detail("text", cite=Cite("pages", bibtex_at=10, meta_at=11, meta=(
