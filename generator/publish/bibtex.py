@@ -35,6 +35,8 @@ from generator.volume import Volume
 from .volume import cited
 
 CITED = tuple(field for field in DETAILS if field.cite.bibtex)  # the details a BibTeX entry carries
+# The places of the entry's own fields; each cited detail's ``Cite.bibtex_at`` puts it among them.
+_TITLE_AT, _BOOKTITLE_AT, _URL_AT = 0, 2, 50
 
 _SPECIALS = {
     "\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}",
@@ -83,10 +85,11 @@ class BibTeX:
     def entry(self, paper: RenderedPaper) -> str:
         volume = self.volume
         # (place, field, value): the fixed fields, then each detail the schema cites at its own place.
-        fields = [(0, "title", self.title(paper.paper.title, _page(paper))), (2, "booktitle", escape(volume.title))]
+        fields = [(_TITLE_AT, "title", self.title(paper.paper.title, _page(paper))),
+                  (_BOOKTITLE_AT, "booktitle", escape(volume.title))]
         url = volume.absolute(paper.url)
         if url:
-            fields.append((50, "url", _url(url)))
+            fields.append((_URL_AT, "url", _url(url)))
         for field in CITED:
             value = _bibtex_value(field, cited(paper, field, volume))
             if value:
