@@ -23,7 +23,7 @@ from generator.cjk import CJK_RANGES
 from generator.details import parse_details
 from generator.sources import inside
 from generator.errors import ContentError, ProceedingsError, shown
-from generator.model import DETAIL_FIELDS, Paper
+from generator.model import DETAIL_FIELDS, DETAILS, Paper
 from generator.reporter import Reporter
 from generator.yamlutil import as_lf, dump, load_mapping, read_utf8
 
@@ -36,8 +36,10 @@ SLUG = re.compile(f"^[a-z0-9{CJK_RANGES}]+(?:-[a-z0-9{CJK_RANGES}]+)*$")
 # The front matter the tool writes and reads, in the order a page lists it (what a reader looks for first);
 # the one table the known-keys check and the writer's key order come from. Any other key is a person's
 # own: kept where it was, and warned about.
-FRONT_MATTER = ("id", "title", "slug", "authors", "tags", *DETAIL_FIELDS[1:], "uid", "order", "source", "entry",
-                "generated")
+# The details come in the schema's order (model.Details), the authors first, beside the title.
+_AUTHORS = tuple(field.name for field in DETAILS if field.kind == "authors")
+FRONT_MATTER = ("id", "title", "slug", *_AUTHORS, "tags", *(name for name in DETAIL_FIELDS if name not in _AUTHORS),
+                "uid", "order", "source", "entry", "generated")
 KNOWN_KEYS = frozenset(FRONT_MATTER)
 
 # message, file, line

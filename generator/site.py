@@ -24,7 +24,7 @@ from generator.details import author_fields, is_web_link
 from generator.errors import ThemeError
 from generator.i18n import interface
 from generator.groups import group_index, paper_groups
-from generator.model import DETAIL_FIELDS, Author, RenderedPaper, Tag
+from generator.model import DETAILS, Author, RenderedPaper, Tag
 from generator.slugs import slug_or_digest, slugify, unique
 from generator.theme import Theme
 from generator.volume import Volume
@@ -461,8 +461,12 @@ def _details_json(paper: RenderedPaper) -> dict[str, Any]:
     """Authors always (a list, maybe empty); the other details only when the paper has them."""
     details = paper.details
     record: dict[str, Any] = {"authors": [author_fields(author) for author in details.authors]}
-    for key in DETAIL_FIELDS[1:]:
-        value = getattr(details, key)
+    for field in PUBLIC_DETAILS:
+        value = getattr(details, field.name)
         if value:
-            record[key] = list(value) if isinstance(value, tuple) else value
+            record[field.name] = list(value) if isinstance(value, tuple) else value
     return record
+
+
+# What papers.json carries beside the authors, in the schema's order.
+PUBLIC_DETAILS = tuple(field for field in DETAILS if field.public and field.kind != "authors")
