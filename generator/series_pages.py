@@ -7,30 +7,23 @@ sitemap index: the volumes' sitemaps and the series' own, since one sitemap may 
 addresses) and ``feed.xml`` (the newest volume's papers), the feed and sitemaps written by
 ``publish.feeds`` as a volume's are.
 
-``SeriesWriter`` makes them while a build runs: each volume's papers.json records are written to a
-part file as soon as the volume is built (so the series' papers are never all in memory), the newest
-volume's papers are kept for the feed, and the pages are rendered once every volume is known.
+``series_writer.SeriesWriter`` makes them while a build runs; ``series_live`` while serve runs.
 """
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 from typing import Callable, Iterable
 
 from generator import __version__
 from generator.archive_people import Person, group_people
-from generator.cache import BuildCache
 from generator.errors import ThemeError
 from generator.i18n import interface
-from generator.model import Author, RenderedPaper
-from generator.output import Staging
+from generator.model import RenderedPaper
 from generator.publish.feeds import SITEMAP_PATH, atom_feed, sitemap_index, sitemap_pages, sitemaps
-from generator.reporter import Reporter
 from generator.search import lunr_js
-from generator.series import Layout, Listing, Member, SeriesVolume, newest_first, volume_date
-from generator.site import AUTHORS_PER_PAGE, json_line, paginate, paper_record
+from generator.series import SeriesVolume
+from generator.site import AUTHORS_PER_PAGE, json_line, paginate
 from generator.theme import Theme, default_theme_dir
 from generator.volume import Volume
 
@@ -38,8 +31,6 @@ ARCHIVE_ASSETS = ("archive-search.js",)  # themes/default/archive/: never copied
 STATIC_ASSETS = ("style.css", "search.css", "favicon.svg")
 QUERY_END = "  // tests/js runs the query code above in node"
 SERIES_SITEMAP = "sitemap-archive.xml"
-PARTS = ".series-parts"
-CACHE_KIND = "series"  # each volume's SeriesVolume, for a volume that fails to build next time
 
 
 class SeriesPages:
@@ -129,81 +120,3 @@ def query_script(search_js: str) -> bytes:
     exported = ("  globalThis.proceedingsQuery = { normalise: normalise, queryWords: queryWords, "
                 "fromLatex: fromLatex, find: find, markedRanges: markedRanges };\n})();\n")
     return (search_js[:end] + exported).encode("utf-8")
-
-
-class SeriesWriter:
-    """The series' files, made while its volumes are built into ``staging``."""
-
-    def __init__(self, layout: Layout, staging: Staging, cache: bool = True):
-        assert layout.series is not None
-        self.layout, self.series, self.staging = layout, layout.series, staging
-        self.volumes: list[SeriesVolume] = []
-        self.newest: tuple[SeriesVolume, list[RenderedPaper]] | None = None
-        self.parts = staging.path / PARTS  # removed before the swap; a killed build's goes with its staging
-        self.parts.mkdir()
-        self.store = BuildCache.for_content(layout.content_dir, enabled=cache)
-        self.known = self.store.load_json(CACHE_KIND, self.store.key(CACHE_KIND)) if self.store.enabled else None
-        self.seen: dict[str, object] = {}
-
-    def add(self, member: Member, volume: Volume, papers: list[RenderedPaper], files: Iterable[str]) -> None:
-        """A volume just built: listed, its records written out, kept for the feed if it is the newest."""
-        entry = SeriesVolume.of(member.prefix, volume, papers, files)
-        self._listed(entry, series_records(entry, (paper_record(p) for p in papers)))
-        if self.newest is None or entry.sort_key > self.newest[0].sort_key:
-            self.newest = (entry, papers)
-
-    def carried(self, member: Member) -> None:
-        """A volume that failed to build, its last build carried over: listed as it was last built."""
-        known = (self.known or {}).get(member.prefix) if isinstance(self.known, dict) else None
-        published = self.staging.path / member.prefix / "papers.json"
-        if known is None or not published.is_file():
-            return
-        entry = from_json(member.prefix, known)
-        records = json.loads(published.read_text(encoding="utf-8"))
-        self._listed(entry, series_records(entry, records))
-        if self.newest is None or entry.sort_key > self.newest[0].sort_key:
-            self.newest = (entry, [])  # its papers are not at hand: the feed waits for its next build
-
-    def _listed(self, entry: SeriesVolume, records: Iterable[bytes]) -> None:
-        self.volumes.append(entry)
-        with open(self.parts / f"{len(self.volumes)}.jsonl", "wb") as part:
-            for line in records:
-                part.write(line + b"\n")
-        self.seen[entry.path] = to_json(entry)
-
-    def finish(self, reporter: Reporter) -> tuple[list[SeriesVolume], int]:
-        """The series' pages and papers.json, written into the staging folder; the volumes, newest first,
-        and how many files."""
-        try:
-            volumes = newest_first(self.volumes)
-            newest = self.newest[1] if self.newest and volumes and self.newest[0] is volumes[0] else None
-            files = series_files(self.series, volumes, self.layout.content_dir, reporter.warn, newest)
-            for name, data in files.items():
-                self.staging.write(name, data)
-            order = {id(v): n + 1 for n, v in enumerate(self.volumes)}
-            with open(self.staging.path / "papers.json", "wb") as out:
-                out.writelines(join_records(self._part(order[id(v)]) for v in volumes))
-            if self.store.enabled:
-                self.store.store_json(CACHE_KIND, self.store.key(CACHE_KIND), self.seen)
-            return volumes, len(files) + 1
-        finally:
-            shutil.rmtree(self.parts, ignore_errors=True)
-
-    def _part(self, number: int) -> Iterable[bytes]:
-        with open(self.parts / f"{number}.jsonl", "rb") as part:
-            for line in part:
-                yield line.rstrip(b"\n")
-
-
-def to_json(volume: SeriesVolume) -> dict:
-    return {"title": volume.title, "description": volume.volume.description, "date": volume.date,
-            "year": volume.year, "sitemaps": list(volume.sitemaps), "papers": [[p.id, p.url, p.title, p.year,
-                                             [[a.name, a.affiliation, a.orcid, a.id] for a in p.authors]]
-                                            for p in volume.papers]}
-
-
-def from_json(path: str, data: dict) -> SeriesVolume:
-    volume = Volume(data["title"], data["description"], date=volume_date(data["date"]))
-    papers = tuple(Listing(id_, url, title, tuple(Author(*author) for author in authors), year)
-                   for id_, url, title, year, authors in data["papers"])
-    return SeriesVolume(path, volume, papers, data["year"], tuple(data["sitemaps"]))
