@@ -11,6 +11,7 @@ archive's own, since one sitemap may hold at most 50,000 addresses) and ``feed.x
 from __future__ import annotations
 
 import json
+from collections import Counter
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Callable
@@ -25,11 +26,8 @@ from generator.output import atomic_file, write_atomically
 from generator.publish.feeds import ATOM_NS, SITEMAP_NS, XML_LANG, _clean, _serialize, _urn
 from generator.search import lunr_js
 from generator.site import AUTHORS_PER_PAGE, paginate
-from generator.theme import Theme, default_theme_dir
+from generator.theme import Theme
 
-ARCHIVE_ASSETS = ("archive-search.js",)  # themes/default/archive/: never copied into a volume
-STATIC_ASSETS = ("style.css", "search.css", "favicon.svg")
-QUERY_END = "  // tests/js runs the query code above in node"
 ARCHIVE_SITEMAP = "sitemap-archive.xml"
 
 
@@ -44,7 +42,7 @@ def write_archive(volumes: list[Volume], config: Config, title: str, content_dir
     feed = newest_feed(volumes, config, title)
     if feed is not None:
         files["feed.xml"] = feed
-    files.update(assets())
+    files.update(assets(content_dir))
     for name, data in files.items():
         path = out_dir / name
         if not path.is_file() or path.read_bytes() != data:
@@ -61,7 +59,8 @@ class ArchivePages:
         self.env.globals.update(series={"title": title, "description": config.description,
                                         "language": config.language, "version": __version__,
                                         "paper_count": sum(len(v.papers) for v in volumes)},
-                                volumes=volumes)
+                                volumes=volumes, volume_facts={v.path: volume_facts(v) for v in volumes},
+                                search_volumes=[{"path": v.path, "title": v.title} for v in volumes])
         self.volumes = volumes
 
     def render(self, template: str, root: str, **context) -> bytes:
@@ -141,25 +140,25 @@ def _text(parent: ET.Element, tag: str, text: str, **attributes: str) -> None:
     ET.SubElement(parent, tag, attributes).text = _clean(text)
 
 
-def assets() -> dict[str, bytes]:
-    """The theme's styles, lunr.js, the volumes' query code (search-query.js) and archive-search.js."""
-    theme = default_theme_dir()
-    files = {f"assets/{name}": (theme / "static" / name).read_bytes() for name in STATIC_ASSETS}
-    files.update({f"assets/{name}": (theme / "archive" / name).read_bytes() for name in ARCHIVE_ASSETS})
+def assets(content_dir: Path) -> dict[str, bytes]:
+    """The theme's static files (the series' ``theme/static`` shadowing the default's, as a volume's
+    does) and lunr.js, under assets/: the same search.js and search-query.js as a volume's."""
+    static = Theme.for_content(content_dir).static_files()
+    files = {f"assets/{name}": path.read_bytes() for name, path in static.items()}
     files["assets/lunr.js"] = lunr_js()
-    files["assets/search-query.js"] = query_script((theme / "static" / "search.js").read_text(encoding="utf-8"))
     return files
 
 
-def query_script(search_js: str) -> bytes:
-    """The query half of search.js (words, stemming, CJK bigrams, ``find``) as a browser global,
-    so that the archive searches the volumes' indexes exactly as a volume's own box does."""
-    end = search_js.find(QUERY_END)
-    if end < 0:
-        raise ThemeError("search.js lacks the line that ends its query code; the archive search needs it")
-    exported = ("  globalThis.proceedingsQuery = { normalise: normalise, queryWords: queryWords, "
-                "fromLatex: fromLatex, find: find, markedRanges: markedRanges };\n})();\n")
-    return (search_js[:end] + exported).encode("utf-8")
+def volume_facts(volume: Volume) -> dict[str, str]:
+    """What the home page's card of a volume shows beside its title and date: its number and
+    venue, as most of its papers give them (a citation's ``volume``, the ``address``); "" when none."""
+    return {"number": _most_common(volume.papers, "volume"), "venue": _most_common(volume.papers, "address")}
+
+
+def _most_common(records, key: str) -> str:
+    counts = Counter(str(r.get(key) or "") for r in records)
+    counts.pop("", None)
+    return min(counts, key=lambda value: (-counts[value], value)) if counts else ""
 
 
 def _remove_stale(folder: Path, kept: set[str], out_dir: Path) -> None:
