@@ -60,7 +60,6 @@
         return Promise.all([loadLunr(), inject(new URL("assets/search-index.js", shelf.root).href)]);
       }).then(function () {
         var data = globalThis.proceedingsSearchData;
-        globalThis.proceedingsSearchData = undefined;
         loadedOne = true;
         return { data: data, index: lunr.Index.load(data.index) };
       });
@@ -366,23 +365,24 @@
   };
 
   /* The dropdown hangs from the box's right edge; where the header wrapped and left the box
-     near the left of the window, it is moved right so that it never runs off the left edge. */
+     near the left of the window, it would run off the left edge: it hangs from the header's
+     left edge instead (search.css). A class, not a style attribute: the CSP allows no inline style. */
   SearchBox.prototype.place = function () {
+    this.form.classList.remove("search-wrapped");
     if (this.page || this.panel.hidden) return;
-    this.panel.style.right = "";
-    var margin = 8, over = margin - this.panel.getBoundingClientRect().left;
-    if (over > 0) this.panel.style.right = -over + "px";
+    if (this.panel.getBoundingClientRect().left < 0) this.form.classList.add("search-wrapped");
   };
 
   SearchBox.prototype.clear = function () {
     this.list.textContent = "";
     this.status.textContent = "";
     this.more.hidden = true;
-    if (!this.page) this.panel.hidden = true;
+    this.close();
   };
 
   SearchBox.prototype.close = function () {
     if (!this.page) this.panel.hidden = true;
+    this.place();
   };
 
   /* On the search page the address keeps the query, so reload and sharing work. */
