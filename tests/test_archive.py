@@ -81,6 +81,14 @@ def test_the_home_page_lists_the_volumes_newest_first(archive):
     assert "<ol" not in home.split('<main id="main"')[1]  # no list numbered "5. 4. 3."
 
 
+def test_a_person_page_puts_each_papers_authors_on_a_line_of_their_own(archive):
+    site, _, _ = archive
+    page = read(site, "people/ada-lovelace.html")
+    item = re.search(r'<li class="paper-item">(.*?)</li>', page, re.S).group(1)
+    assert re.search(r'<h3 class="paper-item-title"><a href="[^"]+">[^<]+</a></h3>\s*'
+                     r'<p class="item-authors">Ada Lovelace, Charles Babbage</p>', item), item
+
+
 def test_a_volume_card_takes_number_and_venue_from_most_of_its_papers():
     papers = ({"volume": "7", "address": "Kyoto"}, {"volume": "7", "address": "Osaka"}, {"volume": "8"}, {})
     facts = volume_facts(Volume(path="2024", title="T", date="", year="2024", papers=papers))
