@@ -400,9 +400,10 @@
     var query = params.get("q") || "", filter = params.get(this.select.name) || "";
     if (!query && !filter) return;
     this.input.value = query;
-    this.select.setAttribute("data-wanted", filter);  // a volume's topics are filled in later
+    this.select.setAttribute("data-wanted", filter);  // a volume's topics are filled in by prepare
     if (this.series) this.select.value = filter;
-    this.run();
+    var box = this;
+    this.prepare().then(function () { box.run(); });
   };
 
   // Keyboard: "/" focuses the box; arrows move through results; Enter follows
