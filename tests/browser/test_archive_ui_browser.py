@@ -13,6 +13,8 @@ import pytest
 from generator.archive import build_archive
 from generator.reporter import Reporter
 
+from .checkers import report, violations
+from .conftest import served
 from .helpers import ARTIFACTS, DESKTOP, TIMEOUT
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -196,3 +198,25 @@ def test_screenshots_of_the_archive_pages(page, series, size):
             wait_searched(page)
         assert no_horizontal_scroll(page), f"{name} scrolls sideways at {size['width']} px"
         page.screenshot(path=str(folder / f"archive-{name}-{size['width']}.png"), full_page=True)
+
+
+def test_axe_finds_no_serious_violation_on_the_archive_pages(page, series, axe):
+    """Over http, as the volumes' own check runs (axe reads the stylesheets, which file:// refuses it)."""
+    problems = []
+    with served(series) as root:
+        for rel in ("index.html", "people/index.html", "people/ada-lovelace.html"):
+            page.goto(root + rel)
+            problems += violations(axe, page, rel)
+        page.goto(root + "search.html?q=sparse")
+        wait_searched(page)
+        problems += violations(axe, page, "search.html?q=sparse")
+        page.goto(root + "index.html")
+        type_query(page, "sparse")
+        problems += violations(axe, page, "index.html with the dropdown open")
+    assert not problems, "axe-core found:\n" + "\n".join(problems)
+
+
+def test_the_archive_pages_are_valid_html(vnu, series):
+    pages = [series / "index.html", series / "search.html", *sorted((series / "people").glob("*.html"))]
+    messages = [m for m in vnu(pages, "--errors-only") if m["type"] in ("error", "non-document-error")]
+    assert not messages, "the Nu HTML checker found:\n" + "\n".join(report(messages, series))
