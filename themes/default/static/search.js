@@ -274,9 +274,9 @@
     loadIndex(shelf).then(function (search) {
       if (id !== box.runs) return;
       var tag = search.data.tags.findIndex(function (t) { return t[0] === tagName; });
-      var list = el("ol", "search-results");
+      var list = el("ol", "search-results"), hits;
       try {
-        var hits = Q.find(search, words, tag);
+        hits = Q.find(search, words, tag);
       } catch (error) {  // a reader should never be left with a dead box
         return box.show(say("failed", { query: query }));
       }
