@@ -59,12 +59,15 @@ class SeriesVolume:
     papers: tuple[Listing, ...]
     year: str  # the volume's year, else its papers' most common one, else a year in the folder's name
     sitemaps: tuple[str, ...] = ()  # the volume's sitemaps that list pages (not an index), for the series' index
+    number: str = ""  # its number and venue, as most of its papers give them (a citation's volume, address)
+    venue: str = ""
 
     @classmethod
     def of(cls, path: str, volume: Volume, papers: list[RenderedPaper], files: Iterable[str] = ()) -> SeriesVolume:
         listings = tuple(Listing.of(paper, path) for paper in papers)
         return cls(path, volume, listings, volume.year or _common_year(listings) or _year_in(path),
-                   leaf_sitemaps(files))
+                   leaf_sitemaps(files), most_common(p.details.volume for p in papers),
+                   most_common(p.details.address for p in papers))
 
     @property
     def title(self) -> str:
@@ -185,6 +188,12 @@ def leaf_sitemaps(files: Iterable[str]) -> tuple[str, ...]:
 
 def newest_first(volumes: list[SeriesVolume]) -> list[SeriesVolume]:
     return sorted(volumes, key=lambda v: v.sort_key, reverse=True)
+
+
+def most_common(values: Iterable[str]) -> str:
+    """The value most papers give ("" when none does); a tie goes to the first in the values' order."""
+    counts = Counter(value for value in values if value)
+    return min(counts, key=lambda value: (-counts[value], value)) if counts else ""
 
 
 def _year_in(name: str) -> str:

@@ -24,12 +24,9 @@ from generator.publish.feeds import SITEMAP_PATH, atom_feed, sitemap_index, site
 from generator.search import lunr_js
 from generator.series import SeriesVolume
 from generator.site import AUTHORS_PER_PAGE, json_line, paginate
-from generator.theme import Theme, default_theme_dir
+from generator.theme import Theme
 from generator.volume import Volume
 
-ARCHIVE_ASSETS = ("archive-search.js",)  # themes/default/archive/: never copied into a volume
-STATIC_ASSETS = ("style.css", "search.css", "favicon.svg")
-QUERY_END = "  // tests/js runs the query code above in node"
 SERIES_SITEMAP = "sitemap-archive.xml"
 
 
@@ -41,7 +38,7 @@ class SeriesPages:
         self.env.globals.update(series={"title": series.title, "description": series.description,
                                         "language": series.language, "version": __version__,
                                         "paper_count": sum(len(v.papers) for v in volumes)},
-                                volumes=volumes)
+                                volumes=volumes, search_volumes=[{"path": v.path, "title": v.title} for v in volumes])
 
     def render(self, template: str, root: str, **context) -> bytes:
         try:
@@ -69,7 +66,7 @@ def series_files(series: Volume, volumes: list[SeriesVolume], content_dir: Path,
         feed = atom_feed(newest, volumes[0].volume, series, volumes[0].path)
         if feed is not None:
             files["feed.xml"] = feed
-    files.update(assets())
+    files.update(assets(content_dir))
     return files
 
 
@@ -101,22 +98,10 @@ def series_sitemaps(series: Volume, volumes: list[SeriesVolume], pages: list[str
     return {} if index is None else {**own, SITEMAP_PATH: index}
 
 
-def assets() -> dict[str, bytes]:
-    """The theme's styles, lunr.js, the volumes' query code (search-query.js) and archive-search.js."""
-    theme = default_theme_dir()
-    files = {f"assets/{name}": (theme / "static" / name).read_bytes() for name in STATIC_ASSETS}
-    files.update({f"assets/{name}": (theme / "archive" / name).read_bytes() for name in ARCHIVE_ASSETS})
+def assets(content_dir: Path) -> dict[str, bytes]:
+    """The theme's static files (the series' ``theme/static`` shadowing the default's, as a volume's
+    does) and lunr.js, under assets/: the same search.js and search-query.js as a volume's."""
+    static = Theme.for_content(content_dir).static_files()
+    files = {f"assets/{name}": path.read_bytes() for name, path in static.items()}
     files["assets/lunr.js"] = lunr_js()
-    files["assets/search-query.js"] = query_script((theme / "static" / "search.js").read_text(encoding="utf-8"))
     return files
-
-
-def query_script(search_js: str) -> bytes:
-    """The query half of search.js (words, stemming, CJK bigrams, ``find``) as a browser global,
-    so that the archive searches the volumes' indexes exactly as a volume's own box does."""
-    end = search_js.find(QUERY_END)
-    if end < 0:
-        raise ThemeError("search.js lacks the line that ends its query code; the archive search needs it")
-    exported = ("  globalThis.proceedingsQuery = { normalise: normalise, queryWords: queryWords, "
-                "fromLatex: fromLatex, find: find, markedRanges: markedRanges };\n})();\n")
-    return (search_js[:end] + exported).encode("utf-8")

@@ -1,6 +1,6 @@
 """The search index: a lunr index prebuilt here, loaded by lunr.js in the browser.
 
-The site ships two scripts beside the theme's ``search.js``: ``assets/lunr.js``
+The site ships two scripts beside the theme's ``search.js`` and ``search-query.js``: ``assets/lunr.js``
 (copied from the mkdocs package, lunr 2.3.9) and ``assets/search-index.js``,
 which sets ``globalThis.proceedingsSearchData`` to the serialized index plus
 what a result needs for display. A script file rather than JSON fetched at run
@@ -10,13 +10,13 @@ Everything here must agree with what lunr.js does at query time, or a search
 misses papers it should find. Where lunr.py and lunr.js differ we follow lunr.js:
 
 * words: both sides normalise (NFKC, lower case, dashes and every space to a
-  separator) before splitting; search.js repeats ``normalise`` and ``_SPACES``;
+  separator) before splitting; search-query.js repeats ``normalise`` and ``_SPACES``;
 * stems: lunr.py's Porter stemmer turns a final y into i where lunr.js does not
   (``array``: ``arrai`` against ``array``), so we use lunr.js's rule;
 * order: lunr.js inserts index terms into its token set in UTF-16 code-unit
   order and refuses the whole index otherwise; lunr.py sorts by code point;
 * CJK: a run of Han, Kana or Hangul inside a word is indexed as its
-  overlapping character bigrams (``generator.cjk``), and search.js turns the
+  overlapping character bigrams (``generator.cjk``), and search-query.js turns the
   query into the same bigrams, all required: any word of two or more
   characters inside a Chinese or Japanese title is found, without a
   dictionary on either side. The rest of such a word ("LoRA" in "LoRA微调")
