@@ -67,9 +67,10 @@ def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[st
     return cache.key("search", *parts)
 
 
-def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], staging, cache: BuildCache,
+def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], sink, cache: BuildCache,
                        parallel: bool = True, names: dict[str, str] | None = None) -> Pending:
-    """Write the search files into ``staging`` (an ``output.Staging``); the result names them.
+    """Write the search files into ``sink`` (a ``sinks.StagingSink``: ``write``, ``target``); the result
+    names them.
 
     An index the cache holds for these papers is copied at once. Otherwise it is built
     in a forked process (``parallel``) that writes the file itself, so that the
@@ -77,8 +78,8 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], st
     stored in the cache for the next build. The script is written, cached and copied
     in chunks, never held whole (it is not hard-linked from the previous site).
     """
-    staging.write(LUNR_JS, lunr_js())
-    target = staging.path / INDEX_JS
+    sink.write(LUNR_JS, lunr_js())
+    target = sink.target(INDEX_JS)
     key = search_key(cache, papers, tag_urls, names) if cache.enabled else ""
     if cache.enabled and cache.copy_out("search", key, target):  # in chunks: ≈ 120 MB at 50,000 papers
         return Pending(lambda: [LUNR_JS, INDEX_JS])
