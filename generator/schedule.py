@@ -1,16 +1,17 @@
 """When the search index is made, and what follows a published site: the pipeline's scheduling.
 
 The pipeline owns one ``Schedule``, chosen by its ``Options`` (``schedule_for``); the sink only
-takes the files.
+takes the files, and every schedule works with every sink.
 
 * ``Alongside`` (build): the index is started before papers are related, in a forked process that
-  writes its file straight into the sink's folder (``StagingSink.target``), so that it is built on
-  the other core while the templates render; ``publish`` waits for it. From the build cache when
-  the papers did not change.
+  writes its file straight into the sink's folder (``Sink.target``; a sink without one is given the
+  bytes), so that it is built on the other core while the templates render; ``publish`` waits for
+  it. From the build cache when the papers did not change.
 * ``Background`` (serve, ``Options.background_search``): a small edit serves its page at once. The
-  search index, the files made from the whole volume (the .bib, feed, papers.json…: ``defer``) and
-  related papers worked out afresh (``relate_later``) follow in one background job after publish,
-  added to the site when done (``Sink.add``); a newer pass's job supersedes it.
+  search index, the files made from the whole volume that the site already has (the .bib, feed,
+  papers.json…: ``defer``) and related papers worked out afresh (``relate_later``) follow in one
+  background job after publish, added to the site when done (``Sink.add``); a newer pass's job
+  supersedes it.
 * ``Schedule`` itself (check, ``Options(search=False)``): no index; everything now.
 """
 

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Iterator
 
 from generator.cache import BuildCache
-from generator.output import Staging, check_replaceable, publish_site, staged_site, write_changed, write_site
+from generator.output import (Staging, check_replaceable, output_lock, publish_site, staged_site, write_changed,
+                              write_site)
 from generator.reporter import Reporter
 from generator.reuse import Digests, LastSite
 
@@ -51,6 +52,10 @@ class Sink:
 
     def write(self, name: str, data: bytes) -> None:
         pass
+
+    def target(self, name: str) -> Path | None:
+        """Where another process may write this file itself (None: no folder; give its bytes to ``write``)."""
+        return None
 
     def finish(self, names: list[str], static: dict[str, Path]) -> None:
         """Publish the site: the files written now, those kept from the last site, the static files."""
@@ -116,6 +121,10 @@ class StagingSink(Sink):
         publish_site(self.staging, static)
         if self._record is not None:
             LastSite.save(self._record[0], self.out_dir, self._record[1])
+
+    def add(self, files: dict[str, bytes]) -> None:
+        with output_lock(self.out_dir):  # not while another build swaps the folder
+            write_changed(self.out_dir, {}, files, remove=False)
 
 
 class MemorySink(Sink):
