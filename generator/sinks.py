@@ -48,6 +48,7 @@ class Sink:
 
     @contextlib.contextmanager
     def session(self, reporter: Reporter) -> Iterator[None]:
+        """Held while the pipeline's stages that make the site run (``pipeline.Stage.writes``)."""
         yield
 
     def write(self, name: str, data: bytes) -> None:
