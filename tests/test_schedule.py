@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
+
+import pytest
 
 import generator.search as search_package
 from generator import pipeline
+from generator.background import in_parallel
 from generator.build import build
 from generator.check import CHECKING
 from generator.pipeline import Options, Pipeline
@@ -65,3 +69,32 @@ def test_check_makes_no_search_index(seed_content):
 
     assert INDEX_JS not in files(CHECKING)
     assert INDEX_JS in files(Options(cache=False))
+
+
+def test_a_failed_stage_stops_the_index_child_before_the_staging_folder_goes(seed_content, tmp_path, monkeypatch):
+    started: list = []
+    real_fork = search_package.in_parallel
+
+    def forked(job):
+        started.append(real_fork(job))
+        return started[-1]
+
+    def broken_render(*args, **kwargs):
+        raise RuntimeError("a template failed")
+
+    monkeypatch.setattr(search_package, "in_parallel", forked)
+    monkeypatch.setattr(search_package, "write_chunks", lambda *args: time.sleep(30))  # the child is still busy
+    monkeypatch.setattr(pipeline, "render_outputs", broken_render)
+    began = time.monotonic()
+    with pytest.raises(RuntimeError, match="a template failed"):
+        build(seed_content, tmp_path / "site", Reporter(), jobs=2, cache=False)
+    assert time.monotonic() - began < 20
+    assert len(started) == 1 and not started[0]._process.is_alive()
+    assert not (tmp_path / ".site.staging").exists()
+
+
+def test_cancelling_what_follows_a_forked_job_stops_the_job():
+    began = time.monotonic()
+    pending = in_parallel(lambda: time.sleep(30)).then(lambda result: result)
+    pending.cancel()
+    assert time.monotonic() - began < 10
