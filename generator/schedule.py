@@ -20,11 +20,16 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from generator.background import BackgroundRunner, Pending
+from generator.cache import BuildCache
 from generator.model import RenderedPaper
 from generator.search import INDEX_JS, LUNR_JS, search_files, start_search_files
+from generator.sinks import Sink
+
+if TYPE_CHECKING:
+    from generator.pipeline import Options
 
 SEARCH_FILES = [LUNR_JS, INDEX_JS]
 Related = dict[str, tuple[str, ...]]
@@ -42,14 +47,14 @@ class SearchInput:
 class Schedule:
     """No search index; every output rendered now, related papers worked out now."""
 
-    def start(self, search: SearchInput, sink, store, jobs: int, fresh: bool) -> None:
+    def start(self, search: SearchInput, sink: Sink, store: BuildCache, jobs: int, fresh: bool) -> None:
         """Start the index (``fresh``: the papers it is made of moved since the last pass)."""
 
     def relate_later(self, relate: Callable[[], Related]) -> bool:
         """Whether related papers may be worked out after publish (False: work them out now)."""
         return False
 
-    def defer(self, outputs: list, sink) -> list:
+    def defer(self, outputs: list, sink: Sink) -> list:
         """The outputs to render now; the others follow the published site."""
         return outputs
 
@@ -57,7 +62,7 @@ class Schedule:
         """The search files of the site, once they are there."""
         return []
 
-    def published(self, sink) -> None:
+    def published(self, sink: Sink) -> None:
         """The site is published: start what follows it."""
 
     def cancel(self) -> None:
@@ -68,7 +73,7 @@ class Alongside(Schedule):
     def __init__(self) -> None:
         self._pending: Pending | None = None
 
-    def start(self, search: SearchInput, sink, store, jobs: int, fresh: bool) -> None:
+    def start(self, search: SearchInput, sink: Sink, store: BuildCache, jobs: int, fresh: bool) -> None:
         self._pending = start_search_files(search.papers, search.tag_urls, sink, store, parallel=jobs > 1,
                                            names=search.names)
 
@@ -110,7 +115,7 @@ class Background(Schedule):
         self._generation = 0
         self._lock = threading.Lock()
 
-    def start(self, search: SearchInput, sink, store, jobs: int, fresh: bool) -> None:
+    def start(self, search: SearchInput, sink: Sink, store: BuildCache, jobs: int, fresh: bool) -> None:
         self._job = _Job(search, fresh or not all(sink.has(name) for name in SEARCH_FILES))
 
     def relate_later(self, relate: Callable[[], Related]) -> bool:
@@ -118,7 +123,7 @@ class Background(Schedule):
         self._job.relate = relate
         return True
 
-    def defer(self, outputs: list, sink) -> list:
+    def defer(self, outputs: list, sink: Sink) -> list:
         # A whole-volume file the site has is served as it was until the job's version replaces it.
         assert self._job is not None
         now = [o for o in outputs if o.deps is not None or not sink.has(o.path)]
@@ -128,7 +133,7 @@ class Background(Schedule):
     def names(self) -> list[str]:
         return list(SEARCH_FILES)
 
-    def published(self, sink) -> None:
+    def published(self, sink: Sink) -> None:
         job, self._job = self._job, None
         if job is None or not (job.needed or job.relate):
             return
@@ -161,7 +166,7 @@ class Background(Schedule):
         self._runner.stop()
 
 
-def schedule_for(options) -> Schedule:
+def schedule_for(options: Options) -> Schedule:
     """The schedule ``Options`` ask for."""
     if not options.search:
         return Schedule()
