@@ -25,8 +25,9 @@ from generator.reporter import Reporter
 from generator.series import load_layout, member_reporter
 from generator.sinks import NullSink
 
-# Plan the sync without writing, derive nothing, try the templates on a sample, keep the pages for a look.
-CHECKING = Options(cache=False, write_pages=False, derive=False, sample=True, keep=True)
+# Plan the sync without writing, derive nothing, try the templates on a sample, keep the pages for a look,
+# make no search index.
+CHECKING = Options(cache=False, write_pages=False, derive=False, sample=True, keep=True, search=False)
 
 LONG_ABSTRACT = 20_000  # characters; real abstracts stay under ~3,000
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")

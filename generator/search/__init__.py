@@ -67,18 +67,21 @@ def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[st
     return cache.key("search", *parts)
 
 
-def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], staging, cache: BuildCache,
+def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], sink, cache: BuildCache,
                        parallel: bool = True, names: dict[str, str] | None = None) -> Pending:
-    """Write the search files into ``staging`` (an ``output.Staging``); the result names them.
+    """Write the search files into ``sink`` (``sinks.Sink``); the result names them.
 
     An index the cache holds for these papers is copied at once. Otherwise it is built
-    in a forked process (``parallel``) that writes the file itself, so that the
-    index, tens of MB at 10,000 papers, never travels back through a pipe, and
-    stored in the cache for the next build. The script is written, cached and copied
-    in chunks, never held whole (it is not hard-linked from the previous site).
+    in a forked process (``parallel``) that writes the file itself into the sink's folder
+    (``Sink.target``), so that the index, tens of MB at 10,000 papers, never travels back
+    through a pipe, and stored in the cache for the next build. The script is written,
+    cached and copied in chunks, never held whole (it is not hard-linked from the previous
+    site). A sink without a folder (memory, nowhere) is given the script whole.
     """
-    staging.write(LUNR_JS, lunr_js())
-    target = staging.path / INDEX_JS
+    sink.write(LUNR_JS, lunr_js())
+    target = sink.target(INDEX_JS)
+    if target is None:
+        return _start_script(papers, tag_urls, sink, parallel, names)
     key = search_key(cache, papers, tag_urls, names) if cache.enabled else ""
     if cache.enabled and cache.copy_out("search", key, target):  # in chunks: ≈ 120 MB at 50,000 papers
         return Pending(lambda: [LUNR_JS, INDEX_JS])
@@ -89,3 +92,16 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], st
         return [LUNR_JS, INDEX_JS]
 
     return in_parallel(job) if parallel else Pending(job)
+
+
+def _start_script(papers: list[RenderedPaper], tag_urls: dict[str, str], sink, parallel: bool,
+                  names: dict[str, str] | None) -> Pending:
+    """The index script made (in a forked process when ``parallel``) and given to the sink whole."""
+    def script() -> bytes:
+        return index_script(search_data(papers, tag_urls, names))
+
+    def written(data: bytes) -> list[str]:
+        sink.write(INDEX_JS, data)
+        return [LUNR_JS, INDEX_JS]
+
+    return (in_parallel(script) if parallel else Pending(script)).then(written)
