@@ -24,6 +24,8 @@ from generator.config import CONFIG_NAME, Config, load_config
 from generator.errors import ContentError, Diagnostic, ProceedingsError
 from generator.output import SITE_MARKERS, check_replaceable
 from generator.pages import PAGES_DIR
+from generator.people import group
+from generator.people_file import Rules, load_rules
 from generator.reporter import Reporter
 from generator.sources import find_sources, read_source
 
@@ -104,11 +106,11 @@ class VolumeReporter(Reporter):
 
 
 def build_volume(content_dir: Path, folder: Path, out_dir: Path, reporter: Reporter, config: Config,
-                 cache: bool = True, jobs: int | None = None) -> BuildResult:
+                 cache: bool = True, jobs: int | None = None, people: Rules | None = None) -> BuildResult:
     """One volume, built as a one-volume site into ``<out>/<folder name>/``, linking up to the archive."""
     base_url = f"{config.base_url}{folder.name}/" if config.base_url else None
     return build(folder, out_dir / folder.name, VolumeReporter(reporter, folder.name), base_url=base_url,
-                 jobs=jobs, cache=cache, series=series_title(config, content_dir))
+                 jobs=jobs, cache=cache, series=series_title(config, content_dir), people=people)
 
 
 def build_archive(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | None = None,
@@ -117,6 +119,7 @@ def build_archive(content_dir: Path, out_dir: Path, reporter: Reporter, base_url
     from generator.archive_pages import write_archive
 
     config = series_config(content_dir, reporter, base_url)
+    people = load_rules(content_dir, reporter.warn)  # the series' people.yaml: every volume's, and the archive's
     check_replaceable(out_dir, content_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     folders = volume_dirs(content_dir)
@@ -130,14 +133,16 @@ def build_archive(content_dir: Path, out_dir: Path, reporter: Reporter, base_url
         if wanted is None or folder.name in wanted or not (out_dir / folder.name / "papers.json").is_file():
             reporter.info(f"volume {folder.name}/")
             try:
-                results[folder.name] = build_volume(content_dir, folder, out_dir, reporter, config, cache, jobs)
+                results[folder.name] = build_volume(content_dir, folder, out_dir, reporter, config, cache, jobs,
+                                                    people)
             except ProceedingsError as exc:  # one broken volume never sinks the others
                 reporter.error(f"volume {folder.name} not built: {exc.message} (its previous build, if any, "
                                f"stays published)", exc.path or folder, exc.line)
     remove_stale_volumes(out_dir, {folder.name for folder in folders})
     volumes = [read_volume(folder, out_dir / folder.name) for folder in folders
                if (out_dir / folder.name / "papers.json").is_file()]
-    files = write_archive(volumes, config, series_title(config, content_dir), content_dir, out_dir, reporter.warn)
+    files = write_archive(volumes, config, series_title(config, content_dir), content_dir, out_dir, reporter.warn,
+                          people)
     return ArchiveResult(volumes, results, files)
 
 
@@ -224,4 +229,10 @@ def archive_changes(content_dir: Path, changed: Iterable[Path]) -> set[str] | No
 def check_archive(content_dir: Path, reporter: Reporter, check: Callable) -> dict[str, object]:
     """``check`` run on every volume, each volume's messages naming its folder."""
     series_config(content_dir, reporter)
-    return {folder.name: check(folder, VolumeReporter(reporter, folder.name)) for folder in volume_dirs(content_dir)}
+    people = load_rules(content_dir, reporter.warn)
+    results = {folder.name: check(folder, VolumeReporter(reporter, folder.name), people=people)
+               for folder in volume_dirs(content_dir)}
+    # The people pages' warnings, from every volume's papers (newest folder first, as the archive lists them).
+    group((((name, paper), paper.details.authors) for name, result in reversed(results.items())
+           for paper in result.rendered), people, "people").report(reporter.warn)
+    return results

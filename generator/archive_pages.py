@@ -18,6 +18,7 @@ from typing import Callable
 from generator import __version__
 from generator.archive import Volume
 from generator.archive_people import Person, group_people
+from generator.people_file import Rules
 from generator.config import Config
 from generator.errors import ThemeError
 from generator.i18n import interface
@@ -34,10 +35,10 @@ ARCHIVE_SITEMAP = "sitemap-archive.xml"
 
 
 def write_archive(volumes: list[Volume], config: Config, title: str, content_dir: Path, out_dir: Path,
-                  warn: Callable[..., None]) -> int:
+                  warn: Callable[..., None], people_rules: Rules | None = None) -> int:
     """Write every archive-level file; return how many."""
     volumes = sorted(volumes, key=lambda v: v.sort_key, reverse=True)  # newest first
-    people = group_people(volumes, warn)
+    people = group_people(volumes, warn, people_rules)
     pages = ArchivePages(config, title, volumes, content_dir)
     files = pages.html(people)
     files.update(sitemaps(volumes, config, [name for name in files if name.endswith(".html")]))

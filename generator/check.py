@@ -11,18 +11,20 @@ tries the templates on a sample of the papers.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from generator.config import CONFIG_NAME
 from generator.errors import Diagnostic
 from generator.merge import Change, entry_digest
 from generator.model import Entry, RenderedPaper
+from generator.people_file import Rules
 from generator.pipeline import Options, Pipeline
 from generator.project import Project
 from generator.publish.bibtex import BibTeX
 from generator.reporter import Reporter
 from generator.sinks import NullSink
+from generator.site import group_authors
 
 # Plan the sync without writing, derive nothing, try the templates on a sample, keep the pages for a look.
 CHECKING = Options(cache=False, write_pages=False, derive=False, sample=True, keep=True)
@@ -47,10 +49,14 @@ class CheckResult:
     entries: int
     pending: dict[str, int]  # what a build would do to the pages: create/update/remove → count
     undefined: dict[str, list[str]] = field(default_factory=dict)  # macro name → pages or list lines using it
+    rendered: tuple[RenderedPaper, ...] = field(default=(), repr=False, compare=False)  # for an archive's people
 
 
-def check(content_dir: Path, reporter: Reporter) -> CheckResult:
-    run = Pipeline(content_dir, NullSink(), CHECKING).run(reporter)
+def check(content_dir: Path, reporter: Reporter, people: Rules | None = None) -> CheckResult:
+    """``people``: the series' people.yaml when the volume is one of an archive's, which then reports
+    its people across volumes itself."""
+    options = CHECKING if people is None else replace(CHECKING, people=people)
+    run = Pipeline(content_dir, NullSink(), options).run(reporter)
     project = run.project
     assert project is not None and run.docs is not None
     entries = [entry for source in project.sources for entry in source.entries]
@@ -58,9 +64,11 @@ def check(content_dir: Path, reporter: Reporter) -> CheckResult:
     known = {made.text for doc in run.docs.values() if (made := doc.generated)}
     render_entries([e for e in entries if entry_digest(e) not in known], project, reporter)
     check_citations(project, run.rendered, reporter)
+    if people is None:  # the build warns of the author pages' people with every paper; check sees a sample
+        group_authors(run.rendered, project.people).report(reporter.warn)
     undefined = undefined_macros(reporter.diagnostics)
     report_undefined_macros(undefined, reporter)
-    return CheckResult(len(run.papers), len(entries), pending_counts(run.changes), undefined)
+    return CheckResult(len(run.papers), len(entries), pending_counts(run.changes), undefined, tuple(run.rendered))
 
 
 def undefined_macros(diagnostics: list[Diagnostic]) -> dict[str, list[str]]:

@@ -135,10 +135,10 @@ def site_renderer(project: Project, papers: list[RenderedPaper], env=None, warn=
     Pass the ``env`` of an earlier renderer to skip recompiling templates, and
     ``related`` (paper id → related ids) to reuse related papers already worked out.
     """
-    site = SiteInfo(project.volume, len(papers), author_count(papers))
+    site = SiteInfo(project.volume, len(papers), author_count(papers, project.people))
     publication = Publication(papers, project.volume, project.config.macros, warn, related=related)
     return SiteRenderer(Theme.for_content(project.content_dir), project.config, site, env, publication,
-                        project.topic_names())
+                        project.topic_names(), project.people)
 
 
 def render_outputs(outputs: list, sink, reporter: Reporter, jobs: int = 1) -> list[str]:
