@@ -233,6 +233,6 @@ def check_archive(content_dir: Path, reporter: Reporter, check: Callable) -> dic
     results = {folder.name: check(folder, VolumeReporter(reporter, folder.name), people=people)
                for folder in volume_dirs(content_dir)}
     # The people pages' warnings, from every volume's papers (newest folder first, as the archive lists them).
-    group((((name, paper), paper.details.authors) for name, result in reversed(results.items())
-           for paper in result.rendered), people, "people").report(reporter.warn)
+    group((((name, paper), authors) for name, result in reversed(results.items()) for paper, authors in result.authors),
+          people, "people").report(reporter.warn)
     return results

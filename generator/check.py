@@ -17,14 +17,14 @@ from pathlib import Path
 from generator.config import CONFIG_NAME
 from generator.errors import Diagnostic
 from generator.merge import Change, entry_digest
-from generator.model import Entry, RenderedPaper
+from generator.model import Author, Entry, RenderedPaper
+from generator.people import group
 from generator.people_file import Rules
 from generator.pipeline import Options, Pipeline
 from generator.project import Project
 from generator.publish.bibtex import BibTeX
 from generator.reporter import Reporter
 from generator.sinks import NullSink
-from generator.site import group_authors
 
 # Plan the sync without writing, derive nothing, try the templates on a sample, keep the pages for a look.
 CHECKING = Options(cache=False, write_pages=False, derive=False, sample=True, keep=True)
@@ -49,7 +49,8 @@ class CheckResult:
     entries: int
     pending: dict[str, int]  # what a build would do to the pages: create/update/remove → count
     undefined: dict[str, list[str]] = field(default_factory=dict)  # macro name → pages or list lines using it
-    rendered: tuple[RenderedPaper, ...] = field(default=(), repr=False, compare=False)  # for an archive's people
+    # Each paper (a page's, or a list entry's that has no page yet) beside its authors: an archive's people.
+    authors: tuple[tuple[object, tuple[Author, ...]], ...] = field(default=(), repr=False, compare=False)
 
 
 def check(content_dir: Path, reporter: Reporter, people: Rules | None = None) -> CheckResult:
@@ -62,13 +63,15 @@ def check(content_dir: Path, reporter: Reporter, people: Rules | None = None) ->
     entries = [entry for source in project.sources for entry in source.entries]
     check_entries(entries, reporter)
     known = {made.text for doc in run.docs.values() if (made := doc.generated)}
-    render_entries([e for e in entries if entry_digest(e) not in known], project, reporter)
+    new = [e for e in entries if entry_digest(e) not in known]
+    render_entries(new, project, reporter)
     check_citations(project, run.rendered, reporter)
+    authors = tuple((paper, paper.details.authors) for paper in [*run.rendered, *new])
     if people is None:  # the build warns of the author pages' people with every paper; check sees a sample
-        group_authors(run.rendered, project.people).report(reporter.warn)
+        group(authors, project.people, "authors").report(reporter.warn)
     undefined = undefined_macros(reporter.diagnostics)
     report_undefined_macros(undefined, reporter)
-    return CheckResult(len(run.papers), len(entries), pending_counts(run.changes), undefined, tuple(run.rendered))
+    return CheckResult(len(run.papers), len(entries), pending_counts(run.changes), undefined, authors)
 
 
 def undefined_macros(diagnostics: list[Diagnostic]) -> dict[str, list[str]]:
