@@ -17,6 +17,7 @@ The core knows nothing of pages: each paper is an opaque payload beside its auth
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Generic, Iterable, Sequence, TypeVar
@@ -37,15 +38,15 @@ __all__ = ["People", "Person", "Rules", "fold", "group", "variants"]
 class Person(Generic[T]):
     key: str  # "orcid:…", "id:…" or "name:…"
     folder: str = "people"  # where its page is: people/ (archive) or authors/ (a volume)
-    names: Counter = field(default_factory=Counter)  # each spelling, by how many papers use it
+    names: dict = field(default_factory=dict)  # each spelling → how many papers use it, first seen first
     affiliations: dict = field(default_factory=dict)  # in order of appearance, as a set
     papers: list = field(default_factory=list)  # the payloads, in the order given, each once
     slug: str = ""
 
     @property
     def name(self) -> str:
-        """The name it is most often written with (the first seen, on a tie)."""
-        return self.names.most_common(1)[0][0]
+        """The name it is most often written with (the first seen, on a tie: ``max`` keeps the first)."""
+        return max(self.names, key=self.names.__getitem__)
 
     @property
     def orcid(self) -> str:
@@ -126,26 +127,32 @@ def group(papers: Iterable[tuple[T, Sequence[Author]]], rules: Rules | None = No
     for payload, authors in listed:
         seen: set[str] = set()
         for author in authors:
-            own = own_key(author, rules)
-            others = known.get(own, {}) if not explicit_key(author) else {}
+            explicit = explicit_key(author)
+            own = explicit or name_key(author.name, rules)
+            others = {} if explicit else known.get(own, {})
             key = next(iter(others)) if len(others) == 1 else own
             if len(others) > 1:
                 unclear[author.name] += 1
-            person = people.setdefault(key, kind(key, folder))
+            person = people.get(key) or people.setdefault(key, kind(key, folder))
             by_own_key[own] = person
             if key in seen:  # a name listed twice on one paper counts once
                 continue
             seen.add(key)
-            person.names[author.name] += 1
+            person.names[author.name] = person.names.get(author.name, 0) + 1
             if author.affiliation:
                 person.affiliations[author.affiliation] = None
             person.papers.append(payload)
-    ordered = sorted(people.values(), key=lambda p: (family_name(p.name), spaced_key(p.name), p.key))
+    ordered = sorted(people.values(), key=_sort_key)
     taken = {"index"}  # <folder>/index.html is the index of everyone
     for person in ordered:
         person.slug = unique(slug_or_digest(person.name, "author" if folder == "authors" else "person"), taken)
         taken.add(person.slug)
     return People(ordered, rules, by_own_key, unclear, known)
+
+
+def _sort_key(person: Person) -> tuple[str, str, str]:
+    name = person.name
+    return family_name(name), spaced_key(name), person.key
 
 
 def spaced_key(name: str) -> str:
@@ -160,9 +167,10 @@ def family_name(name: str) -> str:
     return key if has_cjk(key) else key.rsplit(" ", 1)[-1]
 
 
-def _words(name: str) -> list[str]:
+@functools.lru_cache(maxsize=1 << 16)
+def _words(name: str) -> tuple[str, ...]:
     """The words of a name, each folded (``J.`` → ``j``, ``Müller`` → ``muller``), empty ones dropped."""
-    return [word for part in name.replace(".", " ").split() if (word := fold(part))]
+    return tuple(word for part in name.replace(".", " ").split() if (word := fold(part)))
 
 
 def variants(a: str, b: str) -> bool:

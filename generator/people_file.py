@@ -15,6 +15,7 @@ names, never two ORCIDs.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable
 
-from generator.cjk import is_cjk
+from generator.cjk import has_cjk, is_cjk
 from generator.errors import ContentError, shown
 from generator.slugs import LATIN_FOLDS
 from generator.yamlutil import item_lines, load_mapping, read_utf8
@@ -31,22 +32,33 @@ PEOPLE_FILE = "people.yaml"
 KEYS = ("same", "different")
 # Diacritics only (the blocks of combining diacritical marks): the vowel signs of Indic scripts and
 # the dakuten of kana are marks too, but they tell names apart.
+_NOT_ALNUM = re.compile("[^a-z0-9]+")
 _DIACRITIC = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a name is folded for each paper that names it
 def fold(name: str) -> str:
     """A name without case, punctuation, spacing and diacritics (``Simon S. Du`` → ``simonsdu``,
     ``Jörg`` → ``jorg``, ``Łukasz`` → ``lukasz``). CJK characters stay as written (``山田 太郎`` →
     ``山田太郎``): only Unicode's own equivalents (NFKC: full-width forms) are one."""
-    kept = []
-    for char in unicodedata.normalize("NFKC", name):
-        if is_cjk(char):
-            kept.append(char)
-            continue
-        for part in unicodedata.normalize("NFKD", char.translate(LATIN_FOLDS).casefold()):
-            if not _DIACRITIC.match(part) and unicodedata.category(part)[0] not in "PZCS":
-                kept.append(part)
-    return "".join(kept) or exact_key(name)
+    if name.isascii():  # most names: letters and digits kept, everything else is punctuation or space
+        return _NOT_ALNUM.sub("", name.lower()) or exact_key(name)
+    text = unicodedata.normalize("NFKC", name)
+    if not has_cjk(text):  # Latin, Greek, Cyrillic…: diacritics go, then what is neither letter nor digit
+        text = _DIACRITIC.sub("", unicodedata.normalize("NFKD", text.translate(LATIN_FOLDS).casefold()))
+        if text.isascii():
+            return _NOT_ALNUM.sub("", text) or exact_key(name)
+    return "".join(_fold_char(char) for char in text) or exact_key(name)
+
+
+def _fold_char(char: str) -> str:
+    """One character of a name in a script beyond ASCII: a CJK one as written (a kana's dakuten is a
+    mark, but it makes another kana), else without case and diacritics; punctuation, spaces and
+    symbols dropped, other marks (an Indic vowel sign) kept."""
+    if is_cjk(char):
+        return char
+    parts = _DIACRITIC.sub("", unicodedata.normalize("NFKD", char.translate(LATIN_FOLDS).casefold()))
+    return "".join(part for part in parts if unicodedata.category(part)[0] not in "PZCS")
 
 
 def exact_key(name: str) -> str:
@@ -102,6 +114,8 @@ class Rules:
     def key(self, name: str) -> str:
         """The name as people.py compares it: folded, then merged or split as the file says."""
         folded = fold(name)
+        if not self:
+            return folded
         if folded in self.split:
             return f"{folded}|{exact_key(name)}"
         return self.joined.get(folded, folded)

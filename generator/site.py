@@ -130,11 +130,6 @@ def group_authors(papers: list[RenderedPaper], rules: Rules | None = None) -> Pe
     return group(((paper, paper.details.authors) for paper in papers), rules, "authors")
 
 
-def author_count(papers: list[RenderedPaper], rules: Rules | None = None) -> int:
-    """How many author pages ``group_authors`` makes."""
-    return len(group_authors(papers, rules).people)
-
-
 def author_urls(people: People) -> dict[str, str]:
     """Each author's own key (people.own_key) → the page of the person it belongs to; each spelling's
     name key too, for ``author_url(name)``, to the first person written so."""
@@ -168,7 +163,7 @@ class SiteRenderer:
 
     def __init__(self, theme: Theme, config: Config, site: SiteInfo, env: jinja2.Environment | None = None,
                  publication: Publication | None = None, topic_names: dict[str, str] | None = None,
-                 people: Rules | None = None):
+                 people: Rules | None = None, authors: People[RenderedPaper] | None = None):
         # The environment holds only what never changes between builds (serve reuses it): the catalogue's
         # functions and our filters, installed when it is made. What a build knows (its topics' and
         # authors' pages, its feed) goes into every render's context, where the filters read it.
@@ -177,7 +172,9 @@ class SiteRenderer:
         self.config = config
         self.site = site
         self.rules = people or Rules()
-        self.people: People[RenderedPaper] | None = None  # the author pages, once ``outputs`` ran
+        # The author pages: ``authors`` when given (group_authors of the papers ``outputs`` will list), else
+        # worked out by ``outputs``.
+        self.people: People[RenderedPaper] | None = authors
         self.shared: dict[str, Any] = {
             "topic_names": dict(topic_names or {}),  # the taxonomy's names in the interface language
             "tag_urls": {},
@@ -201,7 +198,8 @@ class SiteRenderer:
         return html.encode("utf-8")
 
     def outputs(self, papers: list[RenderedPaper]) -> list[Output]:
-        self.people = group_authors(papers, self.rules)
+        if self.people is None:
+            self.people = group_authors(papers, self.rules)
         parts = SiteParts(papers, group_tags(papers), self.people.people)
         self.cross_page = []
         self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in parts.tags}
