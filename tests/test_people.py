@@ -263,3 +263,21 @@ def test_an_archives_people_file_applies_to_every_volume_and_the_people_pages(tm
     assert sorted(p.name for p in (site / "people").glob("simon*.html")) == ["simon-s-du-2.html", "simon-s-du.html"]
     assert [p for p in author_pages(site / "2023") if p.startswith("simon")] == ["simon-s-du-2.html", "simon-s-du.html"]
     assert yaml.safe_load((content / "people.yaml").read_text(encoding="utf-8"))  # the file is left as written
+
+
+def test_serve_follows_an_edit_of_the_people_file(tmp_path):
+    from generator.live import LiveSite
+
+    content = write_volume(tmp_path / "content", [["J. Doe"], ["Jane Doe"]])
+    live = LiveSite(content, tmp_path / "site")
+    try:
+        first = live.build_all()
+        assert {"authors/j-doe.html", "authors/jane-doe.html"} <= set(live.files)
+        assert any("may be one person" in d.message for d in first.diagnostics)
+        (content / "people.yaml").write_text("same:\n  - [Jane Doe, J. Doe]\n", encoding="utf-8")
+        merged = live.rebuild({(content / "people.yaml").resolve()})
+        assert "authors/j-doe.html" in live.files and "authors/jane-doe.html" not in live.files
+        assert b'href="../authors/j-doe.html"' in live.files["papers/paper-2.html"]
+        assert not any("may be one person" in d.message for d in merged.diagnostics)
+    finally:
+        live.close()
