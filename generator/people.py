@@ -90,9 +90,10 @@ class People(Generic[T]):
 
 
 def unclear_message(name: str, count: int, people: int) -> str:
-    return (f"{count} paper(s) name {name!r} without an ORCID or id, and {people} people of that name have one: "
-            f"those papers are listed under the name alone (give the ORCID or id in their front matter to place "
-            f"them)")
+    # “…” around the name: the console's summary counts warnings by the words before it (reporter._kind).
+    return (f"a name written without an ORCID or id that several people have: “{name}” ({count} paper(s); "
+            f"{people} people of that name have one) is listed under the name alone; give the ORCID or id in "
+            f"those papers' front matter to place them")
 
 
 def explicit_key(author: Author) -> str:
@@ -214,6 +215,6 @@ def yaml_line(names: Sequence[str]) -> str:
 
 
 def variant_message(first: str, first_urls: list[str], second: str, second_urls: list[str]) -> str:
-    return (f"{first!r} ({', '.join(first_urls)}) and {second!r} ({', '.join(second_urls)}) may be one person; "
-            f"they are kept apart. To join them, add this line under `same:` in {PEOPLE_FILE} (under "
-            f"`different:` to say they are two people and stop this warning):\n{yaml_line([first, second])}")
+    return (f"names that may be one person: “{first}” ({', '.join(first_urls)}) and “{second}” "
+            f"({', '.join(second_urls)}) are kept apart; to join them, add this line under `same:` in {PEOPLE_FILE} "
+            f"(under `different:` to say they are two people and stop this warning):\n{yaml_line([first, second])}")

@@ -96,7 +96,8 @@ def test_two_people_of_one_name_are_told_apart_by_orcid(archive):
     assert "Observatory of Examples" in by_orcid[JANE_A][0]
     # The Jane Does of 2019 and 2021 gave no ORCID: with two to choose from, they stay under the name, said so.
     assert len(pages) == 3
-    assert any("'Jane Doe' without an ORCID or id" in d.message for d in reporter.warnings)
+    assert any("without an ORCID or id that several people have: “Jane Doe” (2 paper(s)" in d.message
+               for d in reporter.warnings)
 
 
 def test_an_explicit_id_tells_apart_two_people_of_one_name(archive):
@@ -111,7 +112,7 @@ def test_a_likely_variant_of_a_name_is_warned_about_not_merged(archive):
     assert (site / "people" / "j-doe.html").is_file()
     assert "J. Doe" not in "".join(p for p in people_pages(site).values() if "Jane Doe</h1>" in p)
     warnings = [d.message for d in reporter.warnings if "may be one person" in d.message]
-    assert any("'J. Doe'" in m and "'Jane Doe'" in m for m in warnings), warnings
+    assert any("“J. Doe”" in m and "“Jane Doe”" in m for m in warnings), warnings
 
 
 def test_the_people_index_links_every_person(archive):

@@ -72,7 +72,7 @@ def test_an_orcid_beats_the_name_and_two_orcids_are_two_people():
     people = grouped([Author("Jane Doe", orcid=A)], [Author("Jane Doe", orcid=B)], ["Jane Doe"])
     assert sorted(p.key for p in people.people) == ["name:janedoe", f"orcid:{A}", f"orcid:{B}"]
     # With two people of that name to choose from, the name alone stays apart, and is said so.
-    assert any("'Jane Doe' without an ORCID or id, and 2 people" in w for w in warnings_of(people))
+    assert any("“Jane Doe” (1 paper(s); 2 people of that name have one)" in w for w in warnings_of(people))
 
 
 def test_a_name_without_orcid_joins_the_one_person_of_that_name_who_has_one():
@@ -229,7 +229,8 @@ def test_people_yaml_joins_and_splits_a_volume_from_the_cli(tmp_path, capsys):
     assert main(["check", "--content", str(content)]) == 0
     err = capsys.readouterr().err
     line = "  - [J. Doe, Jane Doe]"
-    assert "people.yaml: warning: 'J. Doe' (authors/j-doe.html) and 'Jane Doe'" in err and f"\n{line}\n" in err
+    assert "people.yaml: warning: names that may be one person: “J. Doe” (authors/j-doe.html) and “Jane Doe”" in err
+    assert f"\n{line}\n" in err
     (content / "people.yaml").write_text(f"same:\n{line}\ndifferent:\n  - [Simon S Du, Simon S. Du]\n",
                                          encoding="utf-8")
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
@@ -254,7 +255,8 @@ def test_an_archives_people_file_applies_to_every_volume_and_the_people_pages(tm
     content = make_archive(tmp_path)
     assert main(["check", "--content", str(content)]) == 0
     err = capsys.readouterr().err
-    assert "\npeople.yaml: warning: 'J. Doe' (people/j-doe.html)" in err and "\n  - [J. Doe, Jane Doe]\n" in err
+    assert "\npeople.yaml: warning: names that may be one person: “J. Doe” (people/j-doe.html)" in err
+    assert "\n  - [J. Doe, Jane Doe]\n" in err
     (content / "people.yaml").write_text("different:\n  - [J. Doe, Jane Doe]\n  - [Simon S Du, Simon S. Du]\n",
                                          encoding="utf-8")
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
@@ -281,3 +283,14 @@ def test_serve_follows_an_edit_of_the_people_file(tmp_path):
         assert not any("may be one person" in d.message for d in merged.diagnostics)
     finally:
         live.close()
+
+
+def test_past_fifty_warnings_check_counts_the_people_ones_and_v_prints_each(tmp_path, capsys):
+    content = write_volume(tmp_path / "content", [[f"{given} Doe{n}"] for n in range(60) for given in ("J.", "Jane")])
+    assert main(["check", "--content", str(content)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("names that may be one person: “") == 50
+    assert "10 more warnings not shown (-v shows all): 10 × names that may be one person" in err
+    assert main(["check", "-v", "--content", str(content)]) == 0
+    err = capsys.readouterr().err
+    assert all(f"\n  - [J. Doe{n}, Jane Doe{n}]\n" in err for n in range(60))
