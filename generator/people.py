@@ -9,7 +9,7 @@ the person of that name who has one, when exactly one does; two ORCIDs are two p
 ``people.yaml`` (people_file.py) joins spellings the rule keeps apart, or splits ones it joins.
 
 Spellings that may be one person but that the rule cannot decide (``J. Doe`` and
-``Jane Doe``, ``Jane Doe`` and ``Jane M. Doe``) are never merged: ``People.warnings``
+``Jane Doe``, ``Jane Doe`` and ``Jane M. Doe``) are never merged: ``People.report``
 names each pair with the line of ``people.yaml`` that would join them.
 
 The core knows nothing of pages: each paper is an opaque payload beside its authors.
