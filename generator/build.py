@@ -77,7 +77,7 @@ class _Build:
         made from moved). In a series, a volume that cannot be built is reported and keeps its last build;
         alone, its error stops the build."""
         options = replace(self.options, base_url=self.layout.base_url(member, self.options.base_url),
-                          series=self.layout.options_series())
+                          series=self.layout.options_series(), people=self.layout.people)
         out = self.staging.out_dir / member.prefix if member.prefix else self.staging.out_dir
         sink = StagingSink(out, self.staging.part(member.prefix))
         pipeline = Pipeline(member.content_dir, sink, options)

@@ -20,6 +20,7 @@ from typing import Callable
 
 from generator.changes import Classifier, Kind
 from generator.errors import Diagnostic, ProceedingsError
+from generator.people_file import Rules
 from generator.pipeline import OUTPUTS, STAGE_NAMES, Options, Pass, Pipeline, first_stage
 from generator.reporter import Reporter
 from generator.schedule import Background
@@ -56,12 +57,13 @@ class Rebuild:
 
 class LiveSite:
     def __init__(self, content_dir: Path, out_dir: Path, base_url: str | None = None,
-                 on_search_ready: Callable[[float], None] | None = None, series: str = ""):
+                 on_search_ready: Callable[[float], None] | None = None, series: str = "",
+                 people: Rules | None = None):
         self.content_dir = content_dir.resolve()
         self.out_dir = out_dir
         self.sink = MemorySink(out_dir)
         self.pipeline = Pipeline(self.content_dir, self.sink, Options(base_url=base_url, keep=True, series=series,
-                                                                      background_search=True))
+                                                                      people=people or Rules(), background_search=True))
         self.background = self.pipeline.schedule
         assert isinstance(self.background, Background)
         self.background.on_ready, self.background.on_related = on_search_ready, self._related_ready

@@ -29,6 +29,7 @@ from generator.changes import Kind
 from generator.files import last_good_pages, linked_files, static_files
 from generator.merge import Change, SyncPlan
 from generator.model import Paper, RenderedPaper
+from generator.people_file import Rules
 from generator.pages import PageDoc, front_record, is_page, read_pages, unique_papers
 from generator.project import Project, load_project, make_deriver, placeholder_deriver
 from generator.related import related_ids
@@ -51,6 +52,7 @@ class Options:
     jobs: int = 0  # cores to use; 0: all
     cache: bool = True  # reuse what an earlier build worked out (abstracts, related papers, search index)
     series: str = ""  # the archive this volume is built into (archive.py)
+    people: Rules = Rules()  # the series' people.yaml (archive.py), applied beside the volume's own
     write_pages: bool = True  # False (check): say what the sync would change, change nothing
     derive: bool = True  # False (check): new entries get placeholder titles, not derived ones
     sample: bool = False  # True (check): render the templates for a sample of the papers only
@@ -157,10 +159,13 @@ def load_stage(p: Pipeline) -> None:
     project = p.timed("load project", load_project, p.content_dir, p.reporter, p.options.base_url)
     if p.options.series:
         project = project.in_series(p.options.series)
+    if p.options.people:
+        project = dataclasses.replace(project, people=p.options.people + project.people)
     old = p.state.project
     if old is None or old.config != project.config:
         p.state.renders, p.state.env = {}, None  # macros change renderings, the language the templates
-    if old is None or old.config != project.config or old.taxonomy.version != project.taxonomy.version:
+    if (old is None or old.config != project.config or old.taxonomy.version != project.taxonomy.version
+            or old.people != project.people):  # people.yaml moves author pages and every link to them
         p.now.everything = True  # any page may show a title, a topic or a date that moved
     p.state.project, p.now.loaded = project, True
 
@@ -329,6 +334,8 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool) -> 
     renderer = site_renderer(state.project, papers, env=None if p.now.templates else state.env, warn=warn,
                              related=state.related)
     outputs = renderer.outputs(papers)
+    if warn is not None and not state.project.volume.series and renderer.people is not None:
+        renderer.people.report(warn)  # in a series, the archive reports its people once, for every volume
     shape = {output.path: output.deps for output in outputs}
     everything = everything or shape != state.shape  # a paper came or went, or a list moved: every page may show it
     state.env, state.shape = renderer.env, shape

@@ -23,6 +23,7 @@ from generator.config import CONFIG_NAME, Config, load_config
 from generator.errors import Diagnostic
 from generator.model import Author, RenderedPaper
 from generator.pages import PAGES_DIR
+from generator.people_file import Rules, load_rules
 from generator.reporter import Reporter
 from generator.sources import find_sources
 from generator.volume import DEFAULT_TITLE, Volume
@@ -103,6 +104,7 @@ class Layout:
     content_dir: Path
     members: tuple[Member, ...]
     series: Volume | None = None  # the series' own title, description, language and base URL
+    people: Rules = Rules()  # the series' people.yaml: every volume's, and its people pages'
 
     def base_url(self, member: Member, base_url: str | None) -> str | None:
         """Where a volume is published: the series' address + its prefix, else ``base_url`` as given."""
@@ -144,7 +146,8 @@ def load_layout(content_dir: Path, reporter: Reporter, base_url: str | None = No
                            f"rename the folder", folder)
         else:
             members.append(Member(folder, folder.name))
-    return Layout(content_dir, tuple(members), series_volume(config, content_dir))
+    people = load_rules(content_dir, reporter.warn)
+    return Layout(content_dir, tuple(members), series_volume(config, content_dir), people)
 
 
 def series_volume(config: Config, content_dir: Path) -> Volume:

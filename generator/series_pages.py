@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from generator import __version__
-from generator.archive_people import Person, group_people
+from generator.archive_people import group_people
+from generator.people import Person, Rules
 from generator.errors import ThemeError
 from generator.i18n import interface
 from generator.model import RenderedPaper
@@ -57,9 +58,10 @@ class SeriesPages:
 
 
 def series_files(series: Volume, volumes: list[SeriesVolume], content_dir: Path, warn: Callable[..., None],
-                 newest: list[RenderedPaper] | None) -> dict[str, bytes]:
-    """Every file of the series but papers.json; ``volumes`` newest first, ``newest`` the first one's papers."""
-    people = group_people(volumes, warn)
+                 newest: list[RenderedPaper] | None, rules: Rules | None = None) -> dict[str, bytes]:
+    """Every file of the series but papers.json; ``volumes`` newest first, ``newest`` the first one's papers,
+    ``rules`` the series' people.yaml."""
+    people = group_people(volumes, warn, rules)
     files = SeriesPages(series, volumes, content_dir).html(people)
     files.update(series_sitemaps(series, volumes, list(files)))
     if volumes and newest is not None:

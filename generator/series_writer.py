@@ -129,7 +129,8 @@ class SeriesWriter:
         try:
             volumes = newest_first(self.volumes)
             newest = self.newest[1] if self.newest and volumes and self.newest[0].path == volumes[0].path else None
-            files = series_files(self.series, volumes, self.layout.content_dir, reporter.warn, newest)
+            files = series_files(self.series, volumes, self.layout.content_dir, reporter.warn, newest,
+                                 self.layout.people)
             for name, data in files.items():
                 self.staging.write(name, data)
             with open(self.staging.path / "papers.json", "wb") as out:

@@ -85,7 +85,7 @@ def test_a_person_page_puts_each_papers_authors_on_a_line_of_their_own(archive):
     page = read(site, "people/ada-lovelace.html")
     item = re.search(r'<li class="paper-item">(.*?)</li>', page, re.S).group(1)
     assert re.search(r'<h3 class="paper-item-title"><a href="[^"]+">[^<]+</a></h3>\s*'
-                     r'<p class="item-authors">Ada Lovelace, Charles Babbage</p>', item), item
+                     r'<p class="item-authors">Ada Lovelace, Charles Babbage, Simon S Du</p>', item), item
 
 
 def test_a_volume_card_takes_number_and_venue_from_most_of_its_papers():
@@ -117,7 +117,8 @@ def test_two_people_of_one_name_are_told_apart_by_orcid(archive):
     assert "Observatory of Examples" in by_orcid[JANE_A][0]
     # The Jane Does of 2019 and 2021 gave no ORCID: with two to choose from, they stay under the name, said so.
     assert len(pages) == 3
-    assert any("'Jane Doe' without an ORCID or id" in d.message for d in reporter.warnings)
+    assert any("without an ORCID or id that several people have: “Jane Doe” (2 paper(s)" in d.message
+               for d in reporter.warnings)
 
 
 def test_an_explicit_id_tells_apart_two_people_of_one_name(archive):
@@ -132,7 +133,7 @@ def test_a_likely_variant_of_a_name_is_warned_about_not_merged(archive):
     assert (site / "people" / "j-doe.html").is_file()
     assert "J. Doe" not in "".join(p for p in people_pages(site).values() if "Jane Doe</h1>" in p)
     warnings = [d.message for d in reporter.warnings if "may be one person" in d.message]
-    assert any("'J. Doe'" in m and "'Jane Doe'" in m for m in warnings), warnings
+    assert any("“J. Doe”" in m and "“Jane Doe”" in m for m in warnings), warnings
 
 
 def test_the_people_index_links_every_person(archive):
@@ -241,43 +242,3 @@ def test_the_cli_builds_an_archive(tmp_path, capsys):
     assert (tmp_path / "site" / "2022" / "index.html").is_file()
 
 
-@pytest.mark.parametrize("a, b, expected", [
-    ("J. Doe", "Jane Doe", True),
-    ("Jane Doe", "Jane M. Doe", True),
-    ("J. M. Doe", "Jane Mary Doe", True),
-    ("Jane Doe", "John Doe", False),  # both written in full, and different
-    ("J. Doe", "K. Doe", False),
-    ("Jane Doe", "Jane Roe", False),
-    ("Jane Doe", "jane  doe", False),  # one name, spacing and case aside: the same person, no warning
-    ("张伟", "张 伟", False),
-])
-def test_likely_variants_of_a_name(a, b, expected):
-    from generator.archive_people import variants
-
-    assert variants(a, b) is expected
-
-
-def test_people_are_grouped_by_orcid_id_or_name():
-    from generator.archive_people import group_people
-    from generator.model import Author
-    from generator.series import Listing, SeriesVolume
-    from generator.volume import Volume
-
-    def volume(path, *authors):
-        return SeriesVolume(path, Volume(path), tuple(Listing(str(n), f"{path}/papers/p{n}.html", f"P{n}",
-                                                              tuple(Author(**x) for x in a))
-                                                      for n, a in enumerate(authors)), path)
-
-    warnings = []
-    people = group_people([
-        volume("2024", [{"name": "Li Wei", "orcid": "0000-0001-0000-0001"}], [{"name": "Li  Wei"}]),
-        volume("2023", [{"name": "L. Wei", "orcid": "0000-0001-0000-0001"}], [{"name": "Li Wei", "id": "x"}]),
-    ], lambda message, *rest: warnings.append(message))
-    by_key = {p.key: p for p in people}
-    orcid = by_key["orcid:0000-0001-0000-0001"]
-    assert [record.url for _, record in orcid.papers] == ["2024/papers/p0.html", "2023/papers/p0.html"]
-    assert orcid.name in ("Li Wei", "L. Wei") and set(orcid.names) == {"Li Wei", "L. Wei"}
-    # "Li  Wei" with no ORCID: two people of that name give one (an ORCID and an id), so it stays apart.
-    assert "name:li wei" in by_key and "id:x" in by_key
-    assert any("'Li  Wei' without an ORCID or id" in w for w in warnings)
-    assert len({p.slug for p in people}) == len(people)
