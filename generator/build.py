@@ -44,8 +44,9 @@ class SiteResult(BuildResult):
         if not self.series:
             return f"built {self.papers} papers, {self.files} files{kept} into {out_dir}/"
         unchanged = f", {len(self.unchanged)} unchanged" if self.unchanged else ""
+        built = f"{len(self.built)} volume{'' if len(self.built) == 1 else 's'} built"
         return (f"built an archive of {len(self.volumes)} volumes, {self.papers} papers "
-                f"({len(self.built)} volumes built{unchanged}, {self.files} files{kept}) into {out_dir}/")
+                f"({built}{unchanged}, {self.files} files{kept}) into {out_dir}/")
 
 
 def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | None = None,
@@ -70,7 +71,8 @@ class _Build:
         self.writer = SeriesWriter(layout, staging, options.cache) if layout.series else None
         self.result = SiteResult(series=layout.series is not None)
         self.sinks: list[StagingSink] = []
-        self.series_files = 0  # a series' own files, and those of the volumes carried over
+        self.series_files = 0  # a series' own files
+        self.unchanged_files: dict[str, int] = {}  # a series' volumes carried over whole: their files
 
     def volume(self, member: Member, reuse: bool = True) -> None:
         """One volume, into its part of the staging folder (in a series, its last build when nothing it is
@@ -83,10 +85,9 @@ class _Build:
         pipeline = Pipeline(member.content_dir, sink, options)
         writer = self.writer
         if writer is not None and reuse:
-            known = writer.reuse(member, writer.inputs(member, options), self.reporter, pipeline.store)
+            known = writer.reuse(member, writer.inputs(member, options), pipeline.store)
             if known is not None:
-                self.result.unchanged.append(member.prefix)
-                self.series_files += known.get("files", 0)
+                self.unchanged_files[member.prefix] = known.get("files", 0)
                 return
         reporter = member_reporter(self.reporter, member)
         try:
@@ -102,8 +103,10 @@ class _Build:
             return
         if writer is not None:
             assert run.project is not None
-            writer.add(member, run.project.volume, run.rendered, run.files, writer.inputs(member, options),
-                       reporter.diagnostics)
+            # A build that wrote pages said what creating them says; the next one, reading them, says less:
+            # let it run and be the one recorded.
+            inputs = "" if run.changes else writer.inputs(member, options)
+            writer.add(member, run.project.volume, run.rendered, run.files, inputs, reporter.diagnostics)
         self.result.built[member.prefix] = BuildResult(len(run.rendered), len(run.files), sink.kept, run.changes)
         self.sinks.append(sink)
 
@@ -113,12 +116,13 @@ class _Build:
         if self.writer is None:
             return
         again = self.writer.newest_unrendered()
-        if again is not None and again in self.result.unchanged:  # (one that failed to build is not tried twice)
+        if again is not None and again in self.unchanged_files:  # (one that failed to build is not tried twice)
             self.writer.drop(again)
-            self.result.unchanged.remove(again)
+            del self.unchanged_files[again]
             self.volume(next(m for m in self.layout.members if m.prefix == again), reuse=False)
-        self.result.volumes, own = self.writer.finish(self.reporter)
-        self.series_files += own
+        self.writer.say_again(self.reporter)
+        self.result.volumes, self.series_files = self.writer.finish(self.reporter)
+        self.result.unchanged = list(self.unchanged_files)
 
     def published(self) -> SiteResult:
         """The result, once the site is swapped in: the files are where they stay, their identities recorded."""
@@ -127,7 +131,7 @@ class _Build:
         result, built = self.result, self.result.built.values()
         result.papers = (sum(len(v.papers) for v in result.volumes) if result.series
                          else sum(b.papers for b in built))
-        result.files = sum(b.files for b in built) + self.series_files
+        result.files = sum(b.files for b in built) + sum(self.unchanged_files.values()) + self.series_files
         result.kept = sum(b.kept for b in built)
         result.changes = [change for b in built for change in b.changes]
         return result

@@ -48,6 +48,7 @@ class SeriesWriter:
         known = self.store.load_json(CACHE_KIND, self.store.key(CACHE_KIND)) if self.store.enabled else None
         self.known: dict = known if isinstance(known, dict) else {}
         self.seen: dict[str, dict] = {}
+        self.unsaid: dict[str, list] = {}  # what the volumes carried over reported when last built
         self._shared: str | None = None
 
     # -- volumes ---------------------------------------------------------------------------
@@ -66,9 +67,9 @@ class SeriesWriter:
                          f"\0{info.st_ino}")
         return digest(*parts)
 
-    def reuse(self, member: Member, inputs: str, reporter: Reporter, volume_store: BuildCache) -> dict | None:
-        """Carry an unchanged volume's last build into the site and say again what it reported; its
-        record (papers, files), or None when it must be built."""
+    def reuse(self, member: Member, inputs: str, volume_store: BuildCache) -> dict | None:
+        """Carry an unchanged volume's last build into the site (``say_again`` repeats what it reported);
+        its record (papers, files), or None when it must be built."""
         known = self.known.get(member.prefix)
         if not isinstance(known, dict) or known.get("inputs") != inputs or not volume_store.enabled:
             return None
@@ -80,8 +81,7 @@ class SeriesWriter:
         self._listed(entry, self._published_records(entry), known)
         if self.newest is None or entry.sort_key > self.newest[0].sort_key:
             self.newest = (entry, [])
-        for level, message, path, line in known.get("said", ()):
-            reporter.report(Diagnostic(level, message, path, line))
+        self.unsaid[member.prefix] = known.get("said", [])
         return known
 
     def add(self, member: Member, volume: Volume, papers: list[RenderedPaper], files: Iterable[str],
@@ -112,10 +112,18 @@ class SeriesWriter:
             return volumes[0].path
         return None
 
+    def say_again(self, reporter: Reporter) -> None:
+        """What the volumes carried over reported when they were built, said again (``--strict`` sees it)."""
+        for said in self.unsaid.values():
+            for level, message, path, line in said:
+                reporter.report(Diagnostic(level, message, path, line))
+        self.unsaid = {}
+
     def drop(self, prefix: str) -> None:
         """Forget a volume carried over (it is about to be built after all)."""
         self.volumes = [v for v in self.volumes if v.path != prefix]
         self.seen.pop(prefix, None)
+        self.unsaid.pop(prefix, None)
         self.newest = None
         for volume in newest_first(self.volumes)[:1]:
             self.newest = (volume, [])
