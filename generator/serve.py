@@ -18,6 +18,7 @@ import signal
 import socket
 import mimetypes
 import webbrowser
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Iterable
 from urllib.parse import unquote, urlsplit
@@ -148,19 +149,20 @@ def serve(content_dir: Path, out_dir: Path, host: str, port: int, open_browser: 
     def reload() -> None:
         LiveReloadHandler.reload_waiters(path="/")
 
-    def tick() -> None:
+    def rebuild() -> Rebuild | None:  # on the rebuild thread
         changed = watcher.take(QUIET_PERIOD)
-        result = live.rebuild(changed) if changed else live.settle()
-        if result is None:
-            return
-        if result.kinds and result.changed_anything:
+        return live.rebuild(changed) if changed else live.settle()
+
+    def show(result: Rebuild | None) -> None:  # on the server's loop
+        if result is not None and result.kinds and result.changed_anything:
             _report(result, reporter)
             reload()
 
     server = _server(SiteApp(live), host)
     # livereload's own polling watcher is not used: it would reload on our own writes.
     server.watch(str(live.content_dir / ".proceedings-unwatched"), delay="forever")
-    ioloop.PeriodicCallback(_guard(tick, reporter, live, reload), POLL_INTERVAL * 1000).start()
+    rebuilds = OffLoop(ioloop.IOLoop.current(), rebuild, _guard(show, reporter, live, reload))
+    ioloop.PeriodicCallback(rebuilds.poke, POLL_INTERVAL * 1000).start()
     url = f"http://{_display_host(host)}:{port}/"
     reporter.info(f"serving {out_dir}/ at {url} (watching {content_dir} and the theme; Ctrl+C stops)")
     if open_browser:
@@ -173,6 +175,7 @@ def serve(content_dir: Path, out_dir: Path, host: str, port: int, open_browser: 
         raise _port_error(host, port, exc) from None
     finally:
         watcher.stop()
+        rebuilds.close()
         live.close()
     return 0
 
@@ -289,14 +292,40 @@ def _server(site: SiteApp, bind_host: str = "127.0.0.1"):
     return SiteServer()
 
 
-def _guard(tick: Callable[[], None], reporter: Reporter, live: LiveSeries,
-           reload: Callable[[], None]) -> Callable[[], None]:
+class OffLoop:
+    """Runs ``work`` (a rebuild) on a thread of its own, one at a time, and hands ``then`` its outcome
+    (a ``Future``) on the server's loop: while a rebuild runs the server answers with the last good
+    site, instead of answering nothing until it is done."""
+
+    def __init__(self, loop, work: Callable[[], object], then: Callable[[Future], None]):
+        self.loop, self.work, self.then = loop, work, then
+        self.running = False  # only read and written on the loop
+        self.executor = ThreadPoolExecutor(1, thread_name_prefix="rebuild")
+
+    def poke(self) -> None:
+        """Start the work unless it is running (changes wait in the watcher meanwhile)."""
+        if self.running:
+            return
+        self.running = True
+        future = self.executor.submit(self.work)
+        future.add_done_callback(lambda done: self.loop.add_callback(self._done, done))
+
+    def _done(self, future: Future) -> None:
+        self.running = False
+        self.then(future)
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _guard(show: Callable[[object], None], reporter: Reporter, live: LiveSeries,
+           reload: Callable[[], None]) -> Callable[[Future], None]:
     """A bug in one rebuild must not stop the watcher; it shows in the console and, after
     ``reload``, in the browser's banner."""
 
-    def guarded() -> None:
+    def guarded(outcome: Future) -> None:
         try:
-            tick()
+            show(outcome.result())
         except Exception as exc:  # noqa: BLE001 — the server must keep answering
             message = f"rebuild crashed: {type(exc).__name__}: {exc}"
             reporter.error(message)

@@ -8,13 +8,16 @@ import os
 import socket
 import subprocess
 import sys
+import threading
+import time
+from concurrent.futures import Future
 
 import pytest
 
 from conftest import REPO, copy_content
 from generator.errors import Diagnostic
 from generator.reporter import Reporter
-from generator.serve import SiteApp, _guard
+from generator.serve import OffLoop, SiteApp, _guard
 from test_serve import Served, free_port
 
 
@@ -71,11 +74,10 @@ def test_a_crashed_rebuild_shows_in_the_browser_banner():
         files = {"index.html": b"<!DOCTYPE html><html><body><h1>Papers</h1></body></html>"}
         errors: list[Diagnostic] = []
 
-    def crash() -> None:
-        raise KeyError("taxonomy")
-
+    crashed: Future = Future()  # the rebuild, on its thread, raised
+    crashed.set_exception(KeyError("taxonomy"))
     live, reporter, reloads = Live(), Reporter(), []
-    _guard(crash, reporter, live, lambda: reloads.append("/"))()
+    _guard(lambda result: None, reporter, live, lambda: reloads.append("/"))(crashed)
     assert reloads == ["/"]
     status, _, body = SiteApp(live).respond("/")
     assert status == "200 OK" and b"rebuild crashed: KeyError" in body and b"proceedings-build-error" in body
@@ -104,3 +106,28 @@ def test_serve_without_its_content_folder_says_so(tmp_path):
     result = run_serve("--content", str(tmp_path / "missing"), "--out", str(tmp_path / "site"),
                        "--port", str(free_port()))
     assert result.returncode == 2 and result.stderr.strip() == f"error: {tmp_path / 'missing'}: no such content folder"
+
+
+def test_the_server_answers_while_a_rebuild_runs():
+    """A rebuild runs off the server's loop (#27: a 3,000-paper rebuild used to leave it mute for 5 s)."""
+    from tornado.ioloop import IOLoop
+
+    loop, events, started = IOLoop(), [], threading.Event()
+
+    def slow_rebuild() -> str:
+        started.set()
+        time.sleep(1.0)
+        return "rebuilt"
+
+    def shown(outcome: Future) -> None:
+        events.append(outcome.result())
+        loop.stop()
+
+    rebuilds = OffLoop(loop, slow_rebuild, shown)
+    loop.add_callback(rebuilds.poke)
+    loop.add_callback(rebuilds.poke)  # a second poke while it runs starts nothing
+    loop.call_later(0.3, lambda: events.append("a request answered"))
+    loop.start()
+    rebuilds.close()
+    loop.close()
+    assert started.is_set() and events == ["a request answered", "rebuilt"]
