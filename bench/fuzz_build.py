@@ -17,7 +17,7 @@ into one ``--out``), ``kill-workers`` (``kill -9`` of a build while its forked w
 (``\\def``/``\\input`` in a title's math), ``cache-forgery`` (a cache shard forged to publish a
 ``<meta http-equiv=refresh>``), ``escapes`` (terminal escapes in a title) and ``serve`` (HEAD, POST,
 ``/forcereload`` from another site, a busy port); issue 27: ``page-bad-byte`` (pages saved with a bad
-byte, cut or emptied).
+byte, cut or emptied), ``bib-string-bomb`` (each ``@string`` twice the one before, 59 deep).
 """
 
 from __future__ import annotations
@@ -413,6 +413,14 @@ def bib_deep_groups(repo: Path, root: Path, args) -> tuple[Run, str]:
     return _one_bad_record(repo, root, "papers.bib", good + deep, "built 3 papers")
 
 
+def bib_string_bomb(repo: Path, root: Path, args) -> tuple[Run, str]:
+    bomb = b'@string{s0 = "xxxxxxxxxx"}\n' + b"".join(b"@string{s%d = s%d # s%d}\n" % (n, n - 1, n - 1)
+                                                      for n in range(1, 60))
+    good = (b"@inproceedings{g1, title = {One}, month = jun, abstract = {We study one.}}\n"
+            b"@inproceedings{g2, title = s59, abstract = {Two.}}\n")
+    return _one_bad_record(repo, root, "papers.bib", bomb + good, "@string macros here expand past")
+
+
 CLASSES = {"nul-link": nul_link, "config-link": config_link, "symlink-out": symlink_out,
            "yaml-bomb-page": yaml_bomb_page, "yaml-bomb-config": yaml_bomb_config, "authors": authors,
            "edited": edited, "concurrent": concurrent, "kill-workers": kill_workers, "tex-cite": tex_cite,
@@ -420,7 +428,9 @@ CLASSES = {"nul-link": nul_link, "config-link": config_link, "symlink-out": syml
            # one record of a source (the readers): the others must be published, exit 0
            "csv-huge-cell": csv_huge_cell, "csv-open-quote": csv_open_quote, "csv-bad-byte": csv_bad_byte,
            "jsonl-surrogate": jsonl_surrogate, "jsonl-big-int": jsonl_big_int, "jsonl-deep": jsonl_deep,
-           "bib-deep-groups": bib_deep_groups}
+           "bib-deep-groups": bib_deep_groups,
+           # issue 27, the input edge
+           "bib-string-bomb": bib_string_bomb}
 
 
 def main() -> int:

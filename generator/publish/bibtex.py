@@ -30,6 +30,7 @@ from generator.latex.plaintext import MathText, collapse
 from generator.latex.renderer import build_markdown
 from generator.model import DETAILS, RenderedPaper
 from generator.schema import Field
+from generator.sources.bibstrings import month_macro
 from generator.volume import Volume
 
 from .volume import cited
@@ -94,7 +95,7 @@ class BibTeX:
             value = _bibtex_value(field, cited(paper, field, volume))
             if value:
                 fields.append((field.cite.bibtex_at, field.cite.bibtex, value))
-        body = "".join(f"  {name} = {{{value}}},\n" for _, name, value in sorted(fields, key=lambda f: f[0]))
+        body = "".join(f"  {name} = {_braced(name, value)},\n" for _, name, value in sorted(fields, key=lambda f: f[0]))
         return f"@inproceedings{{{volume.citation_key(paper)},\n{body}}}\n"
 
     def title(self, source: str, page: str = "") -> str:
@@ -133,6 +134,13 @@ def uncitable(latex: str) -> str:
     if _HIDDEN_CHARACTER in latex:
         refused.append(_HIDDEN_CHARACTER)
     return ", ".join(refused)
+
+
+def _braced(name: str, value: str) -> str:
+    """A value as written after ``=``: braced, but a month as BibTeX's own macro (``jun``), which
+    a bibliography style prints in its own language and form."""
+    macro = month_macro(value) if name == "month" else None
+    return macro or f"{{{value}}}"
 
 
 def _bibtex_value(field: Field, value: Any) -> str:
