@@ -17,7 +17,8 @@ into one ``--out``), ``kill-workers`` (``kill -9`` of a build while its forked w
 (``\\def``/``\\input`` in a title's math), ``cache-forgery`` (a cache shard forged to publish a
 ``<meta http-equiv=refresh>``), ``escapes`` (terminal escapes in a title) and ``serve`` (HEAD, POST,
 ``/forcereload`` from another site, a busy port); issue 27: ``page-bad-byte`` (pages saved with a bad
-byte, cut or emptied), ``bib-string-bomb`` (each ``@string`` twice the one before, 59 deep).
+byte, cut or emptied), ``bib-string-bomb`` (each ``@string`` twice the one before, 59 deep),
+``unicode-edge`` (control, zero-width and unpaired bidi characters, NFD spellings of a name).
 """
 
 from __future__ import annotations
@@ -421,6 +422,24 @@ def bib_string_bomb(repo: Path, root: Path, args) -> tuple[Run, str]:
     return _one_bad_record(repo, root, "papers.bib", bomb + good, "@string macros here expand past")
 
 
+def unicode_edge(repo: Path, root: Path, args) -> tuple[Run, str]:
+    """Control, zero-width and unpaired bidi characters, NFD spellings: none may reach the site, and
+    the two spellings of one name are one author."""
+    records = corpus(2)
+    records[0].update(title="Re\u0301seaux \x01of\x1b[2J Graphs\x7f",
+                      authors=["\u202eAlice Example", "Ame\u0301lie Doe", "\u200b\u200d"], keywords=["Re\u0301seaux"])
+    records[1].update(authors=["Amélie Doe", "Bob\u200b Example"], keywords=["Réseaux"])
+    content(root, records)
+    run = build(repo, root)
+    site = root / "site"
+    files = [*site.rglob("*.html"), *site.rglob("*.json"), site / "proceedings.bib"]
+    leaked = sorted({repr(c) for path in files if path.is_file() for c in "\x01\x1b\x7f\u202e\u200b"
+                     if c in path.read_text(encoding="utf-8", errors="replace")})
+    people = len([p for p in (site / "authors").glob("*.html") if p.name != "index.html"])
+    ok = run.status == 0 and not leaked and people == 3
+    return run, "ok: none published, 3 authors" if ok else f"FAIL: {' '.join(leaked)}, {people} authors"
+
+
 CLASSES = {"nul-link": nul_link, "config-link": config_link, "symlink-out": symlink_out,
            "yaml-bomb-page": yaml_bomb_page, "yaml-bomb-config": yaml_bomb_config, "authors": authors,
            "edited": edited, "concurrent": concurrent, "kill-workers": kill_workers, "tex-cite": tex_cite,
@@ -430,7 +449,7 @@ CLASSES = {"nul-link": nul_link, "config-link": config_link, "symlink-out": syml
            "jsonl-surrogate": jsonl_surrogate, "jsonl-big-int": jsonl_big_int, "jsonl-deep": jsonl_deep,
            "bib-deep-groups": bib_deep_groups,
            # issue 27, the input edge
-           "bib-string-bomb": bib_string_bomb}
+           "bib-string-bomb": bib_string_bomb, "unicode-edge": unicode_edge}
 
 
 def main() -> int:

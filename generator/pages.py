@@ -20,6 +20,7 @@ from generator.background import map_in_parallel
 from generator.cache import EntryCache
 from generator.cache import digest as full_digest
 from generator.cjk import CJK_RANGES
+from generator.cleantext import clean, clean_fields
 from generator.details import parse_details
 from generator.sources import inside
 from generator.errors import ContentError, ProceedingsError, shown
@@ -224,7 +225,7 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
     """
     if doc.error:
         raise doc.error
-    meta = doc.meta
+    meta = clean_fields(doc.meta)  # NFC, no control or invisible characters (generator/cleantext.py)
 
     def fail(key: str, problem: str) -> ContentError:
         return ContentError(f"`{key}` {problem}", path=display, line=doc.lines.get(key, 1))
@@ -247,7 +248,7 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
     if not SLUG.match(slug):
         raise fail("slug", f"must be lowercase letters, digits, CJK characters and single hyphens, not {shown(slug)}")
     tags = meta.get("tags") or []
-    if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in tags):
+    if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in doc.meta.get("tags") or []):
         raise fail("tags", "must be a list of tag names, like [optimization, diffusion models]")
 
     def problem(key: str, message: str) -> None:
@@ -258,8 +259,8 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
         id=text("id"),
         slug=slug,
         title=text("title"),
-        abstract=doc.body,
-        tags=tuple(dict.fromkeys(t.strip() for t in tags)),
+        abstract=clean(doc.body, lines=True),
+        tags=tuple(dict.fromkeys(t.strip() for t in tags if t.strip())),
         order=number("order"),
         source=str(meta.get("source") or ""),
         entry=number("entry"),
