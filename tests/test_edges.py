@@ -139,3 +139,21 @@ def test_a_page_edited_with_hostile_unicode_is_read_clean(seed_content, tmp_path
     html = (tmp_path / "site" / "papers" / f"{page.stem}.html").read_text(encoding="utf-8")
     assert "<title>Café [1mTalk" in html and "Zerowidth end." in html
     assert "\x1b" not in html and "\u202e" not in html and "\x7f" not in html
+
+
+# -- ORCID check digit --------------------------------------------------------------------------------
+
+def test_an_orcid_with_a_bad_check_digit_is_warned_about_and_left_out():
+    import json
+
+    from generator.sources import jsonlines
+
+    authors = [{"name": "Jane Doe", "orcid": "0000-0002-1825-0097"},  # ORCID's own example: valid
+               {"name": "Josiah Carberry", "orcid": "https://orcid.org/0000-0002-1825-0096"},  # one digit off
+               {"name": "Ann Ex", "orcid": "0000-0002-9079-593x"}]  # X: a check digit of 10
+    lines = [json.dumps({"title": "One", "abstract": "x"}), json.dumps({"title": "Two", "authors": authors})]
+    source = jsonlines.parse("\n".join(lines) + "\n", "p.jsonl")
+    orcids = [author.orcid for author in source.entries[1].details.authors]
+    assert orcids == ["0000-0002-1825-0097", "", "0000-0002-9079-593X"]
+    assert warnings(source) == [(2, "“Two”: `authors` author 2 (Josiah Carberry): ORCID '0000-0002-1825-0096' has a "
+                                    "wrong check digit (a typo?); left out")]
