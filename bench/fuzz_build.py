@@ -18,7 +18,8 @@ into one ``--out``), ``kill-workers`` (``kill -9`` of a build while its forked w
 ``<meta http-equiv=refresh>``), ``escapes`` (terminal escapes in a title) and ``serve`` (HEAD, POST,
 ``/forcereload`` from another site, a busy port); issue 27: ``page-bad-byte`` (pages saved with a bad
 byte, cut or emptied), ``bib-string-bomb`` (each ``@string`` twice the one before, 59 deep),
-``unicode-edge`` (control, zero-width and unpaired bidi characters, NFD spellings of a name).
+``unicode-edge`` (control, zero-width and unpaired bidi characters, NFD spellings of a name),
+``device-names`` (titles ``CON``, ``AUX``, ``NUL``…), ``long-slug`` (a page's slug of 110 CJK characters).
 """
 
 from __future__ import annotations
@@ -440,6 +441,32 @@ def unicode_edge(repo: Path, root: Path, args) -> tuple[Run, str]:
     return run, "ok: none published, 3 authors" if ok else f"FAIL: {' '.join(leaked)}, {people} authors"
 
 
+DEVICES = {"con", "prn", "aux", "nul", *(f"com{n}" for n in range(1, 10)), *(f"lpt{n}" for n in range(1, 10))}
+
+
+def device_names(repo: Path, root: Path, args) -> tuple[Run, str]:
+    records = [{"id": f"d{n}", "title": title, "keywords": [title], "authors": [title],
+                "abstract": f"We study {title} as paper {n}."}
+               for n, title in enumerate(["CON", "AUX", "NUL", "PRN", "COM1", "LPT1", "con.txt"])]
+    folder = content(root, records)
+    run = build(repo, root)
+    bad = sorted(p.name for p in [*folder.rglob("*"), *(root / "site").rglob("*")]
+                 if p.name.split(".")[0].lower() in DEVICES)
+    return run, "ok: no device name written" if run.status == 0 and not bad else f"FAIL: {' '.join(bad[:6])}"
+
+
+def long_slug(repo: Path, root: Path, args) -> tuple[Run, str]:
+    folder = content(root, corpus(3))
+    build(repo, root)
+    page = sorted((folder / "papers").glob("*.md"))[0]
+    lines = page.read_text(encoding="utf-8").split("\n")
+    page.write_text("\n".join("slug: " + "基于扩散模型的图像生成" * 10 if line.startswith("slug:") else line
+                              for line in lines), encoding="utf-8")
+    run = build(repo, root)
+    ok = run.status == 0 and page.name in run.output and ".staging" not in run.output and page_count(root) == 3
+    return run, "ok: cut, named by its page" if ok else f"FAIL ({page_count(root)} pages)"
+
+
 CLASSES = {"nul-link": nul_link, "config-link": config_link, "symlink-out": symlink_out,
            "yaml-bomb-page": yaml_bomb_page, "yaml-bomb-config": yaml_bomb_config, "authors": authors,
            "edited": edited, "concurrent": concurrent, "kill-workers": kill_workers, "tex-cite": tex_cite,
@@ -449,7 +476,8 @@ CLASSES = {"nul-link": nul_link, "config-link": config_link, "symlink-out": syml
            "jsonl-surrogate": jsonl_surrogate, "jsonl-big-int": jsonl_big_int, "jsonl-deep": jsonl_deep,
            "bib-deep-groups": bib_deep_groups,
            # issue 27, the input edge
-           "bib-string-bomb": bib_string_bomb, "unicode-edge": unicode_edge}
+           "bib-string-bomb": bib_string_bomb, "unicode-edge": unicode_edge,
+           "device-names": device_names, "long-slug": long_slug}
 
 
 def main() -> int:

@@ -22,6 +22,7 @@ from generator.cache import digest as full_digest
 from generator.cjk import CJK_RANGES
 from generator.cleantext import clean, clean_fields
 from generator.details import parse_details
+from generator.slugs import file_safe
 from generator.sources import inside
 from generator.errors import ContentError, ProceedingsError, shown
 from generator.model import DETAIL_FIELDS, DETAILS, Paper
@@ -247,6 +248,9 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
     slug = text("slug")
     if not SLUG.match(slug):
         raise fail("slug", f"must be lowercase letters, digits, CJK characters and single hyphens, not {shown(slug)}")
+    slug, unsafe = file_safe(slug)
+    if unsafe and warn is not None:
+        warn(f"`slug` {shown(meta.get('slug'))} {unsafe}; published as {slug}.html", display, doc.lines.get("slug", 1))
     tags = meta.get("tags") or []
     if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in doc.meta.get("tags") or []):
         raise fail("tags", "must be a list of tag names, like [optimization, diffusion models]")

@@ -157,3 +157,60 @@ def test_an_orcid_with_a_bad_check_digit_is_warned_about_and_left_out():
     assert orcids == ["0000-0002-1825-0097", "", "0000-0002-9079-593X"]
     assert warnings(source) == [(2, "“Two”: `authors` author 2 (Josiah Carberry): ORCID '0000-0002-1825-0096' has a "
                                     "wrong check digit (a typo?); left out")]
+
+
+# -- File names the tool writes -------------------------------------------------------------------------
+
+DEVICES = {"con", "prn", "aux", "nul", *(f"com{n}" for n in range(1, 10)), *(f"lpt{n}" for n in range(1, 10))}
+
+
+def test_a_slug_is_never_a_windows_device_name():
+    from generator.slugs import slugify, slug_or_digest
+
+    for name in ["CON", "aux", "Nul", "PRN", "COM1", "com9", "LPT1", "lpt9"]:
+        assert slugify(name) == f"{name.lower()}-1"
+        assert slug_or_digest(name, "person") == f"{name.lower()}-1"
+    assert slugify("Con Artists") == "con-artists" and slugify("COM10") == "com10"
+
+
+def test_device_names_never_become_page_or_site_files(tmp_path):
+    content = tmp_path / "content"
+    content.mkdir()
+    rows = ["UID,title,authors,keywords,abstract"] + [
+        f"p{n},{title},{title} Doe,{title},We study {title} in depth as number {n}."
+        for n, title in enumerate(["CON", "AUX", "NUL", "PRN", "COM1", "LPT1", "con"])]
+    (content / "papers.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert build(content, tmp_path / "site") == 0
+    written = [*(content / "papers").iterdir(), *(tmp_path / "site").rglob("*")]
+    assert len(list((content / "papers").glob("*.md"))) == 7
+    assert not [p for p in written if p.name.split(".")[0].lower() in DEVICES]
+    assert (content / "papers" / "con-1.md").is_file() and (content / "papers" / "con-1-2.md").is_file()
+
+
+def test_an_over_long_slug_is_cut_to_what_a_file_system_allows(seed_content, tmp_path, capsys):
+    import re
+
+    page = sorted((seed_content / "papers").glob("*.md"))[0]
+    long_slug = "基于扩散模型的图像生成" * 10  # 110 characters, 330 bytes
+    page.write_text(re.sub(r"^slug: .*$", f"slug: {long_slug}", page.read_text(encoding="utf-8"), count=1,
+                           flags=re.M), encoding="utf-8")
+    assert build(seed_content, tmp_path / "site") == 0
+    err = capsys.readouterr().err
+    assert f"papers/{page.name}" in err and "`slug`" in err and "bytes" in err
+    names = [p.name for p in (tmp_path / "site").rglob("*")]
+    assert max(len(name.encode("utf-8")) for name in names) <= 255
+    assert any(name.startswith("基于扩散模型的图像生成") for name in names)
+
+
+def test_a_file_the_site_cannot_take_is_named_by_its_place_in_the_site(seed_content, tmp_path, monkeypatch, capsys):
+    import errno
+
+    from generator import output
+
+    def refuse(path, data):
+        raise OSError(errno.ENAMETOOLONG, "File name too long", str(path))
+
+    monkeypatch.setattr(output, "_write", refuse)
+    assert build(seed_content, tmp_path / "site") == 2
+    err = capsys.readouterr().err
+    assert ".site.staging" not in err and f"{tmp_path / 'site'}/" in err and "File name too long" in err
