@@ -19,7 +19,8 @@ into one ``--out``), ``kill-workers`` (``kill -9`` of a build while its forked w
 ``/forcereload`` from another site, a busy port); issue 27: ``page-bad-byte`` (pages saved with a bad
 byte, cut or emptied), ``bib-string-bomb`` (each ``@string`` twice the one before, 59 deep),
 ``unicode-edge`` (control, zero-width and unpaired bidi characters, NFD spellings of a name),
-``device-names`` (titles ``CON``, ``AUX``, ``NUL``…), ``long-slug`` (a page's slug of 110 CJK characters).
+``device-names`` (titles ``CON``, ``AUX``, ``NUL``…), ``long-slug`` (a page's slug of 110 CJK characters),
+``bib-shared-key`` (three ``.bib`` files with one entry key).
 """
 
 from __future__ import annotations
@@ -467,6 +468,18 @@ def long_slug(repo: Path, root: Path, args) -> tuple[Run, str]:
     return run, "ok: cut, named by its page" if ok else f"FAIL ({page_count(root)} pages)"
 
 
+def bib_shared_key(repo: Path, root: Path, args) -> tuple[Run, str]:
+    folder = content(root, [])
+    for name, title in (("a.bib", "Quasars"), ("b.bib", "Proteins"), ("c.bib", "Comets")):
+        entry = f"@inproceedings{{doe2026, title = {{{title}}}, abstract = {{We study {title}.}}}}\n"
+        (folder / name).write_text(entry, encoding="utf-8")
+    run = build(repo, root)
+    bib = (root / "site" / "proceedings.bib").read_text(encoding="utf-8") if run.status == 0 else ""
+    keys = [line.split("{", 1)[1].rstrip(",").lower() for line in bib.splitlines() if line.startswith("@")]
+    ok = len(keys) == 3 and len(set(keys)) == 3
+    return run, "ok: 3 keys, none repeated" if ok else f"FAIL: keys {', '.join(keys)}"
+
+
 CLASSES = {"nul-link": nul_link, "config-link": config_link, "symlink-out": symlink_out,
            "yaml-bomb-page": yaml_bomb_page, "yaml-bomb-config": yaml_bomb_config, "authors": authors,
            "edited": edited, "concurrent": concurrent, "kill-workers": kill_workers, "tex-cite": tex_cite,
@@ -477,7 +490,8 @@ CLASSES = {"nul-link": nul_link, "config-link": config_link, "symlink-out": syml
            "bib-deep-groups": bib_deep_groups,
            # issue 27, the input edge
            "bib-string-bomb": bib_string_bomb, "unicode-edge": unicode_edge,
-           "device-names": device_names, "long-slug": long_slug}
+           "device-names": device_names, "long-slug": long_slug,
+           "bib-shared-key": bib_shared_key}
 
 
 def main() -> int:

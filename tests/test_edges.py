@@ -214,3 +214,24 @@ def test_a_file_the_site_cannot_take_is_named_by_its_place_in_the_site(seed_cont
     assert build(seed_content, tmp_path / "site") == 2
     err = capsys.readouterr().err
     assert ".site.staging" not in err and f"{tmp_path / 'site'}/" in err and "File name too long" in err
+
+
+# -- Citation keys unique across the volume ---------------------------------------------------------------
+
+def test_two_bib_files_sharing_a_key_never_repeat_it_in_proceedings_bib(tmp_path):
+    import re
+
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "a.bib").write_text("@inproceedings{doe2026, title = {Quasars}, abstract = {We fit quasars.}}\n"
+                                   "@inproceedings{Roe2026, title = {Comets}, abstract = {We track comets.}}\n",
+                                   encoding="utf-8")
+    (content / "b.bib").write_text("@inproceedings{doe2026, title = {Proteins}, abstract = {We fold proteins.}}\n"
+                                   "@inproceedings{roe2026, title = {Pulsars}, abstract = {We time pulsars.}}\n",
+                                   encoding="utf-8")
+    assert build(content, tmp_path / "site") == 0
+    site = tmp_path / "site"
+    keys = re.findall(r"^@inproceedings\{([^,]+),", (site / "proceedings.bib").read_text(encoding="utf-8"), re.M)
+    assert keys == ["doe2026", "Roe2026", "doe2026-2", "roe2026-2"]  # BibTeX compares keys without case
+    assert "@inproceedings{doe2026-2," in (site / "papers" / "proteins.html").read_text(encoding="utf-8")
+    assert "@inproceedings{doe2026," in (site / "papers" / "quasars.html").read_text(encoding="utf-8")
