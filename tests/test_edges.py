@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import time
+
+import pytest
 
 from generator.cli import main
 from generator.sources import bibtex
@@ -235,3 +239,46 @@ def test_two_bib_files_sharing_a_key_never_repeat_it_in_proceedings_bib(tmp_path
     assert keys == ["doe2026", "Roe2026", "doe2026-2", "roe2026-2"]  # BibTeX compares keys without case
     assert "@inproceedings{doe2026-2," in (site / "papers" / "proteins.html").read_text(encoding="utf-8")
     assert "@inproceedings{doe2026," in (site / "papers" / "quasars.html").read_text(encoding="utf-8")
+
+
+# -- A content folder that takes no more writes ------------------------------------------------------------
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS], ids=["full", "read-only"])
+@pytest.mark.parametrize("command", ["build", "import"])
+def test_a_full_or_read_only_content_folder_is_one_line_naming_the_page(tmp_path, monkeypatch, capsys, code,
+                                                                        command):
+    # Tests run as root, where chmod stops no write: the write itself is made to fail as the disk would.
+    from generator import merge, output
+
+    def refuse(path, *args, **kwargs):
+        raise OSError(code, os.strerror(code), str(path))
+
+    content = tmp_path / "content"
+    content.mkdir()
+    source = tmp_path / "list.txt"
+    source.write_text("Workshop\n\nWe study quasars and their spectra in depth.\n", encoding="utf-8")
+    if command == "build":
+        (content / "list.txt").write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(merge, "write_atomically", refuse)
+    monkeypatch.setattr(output, "write_atomically", refuse)
+    args = (["build", "--content", str(content), "--out", str(tmp_path / "site")] if command == "build"
+            else ["import", str(source), "--content", str(content)])
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    (line,) = [line for line in err.splitlines() if os.strerror(code) in line]
+    assert line.startswith("error: ") and "papers/" in line and ".md" in line and "cannot write the page" in line
+
+
+def test_an_import_that_cannot_copy_its_source_in_is_one_line(tmp_path, monkeypatch, capsys):
+    from generator import cli
+
+    def refuse(source, target):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))
+
+    source = tmp_path / "list.txt"
+    source.write_text("Workshop\n\nWe study quasars and their spectra in depth.\n", encoding="utf-8")
+    monkeypatch.setattr(cli.shutil, "copyfile", refuse)
+    assert main(["import", str(source), "--content", str(tmp_path / "content")]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "content/list.txt: cannot copy the source in (No space left on device)" in err
