@@ -20,7 +20,8 @@ into one ``--out``), ``kill-workers`` (``kill -9`` of a build while its forked w
 byte, cut or emptied), ``bib-string-bomb`` (each ``@string`` twice the one before, 59 deep),
 ``unicode-edge`` (control, zero-width and unpaired bidi characters, NFD spellings of a name),
 ``device-names`` (titles ``CON``, ``AUX``, ``NUL``…), ``long-slug`` (a page's slug of 110 CJK characters),
-``bib-shared-key`` (three ``.bib`` files with one entry key).
+``bib-shared-key`` (three ``.bib`` files with one entry key),
+``jsonl-huge-record`` (a 100 MB JSON Lines record) and ``jsonl-10mb-record`` (a 10 MB one, which must build).
 """
 
 from __future__ import annotations
@@ -480,6 +481,17 @@ def bib_shared_key(repo: Path, root: Path, args) -> tuple[Run, str]:
     return run, "ok: 3 keys, none repeated" if ok else f"FAIL: keys {', '.join(keys)}"
 
 
+def jsonl_huge_record(repo: Path, root: Path, args) -> tuple[Run, str]:
+    huge = b'{"title": "Huge", "abstract": "' + b"word " * 20_000_000 + b'"}'  # 100 MB on one line
+    return _one_bad_record(repo, root, "papers.jsonl", _jsonl(huge), "papers.jsonl:2: warning: this line is")
+
+
+def jsonl_10mb_record(repo: Path, root: Path, args) -> tuple[Run, str]:
+    big = json.dumps({"title": "Big", "abstract": "We study big things. " * 500_000}).encode()  # 10.5 MB
+    run, verdict = _one_bad_record(repo, root, "papers.jsonl", _jsonl(big), "built 3 papers")
+    return run, verdict.replace("pages", "pages (the 10 MB one too)")
+
+
 CLASSES = {"nul-link": nul_link, "config-link": config_link, "symlink-out": symlink_out,
            "yaml-bomb-page": yaml_bomb_page, "yaml-bomb-config": yaml_bomb_config, "authors": authors,
            "edited": edited, "concurrent": concurrent, "kill-workers": kill_workers, "tex-cite": tex_cite,
@@ -491,7 +503,8 @@ CLASSES = {"nul-link": nul_link, "config-link": config_link, "symlink-out": syml
            # issue 27, the input edge
            "bib-string-bomb": bib_string_bomb, "unicode-edge": unicode_edge,
            "device-names": device_names, "long-slug": long_slug,
-           "bib-shared-key": bib_shared_key}
+           "bib-shared-key": bib_shared_key, "jsonl-huge-record": jsonl_huge_record,
+           "jsonl-10mb-record": jsonl_10mb_record}
 
 
 def main() -> int:

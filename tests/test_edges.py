@@ -282,3 +282,37 @@ def test_an_import_that_cannot_copy_its_source_in_is_one_line(tmp_path, monkeypa
     assert main(["import", str(source), "--content", str(tmp_path / "content")]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and "content/list.txt: cannot copy the source in (No space left on device)" in err
+
+
+# -- A huge JSON Lines record ------------------------------------------------------------------------------
+
+def test_a_100_mb_json_lines_record_is_skipped_with_a_warning_and_10_mb_is_read(tmp_path):
+    import json
+
+    from generator.sources import jsonlines
+
+    path = tmp_path / "papers.jsonl"
+    with path.open("wb") as handle:
+        handle.write(json.dumps({"title": "One", "abstract": "We study one thing."}).encode() + b"\r\n")
+        handle.write(b'{"title": "Huge", "abstract": "')
+        for _ in range(100):
+            handle.write(b"word " * 200_000)  # 1 MB at a time: 100 MB on one line
+        handle.write(b'"}\n')
+        handle.write(json.dumps({"title": "Ten", "abstract": "ten " * 2_500_000}).encode() + b"\n")
+        handle.write(json.dumps({"title": "Last", "abstract": "We study the last thing."}).encode() + b"\n")
+    source = jsonlines.read(path, "papers.jsonl")
+    assert [(e.title, e.line) for e in source.entries] == [("One", 1), ("Ten", 3), ("Last", 4)]
+    assert len(source.entries[1].text) > 9_000_000
+    (warning,) = warnings(source)
+    assert warning[0] == 2 and "100,000,0" in warning[1] and "skipped it" in warning[1]
+
+
+def test_json_lines_line_ends_beside_a_bad_byte(tmp_path):
+    # A lone CR ends a line, whatever other line holds a byte that is not UTF-8.
+    from generator.sources import jsonlines
+
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"title": "A"}\r{"title": "B"}\r\n{"title": "Caf\xe9"}\n{"title": "D"}')
+    source = jsonlines.read(path, "p.jsonl")
+    assert [(e.title, e.line) for e in source.entries] == [("A", 1), ("B", 2), ("D", 4)]
+    assert warnings(source) == [(3, "byte 0xe9 on this line is not UTF-8; skipped the line (save the file as UTF-8)")]
