@@ -17,7 +17,11 @@ into one ``--out``), ``kill-workers`` (``kill -9`` of a build while its forked w
 (``\\def``/``\\input`` in a title's math), ``cache-forgery`` (a cache shard forged to publish a
 ``<meta http-equiv=refresh>``), ``escapes`` (terminal escapes in a title) and ``serve`` (HEAD, POST,
 ``/forcereload`` from another site, a busy port); issue 27: ``page-bad-byte`` (pages saved with a bad
-byte, cut or emptied).
+byte, cut or emptied), ``bib-string-bomb`` (each ``@string`` twice the one before, 59 deep),
+``unicode-edge`` (control, zero-width and unpaired bidi characters, NFD spellings of a name),
+``device-names`` (titles ``CON``, ``AUX``, ``NUL``…), ``long-slug`` (a page's slug of 110 CJK characters),
+``bib-shared-key`` (three ``.bib`` files with one entry key),
+``jsonl-huge-record`` (a 100 MB JSON Lines record) and ``jsonl-10mb-record`` (a 10 MB one, which must build).
 """
 
 from __future__ import annotations
@@ -413,6 +417,81 @@ def bib_deep_groups(repo: Path, root: Path, args) -> tuple[Run, str]:
     return _one_bad_record(repo, root, "papers.bib", good + deep, "built 3 papers")
 
 
+def bib_string_bomb(repo: Path, root: Path, args) -> tuple[Run, str]:
+    bomb = b'@string{s0 = "xxxxxxxxxx"}\n' + b"".join(b"@string{s%d = s%d # s%d}\n" % (n, n - 1, n - 1)
+                                                      for n in range(1, 60))
+    good = (b"@inproceedings{g1, title = {One}, month = jun, abstract = {We study one.}}\n"
+            b"@inproceedings{g2, title = s59, abstract = {Two.}}\n")
+    return _one_bad_record(repo, root, "papers.bib", bomb + good, "@string macros here expand past")
+
+
+def unicode_edge(repo: Path, root: Path, args) -> tuple[Run, str]:
+    """Control, zero-width and unpaired bidi characters, NFD spellings: none may reach the site, and
+    the two spellings of one name are one author."""
+    records = corpus(2)
+    records[0].update(title="Re\u0301seaux \x01of\x1b[2J Graphs\x7f",
+                      authors=["\u202eAlice Example", "Ame\u0301lie Doe", "\u200b\u200d"], keywords=["Re\u0301seaux"])
+    records[1].update(authors=["Amélie Doe", "Bob\u200b Example"], keywords=["Réseaux"])
+    content(root, records)
+    run = build(repo, root)
+    site = root / "site"
+    files = [*site.rglob("*.html"), *site.rglob("*.json"), site / "proceedings.bib"]
+    leaked = sorted({repr(c) for path in files if path.is_file() for c in "\x01\x1b\x7f\u202e\u200b"
+                     if c in path.read_text(encoding="utf-8", errors="replace")})
+    people = len([p for p in (site / "authors").glob("*.html") if p.name != "index.html"])
+    ok = run.status == 0 and not leaked and people == 3
+    return run, "ok: none published, 3 authors" if ok else f"FAIL: {' '.join(leaked)}, {people} authors"
+
+
+DEVICES = {"con", "prn", "aux", "nul", *(f"com{n}" for n in range(1, 10)), *(f"lpt{n}" for n in range(1, 10))}
+
+
+def device_names(repo: Path, root: Path, args) -> tuple[Run, str]:
+    records = [{"id": f"d{n}", "title": title, "keywords": [title], "authors": [title],
+                "abstract": f"We study {title} as paper {n}."}
+               for n, title in enumerate(["CON", "AUX", "NUL", "PRN", "COM1", "LPT1", "con.txt"])]
+    folder = content(root, records)
+    run = build(repo, root)
+    bad = sorted(p.name for p in [*folder.rglob("*"), *(root / "site").rglob("*")]
+                 if p.name.split(".")[0].lower() in DEVICES)
+    return run, "ok: no device name written" if run.status == 0 and not bad else f"FAIL: {' '.join(bad[:6])}"
+
+
+def long_slug(repo: Path, root: Path, args) -> tuple[Run, str]:
+    folder = content(root, corpus(3))
+    build(repo, root)
+    page = sorted((folder / "papers").glob("*.md"))[0]
+    lines = page.read_text(encoding="utf-8").split("\n")
+    page.write_text("\n".join("slug: " + "基于扩散模型的图像生成" * 10 if line.startswith("slug:") else line
+                              for line in lines), encoding="utf-8")
+    run = build(repo, root)
+    ok = run.status == 0 and page.name in run.output and ".staging" not in run.output and page_count(root) == 3
+    return run, "ok: cut, named by its page" if ok else f"FAIL ({page_count(root)} pages)"
+
+
+def bib_shared_key(repo: Path, root: Path, args) -> tuple[Run, str]:
+    folder = content(root, [])
+    for name, title in (("a.bib", "Quasars"), ("b.bib", "Proteins"), ("c.bib", "Comets")):
+        entry = f"@inproceedings{{doe2026, title = {{{title}}}, abstract = {{We study {title}.}}}}\n"
+        (folder / name).write_text(entry, encoding="utf-8")
+    run = build(repo, root)
+    bib = (root / "site" / "proceedings.bib").read_text(encoding="utf-8") if run.status == 0 else ""
+    keys = [line.split("{", 1)[1].rstrip(",").lower() for line in bib.splitlines() if line.startswith("@")]
+    ok = len(keys) == 3 and len(set(keys)) == 3
+    return run, "ok: 3 keys, none repeated" if ok else f"FAIL: keys {', '.join(keys)}"
+
+
+def jsonl_huge_record(repo: Path, root: Path, args) -> tuple[Run, str]:
+    huge = b'{"title": "Huge", "abstract": "' + b"word " * 20_000_000 + b'"}'  # 100 MB on one line
+    return _one_bad_record(repo, root, "papers.jsonl", _jsonl(huge), "papers.jsonl:2: warning: this line is")
+
+
+def jsonl_10mb_record(repo: Path, root: Path, args) -> tuple[Run, str]:
+    big = json.dumps({"title": "Big", "abstract": "We study big things. " * 500_000}).encode()  # 10.5 MB
+    run, verdict = _one_bad_record(repo, root, "papers.jsonl", _jsonl(big), "built 3 papers")
+    return run, verdict.replace("pages", "pages (the 10 MB one too)")
+
+
 CLASSES = {"nul-link": nul_link, "config-link": config_link, "symlink-out": symlink_out,
            "yaml-bomb-page": yaml_bomb_page, "yaml-bomb-config": yaml_bomb_config, "authors": authors,
            "edited": edited, "concurrent": concurrent, "kill-workers": kill_workers, "tex-cite": tex_cite,
@@ -420,7 +499,12 @@ CLASSES = {"nul-link": nul_link, "config-link": config_link, "symlink-out": syml
            # one record of a source (the readers): the others must be published, exit 0
            "csv-huge-cell": csv_huge_cell, "csv-open-quote": csv_open_quote, "csv-bad-byte": csv_bad_byte,
            "jsonl-surrogate": jsonl_surrogate, "jsonl-big-int": jsonl_big_int, "jsonl-deep": jsonl_deep,
-           "bib-deep-groups": bib_deep_groups}
+           "bib-deep-groups": bib_deep_groups,
+           # issue 27, the input edge
+           "bib-string-bomb": bib_string_bomb, "unicode-edge": unicode_edge,
+           "device-names": device_names, "long-slug": long_slug,
+           "bib-shared-key": bib_shared_key, "jsonl-huge-record": jsonl_huge_record,
+           "jsonl-10mb-record": jsonl_10mb_record}
 
 
 def main() -> int:

@@ -32,7 +32,8 @@ from generator.sinks import NullSink
 CHECKING = Options(cache=False, write_pages=False, derive=False, sample=True, keep=True, search=False)
 
 LONG_ABSTRACT = 20_000  # characters; real abstracts stay under ~3,000
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+# Control characters are dropped as a list is read (generator/cleantext.py); overrides closed in the entry stay.
+_CONTROL = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
 # A link the renderer refuses: "javascript:alert(1)", "data:text/html,…"; not prose ("streaming data: given…").
 _REFUSED_LINK = re.compile(r"\b(?:javascript|vbscript):\S|\bdata:[a-z]+/[\w.+-]+[;,]", re.IGNORECASE)
 # HTML an author may paste (a tag with or without attributes, a comment); "p<0.05" and "a<b and c>d" are not.
@@ -97,13 +98,13 @@ def report_undefined_macros(undefined: dict[str, list[str]], reporter: Reporter)
 
 
 def check_entries(entries: list[Entry], reporter: Reporter) -> None:
-    """Problems of the list itself: control characters, giant entries, refused links, HTML.
+    """Problems of the list itself: direction overrides, giant entries, refused links, HTML.
     (Repeated records are found while loading, for build and check alike: sources/duplicates.py.)"""
     for entry in entries:
         where = (entry.source, entry.line)
         if _CONTROL.search(entry.text):
-            reporter.warn(f"entry {entry.index} contains control or direction-override characters; "
-                          "they are shown as written", *where)
+            reporter.warn(f"entry {entry.index} contains direction-override characters; they are shown as "
+                          "written (each is closed in the entry)", *where)
         if len(entry.text) > LONG_ABSTRACT:
             reporter.warn(f"entry {entry.index} is {len(entry.text):,} characters long; is it one abstract?", *where)
         if _REFUSED_LINK.search(entry.text):

@@ -168,7 +168,11 @@ def _import(args, source: Path, reporter: ConsoleReporter, created: bool) -> int
     copying = not target.exists() or source.resolve() != target.resolve()
     plan = sync_project(project, reporter, apply=not args.dry_run)
     if copying and not args.dry_run:
-        shutil.copyfile(source, target)
+        try:
+            shutil.copyfile(source, target)
+        except OSError as exc:  # a full or read-only content folder: one line, no traceback
+            raise ProceedingsError(f"cannot copy the source in ({exc.strerror or exc}): is the content folder "
+                                   "full or read-only?", path=target) from None
     if copying:
         verb = "would copy" if args.dry_run else "copied"
         reporter.info(f"{verb} {source} to {target}")

@@ -123,9 +123,24 @@ def _author(item: Any, number: int, problem: Problem) -> Author | None:
         if match is None:
             problem("authors", f"author {number} ({name}): ORCID {shown(orcid)} is not like 0000-0002-1825-0097")
             orcid = ""
+        elif not orcid_checks(match.group(1)):
+            problem("authors", f"author {number} ({name}): ORCID {shown(match.group(1))} has a wrong check digit "
+                               "(a typo?); left out")
+            orcid = ""
         else:
             orcid = match.group(1).upper()
     return Author(name, _clean(item.get("affiliation")), orcid, _clean(item.get("id")))
+
+
+def orcid_checks(orcid: str) -> bool:
+    """Whether the last character of ``0000-0002-1825-0097`` is its ISO 7064 MOD 11-2 check digit, as
+    ORCID computes it: a digit mistyped (or most swaps of two) is caught, so a typo never splits a person."""
+    digits = orcid.replace("-", "")
+    total = 0
+    for digit in digits[:-1]:
+        total = (total + int(digit)) * 2
+    check = (12 - total % 11) % 11
+    return digits[-1].upper() == ("X" if check == 10 else str(check))
 
 
 def parse_link(raw: Mapping[str, Any], key: str, problem: Problem) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from typing import Any, Callable
 
 from generator.background import map_in_parallel
 from generator.details import details_to_meta
-from generator.errors import Diagnostic
+from generator.errors import ContentError, Diagnostic
 from generator.model import DETAIL_FIELDS, Entry, SourceList
 from generator.matching import WordIndex, another_paper, normalized
 from generator.output import write_atomically
@@ -74,7 +75,17 @@ class SyncPlan:
     written: dict[Path, tuple[PageDoc, str]] = field(default_factory=dict)
 
     def apply(self, jobs: int = 1) -> None:
-        """Write the pages (on ``jobs`` cores when there are many: YAML is slow to write) and remove pages."""
+        """Write the pages (on ``jobs`` cores when there are many: YAML is slow to write) and remove pages.
+
+        A content folder that takes no more writes (full, read-only) is one error naming the page."""
+        try:
+            self._apply(jobs)
+        except OSError as exc:
+            raise ContentError(f"cannot write the page ({exc.strerror or exc}): is the content folder full or "
+                               "read-only? Pages written before it are kept; run again once it can be written",
+                               path=os.fsdecode(exc.filename) if exc.filename else None) from None
+
+    def _apply(self, jobs: int) -> None:
         for change in self.changes:
             if change.action == "remove":
                 change.path.unlink(missing_ok=True)

@@ -171,7 +171,16 @@ def staged_site(out_dir: Path, on_wait: Callable[[str], None] | None = None) -> 
                 raise
     except OSError as exc:
         raise OutputError(f"cannot write the site ({exc.strerror or exc}); the previous site is unchanged",
-                          path=exc.filename or out_dir) from None
+                          path=_in_site(exc.filename, staging.path, out_dir)) from None
+
+
+def _in_site(filename, staging: Path, out_dir: Path) -> Path | str:
+    """A file of the staging folder named by its place in the site (``site/papers/x.html``, which the
+    reader knows), never by the staging folder's own name."""
+    if not filename:
+        return out_dir
+    path = Path(os.fsdecode(filename))
+    return out_dir / path.relative_to(staging) if path.is_relative_to(staging) else path
 
 
 def publish_site(staging: Staging, static: dict[str, Path]) -> None:

@@ -20,7 +20,9 @@ from generator.background import map_in_parallel
 from generator.cache import EntryCache
 from generator.cache import digest as full_digest
 from generator.cjk import CJK_RANGES
+from generator.cleantext import clean, clean_fields
 from generator.details import parse_details
+from generator.slugs import file_safe
 from generator.sources import inside
 from generator.errors import ContentError, ProceedingsError, shown
 from generator.model import DETAIL_FIELDS, DETAILS, Paper
@@ -224,7 +226,7 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
     """
     if doc.error:
         raise doc.error
-    meta = doc.meta
+    meta = clean_fields(doc.meta)  # NFC, no control or invisible characters (generator/cleantext.py)
 
     def fail(key: str, problem: str) -> ContentError:
         return ContentError(f"`{key}` {problem}", path=display, line=doc.lines.get(key, 1))
@@ -246,8 +248,11 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
     slug = text("slug")
     if not SLUG.match(slug):
         raise fail("slug", f"must be lowercase letters, digits, CJK characters and single hyphens, not {shown(slug)}")
+    slug, unsafe = file_safe(slug)
+    if unsafe and warn is not None:
+        warn(f"`slug` {shown(meta.get('slug'))} {unsafe}; published as {slug}.html", display, doc.lines.get("slug", 1))
     tags = meta.get("tags") or []
-    if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in tags):
+    if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in doc.meta.get("tags") or []):
         raise fail("tags", "must be a list of tag names, like [optimization, diffusion models]")
 
     def problem(key: str, message: str) -> None:
@@ -258,8 +263,8 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
         id=text("id"),
         slug=slug,
         title=text("title"),
-        abstract=doc.body,
-        tags=tuple(dict.fromkeys(t.strip() for t in tags)),
+        abstract=clean(doc.body, lines=True),
+        tags=tuple(dict.fromkeys(t.strip() for t in tags if t.strip())),
         order=number("order"),
         source=str(meta.get("source") or ""),
         entry=number("entry"),

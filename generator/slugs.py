@@ -17,6 +17,12 @@ import unicodedata
 
 from generator import cjk
 
+# Names Windows keeps for devices, with or without an extension (``con.md`` too): a clone holding one
+# cannot be checked out there. A slug that would be one gets "-1" (a second paper of that name "-1-2").
+DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{n}" for n in range(1, 10)),
+                          *(f"lpt{n}" for n in range(1, 10))})
+# Most file systems allow 255 bytes (not characters) per name; this leaves room for "-999.html".
+MAX_BYTES = 240
 MAX_LENGTH = 60  # display columns: a CJK character takes two, so a slug holds up to 30 of them
 # Where a CJK run may be cut short rather than in the middle of a word: after a particle
 # that ends a phrase (的 "of", の, を, に…), or before a conjunction (与/和 "and", と, や).
@@ -39,7 +45,25 @@ def slugify(text: str, max_length: int = MAX_LENGTH) -> str:
                 slug = _shorten_run(word, max_length)
             break
         slug = candidate
-    return slug or (_shorten_run(words[0], max_length) if words else "paper")
+    return not_a_device(slug or (_shorten_run(words[0], max_length) if words else "paper"))
+
+
+def not_a_device(slug: str) -> str:
+    """``slug``, or ``slug-1`` when it is a name Windows keeps for a device."""
+    return f"{slug}-1" if slug.split(".")[0] in DEVICE_NAMES else slug
+
+
+def file_safe(slug: str) -> tuple[str, str]:
+    """A slug given by hand made a name every file system takes, and why it had to change ("" when
+    it did not): not a device name, and at most ``MAX_BYTES`` bytes, cut at a hyphen when one is near."""
+    size = len(slug.encode("utf-8"))
+    if size > MAX_BYTES:
+        cut = slug.encode("utf-8")[:MAX_BYTES].decode("utf-8", "ignore")
+        head = cut.rsplit("-", 1)[0] if "-" in cut[len(cut) // 2:] else cut
+        return not_a_device(head.strip("-")), f"is {size:,} bytes long, past the {MAX_BYTES} a file name may take"
+    if not_a_device(slug) != slug:
+        return not_a_device(slug), "is a name Windows keeps for a device (CON, AUX, NUL, COM1…)"
+    return slug, ""
 
 
 def slug_words(text: str) -> list[str]:

@@ -21,7 +21,7 @@ from generator.config import CONFIG_NAME
 from generator.model import RenderedPaper
 from generator.related import RELATED_COUNT, related_papers
 
-from .bibtex import BibTeX, volume_bib
+from .bibtex import BibTeX, unique_keys, volume_bib
 from .feeds import FEED_PATH, SITEMAP_PATH, atom_feed, volume_sitemap_names, volume_sitemaps
 from .meta import MetaTag, paper_meta
 
@@ -47,8 +47,9 @@ class Publication:
         self.volume = volume
         writer = BibTeX(self.volume, macros or {}, warn)
         by_id = {p.paper.id: p for p in self.papers}
+        keys = unique_keys(self.papers, volume)
         # Entries are written when first asked for: an incremental rebuild needs only a few.
-        self.bibtex = _Lazy(lambda paper_id: writer.entry(by_id[paper_id]))
+        self.bibtex = _Lazy(lambda paper_id: writer.entry(by_id[paper_id], keys[paper_id]))
         if related is None:
             self.related = related_papers(self.papers, related_count)
         else:  # the dev server reuses the last full computation between small edits

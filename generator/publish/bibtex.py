@@ -30,6 +30,7 @@ from generator.latex.plaintext import MathText, collapse
 from generator.latex.renderer import build_markdown
 from generator.model import DETAILS, RenderedPaper
 from generator.schema import Field
+from generator.sources.bibstrings import month_macro
 from generator.volume import Volume
 
 from .volume import cited
@@ -82,7 +83,8 @@ class BibTeX:
         self._md = build_markdown(macros)
         self._math_text = MathText()
 
-    def entry(self, paper: RenderedPaper) -> str:
+    def entry(self, paper: RenderedPaper, key: str | None = None) -> str:
+        """The paper's entry, under ``key`` (``unique_keys``' for it) or else its own citation key."""
         volume = self.volume
         # (place, field, value): the fixed fields, then each detail the schema cites at its own place.
         fields = [(_TITLE_AT, "title", self.title(paper.paper.title, _page(paper))),
@@ -94,8 +96,8 @@ class BibTeX:
             value = _bibtex_value(field, cited(paper, field, volume))
             if value:
                 fields.append((field.cite.bibtex_at, field.cite.bibtex, value))
-        body = "".join(f"  {name} = {{{value}}},\n" for _, name, value in sorted(fields, key=lambda f: f[0]))
-        return f"@inproceedings{{{volume.citation_key(paper)},\n{body}}}\n"
+        body = "".join(f"  {name} = {_braced(name, value)},\n" for _, name, value in sorted(fields, key=lambda f: f[0]))
+        return f"@inproceedings{{{key or volume.citation_key(paper)},\n{body}}}\n"
 
     def title(self, source: str, page: str = "") -> str:
         """A paper title (Markdown + LaTeX, as the page's front matter has it) as a BibTeX value;
@@ -127,12 +129,39 @@ class BibTeX:
         return "{$" + _MATH_SPECIAL.sub(r"\\\1", latex) + "$}"
 
 
+def unique_keys(papers: Iterable[RenderedPaper], volume: Volume) -> dict[str, str]:
+    """Paper id → its citation key, none repeated in the volume: two .bib sources may share a key, and
+    BibTeX (comparing keys without case) keeps only the first entry of a key. The first paper in
+    proceedings order keeps it; a later one gets ``key-2``, ``key-3``… whichever is free."""
+    wanted = [(paper.paper.id, volume.citation_key(paper)) for paper in papers]
+    taken = {key.casefold() for _, key in wanted}
+    seen: set[str] = set()
+    keys = {}
+    for paper_id, key in wanted:
+        if key.casefold() in seen:
+            number = 2
+            while f"{key}-{number}".casefold() in taken:
+                number += 1
+            key = f"{key}-{number}"
+            taken.add(key.casefold())
+        seen.add(key.casefold())
+        keys[paper_id] = key
+    return keys
+
+
 def uncitable(latex: str) -> str:
     """The commands of ``latex`` a citation may not carry, listed ("" when there are none)."""
     refused = [f"\\{name}" for name in dict.fromkeys(_COMMAND.findall(latex)) if name not in CITABLE_COMMANDS]
     if _HIDDEN_CHARACTER in latex:
         refused.append(_HIDDEN_CHARACTER)
     return ", ".join(refused)
+
+
+def _braced(name: str, value: str) -> str:
+    """A value as written after ``=``: braced, but a month as BibTeX's own macro (``jun``), which
+    a bibliography style prints in its own language and form."""
+    macro = month_macro(value) if name == "month" else None
+    return macro or f"{{{value}}}"
 
 
 def _bibtex_value(field: Field, value: Any) -> str:

@@ -5,7 +5,8 @@ macros, ``{…}`` or ``"…"`` values) and splits ``author`` in BibTeX name
 syntax ("Last, First and First von Last"). Names and the text of titles
 become Unicode (``{\\"o}`` → ö) with pylatexenc; math in a title and the
 whole abstract stay LaTeX, which the renderer shows; case-protecting braces
-(``{G}aussian``) are dropped from titles. ``keywords`` are separated by commas
+(``{G}aussian``) are dropped from titles. Values are resolved as BibTeX resolves them
+(``#``, ``@string``s, month macros: generator/sources/bibstrings.py). ``keywords`` are separated by commas
 or semicolons; ``url`` ending in ``.pdf`` or ``pdf`` give the PDF link. The
 entry key is the paper's ``uid`` (and its citation key). An ``@proceedings``
 entry describes the volume (``VolumeInfo``); an entry with a title and no
@@ -27,6 +28,7 @@ from pylatexenc.latex2text import LatexNodes2Text
 from generator.errors import ContentError
 from generator.model import DETAILS, SourceList, VolumeInfo
 from generator.schema import ENTRY_FIELDS
+from generator.sources.bibstrings import Strings
 from generator.sources.records import RecordReader, field_name
 from generator.yamlutil import read_utf8
 
@@ -47,10 +49,12 @@ def parse(text: str, name: str, path: Path | None = None) -> SourceList:
     logger = logging.getLogger("bibtexparser")
     level, logger.level = logger.level, logging.CRITICAL
     try:
-        library = bibtexparser.parse_string(text, append_middleware=[middlewares.SeparateCoAuthors()])
+        # Without bibtexparser's own string middleware: it leaves `a # "b"` and `jun` as written.
+        library = bibtexparser.parse_string(text, parse_stack=[])
     finally:
         logger.setLevel(level)
     reader = RecordReader(name)
+    library = _resolve(library, Strings(reader.warn))
     for block in library.failed_blocks:
         reader.warn(f"cannot parse this BibTeX entry ({_reason(block)}); skipped it", block.start_line + 1)
     blocks = sorted(library.entries, key=lambda e: e.start_line)
@@ -72,6 +76,16 @@ def parse(text: str, name: str, path: Path | None = None) -> SourceList:
             entries.append(made)
     diagnostics = sorted(reader.diagnostics, key=lambda d: d.line or 0)
     return SourceList(path or Path(name), volume.title, tuple(entries), tuple(diagnostics), volume)
+
+
+def _resolve(library, strings: Strings):
+    """Every @string and field value as BibTeX reads it, then authors split into names."""
+    for block in sorted(library.strings, key=lambda b: b.start_line):
+        strings.define(block.key, block.value, block.start_line + 1)
+    for block in library.entries:
+        for field in block.fields:
+            field.value = strings.resolve(field.value, (field.start_line or block.start_line) + 1)
+    return middlewares.SeparateCoAuthors().transform(library)
 
 
 def _fields(block) -> dict:

@@ -5,8 +5,8 @@ Optional keys: ``id``, ``keywords`` and every field ``model.Details`` declares
 other spellings), and ``links``, an object holding any of the link keys. An author is a name or
 ``{"name": …, "affiliation": …, "orcid": …}``. A line that is not a JSON
 object (or cannot be read: nested thousands deep, a number of thousands of
-digits, bytes that are not UTF-8) is skipped with a warning naming it; the
-others still import. A lone surrogate (``"\\ud800"``) becomes U+FFFD. Keys it
+digits, bytes that are not UTF-8, past ``MAX_RECORD_BYTES``) is skipped with a
+warning naming it; the others still import. A lone surrogate (``"\\ud800"``) becomes U+FFFD. Keys it
 does not use are named in one warning.
 """
 
@@ -16,8 +16,17 @@ import json
 import re
 from pathlib import Path
 
+from collections.abc import Iterable, Iterator
+from typing import BinaryIO
+
+from generator.errors import ContentError
 from generator.model import SourceList
-from generator.sources.records import RecordReader, field_name, read_lines_leniently
+from generator.sources.records import RecordReader, field_name
+from generator.yamlutil import as_lf
+
+# Bytes one line (one record) may take: a 10 MB abstract is read; a 100 MB line (a whole export on one
+# line, a runaway field) is skipped with a warning instead of taking every byte of memory to parse.
+MAX_RECORD_BYTES = 32 << 20
 
 
 # Lone halves of a surrogate pair ("\ud800"): valid JSON, but no character, and not encodable as UTF-8.
@@ -25,20 +34,65 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def read(path: Path, name: str) -> SourceList:
-    text, bad_lines = read_lines_leniently(path, name)
-    return parse(text, name, path, bad_lines)
+    """The file read a line at a time, so that one huge line costs a warning, not all memory."""
+    try:
+        with path.open("rb") as handle:
+            return _parse_lines(_file_lines(handle), name, path)
+    except OSError as exc:
+        raise ContentError(f"cannot read the file: {exc.strerror or exc}", path=name) from None
 
 
-def parse(text: str, name: str, path: Path | None = None, bad_lines: dict[int, str] | None = None) -> SourceList:
+def parse(text: str, name: str, path: Path | None = None) -> SourceList:
+    return _parse_lines(enumerate(as_lf(text.removeprefix("\ufeff")).split("\n"), start=1), name, path)
+
+
+def _file_lines(handle: BinaryIO) -> Iterator[tuple[int, str | _Skipped]]:
+    """(line number, text) for each line, as ``as_lf`` numbers them (a lone CR ends a line too); a line
+    past ``MAX_RECORD_BYTES`` or with bytes that are not UTF-8 comes as why it is skipped."""
+    number = 0
+    while True:
+        raw = handle.readline(MAX_RECORD_BYTES + 1)
+        if not raw:
+            return
+        size = len(raw)
+        while size > MAX_RECORD_BYTES and not raw.endswith(b"\n"):  # the rest of it, never held whole
+            raw = handle.readline(MAX_RECORD_BYTES)
+            size += len(raw)
+            if not raw:
+                break
+        if size > MAX_RECORD_BYTES:
+            number += 1
+            yield number, _Skipped(f"this line is {size:,} bytes, past the {MAX_RECORD_BYTES:,} a record may take "
+                                   "(a whole file on one line?); skipped it")
+            continue
+        if number == 0:
+            raw = raw.removeprefix(b"\xef\xbb\xbf")
+        raw = raw.removesuffix(b"\n").removesuffix(b"\r")
+        try:
+            pieces = raw.decode("utf-8").split("\r")
+        except UnicodeDecodeError as exc:
+            number += 1
+            yield number, _Skipped(f"byte 0x{raw[exc.start]:02x} on this line is not UTF-8; skipped the line "
+                                   "(save the file as UTF-8)")
+            continue
+        for piece in pieces:
+            number += 1
+            yield number, piece
+
+
+class _Skipped(str):
+    """A line that is not read, as the warning saying why."""
+
+
+def _parse_lines(lines: Iterable[tuple[int, str]], name: str, path: Path | None) -> SourceList:
     reader = RecordReader(name, escaped_breaks=True)
     entries = []
     ignored: dict[str, int] = {}  # a key we do not use → the first line it is on
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
+    for number, line in lines:
+        if isinstance(line, _Skipped):
+            reader.warn(str(line), number)
             continue
-        if bad_lines and number in bad_lines:
-            reader.warn(f"byte {bad_lines[number]} on this line is not UTF-8; skipped the line "
-                        "(save the file as UTF-8)", number)
+        if not line.strip():
             continue
         try:
             value = json.loads(line)

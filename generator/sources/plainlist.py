@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from generator.cleantext import clean
 from generator.errors import ContentError
 from generator.model import Entry, SourceList
 from generator.yamlutil import read_utf8
@@ -14,7 +15,7 @@ def read(path: Path, name: str) -> SourceList:
 
 
 def parse(text: str, name: str, path: Path | None = None) -> SourceList:
-    lines = text.split("\n")
+    lines = [clean(line) for line in text.split("\n")]  # a line of invisible characters is blank
     title_index = next((i for i, line in enumerate(lines) if line.strip()), None)
     if title_index is None:
         raise ContentError("the list is empty; its first line should be the proceedings title", path=name, line=1)

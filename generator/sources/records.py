@@ -17,6 +17,7 @@ from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.cleantext import clean_fields
 from generator.details import parse_details
 from generator.errors import ContentError, Diagnostic, shown
 from generator.model import DETAILS, Entry
@@ -54,6 +55,8 @@ class RecordReader:
 
         def problem(key: str, message: str) -> None:
             self.warn(f"{_name(record)}: `{key}` {message}", line)
+
+        record = clean_fields(record)  # NFC, no control or invisible characters (generator/cleantext.py)
 
         abstract, title = self._text(record.get("abstract")), " ".join(self._text(record.get("title")).split())
         if not abstract and not title:
