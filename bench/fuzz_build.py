@@ -16,7 +16,8 @@ Classes: ``nul-link`` (``pdf: paper%00.pdf`` and a raw NUL), ``config-link`` (``
 into one ``--out``), ``kill-workers`` (``kill -9`` of a build while its forked workers run), ``tex-cite``
 (``\\def``/``\\input`` in a title's math), ``cache-forgery`` (a cache shard forged to publish a
 ``<meta http-equiv=refresh>``), ``escapes`` (terminal escapes in a title) and ``serve`` (HEAD, POST,
-``/forcereload`` from another site, a busy port).
+``/forcereload`` from another site, a busy port); issue 27: ``page-bad-byte`` (pages saved with a bad
+byte, cut or emptied).
 """
 
 from __future__ import annotations
@@ -214,6 +215,27 @@ def concurrent(repo: Path, root: Path, args) -> tuple[Run, str]:
     return runs[1], ("ok: " if good else "FAIL: ") + verdict
 
 
+def page_bad_byte(repo: Path, root: Path, args) -> tuple[Run, str]:
+    """Pages saved once with a Windows-1252 byte, cut mid-way, emptied (issue 27): no second page for
+    their entries, and once they are mended a build exits 0 with the hand-edited title kept."""
+    content(root, corpus(20))
+    build(repo, root)
+    pages = sorted((root / "content" / "papers").glob("*.md"))[:3]
+    good = {page: page.read_bytes() for page in pages}
+    edited = {page: data.replace(b"title: ", b"title: Edited ", 1) for page, data in good.items()}
+    pages[0].write_bytes(edited[pages[0]].replace(b"Edited ", b"Edit\xe9d ", 1))
+    pages[1].write_bytes(edited[pages[1]][:300])
+    pages[2].write_bytes(b"")
+    run = build(repo, root)
+    made = len(list((root / "content" / "papers").glob("*.md")))
+    for page, data in edited.items():
+        page.write_bytes(data)
+    later = build(repo, root)
+    kept = sum(b"Edited" in page.read_bytes() for page in pages)
+    verdict = f"{made} pages for 20 entries while broken, mended build exits {later.status}, {kept}/3 edits kept"
+    return run, ("ok: " if made == 20 and later.status == 0 and kept == 3 else "FAIL: ") + verdict
+
+
 def kill_workers(repo: Path, root: Path, args) -> tuple[Run, str]:
     content(root, corpus(4_000))  # titles derived on both cores: a forked worker busy for seconds
     run = Run(repo, ["build", "--content", "content", "--out", "site"], root, wait=False)
@@ -394,7 +416,7 @@ def bib_deep_groups(repo: Path, root: Path, args) -> tuple[Run, str]:
 CLASSES = {"nul-link": nul_link, "config-link": config_link, "symlink-out": symlink_out,
            "yaml-bomb-page": yaml_bomb_page, "yaml-bomb-config": yaml_bomb_config, "authors": authors,
            "edited": edited, "concurrent": concurrent, "kill-workers": kill_workers, "tex-cite": tex_cite,
-           "cache-forgery": cache_forgery, "escapes": escapes, "serve": serve,
+           "cache-forgery": cache_forgery, "escapes": escapes, "serve": serve, "page-bad-byte": page_bad_byte,
            # one record of a source (the readers): the others must be published, exit 0
            "csv-huge-cell": csv_huge_cell, "csv-open-quote": csv_open_quote, "csv-bad-byte": csv_bad_byte,
            "jsonl-surrogate": jsonl_surrogate, "jsonl-big-int": jsonl_big_int, "jsonl-deep": jsonl_deep,

@@ -15,8 +15,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from generator.archive import Volume
+from generator.series import SeriesVolume as Volume
 from generator.cjk import has_cjk
+from generator.model import Author
 from generator.slugs import slug_or_digest, unique
 
 
@@ -25,7 +26,7 @@ class Person:
     key: str  # "orcid:…", "id:…" or "name:…"
     names: Counter = field(default_factory=Counter)
     affiliations: dict = field(default_factory=dict)  # in order of appearance, as a set
-    papers: list = field(default_factory=list)  # (volume, papers.json record), volumes newest first
+    papers: list = field(default_factory=list)  # (volume, Listing), volumes newest first
     slug: str = ""
 
     @property
@@ -41,8 +42,8 @@ class Person:
     def url(self) -> str:
         return f"people/{self.slug}.html"
 
-    def by_volume(self) -> list[tuple[Volume, list[dict]]]:
-        grouped: dict[str, tuple[Volume, list[dict]]] = {}
+    def by_volume(self) -> list[tuple[Volume, list]]:
+        grouped: dict[str, tuple[Volume, list]] = {}
         for volume, record in self.papers:
             grouped.setdefault(volume.path, (volume, []))[1].append(record)
         return list(grouped.values())
@@ -52,10 +53,10 @@ def name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-def _explicit(author: dict) -> str:
-    if author.get("orcid"):
-        return f"orcid:{author['orcid']}"
-    return f"id:{author['id']}" if author.get("id") else ""
+def _explicit(author: Author) -> str:
+    if author.orcid:
+        return f"orcid:{author.orcid}"
+    return f"id:{author.id}" if author.id else ""
 
 
 def group_people(volumes: list[Volume], warn: Callable[..., None]) -> list[Person]:
@@ -64,26 +65,26 @@ def group_people(volumes: list[Volume], warn: Callable[..., None]) -> list[Perso
     known: dict[str, set[str]] = {}  # name → the ORCIDs and ids written with it
     for volume in volumes:
         for record in volume.papers:
-            for author in record.get("authors", ()):
+            for author in record.authors:
                 explicit = _explicit(author)
                 if explicit:
-                    known.setdefault(name_key(author["name"]), set()).add(explicit)
+                    known.setdefault(name_key(author.name), set()).add(explicit)
     people: dict[str, Person] = {}
     unclear: Counter = Counter()
     for volume in volumes:
         for record in volume.papers:
             seen = set()
-            for author in record.get("authors", ()):
+            for author in record.authors:
                 key = _person_key(author, known)
                 if key.startswith("name:") and len(known.get(key[5:], ())) > 1:
-                    unclear[author["name"]] += 1
+                    unclear[author.name] += 1
                 if key in seen:
                     continue
                 seen.add(key)
                 person = people.setdefault(key, Person(key))
-                person.names[author["name"]] += 1
-                if author.get("affiliation"):
-                    person.affiliations[author["affiliation"]] = None
+                person.names[author.name] += 1
+                if author.affiliation:
+                    person.affiliations[author.affiliation] = None
                 person.papers.append((volume, record))
     for name, count in sorted(unclear.items()):
         warn(f"{count} paper(s) name {name!r} without an ORCID or id, and {len(known[name_key(name)])} people of "
@@ -97,12 +98,12 @@ def group_people(volumes: list[Volume], warn: Callable[..., None]) -> list[Perso
     return ordered
 
 
-def _person_key(author: dict, known: dict[str, set[str]]) -> str:
+def _person_key(author: Author, known: dict[str, set[str]]) -> str:
     explicit = _explicit(author)
     if explicit:
         return explicit
-    others = known.get(name_key(author["name"]), set())
-    return next(iter(others)) if len(others) == 1 else f"name:{name_key(author['name'])}"
+    others = known.get(name_key(author.name), set())
+    return next(iter(others)) if len(others) == 1 else f"name:{name_key(author.name)}"
 
 
 def _family_name(name: str) -> str:

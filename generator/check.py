@@ -22,6 +22,7 @@ from generator.pipeline import Options, Pipeline
 from generator.project import Project
 from generator.publish.bibtex import BibTeX
 from generator.reporter import Reporter
+from generator.series import load_layout, member_reporter
 from generator.sinks import NullSink
 
 # Plan the sync without writing, derive nothing, try the templates on a sample, keep the pages for a look.
@@ -123,6 +124,30 @@ def check_citations(project: Project, papers: list[RenderedPaper], reporter: Rep
     writer = BibTeX(project.volume, project.config.macros, reporter.warn)
     for paper in papers:
         writer.entry(paper)
+
+
+@dataclass(frozen=True)
+class SiteCheck:
+    """``check`` over a content folder's volumes (one, or a series')."""
+
+    results: dict[str, CheckResult]  # prefix → its volume's check ("" alone)
+    series: bool
+
+    def lines(self) -> list[str]:
+        return [f"{prefix}/: {summary(result)}" for prefix, result in self.results.items()] if self.series else []
+
+    def summary(self) -> str:
+        if not self.series:
+            return summary(next(iter(self.results.values())))
+        total = sum(result.papers for result in self.results.values())
+        return f"checked an archive of {len(self.results)} volumes, {total} pages"
+
+
+def check_site(content_dir: Path, reporter: Reporter) -> SiteCheck:
+    """Every volume of a content folder checked as a build would build it, its messages naming its folder."""
+    layout = load_layout(content_dir, reporter)
+    results = {m.prefix: check(m.content_dir, member_reporter(reporter, m)) for m in layout.members}
+    return SiteCheck(results, layout.series is not None)
 
 
 def summary(result: CheckResult) -> str:

@@ -117,49 +117,27 @@ def _content_option(parser: argparse.ArgumentParser) -> None:
 
 
 def run_build(args, reporter: ConsoleReporter) -> int:
-    from generator.archive import build_archive, is_archive
-
     if args.jobs is not None and args.jobs < 1:
         raise ProceedingsError("--jobs must be at least 1")
-    if is_archive(args.content):
-        archive = build_archive(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache)
-        for name, result in archive.built.items():
-            report_changes(result.changes, args.content / name, reporter)
-        summary = (f"built an archive of {len(archive.volumes)} volumes, {archive.papers} papers "
-                   f"({len(archive.built)} volumes rebuilt, {archive.files} archive files) into {args.out}/")
-        return finish(summary, reporter, args.strict)
     result = build(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache, jobs=args.jobs)
-    report_changes(result.changes, args.content, reporter)
-    kept = f" ({result.kept} kept unchanged)" if result.kept else ""
-    summary = f"built {result.papers} papers, {result.files} files{kept} into {args.out}/"
-    return finish(summary, reporter, args.strict)
+    for prefix, built in result.built.items():
+        report_changes(built.changes, args.content / prefix if prefix else args.content, reporter)
+    return finish(result.summary(args.out), reporter, args.strict)
 
 
 def run_serve(args, reporter: ConsoleReporter) -> int:
-    from generator.archive import is_archive
     from generator.serve import serve
-
-    if is_archive(args.content):
-        from generator.archive_serve import serve_archive
-
-        return serve_archive(args.content, args.out, args.host, args.port, args.open, reporter,
-                             base_url=args.base_url)
 
     return serve(args.content, args.out, args.host, args.port, args.open, reporter, base_url=args.base_url)
 
 
 def run_check(args, reporter: ConsoleReporter) -> int:
-    from generator.archive import check_archive, is_archive
-    from generator.check import check, summary
+    from generator.check import check_site
 
-    if is_archive(args.content):
-        results = check_archive(args.content, reporter, check)
-        for name, result in results.items():
-            reporter.info(f"{name}/: {summary(result)}")
-        total = sum(result.papers for result in results.values())
-        return finish(f"checked an archive of {len(results)} volumes, {total} pages", reporter, args.strict)
-    result = check(args.content, reporter)
-    return finish(summary(result), reporter, args.strict)
+    checked = check_site(args.content, reporter)
+    for line in checked.lines():
+        reporter.info(line)
+    return finish(checked.summary(), reporter, args.strict)
 
 
 def run_import(args, reporter: ConsoleReporter) -> int:

@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from generator.errors import shown
-from generator.model import CITATION_FIELDS, DETAIL_FIELDS, LINK_FIELDS, Author, Details
+from generator.model import DETAILS, Author, Details
 
 # key, message → reported by the caller with its own file and line
 Problem = Callable[[str, str], None]
@@ -42,17 +42,8 @@ _SUFFIX = re.compile(r"(?:jr|sr|[ivx]+|\d+(?:st|nd|rd|th))\.?", re.IGNORECASE)
 
 
 def parse_details(raw: Mapping[str, Any], problem: Problem) -> Details:
-    return Details(
-        authors=parse_authors(raw.get("authors"), problem),
-        track=parse_text_list(raw, "track", problem),
-        sessions=parse_text_list(raw, "sessions", problem),
-        section=_text(raw, "section", problem),
-        award=_text(raw, "award", problem),
-        **{key: parse_link(raw, key, problem) for key in LINK_FIELDS},
-        doi=parse_doi(raw, problem),
-        **{key: _text(raw, key, problem) for key in CITATION_FIELDS},
-        editors=tuple(author.name for author in parse_authors(raw.get("editors"), problem, "editors")),
-    )
+    """Every field of the schema, by its kind, in declaration order (so are the problems)."""
+    return Details(**{field.name: _PARSE[field.kind](raw, field.name, problem) for field in DETAILS})
 
 
 def parse_text_list(raw: Mapping[str, Any], key: str, problem: Problem) -> tuple[str, ...]:
@@ -177,13 +168,13 @@ def site_path_problem(link: str) -> str:
     return ""
 
 
-def parse_doi(raw: Mapping[str, Any], problem: Problem) -> str:
-    value = _clean(raw.get("doi"))
+def parse_doi(raw: Mapping[str, Any], key: str, problem: Problem) -> str:
+    value = _clean(raw.get(key))
     if not value or value.lower() in NOT_KNOWN:
         return ""
     match = DOI.fullmatch(value)
     if match is None:
-        problem("doi", f"{shown(value)} is not a DOI (like 10.1234/abc); left out")
+        problem(key, f"{shown(value)} is not a DOI (like 10.1234/abc); left out")
         return ""
     return match.group(1)
 
@@ -200,17 +191,34 @@ def _clean(value: Any) -> str:
     return " ".join(str(value).split()) if value is not None else ""
 
 
+def _authors(raw: Mapping[str, Any], key: str, problem: Problem) -> tuple[Author, ...]:
+    return parse_authors(raw.get(key), problem, key)
+
+
+def _names(raw: Mapping[str, Any], key: str, problem: Problem) -> tuple[str, ...]:
+    return tuple(author.name for author in parse_authors(raw.get(key), problem, key))
+
+
+# How each kind of field (schema.Kind) is read: (record, key, problem) → its value.
+_PARSE: dict[str, Callable[[Mapping[str, Any], str, Problem], Any]] = {
+    "authors": _authors, "names": _names, "list": parse_text_list, "text": _text, "link": parse_link,
+    "doi": parse_doi,
+}
+
+
 def details_to_meta(details: Details) -> dict[str, Any]:
-    """Front matter fields for the details that are set, in a fixed order."""
+    """Front matter fields for the details that are set, in declaration order."""
     meta: dict[str, Any] = {}
-    if details.authors:
-        meta["authors"] = [_author_meta(author) for author in details.authors]
-    for key in DETAIL_FIELDS[1:]:
-        value = getattr(details, key)
-        if isinstance(value, tuple) and value:
-            meta[key] = value[0] if len(value) == 1 and key != "editors" else list(value)  # `track: Main`
+    for field in DETAILS:
+        value = getattr(details, field.name)
+        if field.kind == "authors" and value:
+            meta[field.name] = [_author_meta(author) for author in value]
+        elif field.kind == "list" and value:
+            meta[field.name] = value[0] if len(value) == 1 else list(value)  # `track: Main`
+        elif field.kind == "names" and value:
+            meta[field.name] = list(value)
         elif value:
-            meta[key] = value
+            meta[field.name] = value
     return meta
 
 

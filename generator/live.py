@@ -54,11 +54,12 @@ class Rebuild:
 
 class LiveSite:
     def __init__(self, content_dir: Path, out_dir: Path, base_url: str | None = None,
-                 on_search_ready: Callable[[float], None] | None = None):
+                 on_search_ready: Callable[[float], None] | None = None, series: str = ""):
         self.content_dir = content_dir.resolve()
         self.out_dir = out_dir
         self.sink = MemorySink(out_dir, on_search_ready, on_related=self._related_ready)
-        self.pipeline = Pipeline(self.content_dir, self.sink, Options(base_url=base_url, keep=True))
+        self.pipeline = Pipeline(self.content_dir, self.sink, Options(base_url=base_url, keep=True,
+                                                                                  series=series))
         self.errors: list[Diagnostic] = []  # problems of the last rebuild, shown in the browser
         # The problems found the last time the pages were read: a pass that starts after them (a template,
         # related papers settled) does not see them again, and they still stand.

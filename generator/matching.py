@@ -2,15 +2,33 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 
+from generator.cache import digest
 from generator.pages import PageDoc
 
 
 def normalized(text: str) -> str:
     """Text as versions of one abstract are compared: spaces collapsed, lower case."""
     return re.sub(r"\s+", " ", text).strip().lower()
+
+
+SAME_TITLE = 0.8  # titles this alike (typos, case, punctuation) may be one paper's; less, two papers'
+
+
+def another_paper(uid: str, title: str, doc: PageDoc) -> bool:
+    """Whether the source's own id or title says a page is another paper's, however alike the texts
+    (two keynotes whose abstracts are one placeholder, a digit apart): ids and titles outweigh text."""
+    page_uid = doc.meta.get("uid")
+    if uid and page_uid not in (None, "") and str(page_uid) != uid:
+        return True
+    page_title = str(doc.meta.get("title") or "")
+    made = doc.generated
+    if not (title and page_title) or (made is not None and digest(page_title) != made.title):
+        return False  # a title of a person's own says nothing of the source's
+    return difflib.SequenceMatcher(None, normalized(title), normalized(page_title)).ratio() < SAME_TITLE
 
 
 class WordIndex:

@@ -25,7 +25,7 @@ from generator.background import map_in_parallel
 from generator.details import details_to_meta
 from generator.errors import Diagnostic
 from generator.model import DETAIL_FIELDS, Entry, SourceList
-from generator.matching import WordIndex, normalized
+from generator.matching import WordIndex, another_paper, normalized
 from generator.output import write_atomically
 from generator.pages import (FRONT_MATTER, PAGES_DIR, Fingerprints, PageDoc, digest, front_key, render_page,
                              written_page)
@@ -120,6 +120,7 @@ class _Sync:
         self.derived: dict[int, Derived] = {}  # id(entry) → its derived title and tags
         self.refreshes: dict[int, tuple[bool, bool]] = {}  # id(entry) → refresh its title, its tags
         self._index: WordIndex | None = None  # the unmatched pages by word, made when first needed
+        self.unreadable: list[PageDoc] = []  # pages that cannot be read and were matched to no entry
 
     def run(self, sources: list[SourceList]) -> SyncPlan:
         entries = _in_proceedings_order(sources)
@@ -133,6 +134,7 @@ class _Sync:
         self.derived = {id(entry): derived for entry, derived in zip(wanted, self.derive(wanted))}
         for entry, doc in pairs:
             self._update(entry, doc)
+        self.unreadable = [doc for doc in self.unmatched.values() if doc.error]
         for entry in new_entries:
             self._create(entry)
         for doc in list(self.unmatched.values()):
@@ -167,8 +169,15 @@ class _Sync:
                 pairs.append((entry, self._take(candidates.pop(_same_place(candidates, entry)))))
             else:
                 leftover.append(entry)
+        # A page that cannot be read, whose text is not known: it keeps the entry at its place, this build.
+        broken = {(d.salvaged.get("source"), d.salvaged.get("entry")): d for d in self.unmatched.values()
+                  if d.error and d.salvaged.get("entry")}
         new_entries = []
         for entry in leftover:
+            doc = broken.get((entry.source, str(entry.index)))
+            if doc is not None and doc.path in self.unmatched:
+                pairs.append((entry, self._take(doc)))
+                continue
             doc = self._closest(entry)
             if doc is None:
                 new_entries.append(entry)
@@ -196,7 +205,7 @@ class _Sync:
         # go to the later page, as they did when every page was compared in order.
         best, best_ratio, best_place = None, SIMILAR, -1
         for place, doc in self._index.candidates(wanted, self.unmatched):
-            if doc.meta.get("source") not in (entry.source, None):
+            if doc.meta.get("source") not in (entry.source, None) or another_paper(entry.uid, entry.title, doc):
                 continue
             matcher = difflib.SequenceMatcher(None, wanted, normalized(doc.body), autojunk=False)
             if matcher.real_quick_ratio() < best_ratio or matcher.quick_ratio() < best_ratio:
@@ -211,6 +220,12 @@ class _Sync:
     def _create(self, entry: Entry) -> None:
         derived = self.derived[id(entry)]
         title = self._title(derived, self.titles)
+        owner = self._unreadable_owner(slugify(title))
+        if owner is not None:
+            self._warn(owner, f"cannot be read, and may be the page of entry {entry.index} of {entry.source} "
+                              f"(line {entry.line}): that entry gets no new page until this one can be read "
+                              f"(fix the file, or delete it to make a new page)")
+            return
         self.titles.add(title)
         slug = unique(slugify(title), self.slugs)
         self.slugs.add(slug)
@@ -229,6 +244,15 @@ class _Sync:
         path = self.content_dir / PAGES_DIR / f"{slug}.md"
         detail = f"new page for entry {entry.index} of {entry.source} (line {entry.line})"
         self.plan.changes.append(Change("create", path, detail, meta=meta, body=entry.text))
+
+    def _unreadable_owner(self, slug: str) -> PageDoc | None:
+        """A page that cannot be read, matched to no entry, whose name is this slug or a numbered one of it
+        (``slug-2``): the entry that would get this slug may be its own (its text is not known)."""
+        for doc in self.unreadable:
+            for name in {doc.path.stem, doc.salvaged.get("slug", "")}:
+                if name == slug or (name.startswith(slug + "-") and name[len(slug) + 1:].isdigit()):
+                    return doc
+        return None
 
     @staticmethod
     def _title(derived: Derived, taken: set[str]) -> str:

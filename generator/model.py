@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import Diagnostic
+from generator.schema import Cite, detail, fields_of
 
 
 @dataclass(frozen=True)
@@ -19,28 +20,46 @@ class Author:
 
 @dataclass(frozen=True)
 class Details:
-    """What is known about a paper beyond its title, abstract and tags; every field optional."""
+    """What is known about a paper beyond its title, abstract and tags; every field optional.
 
-    authors: tuple[Author, ...] = ()
-    track: tuple[str, ...] = ()  # tracks, most papers have one: "Main", "Datasets and Benchmarks"
-    sessions: tuple[str, ...] = ()  # a programme's sessions: Mini-Conf's "Session 3B|Session 3D"
-    section: str = ""  # the part of the volume it is in (PMLR's `section`, named by the volume's `sections`)
-    award: str = ""
-    pdf: str = ""  # links: http(s) URLs or paths inside the site
-    code: str = ""
-    openreview: str = ""
-    doi: str = ""  # bare, 10.1234/abc
+    Each attribute is the one declaration of its field (``generator/schema.py`` says what the parts mean):
+    readers, validation, front matter (in this order), citations and papers.json derive from it.
+    """
+
+    authors: tuple[Author, ...] = detail("authors", "authors", "author", cite=Cite("author", bibtex_at=1))
+    # Tracks, most papers have one ("Main", "Datasets and Benchmarks"); a programme's sessions ("Session 3B").
+    track: tuple[str, ...] = detail("list", tex=True)
+    sessions: tuple[str, ...] = detail("list", "sessions", "session", tex=True)
+    # The part of the volume it is in (PMLR's `section`, named by the volume's `sections`).
+    section: str = detail("text")
+    award: str = detail("text", "award", "awards", tex=True)
+    pdf: str = detail("link", "pdf", "pdf_url", "paper_pdf", "url_pdf",
+                      cite=Cite("pdf", bibtex_at=60, meta=(("citation_pdf_url", "pdf"),), meta_at=21))
+    code: str = detail("link", "code", "code_url", "github", "url_code")
+    openreview: str = detail("link", "openreview", "openreview_url", "forum", "forum_url")
+    video: str = detail("link", "video", "video_url", "url_video")  # a recording of the talk
+    doi: str = detail("doi", cite=Cite("doi", bibtex_at=61, meta=(("citation_doi", "doi"),), meta_at=20))
     # As the source's BibTeX gives them, for citations: kept as written ("13--24", "Jul").
-    pages: str = ""
-    volume: str = ""
-    year: str = ""
-    month: str = ""
-    publisher: str = ""
-    address: str = ""
-    editors: tuple[str, ...] = ()  # names, "Given Family"
+    pages: str = detail("text", cite=Cite("pages", bibtex_at=10, meta_at=11, meta=(
+        ("citation_firstpage", "first_page"), ("citation_lastpage", "last_page"))))
+    volume: str = detail("text", cite=Cite("volume", bibtex_at=13, meta=(("citation_volume", "volume"),),
+                                           meta_at=10, volume="source.volume"))
+    year: str = detail("text", cite=Cite("year", bibtex_at=11, volume="year"))
+    month: str = detail("text", cite=Cite("month", bibtex_at=14))
+    publisher: str = detail("text", tex=True, cite=Cite("publisher", bibtex_at=15, volume="source.publisher",
+                                                        meta=(("citation_publisher", "publisher"),), meta_at=12))
+    address: str = detail("text", "address", "location", tex=True,
+                          cite=Cite("address", bibtex_at=16, volume="source.address"))
+    editors: tuple[str, ...] = detail("names", "editor", "editors",  # names, "Given Family"
+                                      cite=Cite("editor", bibtex_at=12, volume="source.editors"))
 
     def __bool__(self) -> bool:
         return any(getattr(self, name) for name in DETAIL_FIELDS)
+
+    @property
+    def links(self) -> tuple[tuple[str, str], ...]:
+        """(field, link) of every link the paper has, in declaration order: what the templates show."""
+        return tuple((name, getattr(self, name)) for name in LINK_FIELDS if getattr(self, name))
 
     @property
     def first_page(self) -> str:
@@ -51,11 +70,9 @@ class Details:
         return self.pages.replace("—", "-").replace("–", "-").split("-")[-1].strip() if self.pages else ""
 
 
-LINK_FIELDS = ("pdf", "code", "openreview")
-CITATION_FIELDS = ("pages", "volume", "year", "month", "publisher", "address")
-VALUE_FIELDS = ("section", "award", *LINK_FIELDS, "doi", *CITATION_FIELDS)  # one string each, in order
-LIST_FIELDS = ("track", "sessions", "editors")  # lists of strings (one may be written as a plain string)
-DETAIL_FIELDS = ("authors", "track", "sessions", *VALUE_FIELDS, "editors")  # in front matter order
+DETAILS = fields_of(Details)  # the schema of every detail, in front matter order
+DETAIL_FIELDS = tuple(f.name for f in DETAILS)
+LINK_FIELDS = tuple(f.name for f in DETAILS if f.kind == "link")
 
 
 @dataclass(frozen=True)

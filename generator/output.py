@@ -70,9 +70,26 @@ class Staging:
     staging folder, leaving the current site as it was.
     """
 
-    def __init__(self, out_dir: Path):
+    def __init__(self, out_dir: Path, path: Path | None = None):
         self.out_dir = out_dir
-        self.path = _sibling(out_dir, "staging")
+        self.path = path or _sibling(out_dir, "staging")
+
+    def part(self, prefix: str) -> Staging:
+        """The staging of one volume of a series: its files under ``prefix/``, swapped in with the whole
+        (a one-volume site is its own part, at prefix "")."""
+        if not prefix:
+            return self
+        return Staging(self.out_dir / prefix, self.path / prefix)
+
+    def carry(self, prefix: str) -> bool:
+        """Take the current site's ``prefix/`` folder as it is (a volume that failed to build keeps its last
+        build); False when there is none."""
+        source, target = self.out_dir / prefix, self.path / prefix
+        shutil.rmtree(target, ignore_errors=True)  # what the failed build wrote of it
+        if not source.is_dir():
+            return False
+        shutil.copytree(source, target, copy_function=_link_or_copy, symlinks=True)
+        return True
 
     def open(self) -> None:
         recover(self.out_dir)
@@ -190,6 +207,11 @@ def _link(source: Path, target: Path) -> bool:
         return True
     except OSError:
         return False  # another file system, or links not allowed: write a copy
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    if not _link(Path(source), Path(target)):
+        shutil.copy2(source, target)
 
 
 def _write(path: Path, data: bytes) -> None:

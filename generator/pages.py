@@ -23,7 +23,7 @@ from generator.cjk import CJK_RANGES
 from generator.details import parse_details
 from generator.sources import inside
 from generator.errors import ContentError, ProceedingsError, shown
-from generator.model import DETAIL_FIELDS, Paper
+from generator.model import DETAIL_FIELDS, DETAILS, Paper
 from generator.reporter import Reporter
 from generator.yamlutil import as_lf, dump, load_mapping, read_utf8
 
@@ -36,8 +36,10 @@ SLUG = re.compile(f"^[a-z0-9{CJK_RANGES}]+(?:-[a-z0-9{CJK_RANGES}]+)*$")
 # The front matter the tool writes and reads, in the order a page lists it (what a reader looks for first);
 # the one table the known-keys check and the writer's key order come from. Any other key is a person's
 # own: kept where it was, and warned about.
-FRONT_MATTER = ("id", "title", "slug", "authors", "tags", *DETAIL_FIELDS[1:], "uid", "order", "source", "entry",
-                "generated")
+# The details come in the schema's order (model.Details), the authors first, beside the title.
+_AUTHORS = tuple(field.name for field in DETAILS if field.kind == "authors")
+FRONT_MATTER = ("id", "title", "slug", *_AUTHORS, "tags", *(name for name in DETAIL_FIELDS if name not in _AUTHORS),
+                "uid", "order", "source", "entry", "generated")
 KNOWN_KEYS = frozenset(FRONT_MATTER)
 
 # message, file, line
@@ -109,7 +111,9 @@ def read_page(path: Path, display: Path | str | None = None) -> PageDoc:
     try:
         text = read_utf8(path, name, ContentError, "page")
     except ContentError as exc:
-        doc.error = exc
+        # A byte that is not UTF-8 (a Windows-1252 é): its lines still say which paper it is, so that
+        # its entry stays its own instead of getting a second page.
+        doc.error, doc.salvaged = exc, salvage_identity(_lenient_text(path))
         return doc
     front, body, body_line = split_front_matter(text)
     doc.body, doc.body_line = body.strip(), body_line
@@ -130,7 +134,16 @@ def read_page(path: Path, display: Path | str | None = None) -> PageDoc:
     return doc
 
 
-_IDENTITY_LINE = re.compile(r"^(id|uid|source|slug|  text): *['\"]?(.*?)['\"]? *$")
+_IDENTITY_LINE = re.compile(r"^(id|uid|source|slug|entry|  text): *['\"]?(.*?)['\"]? *$")
+_FLOW_TEXT = re.compile(r"^generated: *\{(?:.*?, *)?text: *['\"]?([0-9a-f]+)")  # generated: {text: 2b6e…, …}
+
+
+def _lenient_text(path: Path) -> str:
+    """A page's text whatever its bytes (undecodable ones replaced); "" when it cannot be read at all."""
+    try:
+        return as_lf(path.read_bytes()[:64_000].decode("utf-8", "replace"))
+    except OSError:
+        return ""
 
 
 def salvage_identity(text: str, lines: int = 200) -> dict[str, str]:
@@ -143,6 +156,9 @@ def salvage_identity(text: str, lines: int = 200) -> dict[str, str]:
         match = _IDENTITY_LINE.match(line)
         if match and match.group(2):
             found.setdefault(match.group(1).strip(), match.group(2))
+        flow = _FLOW_TEXT.match(line)
+        if flow:
+            found.setdefault("text", flow.group(1))
     return found
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import html
+import ipaddress
 import re
 import signal
 import socket
@@ -22,7 +23,8 @@ from typing import Callable, Iterable
 from urllib.parse import unquote, urlsplit
 
 from generator.errors import ContentError, Diagnostic, ProceedingsError
-from generator.live import LiveSite, Rebuild
+from generator.live import Rebuild
+from generator.series_live import LiveSeries
 from generator.reporter import Reporter
 from generator.watch import Watcher
 
@@ -51,7 +53,7 @@ def resolve(path_info: str) -> str | None:
 class SiteApp:
     """Answers a request path from the live site's snapshot (as WSGI, and for the tornado handler)."""
 
-    def __init__(self, live: LiveSite):
+    def __init__(self, live: LiveSeries):
         self.live = live
 
     def respond(self, path_info: str) -> tuple[str, list[tuple[str, str]], bytes]:
@@ -138,7 +140,7 @@ def serve(content_dir: Path, out_dir: Path, host: str, port: int, open_browser: 
     def search_ready(lag: float) -> None:
         reporter.info(f"  search index ready {lag * 1000:.0f} ms after the pages")
 
-    live = LiveSite(content_dir, out_dir, base_url, on_search_ready=search_ready)
+    live = LiveSeries(content_dir, out_dir, base_url, on_search_ready=search_ready)
     _report(live.build_all(), reporter)
     watcher = Watcher(live.watched_roots())
     watcher.start()
@@ -155,7 +157,7 @@ def serve(content_dir: Path, out_dir: Path, host: str, port: int, open_browser: 
             _report(result, reporter)
             reload()
 
-    server = _server(SiteApp(live))
+    server = _server(SiteApp(live), host)
     # livereload's own polling watcher is not used: it would reload on our own writes.
     server.watch(str(live.content_dir / ".proceedings-unwatched"), delay="forever")
     ioloop.PeriodicCallback(_guard(tick, reporter, live, reload), POLL_INTERVAL * 1000).start()
@@ -198,18 +200,49 @@ def _port_error(host: str, port: int, exc: OSError) -> ProceedingsError:
                             "choose another with --port or --host")
 
 
-def _server(site: SiteApp):
-    """livereload's server, answering the site with ``_SiteHandler`` (GET and HEAD) and refusing
-    a ``/forcereload`` that another site's page asks for."""
+def allowed_host(header: str, bind_host: str) -> bool:
+    """Whether a request's ``Host`` names this server: an IP address, ``localhost``, or the ``--host``
+    given. A page of another site whose name was made to resolve to 127.0.0.1 (DNS rebinding) sends its
+    own name, and is refused: it could otherwise read the site and trigger reloads."""
+    try:
+        name = (urlsplit(f"//{header}").hostname or "").rstrip(".")
+    except ValueError:
+        return False
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    return name == "localhost" or name.endswith(".localhost") or name == bind_host.lower().strip("[]")
+
+
+HOST_REFUSED = "this server answers only to its own address (127.0.0.1, localhost or --host)\n"
+
+
+def _server(site: SiteApp, bind_host: str = "127.0.0.1"):
+    """livereload's server, answering the site with ``_SiteHandler`` (GET and HEAD), refusing a request
+    whose ``Host`` is not this server's, a ``/forcereload`` that another site's page asks for, and a
+    reload socket opened by another site's page."""
     import livereload.server
     from livereload import Server
-    from livereload.handlers import ForceReloadHandler
+    from livereload.handlers import ForceReloadHandler, LiveReloadHandler, LiveReloadJSHandler
     from tornado import web
+
+    def refused(handler) -> bool:
+        if allowed_host(handler.request.host, bind_host):
+            return False
+        handler.set_status(403)
+        handler.finish(HOST_REFUSED)
+        return True
 
     class SiteHandler(web.RequestHandler):
         SUPPORTED_METHODS = ALLOWED_METHODS  # tornado answers anything else 405
 
         def get(self) -> None:
+            if refused(self):
+                return
             status, headers, body = site.respond(self.request.path)
             self.set_status(int(status.split(" ", 1)[0]))
             for name, value in headers:
@@ -226,22 +259,37 @@ def _server(site: SiteApp):
 
     class SameOriginForceReload(ForceReloadHandler):
         def get(self) -> None:
+            if refused(self):
+                return
             if not same_origin(self.request.headers, self.request.host):
                 self.set_status(403)
                 self.finish("a reload may only be asked for by a page of this server\n")
                 return
             super().get()
 
+    def own_page(handler, origin: str) -> bool:  # livereload's check_origin accepts any page's socket
+        return allowed_host(handler.request.host, bind_host) and urlsplit(origin).netloc == handler.request.host
+
+    class OwnHostLiveReloadJS(LiveReloadJSHandler):
+        def get(self) -> None:
+            if not refused(self):
+                super().get()
+
     class SiteServer(Server):
         def get_web_handlers(self, script):
             return [(r".*", SiteHandler)]
 
-    # Server.application() names the handler of /forcereload from its module: ours instead.
+    # Server.application() names the handlers of /forcereload and /livereload.js from its
+    # module: ours instead.
     livereload.server.ForceReloadHandler = SameOriginForceReload
+    # The reload socket's class is patched, not replaced: serve.py and ForceReloadHandler reload the
+    # browsers through it, and livereload keeps its sockets and watcher on it.
+    LiveReloadHandler.check_origin = own_page
+    livereload.server.LiveReloadJSHandler = OwnHostLiveReloadJS
     return SiteServer()
 
 
-def _guard(tick: Callable[[], None], reporter: Reporter, live: LiveSite,
+def _guard(tick: Callable[[], None], reporter: Reporter, live: LiveSeries,
            reload: Callable[[], None]) -> Callable[[], None]:
     """A bug in one rebuild must not stop the watcher; it shows in the console and, after
     ``reload``, in the browser's banner."""

@@ -75,16 +75,22 @@ class NullSink(Sink):
 
 
 class StagingSink(Sink):
+    """A staging folder beside the site. On its own it takes the output folder's lock, stages and swaps;
+    ``within`` a site being staged (a series' volume, under its prefix) it only writes there, and the site's
+    builder swaps the whole in and then calls ``record``."""
+
     parallel = True
 
-    def __init__(self, out_dir: Path):
+    def __init__(self, out_dir: Path, within: Staging | None = None):
         self.out_dir = out_dir
+        self.within = within
         self.staging: Staging | None = None
         self.kept = 0  # files of the last site kept by this build, not rendered again
         self._record: tuple[BuildCache, dict[str, str]] | None = None  # the inputs to record once published
 
     def prepare(self, content_dir: Path) -> None:
-        check_replaceable(self.out_dir, content_dir)
+        if self.within is None:  # a site's builder checks its own folder
+            check_replaceable(self.out_dir, content_dir)
 
     def previous(self, name: str) -> bytes | None:
         path = self.out_dir / name
@@ -92,9 +98,17 @@ class StagingSink(Sink):
 
     @contextlib.contextmanager
     def session(self, reporter: Reporter) -> Iterator[None]:
+        self._record, self.kept = None, 0
+        if self.within is not None:
+            self.staging = self.within
+            try:
+                yield
+            finally:
+                self.staging = None
+            return
         # Another build into the same folder waits its turn; any failure inside discards the staging folder.
         with staged_site(self.out_dir, reporter.info) as staging:
-            self.staging, self._record, self.kept = staging, None, 0
+            self.staging = staging
             try:
                 yield
             finally:
@@ -121,9 +135,18 @@ class StagingSink(Sink):
 
     def finish(self, names: list[str], static: dict[str, Path]) -> None:
         assert self.staging is not None
+        if self.within is not None:
+            for name, source in static.items():
+                self.staging.copy(name, source)
+            return
         publish_site(self.staging, static)
+        self.record()
+
+    def record(self) -> None:
+        """Keep each published file's inputs and identity, for the next build to compare with."""
         if self._record is not None:
             LastSite.save(self._record[0], self.out_dir, self._record[1])
+            self._record = None
 
 
 class MemorySink(Sink):

@@ -24,7 +24,7 @@ from generator.details import author_fields, is_web_link
 from generator.errors import ThemeError
 from generator.i18n import interface
 from generator.groups import group_index, paper_groups
-from generator.model import DETAIL_FIELDS, Author, RenderedPaper, Tag
+from generator.model import DETAILS, Author, RenderedPaper, Tag
 from generator.slugs import slug_or_digest, slugify, unique
 from generator.theme import Theme
 from generator.volume import Volume
@@ -241,7 +241,7 @@ class SiteRenderer:
             # .bib, feed and sitemap depend on every paper (deps None); made once, when first asked for.
             made = functools.cache(functools.partial(self.publication.files, paths))
             outputs += [Output(name, functools.partial(lambda n: made()[n], name))
-                        for name in self.publication.file_names()]
+                        for name in self.publication.file_names(paths)]
         return outputs
 
     def fingerprint(self) -> str:
@@ -433,31 +433,40 @@ def _lang_attr(context, text: str) -> Markup:
 
 def papers_json(papers: list[RenderedPaper]) -> bytes:
     """The machine-readable list of papers, in proceedings order."""
-    records = (
-        {
-            "id": p.paper.id,
-            "slug": p.paper.slug,
-            "order": p.paper.order,
-            "title": p.title_plain,
-            "url": quote(p.url),  # a URL: a CJK slug percent-encoded, as sitemap.xml and the feed have it
-            "tags": list(p.paper.tags),
-            "abstract": p.abstract_plain,
-            **_details_json(p),
-        }
-        for p in papers
-    )
     # One paper per line: readable in a diff. Each line is encoded on its own, so that 50,000 papers
     # never exist as one str (4 bytes a character once a single one lies beyond U+FFFF).
-    lines = b",\n".join(json.dumps(record, ensure_ascii=False).encode("utf-8") for record in records)
+    lines = b",\n".join(json_line(paper_record(p)) for p in papers)
     return b"".join((b"[\n", lines, b"\n]\n"))
+
+
+def paper_record(p: RenderedPaper) -> dict[str, Any]:
+    """A paper as papers.json holds it."""
+    return {
+        "id": p.paper.id,
+        "slug": p.paper.slug,
+        "order": p.paper.order,
+        "title": p.title_plain,
+        "url": quote(p.url),  # a URL: a CJK slug percent-encoded, as sitemap.xml and the feed have it
+        "tags": list(p.paper.tags),
+        "abstract": p.abstract_plain,
+        **_details_json(p),
+    }
+
+
+def json_line(record: dict[str, Any]) -> bytes:
+    return json.dumps(record, ensure_ascii=False).encode("utf-8")
 
 
 def _details_json(paper: RenderedPaper) -> dict[str, Any]:
     """Authors always (a list, maybe empty); the other details only when the paper has them."""
     details = paper.details
     record: dict[str, Any] = {"authors": [author_fields(author) for author in details.authors]}
-    for key in DETAIL_FIELDS[1:]:
-        value = getattr(details, key)
+    for field in PUBLIC_DETAILS:
+        value = getattr(details, field.name)
         if value:
-            record[key] = list(value) if isinstance(value, tuple) else value
+            record[field.name] = list(value) if isinstance(value, tuple) else value
     return record
+
+
+# What papers.json carries beside the authors, in the schema's order.
+PUBLIC_DETAILS = tuple(field for field in DETAILS if field.public and field.kind != "authors")

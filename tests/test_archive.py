@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.archive import build_archive, is_archive
 from generator.build import build
+from generator.series import is_series
 from generator.cli import main
 from generator.reporter import Reporter
 
@@ -23,7 +23,7 @@ def archive(tmp_path_factory):
     root = tmp_path_factory.mktemp("archive")
     content = make_archive(root)
     reporter = Reporter()
-    result = build_archive(content, root / "site", reporter)
+    result = build(content, root / "site", reporter)
     assert not reporter.errors, reporter.errors
     return root / "site", result, reporter
 
@@ -38,9 +38,9 @@ def people_pages(site: Path) -> dict[str, str]:
 
 def test_the_content_folder_is_an_archive_and_a_volume_is_not(tmp_path):
     content = make_archive(tmp_path)
-    assert is_archive(content)
-    assert not is_archive(content / "2020")
-    assert not is_archive(REPO / "content")
+    assert is_series(content)
+    assert not is_series(content / "2020")
+    assert not is_series(REPO / "content")
 
 
 def test_every_volume_is_a_whole_site_under_its_path(archive):
@@ -166,7 +166,7 @@ def test_the_search_page_offers_every_volume_and_the_volume_query_code(archive):
 def test_a_rebuild_with_nothing_changed_gives_the_same_bytes(archive, tmp_path):
     site, _, _ = archive
     content = make_archive(tmp_path)
-    build_archive(content, tmp_path / "site", Reporter())
+    build(content, tmp_path / "site", Reporter())
     again = tmp_path / "site"
     names = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
     assert names == sorted(p.relative_to(again).as_posix() for p in again.rglob("*") if p.is_file())
@@ -213,12 +213,15 @@ def test_likely_variants_of_a_name(a, b, expected):
 
 
 def test_people_are_grouped_by_orcid_id_or_name():
-    from generator.archive import Volume
     from generator.archive_people import group_people
+    from generator.model import Author
+    from generator.series import Listing, SeriesVolume
+    from generator.volume import Volume
 
     def volume(path, *authors):
-        return Volume(path, path, "", path, tuple({"id": str(n), "title": f"P{n}", "url": f"{path}/papers/p{n}.html",
-                                                  "authors": list(a)} for n, a in enumerate(authors)))
+        return SeriesVolume(path, Volume(path), tuple(Listing(str(n), f"{path}/papers/p{n}.html", f"P{n}",
+                                                              tuple(Author(**x) for x in a))
+                                                      for n, a in enumerate(authors)), path)
 
     warnings = []
     people = group_people([
@@ -227,7 +230,7 @@ def test_people_are_grouped_by_orcid_id_or_name():
     ], lambda message, *rest: warnings.append(message))
     by_key = {p.key: p for p in people}
     orcid = by_key["orcid:0000-0001-0000-0001"]
-    assert [record["url"] for _, record in orcid.papers] == ["2024/papers/p0.html", "2023/papers/p0.html"]
+    assert [record.url for _, record in orcid.papers] == ["2024/papers/p0.html", "2023/papers/p0.html"]
     assert orcid.name in ("Li Wei", "L. Wei") and set(orcid.names) == {"Li Wei", "L. Wei"}
     # "Li  Wei" with no ORCID: two people of that name give one (an ORCID and an id), so it stays apart.
     assert "name:li wei" in by_key and "id:x" in by_key

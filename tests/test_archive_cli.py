@@ -8,10 +8,9 @@ import time
 
 from archive_fixtures import FIXTURES, make_archive
 
-from generator.archive import is_archive
-from generator.archive_serve import ArchiveLive
+from generator.series import is_series
+from generator.series_live import LiveSeries
 from generator.cli import main
-from generator.reporter import Reporter
 
 
 def test_import_into_archive_volume_creates_the_volume(tmp_path, capsys):
@@ -20,7 +19,7 @@ def test_import_into_archive_volume_creates_the_volume(tmp_path, capsys):
     assert main(["import", str(source), "--content", str(content / "2024")]) == 0
     assert (content / "2024" / source.name).is_file()
     assert any((content / "2024" / "papers").glob("*.md"))
-    assert is_archive(content)
+    assert is_series(content)
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
     home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert 'data-volume="2024"' in home
@@ -58,9 +57,10 @@ def test_new_archive_scaffolds_a_series_that_builds(tmp_path, capsys):
 
 def test_serve_rebuilds_only_the_volume_touched_and_the_archive_pages(tmp_path):
     content = make_archive(tmp_path)
-    live = ArchiveLive(content, tmp_path / "site", Reporter())
+    live = LiveSeries(content, tmp_path / "site")
     first = live.build_all()
-    assert sorted(first.built) == ["2019", "2020", "2021", "2022", "2023"]
+    assert not first.failed and sorted(live.members) == ["2019", "2020", "2021", "2022", "2023"]
+    untouched = {prefix: m.pipeline.state.rendered for prefix, m in live.members.items() if prefix != "2023"}
     before = {p: p.stat().st_mtime_ns for p in (tmp_path / "site" / "2019").rglob("*.html")}
     time.sleep(0.01)
     source = content / "2023" / "workshop.jsonl"
@@ -69,26 +69,45 @@ def test_serve_rebuilds_only_the_volume_touched_and_the_archive_pages(tmp_path):
     source.write_text(source.read_text(encoding="utf-8") + json.dumps(record) + "\n", encoding="utf-8")
     cache_litter = {content / "2023" / ".proceedings-cache" / "x", tmp_path / "site" / "index.html",
                     content / "2023", content}  # a folder's own event comes with its files
-    assert live.rebuild(cache_litter) is None  # our own writes are not changes
+    assert not live.rebuild(cache_litter).kinds  # our own writes are not changes
     result = live.rebuild({source})
-    assert list(result.built) == ["2023"]
+    assert result.kinds == ["abstract list"] and not result.failed
+    assert all(live.members[prefix].pipeline.state.rendered is rendered for prefix, rendered in untouched.items())
     ada = (tmp_path / "site" / "people" / "ada-lovelace.html").read_text(encoding="utf-8")
-    assert "A Late Paper on Quasars" in ada
+    assert "A Late Paper on Quasars" in ada and live.files["people/ada-lovelace.html"].decode() == ada
+    assert "A Late Paper on Quasars" in live.files["2023/index.html"].decode()
     assert before == {p: p.stat().st_mtime_ns for p in (tmp_path / "site" / "2019").rglob("*.html")}
-    # The series' own config touches every volume.
-    assert sorted(live.rebuild({content / "proceedings.yaml"}).built) == ["2019", "2020", "2021", "2022", "2023"]
+    # The series' own config touches every volume: the series is laid out and built again.
+    assert live.rebuild({content / "proceedings.yaml"}).kinds == ["full build"]
+    assert all(live.members[prefix].pipeline.state.rendered is not rendered for prefix, rendered in untouched.items())
+    live.close()
+
+
+def test_served_series_is_the_built_series(tmp_path):
+    """serve and build run one pipeline per volume and one set of series pages: the same bytes."""
+    content = make_archive(tmp_path)
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "built")]) == 0
+    live = LiveSeries(content, tmp_path / "served")
+    live.build_all()
+    live.wait_for_search()
+    built = {p.relative_to(tmp_path / "built").as_posix(): p.read_bytes()
+             for p in (tmp_path / "built").rglob("*") if p.is_file()}
+    assert sorted(live.files) == sorted(built)
+    assert all(live.files[name] == data for name, data in built.items())
+    live.close()
 
 
 def test_a_removed_volume_leaves_the_site(tmp_path):
     import shutil
 
     content = make_archive(tmp_path)
-    live = ArchiveLive(content, tmp_path / "site", Reporter())
+    live = LiveSeries(content, tmp_path / "site")
     live.build_all()
     shutil.rmtree(content / "2020")
-    live.build_all()
-    assert not (tmp_path / "site" / "2020").exists()
+    live.rebuild({content / "2020" / "papers.jsonl"})
+    assert not (tmp_path / "site" / "2020").exists() and "2020/index.html" not in live.files
     assert 'data-volume="2020"' not in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    live.close()
 
 
 def test_a_broken_volume_never_sinks_the_others(tmp_path, capsys):

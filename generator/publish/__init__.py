@@ -22,7 +22,7 @@ from generator.model import RenderedPaper
 from generator.related import RELATED_COUNT, related_papers
 
 from .bibtex import BibTeX, volume_bib
-from .feeds import FEED_PATH, SITEMAP_PATH, atom_feed, sitemap
+from .feeds import FEED_PATH, SITEMAP_PATH, atom_feed, volume_sitemap_names, volume_sitemaps
 from .meta import MetaTag, paper_meta
 
 if TYPE_CHECKING:
@@ -72,22 +72,22 @@ class Publication:
     def related_ids(self) -> dict[str, tuple[str, ...]]:
         return {key: tuple(p.paper.id for p in value) for key, value in self.related.items()}
 
-    def file_names(self) -> list[str]:
-        """The names ``files`` will return, without making the files."""
+    def file_names(self, paths: Iterable[str]) -> list[str]:
+        """The names ``files`` will return, without making the files; ``paths`` as for ``files``."""
         names = [NOJEKYLL, BIB_PATH]
         if self.volume.date:
             names.append(FEED_PATH)
         if self.volume.base_url:
-            names.append(SITEMAP_PATH)
+            names += volume_sitemap_names(paths)
         return names
 
     def files(self, paths: Iterable[str]) -> dict[str, bytes]:
         """The volume's own files; ``paths`` are the site's other files, for the sitemap."""
         files = {NOJEKYLL: b"", BIB_PATH: volume_bib([self.bibtex[p.paper.id] for p in self.papers])}
-        for path, data in ((FEED_PATH, atom_feed(self.papers, self.volume)),
-                           (SITEMAP_PATH, sitemap(paths, self.volume))):
-            if data is not None:
-                files[path] = data
+        feed = atom_feed(self.papers, self.volume)
+        if feed is not None:
+            files[FEED_PATH] = feed
+        files.update(volume_sitemaps(paths, self.volume))
         return files
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from markdown_it.token import Token
 
@@ -27,10 +28,15 @@ from generator.latex.math import MATH_TYPES
 from generator.latex.mathnames import KNOWN
 from generator.latex.plaintext import MathText, collapse
 from generator.latex.renderer import build_markdown
-from generator.model import RenderedPaper
+from generator.model import DETAILS, RenderedPaper
+from generator.schema import Field
 from generator.volume import Volume
 
-from .volume import authors_of, pdf_url_of
+from .volume import cited
+
+CITED = tuple(field for field in DETAILS if field.cite.bibtex)  # the details a BibTeX entry carries
+# The places of the entry's own fields; each cited detail's ``Cite.bibtex_at`` puts it among them.
+_TITLE_AT, _BOOKTITLE_AT, _URL_AT = 0, 2, 50
 
 _SPECIALS = {
     "\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}",
@@ -77,29 +83,18 @@ class BibTeX:
         self._math_text = MathText()
 
     def entry(self, paper: RenderedPaper) -> str:
-        volume, details = self.volume, paper.details
-        fields = [("title", self.title(paper.paper.title, _page(paper)))]
-        authors = authors_of(paper)
-        if authors:
-            fields.append(("author", " and ".join(_author(name) for name in authors)))
-        fields.append(("booktitle", escape(volume.title)))
-        # What the paper's own record says wins over what the volume says (PMLR repeats both).
-        for name, value in (("pages", details.pages), ("year", details.year or volume.year),
-                            ("editor", " and ".join(_author(n) for n in details.editors or volume.source.editors)),
-                            ("volume", details.volume or volume.source.volume), ("month", details.month),
-                            ("publisher", details.publisher or volume.source.publisher),
-                            ("address", details.address or volume.source.address)):
-            if value:
-                fields.append((name, value if name == "editor" else escape(value)))
+        volume = self.volume
+        # (place, field, value): the fixed fields, then each detail the schema cites at its own place.
+        fields = [(_TITLE_AT, "title", self.title(paper.paper.title, _page(paper))),
+                  (_BOOKTITLE_AT, "booktitle", escape(volume.title))]
         url = volume.absolute(paper.url)
         if url:
-            fields.append(("url", _url(url)))
-        pdf = pdf_url_of(paper, volume)
-        if pdf:
-            fields.append(("pdf", _url(pdf)))  # as PMLR's volumes write it
-        if paper.details.doi:
-            fields.append(("doi", _url(paper.details.doi)))
-        body = "".join(f"  {name} = {{{value}}},\n" for name, value in fields)
+            fields.append((_URL_AT, "url", _url(url)))
+        for field in CITED:
+            value = _bibtex_value(field, cited(paper, field, volume))
+            if value:
+                fields.append((field.cite.bibtex_at, field.cite.bibtex, value))
+        body = "".join(f"  {name} = {{{value}}},\n" for _, name, value in sorted(fields, key=lambda f: f[0]))
         return f"@inproceedings{{{volume.citation_key(paper)},\n{body}}}\n"
 
     def title(self, source: str, page: str = "") -> str:
@@ -138,6 +133,17 @@ def uncitable(latex: str) -> str:
     if _HIDDEN_CHARACTER in latex:
         refused.append(_HIDDEN_CHARACTER)
     return ", ".join(refused)
+
+
+def _bibtex_value(field: Field, value: Any) -> str:
+    """A detail as a BibTeX value: names joined with "and", links and DOIs verbatim, text escaped."""
+    if field.kind == "authors":
+        value = tuple(author.name for author in value)
+    if field.kind in ("authors", "names"):
+        return " and ".join(_author(name) for name in value)
+    if field.kind in ("link", "doi"):
+        return _url(value) if value else ""
+    return ", ".join(map(escape, value)) if isinstance(value, tuple) else escape(value)
 
 
 def volume_bib(entries: Iterable[str]) -> bytes:

@@ -31,6 +31,7 @@ FEED_PATH = "feed.xml"
 SITEMAP_PATH = "sitemap.xml"
 ATOM_NS = "http://www.w3.org/2005/Atom"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+SITEMAP_LIMIT = 50_000  # addresses in one sitemap, as the protocol allows
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 # A fixed namespace for our uuid5 names, so ids do not depend on anything but the volume and paper.
 _ID_NAMESPACE = uuid.UUID("6f1c1bb6-5b0e-5c4e-9a55-2d1f0f5a7c11")
@@ -38,38 +39,49 @@ _ID_NAMESPACE = uuid.UUID("6f1c1bb6-5b0e-5c4e-9a55-2d1f0f5a7c11")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-def atom_feed(papers: Sequence[RenderedPaper], volume: Volume) -> bytes | None:
-    """The Atom feed of the volume, or None without a date."""
+def atom_feed(papers: Sequence[RenderedPaper], volume: Volume, series: Volume | None = None,
+              prefix: str = "") -> bytes | None:
+    """The Atom feed of the volume, or None without a date. ``series``: the feed is the series' own, of
+    this volume at ``prefix/`` (titled, identified and linked as the series')."""
     if volume.date is None:
         return None
+    site = series or volume
+    ids = (series.title, prefix) if series else (volume.title,)
     updated = f"{volume.date.isoformat()}T00:00:00Z"
-    feed = ET.Element("feed", {"xmlns": ATOM_NS, XML_LANG: volume.language})
-    _text(feed, "title", volume.title)
+    feed = ET.Element("feed", {"xmlns": ATOM_NS, XML_LANG: site.language})
+    _text(feed, "title", f"{series.title}: {volume.title}" if series else volume.title)
     if volume.description:
         _text(feed, "subtitle", volume.description)
-    _text(feed, "id", _urn(volume.title))
+    _text(feed, "id", _urn(*ids))
     _text(feed, "updated", updated)
-    ET.SubElement(feed, "link", {"rel": "alternate", "type": "text/html", "href": volume.link("index.html")})
-    if volume.base_url:  # a relative self link would say nothing a reader does not know
-        ET.SubElement(feed, "link", {"rel": "self", "type": "application/atom+xml", "href": volume.link(FEED_PATH)})
+    ET.SubElement(feed, "link", {"rel": "alternate", "type": "text/html",
+                                 "href": site.link(_within(prefix, "index.html"))})
+    if site.base_url:  # a relative self link would say nothing a reader does not know
+        ET.SubElement(feed, "link", {"rel": "self", "type": "application/atom+xml", "href": site.link(FEED_PATH)})
     # Atom requires an author for the feed or for every entry; the proceedings stand in.
-    _text(ET.SubElement(feed, "author"), "name", volume.title)
+    _text(ET.SubElement(feed, "author"), "name", site.title)
     _text(feed, "generator", "Proceedings", version=__version__)
     for paper in papers:
-        _entry(feed, paper, volume, updated)
+        _entry(feed, paper, site, updated, ids, prefix)
     return _serialize(feed)
 
 
-def _entry(feed: ET.Element, paper: RenderedPaper, volume: Volume, updated: str) -> None:
+def _within(prefix: str, path: str) -> str:
+    return f"{prefix}/{path}" if prefix else path
+
+
+def _entry(feed: ET.Element, paper: RenderedPaper, site: Volume, updated: str, ids: tuple[str, ...],
+           prefix: str) -> None:
     entry = ET.SubElement(feed, "entry")
     # A title with math goes as HTML, so that a reader that shows HTML shows the formula.
     if "<math" in paper.title_html:
         _text(entry, "title", paper.title_html, type="html")
     else:
         _text(entry, "title", paper.title_plain)
-    _text(entry, "id", _urn(volume.title, paper.paper.id))
+    _text(entry, "id", _urn(*ids, paper.paper.id))
     _text(entry, "updated", updated)
-    ET.SubElement(entry, "link", {"rel": "alternate", "type": "text/html", "href": volume.link(paper.url)})
+    ET.SubElement(entry, "link", {"rel": "alternate", "type": "text/html",
+                                  "href": site.link(_within(prefix, paper.url))})
     for name in authors_of(paper):
         _text(ET.SubElement(entry, "author"), "name", name)
     for tag in paper.paper.tags:
@@ -77,14 +89,57 @@ def _entry(feed: ET.Element, paper: RenderedPaper, volume: Volume, updated: str)
     _text(entry, "summary", paper.abstract_plain, type="text")
 
 
-def sitemap(paths: Iterable[str], volume: Volume) -> bytes | None:
-    """Every HTML page but 404.html at its absolute address, or None without a base URL."""
-    if not volume.base_url:
-        return None
+def sitemap_pages(paths: Iterable[str]) -> list[str]:
+    """The pages a sitemap lists: every HTML page but 404.html, in name order."""
+    return sorted(p for p in paths if p.endswith(".html") and p != "404.html")
+
+
+def sitemap_names(count: int, stem: str = "sitemap") -> list[str]:
+    """The sitemaps ``count`` pages need: ``stem.xml``, or ``stem-1.xml``… past 50,000 (the protocol's limit)."""
+    if count <= SITEMAP_LIMIT:
+        return [f"{stem}.xml"]
+    return [f"{stem}-{n}.xml" for n in range(1, -(-count // SITEMAP_LIMIT) + 1)]
+
+
+def sitemaps(pages: Sequence[str], site: Volume, stem: str = "sitemap") -> dict[str, bytes]:
+    """``pages`` at their absolute addresses in as many sitemaps as the limit needs (``sitemap_names``);
+    none without a base URL."""
+    if not site.base_url:
+        return {}
+    names = sitemap_names(len(pages), stem)
+    return {name: _urlset(pages[n * SITEMAP_LIMIT:(n + 1) * SITEMAP_LIMIT], site) for n, name in enumerate(names)}
+
+
+def volume_sitemaps(paths: Iterable[str], volume: Volume) -> dict[str, bytes]:
+    """A volume's ``sitemap.xml``: its pages, or past 50,000 a sitemap index naming ``sitemap-N.xml``."""
+    files = sitemaps(sitemap_pages(paths), volume)
+    if len(files) > 1:
+        files[SITEMAP_PATH] = sitemap_index(list(files), volume) or b""
+    return files
+
+
+def volume_sitemap_names(paths: Iterable[str]) -> list[str]:
+    """The names ``volume_sitemaps`` writes (with a base URL)."""
+    names = sitemap_names(len(sitemap_pages(paths)))
+    return names if names == [SITEMAP_PATH] else [*names, SITEMAP_PATH]
+
+
+def _urlset(pages: Sequence[str], site: Volume) -> bytes:
     urlset = ET.Element("urlset", {"xmlns": SITEMAP_NS})
-    for path in sorted(p for p in paths if p.endswith(".html") and p != "404.html"):
-        _text(ET.SubElement(urlset, "url"), "loc", volume.link(path))
+    for path in pages:
+        _text(ET.SubElement(urlset, "url"), "loc", site.link(path))
     return _serialize(urlset)
+
+
+def sitemap_index(sitemaps: Iterable[str], site: Volume) -> bytes | None:
+    """A sitemap index naming these sitemaps (one sitemap may hold at most 50,000 addresses), or None
+    without a base URL."""
+    if not site.base_url:
+        return None
+    index = ET.Element("sitemapindex", {"xmlns": SITEMAP_NS})
+    for name in sitemaps:
+        _text(ET.SubElement(index, "sitemap"), "loc", site.link(name))
+    return _serialize(index)
 
 
 def _text(parent: ET.Element, tag: str, text: str, **attributes: str) -> ET.Element:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.model import RenderedPaper
+from generator.model import DETAILS, RenderedPaper
 from generator.volume import Volume
 
-from .volume import pdf_url_of
+from .volume import cited
+
+# The details that give citation_* tags, in the order Google Scholar's guidelines list them.
+CITED = tuple(sorted((field for field in DETAILS if field.cite.meta), key=lambda field: field.cite.meta_at))
 
 
 @dataclass(frozen=True)
@@ -44,16 +47,11 @@ def citation_meta(paper: RenderedPaper, volume: Volume) -> tuple[MetaTag, ...]:
     elif details.year or volume.year:
         tags.append(MetaTag("name", "citation_publication_date", details.year or volume.year))
     tags.append(MetaTag("name", "citation_conference_title", volume.title))
-    for key, value in (("citation_volume", details.volume or volume.source.volume),
-                       ("citation_firstpage", details.first_page), ("citation_lastpage", details.last_page),
-                       ("citation_publisher", details.publisher or volume.source.publisher)):
-        if value:
-            tags.append(MetaTag("name", key, value))
-    if paper.details.doi:
-        tags.append(MetaTag("name", "citation_doi", paper.details.doi))
-    pdf = pdf_url_of(paper, volume)
-    if pdf:
-        tags.append(MetaTag("name", "citation_pdf_url", pdf))
+    for field in CITED:  # each detail the schema tags, at its place; a list gives one tag per item
+        for key, attribute in field.cite.meta:
+            value = cited(paper, field, volume, attribute)
+            values = value if isinstance(value, tuple) else (value,)
+            tags.extend(MetaTag("name", key, item) for item in values if item)
     url = volume.absolute(paper.url)
     if url:
         tags.append(MetaTag("name", "citation_abstract_html_url", url))

@@ -1,13 +1,17 @@
 """How citations and feeds read a paper (the volume itself is generator/volume.py).
 
-``authors_of`` and ``pdf_url_of`` are the one place the BibTeX, the meta
-tags and the feed read a paper's authors and PDF from.
+``authors_of`` and ``cited`` are the one place the BibTeX, the meta tags
+and the feed read a paper's authors and cited details (its PDF, pages…) from.
 """
 
 from __future__ import annotations
 
+from operator import attrgetter
+from typing import Any
+
 from generator.details import is_web_link
 from generator.model import RenderedPaper
+from generator.schema import Field
 from generator.volume import Volume
 
 
@@ -23,6 +27,14 @@ def absolute_link(link: str, volume: Volume) -> str | None:
     return link if is_web_link(link) else volume.absolute(link)
 
 
-def pdf_url_of(paper: RenderedPaper, volume: Volume) -> str | None:
-    """Absolute address of the paper's PDF, when it has one (``pdf``: a URL or a site path)."""
-    return absolute_link(paper.details.pdf, volume)
+def cited(paper: RenderedPaper, field: Field, volume: Volume, attribute: str = "") -> Any:
+    """What a citation says of ``field`` (or of its ``attribute``, as ``first_page`` of ``pages``): the
+    paper's own value, else the volume's (``Cite.volume``; PMLR repeats both); a link as an absolute address.
+    Empty when neither gives one."""
+    attribute = attribute or field.name
+    value = getattr(paper.details, attribute)
+    if not value and attribute == field.name and field.cite.volume:
+        value = attrgetter(field.cite.volume)(volume)
+    if field.kind == "link":
+        return absolute_link(value, volume) or ""
+    return value

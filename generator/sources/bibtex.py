@@ -25,13 +25,17 @@ from bibtexparser.middlewares.names import parse_single_name_into_parts
 from pylatexenc.latex2text import LatexNodes2Text
 
 from generator.errors import ContentError
-from generator.model import SourceList, VolumeInfo
+from generator.model import DETAILS, SourceList, VolumeInfo
+from generator.schema import ENTRY_FIELDS
 from generator.sources.records import RecordReader, field_name
 from generator.yamlutil import read_utf8
 
 _MATH = re.compile(r"(\$[^$]+\$)")
 _TO_TEXT = LatexNodes2Text(math_mode="verbatim")
 _MAX_GROUPS = 200
+# What the schema says becomes Unicode: names (in BibTeX name syntax), and the text fields marked `tex`.
+_NAMES = frozenset(field.name for field in DETAILS if field.kind in ("authors", "names"))
+_TEX = frozenset(field.name for field in (*ENTRY_FIELDS, *DETAILS) if field.tex)
 
 
 def read(path: Path, name: str) -> SourceList:
@@ -116,9 +120,9 @@ def _record(key: str, fields: dict) -> dict:
     record: dict = {"id": key}
     for field, value in fields.items():
         name = field_name(field)
-        if name in ("authors", "editors"):
+        if name in _NAMES:
             record[name] = _names(value)
-        elif name in ("title", "track", "award", "keywords", "sessions", "publisher", "address"):
+        elif name in _TEX:
             record[name] = to_unicode(value)
         elif name is not None and name != "id":
             record[name] = value

@@ -1,8 +1,8 @@
 """JSON Lines: one paper per line, ``{"title": …, "authors": […], "abstract": …}``.
 
-Optional keys: ``id``, ``keywords``, ``pdf``, ``code``, ``openreview``, ``track``,
-``award``, ``doi`` (see ``records.FIELDS`` for the other spellings), and
-``links``, an object holding any of the link keys. An author is a name or
+Optional keys: ``id``, ``keywords`` and every field ``model.Details`` declares
+(``pdf``, ``code``, ``track``, ``award``, ``doi``…; ``records.FIELDS`` has the
+other spellings), and ``links``, an object holding any of the link keys. An author is a name or
 ``{"name": …, "affiliation": …, "orcid": …}``. A line that is not a JSON
 object (or cannot be read: nested thousands deep, a number of thousands of
 digits, bytes that are not UTF-8) is skipped with a warning naming it; the

@@ -19,33 +19,16 @@ from typing import Any
 
 from generator.details import parse_details
 from generator.errors import ContentError, Diagnostic, shown
-from generator.model import Entry
+from generator.model import DETAILS, Entry
+from generator.schema import ENTRY_FIELDS
 from generator.sources.escapes import decode_line_breaks
 from generator.yamlutil import as_lf, read_raw
 
-# Our name for a field → the names sources use for it (compared lower case, spaces and dashes as _).
-FIELDS: dict[str, tuple[str, ...]] = {
-    "id": ("id", "uid", "paper_id", "key"),
-    "title": ("title",),
-    "authors": ("authors", "author"),
-    "abstract": ("abstract", "summary"),
-    "keywords": ("keywords", "keyword", "tags"),
-    "pdf": ("pdf", "pdf_url", "paper_pdf", "url_pdf"),
-    "code": ("code", "code_url", "github", "url_code"),
-    "openreview": ("openreview", "openreview_url", "forum", "forum_url"),
-    "track": ("track",),
-    "sessions": ("sessions", "session"),
-    "section": ("section",),
-    "award": ("award", "awards"),
-    "doi": ("doi",),
-    "pages": ("pages",),
-    "volume": ("volume",),
-    "year": ("year",),
-    "month": ("month",),
-    "publisher": ("publisher",),
-    "address": ("address", "location"),
-    "editors": ("editor", "editors"),
-}
+# Our name for a field → the names sources use for it (compared lower case, spaces and dashes as _): the
+# record's own fields and every detail, as generator/schema.py declares them.
+FIELDS: dict[str, tuple[str, ...]] = {field.name: field.names for field in (*ENTRY_FIELDS, *DETAILS)}
+# The details written as lists, which a cell may give as one string ("Session 3B|Session 3D").
+_LISTS = tuple(field.name for field in DETAILS if field.kind == "list")
 _ALIASES = {alias: name for name, aliases in FIELDS.items() for alias in aliases}
 # A record needs one of these to be a paper: a title alone (a keynote, a demo) is one.
 REQUIRED_ANY = ("title", "abstract")
@@ -77,7 +60,7 @@ class RecordReader:
             self.warn(f"{_name(record)} has neither a title nor an abstract; skipped it", line)
             return None
         self.index += 1
-        record = {**record, "sessions": split_list(record.get("sessions")), "track": split_list(record.get("track"))}
+        record = {**record, **{key: split_list(record.get(key)) for key in _LISTS}}
         uid = " ".join(_text(record.get("id")).split())
         self._check_id(uid, line)
         return Entry(

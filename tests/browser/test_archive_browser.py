@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.archive import build_archive
+from generator.build import build
 from generator.reporter import Reporter
 
 from .helpers import TIMEOUT
@@ -24,7 +24,7 @@ from archive_fixtures import make_archive  # noqa: E402
 def archive_site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("archive-browser")
     reporter = Reporter()
-    build_archive(make_archive(root), root / "site", reporter)
+    build(make_archive(root), root / "site", reporter)
     assert not reporter.errors, reporter.errors
     return root / "site"
 

@@ -1,0 +1,167 @@
+"""A series is one pipeline of volumes (issue 26): builds take turns and swap the whole site in, no
+killed or raced build leaves a folder a later build refuses, the series' own names are reserved, and
+`serve` on a series is the volume's live server (reload script, error banner, same-origin reload)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from archive_fixtures import make_archive
+from conftest import REPO, copy_content
+from generator.build import build
+from generator.cli import main
+from generator.reporter import Reporter
+from test_serve import Served, get, wait_for
+from test_serve_hardened import request
+
+
+def site_files(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+
+
+def cli(*args: str) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.Popen([sys.executable, "-m", "generator", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, text=True)
+
+
+def whole(site: Path, volumes: list[str]) -> None:
+    """Every volume's home and papers, and the series' own pages, are there."""
+    for name in ["index.html", "papers.json", "search.html", "people/index.html"]:
+        assert (site / name).is_file(), name
+    records = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    assert sorted({r["volume_path"] for r in records}) == volumes
+    for record in records:
+        assert (site / record["url"]).is_file(), record["url"]
+    for volume in volumes:
+        assert (site / volume / "index.html").is_file()
+
+
+def test_two_builds_of_a_series_at_once_both_finish_and_leave_a_whole_site(tmp_path):
+    content = make_archive(tmp_path)
+    site = tmp_path / "site"
+    first, second = cli("build", "--content", str(content), "--out", str(site)), None
+    time.sleep(0.3)
+    second = cli("build", "--content", str(content), "--out", str(site))
+    outputs = [process.communicate(timeout=300) for process in (first, second)]
+    assert [first.returncode, second.returncode] == [0, 0], outputs
+    assert any("waiting for it to finish" in err for _, err in outputs)
+    whole(site, ["2019", "2020", "2021", "2022", "2023"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["archive", "site"]  # no staging or lock left
+    assert main(["build", "--content", str(content), "--out", str(site)]) == 0
+
+
+def test_a_killed_series_build_leaves_a_site_the_next_build_replaces(tmp_path):
+    content = make_archive(tmp_path)
+    site = tmp_path / "site"
+    process = cli("build", "--content", str(content), "--out", str(site), "--no-cache")
+    wait_for(lambda: (tmp_path / ".site.staging" / "2020").is_dir() or process.poll() is not None,
+             "the build never staged a volume")
+    process.send_signal(signal.SIGKILL)
+    process.wait(10)
+    assert not (site / "2019").exists() or (site / "index.html").is_file()  # never half a site
+    assert main(["build", "--content", str(content), "--out", str(site)]) == 0
+    whole(site, ["2019", "2020", "2021", "2022", "2023"])
+
+
+def test_a_failing_first_build_leaves_nothing_a_later_build_refuses(tmp_path, capsys):
+    content = make_archive(tmp_path)
+    (content / "theme" / "templates").mkdir(parents=True)
+    (content / "theme" / "templates" / "archive.html").write_text("{% extends 'nothing.html' %}", encoding="utf-8")
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 2
+    assert "archive.html" in capsys.readouterr().err
+    assert not (tmp_path / "site").exists()
+    (content / "theme" / "templates" / "archive.html").unlink()
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
+    whole(tmp_path / "site", ["2019", "2020", "2021", "2022", "2023"])
+
+
+@pytest.mark.parametrize("name", ["search.html", "papers.json", "index.html", "feed.xml", "Assets"])
+def test_a_volume_named_like_a_file_of_the_series_is_refused_and_the_rest_builds(tmp_path, capsys, name):
+    content = make_archive(tmp_path)
+    (content / "2019").rename(content / name)
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 1
+    assert f"a volume may not be named {name!r}" in capsys.readouterr().err
+    whole(tmp_path / "site", ["2020", "2021", "2022", "2023"])
+
+
+def test_a_series_built_over_a_one_volume_site_keeps_nothing_of_it(tmp_path):
+    single = copy_content(tmp_path / "single")
+    site = tmp_path / "site"
+    build(single, site, Reporter())
+    assert (site / "papers").is_dir() and (site / "proceedings.bib").is_file()
+    build(make_archive(tmp_path), site, Reporter())
+    assert not (site / "papers").exists() and not (site / "tags").exists() and not (site / "proceedings.bib").exists()
+    whole(site, ["2019", "2020", "2021", "2022", "2023"])
+
+
+def test_a_volume_that_fails_keeps_its_last_build_and_its_place_on_the_home_page(tmp_path, capsys):
+    content = make_archive(tmp_path)
+    site = tmp_path / "site"
+    assert main(["build", "--content", str(content), "--out", str(site)]) == 0
+    before = site_files(site / "2020")
+    (content / "2020" / "proceedings.yaml").write_text("papers_per_page: many\n", encoding="utf-8")
+    assert main(["build", "--content", str(content), "--out", str(site)]) == 1
+    assert "volume 2020 not built" in capsys.readouterr().err
+    assert site_files(site / "2020") == before
+    assert 'data-volume="2020"' in (site / "index.html").read_text(encoding="utf-8")
+    whole(site, ["2019", "2020", "2021", "2022", "2023"])
+
+
+def test_a_one_volume_build_is_the_series_path_with_one_volume_at_the_root(tmp_path):
+    content = copy_content(tmp_path / "content")
+    result = build(content, tmp_path / "site", Reporter())
+    assert list(result.built) == [""] and not result.series and result.volumes == []
+    assert result.summary(tmp_path / "site").startswith(f"built {result.papers} papers, ")
+
+
+@pytest.fixture
+def served_series(tmp_path):
+    content = make_archive(tmp_path)
+    server = Served(content, tmp_path / "site")
+    yield server, content
+    server.stop()
+
+
+def test_serve_on_a_series_sends_the_reload_script_without_the_csp_that_would_block_it(served_series):
+    server, _ = served_series
+    for path in ("index.html", "people/index.html", "2023/index.html"):
+        page = server.page(path)
+        assert "livereload" in page and "Content-Security-Policy" not in page, path
+
+
+def test_serve_on_a_series_refuses_a_cross_site_reload(served_series):
+    server, _ = served_series
+    assert request(server.port, "GET", "/forcereload", {"Sec-Fetch-Site": "cross-site"}).status == 403
+    assert request(server.port, "GET", "/forcereload", {"Sec-Fetch-Site": "same-origin"}).status == 200
+
+
+def test_serve_on_a_series_shows_a_broken_page_of_a_volume_and_recovers(served_series):
+    server, content = served_series
+    page = next((content / "2023" / "papers").glob("*.md"))
+    good = page.read_text(encoding="utf-8")
+    page.write_text("---\ntitle: [unclosed\n---\nText.\n", encoding="utf-8")
+    wait_for(lambda: "proceedings-build-error" in server.page("index.html"), "no banner for the broken page")
+    banner = server.page("2019/index.html")
+    assert f"2023/papers/{page.name}" in banner  # named inside its volume, on every page of the series
+    page.write_text(good.replace("title:", "title: Mended —", 1), encoding="utf-8")
+    wait_for(lambda: "proceedings-build-error" not in server.page("index.html"), "the banner stayed")
+    assert "Mended" in server.page("2023/index.html")
+
+
+def test_serve_on_a_series_serves_an_edit_to_the_volume_and_the_series_pages(served_series):
+    server, content = served_series
+    source = content / "2023" / "workshop.jsonl"
+    record = {"id": "n-9", "title": "A Late Paper by Ada", "authors": ["Ada Lovelace"], "abstract": "Late."}
+    source.write_text(source.read_text(encoding="utf-8") + json.dumps(record) + "\n", encoding="utf-8")
+    wait_for(lambda: "A Late Paper by Ada" in server.page("people/ada-lovelace.html"), "the person page")
+    assert "A Late Paper by Ada" in server.page("2023/index.html")
+    assert get(server.url + "2023/papers/a-late-paper-by-ada.html")[0] == 200
