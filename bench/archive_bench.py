@@ -94,7 +94,7 @@ def output_stats(site: Path) -> dict:
     counts = {v: sum(r["volume_path"] == v for r in records) for v in volumes}
     people = [p for p in (site / "people").glob("*.html")]
     shell = sum(gz((site / "assets" / name).read_bytes()) for name in ("lunr.js", "search-query.js",
-                                                                       "archive-search.js"))
+                                                                       "search.js"))
     return {
         "papers": len(records),
         "volumes": len(volumes),
@@ -126,8 +126,9 @@ def first_results(site: Path, query: str = "learning", volume: str = "") -> dict
         page.goto(url)
         page.wait_for_selector(".search-hit", timeout=120_000)
         first = time.perf_counter() - start
-        page.wait_for_function("() => / in \\d+ volumes?$/.test(document.querySelector('.search-status').textContent)",
-                               timeout=600_000)
+        # search.js's last word once every volume wanted has answered: "Searched N volumes."
+        page.wait_for_function("() => /Searched \\d+ volumes?\\.$/.test(document.querySelector('.search-status')"
+                               ".textContent)", timeout=600_000)
         done = time.perf_counter() - start
         status = page.locator(".search-status").inner_text()
         browser.close()

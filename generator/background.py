@@ -152,6 +152,19 @@ class Pending:
             self._process.kill()
             self._process.join()
 
+    def then(self, func: Callable[[Any], Any]) -> Pending:
+        """The result of ``func`` on this one's, in this process; cancelling it stops this job."""
+        return _Then(self, func)
+
+
+class _Then(Pending):
+    def __init__(self, first: Pending, func: Callable[[Any], Any]):
+        super().__init__(lambda: func(first()))
+        self._first = first
+
+    def cancel(self) -> None:
+        self._first.cancel()
+
 
 def _child_reporting(job: Job, sender, receiver, parent: int) -> None:
     """Like ``_child``, but an exception goes back to the parent as (True, exception)."""

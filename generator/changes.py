@@ -12,6 +12,7 @@ from pathlib import Path
 
 from generator.config import CONFIG_NAME
 from generator.pages import PAGES_DIR
+from generator.people_file import PEOPLE_FILE
 from generator.sources import READERS
 
 TAXONOMY_NAME = "taxonomy.yaml"
@@ -44,7 +45,7 @@ class Classifier:
             return Kind.STATIC
         if path.parent == self.content_dir / PAGES_DIR and path.suffix == ".md":
             return Kind.PAGE
-        if path.parent == self.content_dir and path.name in (CONFIG_NAME, TAXONOMY_NAME):
+        if path.parent == self.content_dir and path.name in (CONFIG_NAME, TAXONOMY_NAME, PEOPLE_FILE):
             return Kind.CONFIG
         if path.parent == self.content_dir and path.suffix.lower() in READERS:  # as find_sources reads them
             return Kind.LIST

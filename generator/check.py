@@ -11,13 +11,15 @@ tries the templates on a sample of the papers.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from generator.config import CONFIG_NAME
 from generator.errors import Diagnostic
 from generator.merge import Change, entry_digest
-from generator.model import Entry, RenderedPaper
+from generator.model import Author, Entry, RenderedPaper
+from generator.people import group
+from generator.people_file import Rules
 from generator.pipeline import Options, Pipeline
 from generator.project import Project
 from generator.publish.bibtex import BibTeX
@@ -25,8 +27,9 @@ from generator.reporter import Reporter
 from generator.series import load_layout, member_reporter
 from generator.sinks import NullSink
 
-# Plan the sync without writing, derive nothing, try the templates on a sample, keep the pages for a look.
-CHECKING = Options(cache=False, write_pages=False, derive=False, sample=True, keep=True)
+# Plan the sync without writing, derive nothing, try the templates on a sample, keep the pages for a look,
+# make no search index.
+CHECKING = Options(cache=False, write_pages=False, derive=False, sample=True, keep=True, search=False)
 
 LONG_ABSTRACT = 20_000  # characters; real abstracts stay under ~3,000
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
@@ -48,20 +51,29 @@ class CheckResult:
     entries: int
     pending: dict[str, int]  # what a build would do to the pages: create/update/remove → count
     undefined: dict[str, list[str]] = field(default_factory=dict)  # macro name → pages or list lines using it
+    # Each paper (a page's, or a list entry's that has no page yet) beside its authors: an archive's people.
+    authors: tuple[tuple[object, tuple[Author, ...]], ...] = field(default=(), repr=False, compare=False)
 
 
-def check(content_dir: Path, reporter: Reporter) -> CheckResult:
-    run = Pipeline(content_dir, NullSink(), CHECKING).run(reporter)
+def check(content_dir: Path, reporter: Reporter, people: Rules | None = None) -> CheckResult:
+    """``people``: the series' people.yaml when the volume is one of an archive's, which then reports
+    its people across volumes itself."""
+    options = CHECKING if people is None else replace(CHECKING, people=people)
+    run = Pipeline(content_dir, NullSink(), options).run(reporter)
     project = run.project
     assert project is not None and run.docs is not None
     entries = [entry for source in project.sources for entry in source.entries]
     check_entries(entries, reporter)
     known = {made.text for doc in run.docs.values() if (made := doc.generated)}
-    render_entries([e for e in entries if entry_digest(e) not in known], project, reporter)
+    new = [e for e in entries if entry_digest(e) not in known]
+    render_entries(new, project, reporter)
     check_citations(project, run.rendered, reporter)
+    authors = tuple((paper, paper.details.authors) for paper in [*run.rendered, *new])
+    if people is None:  # the build warns of the author pages' people with every paper; check sees a sample
+        group(authors, project.people, "authors").report(reporter.warn)
     undefined = undefined_macros(reporter.diagnostics)
     report_undefined_macros(undefined, reporter)
-    return CheckResult(len(run.papers), len(entries), pending_counts(run.changes), undefined)
+    return CheckResult(len(run.papers), len(entries), pending_counts(run.changes), undefined, authors)
 
 
 def undefined_macros(diagnostics: list[Diagnostic]) -> dict[str, list[str]]:
@@ -146,8 +158,15 @@ class SiteCheck:
 def check_site(content_dir: Path, reporter: Reporter) -> SiteCheck:
     """Every volume of a content folder checked as a build would build it, its messages naming its folder."""
     layout = load_layout(content_dir, reporter)
-    results = {m.prefix: check(m.content_dir, member_reporter(reporter, m)) for m in layout.members}
-    return SiteCheck(results, layout.series is not None)
+    if layout.series is None:
+        return SiteCheck({"": check(content_dir, reporter)}, False)
+    results = {m.prefix: check(m.content_dir, member_reporter(reporter, m), people=layout.people)
+               for m in layout.members}
+    # The people pages' warnings, from every volume's papers (newest folder first, as the archive lists them).
+    papers = (((prefix, paper), authors) for prefix, result in reversed(results.items())
+              for paper, authors in result.authors)
+    group(papers, layout.people, "people").report(reporter.warn)
+    return SiteCheck(results, True)
 
 
 def summary(result: CheckResult) -> str:

@@ -4,7 +4,7 @@ These scripts are written without spaces between words, so every place that
 splits text into words (search terms, slugs, derived titles, teasers) asks
 here where the CJK runs are. The search index holds a run as its overlapping
 character bigrams ("扩散模型" → 扩散 散模 模型), the usual dictionary-free way
-to find any word of two or more characters inside a run; search.js repeats
+to find any word of two or more characters inside a run; search-query.js repeats
 ``CJK_RANGES`` and ``bigrams`` for the words a reader types.
 
 A character counts as CJK after NFKC (half-width ｶ is カ): Han (with the
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# search.js holds the same ranges (CJK_RANGES): change both together.
+# search-query.js holds the same ranges (CJK_RANGES): change both together.
 CJK_RANGES = (
     "\u1100-\u11ff\u3005-\u3007\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff"
     "\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff"

@@ -76,6 +76,8 @@ def make_parser() -> argparse.ArgumentParser:
                                        description="Run every validation of a build (config, lists, pages, "
                                                    "LaTeX, templates) without writing a site or a page.")
     _content_option(check_parser)
+    check_parser.add_argument("-v", "--verbose", action="store_true",
+                              help="print every warning (past 50, the others are counted by kind)")
     _strict_option(check_parser)
     check_parser.set_defaults(command=run_check)
 

@@ -7,7 +7,8 @@ stage they invalidate: an edited paper is read, parsed and rendered again and
 re-renders the files whose ``deps`` name it (its page, its neighbours, its home
 and topic pages); a template re-renders every page from the rendered abstracts;
 a list or the config reloads the project. Files whose bytes did not change are
-not rewritten. The search index follows in the background; its lag is reported.
+not rewritten. The search index follows in the background (the pipeline's
+``Background`` schedule, schedule.py); its lag is reported.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from typing import Callable
 
 from generator.changes import Classifier, Kind
 from generator.errors import Diagnostic, ProceedingsError
-from generator.pipeline import STAGE_NAMES, Options, Pass, Pipeline, first_stage
+from generator.people_file import Rules
+from generator.pipeline import OUTPUTS, STAGE_NAMES, Options, Pass, Pipeline, first_stage
 from generator.reporter import Reporter
+from generator.schedule import Background
 from generator.sinks import MemorySink
 from generator.theme import Theme, default_theme_dir
 
@@ -54,12 +57,16 @@ class Rebuild:
 
 class LiveSite:
     def __init__(self, content_dir: Path, out_dir: Path, base_url: str | None = None,
-                 on_search_ready: Callable[[float], None] | None = None, series: str = ""):
+                 on_search_ready: Callable[[float], None] | None = None, series: str = "",
+                 people: Rules | None = None):
         self.content_dir = content_dir.resolve()
         self.out_dir = out_dir
-        self.sink = MemorySink(out_dir, on_search_ready, on_related=self._related_ready)
-        self.pipeline = Pipeline(self.content_dir, self.sink, Options(base_url=base_url, keep=True,
-                                                                                  series=series))
+        self.sink = MemorySink(out_dir)
+        self.pipeline = Pipeline(self.content_dir, self.sink, Options(base_url=base_url, keep=True, series=series,
+                                                                      people=people or Rules(), background_search=True))
+        self.background = self.pipeline.schedule
+        assert isinstance(self.background, Background)
+        self.background.on_ready, self.background.on_related = on_search_ready, self._related_ready
         self.errors: list[Diagnostic] = []  # problems of the last rebuild, shown in the browser
         # The problems found the last time the pages were read: a pass that starts after them (a template,
         # related papers settled) does not see them again, and they still stand.
@@ -73,7 +80,7 @@ class LiveSite:
 
     @property
     def search_lag(self) -> float | None:
-        return self.sink.search_lag
+        return self.background.lag
 
     def watched_roots(self) -> list[Path]:
         return sorted({self.content_dir, default_theme_dir().resolve()})
@@ -105,7 +112,7 @@ class LiveSite:
         related, self._related = self._related, None
         if related is None:
             return None
-        return self._run(["related papers"], "outputs", Pass(related=related))
+        return self._run(["related papers"], OUTPUTS, Pass(related=related))
 
     def _run(self, kinds: list[str], start: str, now: Pass) -> Rebuild:
         began = time.perf_counter()
@@ -127,7 +134,7 @@ class LiveSite:
         return result
 
     def wait_for_search(self) -> None:
-        self.sink.wait_for_search()
+        self.background.wait()
 
     def close(self) -> None:
-        self.sink.close()
+        self.background.stop()

@@ -81,11 +81,15 @@ class Staging:
             return self
         return Staging(self.out_dir / prefix, self.path / prefix)
 
+    def clear(self, prefix: str) -> None:
+        """Forget what was staged under ``prefix/``."""
+        shutil.rmtree(self.path / prefix, ignore_errors=True)
+
     def carry(self, prefix: str) -> bool:
         """Take the current site's ``prefix/`` folder as it is (a volume that failed to build keeps its last
         build); False when there is none."""
         source, target = self.out_dir / prefix, self.path / prefix
-        shutil.rmtree(target, ignore_errors=True)  # what the failed build wrote of it
+        self.clear(prefix)  # what a failed build wrote of it
         if not source.is_dir():
             return False
         shutil.copytree(source, target, copy_function=_link_or_copy, symlinks=True)

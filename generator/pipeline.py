@@ -1,10 +1,13 @@
 """One build pipeline, run by ``build``, ``serve`` and ``check``.
 
-    project → pages → papers → rendered → outputs
+    project → pages → papers → rendered → search → relate → render → publish
 
 Each stage of ``STAGES`` reads what the stages before it left in the ``Run`` and
-adds its own. Where the files go is the sink's business (sinks.py): a staging
-folder swapped in at the end (``build``), memory (``serve``), nowhere (``check``).
+adds its own; the last four make the site, inside the sink's session. Where the
+files go is the sink's business (sinks.py): a staging folder swapped in at the
+end (``build``), memory (``serve``), nowhere (``check``). When the search index
+is made, and what follows the published site, is the pipeline's ``schedule``,
+chosen by the ``Options`` (schedule.py).
 A ``Run`` outlives one pass: ``serve`` keeps it and, when files change, reruns
 from the first stage the change invalidates (``first_stage``), with the same
 build cache as ``build``; unchanged pages are neither parsed nor rendered again.
@@ -12,6 +15,7 @@ build cache as ``build``; unchanged pages are neither parsed nor rendered again.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import os
@@ -25,6 +29,7 @@ from generator.changes import Kind
 from generator.files import last_good_pages, linked_files, static_files
 from generator.merge import Change, SyncPlan
 from generator.model import Paper, RenderedPaper
+from generator.people_file import Rules
 from generator.pages import PageDoc, front_record, is_page, read_pages, unique_papers
 from generator.project import Project, load_project, make_deriver, placeholder_deriver
 from generator.related import related_ids
@@ -32,6 +37,7 @@ from generator.rendering import (Parsed, Rendered, changed_papers, parse_page, r
                                  site_renderer, sync_pages)
 from generator.reporter import Reporter
 from generator.reuse import input_digests, site_digest, theme_digest
+from generator.schedule import SearchInput, schedule_for
 from generator.sinks import Sink
 from generator.site import tag_urls
 from generator.theme import Theme
@@ -46,10 +52,15 @@ class Options:
     jobs: int = 0  # cores to use; 0: all
     cache: bool = True  # reuse what an earlier build worked out (abstracts, related papers, search index)
     series: str = ""  # the archive this volume is built into (archive.py)
+    people: Rules = Rules()  # the series' people.yaml (archive.py), applied beside the volume's own
     write_pages: bool = True  # False (check): say what the sync would change, change nothing
     derive: bool = True  # False (check): new entries get placeholder titles, not derived ones
     sample: bool = False  # True (check): render the templates for a sample of the papers only
     keep: bool = False  # True (serve, check): keep every page as read, for the next pass or a later look
+    search: bool = True  # False (check): make no search index
+    # True (serve): after a small edit, the search index, the whole-volume files and related papers worked
+    # out again follow the published site in the background, so that the edited page is served at once.
+    background_search: bool = False
 
     @property
     def cores(self) -> int:
@@ -67,7 +78,7 @@ class Run:
     papers: list[Paper] = field(default_factory=list)  # the pages that parse, in proceedings order
     rendered: list[RenderedPaper] = field(default_factory=list)
     renders: dict[Path, Rendered] = field(default_factory=dict)  # the last rendering of each page
-    changed_ids: set[str] | None = None  # papers whose rendering moved this pass; None: all of them
+    changed_ids: set[str] | None = None  # papers whose pages show something new this pass; None: all of them
     env: object | None = None  # the compiled templates, while the theme does not change
     related: dict[str, tuple[str, ...]] | None = None
     shape: dict[str, frozenset[str] | None] = field(default_factory=dict)  # files and what each shows
@@ -89,6 +100,7 @@ class Pass:
 class Stage:
     name: str
     run: Callable[[Pipeline], None]
+    writes: bool = False  # runs inside the sink's session (build: under the output folder's lock, into staging)
 
 
 class Pipeline:
@@ -100,17 +112,24 @@ class Pipeline:
         self.store = BuildCache.for_content(content_dir, enabled=options.cache)
         self.reporter = Reporter()
         self.now = Pass()
+        self.schedule = schedule_for(options)
 
     def run(self, reporter: Reporter, start: str = "project", now: Pass | None = None,
-            until: str = "outputs") -> Run:
+            until: str = "publish") -> Run:
         """Run the stages from ``start`` to ``until``; a failure leaves the sink's last site as it was."""
         self.reporter, self.now = reporter, now or Pass()
         if self.state.project is None:
             start = "project"
         self.sink.prepare(self.content_dir)
         try:
-            for stage in STAGES[STAGE_NAMES.index(start):STAGE_NAMES.index(until) + 1]:
-                stage.run(self)
+            with contextlib.ExitStack() as session:
+                opened = False
+                for stage in STAGES[STAGE_NAMES.index(start):STAGE_NAMES.index(until) + 1]:
+                    if stage.writes and not opened:
+                        session.enter_context(self.sink.session(reporter))
+                        session.callback(self.schedule.cancel)  # a failed stage's work stops before the session
+                        opened = True
+                    stage.run(self)
         except BaseException:  # a content error, or a bug: the next pass starts from the project again
             self.state = Run()
             raise
@@ -129,7 +148,7 @@ def first_stage(kinds: set[Kind]) -> tuple[str, Pass]:
     now = Pass(everything=bool(kinds & {Kind.CONFIG, Kind.TEMPLATE, Kind.STATIC}), templates=Kind.TEMPLATE in kinds)
     if Kind.CONFIG in kinds or Kind.LIST in kinds:  # macros, taxonomy, base URL or the entries moved
         return "project", now
-    return ("pages" if Kind.PAGE in kinds else "outputs"), now
+    return ("pages" if Kind.PAGE in kinds else OUTPUTS), now
 
 
 # -- the stages ---------------------------------------------------------------------------
@@ -140,10 +159,13 @@ def load_stage(p: Pipeline) -> None:
     project = p.timed("load project", load_project, p.content_dir, p.reporter, p.options.base_url)
     if p.options.series:
         project = project.in_series(p.options.series)
+    if p.options.people:
+        project = dataclasses.replace(project, people=p.options.people + project.people)
     old = p.state.project
     if old is None or old.config != project.config:
         p.state.renders, p.state.env = {}, None  # macros change renderings, the language the templates
-    if old is None or old.config != project.config or old.taxonomy.version != project.taxonomy.version:
+    if (old is None or old.config != project.config or old.taxonomy.version != project.taxonomy.version
+            or old.people != project.people):  # people.yaml moves author pages and every link to them
         p.now.everything = True  # any page may show a title, a topic or a date that moved
     p.state.project, p.now.loaded = project, True
 
@@ -237,44 +259,68 @@ def rendered_stage(p: Pipeline) -> None:
     state.changed_ids = None if before is None else changed_papers(before, state.rendered)
 
 
-def outputs_stage(p: Pipeline) -> None:
-    """Related papers, every page from the templates, the search index and the static files, into the sink."""
-    state, sink, jobs = p.state, p.sink, p.options.cores
-    project = state.project
+def site_papers(p: Pipeline) -> list[RenderedPaper]:
+    """The papers the outputs show: all of them, or ``check``'s sample."""
+    return p.state.rendered[:SAMPLE] if p.options.sample else p.state.rendered
+
+
+def whole_site(p: Pipeline) -> bool:
+    """Whether every output is to be made again: every rendering moved, or the pass says so."""
+    return p.state.changed_ids is None or p.now.everything or p.options.sample
+
+
+def search_stage(p: Pipeline) -> None:
+    """The search index, started first: on another core while papers are related and the templates render
+    (build), or queued for the background after publish (serve); none for ``check`` (schedule.py)."""
+    project = p.state.project
     assert project is not None
-    papers = state.rendered[:SAMPLE] if p.options.sample else state.rendered
-    everything = state.changed_ids is None or p.now.everything or p.options.sample
-    changed = set(state.changed_ids or ())
-    # Related papers kept from the last pass although texts moved (serve): worked out again later.
-    stale = p.now.related is None and not everything and state.related is not None and bool(changed)
-    later: list = []  # outputs the sink renders with the search index (filled below, before it starts them)
-    with sink.session(p.reporter):
-        # The search index is built on another core (build) while papers are related and templates render.
-        relate = functools.partial(related_ids, papers, cache=p.store) if stale else None
-        search = sink.start_search(papers, tag_urls(papers), project.topic_names(), p.store, jobs, later,
-                                   fresh=everything or (bool(changed) and p.now.related is None), relate=relate)
-        try:
-            if p.now.related is not None:  # worked out after the last pass: re-render the pages whose list moved
-                changed = moved_lists(state.related or {}, p.now.related)
-                state.related = p.now.related
-            elif everything or state.related is None:
-                state.related = p.timed("relate papers", related_ids, papers, cache=p.store, jobs=jobs)
-            outputs, everything, shared = site_outputs(p, papers, everything)
-            wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
-            wanted = sink.keep_unchanged(wanted, lambda: output_inputs(p, shared, outputs, papers), p.store)
-            now, deferred = sink.split(wanted)
-            later.extend(deferred)
-            p.timed("render templates", render_outputs, now, sink, p.reporter, jobs)
-            names = [output.path for output in outputs] + p.timed("search index", search)
-        finally:
-            search.cancel()  # a failed stage: stop the child before the staging folder goes
-        broken = [parsed.doc for parsed in state.parsed.values() if parsed.paper is None]
-        for name, data in last_good_pages(broken, sink.previous, set(names), p.reporter).items():
-            sink.write(name, data)
-            names.append(name)
-        static = static_files(p.content_dir, set(names))
-        static.update(linked_files(p.content_dir, state.papers, set(names), p.reporter))
-        p.timed("write site", sink.finish, names, static)
+    papers = site_papers(p)
+    fresh = whole_site(p) or (bool(p.state.changed_ids) and p.now.related is None)
+    p.timed("start search", p.schedule.start, SearchInput(papers, tag_urls(papers), project.topic_names()), p.sink,
+            p.store, p.options.cores, fresh)
+
+
+def relate_stage(p: Pipeline) -> None:
+    """Each paper's related papers: worked out now (on every core, or from the cache); after a small edit in
+    serve, kept from the last pass while the background works them out again; or those it worked out."""
+    state = p.state
+    # Texts moved, but not the whole site: the serve policy shows the edit first and relates afterwards.
+    stale = state.related is not None and not whole_site(p) and bool(state.changed_ids)
+    if p.now.related is not None:  # worked out after the last pass: the pages to render are those whose list moved
+        if state.changed_ids is not None:  # (None: every page is rendered anyway)
+            state.changed_ids = moved_lists(state.related or {}, p.now.related)
+        state.related = p.now.related
+    elif stale and p.schedule.relate_later(functools.partial(related_ids, site_papers(p), cache=p.store)):
+        return  # LiveSite.settle shows them
+    elif whole_site(p) or state.related is None or stale:
+        state.related = p.timed("relate papers", related_ids, site_papers(p), cache=p.store, jobs=p.options.cores)
+
+
+def render_stage(p: Pipeline) -> None:
+    """Every file the templates make whose inputs moved, into the sink (forked workers write their share); a
+    file the last site holds as made from the same inputs is kept; those the schedule defers follow later."""
+    state, sink = p.state, p.sink
+    papers = site_papers(p)
+    outputs, everything, shared = site_outputs(p, papers, whole_site(p))
+    changed = state.changed_ids or set()
+    wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
+    wanted = sink.keep_unchanged(wanted, lambda: output_inputs(p, shared, outputs, papers), p.store)
+    p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.options.cores)
+
+
+def publish_stage(p: Pipeline) -> None:
+    """The search files waited for, the last good page of each page that does not parse now, the static and
+    linked files: the site published by the sink; then what follows it is started (serve's background)."""
+    state, sink = p.state, p.sink
+    names = list(state.shape) + p.timed("search index", p.schedule.names)
+    broken = [parsed.doc for parsed in state.parsed.values() if parsed.paper is None]
+    for name, data in last_good_pages(broken, sink.previous, set(names), p.reporter).items():
+        sink.write(name, data)
+        names.append(name)
+    static = static_files(p.content_dir, set(names))
+    static.update(linked_files(p.content_dir, state.papers, set(names), p.reporter))
+    p.timed("write site", sink.finish, names, static)
+    p.schedule.published(sink)
     state.files = names + sorted(static)
 
 
@@ -288,6 +334,8 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool) -> 
     renderer = site_renderer(state.project, papers, env=None if p.now.templates else state.env, warn=warn,
                              related=state.related)
     outputs = renderer.outputs(papers)
+    if warn is not None and not state.project.volume.series and renderer.people is not None:
+        renderer.people.report(warn)  # in a series, the archive reports its people once, for every volume
     shape = {output.path: output.deps for output in outputs}
     everything = everything or shape != state.shape  # a paper came or went, or a list moved: every page may show it
     state.env, state.shape = renderer.env, shape
@@ -313,6 +361,10 @@ STAGES: tuple[Stage, ...] = (
     Stage("pages", pages_stage),
     Stage("papers", papers_stage),
     Stage("rendered", rendered_stage),
-    Stage("outputs", outputs_stage),
+    Stage("search", search_stage, writes=True),
+    Stage("relate", relate_stage, writes=True),
+    Stage("render", render_stage, writes=True),
+    Stage("publish", publish_stage, writes=True),
 )
 STAGE_NAMES = [stage.name for stage in STAGES]
+OUTPUTS = next(stage.name for stage in STAGES if stage.writes)  # where a pass that only makes the site starts

@@ -22,6 +22,7 @@ from generator.pages import PAGES_DIR
 from generator.reporter import Reporter
 from generator.sources import READERS, find_sources, links_out, read_source
 from generator.sources.duplicates import drop_duplicates
+from generator.people_file import Rules, load_rules
 from generator.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.titles import title_candidates
 from generator.volume import Volume
@@ -37,6 +38,7 @@ class Project:
     sources: list[SourceList]
     taxonomy: Taxonomy
     renderer: AbstractRenderer
+    people: Rules = Rules()  # people.yaml: who is one person when names alone cannot say
 
     def in_series(self, series: str) -> Project:
         """The same project built into an archive of that title (archive.py)."""
@@ -80,8 +82,9 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     sources, repeats = drop_duplicates(sources)
     for diagnostic in repeats:
         reporter.report(diagnostic)
+    people = load_rules(content_dir, reporter.warn) if content_dir.is_dir() else Rules()
     return Project(content_dir, config, Volume.of(config, sources), sources, load_taxonomy(content_dir),
-                   AbstractRenderer(config.macros))
+                   AbstractRenderer(config.macros), people)
 
 
 def report_links_out(content_dir: Path, reporter: Reporter) -> None:

@@ -21,7 +21,7 @@ from generator.pages import PAGES_DIR, PageDoc, to_paper, unknown_keys
 from generator.project import Project
 from generator.publish import Publication
 from generator.reporter import Reporter
-from generator.site import SiteInfo, SiteRenderer, author_count
+from generator.site import SiteInfo, SiteRenderer, group_authors
 from generator.theme import Theme
 
 IN_PARALLEL = 500  # papers or files; fewer are done in this process (a fork costs more than it saves)
@@ -135,10 +135,11 @@ def site_renderer(project: Project, papers: list[RenderedPaper], env=None, warn=
     Pass the ``env`` of an earlier renderer to skip recompiling templates, and
     ``related`` (paper id → related ids) to reuse related papers already worked out.
     """
-    site = SiteInfo(project.volume, len(papers), author_count(papers))
+    authors = group_authors(papers, project.people)  # once: the count every page shows, and the author pages
+    site = SiteInfo(project.volume, len(papers), len(authors.people))
     publication = Publication(papers, project.volume, project.config.macros, warn, related=related)
     return SiteRenderer(Theme.for_content(project.content_dir), project.config, site, env, publication,
-                        project.topic_names())
+                        project.topic_names(), project.people, authors)
 
 
 def render_outputs(outputs: list, sink, reporter: Reporter, jobs: int = 1) -> list[str]:

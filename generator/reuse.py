@@ -78,6 +78,11 @@ class LastSite:
             return False
         return _identity(self.out_dir / name) == self.identities.get(name)
 
+    def intact(self) -> bool:
+        """Whether every file recorded is on disk as the build that recorded it left it."""
+        return bool(self.identities) and all(_identity(self.out_dir / name) == identity
+                                             for name, identity in self.identities.items())
+
     @staticmethod
     def save(store: BuildCache, out_dir: Path, inputs: dict[str, str]) -> None:
         """Record the site just published: each file's inputs and identity."""

@@ -23,6 +23,7 @@ from generator.config import CONFIG_NAME, Config, load_config
 from generator.errors import Diagnostic
 from generator.model import Author, RenderedPaper
 from generator.pages import PAGES_DIR
+from generator.people_file import Rules, load_rules
 from generator.reporter import Reporter
 from generator.sources import find_sources
 from generator.volume import DEFAULT_TITLE, Volume
@@ -59,12 +60,15 @@ class SeriesVolume:
     papers: tuple[Listing, ...]
     year: str  # the volume's year, else its papers' most common one, else a year in the folder's name
     sitemaps: tuple[str, ...] = ()  # the volume's sitemaps that list pages (not an index), for the series' index
+    number: str = ""  # its number and venue, as most of its papers give them (a citation's volume, address)
+    venue: str = ""
 
     @classmethod
     def of(cls, path: str, volume: Volume, papers: list[RenderedPaper], files: Iterable[str] = ()) -> SeriesVolume:
         listings = tuple(Listing.of(paper, path) for paper in papers)
         return cls(path, volume, listings, volume.year or _common_year(listings) or _year_in(path),
-                   leaf_sitemaps(files))
+                   leaf_sitemaps(files), most_common(p.details.volume for p in papers),
+                   most_common(p.details.address for p in papers))
 
     @property
     def title(self) -> str:
@@ -100,6 +104,7 @@ class Layout:
     content_dir: Path
     members: tuple[Member, ...]
     series: Volume | None = None  # the series' own title, description, language and base URL
+    people: Rules = Rules()  # the series' people.yaml: every volume's, and its people pages'
 
     def base_url(self, member: Member, base_url: str | None) -> str | None:
         """Where a volume is published: the series' address + its prefix, else ``base_url`` as given."""
@@ -141,7 +146,8 @@ def load_layout(content_dir: Path, reporter: Reporter, base_url: str | None = No
                            f"rename the folder", folder)
         else:
             members.append(Member(folder, folder.name))
-    return Layout(content_dir, tuple(members), series_volume(config, content_dir))
+    people = load_rules(content_dir, reporter.warn)
+    return Layout(content_dir, tuple(members), series_volume(config, content_dir), people)
 
 
 def series_volume(config: Config, content_dir: Path) -> Volume:
@@ -185,6 +191,12 @@ def leaf_sitemaps(files: Iterable[str]) -> tuple[str, ...]:
 
 def newest_first(volumes: list[SeriesVolume]) -> list[SeriesVolume]:
     return sorted(volumes, key=lambda v: v.sort_key, reverse=True)
+
+
+def most_common(values: Iterable[str]) -> str:
+    """The value most papers give ("" when none does); a tie goes to the first in the values' order."""
+    counts = Counter(value for value in values if value)
+    return min(counts, key=lambda value: (-counts[value], value)) if counts else ""
 
 
 def _year_in(name: str) -> str:

@@ -71,7 +71,7 @@ class LiveSeries:
         self.layout = layout
         self.members = {m.prefix: LiveSite(m.content_dir, self.out_dir / m.prefix if m.prefix else self.out_dir,
                                            layout.base_url(m, self.base_url), self.on_search_ready,
-                                           series=layout.options_series())
+                                           series=layout.options_series(), people=layout.people)
                         for m in layout.members}
         self._remove_gone_volumes()
         passes = {prefix: live.build_all() for prefix, live in self.members.items()}
@@ -159,7 +159,7 @@ class LiveSeries:
                 built[prefix] = (volume, state.rendered)
         volumes = newest_first([volume for volume, _ in built.values()])
         newest = built[volumes[0].path][1] if volumes else None
-        files = series_files(self.layout.series, volumes, self.content_dir, reporter.warn, newest)
+        files = series_files(self.layout.series, volumes, self.content_dir, reporter.warn, newest, self.layout.people)
         files["papers.json"] = b"".join(join_records(
             series_records(volume, (paper_record(p) for p in built[volume.path][1])) for volume in volumes))
         write_changed(self.out_dir, self.own, files)

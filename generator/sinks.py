@@ -1,11 +1,14 @@
-"""Where the pipeline's files go: the one thing ``build``, ``serve`` and ``check`` do differently.
+"""Where the pipeline's files go: a folder swapped in whole (``build``), memory (``serve``), nowhere (``check``).
+
+A sink says only where files go: it writes them, tells what the last site has (``has``,
+``previous``), takes a file of the last site as it is (``keep_unchanged``) and publishes the site
+(``finish``); what runs when, and on which core, is the pipeline's schedule (schedule.py).
 
 * ``StagingSink`` (build): a staging folder beside the site, written file by file (forked
-  workers write their own share), swapped in whole at the end; the search index is built
-  on another core meanwhile.
+  workers write their own share, the search index's child its file: ``target``), swapped in
+  whole at the end, under the output folder's lock (``session``).
 * ``MemorySink`` (serve): the site held in memory and mirrored to the output folder file
-  by file; the search index and the whole-volume files follow in the background after a
-  small edit, so the edited page is served at once.
+  by file; files that follow the published site (the background's search index) are ``add``-ed.
 * ``NullSink`` (check): nothing is written.
 """
 
@@ -13,20 +16,14 @@ from __future__ import annotations
 
 import contextlib
 import threading
-import time
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Iterator
 
-from generator.background import BackgroundRunner, Pending
 from generator.cache import BuildCache
-from generator.model import RenderedPaper
-from generator.output import Staging, check_replaceable, publish_site, staged_site, write_changed, write_site
+from generator.output import (Staging, check_replaceable, output_lock, publish_site, staged_site, write_changed,
+                              write_site)
 from generator.reporter import Reporter
 from generator.reuse import Digests, LastSite
-from generator.search import INDEX_JS, LUNR_JS, search_files, start_search_files
-
-SEARCH_FILES = [LUNR_JS, INDEX_JS]
-Relate = Callable[[], dict[str, tuple[str, ...]]]
 
 
 class Sink:
@@ -45,29 +42,27 @@ class Sink:
         """The last site's bytes of this file, if any."""
         return None
 
-    def split(self, outputs: list) -> tuple[list, list]:
-        """The outputs to render now, and those that may follow with the search index."""
-        return outputs, []
-
     def keep_unchanged(self, outputs: list, digests: Digests, store: BuildCache) -> list:
         """The outputs to render: those the last site does not hold as made from the same inputs."""
         return outputs
 
     @contextlib.contextmanager
     def session(self, reporter: Reporter) -> Iterator[None]:
+        """Held while the pipeline's stages that make the site run (``pipeline.Stage.writes``)."""
         yield
-
-    def start_search(self, papers: list[RenderedPaper], tag_urls: dict[str, str], names: dict[str, str],
-                     store: BuildCache, jobs: int, later: list, fresh: bool, relate: Relate | None = None) -> Pending:
-        """Start the search index (and the ``later`` outputs, and ``relate``: related papers worked out
-        afresh); calling the result names their files."""
-        return Pending(lambda: [])
 
     def write(self, name: str, data: bytes) -> None:
         pass
 
+    def target(self, name: str) -> Path | None:
+        """Where another process may write this file itself (None: no folder; give its bytes to ``write``)."""
+        return None
+
     def finish(self, names: list[str], static: dict[str, Path]) -> None:
         """Publish the site: the files written now, those kept from the last site, the static files."""
+
+    def add(self, files: dict[str, bytes]) -> None:
+        """Files that follow the published site (made in the background after it)."""
 
 
 class NullSink(Sink):
@@ -125,13 +120,16 @@ class StagingSink(Sink):
         self.kept = len(outputs) - len(render)
         return render
 
-    def start_search(self, papers, tag_urls, names, store, jobs, later, fresh, relate=None) -> Pending:
-        assert self.staging is not None and not later and relate is None
-        return start_search_files(papers, tag_urls, self.staging, store, parallel=jobs > 1, names=names)
-
     def write(self, name: str, data: bytes) -> None:
         assert self.staging is not None
         self.staging.write(name, data)
+
+    def target(self, name: str) -> Path:
+        """Where another process may write this file itself (a search index too big to send back)."""
+        assert self.staging is not None
+        path = self.staging.path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path
 
     def finish(self, names: list[str], static: dict[str, Path]) -> None:
         assert self.staging is not None
@@ -148,24 +146,21 @@ class StagingSink(Sink):
             LastSite.save(self._record[0], self.out_dir, self._record[1])
             self._record = None
 
+    def add(self, files: dict[str, bytes]) -> None:
+        with output_lock(self.out_dir):  # not while another build swaps the folder
+            write_changed(self.out_dir, {}, files, remove=False)
+
 
 class MemorySink(Sink):
     """The dev server's site: ``files`` is replaced whole on each pass, never mutated."""
 
-    def __init__(self, out_dir: Path, on_search_ready: Callable[[float], None] | None = None,
-                 on_related: Callable[[dict[str, tuple[str, ...]]], None] | None = None):
+    def __init__(self, out_dir: Path):
         self.out_dir = out_dir
-        self.on_search_ready = on_search_ready
-        self.on_related = on_related  # told the related papers worked out after an edit
         self.files: dict[str, bytes] = {}
-        self.search_lag: float | None = None
         self.rendered = self.written = self.removed = 0  # of the last pass
         self._new: dict[str, bytes] = {}
         self._static: dict[str, tuple[Path, int, bytes]] = {}  # name → (source, mtime, bytes)
-        self._search: Callable[[], tuple[dict[str, bytes], dict | None]] | None = None
-        self._generation = 0
-        self._lock = threading.Lock()  # the background job merges its files under it
-        self._background = BackgroundRunner()
+        self._lock = threading.Lock()  # files added from the background's thread are merged under it
 
     def prepare(self, content_dir: Path) -> None:
         check_replaceable(self.out_dir, content_dir)
@@ -176,25 +171,10 @@ class MemorySink(Sink):
     def previous(self, name: str) -> bytes | None:
         return self.files.get(name)
 
-    def split(self, outputs: list) -> tuple[list, list]:
-        if not self.files:  # the first pass renders everything at once
-            return outputs, []
-        return [o for o in outputs if o.deps is not None], [o for o in outputs if o.deps is None]
-
     @contextlib.contextmanager
     def session(self, reporter: Reporter) -> Iterator[None]:
-        self._new, self._search = {}, None
+        self._new = {}
         yield
-
-    def start_search(self, papers, tag_urls, names, store, jobs, later, fresh, relate=None) -> Pending:
-        if fresh or relate or not all(name in self.files for name in SEARCH_FILES):
-            def job() -> tuple[dict[str, bytes], dict | None]:
-                files = search_files(papers, tag_urls, names)
-                files.update({output.path: output.render() for output in later})
-                return files, relate() if relate else None
-
-            self._search = job
-        return Pending(lambda: list(SEARCH_FILES))
 
     def write(self, name: str, data: bytes) -> None:
         self._new[name] = data
@@ -209,8 +189,12 @@ class MemorySink(Sink):
             else:
                 self.written, self.removed = write_changed(self.out_dir, self.files, files)
             self.files, self.rendered = files, len(self._new)
-        if self._search is not None:
-            self._refresh(self._search)
+
+    def add(self, files: dict[str, bytes]) -> None:
+        with self._lock:
+            changed = {name: data for name, data in files.items() if self.files.get(name) != data}
+            self.files = {**self.files, **changed}
+            write_changed(self.out_dir, {}, changed, remove=False)
 
     def _static_bytes(self, static: dict[str, Path]) -> dict[str, bytes]:
         """The static files' bytes, read again only when a file changed."""
@@ -222,32 +206,3 @@ class MemorySink(Sink):
             kept[name] = last if fresh else (source, mtime, source.read_bytes())
         self._static = kept
         return {name: data for name, (_, _, data) in kept.items()}
-
-    def _refresh(self, job: Callable[[], tuple[dict[str, bytes], dict | None]]) -> None:
-        """Build the search index (and the whole-volume files) in the background; a newer pass supersedes it."""
-        with self._lock:
-            self._generation += 1  # the job still running, if any, is stale: it is killed
-            generation = self._generation
-        start = time.perf_counter()
-
-        def done(result: tuple[dict[str, bytes], dict | None]) -> None:
-            generated, related = result
-            with self._lock:
-                if generation != self._generation:
-                    return
-                changed = {k: v for k, v in generated.items() if self.files.get(k) != v}
-                self.files = {**self.files, **changed}
-                write_changed(self.out_dir, {}, changed, remove=False)
-            self.search_lag = time.perf_counter() - start
-            if self.on_search_ready:
-                self.on_search_ready(self.search_lag)
-            if related is not None and self.on_related:
-                self.on_related(related)
-
-        self._background.submit(job, done)
-
-    def wait_for_search(self) -> None:
-        self._background.wait()
-
-    def close(self) -> None:
-        self._background.stop()

@@ -18,14 +18,15 @@ import jinja2
 from markupsafe import Markup
 
 from generator import __version__
-from generator.cjk import excerpt, has_cjk, language_of
+from generator.cjk import excerpt, language_of
 from generator.config import Config
 from generator.details import author_fields, is_web_link
 from generator.errors import ThemeError
 from generator.i18n import interface
 from generator.groups import group_index, paper_groups
 from generator.model import DETAILS, Author, RenderedPaper, Tag
-from generator.slugs import slug_or_digest, slugify, unique
+from generator.people import People, Person, Rules, group, name_key, own_key
+from generator.slugs import slugify, unique
 from generator.theme import Theme
 from generator.volume import Volume
 
@@ -49,7 +50,7 @@ class SiteInfo:
 
     volume: Volume
     paper_count: int
-    author_count: int = 0  # distinct author names; 0: no author pages, no "Authors" link
+    author_count: int = 0  # people with an author page (people.py); 0: no author pages, no "Authors" link
     version: str = __version__
 
     @property
@@ -123,60 +124,20 @@ def group_tags(papers: list[RenderedPaper]) -> list[TagPage]:
     return pages
 
 
-@dataclass(frozen=True)
-class AuthorPage:
-    """One author: every paper that lists the name, with the affiliations and ORCID they give."""
-
-    name: str
-    slug: str
-    papers: tuple[RenderedPaper, ...]
-    affiliations: tuple[str, ...]
-    orcid: str
-
-    @property
-    def url(self) -> str:
-        return f"authors/{self.slug}.html"
+def group_authors(papers: list[RenderedPaper], rules: Rules | None = None) -> People[RenderedPaper]:
+    """One page per person (people.py: ORCID, then id, then the name), sorted by family name; each
+    person's papers in proceedings order."""
+    return group(((paper, paper.details.authors) for paper in papers), rules, "authors")
 
 
-def group_authors(papers: list[RenderedPaper]) -> list[AuthorPage]:
-    """One page per author name (spacing and case aside), sorted by family name; papers in
-    proceedings order. Two people of the same name share a page, as in most proceedings indexes."""
-    members: dict[str, list[tuple[RenderedPaper, Author]]] = {}
-    for paper in papers:
-        seen = set()
-        for author in paper.details.authors:
-            key = _author_key(author.name)
-            if key not in seen:  # a name listed twice on one paper counts once
-                seen.add(key)
-                members.setdefault(key, []).append((paper, author))
-    taken = {"index"}
-    pages = []
-    for key in sorted(members, key=lambda k: (_family_name(k), k)):
-        listed = members[key]
-        name = listed[0][1].name
-        slug = unique(slug_or_digest(name, "author"), taken)
-        taken.add(slug)
-        affiliations = tuple(dict.fromkeys(a.affiliation for _, a in listed if a.affiliation))
-        orcid = next((a.orcid for _, a in listed if a.orcid), "")
-        pages.append(AuthorPage(name, slug, tuple(p for p, _ in listed), affiliations, orcid))
-    return pages
-
-
-def author_count(papers: list[RenderedPaper]) -> int:
-    """How many author pages ``group_authors`` makes, without making them."""
-    return len({_author_key(author.name) for paper in papers for author in paper.details.authors})
-
-
-def _author_key(name: str) -> str:
-    return " ".join(name.split()).casefold()
-
-
-def _family_name(key: str) -> str:
-    """The last word of a name, for sorting ("Ada Lovelace" under L); a name in one word sorts as is.
-    A Chinese, Japanese or Korean name is written family name first ("山田 太郎", "张伟"): as written."""
-    if has_cjk(key):
-        return key
-    return key.rsplit(" ", 1)[-1]
+def author_urls(people: People) -> dict[str, str]:
+    """Each author's own key (people.own_key) → the page of the person it belongs to; each spelling's
+    name key too, for ``author_url(name)``, to the first person written so."""
+    urls = {key: person.url for key, person in people.by_own_key.items()}
+    for person in people.people:
+        for name in person.names:
+            urls.setdefault(name_key(name, people.rules), person.url)
+    return urls
 
 
 @dataclass(frozen=True)
@@ -201,7 +162,8 @@ class SiteRenderer:
     """Lists every output of the site; the Jinja environment is built once."""
 
     def __init__(self, theme: Theme, config: Config, site: SiteInfo, env: jinja2.Environment | None = None,
-                 publication: Publication | None = None, topic_names: dict[str, str] | None = None):
+                 publication: Publication | None = None, topic_names: dict[str, str] | None = None,
+                 people: Rules | None = None, authors: People[RenderedPaper] | None = None):
         # The environment holds only what never changes between builds (serve reuses it): the catalogue's
         # functions and our filters, installed when it is made. What a build knows (its topics' and
         # authors' pages, its feed) goes into every render's context, where the filters read it.
@@ -209,10 +171,15 @@ class SiteRenderer:
         self.publication = publication
         self.config = config
         self.site = site
+        self.rules = people or Rules()
+        # The author pages: ``authors`` when given (group_authors of the papers ``outputs`` will list), else
+        # worked out by ``outputs``.
+        self.people: People[RenderedPaper] | None = authors
         self.shared: dict[str, Any] = {
             "topic_names": dict(topic_names or {}),  # the taxonomy's names in the interface language
             "tag_urls": {},
             "author_urls": {},
+            "people_rules": self.rules,
             **(publication.template_globals() if publication is not None else {}),  # feed_url
         }
         # What a page shows of papers it does not list (the home pages' index of groups), as page types find it.
@@ -231,10 +198,12 @@ class SiteRenderer:
         return html.encode("utf-8")
 
     def outputs(self, papers: list[RenderedPaper]) -> list[Output]:
-        parts = SiteParts(papers, group_tags(papers), group_authors(papers))
+        if self.people is None:
+            self.people = group_authors(papers, self.rules)
+        parts = SiteParts(papers, group_tags(papers), self.people.people)
         self.cross_page = []
         self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in parts.tags}
-        self.shared["author_urls"] = {_author_key(page.name): page.url for page in parts.authors}
+        self.shared["author_urls"] = author_urls(self.people)
         outputs = [output for page_type in PAGE_TYPES for output in page_type(self, parts)]
         if self.publication is not None:
             paths = [output.path for output in outputs]
@@ -290,7 +259,7 @@ class SiteRenderer:
                                            count=len(page.papers), pagination=pagination)
                 yield Output(url, render, _ids(chunk))
 
-    def author_pages(self, author_pages: list[AuthorPage]) -> Iterator[Output]:
+    def author_pages(self, author_pages: list[Person[RenderedPaper]]) -> Iterator[Output]:
         """Only proceedings whose pages name authors have author pages and an author index."""
         if not author_pages:
             return
@@ -385,7 +354,7 @@ class SiteParts:
 
     papers: list[RenderedPaper]
     tags: list[TagPage]
-    authors: list[AuthorPage]
+    authors: list[Person[RenderedPaper]]
 
 
 # The page types of a volume, in the order their outputs are listed: each takes the renderer and the
@@ -415,9 +384,12 @@ def _tag_url(context, name: str) -> str:
 
 
 @jinja2.pass_context
-def _author_url(context, name: str) -> str:
-    """``author_url(name)``: the page of the author of that name, relative to the root."""
-    return context["author_urls"].get(_author_key(name), "authors/index.html")
+def _author_url(context, author: Author | str) -> str:
+    """``author_url(author)``: the page of the person a paper's author is, relative to the root; from a
+    name alone, the page of the first person of that name."""
+    author = Author(author) if isinstance(author, str) else author
+    urls, rules = context["author_urls"], context["people_rules"]
+    return urls.get(own_key(author, rules)) or urls.get(name_key(author.name, rules), "authors/index.html")
 
 
 @jinja2.pass_context

@@ -24,7 +24,7 @@ _CUT_AFTER = "的之のをにでがはへも"
 _CUT_BEFORE = "与和及或とや"
 _ASCII_WORD = re.compile(r"[a-z0-9]+")
 # Latin letters that Unicode does not decompose into a base letter and a mark (NFKD leaves "Ł" whole).
-_LATIN_FOLDS = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE",
+LATIN_FOLDS = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE",
                               "œ": "oe", "ß": "ss", "Đ": "D", "đ": "d", "Þ": "Th", "þ": "th", "ı": "i"})
 
 
@@ -54,7 +54,7 @@ def slug_words(text: str) -> list[str]:
 
 def _ascii_words(text: str) -> list[str]:
     """Latin words without their accents ("Łojasiewicz" → "lojasiewicz"); other scripts dropped."""
-    ascii_text = unicodedata.normalize("NFKD", text.translate(_LATIN_FOLDS)).encode("ascii", "ignore").decode("ascii")
+    ascii_text = unicodedata.normalize("NFKD", text.translate(LATIN_FOLDS)).encode("ascii", "ignore").decode("ascii")
     return _ASCII_WORD.findall(ascii_text.lower())
 
 

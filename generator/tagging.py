@@ -184,6 +184,7 @@ def default_taxonomy() -> Taxonomy:
     return parse_taxonomy(DEFAULT_TAXONOMY_PATH.read_text(encoding="utf-8"), DEFAULT_TAXONOMY_PATH)
 
 
+@functools.lru_cache(maxsize=8)  # a series' volumes share one taxonomy: parsed once, not once a volume
 def parse_taxonomy(text: str, path: Path | str) -> Taxonomy:
     data, lines = load_mapping(text, path, ContentError)
     for key in data:

@@ -21,7 +21,7 @@ from generator import i18n
 # The fixed, documented set of page templates a theme provides.
 TEMPLATE_NAMES = ("base.html", "index.html", "paper.html", "tag.html", "tags.html", "author.html", "authors.html",
                   "404.html", "search.html",
-                  # An archive's own pages (archive_pages.py); a volume never renders them.
+                  # An archive's own pages (series_pages.py); a volume never renders them.
                   "archive-base.html", "archive.html", "archive-search.html", "people.html", "person.html")
 
 

@@ -133,3 +133,13 @@ _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 def dump(data: dict[str, Any]) -> str:
     """Stable, readable YAML: keys in the given order, Unicode kept, no line wrapping."""
     return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10_000, default_flow_style=None)
+
+
+def item_lines(text: str, key: str, first_line: int = 1) -> list[int]:
+    """The line of each item of the list under top-level ``key`` (for messages naming the item).
+    Call it after ``load_mapping``, which has refused whatever YAML cannot be read."""
+    node = yaml.compose(text, Loader=_Loader)
+    for name, value in node.value if isinstance(node, yaml.MappingNode) else ():
+        if isinstance(name, yaml.ScalarNode) and name.value == key and isinstance(value, yaml.SequenceNode):
+            return [first_line + item.start_mark.line for item in value.value]
+    return []

@@ -2,7 +2,8 @@
 browser test). Sources are the repository's own fixtures, copied by path into a folder per volume;
 the newest volume is JSON Lines written here, holding the people the cross-volume pages must tell
 apart: two people named Jane Doe with their own ORCIDs, Ada Lovelace written without her ORCID,
-two Richard Roes told apart by an explicit id, and a "J. Doe" who may be a Jane Doe."""
+two Richard Roes told apart by an explicit id, a "J. Doe" who may be a Jane Doe, and Simon S Du, also
+written "Simon S. Du" (as COLT's own files write him), who is one person."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ JANE_A = "0000-0001-5109-3700"
 JANE_B = "0000-0002-9079-593X"
 
 NEWEST = [
-    {"id": "n-1", "title": "Engines of Analysis, Revisited", "authors": ["Ada Lovelace", "Charles Babbage"],
+    {"id": "n-1", "title": "Engines of Analysis, Revisited",
+     "authors": ["Ada Lovelace", "Charles Babbage", "Simon S Du"],
      "abstract": "We revisit the analytical engine and count the cards a loop of Bernoulli numbers needs."},
     {"id": "n-2", "title": "Sparse Kernels for Quasar Spectra",
      "authors": [{"name": "Jane Doe", "orcid": JANE_A, "affiliation": "Observatory of Examples"}],
@@ -28,7 +30,7 @@ NEWEST = [
     {"id": "n-4", "title": "Roe versus Roe: Ranking by Pairs",
      "authors": [{"name": "Richard Roe", "id": "roe-ranking"}, {"name": "Richard Roe", "id": "roe-optics"}],
      "abstract": "Pairwise rankings are aggregated by a tournament whose ties are broken at random."},
-    {"id": "n-5", "title": "Initials in Author Lists", "authors": ["J. Doe"],
+    {"id": "n-5", "title": "Initials in Author Lists", "authors": ["J. Doe", "Simon S. Du"],
      "abstract": "Author lists written with initials are matched to full names by a zeppelinoid heuristic."},
 ]
 

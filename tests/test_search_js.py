@@ -1,4 +1,4 @@
-"""The generated index as lunr.js and search.js see it, run in node.
+"""The generated index as lunr.js and search-query.js (the query code search.js uses) see it, run in node.
 
 Proves in JavaScript what the Python tests can only assume: lunr.js accepts the
 index whatever the text (𝒪, ﬁ, full-width forms, emoji, RTL), and the words a
@@ -22,7 +22,7 @@ from generator import search
 from test_search import adversarial_papers, rendered, seed_papers, tag_urls
 
 RUNNER = Path(__file__).parent / "js" / "load_index.mjs"
-SEARCH_JS = REPO / "themes" / "default" / "static" / "search.js"
+QUERY_JS = REPO / "themes" / "default" / "static" / "search-query.js"
 ADVERSARIAL = json.loads((Path(__file__).parent / "js" / "adversarial.json").read_text(encoding="utf-8"))
 
 
@@ -41,7 +41,7 @@ def run(node: str, tmp_path: Path, script: bytes, queries: list[dict]) -> dict:
     index.write_bytes(script)
     queries_file = tmp_path / "queries.json"
     queries_file.write_text(json.dumps(queries), encoding="utf-8")
-    done = subprocess.run([node, str(RUNNER), str(search.lunr_js_path()), str(SEARCH_JS), str(index),
+    done = subprocess.run([node, str(RUNNER), str(search.lunr_js_path()), str(QUERY_JS), str(index),
                            str(queries_file)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)

@@ -1,6 +1,6 @@
 """The search index: a lunr index prebuilt here, loaded by lunr.js in the browser.
 
-The site ships two scripts beside the theme's ``search.js``: ``assets/lunr.js``
+The site ships two scripts beside the theme's ``search.js`` and ``search-query.js``: ``assets/lunr.js``
 (copied from the mkdocs package, lunr 2.3.9) and ``assets/search-index.js``,
 which sets ``globalThis.proceedingsSearchData`` to the serialized index plus
 what a result needs for display. A script file rather than JSON fetched at run
@@ -10,13 +10,13 @@ Everything here must agree with what lunr.js does at query time, or a search
 misses papers it should find. Where lunr.py and lunr.js differ we follow lunr.js:
 
 * words: both sides normalise (NFKC, lower case, dashes and every space to a
-  separator) before splitting; search.js repeats ``normalise`` and ``_SPACES``;
+  separator) before splitting; search-query.js repeats ``normalise`` and ``_SPACES``;
 * stems: lunr.py's Porter stemmer turns a final y into i where lunr.js does not
   (``array``: ``arrai`` against ``array``), so we use lunr.js's rule;
 * order: lunr.js inserts index terms into its token set in UTF-16 code-unit
   order and refuses the whole index otherwise; lunr.py sorts by code point;
 * CJK: a run of Han, Kana or Hangul inside a word is indexed as its
-  overlapping character bigrams (``generator.cjk``), and search.js turns the
+  overlapping character bigrams (``generator.cjk``), and search-query.js turns the
   query into the same bigrams, all required: any word of two or more
   characters inside a Chinese or Japanese title is found, without a
   dictionary on either side. The rest of such a word ("LoRA" in "LoRA微调")
@@ -67,18 +67,21 @@ def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[st
     return cache.key("search", *parts)
 
 
-def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], staging, cache: BuildCache,
+def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], sink, cache: BuildCache,
                        parallel: bool = True, names: dict[str, str] | None = None) -> Pending:
-    """Write the search files into ``staging`` (an ``output.Staging``); the result names them.
+    """Write the search files into ``sink`` (``sinks.Sink``); the result names them.
 
     An index the cache holds for these papers is copied at once. Otherwise it is built
-    in a forked process (``parallel``) that writes the file itself, so that the
-    index, tens of MB at 10,000 papers, never travels back through a pipe, and
-    stored in the cache for the next build. The script is written, cached and copied
-    in chunks, never held whole (it is not hard-linked from the previous site).
+    in a forked process (``parallel``) that writes the file itself into the sink's folder
+    (``Sink.target``), so that the index, tens of MB at 10,000 papers, never travels back
+    through a pipe, and stored in the cache for the next build. The script is written,
+    cached and copied in chunks, never held whole (it is not hard-linked from the previous
+    site). A sink without a folder (memory, nowhere) is given the script whole.
     """
-    staging.write(LUNR_JS, lunr_js())
-    target = staging.path / INDEX_JS
+    sink.write(LUNR_JS, lunr_js())
+    target = sink.target(INDEX_JS)
+    if target is None:
+        return _start_script(papers, tag_urls, sink, parallel, names)
     key = search_key(cache, papers, tag_urls, names) if cache.enabled else ""
     if cache.enabled and cache.copy_out("search", key, target):  # in chunks: ≈ 120 MB at 50,000 papers
         return Pending(lambda: [LUNR_JS, INDEX_JS])
@@ -89,3 +92,16 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], st
         return [LUNR_JS, INDEX_JS]
 
     return in_parallel(job) if parallel else Pending(job)
+
+
+def _start_script(papers: list[RenderedPaper], tag_urls: dict[str, str], sink, parallel: bool,
+                  names: dict[str, str] | None) -> Pending:
+    """The index script made (in a forked process when ``parallel``) and given to the sink whole."""
+    def script() -> bytes:
+        return index_script(search_data(papers, tag_urls, names))
+
+    def written(data: bytes) -> list[str]:
+        sink.write(INDEX_JS, data)
+        return [LUNR_JS, INDEX_JS]
+
+    return (in_parallel(script) if parallel else Pending(script)).then(written)

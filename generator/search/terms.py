@@ -1,7 +1,7 @@
 """Words as the index and lunr.js both see them: normalised, split, trimmed, stop words out, stemmed
 with lunr.js's own Porter rules; CJK runs as overlapping character bigrams.
 
-``search.js`` repeats ``normalise``, the separators and the bigrams: change them together. Related
+``search-query.js`` repeats ``normalise``, the separators and the bigrams: change them together. Related
 papers (related.py) read papers through the same ``terms``.
 """
 
@@ -22,7 +22,7 @@ _SPACES = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\uf
 _MATH_PUNCTUATION = r"()+/=<>,;:|\[\]{}"
 _SEPARATORS = re.compile(f"[{_SPACES}\\-{_MATH_PUNCTUATION}]+")
 _DASHES = re.compile("[\u2010-\u2015\u2212]")  # hyphens, dashes, minus: split like "-"
-# lunr's trimmer, Unicode-aware as lunr.py's is (search.js uses \p{L}\p{N}_).
+# lunr's trimmer, Unicode-aware as lunr.py's is (search-query.js uses \p{L}\p{N}_).
 _TRIM = re.compile(r"^\W*?(\w+)\W*?$")
 _WORD_CHAR = re.compile(r"\w")
 

@@ -93,3 +93,41 @@ def test_a_dense_list_stays_readable_on_a_phone(page, venue_site):
     assert over <= 0, culprits
     size = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.item-links a')).fontSize)")
     assert size >= 13  # links stay big enough to read and tap
+
+
+def pmlr_entry(number: int) -> str:
+    """A paper as a PMLR volume's .bib has it: a long title, up to eight authors, a PDF, an abstract."""
+    words = [WORDS[(number * 11 + k * 3) % len(WORDS)] for k in range(10 + number % 6)]
+    authors = " and ".join(NAMES[(number + k * 7) % len(NAMES)] for k in range(3 + number % 6))
+    return (f"@InProceedings{{p{number},\n  title = {{{' '.join(words)}}},\n  author = {{{authors}}},\n"
+            f"  pages = {{{number * 10}--{number * 10 + 9}}},\n  section = {{{'main' if number > 1 else 'preface'}}},\n"
+            f"  pdf = {{https://proceedings.example.org/v999/p{number}.pdf}},\n"
+            f"  abstract = {{We study problem {number} and bound its regret by $O(\\sqrt{{T}})$.}}\n}}\n\n")
+
+
+@pytest.fixture(scope="module")
+def pmlr_site(tmp_path_factory) -> Path:
+    """A volume shaped like a PMLR one: an @Proceedings entry with editors and sections, 40 papers."""
+    root = tmp_path_factory.mktemp("pmlr-density")
+    content = root / "content"
+    content.mkdir()
+    head = ("@Proceedings{V999,\n  booktitle = {Proceedings of the Thirty-Seventh Conference on Tiny Things},\n"
+            "  editor = {Lovelace, Ada and Turing, Alan},\n  volume = {999},\n  year = {2024},\n"
+            "  published = {2024-07-01},\n  sections = {preface=Preface|main=Contributed Papers}\n}\n\n")
+    (content / "volume.bib").write_text(head + "".join(pmlr_entry(n) for n in range(1, 41)), encoding="utf-8")
+    reporter = Reporter()
+    build(content, root / "site", reporter)
+    assert not reporter.errors
+    return root / "site"
+
+
+def test_a_pmlr_volume_shows_what_the_readme_says(page, pmlr_site):
+    """The README's figure for a volume with sections, long titles and many authors (PMLR's): its home
+    page opens with the volume's heading and its sections' index, so fewer papers fit than in a plain list."""
+    page.set_viewport_size(DESKTOP)
+    page.goto((pmlr_site / "index.html").as_uri())
+    shown = page.evaluate(FULLY_VISIBLE_JS)
+    page.screenshot(path=str(ARTIFACTS / "screenshots" / "list-pmlr-home.png"))
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "four or five on the first screen of a volume like PMLR's" in readme
+    assert shown in (4, 5), f"{shown} whole papers at 1280×900: make the README say so"

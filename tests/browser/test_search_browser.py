@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from urllib.parse import urlencode
 
 import pytest
 
@@ -121,6 +122,15 @@ def test_tag_filter_keeps_only_that_topic(page, site_url, search_site):
     assert page.locator(".search-hit-title").all_inner_texts() == expected, \
         f"filtering “learning” by {tag!r} should leave {expected}; a reader saw {shown(page)}"
     assert "tag=" in page.url, "the topic is not kept in the address"
+
+
+def test_a_topic_in_the_address_is_restored_with_the_query(page, site_url, search_site):
+    tag = Counter(t for p in papers(search_site) for t in p["tags"]).most_common(1)[0][0]
+    page.goto(site_url + "search.html?" + urlencode({"q": "learning", "tag": tag}))
+    page.wait_for_function("tag => document.querySelector('.search-status').textContent.includes(tag)",
+                           arg=tag, timeout=TIMEOUT)
+    assert page.locator("#search-tag").input_value() == tag
+    assert "tag=" in page.url, "restoring the search dropped the topic from the address"
 
 
 def test_search_works_from_a_paper_page(page, site_url, search_site):

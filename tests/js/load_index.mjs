@@ -1,7 +1,8 @@
-// Loads lunr.js, a generated search-index.js and the theme's search.js the way a
-// browser would, then answers queries with search.js's own code.
+// Loads lunr.js, a generated search-index.js and the theme's search-query.js (the query
+// code the search box, search.js, uses for a volume and a series alike) the way a browser
+// would, then answers queries with its own code.
 //
-//   node load_index.mjs LUNR_JS SEARCH_JS INDEX_JS QUERIES_JSON
+//   node load_index.mjs LUNR_JS SEARCH_QUERY_JS INDEX_JS QUERIES_JSON
 //
 // QUERIES_JSON holds [{"query": "...", "tag": -1} or {"terms": "some text"} or
 // {"query": "...", "mark": "some text"}, ...]; prints one JSON object:

@@ -1,235 +1,81 @@
-/* Proceedings search. Small and loaded on every page; lunr.js and the prebuilt
-   index (assets/search-index.js, see generator/search.py) are injected only
-   when a reader starts searching. No inline script or handler anywhere, so a
-   Content-Security-Policy of script-src 'self' holds, and DOM nodes are only
-   ever filled with textContent, never innerHTML. */
+/* Proceedings search: the search box and its results, the same for a volume and for a series.
+   Small and loaded on every page; the query code is search-query.js (loaded before this file);
+   lunr.js and the prebuilt indexes (assets/search-index.js, see generator/search/) are injected
+   only when a reader starts searching. A volume's box searches its own index; a series' box
+   (a form with data-volumes) searches each volume's own index, loading one only when a query
+   needs it, newest volume first, and shows each volume's results as soon as its index arrives.
+   Works from file:// (scripts, never fetch). No inline script or handler anywhere, so a
+   Content-Security-Policy of script-src 'self' holds, and DOM nodes are only ever filled with
+   textContent, never innerHTML. */
 (function () {
   "use strict";
 
-  // Must match normalise(), _SPACES, _DASHES and _TRIM in generator/search.py,
-  // or the words a reader types turn into terms the index does not hold.
-  var SPACES = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
-  // Math punctuation separates words too, so "(2+ε)" is found by "ε" and "SE(3)" by "SE".
-  var MATH_PUNCTUATION = "()+/=<>,;:|\\[\\]{}";
-  var SEPARATORS = new RegExp("[" + SPACES + "\\-" + MATH_PUNCTUATION + "]+");
-  var SPLIT_KEEP = new RegExp("([" + SPACES + "\\-\\u2010-\\u2015\\u2212" + MATH_PUNCTUATION + "]+)");
-  var DASHES = /[\u2010-\u2015\u2212]/g;
-  var TRIM = /^[^\p{L}\p{N}_]*?([\p{L}\p{N}_]+)[^\p{L}\p{N}_]*?$/u;
-  var EDGES = /^([^\p{L}\p{N}_]*)([\s\S]*?)([^\p{L}\p{N}_]*)$/u;
-
-  function normalise(text) {
-    return text.normalize("NFKC").toLowerCase().replace(DASHES, "-");
-  }
-
-  function trim(word) {
-    var match = TRIM.exec(word);
-    return match ? match[1] : word;
-  }
-
-  function stem(word) {
-    return lunr.stemmer(new lunr.Token(word)).toString();
-  }
-
-  // Must match CJK_RANGES and bigrams() in generator/cjk.py: a run of Han, Kana or
-  // Hangul is indexed as its overlapping character pairs, so the query is turned
-  // into the same pairs, every one required.
-  var CJK_RANGES = "\\u1100-\\u11ff\\u3005-\\u3007\\u3041-\\u3096\\u309d-\\u309f\\u30a1-\\u30fa" +
-    "\\u30fc-\\u30ff\\u3130-\\u318f\\u31f0-\\u31ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\ua960-\\ua97f" +
-    "\\uac00-\\ud7ff\\uf900-\\ufaff\\u{20000}-\\u{3134f}";
-  var CJK = new RegExp("[" + CJK_RANGES + "]", "u");
-  var CJK_ONLY = new RegExp("^[" + CJK_RANGES + "]+$", "u");
-  var CJK_RUNS = new RegExp("([" + CJK_RANGES + "]+)", "u");
-  var WORD_CHAR = /[\p{L}\p{N}_]/u;
-
-  function bigrams(run) {
-    var chars = Array.from(run);  // code points: a character beyond U+FFFF is one
-    if (chars.length < 2) return chars;
-    return chars.slice(1).map(function (c, i) { return chars[i] + c; });
-  }
-
-  function latinWord(word) {
-    return {
-      word: word,
-      stem: stem(word),
-      prefix: word.length >= 3,
-      required: lunr.stopWordFilter(new lunr.Token(word)) !== undefined,
-    };
-  }
-
-  /* A bigram is an index term as it is. A lone character (a run of one) is also
-     looked for at the start of every term, so 扩 finds 扩散 while the reader types
-     (inside every term would be a leading wildcard: half a second at 5,000 papers). */
-  function cjkWords(run) {
-    var single = Array.from(run).length === 1;
-    return bigrams(run).map(function (gram) {
-      return { word: gram, stem: gram, prefix: false, required: true, cjk: true, single: single };
-    });
-  }
-
-  /* The query's words; from the third character a word also matches as a
-     prefix (dif → dif*), so results follow the typing. A word holding CJK runs
-     becomes their bigrams and its other pieces words of their own (LoRA微调 →
-     lora, 微调), as generator/search.py indexes it. */
-  function queryWords(query) {
-    var words = [];
-    normalise(query).split(SEPARATORS).forEach(function (raw) {
-      if (!CJK.test(raw)) {
-        var word = trim(raw);
-        if (word) words.push(latinWord(word));
-        return;
-      }
-      raw.split(CJK_RUNS).forEach(function (piece, i) {
-        if (i % 2) words = words.concat(cjkWords(piece));
-        else if (WORD_CHAR.test(piece)) words.push(latinWord(trim(piece)));
-      });
-    });
-    return words;
-  }
-
-  /* A query pasted from LaTeX ("$O(N)$", "\epsilon", "\mathcal{O}(n)") asks for what
-     the page shows: the index holds the text of the rendered formulas, in which
-     \epsilon is ε (NFKC folds ϵ, ϕ and ϑ into the same letters) and $ is gone. */
-  var GREEK = {};
-  ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron " +
-   "pi rho sigma tau upsilon phi chi psi omega").split(" ").forEach(function (name, i) {
-    var code = 0x3b1 + i + (i >= 17 ? 1 : 0);  // after rho: skip final sigma, and reserved U+03A2
-    GREEK[name] = GREEK["var" + name] = String.fromCharCode(code);
-    GREEK[name[0].toUpperCase() + name.slice(1)] = String.fromCharCode(code - 0x20);
-  });
-  var MATH_DELIMITERS = /\$|\\[()[\]]/g;
-  var FONT_COMMAND = /\\(?:math[a-z]*|text[a-z]*|operatorname|boldsymbol|bm)\s*\{([^{}]*)\}/g;
-  var COMMAND = /\\([A-Za-z]+)/g;
-
-  function fromLatex(query) {
-    return query.replace(MATH_DELIMITERS, " ").replace(FONT_COMMAND, "$1")
-      .replace(COMMAND, function (all, name) { return GREEK[name] || name; }).replace(/[{}]/g, "");
-  }
-
-  function matches(word, term) {
-    return term === word.stem || (word.prefix && term.lastIndexOf(word.word, 0) === 0) ||
-      (word.single === true && term.lastIndexOf(word.word, 0) === 0);
-  }
-
-  /* Every word that is not a stop word must match in some field: lunr ORs
-     clauses, and a required clause cannot say "this stem or this prefix". */
-  function find(search, words, tag) {
-    var hits;
-    if (words.length) {
-      hits = search.index.query(function (q) {
-        words.forEach(function (w) {
-          q.term(w.word, { usePipeline: !w.cjk });
-          if (w.prefix) q.term(w.word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
-          if (w.single) q.term(w.word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
-        });
-      }).filter(function (result) {
-        var terms = Object.keys(result.matchData.metadata);
-        return words.every(function (w) {
-          return !w.required || terms.some(function (t) { return matches(w, t); });
-        });
-      }).map(function (result) { return Number(result.ref); });
-    } else {
-      hits = search.data.docs.map(function (doc, n) { return n; });
-    }
-    if (tag < 0) return hits;
-    return hits.filter(function (n) { return search.data.docs[n][2].indexOf(tag) >= 0; });
-  }
-
-  /* What to mark in a text: [start, end) code-unit ranges of the words the query matched.
-     A Latin word is marked in the part the index holds, so "(learning)," marks
-     "learning" and "SE(3)" marks all of "SE(3)"; in a CJK run each character of
-     a matched bigram (or of a lone character asked for) is marked, and
-     neighbouring marks join, so 扩散模型 is marked as one. */
-  function markedRanges(text, words) {
-    var grams = {}, ranges = [], at = 0;
-    words.forEach(function (w) { if (w.cjk) grams[w.word] = w; });
-    text.split(SPLIT_KEEP).forEach(function (piece, i) {
-      if (i % 2 === 0 && piece) {
-        if (CJK.test(normalise(piece))) markMixed(piece, at, words, grams, ranges);
-        else markWord(piece, at, words, ranges);
-      }
-      at += piece.length;
-    });
-    return ranges.reduce(function (joined, range) {
-      var last = joined[joined.length - 1];
-      if (last && last[1] === range[0]) last[1] = range[1]; else joined.push(range.slice());
-      return joined;
-    }, []);
-  }
-
-  function markWord(piece, at, words, ranges) {
-    var edges = TRIM.test(piece) ? EDGES.exec(piece) : [piece, "", piece, ""];
-    var term = stem(trim(normalise(piece)));
-    if (edges[2] && words.some(function (w) { return matches(w, term); })) {
-      ranges.push([at + edges[1].length, at + edges[1].length + edges[2].length]);
-    }
-  }
-
-  /* A piece holding CJK, split by character into CJK runs and the rest: as displayed
-     (ｶﾀｶﾅ) but compared normalised (カタカナ), one displayed character at a time. */
-  function markMixed(piece, at, words, grams, ranges) {
-    var runs = [], run = null, offset = at;
-    Array.from(piece).forEach(function (ch) {
-      var norm = normalise(ch), cjk = CJK_ONLY.test(norm);
-      if (!run || run.cjk !== cjk) runs.push(run = { cjk: cjk, start: offset, text: "", chars: [] });
-      run.text += ch;
-      run.chars.push({ start: offset, end: offset + ch.length, norm: Array.from(norm) });
-      offset += ch.length;
-    });
-    runs.forEach(function (r) {
-      if (r.cjk) markRun(r.chars, grams, ranges);
-      else if (WORD_CHAR.test(r.text)) markWord(r.text, r.start, words, ranges);
-    });
-  }
-
-  function markRun(chars, grams, ranges) {
-    var points = [];  // normalised code points, each with the displayed character it came from
-    chars.forEach(function (c, n) { c.norm.forEach(function (p) { points.push({ p: p, owner: n }); }); });
-    var hit = chars.map(function () { return false; });
-    points.forEach(function (point, k) {
-      var next = points[k + 1];
-      if (next && grams[point.p + next.p]) hit[point.owner] = hit[next.owner] = true;
-      if (grams[point.p]) hit[point.owner] = true;  // a lone character asked for
-    });
-    chars.forEach(function (c, n) { if (hit[n]) ranges.push([c.start, c.end]); });
-  }
-
-  // tests/js runs the query code above in node, against a real index.
-  if (typeof document === "undefined") {
-    module.exports = { normalise: normalise, queryWords: queryWords, fromLatex: fromLatex, find: find,
-                       markedRanges: markedRanges };
-    return;
-  }
-
+  var Q = globalThis.proceedingsQuery;
   var script = document.currentScript;
-  var ASSETS = new URL(".", script.src);
   var ROOT = new URL("../", script.src);
   var DROPDOWN_LIMIT = 8;
   var PAGE_LIMIT = 200;
 
   // Loading ------------------------------------------------------------------
 
-  var loading = null;
-
-  function inject(name) {
+  function inject(url) {
     return new Promise(function (resolve, reject) {
       var tag = document.createElement("script");
-      tag.src = new URL(name, ASSETS).href;
+      tag.src = url;
       tag.async = false;
       tag.onload = resolve;
-      tag.onerror = function () { reject(new Error("could not load " + name)); };
+      tag.onerror = function () { reject(new Error("could not load " + url)); };
       document.head.appendChild(tag);
     });
   }
 
-  function loadIndex() {
-    if (!loading) {
-      loading = Promise.all([inject("lunr.js"), inject("search-index.js")]).then(function () {
+  var lunrLoading = null;
+
+  function loadLunr() {  // the query code stems words with lunr's stemmer
+    if (!lunrLoading) {
+      lunrLoading = inject(new URL("assets/lunr.js", ROOT).href);
+      lunrLoading.catch(function () { lunrLoading = null; });  // the next try loads it again
+    }
+    return lunrLoading;
+  }
+
+  /* Resolves after the next frame is painted: between two volumes' indexes the reader sees the
+     results so far, instead of a page busy parsing until the last volume. */
+  function painted() {
+    return new Promise(function (resolve) {
+      requestAnimationFrame(function () { setTimeout(resolve, 0); });
+    });
+  }
+
+  var indexes = {};  // a volume's root → Promise of {data, index}, kept for the next query
+  var chain = Promise.resolve();  // one index at a time: each sets the same global
+  var loadedOne = false;
+
+  function loadIndex(shelf) {
+    var key = shelf.root.href;
+    if (!indexes[key]) {
+      indexes[key] = chain = chain.catch(function () {}).then(function () {
+        return loadedOne ? painted() : null;
+      }).then(function () {
+        return Promise.all([loadLunr(), inject(new URL("assets/search-index.js", shelf.root).href)]);
+      }).then(function () {
         var data = globalThis.proceedingsSearchData;
+        loadedOne = true;
         return { data: data, index: lunr.Index.load(data.index) };
       });
-      loading.catch(function () { loading = null; });  // the next focus tries again
+      indexes[key].catch(function () { delete indexes[key]; });  // the next query tries again
     }
-    return loading;
+    return indexes[key];
+  }
+
+  /* What a box searches: shelves of {root, path, title}: the volume itself, or a series' volumes
+     as the form's data-volumes lists them (newest first). */
+  function shelvesOf(form) {
+    var volumes = form.getAttribute("data-volumes");
+    if (!volumes) return [{ root: ROOT, path: "", title: "" }];
+    return JSON.parse(volumes).map(function (v) {
+      return { root: new URL(v.path + "/", ROOT), path: v.path, title: v.title };
+    });
   }
 
   // Rendering -----------------------------------------------------------------
@@ -244,7 +90,7 @@
   /* Text with the words the query matched wrapped in <mark>. */
   function marked(parent, text, words) {
     var at = 0;
-    markedRanges(text, words).forEach(function (range) {
+    Q.markedRanges(text, words).forEach(function (range) {
       parent.appendChild(document.createTextNode(text.slice(at, range[0])));
       parent.appendChild(el("mark", "", text.slice(range[0], range[1])));
       at = range[1];
@@ -277,12 +123,12 @@
     return parent;
   }
 
-  function renderHit(data, n, words) {
+  function renderHit(data, n, words, root) {
     var doc = data.docs[n];  // [title, url, tag numbers, snippet, title with math as a tree (if any)]
     var item = el("li", "search-hit");
     var link = doc[4] ? typeset(el("a", "search-hit-title"), doc[4], words)
                       : marked(el("a", "search-hit-title"), doc[0], words);
-    link.href = new URL(doc[1], ROOT).href;
+    link.href = new URL(doc[1], root).href;
     item.appendChild(link);
     if (doc[3]) item.appendChild(marked(el("p", "search-hit-snippet"), doc[3], words));
     if (doc[2].length) {
@@ -290,7 +136,7 @@
       doc[2].forEach(function (t) {
         var name = data.tags[t][0], url = data.tags[t][1];
         var chip = tags.appendChild(el("li")).appendChild(el(url ? "a" : "span", "tag", name));
-        if (url) chip.href = new URL(url, ROOT).href;
+        if (url) chip.href = new URL(url, root).href;
       });
     }
     return item;
@@ -327,20 +173,31 @@
     return say(tagName ? "matches_in" : "matches", values);
   }
 
+  /* A series' count says how far the search has got: every volume's index is its own download. */
+  function seriesText(count, query, done, volumes) {
+    var found = say(count ? "matches" : "none", { count: count, query: query });
+    var progress = done < volumes ? say("searched_some", { count: volumes, done: done })
+                                  : say("searched", { count: volumes });
+    return found + " " + progress;
+  }
+
   // The search box --------------------------------------------------------------
 
   function SearchBox(form) {
     this.form = form;
     this.input = form.querySelector("input[name=q]");
-    this.select = form.querySelector("select[name=tag]");
     this.panel = form.querySelector(".search-panel");
+    this.select = this.panel.querySelector("select");  // a topic (volume) or a volume (series)
     this.status = this.panel.querySelector(".search-status");
     this.list = this.panel.querySelector(".search-results");
     this.more = this.panel.querySelector(".search-more");
+    this.shelves = shelvesOf(form);
+    this.series = form.hasAttribute("data-volumes");
     this.page = document.querySelector("[data-search-page]");
     if (this.page) this.page.appendChild(this.panel);  // the search page shows it in full
     this.limit = this.page ? PAGE_LIMIT : DROPDOWN_LIMIT;
     this.pending = 0;
+    this.runs = 0;  // a result that arrives for an older query is dropped
   }
 
   SearchBox.prototype.start = function () {
@@ -359,19 +216,23 @@
       if (event.relatedTarget && !box.form.contains(event.relatedTarget)) box.close();
     });
     document.addEventListener("pointerdown", function (event) {
-      if (!box.form.contains(event.target)) box.close();
+      if (!box.form.contains(event.target) && !box.panel.contains(event.target)) box.close();
     });
     document.addEventListener("keydown", function (event) { box.onKey(event); });
+    window.addEventListener("resize", function () { box.place(); });
     this.restore();
   };
 
+  /* On focus: a volume loads its index (and fills the topic filter); a series only lunr, since
+     which volumes a query needs is known only when it is typed. */
   SearchBox.prototype.prepare = function () {
     var box = this;
-    return loadIndex().then(function (search) {
+    var ready = this.series ? loadLunr() : loadIndex(this.shelves[0]).then(function (search) {
       box.fillTags(search.data);
-      return search;
-    }, function () {
+    });
+    return ready.then(function () { return true; }, function () {
       box.show(say("unavailable"));
+      return false;
     });
   };
 
@@ -394,37 +255,96 @@
   };
 
   SearchBox.prototype.run = function () {
-    var box = this;
-    var query = this.input.value.trim();
-    var tagName = this.select.value;
-    this.remember(query, tagName);
-    if (!query && !tagName) return this.clear();
+    var box = this, id = ++this.runs;
+    var query = this.input.value.trim(), filter = this.select.value;
+    this.remember(query, filter);
+    // A topic alone lists its papers; a volume alone has its own home page for that.
+    if (!query && (this.series || !filter)) return this.clear();
     if (!this.list.childElementCount) this.show(say("loading"));
-    this.prepare().then(function (search) {
-      if (!search || box.input.value.trim() !== query || box.select.value !== tagName) return;
-      var tag = search.data.tags.findIndex(function (t) { return t[0] === tagName; });
-      var words = queryWords(fromLatex(query));
-      try {
-        box.render(search.data, find(search, words, tag), words);
-      } catch (error) {  // a reader should never be left with a dead box
-        box.show(say("failed", { query: query }));
-      }
+    this.prepare().then(function (ready) {
+      if (!ready || id !== box.runs) return;
+      var words = Q.queryWords(Q.fromLatex(query));
+      if (box.series) box.searchVolumes(id, query, filter, words);
+      else box.searchVolume(id, query, filter, words);
     });
   };
 
-  SearchBox.prototype.render = function (data, hits, words) {
-    var query = this.input.value.trim(), tagName = this.select.value;
-    var list = el("ol", "search-results");
-    hits.slice(0, this.limit).forEach(function (n) { list.appendChild(renderHit(data, n, words)); });
+  SearchBox.prototype.searchVolume = function (id, query, tagName, words) {
+    var box = this, shelf = this.shelves[0];
+    loadIndex(shelf).then(function (search) {
+      if (id !== box.runs) return;
+      var tag = search.data.tags.findIndex(function (t) { return t[0] === tagName; });
+      var list = el("ol", "search-results"), hits;
+      try {
+        hits = Q.find(search, words, tag);
+      } catch (error) {  // a reader should never be left with a dead box
+        return box.show(say("failed", { query: query }));
+      }
+      hits.slice(0, box.limit).forEach(function (n) {
+        list.appendChild(renderHit(search.data, n, words, shelf.root));
+      });
+      box.replaceList(list);
+      box.show(countText(hits.length, query, tagName));
+      box.moreLink(hits.length);
+    }, function () { box.show(say("unavailable")); });
+  };
+
+  /* The volumes wanted, each a section in volume order, filled when its index has loaded; the
+     box's limit counts results across volumes, and a volume cut short links to its own search. */
+  SearchBox.prototype.searchVolumes = function (id, query, volume, words) {
+    var box = this, total = 0, shown = 0, done = 0;
+    var wanted = this.shelves.filter(function (s) { return !volume || s.path === volume; });
+    var list = el("div", "search-results search-volumes");
+    var sections = wanted.map(function (shelf) {
+      var section = list.appendChild(el("section", "search-volume"));
+      section.setAttribute("data-volume", shelf.path);
+      return section;
+    });
+    this.replaceList(list);
+    wanted.forEach(function (shelf, n) {
+      loadIndex(shelf).then(function (search) {
+        if (id !== box.runs) return;
+        var hits = Q.find(search, words, -1);
+        var room = Math.max(0, box.limit - shown);
+        total += hits.length;
+        shown += Math.min(room, hits.length);
+        box.fillVolume(sections[n], shelf, search.data, hits, words, room);
+      }).catch(function () {
+        if (id === box.runs) sections[n].appendChild(el("p", "search-error", say("volume_failed", { volume: shelf.title })));
+      }).then(function () {
+        if (id !== box.runs) return;
+        done += 1;
+        box.show(seriesText(total, query, done, wanted.length));
+        if (done === wanted.length) box.moreLink(total);
+      });
+    });
+  };
+
+  SearchBox.prototype.fillVolume = function (section, shelf, data, hits, words, room) {
+    if (!hits.length) return;
+    var heading = section.appendChild(el("h2", "search-volume-title"));
+    heading.appendChild(el("a", "", shelf.title)).href = new URL("index.html", shelf.root).href;
+    heading.appendChild(el("span", "tag-count", String(hits.length)));
+    var list = section.appendChild(el("ol", "search-volume-hits"));
+    hits.slice(0, room).forEach(function (n) { list.appendChild(renderHit(data, n, words, shelf.root)); });
+    if (hits.length > room) {
+      var url = new URL("search.html", shelf.root);
+      url.searchParams.set("q", this.input.value.trim());
+      var all = section.appendChild(el("p", "search-volume-more")).appendChild(el("a", "",
+        say("all_in_volume", { count: hits.length, volume: shelf.title })));
+      all.href = url.href;
+    }
+  };
+
+  SearchBox.prototype.replaceList = function (list) {
     this.list.replaceWith(list);
     this.list = list;
-    this.show(countText(hits.length, query, tagName));
-    var rest = hits.length > this.limit;
-    this.more.hidden = !rest;
-    if (rest) this.moreLink(hits.length);
   };
 
   SearchBox.prototype.moreLink = function (count) {
+    var rest = count > this.limit;
+    this.more.hidden = !rest;
+    if (!rest) return;
     var link = this.more.querySelector("a");
     if (this.page) {
       link.removeAttribute("href");
@@ -433,7 +353,7 @@
     }
     var url = new URL("search.html", ROOT);
     url.searchParams.set("q", this.input.value.trim());
-    if (this.select.value) url.searchParams.set("tag", this.select.value);
+    if (this.select.value) url.searchParams.set(this.select.name, this.select.value);
     link.href = url.href;
     link.textContent = say("show_all", { count: count });
   };
@@ -441,35 +361,47 @@
   SearchBox.prototype.show = function (message) {
     this.panel.hidden = false;
     this.status.textContent = message;
+    this.place();
+  };
+
+  /* The dropdown hangs from the box's right edge; where the header wrapped and left the box
+     near the left of the window, it would run off the left edge: it hangs from the header's
+     left edge instead (search.css). A class, not a style attribute: the CSP allows no inline style. */
+  SearchBox.prototype.place = function () {
+    this.form.classList.remove("search-wrapped");
+    if (this.page || this.panel.hidden) return;
+    if (this.panel.getBoundingClientRect().left < 0) this.form.classList.add("search-wrapped");
   };
 
   SearchBox.prototype.clear = function () {
     this.list.textContent = "";
     this.status.textContent = "";
     this.more.hidden = true;
-    if (!this.page) this.panel.hidden = true;
+    this.close();
   };
 
   SearchBox.prototype.close = function () {
     if (!this.page) this.panel.hidden = true;
+    this.place();
   };
 
   /* On the search page the address keeps the query, so reload and sharing work. */
-  SearchBox.prototype.remember = function (query, tagName) {
+  SearchBox.prototype.remember = function (query, filter) {
     if (!this.page) return;
     var url = new URL(location.href);
     url.search = "";
     if (query) url.searchParams.set("q", query);
-    if (tagName) url.searchParams.set("tag", tagName);
+    if (filter) url.searchParams.set(this.select.name, filter);
     try { history.replaceState(null, "", url.href); } catch (e) { /* some file:// setups refuse */ }
   };
 
   SearchBox.prototype.restore = function () {
     var params = new URLSearchParams(location.search);
-    var query = params.get("q") || "", tagName = params.get("tag") || "";
-    if (!query && !tagName) return;
+    var query = params.get("q") || "", filter = params.get(this.select.name) || "";
+    if (!query && !filter) return;
     this.input.value = query;
-    this.select.setAttribute("data-wanted", tagName);
+    this.select.setAttribute("data-wanted", filter);  // a volume's topics are filled in by prepare
+    if (this.series) this.select.value = filter;
     var box = this;
     this.prepare().then(function () { box.run(); });
   };
@@ -506,7 +438,7 @@
 
   function init() {
     var form = document.querySelector("form[data-search]");
-    if (!form) return;
+    if (!form || !Q) return;
     loadMessages(form);
     new SearchBox(form).start();
   }

@@ -1,0 +1,100 @@
+"""The pipeline's schedule (schedule.py): when the search index is made is chosen by Options, not by the sink."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+import generator.search as search_package
+from generator import pipeline
+from generator.background import in_parallel
+from generator.build import build
+from generator.check import CHECKING
+from generator.pipeline import Options, Pipeline
+from generator.reporter import Reporter
+from generator.search import INDEX_JS
+from generator.sinks import MemorySink, NullSink, StagingSink
+
+
+def site_files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_build_makes_the_search_index_in_a_child_while_papers_are_related_and_pages_render(
+        seed_content, tmp_path, monkeypatch):
+    events: list[str] = []
+    real_fork, real_relate, real_render = search_package.in_parallel, pipeline.related_ids, pipeline.render_outputs
+    pid_file = tmp_path / "index-pid"
+
+    def forked(job):
+        events.append("index started")
+
+        def in_child():
+            pid_file.write_text(str(os.getpid()), encoding="utf-8")
+            return job()
+
+        return real_fork(in_child).then(lambda names: events.append("index waited for") or names)
+
+    monkeypatch.setattr(search_package, "in_parallel", forked)
+    monkeypatch.setattr(pipeline, "related_ids", lambda *a, **k: events.append("relate") or real_relate(*a, **k))
+    monkeypatch.setattr(pipeline, "render_outputs", lambda *a, **k: events.append("render") or real_render(*a, **k))
+    build(seed_content, tmp_path / "site", Reporter(), jobs=2, cache=False)
+    assert events == ["index started", "relate", "render", "index waited for"]
+    assert int(pid_file.read_text(encoding="utf-8")) != os.getpid()
+    assert (tmp_path / "site" / INDEX_JS).stat().st_size > 0
+
+
+def test_each_schedule_makes_the_built_site_into_each_sink(seed_content, tmp_path):
+    """The build's schedule into memory, the dev server's into a staging folder: the site ``build`` makes."""
+    build(seed_content, tmp_path / "built", Reporter(), cache=False)
+    built = site_files(tmp_path / "built")
+
+    memory = MemorySink(tmp_path / "memory")
+    Pipeline(seed_content, memory, Options(cache=False, jobs=2)).run(Reporter())
+    assert memory.files == built
+
+    background = Pipeline(seed_content, StagingSink(tmp_path / "later"), Options(cache=False, background_search=True))
+    background.run(Reporter())
+    background.schedule.wait()  # the index follows the published site
+    background.schedule.stop()
+    assert site_files(tmp_path / "later") == built
+
+
+def test_check_makes_no_search_index(seed_content):
+    def files(options: Options) -> list[str]:
+        return Pipeline(seed_content, NullSink(), options).run(Reporter()).files
+
+    assert INDEX_JS not in files(CHECKING)
+    assert INDEX_JS in files(Options(cache=False))
+
+
+def test_a_failed_stage_stops_the_index_child_before_the_staging_folder_goes(seed_content, tmp_path, monkeypatch):
+    started: list = []
+    real_fork = search_package.in_parallel
+
+    def forked(job):
+        started.append(real_fork(job))
+        return started[-1]
+
+    def broken_render(*args, **kwargs):
+        raise RuntimeError("a template failed")
+
+    monkeypatch.setattr(search_package, "in_parallel", forked)
+    monkeypatch.setattr(search_package, "write_chunks", lambda *args: time.sleep(30))  # the child is still busy
+    monkeypatch.setattr(pipeline, "render_outputs", broken_render)
+    began = time.monotonic()
+    with pytest.raises(RuntimeError, match="a template failed"):
+        build(seed_content, tmp_path / "site", Reporter(), jobs=2, cache=False)
+    assert time.monotonic() - began < 20
+    assert len(started) == 1 and not started[0]._process.is_alive()
+    assert not (tmp_path / ".site.staging").exists()
+
+
+def test_cancelling_what_follows_a_forked_job_stops_the_job():
+    began = time.monotonic()
+    pending = in_parallel(lambda: time.sleep(30)).then(lambda result: result)
+    pending.cancel()
+    assert time.monotonic() - began < 10

@@ -1,0 +1,199 @@
+/* Proceedings search: the query half, shared by a volume's search box and a series' search
+   across volumes (search.js, the interface, uses it as globalThis.proceedingsQuery). It turns what
+   a reader types into the terms generator/search.py indexes, finds the papers and says what to
+   highlight. No DOM here: tests/js runs this file in node against a real index. */
+(function () {
+  "use strict";
+
+  // Must match normalise(), _SPACES, _DASHES and _TRIM in generator/search.py,
+  // or the words a reader types turn into terms the index does not hold.
+  var SPACES = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+  // Math punctuation separates words too, so "(2+ε)" is found by "ε" and "SE(3)" by "SE".
+  var MATH_PUNCTUATION = "()+/=<>,;:|\\[\\]{}";
+  var SEPARATORS = new RegExp("[" + SPACES + "\\-" + MATH_PUNCTUATION + "]+");
+  var SPLIT_KEEP = new RegExp("([" + SPACES + "\\-\\u2010-\\u2015\\u2212" + MATH_PUNCTUATION + "]+)");
+  var DASHES = /[\u2010-\u2015\u2212]/g;
+  var TRIM = /^[^\p{L}\p{N}_]*?([\p{L}\p{N}_]+)[^\p{L}\p{N}_]*?$/u;
+  var EDGES = /^([^\p{L}\p{N}_]*)([\s\S]*?)([^\p{L}\p{N}_]*)$/u;
+
+  function normalise(text) {
+    return text.normalize("NFKC").toLowerCase().replace(DASHES, "-");
+  }
+
+  function trim(word) {
+    var match = TRIM.exec(word);
+    return match ? match[1] : word;
+  }
+
+  function stem(word) {
+    return lunr.stemmer(new lunr.Token(word)).toString();
+  }
+
+  // Must match CJK_RANGES and bigrams() in generator/cjk.py: a run of Han, Kana or
+  // Hangul is indexed as its overlapping character pairs, so the query is turned
+  // into the same pairs, every one required.
+  var CJK_RANGES = "\\u1100-\\u11ff\\u3005-\\u3007\\u3041-\\u3096\\u309d-\\u309f\\u30a1-\\u30fa" +
+    "\\u30fc-\\u30ff\\u3130-\\u318f\\u31f0-\\u31ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\ua960-\\ua97f" +
+    "\\uac00-\\ud7ff\\uf900-\\ufaff\\u{20000}-\\u{3134f}";
+  var CJK = new RegExp("[" + CJK_RANGES + "]", "u");
+  var CJK_ONLY = new RegExp("^[" + CJK_RANGES + "]+$", "u");
+  var CJK_RUNS = new RegExp("([" + CJK_RANGES + "]+)", "u");
+  var WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+  function bigrams(run) {
+    var chars = Array.from(run);  // code points: a character beyond U+FFFF is one
+    if (chars.length < 2) return chars;
+    return chars.slice(1).map(function (c, i) { return chars[i] + c; });
+  }
+
+  function latinWord(word) {
+    return {
+      word: word,
+      stem: stem(word),
+      prefix: word.length >= 3,
+      required: lunr.stopWordFilter(new lunr.Token(word)) !== undefined,
+    };
+  }
+
+  /* A bigram is an index term as it is. A lone character (a run of one) is also
+     looked for at the start of every term, so 扩 finds 扩散 while the reader types
+     (inside every term would be a leading wildcard: half a second at 5,000 papers). */
+  function cjkWords(run) {
+    var single = Array.from(run).length === 1;
+    return bigrams(run).map(function (gram) {
+      return { word: gram, stem: gram, prefix: false, required: true, cjk: true, single: single };
+    });
+  }
+
+  /* The query's words; from the third character a word also matches as a
+     prefix (dif → dif*), so results follow the typing. A word holding CJK runs
+     becomes their bigrams and its other pieces words of their own (LoRA微调 →
+     lora, 微调), as generator/search.py indexes it. */
+  function queryWords(query) {
+    var words = [];
+    normalise(query).split(SEPARATORS).forEach(function (raw) {
+      if (!CJK.test(raw)) {
+        var word = trim(raw);
+        if (word) words.push(latinWord(word));
+        return;
+      }
+      raw.split(CJK_RUNS).forEach(function (piece, i) {
+        if (i % 2) words = words.concat(cjkWords(piece));
+        else if (WORD_CHAR.test(piece)) words.push(latinWord(trim(piece)));
+      });
+    });
+    return words;
+  }
+
+  /* A query pasted from LaTeX ("$O(N)$", "\epsilon", "\mathcal{O}(n)") asks for what
+     the page shows: the index holds the text of the rendered formulas, in which
+     \epsilon is ε (NFKC folds ϵ, ϕ and ϑ into the same letters) and $ is gone. */
+  var GREEK = {};
+  ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron " +
+   "pi rho sigma tau upsilon phi chi psi omega").split(" ").forEach(function (name, i) {
+    var code = 0x3b1 + i + (i >= 17 ? 1 : 0);  // after rho: skip final sigma, and reserved U+03A2
+    GREEK[name] = GREEK["var" + name] = String.fromCharCode(code);
+    GREEK[name[0].toUpperCase() + name.slice(1)] = String.fromCharCode(code - 0x20);
+  });
+  var MATH_DELIMITERS = /\$|\\[()[\]]/g;
+  var FONT_COMMAND = /\\(?:math[a-z]*|text[a-z]*|operatorname|boldsymbol|bm)\s*\{([^{}]*)\}/g;
+  var COMMAND = /\\([A-Za-z]+)/g;
+
+  function fromLatex(query) {
+    return query.replace(MATH_DELIMITERS, " ").replace(FONT_COMMAND, "$1")
+      .replace(COMMAND, function (all, name) { return GREEK[name] || name; }).replace(/[{}]/g, "");
+  }
+
+  function matches(word, term) {
+    return term === word.stem || (word.prefix && term.lastIndexOf(word.word, 0) === 0) ||
+      (word.single === true && term.lastIndexOf(word.word, 0) === 0);
+  }
+
+  /* Every word that is not a stop word must match in some field: lunr ORs
+     clauses, and a required clause cannot say "this stem or this prefix". */
+  function find(search, words, tag) {
+    var hits;
+    if (words.length) {
+      hits = search.index.query(function (q) {
+        words.forEach(function (w) {
+          q.term(w.word, { usePipeline: !w.cjk });
+          if (w.prefix) q.term(w.word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
+          if (w.single) q.term(w.word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
+        });
+      }).filter(function (result) {
+        var terms = Object.keys(result.matchData.metadata);
+        return words.every(function (w) {
+          return !w.required || terms.some(function (t) { return matches(w, t); });
+        });
+      }).map(function (result) { return Number(result.ref); });
+    } else {
+      hits = search.data.docs.map(function (doc, n) { return n; });
+    }
+    if (tag < 0) return hits;
+    return hits.filter(function (n) { return search.data.docs[n][2].indexOf(tag) >= 0; });
+  }
+
+  /* What to mark in a text: [start, end) code-unit ranges of the words the query matched.
+     A Latin word is marked in the part the index holds, so "(learning)," marks
+     "learning" and "SE(3)" marks all of "SE(3)"; in a CJK run each character of
+     a matched bigram (or of a lone character asked for) is marked, and
+     neighbouring marks join, so 扩散模型 is marked as one. */
+  function markedRanges(text, words) {
+    var grams = {}, ranges = [], at = 0;
+    words.forEach(function (w) { if (w.cjk) grams[w.word] = w; });
+    text.split(SPLIT_KEEP).forEach(function (piece, i) {
+      if (i % 2 === 0 && piece) {
+        if (CJK.test(normalise(piece))) markMixed(piece, at, words, grams, ranges);
+        else markWord(piece, at, words, ranges);
+      }
+      at += piece.length;
+    });
+    return ranges.reduce(function (joined, range) {
+      var last = joined[joined.length - 1];
+      if (last && last[1] === range[0]) last[1] = range[1]; else joined.push(range.slice());
+      return joined;
+    }, []);
+  }
+
+  function markWord(piece, at, words, ranges) {
+    var edges = TRIM.test(piece) ? EDGES.exec(piece) : [piece, "", piece, ""];
+    var term = stem(trim(normalise(piece)));
+    if (edges[2] && words.some(function (w) { return matches(w, term); })) {
+      ranges.push([at + edges[1].length, at + edges[1].length + edges[2].length]);
+    }
+  }
+
+  /* A piece holding CJK, split by character into CJK runs and the rest: as displayed
+     (ｶﾀｶﾅ) but compared normalised (カタカナ), one displayed character at a time. */
+  function markMixed(piece, at, words, grams, ranges) {
+    var runs = [], run = null, offset = at;
+    Array.from(piece).forEach(function (ch) {
+      var norm = normalise(ch), cjk = CJK_ONLY.test(norm);
+      if (!run || run.cjk !== cjk) runs.push(run = { cjk: cjk, start: offset, text: "", chars: [] });
+      run.text += ch;
+      run.chars.push({ start: offset, end: offset + ch.length, norm: Array.from(norm) });
+      offset += ch.length;
+    });
+    runs.forEach(function (r) {
+      if (r.cjk) markRun(r.chars, grams, ranges);
+      else if (WORD_CHAR.test(r.text)) markWord(r.text, r.start, words, ranges);
+    });
+  }
+
+  function markRun(chars, grams, ranges) {
+    var points = [];  // normalised code points, each with the displayed character it came from
+    chars.forEach(function (c, n) { c.norm.forEach(function (p) { points.push({ p: p, owner: n }); }); });
+    var hit = chars.map(function () { return false; });
+    points.forEach(function (point, k) {
+      var next = points[k + 1];
+      if (next && grams[point.p + next.p]) hit[point.owner] = hit[next.owner] = true;
+      if (grams[point.p]) hit[point.owner] = true;  // a lone character asked for
+    });
+    chars.forEach(function (c, n) { if (hit[n]) ranges.push([c.start, c.end]); });
+  }
+
+  var api = { normalise: normalise, queryWords: queryWords, fromLatex: fromLatex, find: find,
+              markedRanges: markedRanges };
+  if (typeof module === "object" && module.exports) module.exports = api;  // node (tests/js)
+  else globalThis.proceedingsQuery = api;
+})();
