@@ -40,6 +40,7 @@ import shutil
 import json
 import os
 import platform
+import tempfile
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path, PurePath
@@ -81,17 +82,28 @@ def secret_key(path: Path) -> bytes | None:
     trusted). Its folder is the user's, so no one who can only write a content folder can read it."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            key = path.read_bytes()
-        else:
-            key = os.urandom(32)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(key)
+        if not path.exists():
+            _make_key(path)
+        key = path.read_bytes()
     except OSError:
         return None
     return key if len(key) == 32 else None
+
+
+def _make_key(path: Path) -> None:
+    """A new key, written whole under a private name and then linked into place, so that a process
+    racing this one (two first builds at once, two test workers) finds no key or the whole key, never
+    an empty file: that one would read as no key and turn its cache off. The first link wins."""
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)  # mode 0600
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(os.urandom(32))
+        try:
+            os.link(temp, path)
+        except FileExistsError:
+            pass
+    finally:
+        os.unlink(temp)
 
 
 def _sealer() -> Any:

@@ -35,8 +35,13 @@ NEWEST = [
 ]
 
 
-def make_archive(root: Path) -> Path:
-    """The archive's content folder: a series proceedings.yaml and five volumes."""
+# The volumes of the small archive the golden files hold (tests/golden/archive): 13 papers, and people
+# across years (Ada Lovelace in 2020 and 2023, the Jane Does and Richard Roes of 2019 and 2023).
+SMALL = ("2019", "2020", "2023")
+
+
+def make_archive(root: Path, only: tuple[str, ...] | None = None) -> Path:
+    """The archive's content folder: a series proceedings.yaml and five volumes (or the ``only`` ones)."""
     content = root / "archive"
     volumes = {
         "2019": FIXTURES / "sources" / "papers.csv",
@@ -45,15 +50,21 @@ def make_archive(root: Path) -> Path:
         "2022": REPO / "content" / "neurips-2026.txt",
     }
     for name, source in volumes.items():
-        (content / name).mkdir(parents=True)
-        shutil.copyfile(source, content / name / source.name)
-    (content / "2023").mkdir()
-    (content / "2023" / "workshop.jsonl").write_text(
-        "".join(json.dumps(record) + "\n" for record in NEWEST), encoding="utf-8")
-    (content / "2023" / "proceedings.yaml").write_text(
-        "title: Tiny Things Workshop 2023\ndate: 2023-12-01\n", encoding="utf-8")
-    (content / "2019" / "proceedings.yaml").write_text("title: Tiny Things Workshop 2019\n", encoding="utf-8")
+        if only is None or name in only:
+            (content / name).mkdir(parents=True)
+            shutil.copyfile(source, content / name / source.name)
+    content.mkdir(parents=True, exist_ok=True)
+    if only is None or "2023" in only:
+        _newest_volume(content / "2023")
+    if only is None or "2019" in only:
+        (content / "2019" / "proceedings.yaml").write_text("title: Tiny Things Workshop 2019\n", encoding="utf-8")
     (content / "proceedings.yaml").write_text(
         "title: Tiny Things Series\ndescription: Every volume of the Tiny Things workshops.\n"
         "base_url: https://example.org/tiny/\n", encoding="utf-8")
     return content
+
+
+def _newest_volume(folder: Path) -> None:
+    folder.mkdir()
+    (folder / "workshop.jsonl").write_text("".join(json.dumps(record) + "\n" for record in NEWEST), encoding="utf-8")
+    (folder / "proceedings.yaml").write_text("title: Tiny Things Workshop 2023\ndate: 2023-12-01\n", encoding="utf-8")

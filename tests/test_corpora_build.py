@@ -1,10 +1,9 @@
-"""The real abstract lists build without an error.
+"""The abstract lists build without an error: the fixture, and the real ones when they are there.
 
-Each corpus in shared/corpora/ (JSON Lines with an "abstract" field, kept exactly as scraped: LaTeX,
+Each corpus (tests/corpora.py; JSON Lines with an "abstract" field, kept exactly as scraped: LaTeX,
 stray markup, cut-off abstracts, CRLF) becomes a plain list, as an organiser would paste it: the
 proceedings title on the first line, one abstract per paragraph, the blank lines inside an abstract
-dropped. The whole ICLR file and every fifth NeurIPS abstract (about 880) keep this under a minute.
-Warnings are allowed (they are the organiser's to-do list); run with ``-s`` to see them by kind.
+dropped. Warnings are allowed (they are the organiser's to-do list); run with ``-s`` to see them by kind.
 """
 
 from __future__ import annotations
@@ -16,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA
+import corpora
 from generator.build import build
 from generator.reporter import Reporter
 
-# corpus file → keep every n-th abstract
-CORPUS_FILES = {"iclr-2020.jsonl": 1, "neurips-2010-2018.jsonl": 1}
+# corpus → keep every n-th abstract
+CORPUS_FILES = {"fixture": 1, "iclr-2020.jsonl": 1, "neurips-2010-2018.jsonl": 1}
 
 
 def abstract_list(corpus: Path, every: int) -> str:
@@ -46,9 +45,7 @@ def kind(message: str) -> str:
 
 @pytest.mark.parametrize("name", sorted(CORPUS_FILES))
 def test_corpus_builds_without_errors(tmp_path, name):
-    corpus = CORPORA / name
-    if not corpus.exists():
-        pytest.skip(f"{corpus} is not available")
+    corpus = corpora.path(name)
     content = tmp_path / "content"
     content.mkdir()
     (content / f"{corpus.stem}.txt").write_text(abstract_list(corpus, CORPUS_FILES[name]), encoding="utf-8")

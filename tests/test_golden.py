@@ -1,36 +1,62 @@
-"""Golden files: the seed site's pages, byte for byte.
+"""Golden files: the seed site's pages and a small series archive's, byte for byte.
 
-After an intended change, regenerate with
+After an intended change, regenerate both with
     python -m pytest tests/test_golden.py --update-golden
-and review the diff of tests/golden/.
+and review the diff of tests/golden/ (seed/: the bundled content; archive/: three volumes of
+tests/archive_fixtures.py, built with the command line as a user would).
 """
 
+import difflib
 import shutil
 from pathlib import Path
 
-GOLDEN = Path(__file__).parent / "golden" / "seed"
+from archive_fixtures import SMALL, make_archive
+from generator.cli import main
+
+GOLDEN = Path(__file__).parent / "golden"
 
 
 def site_files(site: Path) -> dict[str, bytes]:
-    """Generated pages and data; theme assets are copied verbatim and not golden."""
+    """Generated pages and data; theme assets (a site's and each volume's) are copied verbatim and not golden."""
     return {
         p.relative_to(site).as_posix(): p.read_bytes()
         for p in sorted(site.rglob("*"))
-        if p.is_file() and p.relative_to(site).parts[0] != "assets"
+        if p.is_file() and "assets" not in p.relative_to(site).parts
     }
 
 
+def first_difference(name: str, expected: bytes, actual: bytes) -> str:
+    """A short unified diff of one file, so that a failure shows what moved without opening it."""
+    lines = difflib.unified_diff(expected.decode("utf-8", "replace").splitlines(),
+                                 actual.decode("utf-8", "replace").splitlines(),
+                                 f"golden/{name}", f"built/{name}", n=1, lineterm="")
+    return "\n".join(list(lines)[:30])
+
+
+def assert_matches_golden(actual: dict[str, bytes], name: str, update: bool) -> None:
+    golden = GOLDEN / name
+    if update:
+        shutil.rmtree(golden, ignore_errors=True)
+        for path, data in actual.items():
+            (golden / path).parent.mkdir(parents=True, exist_ok=True)
+            (golden / path).write_bytes(data)
+    expected = site_files(golden)
+    assert sorted(actual) == sorted(expected), (
+        f"the set of generated files changed (run with --update-golden): "
+        f"new {sorted(set(actual) - set(expected))}, gone {sorted(set(expected) - set(actual))}")
+    changed = [path for path in actual if actual[path] != expected[path]]
+    assert not changed, (f"pages differ from tests/golden/{name} (run with --update-golden and review): {changed}\n"
+                         + first_difference(changed[0], expected[changed[0]], actual[changed[0]]))
+
+
 def test_seed_site_matches_golden_files(seed_site, update_golden):
-    actual = site_files(seed_site)
-    if update_golden:
-        shutil.rmtree(GOLDEN, ignore_errors=True)
-        for name, data in actual.items():
-            (GOLDEN / name).parent.mkdir(parents=True, exist_ok=True)
-            (GOLDEN / name).write_bytes(data)
-    expected = site_files(GOLDEN)
-    assert sorted(actual) == sorted(expected), "the set of generated files changed (run with --update-golden)"
-    changed = [name for name in actual if actual[name] != expected[name]]
-    assert not changed, f"pages differ from tests/golden/seed (run with --update-golden and review): {changed}"
+    assert_matches_golden(site_files(seed_site), "seed", update_golden)
+
+
+def test_archive_site_matches_golden_files(tmp_path, update_golden):
+    content = make_archive(tmp_path, SMALL)
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site"), "--no-cache"]) == 0
+    assert_matches_golden(site_files(tmp_path / "site"), "archive", update_golden)
 
 
 def test_bundled_pages_are_up_to_date(seed_content):

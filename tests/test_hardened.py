@@ -291,6 +291,26 @@ def test_a_forged_cache_entry_is_not_published(tmp_path, monkeypatch):
     assert "evil.example" not in pages and "linear memory" in pages
 
 
+def test_the_cache_key_never_appears_half_written(tmp_path, monkeypatch):
+    """Two processes making the key at once (two first builds, two test workers): neither finds an
+    empty key file, which would read as no key and turn its cache off; the first key linked wins."""
+    from generator import cache
+
+    path = tmp_path / "proceedings" / "cache-key"
+    seen, urandom = [], os.urandom
+    monkeypatch.setattr(cache.os, "urandom", lambda n: seen.append(path.exists()) or urandom(n))
+    key = cache.secret_key.__wrapped__(path)
+    assert seen == [False], "the key file was there before its bytes were"
+    assert len(key) == 32 and path.read_bytes() == key and path.stat().st_mode & 0o077 == 0
+
+    theirs, other = b"t" * 32, tmp_path / "other" / "cache-key"
+    link = os.link
+    # Another process links its key between this one's check and its link: this one reads theirs.
+    monkeypatch.setattr(cache.os, "link", lambda source, to: (Path(to).write_bytes(theirs), link(source, to)))
+    assert cache.secret_key.__wrapped__(other) == theirs
+    assert sorted(p.name for p in other.parent.iterdir()) == ["cache-key"], "no private copy is left behind"
+
+
 def test_a_cache_made_with_another_users_secret_is_not_trusted(tmp_path, monkeypatch):
     from generator.cache import BuildCache
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA, REPO, write_list
+import corpora
+from conftest import REPO, write_list
 from generator.cleantext import clean
 from generator.build import build
 from generator.pipeline import sync_project
@@ -260,23 +261,22 @@ def test_a_list_and_a_bibtex_file_build_together(tmp_path):
     assert ("venue.bib", 52) in [(str(d.path), d.line) for d in reporter.warnings]  # its broken entry
 
 
-# -- real data -----------------------------------------------------------------------
+# -- real-looking and real data ------------------------------------------------------------
 
-CORPUS_FILES = ["iclr-2020.jsonl", "neurips-2010-2018.jsonl"]
-
-
-@pytest.mark.skipif(not all((CORPORA / name).is_file() for name in CORPUS_FILES),
-                    reason=f"the real corpora are not in {CORPORA}")
-def test_real_corpora_import_and_build_with_titles_and_authors(tmp_path):
+@pytest.mark.parametrize("corpus", ["fixture", "real"])
+def test_corpora_import_and_build_with_titles_and_authors(tmp_path, corpus):
+    if corpus == "fixture":
+        files = [corpora.FIXTURE]
+    else:
+        files = [corpora.path(name, "all 5,083 records imported and built") for name in corpora.REAL_FILES]
     content = tmp_path / "content"
-    for name in CORPUS_FILES:
-        assert run("import", str(CORPORA / name), "--content", str(content)).returncode == 0
+    for file in files:
+        assert run("import", str(file), "--content", str(content)).returncode == 0
     reporter = Reporter()
     result = build(content, tmp_path / "site", reporter)
     assert reporter.errors == []
-    records = [json.loads(line) for name in CORPUS_FILES
-               for line in (CORPORA / name).read_text(encoding="utf-8").split("\n") if line.strip()]
-    assert result.papers == len(records) == 687 + 4396
+    records = [record for file in files for record in corpora.read(file)]
+    assert result.papers == len(records) == (39 if corpus == "fixture" else 687 + 4396)
     made = pages(content)
     assert len(made) == len(records)
     for record in records:

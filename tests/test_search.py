@@ -12,7 +12,7 @@ import pytest
 from lunr.builder import Builder
 from lunr.stemmer import stemmer as lunr_stemmer
 
-from conftest import CORPORA
+import corpora
 from generator import search
 from generator.errors import ThemeError
 from generator.model import Paper, RenderedPaper
@@ -53,10 +53,8 @@ def load_script(data: bytes) -> dict:
 
 
 def corpus(limit: int) -> list[RenderedPaper]:
-    records = []
-    for name in ("neurips-2010-2018.jsonl", "iclr-2020.jsonl"):
-        with open(CORPORA / name, encoding="utf-8") as lines:
-            records += [json.loads(line) for line in lines]
+    """The first ``limit`` corpus records (the fixture's, then the real ones' when they are there)."""
+    records = corpora.records(limit)
     topics = ["Deep learning", "Optimization", "Theory", "Vision", "Language", "Reinforcement learning"]
     return rendered([
         {"title": r["title"], "abstract": " ".join(r["abstract"].split()), "tags": [topics[n % 6], topics[n * 5 % 6]],
@@ -160,9 +158,10 @@ class LunrBuilder(Builder):
                 self.inverted_index[t][name][ref] = {}
 
 
-def test_the_index_is_lunrs_own(seed_site):
+def test_the_index_is_lunrs_own(seed_site, monkeypatch):
     """The index, made from document numbers and counts and encoded in batches, is exactly what
     lunr.py's Builder serializes for the same terms (its inverted index in lunr.js's term order)."""
+    monkeypatch.setattr(search.index, "_BATCH", 500)  # several batches, whichever corpus is at hand
     papers = seed_papers(seed_site) + adversarial_papers() + corpus(300)
     builder = LunrBuilder()
     for ref, paper in enumerate(papers):
@@ -207,8 +206,9 @@ def test_seed_payload_per_paper(seed_site):
     assert per_paper < 2000, f"{per_paper:.0f} bytes gzip per paper"
 
 
-@pytest.mark.skipif(not (CORPORA / "iclr-2020.jsonl").exists(), reason="shared/corpora is not beside the repo")
 def test_payload_at_scale_stays_under_800_bytes_gzip_per_paper():
+    if not corpora.have_real():
+        pytest.skip(f"{corpora.NEEDS_REAL}: 5,000 real abstracts, as the payload per paper falls with size")
     papers = corpus(5000)
     script = search.search_files(papers, tag_urls(papers))["assets/search-index.js"]
     per_paper = len(gzip.compress(script)) / len(papers)

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA, REPO
+import corpora
+from conftest import REPO
 from generator import search
 from test_search import adversarial_papers, rendered, seed_papers, tag_urls
 
@@ -101,12 +102,8 @@ def test_tag_filter_keeps_only_that_tags_papers(node, tmp_path):
 
 
 def corpus_texts(limit: int) -> list[str]:
-    texts = [p["title"] + " " + p["abstract"] for p in ADVERSARIAL["papers"]]
-    path = CORPORA / "neurips-2010-2018.jsonl"
-    if path.exists():
-        with open(path, encoding="utf-8") as lines:
-            texts += [(r := json.loads(line))["title"] + " " + r["abstract"] for line, _ in zip(lines, range(limit))]
-    return texts
+    """The adversarial texts, then up to ``limit`` corpus records (the fixture's, then the real ones')."""
+    return [p["title"] + " " + p["abstract"] for p in ADVERSARIAL["papers"] + corpora.records(limit)]
 
 
 def test_search_js_makes_the_terms_the_index_holds(node, tmp_path):

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 
 import pytest
 
-from conftest import CORPORA
+import corpora
 from generator import cjk
 from generator.pages import SLUG
 from generator.slugs import MAX_LENGTH, slug_or_digest, slugify
@@ -36,10 +35,7 @@ def ascii_slugify(text: str, max_length: int = MAX_LENGTH) -> str:
 def corpus_titles() -> list[str]:
     titles = ["Sparse Attention, Revisited", "Über Müller's Straße: naïve café", "ＦＵＬＬ－ｗｉｄｔｈ title",
               "A" * 80, "Ünïcödé case: ΣΟΦΟΣ, İstanbul", "التعلم العميق"]
-    for path in sorted(CORPORA.glob("*.jsonl")):
-        with open(path, encoding="utf-8") as lines:
-            titles += [json.loads(line).get("title") or "" for line in lines]
-    return titles
+    return titles + [record.get("title") or "" for record in corpora.records()]
 
 
 def test_titles_without_cjk_keep_their_slugs():

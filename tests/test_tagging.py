@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+import corpora
 from generator.errors import ContentError
 from generator.tagging import DEFAULT_TAXONOMY_PATH, MAX_TAGS, load_taxonomy, parse_taxonomy
-from test_titles import CORPORA, REPO, seed_titles, to_plain
+from test_titles import REPO, seed_titles, to_plain
 
 BUNDLED = REPO / "content"
 
@@ -148,12 +148,9 @@ def test_invalid_taxonomy_names_file_and_line(tmp_path, text, line, message):
     assert str(raised.value).startswith(f"{tmp_path / 'taxonomy.yaml'}:{line}: ")
 
 
-@pytest.mark.parametrize("name", ["neurips-2010-2018.jsonl", "iclr-2020.jsonl"])
+@pytest.mark.parametrize("name", corpora.NAMES)
 def test_corpus_tags_are_spread(taxonomy, name):
-    path = CORPORA / name
-    if not path.is_file():
-        pytest.skip(f"corpus {name} not found")
-    papers = [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
+    papers = corpora.read(corpora.path(name))
     counts: Counter[str] = Counter()
     for paper in papers:
         tags = taxonomy.tags_for(paper["title"], to_plain(paper["abstract"]))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -12,13 +11,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+import corpora
 from conftest import derive_title
 from generator.sources.plainlist import parse
 from generator.titles import MAX_LENGTH, UNTITLED
 
 REPO = Path(__file__).resolve().parent.parent
 SEED_LISTS = (REPO / "content" / "neurips-2026.txt", REPO.parent / "shared" / "seed" / "neurips-2026.txt")
-CORPORA = REPO.parent / "shared" / "corpora"
 
 # Each seed abstract names its contribution; the title must carry that name.
 SEED_NAMES = (
@@ -65,11 +64,8 @@ def seed_titles() -> list[tuple[str, str]]:
 
 
 def corpus_abstracts(name: str) -> list[str]:
-    path = CORPORA / name
-    if not path.is_file():
-        pytest.skip(f"corpus {name} not found")
-    with path.open(encoding="utf-8") as lines:
-        return [json.loads(line)["abstract"] for line in lines if line.strip()]
+    """The abstracts of corpus ``name`` ("fixture" or a real file, which skips when absent)."""
+    return [record["abstract"] for record in corpora.read(corpora.path(name))]
 
 
 def assert_well_formed(title: str) -> None:
@@ -184,7 +180,7 @@ def test_any_text_gives_a_well_formed_title(text):
     assert title and len(title) <= MAX_LENGTH
 
 
-@pytest.mark.parametrize("name", ["neurips-2010-2018.jsonl", "iclr-2020.jsonl"])
+@pytest.mark.parametrize("name", corpora.NAMES)
 def test_corpus_titles_are_well_formed_and_unique(name):
     # Speed (about 0.2 ms per abstract) is measured by the benchmarks, not asserted here.
     plains = [to_plain(abstract) for abstract in corpus_abstracts(name)]

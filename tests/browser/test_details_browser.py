@@ -34,7 +34,8 @@ from .test_layout_browser import CONTRAST_JS
 SOURCES = REPO / "tests" / "fixtures" / "sources"
 ICLR = REPO.parent / "shared" / "corpora" / "iclr-2020.jsonl"
 ICLR_RECORDS = 100
-needs_iclr = pytest.mark.skipif(not ICLR.is_file(), reason=f"the ICLR 2020 corpus is not at {ICLR}")
+needs_iclr = pytest.mark.skipif(not ICLR.is_file(), reason="needs ../shared/corpora (the real NeurIPS/ICLR abstracts): "
+                                                           f"the ICLR 2020 papers at {ICLR}")
 
 # A base URL without a path: 404.html's root-absolute links then work from the test server's root.
 CONFIG = "title: Workshop on Details 2026\ndate: 2026-12-06\nbase_url: https://proceedings.example.org/\n"
