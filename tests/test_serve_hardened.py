@@ -112,7 +112,7 @@ def test_the_server_answers_while_a_rebuild_runs():
     """A rebuild runs off the server's loop (#27: a 3,000-paper rebuild used to leave it mute for 5 s)."""
     from tornado.ioloop import IOLoop
 
-    loop, events, started = IOLoop(), [], threading.Event()
+    events, started = [], threading.Event()
 
     def slow_rebuild() -> str:
         started.set()
@@ -121,13 +121,24 @@ def test_the_server_answers_while_a_rebuild_runs():
 
     def shown(outcome: Future) -> None:
         events.append(outcome.result())
-        loop.stop()
+        holder[0].stop()
 
-    rebuilds = OffLoop(loop, slow_rebuild, shown)
-    loop.add_callback(rebuilds.poke)
-    loop.add_callback(rebuilds.poke)  # a second poke while it runs starts nothing
-    loop.call_later(0.3, lambda: events.append("a request answered"))
-    loop.start()
-    rebuilds.close()
-    loop.close()
+    def serve() -> None:  # a loop of its own, in a thread of its own (another test may leave one running here)
+        import asyncio
+
+        asyncio.set_event_loop(asyncio.new_event_loop())
+        loop = IOLoop()
+        holder.append(loop)
+        rebuilds = OffLoop(loop, slow_rebuild, shown)
+        loop.add_callback(rebuilds.poke)
+        loop.add_callback(rebuilds.poke)  # a second poke while it runs starts nothing
+        loop.call_later(0.3, lambda: events.append("a request answered"))
+        loop.start()
+        rebuilds.close()
+        loop.close()
+
+    holder: list = []
+    thread = threading.Thread(target=serve)
+    thread.start()
+    thread.join(20)
     assert started.is_set() and events == ["a request answered", "rebuilt"]

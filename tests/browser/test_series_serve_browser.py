@@ -32,16 +32,12 @@ def test_an_edit_to_a_volume_reloads_the_open_page_with_no_csp_error(page, serve
     page.on("console", lambda message: messages.append(message.text))
     page.goto(server.url + path)
     page.wait_for_function("() => window.LiveReload !== undefined", timeout=TIMEOUT)
-    page.wait_for_timeout(500)  # the socket opens
-    page.evaluate("() => { window.notReloaded = true; }")
+    page.wait_for_timeout(1500)  # the socket opens; a reload the first build's settling asks for comes and goes
     source = content / "2023" / "workshop.jsonl"
     record = {"id": "n-7", "title": "Reloaded Before Your Eyes", "authors": ["Ada Lovelace"], "abstract": "Live."}
     source.write_text(source.read_text(encoding="utf-8") + json.dumps(record) + "\n", encoding="utf-8")
-    page.wait_for_function("() => window.notReloaded === undefined", timeout=30_000)
-    if path == "2023/index.html":
-        page.wait_for_selector("text=Reloaded Before Your Eyes", timeout=TIMEOUT)
-    else:
-        assert "6 papers" in page.content()
+    wanted = "Reloaded Before Your Eyes" if path == "2023/index.html" else "6 papers"
+    assert shown_after_reload(page, wanted), f"the open page never showed {wanted!r}"
     assert not [m for m in messages if "Content Security Policy" in m or "Refused" in m], messages
     assert not page.errors, page.errors
 
@@ -55,3 +51,18 @@ def test_a_broken_page_of_a_volume_shows_in_the_banner(page, served):
     broken.write_text("---\ntitle: [never closed\n---\n", encoding="utf-8")
     page.wait_for_selector("#proceedings-build-error", timeout=30_000)
     assert f"2021/papers/{broken.name}" in page.inner_text("#proceedings-build-error")
+
+
+def shown_after_reload(page, text: str, seconds: float = 30) -> bool:
+    """Whether the open page (reloaded by the server, never by the test) comes to show ``text``."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if text in page.content():
+                return True
+        except Exception:  # noqa: BLE001 — the page is between two documents while it reloads
+            pass
+        time.sleep(0.3)
+    return False
