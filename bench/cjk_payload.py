@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from generator import search  # noqa: E402
-from generator.model import Paper, RenderedPaper  # noqa: E402
+from generator.model.paper import Paper, RenderedPaper  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora"
 TOPICS = ["Deep learning", "Optimization", "Theory", "Vision", "Language", "Reinforcement learning"]

@@ -27,8 +27,8 @@ def main() -> int:
     args = parser.parse_args()
     sys.path[:0] = [str(args.repo.resolve()), str(REPO / "bench")]
     from fuzz_build import corpus
-    from generator.merge import Derived, plan_sync
-    from generator.pages import read_page
+    from generator.content.merge import Derived, plan_sync
+    from generator.content.pages import read_page
     from generator.sources import read_source
 
     def derive(entries):

@@ -8,7 +8,7 @@
     … --memory [--cold]              # no profiler: memory after each stage of a real (2-job) build
 
 Copies the content folder to bench/out/profile/ (so the corpus is left as it
-was), then runs generator.build.build() in this process under cProfile.
+was), then runs generator.commands.build.build() in this process under cProfile.
 ``--jobs 1`` (the default here) keeps every stage in this process: with more
 jobs, work done in forked children (the other half of the abstracts, the search
 index) is invisible to the profiler. ``--cold`` removes the Markdown pages first,
@@ -33,15 +33,15 @@ BENCH = Path(__file__).resolve().parent
 _source = sys.argv[sys.argv.index("--source") + 1] if "--source" in sys.argv else str(BENCH.parent)
 sys.path.insert(0, str(Path(_source).resolve()))
 
-from generator import build as build_module  # noqa: E402
-from generator.reporter import Reporter  # noqa: E402
+from generator.commands import build as build_module  # noqa: E402
+from generator.commands.reporter import Reporter  # noqa: E402
 
 
 def prepare(content: Path, cold: bool, cache: bool = False) -> tuple[Path, Path]:
     work = BENCH / "out" / "profile"
     if work.exists():
         shutil.rmtree(work)
-    # The build cache (generator/cache.py) is left out unless asked for: a profile shows the work.
+    # The build cache (generator/pipeline/cache.py) is left out unless asked for: a profile shows the work.
     shutil.copytree(content, work / "content",
                     ignore=None if cache else shutil.ignore_patterns(".proceedings-cache"))
     if cold:
@@ -76,7 +76,7 @@ def memory_by_stage(content: Path, site: Path, jobs: int) -> None:
     """The build process's RSS after each stage, and the search child's when it is done."""
     from generator import search
 
-    from generator import pipeline
+    from generator.pipeline import stages as pipeline
 
     original_call = pipeline.Pipeline.timed
 
@@ -102,7 +102,7 @@ def memory_by_stage(content: Path, site: Path, jobs: int) -> None:
 def candidate_statistics() -> None:
     """How much work related papers' candidate search does (it grows with the posting lists)."""
     try:
-        from generator import related
+        from generator.derive import related
     except ImportError:
         return
     if not all(hasattr(related, name) for name in ("text_terms", "tfidf_vectors", "TOP_TERMS")):
@@ -158,7 +158,7 @@ def main() -> None:
         if args.part == "sync":
             shutil.rmtree(content / "papers")
     try:  # related papers are cached per process (for serve): the unprofiled build above must not help
-        from generator.related import _neighbours
+        from generator.derive.related import _neighbours
 
         _neighbours.cache_clear()
     except ImportError:
@@ -171,19 +171,19 @@ def main() -> None:
         build_module.build(content, site, reporter, jobs=args.jobs)
         profiler.disable()
     elif args.part == "sync":
-        from generator.project import load_project, make_deriver
-        from generator.rendering import sync_pages
+        from generator.content.project import load_project, make_deriver
+        from generator.pipeline.rendering import sync_pages
 
         project = load_project(content, reporter)
         profiler.enable()
         sync_pages(project, reporter, {}, make_deriver(project, reporter, args.jobs), apply=True)
         profiler.disable()
     else:
-        from generator.pipeline import Options, Pipeline
-        from generator.rendering import site_renderer
+        from generator.pipeline.stages import Options, Pipeline
+        from generator.pipeline.rendering import site_renderer
         from generator.search import index_script, search_data
-        from generator.sinks import NullSink
-        from generator.site import tag_urls
+        from generator.pipeline.sinks import NullSink
+        from generator.render.html import tag_urls
 
         run = Pipeline(content, NullSink(), Options(jobs=2)).run(reporter, until="rendered")
         project, rendered = run.project, run.rendered

@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from generator.model import Paper, RenderedPaper  # noqa: E402
-from generator.related import RELATED_COUNT, nearest, related_papers, text_terms, tfidf_vectors  # noqa: E402
+from generator.model.paper import Paper, RenderedPaper  # noqa: E402
+from generator.derive.related import RELATED_COUNT, nearest, related_papers, text_terms, tfidf_vectors  # noqa: E402
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 FILES = [CORPORA / "neurips-2010-2018.jsonl", CORPORA / "iclr-2020.jsonl"]

@@ -193,7 +193,7 @@ def loadavg() -> str:
 # Our build ------------------------------------------------------------------------------
 
 SOURCE = REPO  # the tree whose generator/ and themes/ are measured (--rev exports a commit instead)
-BUILD_CACHE = ".proceedings-cache"  # generator/cache.py: CACHE_DIR, in the content folder
+BUILD_CACHE = ".proceedings-cache"  # generator/pipeline/cache.py: CACHE_DIR, in the content folder
 # Our build kinds: cold, warm (the cache of the previous build used), warm with --no-cache.
 KINDS = ("cold", "warm", "uncached")
 KIND_LABELS = {"cold": "cold", "warm": "warm", "uncached": "warm, no cache"}
@@ -322,7 +322,7 @@ def bench_n(n: int, repeat: int, workdir: Path, compare: bool) -> dict:
         print(f"  [{n}] round {attempt}/{repeat}", flush=True)
         runs["cold"].append(cold_build(n, content, site, workdir / f"cold-{attempt}.log"))
         runs["warm"].append(warm_build(n, content, site, workdir / f"warm-{attempt}.log"))
-        if (SOURCE / "generator" / "cache.py").is_file():  # a generator older than the cache has no --no-cache
+        if any((SOURCE / "generator").glob("**/cache.py")):  # a generator older than the cache has no --no-cache
             runs["uncached"].append(warm_build(n, content, site, workdir / f"uncached-{attempt}.log", cache=False))
         if compare:
             if tools is None:  # the titles our first build derived (the same in every round)

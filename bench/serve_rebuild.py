@@ -30,7 +30,7 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=6)
     args = parser.parse_args()
     sys.path.insert(0, str(args.source.resolve()))
-    from generator.live import LiveSite
+    from generator.pipeline.live import LiveSite
 
     with tempfile.TemporaryDirectory() as work:
         content = Path(work) / "content"

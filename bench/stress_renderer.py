@@ -79,7 +79,7 @@ _CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 from generator.latex import AbstractRenderer
-from generator.titles import pick_title, title_candidates
+from generator.derive.titles import pick_title, title_candidates
 text = sys.stdin.read()
 renderer = AbstractRenderer()
 stages = {}

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build
-from generator.reporter import Reporter
+from generator.commands.build import build
+from generator.commands.reporter import Reporter
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED_CONTENT = REPO / "content"
@@ -27,7 +27,7 @@ def update_golden(request) -> bool:
 
 
 def copy_content(target: Path) -> Path:
-    # Without the build cache a build of the bundled content may have left (generator/cache.py).
+    # Without the build cache a build of the bundled content may have left (generator/pipeline/cache.py).
     shutil.copytree(BUNDLED_CONTENT, target, ignore=shutil.ignore_patterns(".proceedings-cache"))
     return target
 
@@ -52,13 +52,13 @@ def seed_site(tmp_path_factory) -> Path:
 def derive_title(text: str, taken: set[str] | frozenset[str] = frozenset()) -> str:
     """A title as the build derives one: ``derive_one`` renders the abstract and makes the candidates,
     the sync picks the first one not in ``taken``. (No tags: ``auto_tags: never``.)"""
-    from generator.project import Project, derive_one
-    from generator.config import Config
+    from generator.content.project import Project, derive_one
+    from generator.model.config import Config
     from generator.latex import AbstractRenderer
-    from generator.merge import _Sync
-    from generator.model import Entry
-    from generator.tagging import default_taxonomy
-    from generator.volume import Volume
+    from generator.content.merge import _Sync
+    from generator.model.paper import Entry
+    from generator.derive.tagging import default_taxonomy
+    from generator.model.volume import Volume
 
     config = Config(auto_tags="never")
     project = Project(Path("."), config, Volume.of(config), [], default_taxonomy(), AbstractRenderer())

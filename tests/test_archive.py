@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build
-from generator.series import is_series
-from generator.cli import main
-from generator.reporter import Reporter
+from generator.commands.build import build
+from generator.series.layout import is_series
+from generator.commands.cli import main
+from generator.commands.reporter import Reporter
 
 from archive_fixtures import JANE_A, JANE_B, REPO, make_archive
 
@@ -89,7 +89,7 @@ def test_a_person_page_puts_each_papers_authors_on_a_line_of_their_own(archive):
 
 
 def test_a_volume_card_takes_number_and_venue_from_most_of_its_papers():
-    from generator.series import most_common
+    from generator.series.layout import most_common
 
     assert most_common(["7", "7", "8", ""]) == "7"
     assert most_common(["Osaka", "Kyoto", ""]) == "Kyoto"  # a tie goes to the first in order of the values

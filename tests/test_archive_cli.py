@@ -8,9 +8,9 @@ import time
 
 from archive_fixtures import FIXTURES, make_archive
 
-from generator.series import is_series
-from generator.series_live import LiveSeries
-from generator.cli import main
+from generator.series.layout import is_series
+from generator.series.live import LiveSeries
+from generator.commands.cli import main
 
 
 def test_import_into_archive_volume_creates_the_volume(tmp_path, capsys):

@@ -1,4 +1,4 @@
-"""The build cache (generator/cache.py) and the streaming site writer: a cached build makes the
+"""The build cache (generator/pipeline/cache.py) and the streaming site writer: a cached build makes the
 same bytes as an uncached one, skips only work whose inputs did not change, and a damaged,
 foreign or unwritable cache is never trusted and never fails a build."""
 
@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from generator import rendering as rendering_module
-from generator import cache as cache_module
-from generator import related as related_module
+from generator.pipeline import rendering as rendering_module
+from generator.pipeline import cache as cache_module
+from generator.derive import related as related_module
 from generator import search as search_module
-from generator.background import in_parallel, map_chunks
-from generator.build import build
-from generator.cache import CACHE_DIR, BuildCache, EntryCache
+from generator.pipeline.background import in_parallel, map_chunks
+from generator.commands.build import build
+from generator.pipeline.cache import CACHE_DIR, BuildCache, EntryCache
 from generator.errors import ThemeError
-from generator.reporter import Reporter
+from generator.commands.reporter import Reporter
 
 
 def snapshot(site: Path) -> dict[str, bytes]:
@@ -349,7 +349,7 @@ def test_the_index_script_in_pieces_is_the_script_whole():
 def test_front_matter_an_earlier_build_parsed_is_not_parsed_again(seed_content, monkeypatch):
     """A warm build reads 50,000 pages: YAML is most of it, so each front matter is kept in the cache by
     the digest of its text; a page whose front matter changed, or that JSON cannot hold, is parsed."""
-    from generator import pages as pages_module
+    from generator.content import pages as pages_module
 
     def read(known: bool = True):
         entries = EntryCache(BuildCache.for_content(seed_content), "front-matter") if known else None
@@ -385,7 +385,7 @@ def test_front_matter_an_earlier_build_parsed_is_not_parsed_again(seed_content, 
 
 def test_pages_a_cold_build_wrote_are_read_without_parsing_their_yaml(tmp_path, monkeypatch):
     from conftest import write_list
-    from generator import pages as pages_module
+    from generator.content import pages as pages_module
 
     content = tmp_path / "content"
     content.mkdir()

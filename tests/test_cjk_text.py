@@ -1,4 +1,4 @@
-"""generator/cjk.py's counting and cutting, checked against the plain per-character definitions
+"""generator/text/cjk.py's counting and cutting, checked against the plain per-character definitions
 they replace (one regex scan instead of a Python call per character: the templates call them
 for every title and abstract of every list)."""
 
@@ -9,8 +9,8 @@ import unicodedata
 
 import pytest
 
-from generator import cjk
-from generator.titles_cjk import is_cjk_abstract
+from generator.text import cjk
+from generator.derive.titles_cjk import is_cjk_abstract
 
 PIECES = ["abc DEF xyz ", "。，、；：！？ ", "扩散模型基于", "ひらがなカタカナ・ー々", "한국어텍스트", "ｶﾀｶﾅ",
           "αβγ∑∫ é ü",

@@ -2,7 +2,7 @@ import datetime as dt
 
 import pytest
 
-from generator.config import Config, load_config
+from generator.model.config import Config, load_config
 from generator.errors import ConfigError
 from generator.latex import MacroDef
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import corpora
-from generator.build import build
-from generator.reporter import Reporter
+from generator.commands.build import build
+from generator.commands.reporter import Reporter
 
 # corpus → keep every n-th abstract
 CORPUS_FILES = {"fixture": 1, "iclr-2020.jsonl": 1, "neurips-2010-2018.jsonl": 1}

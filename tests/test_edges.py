@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from generator.cli import main
+from generator.commands.cli import main
 from generator.sources import bibtex
 
 
@@ -82,7 +82,7 @@ def test_a_chain_of_100000_strings_stops_with_a_warning():
 # -- Unicode at the edge ------------------------------------------------------------------------------
 
 def test_clean_text_normalises_and_drops_what_cannot_be_seen():
-    from generator.cleantext import clean
+    from generator.text.cleantext import clean
 
     assert clean("Ame\u0301lie") == "Amélie"  # NFC
     assert clean("Jane\u200b Doe\u2060\ufeff") == "Jane Doe"
@@ -169,7 +169,7 @@ DEVICES = {"con", "prn", "aux", "nul", *(f"com{n}" for n in range(1, 10)), *(f"l
 
 
 def test_a_slug_is_never_a_windows_device_name():
-    from generator.slugs import slugify, slug_or_digest
+    from generator.text.slugs import slugify, slug_or_digest
 
     for name in ["CON", "aux", "Nul", "PRN", "COM1", "com9", "LPT1", "lpt9"]:
         assert slugify(name) == f"{name.lower()}-1"
@@ -209,7 +209,7 @@ def test_an_over_long_slug_is_cut_to_what_a_file_system_allows(seed_content, tmp
 def test_a_file_the_site_cannot_take_is_named_by_its_place_in_the_site(seed_content, tmp_path, monkeypatch, capsys):
     import errno
 
-    from generator import output
+    from generator.pipeline import output
 
     def refuse(path, data):
         raise OSError(errno.ENAMETOOLONG, "File name too long", str(path))
@@ -248,7 +248,8 @@ def test_two_bib_files_sharing_a_key_never_repeat_it_in_proceedings_bib(tmp_path
 def test_a_full_or_read_only_content_folder_is_one_line_naming_the_page(tmp_path, monkeypatch, capsys, code,
                                                                         command):
     # Tests run as root, where chmod stops no write: the write itself is made to fail as the disk would.
-    from generator import merge, output
+    from generator.content import merge
+    from generator.pipeline import output
 
     def refuse(path, *args, **kwargs):
         raise OSError(code, os.strerror(code), str(path))
@@ -271,7 +272,7 @@ def test_a_full_or_read_only_content_folder_is_one_line_naming_the_page(tmp_path
 
 
 def test_an_import_that_cannot_copy_its_source_in_is_one_line(tmp_path, monkeypatch, capsys):
-    from generator import cli
+    from generator.commands import cli
 
     def refuse(source, target):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))

@@ -14,7 +14,7 @@ from conftest import REPO
 # Runs the CLI with one step of the writer replaced by "do part of it, then die like kill -9".
 KILLER = r"""
 import os, sys
-import generator.output as output
+import generator.pipeline.output as output
 point = sys.argv[1]
 if point == "before":
     original = output._write
@@ -34,7 +34,7 @@ elif point == "after":
         out_dir.rename(old)
         os._exit(9)
     output._swap = half_swap
-from generator.cli import main
+from generator.commands.cli import main
 sys.exit(main(sys.argv[2:]))
 """
 
@@ -73,10 +73,10 @@ def test_killed_build_then_next_build_leaves_a_complete_site(seed_content, tmp_p
 
 def test_read_only_output_folder_keeps_the_previous_site(seed_content, tmp_path, monkeypatch):
     """CI runs as root, which ignores permissions, so the refusal is simulated where it would happen."""
-    from generator import output
-    from generator.build import build
+    from generator.pipeline import output
+    from generator.commands.build import build
     from generator.errors import OutputError
-    from generator.reporter import Reporter
+    from generator.commands.reporter import Reporter
 
     out = tmp_path / "site"
     build(seed_content, out, Reporter())
@@ -94,10 +94,10 @@ def test_read_only_output_folder_keeps_the_previous_site(seed_content, tmp_path,
 
 def test_full_output_folder_keeps_the_previous_site(seed_content, tmp_path, monkeypatch):
     """A write error (disk full) midway: nothing of the new site is published."""
-    from generator import output
-    from generator.build import build
+    from generator.pipeline import output
+    from generator.commands.build import build
     from generator.errors import OutputError
-    from generator.reporter import Reporter
+    from generator.commands.reporter import Reporter
 
     out = tmp_path / "site"
     build(seed_content, out, Reporter())

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 from archive_fixtures import SMALL, make_archive
-from generator.cli import main
+from generator.commands.cli import main
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -61,9 +61,9 @@ def test_archive_site_matches_golden_files(tmp_path, update_golden):
 
 def test_bundled_pages_are_up_to_date(seed_content):
     """content/papers/ is what the generator makes of the list: building changes nothing."""
-    from generator.pipeline import sync_project
-    from generator.project import load_project
-    from generator.reporter import Reporter
+    from generator.pipeline.stages import sync_project
+    from generator.content.project import load_project
+    from generator.commands.reporter import Reporter
 
     reporter = Reporter()
     plan = sync_project(load_project(seed_content, reporter), reporter, apply=False)

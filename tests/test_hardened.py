@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build
-from generator.check import check
-from generator.cli import main
-from generator.reporter import ConsoleReporter, Reporter
+from generator.commands.build import build
+from generator.commands.check import check
+from generator.commands.cli import main
+from generator.commands.reporter import ConsoleReporter, Reporter
 
 ABSTRACTS = ["We learn the edges of a graph with linear memory and show it on ten benchmarks.",
              "We count things in images of cluttered rooms with a detector trained on synthetic data.",
@@ -129,7 +129,7 @@ def test_a_title_with_escapes_reaches_the_terminal_escaped(tmp_path):
     content = jsonl_content(tmp_path, records(title="\x1b[2K\x1b]0;pwned\x07Title with \\undefinedmacro"))
     status, err = run_cli("build", "--content", str(content), "--out", str(tmp_path / "site"))
     assert status == 0 and "undefinedmacro" in err
-    # Control characters are dropped as the source is read (generator/cleantext.py): none is left to show.
+    # Control characters are dropped as the source is read (generator/text/cleantext.py): none is left to show.
     assert "\x1b" not in err and "\x07" not in err and "[2K]0;pwnedTitle" in err
 
 
@@ -190,7 +190,7 @@ def test_forked_workers_do_not_outlive_a_killed_build(runner):
 
     script = f"""
 import os, sys, time
-from generator import background
+from generator.pipeline import background
 job = lambda: (sys.stdout.write(str(os.getpid()) + "\\n"), sys.stdout.flush(), time.sleep(60))
 if "{runner}" == "in_parallel":
     background.in_parallel(job)
@@ -269,7 +269,7 @@ def test_a_killed_builds_lock_and_staging_do_not_block_the_next(tmp_path):
 # -- 9. the build cache cannot be poisoned ------------------------------------------------------------
 
 def test_a_forged_cache_entry_is_not_published(tmp_path, monkeypatch):
-    from generator import cache as cache_module
+    from generator.pipeline import cache as cache_module
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
     content = jsonl_content(tmp_path, records())
@@ -295,7 +295,7 @@ def test_a_forged_cache_entry_is_not_published(tmp_path, monkeypatch):
 def test_the_cache_key_never_appears_half_written(tmp_path, monkeypatch):
     """Two processes making the key at once (two first builds, two test workers): neither finds an
     empty key file, which would read as no key and turn its cache off; the first key linked wins."""
-    from generator import cache
+    from generator.pipeline import cache
 
     path = tmp_path / "proceedings" / "cache-key"
     seen, urandom = [], os.urandom
@@ -313,7 +313,7 @@ def test_the_cache_key_never_appears_half_written(tmp_path, monkeypatch):
 
 
 def test_a_cache_made_with_another_users_secret_is_not_trusted(tmp_path, monkeypatch):
-    from generator.cache import BuildCache
+    from generator.pipeline.cache import BuildCache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "alice"))
     BuildCache(tmp_path / "cache").store_json("x", "k", {"html": "<p>alice</p>"})
@@ -369,7 +369,7 @@ def synthetic_abstracts(count: int, seed: int = 7) -> list[str]:
 def test_edited_abstracts_are_matched_to_their_pages_without_comparing_every_pair(tmp_path, monkeypatch):
     import difflib
 
-    from generator import merge
+    from generator.content import merge
     from test_merge import pages, sync
 
     content = tmp_path / "content"

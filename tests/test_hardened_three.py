@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from generator.cli import main
+from generator.commands.cli import main
 
 
 def build(content, site) -> int:
@@ -112,9 +112,9 @@ def test_past_50000_addresses_the_sitemap_is_an_index_of_sitemaps_the_series_nam
     import xml.etree.ElementTree as ET
 
     from generator.publish.feeds import volume_sitemap_names, volume_sitemaps
-    from generator.series import SeriesVolume, leaf_sitemaps
-    from generator.series_pages import series_sitemaps
-    from generator.volume import Volume
+    from generator.series.layout import SeriesVolume, leaf_sitemaps
+    from generator.series.pages import series_sitemaps
+    from generator.model.volume import Volume
 
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
     volume = Volume("Big", base_url="https://example.org/big/")

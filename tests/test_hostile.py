@@ -28,7 +28,7 @@ import pytest
 import yaml
 
 from conftest import REPO, write_list
-from generator.cli import main
+from generator.commands.cli import main
 
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile" / "content"
 MATHML_TAGS = frozenset("""math mrow mi mn mo mtext mspace ms msub msup msubsup munder mover
@@ -531,7 +531,8 @@ TEMPLATES = {
                         "templates/index.html:3: ZeroDivisionError: division by zero"),
     "an undefined attribute": ('{% extends "default/index.html" %}\n{% block content %}\n{{ site.nope.deeper }}\n'
                                "{% endblock %}\n",
-                               "templates/index.html:3: 'generator.site.SiteInfo object' has no attribute 'nope'"),
+                               "templates/index.html:3: 'generator.render.html.SiteInfo object' "
+                               "has no attribute 'nope'"),
     "a macro that calls itself": ("{% macro m() %}{{ m() }}{% endmacro %}\n{{ m() }}\n",
                                   "templates/index.html:1: RecursionError"),
     "bytes that are not UTF-8": ("ok\ncaf\udce9 {{ x }}\n",
@@ -564,10 +565,10 @@ def test_outputs_never_share_a_path(tmp_path):
         (content / "papers" / f"p{number}.md").write_text(
             f"---\nid: p{number}\ntitle: Paper {number}\nslug: paper-{number}\ntags: {tags}\norder: {number}\n---\n\n"
             f"Abstract {number}.\n", encoding="utf-8")
-    from generator.pipeline import Options, Pipeline
-    from generator.rendering import site_renderer
-    from generator.reporter import Reporter
-    from generator.sinks import NullSink
+    from generator.pipeline.stages import Options, Pipeline
+    from generator.pipeline.rendering import site_renderer
+    from generator.commands.reporter import Reporter
+    from generator.pipeline.sinks import NullSink
 
     run = Pipeline(content, NullSink(), Options(cache=False)).run(Reporter(), until="rendered")
     papers = run.rendered

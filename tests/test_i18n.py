@@ -17,10 +17,10 @@ from babel.messages.pofile import read_po
 from babel.support import NullTranslations
 
 from conftest import REPO, write_list
-from generator.build import build
-from generator.config import load_config
-from generator.i18n import LOCALES_DIR, Interface, catalogue_for, catalogue_locales, interface, plural_forms
-from generator.reporter import Reporter
+from generator.commands.build import build
+from generator.model.config import load_config
+from generator.render.i18n import LOCALES_DIR, Interface, catalogue_for, catalogue_locales, interface, plural_forms
+from generator.commands.reporter import Reporter
 
 TEMPLATES = REPO / "themes" / "default" / "templates"
 SEARCH_JS = REPO / "themes" / "default" / "static" / "search.js"

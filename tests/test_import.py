@@ -14,15 +14,15 @@ import pytest
 
 import corpora
 from conftest import REPO, write_list
-from generator.cleantext import clean
-from generator.build import build
-from generator.pipeline import sync_project
-from generator.project import load_project
+from generator.text.cleantext import clean
+from generator.commands.build import build
+from generator.pipeline.stages import sync_project
+from generator.content.project import load_project
 from generator.errors import ContentError
-from generator.pages import split_front_matter
-from generator.reporter import Reporter
-from generator.slugs import slugify
-from generator.yamlutil import load_mapping
+from generator.content.pages import split_front_matter
+from generator.commands.reporter import Reporter
+from generator.text.slugs import slugify
+from generator.content.yamlutil import load_mapping
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sources"
 FORMATS = ["bib", "csv", "tsv", "jsonl"]
@@ -283,6 +283,6 @@ def test_corpora_import_and_build_with_titles_and_authors(tmp_path, corpus):
         page = made[record["id"]]
         assert page["title"] == " ".join(record["title"].split())
         # spacing tidied, and the marks of equal contribution ("Tianyi Zhang*") left out
-        # Names as read at the edge (generator/cleantext.py: a stray DEL in "Y\x7faniv Tenzer" is dropped).
+        # Names as read at the edge (generator/text/cleantext.py: a stray DEL in "Y\x7faniv Tenzer" is dropped).
         assert page.get("authors", []) == [" ".join(clean(name).split()).rstrip("*†‡§¶# ")
                                            for name in record["authors"]]

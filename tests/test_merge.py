@@ -5,10 +5,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from generator.merge import Derived, plan_sync
-from generator.pages import read_page, render_page, split_front_matter
+from generator.content.merge import Derived, plan_sync
+from generator.content.pages import read_page, render_page, split_front_matter
 from generator.sources.plainlist import parse
-from generator.yamlutil import load_mapping
+from generator.content.yamlutil import load_mapping
 from generator.errors import ContentError
 
 ABSTRACTS = [
@@ -171,7 +171,7 @@ def test_nothing_a_person_wrote_is_lost_over_many_syncs(content):
 
 
 def test_pages_read_on_two_cores_are_the_pages_read_on_one(tmp_path):
-    from generator.pages import read_pages
+    from generator.content.pages import read_pages
 
     papers = tmp_path / "papers"
     papers.mkdir()
@@ -196,8 +196,8 @@ _PRINTABLE = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40).f
 def test_a_written_page_is_the_page_read_back(tmp_path_factory, title, tags, order, body, extra):
     """A cold build takes the pages it writes as written (pages.written_page) instead of parsing their YAML
     again: that must be exactly what reading the file gives, or the page is read."""
-    from generator.output import write_atomically
-    from generator.pages import read_page, render_page, written_page
+    from generator.pipeline.output import write_atomically
+    from generator.content.pages import read_page, render_page, written_page
 
     meta = {"id": "7", "title": title, "slug": "a-b", "tags": tags, **extra, "order": order,
             "generated": {"text": "c65fb173cb04", "title": title}}
@@ -211,7 +211,7 @@ def test_a_written_page_is_the_page_read_back(tmp_path_factory, title, tags, ord
 
 
 def test_a_page_with_a_line_break_in_its_front_matter_is_read_back(tmp_path):
-    from generator.pages import render_page, written_page
+    from generator.content.pages import render_page, written_page
 
     meta = {"id": "1", "title": "Two\nlines", "order": 1}
     assert written_page(tmp_path / "x.md", meta, render_page(meta, "Abstract.")) is None

@@ -17,9 +17,9 @@ import pytest
 import yaml
 
 from conftest import REPO
-from generator import scaffold
-from generator.cli import main
-from generator.scaffold import PLACEHOLDER, InstallSource, NewProject
+from generator.commands import scaffold
+from generator.commands.cli import main
+from generator.commands.scaffold import PLACEHOLDER, InstallSource, NewProject
 
 TITLE = "Workshop on Tidy Proceedings 2026"
 SOURCE = "git+https://github.com/example/proceedings@v0.1.0"

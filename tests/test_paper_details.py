@@ -7,8 +7,8 @@ from pathlib import Path
 import bibtexparser
 import pytest
 
-from generator.build import build
-from generator.reporter import Reporter
+from generator.commands.build import build
+from generator.commands.reporter import Reporter
 
 RECORDS = [
     {"id": "p1", "title": "Graphs That Learn Their Own Edges",

@@ -1,4 +1,4 @@
-"""One person, one rule (people.py, people_file.py): a volume's author pages and an archive's people
+"""One person, one rule (derive/people.py, content/people_file.py): a volume's author pages and an archive's people
 pages agree about who is one person, and people.yaml decides what the rule cannot (issue 26)."""
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator import people as people_module
-from generator.build import build as build_archive
-from generator.build import build
-from generator.changes import Classifier, Kind
-from generator.cli import main
+from generator.derive import people as people_module
+from generator.commands.build import build as build_archive
+from generator.commands.build import build
+from generator.content.changes import Classifier, Kind
+from generator.commands.cli import main
 from generator.errors import ContentError
-from generator.model import Author
-from generator.people import Rules, fold, group, variants
-from generator.people_file import parse_rules
-from generator.reporter import Reporter
+from generator.model.paper import Author
+from generator.derive.people import Rules, fold, group, variants
+from generator.content.people_file import parse_rules
+from generator.commands.reporter import Reporter
 
 from archive_fixtures import make_archive
 
@@ -268,7 +268,7 @@ def test_an_archives_people_file_applies_to_every_volume_and_the_people_pages(tm
 
 
 def test_serve_follows_an_edit_of_the_people_file(tmp_path):
-    from generator.live import LiveSite
+    from generator.pipeline.live import LiveSite
 
     content = write_volume(tmp_path / "content", [["J. Doe"], ["Jane Doe"]])
     live = LiveSite(content, tmp_path / "site")

@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from generator import pipeline, rendering
-from generator.build import build
-from generator.check import check
-from generator.live import LiveSite
-from generator.reporter import Reporter
+from generator.pipeline import stages as pipeline
+
+from generator.pipeline import rendering
+from generator.commands.build import build
+from generator.commands.check import check
+from generator.pipeline.live import LiveSite
+from generator.commands.reporter import Reporter
 
 OUTPUTS = ["search", "relate", "render", "publish"]
 ALL = ["project", "pages", "papers", "rendered", *OUTPUTS]
@@ -104,9 +106,9 @@ def test_abstracts_rendered_to_derive_titles_in_workers_are_not_rendered_again(t
     them; the render stage then finds every rendering in this process."""
     import corpora
     from conftest import write_list
-    from generator import project as project_module
+    from generator.content import project as project_module
     from generator.latex import AbstractRenderer
-    from generator.project import load_project, make_deriver
+    from generator.content.project import load_project, make_deriver
 
     abstracts = [" ".join(record["abstract"].split()) for record in corpora.records(60)]
     # Fork for a list this short: the threshold only saves a fork's cost, the handing back is the same.

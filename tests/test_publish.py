@@ -2,7 +2,7 @@
 
 The first part tests generator.publish directly, on the bundled papers. The
 second part ("in the built site") builds whole sites: it needs the
-Publication wired into build.py and site.py.
+Publication wired into commands/build.py and render/html.py.
 """
 
 from __future__ import annotations
@@ -18,18 +18,18 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build
-from generator.pipeline import Options, Pipeline
-from generator.sinks import NullSink
-from generator.model import RenderedPaper
+from generator.commands.build import build
+from generator.pipeline.stages import Options, Pipeline
+from generator.pipeline.sinks import NullSink
+from generator.model.paper import RenderedPaper
 from generator.publish import BIB_PATH, FEED_PATH, NOJEKYLL, SITEMAP_PATH, Publication
 from generator.publish.bibtex import BibTeX, escape
 from generator.publish.feeds import ATOM_NS, SITEMAP_NS
 from generator.publish.meta import paper_meta
-from generator.volume import Volume, key_prefix
-from generator.reporter import Reporter
-from generator.site import SiteInfo, SiteRenderer
-from generator.theme import Theme
+from generator.model.volume import Volume, key_prefix
+from generator.commands.reporter import Reporter
+from generator.render.html import SiteInfo, SiteRenderer
+from generator.render.theme import Theme
 
 HOSTILE = r'<script>alert(1)</script> & "quotes" 50% of {x} ~a^b #1 a_b \ $\alpha_{1}$'
 BASE_URL = "https://org.github.io/proc/"
@@ -241,7 +241,7 @@ def test_meta_tags_without_date_or_base_url(seed_content):
 
 
 def test_paper_template_escapes_every_value(seed_content):
-    """paper.html with the Publication's context, rendered as site.py renders it."""
+    """paper.html with the Publication's context, rendered as render/html.py renders it."""
     set_title(seed_content, "3", HOSTILE)
     publication, papers, site, config = published(seed_content)
     renderer = SiteRenderer(Theme.for_content(seed_content), config, site)
@@ -324,7 +324,7 @@ def test_publishing_files_are_the_same_every_time(seed_content):
     assert first == second and set(first) == {NOJEKYLL, BIB_PATH, FEED_PATH, SITEMAP_PATH}
 
 
-# -- in the built site (needs the Publication wired into build.py and site.py) --
+# -- in the built site (needs the Publication wired into commands/build.py and render/html.py) --
 
 def built(content: Path, out: Path, base_url: str | None = None) -> tuple[Path, Reporter]:
     reporter = Reporter()

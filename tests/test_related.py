@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 from conftest import REPO
-from generator.model import Paper, RenderedPaper
+from generator.model.paper import Paper, RenderedPaper
 import math
 from collections import Counter
 
-from generator.related import (
+from generator.derive.related import (
     CANDIDATES, MAX_POSTINGS, RELATED_COUNT, TOP_TERMS, _candidates, _cosine, nearest, related_papers,
     tfidf_vectors, text_terms,
 )
@@ -61,7 +61,7 @@ def test_same_input_same_answer():
 
 def test_same_answer_under_every_hash_seed():
     script = ("import sys; sys.path.insert(0, 'tests'); from test_related import synthetic, ids; "
-              "from generator.related import related_papers; print(ids(related_papers(synthetic(400))))")
+              "from generator.derive.related import related_papers; print(ids(related_papers(synthetic(400))))")
     outputs = {
         subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True,
                        env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)}).stdout

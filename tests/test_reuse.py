@@ -1,4 +1,4 @@
-"""A build keeps the last site's files whose inputs did not move (generator/reuse.py), and the site
+"""A build keeps the last site's files whose inputs did not move (generator/pipeline/reuse.py), and the site
 it leaves is always the one a build from scratch makes: every kind of edit below is followed by a
 warm build and compared, byte for byte, with a ``--no-cache`` build into an empty folder."""
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build
-from generator.reporter import Reporter
-from generator.site import SiteRenderer
+from generator.commands.build import build
+from generator.commands.reporter import Reporter
+from generator.render.html import SiteRenderer
 
 
 def snapshot(site: Path) -> dict[str, bytes]:

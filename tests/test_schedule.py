@@ -1,4 +1,5 @@
-"""The pipeline's schedule (schedule.py): when the search index is made is chosen by Options, not by the sink."""
+"""The pipeline's schedule (pipeline/schedule.py): when the search index is made is chosen by Options,
+not by the sink."""
 
 from __future__ import annotations
 
@@ -9,14 +10,14 @@ from pathlib import Path
 import pytest
 
 import generator.search as search_package
-from generator import pipeline
-from generator.background import in_parallel
-from generator.build import build
-from generator.check import CHECKING
-from generator.pipeline import Options, Pipeline
-from generator.reporter import Reporter
+from generator.pipeline import stages as pipeline
+from generator.pipeline.background import in_parallel
+from generator.commands.build import build
+from generator.commands.check import CHECKING
+from generator.pipeline.stages import Options, Pipeline
+from generator.commands.reporter import Reporter
 from generator.search import INDEX_JS
-from generator.sinks import MemorySink, NullSink, StagingSink
+from generator.pipeline.sinks import MemorySink, NullSink, StagingSink
 
 
 def site_files(folder: Path) -> dict[str, bytes]:

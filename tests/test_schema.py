@@ -1,5 +1,5 @@
-"""One schema (generator/schema.py): a paper field is declared once, on model.Details, and every reader and
-writer derives from it. The `video` link was added so (one line in model.py, one in _link_labels.html and
+"""One schema (generator/model/schema.py): a paper field is declared once, on model.Details, and every reader and
+writer derives from it. The `video` link was added so (one line in model/paper.py, one in _link_labels.html and
 its translations); a copy of the package with one more value field and one more link type, each one line
 (and one template line), shows them read from CSV, JSON Lines and BibTeX and written everywhere."""
 
@@ -18,10 +18,10 @@ import bibtexparser
 import pytest
 
 from conftest import REPO
-from generator.build import build
-from generator.model import DETAILS, Details
-from generator.pages import FRONT_MATTER, read_page
-from generator.reporter import Reporter
+from generator.commands.build import build
+from generator.model.paper import DETAILS, Details
+from generator.content.pages import FRONT_MATTER, read_page
+from generator.commands.reporter import Reporter
 from generator.sources.records import FIELDS, field_name
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema"
@@ -107,7 +107,7 @@ def test_a_field_is_one_declaration_and_one_template_line(tmp_path):
     package = tmp_path / "package"
     shutil.copytree(REPO / "generator", package / "generator", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(REPO / "themes", package / "themes")
-    _insert_after(package / "generator" / "model.py", "    award: str = ", NEW_FIELDS)
+    _insert_after(package / "generator" / "model" / "paper.py", "    award: str = ", NEW_FIELDS)
     templates = package / "themes" / "default" / "templates"
     _insert_after(templates / "_paper_details.html", '{% if details.volume or details.pages %}', NEW_TEMPLATE_LINE,
                   before=True)

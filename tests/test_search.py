@@ -15,8 +15,8 @@ from lunr.stemmer import stemmer as lunr_stemmer
 import corpora
 from generator import search
 from generator.errors import ThemeError
-from generator.model import Paper, RenderedPaper
-from generator.theme import Theme
+from generator.model.paper import Paper, RenderedPaper
+from generator.render.theme import Theme
 
 ADVERSARIAL = Path(__file__).parent / "js" / "adversarial.json"
 

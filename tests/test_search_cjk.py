@@ -11,7 +11,8 @@ import gzip
 import pytest
 
 from cjk_fixtures import search_records
-from generator import cjk, search
+from generator import search
+from generator.text import cjk
 from test_search import load_script, rendered, tag_urls
 
 

@@ -16,9 +16,9 @@ import pytest
 
 from archive_fixtures import make_archive
 from conftest import REPO, copy_content
-from generator.build import build
-from generator.cli import main
-from generator.reporter import Reporter
+from generator.commands.build import build
+from generator.commands.cli import main
+from generator.commands.reporter import Reporter
 from test_serve import Served, get, wait_for
 from test_serve_hardened import request
 

@@ -202,7 +202,7 @@ def test_a_symlink_out_of_the_theme_is_not_served(seed_content, tmp_path):
 
 def test_undoing_a_broken_edit_clears_the_banner_and_reloads(seed_content, tmp_path):
     """Back to the last good text, nothing is written, yet the browser must reload to lose the banner."""
-    from generator.live import LiveSite
+    from generator.pipeline.live import LiveSite
 
     live = LiveSite(seed_content, tmp_path / "site")
     live.build_all()
@@ -220,7 +220,7 @@ def test_undoing_a_broken_edit_clears_the_banner_and_reloads(seed_content, tmp_p
 def test_undoing_a_broken_page_serves_the_site_it_broke(seed_content, tmp_path):
     """A page that does not parse leaves the lists, as in a build, and keeps its own last good HTML;
     back to its good text, the served site is byte for byte the one before the edit."""
-    from generator.live import LiveSite
+    from generator.pipeline.live import LiveSite
 
     live = LiveSite(seed_content, tmp_path / "site")
     live.build_all()
@@ -246,7 +246,7 @@ def test_a_broken_page_stays_an_error_through_passes_that_do_not_read_pages(seed
     """Related papers settled after an edit, or a template saved, rerun only the outputs: the page that
     does not parse is still broken, and the browser must go on saying so (it did not, when related papers
     were quick enough to settle before the browser looked)."""
-    from generator.live import LiveSite
+    from generator.pipeline.live import LiveSite
 
     live = LiveSite(seed_content, tmp_path / "site")
     live.build_all()
@@ -272,7 +272,7 @@ def test_a_broken_page_stays_an_error_through_passes_that_do_not_read_pages(seed
 
 def test_the_error_banner_stays_in_view_of_a_scrolled_page():
     from generator.errors import Diagnostic
-    from generator.serve import with_error_banner
+    from generator.commands.serve import with_error_banner
 
     page = with_error_banner(b"<html><body class=x><p>text</p></body></html>",
                              [Diagnostic("error", "bad <b>", "papers/a.md", 3)])
@@ -287,10 +287,10 @@ def site_files(folder: Path) -> dict[str, bytes]:
 def test_served_pages_are_the_built_pages(seed_content, tmp_path):
     """serve and build run one pipeline: the same files, byte for byte, after the first build and after an
     edit has settled; over HTTP a page differs only by the CSP line (livereload adds its script as it sends it)."""
-    from generator.build import build
-    from generator.live import LiveSite
-    from generator.reporter import Reporter
-    from generator.serve import SiteApp, without_csp
+    from generator.commands.build import build
+    from generator.pipeline.live import LiveSite
+    from generator.commands.reporter import Reporter
+    from generator.commands.serve import SiteApp, without_csp
 
     live = LiveSite(seed_content, tmp_path / "served")
     live.build_all()

@@ -135,8 +135,8 @@ def test_404_uses_the_site_path(seed_site):
 
 
 def test_long_lists_paginate_and_every_link_still_resolves(seed_content, tmp_path):
-    from generator.build import build
-    from generator.reporter import Reporter
+    from generator.commands.build import build
+    from generator.commands.reporter import Reporter
 
     config = seed_content / "proceedings.yaml"
     config.write_text(config.read_text(encoding="utf-8").replace("papers_per_page: 100", "papers_per_page: 3"),
@@ -161,8 +161,8 @@ def test_long_abstracts_with_math_paginate_by_size_not_only_by_count(tmp_path):
     """A volume of long, math-heavy abstracts: every list page stays under 100 KB, every paper is listed
     once, in order, numbered on from the page before."""
     from conftest import write_list
-    from generator.build import build
-    from generator.reporter import Reporter
+    from generator.commands.build import build
+    from generator.commands.reporter import Reporter
 
     content = tmp_path / "content"
     content.mkdir()

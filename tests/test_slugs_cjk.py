@@ -8,9 +8,9 @@ import unicodedata
 import pytest
 
 import corpora
-from generator import cjk
-from generator.pages import SLUG
-from generator.slugs import MAX_LENGTH, slug_or_digest, slugify
+from generator.text import cjk
+from generator.content.pages import SLUG
+from generator.text.slugs import MAX_LENGTH, slug_or_digest, slugify
 
 
 # Latin letters Unicode does not decompose: folded since issue 15 ("Łojasiewicz" was "ojasiewicz").

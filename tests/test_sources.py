@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.details import parse_authors, parse_details
+from generator.model.details import parse_authors, parse_details
 from generator.errors import ContentError
-from generator.model import Author
+from generator.model.paper import Author
 from generator.sources import find_sources, read_source
 from generator.sources import bibtex, jsonlines, table
 
@@ -130,7 +130,7 @@ def test_csv_rows_end_at_line_ends_only():
             "b,Two,\"Quoted\nover two lines\"\nc,Three,3\n")
     source = table.parse(text, "x.csv", ",")
     assert [(e.uid, e.line) for e in source.entries] == [("a", 2), ("b", 3), ("c", 5)]
-    assert source.entries[0].text == "First\u2028still first and first"  # NEL: a space (generator/cleantext.py)
+    assert source.entries[0].text == "First\u2028still first and first"  # NEL: a space (generator/text/cleantext.py)
     assert source.diagnostics == ()
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import corpora
 from generator.errors import ContentError
-from generator.tagging import DEFAULT_TAXONOMY_PATH, MAX_TAGS, load_taxonomy, parse_taxonomy
+from generator.derive.tagging import DEFAULT_TAXONOMY_PATH, MAX_TAGS, load_taxonomy, parse_taxonomy
 from test_titles import REPO, seed_titles, to_plain
 
 BUNDLED = REPO / "content"

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, write_list
-from generator.build import build
+from generator.commands.build import build
 from generator.errors import ThemeError
-from generator.reporter import Reporter
-from generator.theme import TEMPLATE_NAMES, Theme, default_theme_dir
+from generator.commands.reporter import Reporter
+from generator.render.theme import TEMPLATE_NAMES, Theme, default_theme_dir
 
 DEFAULT = REPO / "themes" / "default"
 ABSTRACTS = [

@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 import corpora
 from conftest import derive_title
 from generator.sources.plainlist import parse
-from generator.titles import MAX_LENGTH, UNTITLED
+from generator.derive.titles import MAX_LENGTH, UNTITLED
 
 REPO = Path(__file__).resolve().parent.parent
 SEED_LISTS = (REPO / "content" / "neurips-2026.txt", REPO.parent / "shared" / "seed" / "neurips-2026.txt")
@@ -201,14 +201,14 @@ _PLAIN_QUOTES = re.compile(r"[\"“”«»]|(?<!\w)['‘’]|['‘’](?!\w)")
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("ab_ '‘’\"“”«»é1$\\{}\t\n"))))
 def test_cleaning_is_the_plain_definition(text):
-    from generator import titles
+    from generator.derive import titles
 
     plain = re.sub(r"\s+", " ", _PLAIN_QUOTES.sub("", _PLAIN_MARKUP.sub("", titles._COMMAND.sub(" ", text)))).strip()
     assert titles._clean(text) == plain
 
 
 def test_the_naming_verb_test_passes_every_sentence_a_naming_pattern_matches():
-    from generator import titles
+    from generator.derive import titles
 
     sentences = ["We introduce GraphNet, a model.", "In this paper we propose Deep Sets (DS) for sets.",
                  "Latent Dirichlet Allocation (LDA) was introduced for topics.", "a method, called FooBar, for x",

@@ -8,9 +8,9 @@ import re
 import pytest
 
 from cjk_fixtures import ja_records, zh_records, zh_untitled
-from generator import cjk
+from generator.text import cjk
 from conftest import derive_title
-from generator.titles_cjk import MAX_CHARS
+from generator.derive.titles_cjk import MAX_CHARS
 
 
 def abstracts() -> list[str]:

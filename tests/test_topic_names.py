@@ -7,7 +7,7 @@ import pytest
 
 from generator import search
 from generator.errors import ContentError
-from generator.tagging import default_taxonomy, parse_taxonomy
+from generator.derive.tagging import default_taxonomy, parse_taxonomy
 from test_search import load_script, rendered, tag_urls
 
 TAXONOMY = """fallback: Other topics

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, write_list
-from generator.build import build
-from generator.pages import read_page
-from generator.reporter import Reporter
+from generator.commands.build import build
+from generator.content.pages import read_page
+from generator.commands.reporter import Reporter
 from generator.sources.escapes import decode_line_breaks
 from generator.sources.records import split_list
 

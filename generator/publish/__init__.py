@@ -8,7 +8,7 @@ A ``Publication`` is made once per build, after the abstracts are rendered:
   when the config has a date, ``sitemap.xml`` when the base URL is known.
 
 Nothing here reads the clock or the file system: the same content gives the
-same bytes on every build. This package does not import generator.site (which
+same bytes on every build. This package does not import generator.render.html (which
 holds a Publication), so the two never import each other.
 """
 
@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from generator.config import CONFIG_NAME
-from generator.model import RenderedPaper
-from generator.related import RELATED_COUNT, related_papers
+from generator.model.config import CONFIG_NAME
+from generator.model.paper import RenderedPaper
+from generator.derive.related import RELATED_COUNT, related_papers
 
 from .bibtex import BibTeX, unique_keys, volume_bib
 from .feeds import FEED_PATH, SITEMAP_PATH, atom_feed, volume_sitemap_names, volume_sitemaps
@@ -27,7 +27,7 @@ from .meta import MetaTag, paper_meta
 
 if TYPE_CHECKING:
     from generator.latex import MacroDef
-    from generator.volume import Volume
+    from generator.model.volume import Volume
 
 __all__ = ["BIB_PATH", "FEED_PATH", "NOJEKYLL", "SITEMAP_PATH", "MetaTag", "Publication"]
 

@@ -28,12 +28,12 @@ from generator.latex.math import MATH_TYPES
 from generator.latex.mathnames import KNOWN
 from generator.latex.plaintext import MathText, collapse
 from generator.latex.renderer import build_markdown
-from generator.model import DETAILS, RenderedPaper
-from generator.schema import Field
+from generator.model.paper import DETAILS, RenderedPaper
+from generator.model.schema import Field
 from generator.sources.bibstrings import month_macro
-from generator.volume import Volume
+from generator.model.volume import Volume
 
-from .volume import cited
+from .reading import cited
 
 CITED = tuple(field for field in DETAILS if field.cite.bibtex)  # the details a BibTeX entry carries
 # The places of the entry's own fields; each cited detail's ``Cite.bibtex_at`` puts it among them.

@@ -22,10 +22,10 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 
 from generator import __version__
-from generator.model import RenderedPaper
-from generator.volume import Volume
+from generator.model.paper import RenderedPaper
+from generator.model.volume import Volume
 
-from .volume import authors_of
+from .reading import authors_of
 
 FEED_PATH = "feed.xml"
 SITEMAP_PATH = "sitemap.xml"

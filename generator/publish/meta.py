@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.model import DETAILS, RenderedPaper
-from generator.volume import Volume
+from generator.model.paper import DETAILS, RenderedPaper
+from generator.model.volume import Volume
 
-from .volume import cited
+from .reading import cited
 
 # The details that give citation_* tags, in the order Google Scholar's guidelines list them.
 CITED = tuple(sorted((field for field in DETAILS if field.cite.meta), key=lambda field: field.cite.meta_at))

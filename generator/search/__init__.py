@@ -16,7 +16,7 @@ misses papers it should find. Where lunr.py and lunr.js differ we follow lunr.js
 * order: lunr.js inserts index terms into its token set in UTF-16 code-unit
   order and refuses the whole index otherwise; lunr.py sorts by code point;
 * CJK: a run of Han, Kana or Hangul inside a word is indexed as its
-  overlapping character bigrams (``generator.cjk``), and search-query.js turns the
+  overlapping character bigrams (``generator.text.cjk``), and search-query.js turns the
   query into the same bigrams, all required: any word of two or more
   characters inside a Chinese or Japanese title is found, without a
   dictionary on either side. The rest of such a word ("LoRA" in "LoRA微调")
@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import json
 
-from generator.background import Pending, in_parallel
-from generator.cache import BuildCache
-from generator.model import RenderedPaper
+from generator.pipeline.background import Pending, in_parallel
+from generator.pipeline.cache import BuildCache
+from generator.model.paper import RenderedPaper
 from generator.search.index import FIELDS, build_index, utf16_key
 from generator.search.lunrjs import lunr_js, lunr_js_path
 from generator.search.payload import (FORMAT_VERSION, GLOBAL_NAME, SNIPPET_LENGTH, index_script,

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from lunr import __TARGET_JS_VERSION__
 from lunr.stemmer import stemmer as lunr_stemmer
 
-from generator.model import RenderedPaper
+from generator.model.paper import RenderedPaper
 from generator.search.terms import terms
 
 # name → boost; a title word weighs most, a topic more than a word of the abstract.

@@ -9,9 +9,9 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from generator import cjk
+from generator.text import cjk
 from generator.latex.tree import math_tree
-from generator.model import RenderedPaper
+from generator.model.paper import RenderedPaper
 from generator.search.index import build_index
 
 GLOBAL_NAME = "proceedingsSearchData"

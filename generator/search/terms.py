@@ -2,7 +2,7 @@
 with lunr.js's own Porter rules; CJK runs as overlapping character bigrams.
 
 ``search-query.js`` repeats ``normalise``, the separators and the bigrams: change them together. Related
-papers (related.py) read papers through the same ``terms``.
+papers (derive/related.py) read papers through the same ``terms``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from functools import lru_cache
 from lunr.stemmer import PorterStemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
 
-from generator import cjk
+from generator.text import cjk
 
 # lunr.js splits on /[\s\-]+/; JS's \s and Python's \s differ, so spell it out.
 _SPACES = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"

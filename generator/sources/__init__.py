@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from generator.model import SourceList
+from generator.model.paper import SourceList
 from generator.sources import bibtex, jsonlines, plainlist, table
 
 Reader = Callable[[Path, str], SourceList]

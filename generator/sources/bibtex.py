@@ -26,11 +26,11 @@ from bibtexparser.middlewares.names import parse_single_name_into_parts
 from pylatexenc.latex2text import LatexNodes2Text
 
 from generator.errors import ContentError
-from generator.model import DETAILS, SourceList, VolumeInfo
-from generator.schema import ENTRY_FIELDS
+from generator.model.paper import DETAILS, SourceList, VolumeInfo
+from generator.model.schema import ENTRY_FIELDS
 from generator.sources.bibstrings import Strings
 from generator.sources.records import RecordReader, field_name
-from generator.yamlutil import read_utf8
+from generator.content.yamlutil import read_utf8
 
 _MATH = re.compile(r"(\$[^$]+\$)")
 _TO_TEXT = LatexNodes2Text(math_mode="verbatim")

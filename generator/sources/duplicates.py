@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import replace
 
 from generator.errors import Diagnostic
-from generator.model import Entry, SourceList
+from generator.model.paper import Entry, SourceList
 
 
 def _words(text: str) -> str:

@@ -20,9 +20,9 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
 from generator.errors import ContentError
-from generator.model import SourceList
+from generator.model.paper import SourceList
 from generator.sources.records import RecordReader, field_name
-from generator.yamlutil import as_lf
+from generator.content.yamlutil import as_lf
 
 # Bytes one line (one record) may take: a 10 MB abstract is read; a 100 MB line (a whole export on one
 # line, a runaway field) is skipped with a warning instead of taking every byte of memory to parse.

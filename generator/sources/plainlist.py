@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.cleantext import clean
+from generator.text.cleantext import clean
 from generator.errors import ContentError
-from generator.model import Entry, SourceList
-from generator.yamlutil import read_utf8
+from generator.model.paper import Entry, SourceList
+from generator.content.yamlutil import read_utf8
 
 
 def read(path: Path, name: str) -> SourceList:

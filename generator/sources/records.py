@@ -17,16 +17,16 @@ from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.cleantext import clean_fields
-from generator.details import parse_details
+from generator.text.cleantext import clean_fields
+from generator.model.details import parse_details
 from generator.errors import ContentError, Diagnostic, shown
-from generator.model import DETAILS, Entry
-from generator.schema import ENTRY_FIELDS
+from generator.model.paper import DETAILS, Entry
+from generator.model.schema import ENTRY_FIELDS
 from generator.sources.escapes import decode_line_breaks
-from generator.yamlutil import as_lf, read_raw
+from generator.content.yamlutil import as_lf, read_raw
 
 # Our name for a field → the names sources use for it (compared lower case, spaces and dashes as _): the
-# record's own fields and every detail, as generator/schema.py declares them.
+# record's own fields and every detail, as generator/model/schema.py declares them.
 FIELDS: dict[str, tuple[str, ...]] = {field.name: field.names for field in (*ENTRY_FIELDS, *DETAILS)}
 # The details written as lists, which a cell may give as one string ("Session 3B|Session 3D").
 _LISTS = tuple(field.name for field in DETAILS if field.kind == "list")
@@ -56,7 +56,7 @@ class RecordReader:
         def problem(key: str, message: str) -> None:
             self.warn(f"{_name(record)}: `{key}` {message}", line)
 
-        record = clean_fields(record)  # NFC, no control or invisible characters (generator/cleantext.py)
+        record = clean_fields(record)  # NFC, no control or invisible characters (generator/text/cleantext.py)
 
         abstract, title = self._text(record.get("abstract")), " ".join(self._text(record.get("title")).split())
         if not abstract and not title:

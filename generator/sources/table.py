@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from generator.errors import ContentError
-from generator.model import SourceList
+from generator.model.paper import SourceList
 from generator.sources.records import (REQUIRED_ANY, RecordReader, accepted_names, bad_bytes_in, field_name,
                                        read_lines_leniently)
 

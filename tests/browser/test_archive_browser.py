@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build
-from generator.reporter import Reporter
+from generator.commands.build import build
+from generator.commands.reporter import Reporter
 
 from .helpers import TIMEOUT
 

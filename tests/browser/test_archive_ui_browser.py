@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build
-from generator.reporter import Reporter
+from generator.commands.build import build
+from generator.commands.reporter import Reporter
 
 from .checkers import report, violations
 from .conftest import served

@@ -21,8 +21,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from generator.build import build
-from generator.reporter import Reporter
+from generator.commands.build import build
+from generator.commands.reporter import Reporter
 
 from .conftest import REPO, served
 from .crawl import OVERFLOW_JS, crawl_of, problem

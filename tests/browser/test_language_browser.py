@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build
-from generator.reporter import Reporter
+from generator.commands.build import build
+from generator.commands.reporter import Reporter
 
 from .conftest import REPO, served
 from .helpers import TIMEOUT, search_for

@@ -1,0 +1,1 @@
+"""The command line and its commands: build, check, serve, new."""

@@ -1,0 +1,176 @@
+"""`proceedings check`: every validation a build makes, without writing anything.
+
+For an organiser's own CI: the config, the lists, the pages, the LaTeX of
+every abstract, links in abstracts and the theme's templates. It runs the
+build's pipeline into a sink that keeps nothing, planning the sync without
+applying it. It must cope with lists of 100,000 entries, so it never derives
+titles for entries that have no page yet (it only renders their abstracts) and
+tries the templates on a sample of the papers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from generator.model.config import CONFIG_NAME
+from generator.errors import Diagnostic
+from generator.content.merge import Change, entry_digest
+from generator.model.paper import Author, Entry, RenderedPaper
+from generator.derive.people import group
+from generator.content.people_file import Rules
+from generator.pipeline.stages import Options, Pipeline
+from generator.content.project import Project
+from generator.publish.bibtex import BibTeX
+from generator.commands.reporter import Reporter
+from generator.series.layout import load_layout, member_reporter
+from generator.pipeline.sinks import NullSink
+
+# Plan the sync without writing, derive nothing, try the templates on a sample, keep the pages for a look,
+# make no search index.
+CHECKING = Options(cache=False, write_pages=False, derive=False, sample=True, keep=True, search=False)
+
+LONG_ABSTRACT = 20_000  # characters; real abstracts stay under ~3,000
+# Control characters are dropped as a list is read (generator/text/cleantext.py); overrides closed in the entry stay.
+_CONTROL = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
+# A link the renderer refuses: "javascript:alert(1)", "data:text/html,…"; not prose ("streaming data: given…").
+_REFUSED_LINK = re.compile(r"\b(?:javascript|vbscript):\S|\bdata:[a-z]+/[\w.+-]+[;,]", re.IGNORECASE)
+# HTML an author may paste (a tag with or without attributes, a comment); "p<0.05" and "a<b and c>d" are not.
+_HTML = re.compile(r"<!--|</?(?:a|b|i|u|em|strong|br|p|div|span|sub|sup|img|script|style|iframe|object|embed|svg|"
+                   r"math|link|meta|form|input|code|pre|ul|ol|li|table|tr|td|h[1-6])(?:\s+[\w-]+\s*=[^<>]*)?\s*/?>",
+                   re.IGNORECASE)
+
+
+_UNDEFINED = re.compile(r"undefined macro \\([A-Za-z]+)")
+PLACES_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    papers: int
+    entries: int
+    pending: dict[str, int]  # what a build would do to the pages: create/update/remove → count
+    undefined: dict[str, list[str]] = field(default_factory=dict)  # macro name → pages or list lines using it
+    # Each paper (a page's, or a list entry's that has no page yet) beside its authors: an archive's people.
+    authors: tuple[tuple[object, tuple[Author, ...]], ...] = field(default=(), repr=False, compare=False)
+
+
+def check(content_dir: Path, reporter: Reporter, people: Rules | None = None) -> CheckResult:
+    """``people``: the series' people.yaml when the volume is one of an archive's, which then reports
+    its people across volumes itself."""
+    options = CHECKING if people is None else replace(CHECKING, people=people)
+    run = Pipeline(content_dir, NullSink(), options).run(reporter)
+    project = run.project
+    assert project is not None and run.docs is not None
+    entries = [entry for source in project.sources for entry in source.entries]
+    check_entries(entries, reporter)
+    known = {made.text for doc in run.docs.values() if (made := doc.generated)}
+    new = [e for e in entries if entry_digest(e) not in known]
+    render_entries(new, project, reporter)
+    check_citations(project, run.rendered, reporter)
+    authors = tuple((paper, paper.details.authors) for paper in [*run.rendered, *new])
+    if people is None:  # the build warns of the author pages' people with every paper; check sees a sample
+        group(authors, project.people, "authors").report(reporter.warn)
+    undefined = undefined_macros(reporter.diagnostics)
+    report_undefined_macros(undefined, reporter)
+    return CheckResult(len(run.papers), len(entries), pending_counts(run.changes), undefined, authors)
+
+
+def undefined_macros(diagnostics: list[Diagnostic]) -> dict[str, list[str]]:
+    """Each undefined macro the renderer marked, with the pages (or list lines) that use it."""
+    used: dict[str, dict[str, None]] = {}
+    for diagnostic in diagnostics:
+        found = _UNDEFINED.search(diagnostic.message) if diagnostic.level == "warning" else None
+        if found and diagnostic.path is not None:
+            place = f"{diagnostic.path}:{diagnostic.line}" if diagnostic.line else str(diagnostic.path)
+            used.setdefault(found.group(1), {})[place] = None
+    return {name: list(places) for name, places in sorted(used.items())}
+
+
+def report_undefined_macros(undefined: dict[str, list[str]], reporter: Reporter) -> None:
+    """One line per macro: who uses it, and the config line that would define it."""
+    for name, places in undefined.items():
+        shown = ", ".join(places[:PLACES_SHOWN])
+        more = f" and {len(places) - PLACES_SHOWN} more" if len(places) > PLACES_SHOWN else ""
+        reporter.info(f"undefined macro \\{name}, used by {len(places)} paper{'s' if len(places) > 1 else ''} "
+                      f"({shown}{more}); to define it, add under macros: in {CONFIG_NAME}:  {name}: '…'")
+
+
+def check_entries(entries: list[Entry], reporter: Reporter) -> None:
+    """Problems of the list itself: direction overrides, giant entries, refused links, HTML.
+    (Repeated records are found while loading, for build and check alike: sources/duplicates.py.)"""
+    for entry in entries:
+        where = (entry.source, entry.line)
+        if _CONTROL.search(entry.text):
+            reporter.warn(f"entry {entry.index} contains direction-override characters; they are shown as "
+                          "written (each is closed in the entry)", *where)
+        if len(entry.text) > LONG_ABSTRACT:
+            reporter.warn(f"entry {entry.index} is {len(entry.text):,} characters long; is it one abstract?", *where)
+        if _REFUSED_LINK.search(entry.text):
+            reporter.warn(f"entry {entry.index} has a javascript:, vbscript: or data: link; it is shown as text",
+                          *where)
+        html = _HTML.search(entry.text)
+        if html:
+            reporter.warn(f"entry {entry.index} has HTML ({html.group()[:40]}); it is shown as text, not as markup",
+                          *where)
+
+
+def pending_counts(changes: list[Change]) -> dict[str, int]:
+    """What a build would create, update or remove."""
+    counts: dict[str, int] = {}
+    for change in changes:
+        counts[change.action] = counts.get(change.action, 0) + 1
+    return counts
+
+
+def render_entries(entries: list[Entry], project: Project, reporter: Reporter) -> None:
+    """Render the abstracts of list entries without a page yet, reporting LaTeX problems by line."""
+    for entry in entries:
+        result = project.renderer.render(entry.text)
+        for problem in dict.fromkeys(p.message for p in result.problems):
+            reporter.warn(f"entry {entry.index}: {problem}", entry.source, entry.line)
+
+
+def check_citations(project: Project, papers: list[RenderedPaper], reporter: Reporter) -> None:
+    """Every paper's BibTeX entry, as a build writes it: math a citation may not carry is warned about."""
+    writer = BibTeX(project.volume, project.config.macros, reporter.warn)
+    for paper in papers:
+        writer.entry(paper)
+
+
+@dataclass(frozen=True)
+class SiteCheck:
+    """``check`` over a content folder's volumes (one, or a series')."""
+
+    results: dict[str, CheckResult]  # prefix → its volume's check ("" alone)
+    series: bool
+
+    def lines(self) -> list[str]:
+        return [f"{prefix}/: {summary(result)}" for prefix, result in self.results.items()] if self.series else []
+
+    def summary(self) -> str:
+        if not self.series:
+            return summary(next(iter(self.results.values())))
+        total = sum(result.papers for result in self.results.values())
+        return f"checked an archive of {len(self.results)} volumes, {total} pages"
+
+
+def check_site(content_dir: Path, reporter: Reporter) -> SiteCheck:
+    """Every volume of a content folder checked as a build would build it, its messages naming its folder."""
+    layout = load_layout(content_dir, reporter)
+    if layout.series is None:
+        return SiteCheck({"": check(content_dir, reporter)}, False)
+    results = {m.prefix: check(m.content_dir, member_reporter(reporter, m), people=layout.people)
+               for m in layout.members}
+    # The people pages' warnings, from every volume's papers (newest folder first, as the archive lists them).
+    papers = (((prefix, paper), authors) for prefix, result in reversed(results.items())
+              for paper, authors in result.authors)
+    group(papers, layout.people, "people").report(reporter.warn)
+    return SiteCheck(results, True)
+
+
+def summary(result: CheckResult) -> str:
+    pending = ", ".join(f"{count} to {action}" for action, count in sorted(result.pending.items())) or "none"
+    return (f"checked {result.entries} list entries and {result.papers} pages (page changes a build would make: "
+            f"{pending})")

@@ -1,0 +1,232 @@
+"""The command line: parses arguments, calls the core, maps errors to exit codes.
+
+Exit status: 0 success (warnings allowed), 1 content errors (other pages
+were still built), 2 a problem that stopped the command (config, theme,
+output, usage).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from collections import Counter
+from pathlib import Path
+
+from generator import __version__
+from generator.commands.build import build
+from generator.pipeline.stages import sync_project
+from generator.content.project import load_project
+from generator.errors import ProceedingsError
+from generator.content.merge import Change
+from generator.commands.reporter import ConsoleReporter, Reporter, printable
+from generator.sources import READERS
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = make_parser()
+    args = parser.parse_args(argv)
+    reporter = ConsoleReporter(verbose=getattr(args, "verbose", False))
+    try:
+        return args.command(args, reporter)
+    except ProceedingsError as exc:
+        print(printable(f"error: {exc}"), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="proceedings",
+        description="Turn a list of conference abstracts into a browsable, searchable proceedings website.",
+    )
+    parser.add_argument("--version", action="version", version=f"proceedings {__version__}")
+    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+
+    build_parser = commands.add_parser("build", help="build the site from a content folder",
+                                       description="Sync the Markdown pages with the abstract lists, "
+                                                   "then write the static site.")
+    _content_option(build_parser)
+    build_parser.add_argument("--out", type=Path, default=Path("site"), help="output folder (default: site)")
+    build_parser.add_argument("--base-url", help="absolute URL the site will be published at "
+                                                 "(overrides base_url in proceedings.yaml)")
+    build_parser.add_argument("-v", "--verbose", action="store_true", help="print each stage's time")
+    build_parser.add_argument("--no-cache", dest="cache", action="store_false",
+                              help="neither use nor update the build cache (CONTENT/.proceedings-cache)")
+    build_parser.add_argument("--jobs", type=int, metavar="N",
+                              help="processes to use (default: one per core); --jobs 1 builds in this process only")
+    _strict_option(build_parser)
+    build_parser.set_defaults(command=run_build)
+
+    serve_parser = commands.add_parser("serve", help="build, serve and rebuild on every change",
+                                       description="Build the site, serve it, watch the content folder and "
+                                                   "the theme, rebuild what changed and reload the browser.")
+    _content_option(serve_parser)
+    serve_parser.add_argument("--out", type=Path, default=Path("site"), help="output folder (default: site)")
+    serve_parser.add_argument("--host", default="127.0.0.1",
+                              help="address to listen on (default: 127.0.0.1, this machine only)")
+    serve_parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    serve_parser.add_argument("--open", action="store_true", help="open the site in a browser")
+    serve_parser.add_argument("--base-url", help="as for build")
+    serve_parser.set_defaults(command=run_serve)
+
+    check_parser = commands.add_parser("check", help="validate everything, write nothing",
+                                       description="Run every validation of a build (config, lists, pages, "
+                                                   "LaTeX, templates) without writing a site or a page.")
+    _content_option(check_parser)
+    check_parser.add_argument("-v", "--verbose", action="store_true",
+                              help="print every warning (past 50, the others are counted by kind)")
+    _strict_option(check_parser)
+    check_parser.set_defaults(command=run_check)
+
+    import_parser = commands.add_parser("import", help="turn a source of abstracts into Markdown pages",
+                                        description="Copy SOURCE into the content folder (if it is not there) "
+                                                    "and create, update or remove its Markdown pages.")
+    import_parser.add_argument("list", type=Path, metavar="SOURCE",
+                               help="the abstracts: a plain list (.txt), BibTeX (.bib), CSV (.csv), TSV (.tsv) "
+                                    "or JSON Lines (.jsonl)")
+    _content_option(import_parser)
+    import_parser.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
+    _strict_option(import_parser)
+    import_parser.set_defaults(command=run_import)
+
+    new_parser = commands.add_parser("new", help="start a new proceedings: a folder ready for GitHub Pages",
+                                     description="Write a new or empty folder with an example abstract list, "
+                                                 "proceedings.yaml, a GitHub Pages workflow and a README; "
+                                                 "it builds as it is.")
+    new_parser.add_argument("dir", type=Path, metavar="DIR", help="the folder to create (new or empty)")
+    new_parser.add_argument("--title", help="proceedings title (default: the folder's name)")
+    new_parser.add_argument("--install", metavar="SPEC",
+                            help="pip requirement the workflow installs Proceedings from, e.g. "
+                                 "git+https://github.com/OWNER/REPO@v0.1.0 (default: where this copy came from)")
+    new_parser.add_argument("--archive", action="store_true",
+                            help="a series archive: the series' proceedings.yaml and one example volume, "
+                                 "content/<this year>/ (add more volumes beside it)")
+    new_parser.set_defaults(command=run_new)
+    return parser
+
+
+def _strict_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 on warnings too (a record skipped, a link left out…), not only on errors")
+
+
+def _content_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--content", type=Path, default=Path("content"),
+                        help="content folder: abstract lists, pages, proceedings.yaml (default: content)")
+
+
+def run_build(args, reporter: ConsoleReporter) -> int:
+    if args.jobs is not None and args.jobs < 1:
+        raise ProceedingsError("--jobs must be at least 1")
+    result = build(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache, jobs=args.jobs)
+    for prefix, built in result.built.items():
+        report_changes(built.changes, args.content / prefix if prefix else args.content, reporter)
+    return finish(result.summary(args.out), reporter, args.strict)
+
+
+def run_serve(args, reporter: ConsoleReporter) -> int:
+    from generator.commands.serve import serve
+
+    return serve(args.content, args.out, args.host, args.port, args.open, reporter, base_url=args.base_url)
+
+
+def run_check(args, reporter: ConsoleReporter) -> int:
+    from generator.commands.check import check_site
+
+    checked = check_site(args.content, reporter)
+    for line in checked.lines():
+        reporter.info(line)
+    return finish(checked.summary(), reporter, args.strict)
+
+
+def run_import(args, reporter: ConsoleReporter) -> int:
+    source = args.list
+    if source.suffix.lower() not in READERS:
+        raise ProceedingsError(f"unknown source format {source.suffix!r} (known: {', '.join(READERS)})",
+                               path=source)
+    if not source.is_file():
+        raise ProceedingsError("no such file", path=source)
+    created = not args.content.exists()
+    try:
+        return _import(args, source, reporter, created)
+    except BaseException:
+        if created and args.content.is_dir() and not any(args.content.iterdir()):
+            args.content.rmdir()  # a failed import into a new folder leaves no empty folder behind
+        raise
+
+
+def _import(args, source: Path, reporter: ConsoleReporter, created: bool) -> int:
+    project = load_project(args.content, reporter, incoming=source)
+    if created:  # importing into a new proceedings
+        if not args.dry_run:
+            args.content.mkdir(parents=True)
+        reporter.info(f"{'would create' if args.dry_run else 'created'} {args.content}/")
+    target = args.content / source.name
+    copying = not target.exists() or source.resolve() != target.resolve()
+    plan = sync_project(project, reporter, apply=not args.dry_run)
+    if copying and not args.dry_run:
+        try:
+            shutil.copyfile(source, target)
+        except OSError as exc:  # a full or read-only content folder: one line, no traceback
+            raise ProceedingsError(f"cannot copy the source in ({exc.strerror or exc}): is the content folder "
+                                   "full or read-only?", path=target) from None
+    if copying:
+        verb = "would copy" if args.dry_run else "copied"
+        reporter.info(f"{verb} {source} to {target}")
+    report_changes(plan.changes, args.content, reporter, dry_run=args.dry_run)
+    return finish("dry run: nothing written" if args.dry_run else "import done", reporter, args.strict)
+
+
+def run_new(args, reporter: ConsoleReporter) -> int:
+    from generator.commands.scaffold import WORKFLOW, create
+
+    project, files = create(args.dir, args.title, args.install, archive=args.archive)
+    for name in files:
+        reporter.info(f"  create {args.dir / name}")
+    if not project.install.known:
+        reporter.warn("where the workflow installs Proceedings from is not known: set PROCEEDINGS before "
+                      "publishing (README.md says how), or run `new` again with --install SPEC",
+                      path=args.dir / WORKFLOW)
+    reporter.info(f"next: cd {args.dir} && proceedings build, then open site/index.html; "
+                  f"README.md says how to publish")
+    return finish(f"created {project.title!r} in {args.dir}/", reporter)
+
+
+def report_changes(changes: list[Change], content_dir: Path, reporter: Reporter, dry_run: bool = False) -> None:
+    if not changes:
+        reporter.info("pages: no changes")
+        return
+    prefix = "would " if dry_run else ""
+    for change in changes:
+        reporter.info(f"  {prefix}{change.action} {_relative(change.path, content_dir)}: {change.detail}")
+    counts = {action: sum(c.action == action for c in changes) for action in ("create", "update", "remove")}
+    reporter.info("pages: " + ", ".join(f"{prefix}{a} {n}" for a, n in counts.items() if n))
+
+
+def _relative(path: Path, base: Path) -> str:
+    try:
+        return str(path.relative_to(base))
+    except ValueError:
+        return str(path)
+
+
+def finish(summary: str, reporter: Reporter, strict: bool = False) -> int:
+    """Exit 1 when content was lost (an error: a page that could not be built), or on any warning
+    with ``strict``; warnings alone (a record skipped, a link left out) exit 0, summarised by file."""
+    hidden = reporter.summary() if isinstance(reporter, ConsoleReporter) else ""
+    if hidden:
+        reporter.info(hidden)
+    errors, warnings = len(reporter.errors), len(reporter.warnings)
+    if warnings:
+        by_file = Counter(str(d.path) if d.path else "other" for d in reporter.warnings)
+        listed = ", ".join(f"{name} ({count})" for name, count in by_file.most_common(8))
+        reporter.info(f"warnings by file: {listed}" + ("" if strict else "; --strict makes them fail the run"))
+    reporter.info(f"{summary} ({errors} errors, {warnings} warnings)")
+    return 1 if errors or (strict and warnings) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,375 @@
+"""Markdown pages with YAML front matter: reading, validating and writing them.
+
+A page is the unit a person edits. ``read_page`` splits it leniently (so a
+page with broken front matter still shows its body to the merge), and
+``to_paper`` validates it into a ``Paper``, naming file and line on error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from generator.pipeline.background import map_in_parallel
+from generator.pipeline.cache import EntryCache
+from generator.pipeline.cache import digest as full_digest
+from generator.text.cjk import CJK_RANGES
+from generator.text.cleantext import clean, clean_fields
+from generator.model.details import parse_details
+from generator.text.slugs import file_safe
+from generator.sources import inside
+from generator.errors import ContentError, ProceedingsError, shown
+from generator.model.paper import DETAIL_FIELDS, DETAILS, Paper
+from generator.commands.reporter import Reporter
+from generator.content.yamlutil import as_lf, dump, load_mapping, read_utf8
+
+PAGES_DIR = "papers"
+READ_IN_PARALLEL = 2_000  # pages; fewer are read in this process
+FENCE = "---"
+# Lower-case ASCII words, and CJK characters as written (generator/text/slugs.py says why).
+SLUG = re.compile(f"^[a-z0-9{CJK_RANGES}]+(?:-[a-z0-9{CJK_RANGES}]+)*$")
+
+# The front matter the tool writes and reads, in the order a page lists it (what a reader looks for first);
+# the one table the known-keys check and the writer's key order come from. Any other key is a person's
+# own: kept where it was, and warned about.
+# The details come in the schema's order (model.Details), the authors first, beside the title.
+_AUTHORS = tuple(field.name for field in DETAILS if field.kind == "authors")
+FRONT_MATTER = ("id", "title", "slug", *_AUTHORS, "tags", *(name for name in DETAIL_FIELDS if name not in _AUTHORS),
+                "uid", "order", "source", "entry", "generated")
+KNOWN_KEYS = frozenset(FRONT_MATTER)
+
+# message, file, line
+Warn = Callable[[str, "Path | str", "int | None"], None]
+
+
+def digest(value: Any) -> str:
+    """A short fingerprint of a generated value, to tell later whether a person changed it."""
+    text = "\x1f".join(value) if isinstance(value, (list, tuple)) else str(value)
+    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass
+class Fingerprints:
+    """The ``generated`` block of a page the tool made: digests of what it wrote, so that a later sync
+    tells the tool's values (updated when the source changes) from a person's (kept)."""
+
+    text: str = ""  # the entry the page came from (``merge.entry_digest``)
+    title: str = ""
+    tags: str = ""
+    body: str = ""  # the abstract
+    taxonomy: str = ""  # the version of what the tags were derived with
+    meta: str = ""  # the entry's metadata (authors, links…), for a source that has any
+    details: str = ""  # the details written from it
+
+    @classmethod
+    def of(cls, value: Any) -> Fingerprints | None:
+        """From front matter; None for a page without one (a person's own page)."""
+        if not isinstance(value, dict) or not value:
+            return None
+        return cls(**{key: str(value[key]) for key in FINGERPRINT_KEYS if value.get(key) is not None})
+
+    def as_dict(self) -> dict[str, str]:
+        """For front matter, in field order; ``meta`` and ``details`` only when the source had metadata."""
+        values = dataclasses.asdict(self)
+        return {key: value for key, value in values.items() if value or key not in ("meta", "details")}
+
+    def copy(self) -> Fingerprints:
+        return dataclasses.replace(self)
+
+
+FINGERPRINT_KEYS = tuple(f.name for f in dataclasses.fields(Fingerprints))
+
+
+@dataclass
+class PageDoc:
+    """A page file as read: front matter (if it parsed), body, and any problem."""
+
+    path: Path
+    meta: dict[str, Any] = field(default_factory=dict)
+    body: str = ""
+    lines: dict[str, int] = field(default_factory=dict)
+    body_line: int = 1
+    error: ProceedingsError | None = None
+    # For a page whose front matter does not parse (half saved, a typo): what its lines still say of
+    # its identity (id, uid, source, slug, and the fingerprint of its entry), so that the merge keeps
+    # the page in its place instead of making a second one for its entry.
+    salvaged: dict[str, str] = field(default_factory=dict)
+
+    @functools.cached_property
+    def generated(self) -> Fingerprints | None:
+        return Fingerprints.of(self.meta.get("generated"))
+
+
+def read_page(path: Path, display: Path | str | None = None) -> PageDoc:
+    """Read a page; never raises for bad content, records the problem instead."""
+    name = display or path
+    doc = PageDoc(path)
+    try:
+        text = read_utf8(path, name, ContentError, "page")
+    except ContentError as exc:
+        # A byte that is not UTF-8 (a Windows-1252 é): its lines still say which paper it is, so that
+        # its entry stays its own instead of getting a second page.
+        doc.error, doc.salvaged = exc, salvage_identity(_lenient_text(path))
+        return doc
+    front, body, body_line = split_front_matter(text)
+    doc.body, doc.body_line = body.strip(), body_line
+    if front is None:
+        opened = text.split("\n", 1)[0].strip() == FENCE
+        doc.error = ContentError(
+            "the front matter is never closed: add a line `---` after its last field" if opened else
+            "no front matter: a page starts with a line `---`, YAML fields, and another `---`",
+            path=name, line=1,
+        )
+        doc.salvaged = salvage_identity(text) if opened else {}
+        return doc
+    try:
+        doc.meta, doc.lines = load_mapping(front, name, ContentError, first_line=2)
+    except ContentError as exc:
+        doc.error = exc
+        doc.salvaged = salvage_identity(front)
+    return doc
+
+
+_IDENTITY_LINE = re.compile(r"^(id|uid|source|slug|entry|  text): *['\"]?(.*?)['\"]? *$")
+_FLOW_TEXT = re.compile(r"^generated: *\{(?:.*?, *)?text: *['\"]?([0-9a-f]+)")  # generated: {text: 2b6e…, …}
+
+
+def _lenient_text(path: Path) -> str:
+    """A page's text whatever its bytes (undecodable ones replaced); "" when it cannot be read at all."""
+    try:
+        return as_lf(path.read_bytes()[:64_000].decode("utf-8", "replace"))
+    except OSError:
+        return ""
+
+
+def salvage_identity(text: str, lines: int = 200) -> dict[str, str]:
+    """``id``, ``uid``, ``source``, ``slug`` and the entry fingerprint (``generated.text``) as plain
+    ``key: value`` lines of a front matter that does not parse as YAML."""
+    found: dict[str, str] = {}
+    for line in text.split("\n")[:lines]:
+        if line.strip() == FENCE and found:
+            break
+        match = _IDENTITY_LINE.match(line)
+        if match and match.group(2):
+            found.setdefault(match.group(1).strip(), match.group(2))
+        flow = _FLOW_TEXT.match(line)
+        if flow:
+            found.setdefault("text", flow.group(1))
+    return found
+
+
+def split_front_matter(text: str) -> tuple[str | None, str, int]:
+    """Return (front matter or None, body, line number where the body starts)."""
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != FENCE:
+        return None, text, 1
+    for number, line in enumerate(lines[1:], start=1):
+        if line.strip() == FENCE:
+            return "\n".join(lines[1:number]), "\n".join(lines[number + 1 :]), number + 2
+    return None, text, 1
+
+
+def render_page(meta: dict[str, Any], body: str) -> str:
+    return f"{FENCE}\n{dump(meta)}{FENCE}\n\n{body.strip()}\n"
+
+
+def written_page(path: Path, meta: dict[str, Any], text: str) -> PageDoc | None:
+    """The page ``text`` (``render_page(meta, …)``) as ``read_page`` reads it, without parsing its YAML
+    again: a cold build writes 50,000 pages and would read each one back. Only for front matter whose
+    YAML reads back as written (ints, and strings of printable characters); None for any other."""
+    if not _reads_back(meta):
+        return None
+    front, body, body_line = split_front_matter(as_lf(text))
+    if front is None:
+        return None
+    lines: dict[str, int] = {}
+    for number, line in enumerate(front.split("\n"), start=2):
+        key = line.split(":", 1)[0]
+        if key in meta and key not in lines and not line[:1].isspace():
+            lines[key] = number
+    if lines.keys() != meta.keys():
+        return None
+    return PageDoc(path, _plain_copy(meta), body.strip(), lines, body_line)
+
+
+def _reads_back(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.isprintable()  # no line break, tab or control character for YAML to fold or escape
+    if isinstance(value, dict):
+        return all(isinstance(key, str) and key.isidentifier() and _reads_back(item) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(map(_reads_back, value))
+    return type(value) is int
+
+
+def _plain_copy(value: Any) -> Any:
+    """What YAML gives back: lists for tuples, and fresh containers (the sync keeps its own)."""
+    if isinstance(value, dict):
+        return {key: _plain_copy(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain_copy(item) for item in value]
+    return value
+
+
+def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Paper:
+    """Validate a page into a Paper; raise ContentError naming the field and line.
+
+    A bad detail (a link that is not a URL, say) is only warned about and left
+    out: the paper builds without it. A page with no abstract below its front
+    matter is a paper without one (a keynote, a demo): its page says so.
+    """
+    if doc.error:
+        raise doc.error
+    meta = clean_fields(doc.meta)  # NFC, no control or invisible characters (generator/text/cleantext.py)
+
+    def fail(key: str, problem: str) -> ContentError:
+        return ContentError(f"`{key}` {problem}", path=display, line=doc.lines.get(key, 1))
+
+    def text(key: str) -> str:
+        value = meta.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = str(value)
+        if not isinstance(value, str) or not value.strip():
+            raise fail(key, "is missing or empty" if value in (None, "") else "must be text")
+        return value.strip()
+
+    def number(key: str) -> int:
+        value = meta.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise fail(key, f"must be a whole number, not {shown(value)}")
+        return value
+
+    slug = text("slug")
+    if not SLUG.match(slug):
+        raise fail("slug", f"must be lowercase letters, digits, CJK characters and single hyphens, not {shown(slug)}")
+    slug, unsafe = file_safe(slug)
+    if unsafe and warn is not None:
+        warn(f"`slug` {shown(meta.get('slug'))} {unsafe}; published as {slug}.html", display, doc.lines.get("slug", 1))
+    tags = meta.get("tags") or []
+    if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in doc.meta.get("tags") or []):
+        raise fail("tags", "must be a list of tag names, like [optimization, diffusion models]")
+
+    def problem(key: str, message: str) -> None:
+        if warn is not None:
+            warn(f"`{key}`: {message}", display, doc.lines.get(key, 1))
+
+    return Paper(
+        id=text("id"),
+        slug=slug,
+        title=text("title"),
+        abstract=clean(doc.body, lines=True),
+        tags=tuple(dict.fromkeys(t.strip() for t in tags if t.strip())),
+        order=number("order"),
+        source=str(meta.get("source") or ""),
+        entry=number("entry"),
+        path=doc.path,
+        details=parse_details(meta, problem),
+        uid=str(meta.get("uid") or "").strip(),
+    )
+
+
+def unknown_keys(doc: PageDoc) -> list[str]:
+    return [key for key in doc.meta if key not in KNOWN_KEYS]
+
+
+def page_paths(content_dir: Path) -> list[Path]:
+    """Every page, in name order; a symlink to a file outside the content folder is never read."""
+    pages = content_dir / PAGES_DIR
+    if not pages.is_dir():
+        return []
+    root = content_dir.resolve()
+    return sorted(p for p in pages.glob("*.md") if not p.is_symlink() or inside(root, p) is not None)
+
+
+def is_page(content_dir: Path, path: Path) -> bool:
+    """Whether ``path`` is one of ``page_paths`` (asked of a few changed files, without listing them all)."""
+    return (path.parent == content_dir / PAGES_DIR and path.suffix == ".md" and path.is_file()
+            and (not path.is_symlink() or inside(content_dir.resolve(), path) is not None))
+
+
+def read_pages(content_dir: Path, jobs: int = 1, only: list[Path] | None = None,
+               known: EntryCache | None = None) -> dict[Path, PageDoc]:
+    """Every page (or ``only`` these), read and its front matter parsed, on ``jobs`` cores when there are
+    many: YAML is most of a warm build's reading. A front matter an earlier build parsed (``known``: by
+    the digest of its text) is taken from there; the others are parsed and put there (the caller saves it)."""
+    paths = page_paths(content_dir) if only is None else only
+    docs: dict[Path, PageDoc] = {}
+    fronts: dict[Path, str] = {}  # the pages to parse: their front matter's digest
+    for path in paths if known is not None else ():
+        doc, front = _from_known(path, content_dir, known)
+        if doc is not None:
+            docs[path] = doc
+        elif front is not None:
+            fronts[path] = front
+    missing = [path for path in paths if path not in docs]
+
+    def read_share(share: list[Path]) -> list[PageDoc]:
+        return [read_page(path, path.relative_to(content_dir)) for path in share]
+
+    workers = jobs if len(missing) >= READ_IN_PARALLEL else 1
+    for path, doc in zip(missing, map_in_parallel(read_share, missing, workers)):
+        docs[path] = doc
+        if path in fronts and doc.error is None and _json_safe(doc.meta):
+            known.put(fronts[path], front_record(doc))  # type: ignore[union-attr]
+    return {path: docs[path] for path in paths}
+
+
+def front_key(text: str) -> str:
+    """What a page's parsed front matter is kept under: the digest of its text ("" for a page without one)."""
+    front = split_front_matter(as_lf(text))[0]
+    return full_digest(front) if front is not None else ""
+
+
+def front_record(doc: PageDoc) -> dict[str, Any]:
+    """What the cache keeps of a page: a copy, so that nothing done to the page later reaches the cache."""
+    return {"meta": _plain_copy(doc.meta), "lines": dict(doc.lines)}
+
+
+def _from_known(path: Path, content_dir: Path, known: EntryCache) -> tuple[PageDoc | None, str | None]:
+    """The page as read, if ``known`` has its front matter; else the digest to keep it under (None: a page
+    that does not split, read as usual)."""
+    try:
+        text = read_utf8(path, path.relative_to(content_dir), ContentError, "page")
+    except ContentError:
+        return None, None
+    front, body, body_line = split_front_matter(text)
+    if front is None:
+        return None, None
+    key = full_digest(front)  # front_key's, without splitting the text again
+    record = known.get(key)
+    if not isinstance(record, dict) or not all(isinstance(record.get(part), dict) for part in ("meta", "lines")):
+        return None, key
+    # A copy: the record stays in the cache's memory until it is saved, after the sync has used the page.
+    return PageDoc(path, _plain_copy(record["meta"]), body.strip(), dict(record["lines"]), body_line), None
+
+
+def _json_safe(meta: dict[str, Any]) -> bool:
+    """Whether the front matter comes back from JSON as YAML gave it (no dates, sets, bytes or int keys)."""
+    try:
+        return json.loads(json.dumps(meta, ensure_ascii=False)) == meta
+    except (TypeError, ValueError):
+        return False
+
+
+def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:
+    """Papers in proceedings order; a page repeating another's slug or id is an error (the first wins)."""
+    owners: dict[tuple[str, str], Path] = {}
+    kept = []
+    for paper in sorted(papers, key=lambda p: p.path.name):
+        clash = next(((key, value) for key, value in (("slug", paper.slug), ("id", paper.id))
+                      if (key, value) in owners), None)
+        if clash:
+            key, value = clash
+            line = read_page(paper.path).lines.get(key)  # only on this rare path: read it again
+            reporter.error(f"{key} {value!r} is already the {key} of {owners[clash].name}",
+                           f"{PAGES_DIR}/{paper.path.name}", line)
+            continue
+        owners[("slug", paper.slug)] = owners[("id", paper.id)] = paper.path
+        kept.append(paper)
+    return sorted(kept, key=lambda p: (p.order, p.source, p.id))

@@ -1,0 +1,143 @@
+"""The project: everything read from the content folder before any page is written.
+
+Config, source lists, taxonomy, the volume they describe, and the LaTeX renderer
+the config's macros make. Made once per run by the pipeline's first stage;
+``derive`` gives new entries their titles and tags while pages are synced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from generator.pipeline.background import map_in_parallel
+from generator.pipeline.cache import digest
+from generator.model.config import Config, load_config
+from generator.errors import ContentError
+from generator.latex import AbstractRenderer, RenderedAbstract
+from generator.content.merge import Derived, Deriver
+from generator.model.paper import Entry, SourceList
+from generator.content.pages import PAGES_DIR
+from generator.commands.reporter import Reporter
+from generator.sources import READERS, find_sources, links_out, read_source
+from generator.sources.duplicates import drop_duplicates
+from generator.content.people_file import Rules, load_rules
+from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
+from generator.derive.titles import title_candidates
+from generator.model.volume import Volume
+
+DERIVE_IN_PARALLEL = 500  # entries; fewer are derived in this process (a fork costs more than it saves)
+
+
+@dataclass(frozen=True)
+class Project:
+    content_dir: Path
+    config: Config
+    volume: Volume
+    sources: list[SourceList]
+    taxonomy: Taxonomy
+    renderer: AbstractRenderer
+    people: Rules = Rules()  # people.yaml: who is one person when names alone cannot say
+
+    def in_series(self, series: str) -> Project:
+        """The same project built into an archive of that title (archive.py)."""
+        config = replace(self.config, series=series)
+        return replace(self, config=config, volume=replace(self.volume, series=series))
+
+    def topic_names(self) -> dict[str, str]:
+        """Tag name → the name readers see, in the configured language (the taxonomy's ``names``)."""
+        return self.taxonomy.names_for(self.config.language)
+
+    def tags_version(self) -> str:
+        """What the tool's tags depend on besides the entry: the taxonomy and ``auto_tags``; when it
+        changes, pages whose tags are the tool's are tagged again."""
+        return f"{self.taxonomy.version}/{self.config.auto_tags}"
+
+
+def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = None,
+                 incoming: Path | None = None) -> Project:
+    """Config, source lists and taxonomy: the parts of the content that are not pages.
+
+    ``incoming`` (``import``) is a source kept elsewhere: it takes the place of the content folder's
+    file of the same name, which is then not read, and the folder need not exist yet.
+    """
+    if content_dir.is_file():
+        raise ContentError("is a file, not a content folder: to make a site from a source file, import it "
+                           f"into a folder first (`proceedings import {content_dir} --content FOLDER`), "
+                           "then build that folder", path=content_dir)
+    if not content_dir.is_dir() and incoming is None:
+        raise ContentError("no such content folder (give the folder holding your sources with --content, "
+                           "or start one with `proceedings new` or `proceedings import FILE`)", path=content_dir)
+    config = load_config(content_dir, reporter.report, base_url)
+    paths = {path.name: path for path in find_sources(content_dir)} if content_dir.is_dir() else {}
+    if content_dir.is_dir():
+        report_links_out(content_dir, reporter)
+    if incoming is not None:
+        paths[incoming.name] = incoming
+    sources = [read_source(path, name) for name, path in sorted(paths.items())]
+    for source in sources:
+        for diagnostic in source.diagnostics:
+            reporter.report(diagnostic)
+    sources, repeats = drop_duplicates(sources)
+    for diagnostic in repeats:
+        reporter.report(diagnostic)
+    people = load_rules(content_dir, reporter.warn) if content_dir.is_dir() else Rules()
+    return Project(content_dir, config, Volume.of(config, sources), sources, load_taxonomy(content_dir),
+                   AbstractRenderer(config.macros), people)
+
+
+def report_links_out(content_dir: Path, reporter: Reporter) -> None:
+    """Sources and pages that are symlinks out of the content folder: not read, and said so."""
+    root = content_dir.resolve()
+    found = [p for p in links_out(content_dir, root, "*") if p.suffix.lower() in READERS]
+    found += links_out(content_dir / PAGES_DIR, root, "*.md")
+    for path in found:
+        reporter.warn("is a link to a file outside the content folder; not read (copy the file in instead)",
+                      path.relative_to(content_dir))
+
+
+def make_deriver(project: Project, reporter: Reporter, jobs: int = 1) -> Deriver:
+    """Titles and tags for new or changed entries, on ``jobs`` cores (the slow part of a first build)."""
+
+    def derive_chunk(entries: list[Entry]) -> list[tuple[Derived, bool, RenderedAbstract]]:
+        # Each abstract's rendering goes back with its title: the render stage then needs not render it again.
+        return [(*derive_one(project, entry), project.renderer.render(entry.text)) for entry in entries]
+
+    def derive(entries: Sequence[Entry]) -> list[Derived]:
+        workers = jobs if len(entries) >= DERIVE_IN_PARALLEL else 1
+        results = map_in_parallel(derive_chunk, list(entries), workers)
+        for entry, (derived, fell_back, rendering) in zip(entries, results):
+            project.renderer.remember(entry.text, rendering)
+            if fell_back:
+                taxonomy = project.taxonomy
+                reporter.warn(f"no tag of {taxonomy.name} matches “{derived.title}”; tagged it {taxonomy.fallback!r} "
+                              f"(give keywords in the source, add {TAXONOMY_FILE}, or set `auto_tags: never`)",
+                              entry.source, entry.line)
+        return [derived for derived, _, _ in results]
+
+    return derive
+
+
+def derive_one(project: Project, entry: Entry) -> tuple[Derived, bool]:
+    """An entry's title candidates and tags, and whether no taxonomy tag matched.
+
+    A title the source gives is kept. Keywords the source gives are the tags; the taxonomy adds
+    its own as ``auto_tags`` says: to papers without keywords (missing), to all (always), or never.
+    """
+    plain = project.renderer.render(entry.text).plain
+    candidates = [entry.title] if entry.title else title_candidates(plain)
+    mode = project.config.auto_tags
+    if mode == "never" or (mode == "missing" and entry.keywords):
+        return Derived(candidates[0], entry.keywords, tuple(candidates[1:]), given=bool(entry.title)), False
+    tags = project.taxonomy.tags_for(entry.title or candidates[0], plain)
+    fell_back = tags == (project.taxonomy.fallback,)
+    if entry.keywords:
+        tags = tuple(dict.fromkeys((*entry.keywords, *(() if fell_back else tags))))
+        fell_back = False
+    return Derived(candidates[0], tags, tuple(candidates[1:]), given=bool(entry.title)), fell_back
+
+
+def placeholder_deriver(entries: Sequence[Entry]) -> list[Derived]:
+    """What ``check`` derives: nothing (a digest stands for the title), so 100,000 new entries stay cheap."""
+    return [Derived(digest(entry.text)[:16], ()) for entry in entries]

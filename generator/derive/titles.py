@@ -1,0 +1,355 @@
+"""Short, faithful titles for abstracts that come without one.
+
+Rules, in order: the contribution the abstract names ("we introduce FreeDave,
+a …" → "FreeDave: A …"), else the object of "we study/propose …", else the
+main clause of the first sentence (Chinese and Japanese abstracts: generator/derive/titles_cjk.py).
+Every title is made of the abstract's own
+words, so it can miss the emphasis but never invents a claim.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from generator.derive.titles_cjk import cjk_title_candidates, is_cjk_abstract
+
+MAX_LENGTH = 100
+UNTITLED = "Untitled paper"
+
+# Words a title must not end on: they promise a continuation that was cut.
+_DANGLING = frozenset(
+    "a an the and or nor but of for with to in on at by via from into over under as upon "
+    "its their our is are was were be that which whose who while when where than versus vs "
+    "using based toward towards through across between among".split()
+)
+# Where a too-long phrase is best cut, in order of preference (before the word).
+_BREAK_TIERS = (
+    frozenset("using via by through with without while leveraging featuring achieving allowing "
+              "enabling based where whereas motivated inspired guided driven to".split()),
+    frozenset("for of in on at from into over under across between among toward towards as".split()),
+    frozenset("and or".split()),
+)
+# Punctuation a title must not end on.
+_TRAILING = frozenset(" ,.;:-–—/&(")
+_SHORT_PHRASE = 5  # words; a shorter description also takes its "that …" clause
+
+# A command the renderer could not render stays in the plain text as written (\\begin{equation},
+# \\foo): its name is no word of the abstract.
+_COMMAND = re.compile(r"\\(?:begin|end)\s*\{[^{}]*\}|\\[A-Za-z]+")
+# Each alternative starts with the character it removes (the lookbehind follows it), so that the
+# regex engine skips to candidate characters instead of trying every position.
+_MARKUP = re.compile(r"[$*\\{}`#~^]|_(?<!\w_)|_(?!\w)")
+_QUOTES = re.compile(r"[\"“”«»]|['‘’](?<!\w['‘’])|['‘’](?!\w)")
+_SENTENCE_END = re.compile(r"([.!?])\s+(?=[A-Z0-9(])")
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|al|vs|cf|resp|Fig|Eq|Sec))$")
+# Strong clause boundaries: a descriptive phrase ends here.
+_CLAUSE = re.compile(
+    r"\s*(?:[;:.!?](?:\s|$)|\s[—–]\s|\s--\s|,?\s\(?(?:i|ii|iii|iv|[1-4]|[a-d])\)\s"
+    r"|\s+and\s+(?:then\s+|\w+ly\s+)?(?:show|demonstrate|prove|propose|use|apply|evaluate|derive"
+    r"|provide|present|introduce|develop|obtain|establish|give|analy[sz]e|study)\w*\b"
+    r"|,\s+(?:namely|i\.e\.|e\.g\.|such as)|,?\s(?:where|whereas|while|because|since)\b"
+    r"|(?P<relative>,?\s(?:that|which)\b))"
+)
+
+_NAME_WORD = r"(?:[A-Z0-9][\w\-–+]*|[a-z][\w\-–+]*[A-Z][\w\-–+]*)"
+_NAME = rf"{_NAME_WORD}(?:\s+(?:(?:for|of|and|the|in|with|via|on|to)\s+)?{_NAME_WORD}){{0,7}}"
+_ACRONYM = r"[A-Za-z0-9][\w\-–+]*[A-Z][\w\-–+]*|[A-Z][\w\-–+]*\d[\w\-–+]*"
+_SUBJECT = (r"\b(?:[Ww]e|and|[Pp]aper|[Ww]ork|[Aa]rticle)\s+"
+            r"(?:(?:\w+ly|then|further|also|here|now|first|thus|therefore)\s+)?")
+_INTRO = rf"{_SUBJECT}(?:introduce|propose|present|develop|derive|design|build|construct|release)s?\s+"
+_ARTICLE = r"(?:(?:the|a|an|our)\s+)?"
+_INTRO_ACRONYM = re.compile(rf"{_INTRO}{_ARTICLE}(?P<long>[^(),.;:]{{2,90}}?)\s*\((?P<name>{_ACRONYM})\)")
+# A name ends the noun phrase: "(EM) algorithm" or "PAC-Bayes bounds" use a name as an adjective.
+_NAME_END = re.compile(r"(?:\s*\([^()]*\))?(?:\s*[,.;:]|\s+(?:as|that|which|for|to|is|and)\b|\s*$)")
+_ADJECTIVES = re.compile(r"^(?:(?:novel|new)\s+)+")
+_INTRO_NAME = re.compile(rf"{_INTRO}{_ARTICLE}(?P<name>{_NAME})(?={_NAME_END.pattern})")
+_CALLED = re.compile(
+    r",?\s+(?:called|named|dubbed|termed|coined|we\s+(?:call|term|name|dub)"
+    rf"(?:\s+(?:it|this|them|(?:this|our|the|these|such)\s+[\w\-]+))?)\s+(?P<name>{_NAME})"
+)
+_PASSIVE = re.compile(
+    rf"(?P<long>(?:[A-Z][\w\-–]*\s+(?:(?:for|of|and|the|in|with|on|to|via)\s+)*){{1,8}})\((?P<name>{_ACRONYM})\)\s+"
+    r"(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:proposed|introduced|presented|developed)\b"
+)
+# A word each of _INTRO_ACRONYM, _INTRO_NAME, _PASSIVE and _CALLED needs: a cheap test before them.
+_NAMING_VERB = re.compile(r"introduce|propose|present|develop|derive|design|build|construct|release"
+                          r"|call|name|dub|term|coined")
+_APPOSITIVE = re.compile(r"\s*(?:,\s*|\s+as\s+|,\s*which\s+is\s+)(?P<desc>(?:a|an|the)\s.*)")
+_PURPOSE = re.compile(r"\s+(?P<desc>for\s.*)")
+_NOUN_BEFORE = re.compile(r".*\b((?:a|an|the|this|these|our|its)\s[^,;:()]*)$", re.IGNORECASE)
+_DETERMINER = re.compile(r"^(?:this|our|its|these)\b\s*", re.IGNORECASE)
+_PARENTHESIS = re.compile(r"^\s*\([^()]*\)")
+_LONG_AFTER = re.compile(r"\s*\(([A-Z][\w\-]*(?:\s+[\w\-]+){1,7})\)")
+_OBJECT = re.compile(
+    rf"{_SUBJECT}(?:study|studie|analy[sz]e|investigate|consider|address|examine|explore|characterize|revisit"
+    r"|formalize|propose|introduce|present|develop|describe|design|derive|provide|give|establish)(?:e?s)?"
+    r"(?:(?:,|\s+and|\s+or)\s+[a-z]+)*\s+(?P<object>.*)"
+)
+_WEAK_OBJECT = re.compile(
+    r"(?:this|these|that|those|it|them|such|some|to|whether|if|here|both|in|on|at|with|for|from|by"
+    r"|of|upon|an?\s+(?:analysis|study)|(?:[\w\-]+\s+){0,2}(?:evidence|results?|experiments?|examples?|simulations?"
+    r"|insights?|comparisons?))\b",
+    re.IGNORECASE,
+)
+_LEAD_IN = re.compile(
+    r"(?:[A-Z][a-z]+ly|In|For|On|Over|Across|Under|With|Despite|Although|While|Since|As|Given|Because|When|Unlike|To"
+    r"|Due to|Here|However|Moreover|Thus|Today|Nowadays)\b[^,]{0,80},\s+"
+)
+_ANAPHORA = re.compile(r"\b(?:this|these|those|such|above|aforementioned)\b", re.IGNORECASE)
+_FILLER = re.compile(r"^(?:\(?(?:i{1,3}|iv|[1-4]|[a-d])\)\s+)?(?:the\s+|this\s+paper\s+|this\s+work\s+)?"
+                     r"(?:(?:problem|task|question)\s+of\s+)?", re.IGNORECASE)
+_ARTICLE_NOVEL = re.compile(r"^(a|the)\s+(?:novel|new)\s+(?=[b-df-hj-np-tv-z])", re.IGNORECASE)
+_WORD_PART = re.compile(r"[^\W_]+")
+_ACRONYM_USE = re.compile(r"\b[A-Z][A-Za-z0-9]*[A-Z]s?\b")
+
+
+def title_candidates(plain: str) -> list[str]:
+    """Titles for the abstract, best first; never empty. Independent of other papers, so that
+    they can be worked out in parallel and made unique afterwards with ``pick_title``."""
+    text = _clean(plain)
+    if not text:
+        return [UNTITLED]
+    if is_cjk_abstract(text):  # Chinese and Japanese: phrases, not words between spaces
+        return cjk_title_candidates(text)
+    sentences = _split_sentences(text)
+    candidates = [c for c in (_named_title(sentences, text), _phrase_title(sentences, text)) if c]
+    return candidates or [UNTITLED]
+
+
+def _clean(plain: str) -> str:
+    """Drop markup the renderer may have left, and quotes that a cut could unbalance."""
+    return " ".join(_QUOTES.sub("", _MARKUP.sub("", _COMMAND.sub(" ", plain))).split())
+
+
+def _split_sentences(text: str) -> list[str]:
+    sentences: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        if not _ABBREVIATION.search(text, max(0, match.start() - 6), match.start()):
+            sentences.append(text[start : match.end(1)])
+            start = match.end()
+    sentences.append(text[start:])
+    return [s for s in sentences if s]
+
+
+def _named_title(sentences: list[str], text: str) -> str | None:
+    """ "Name: description" for the first contribution the abstract names."""
+    for sentence in sentences:
+        found = _named_in(sentence)
+        if found:
+            name, long_form, after = found
+            if long_form:
+                return _fit(f"{name}: {_capitalise(long_form)}")
+            return _with_description(name, after, sentences, text)
+    return None
+
+
+def _named_in(sentence: str) -> tuple[str, str, str] | None:
+    """(name, long form, text after the name) when the sentence introduces a named thing."""
+    if not _NAMING_VERB.search(sentence):  # most sentences: none of the four patterns below can match
+        return None
+    match = _INTRO_ACRONYM.search(sentence)
+    if match and _NAME_END.match(sentence, match.end()):
+        long_form = _long_form(match["name"], match["long"])
+        # The whole object must spell the acronym: "a method for Continual Learning (CL)" names nothing new.
+        if long_form and _ADJECTIVES.sub("", match["long"]).strip() == long_form:
+            return match["name"], long_form, sentence[match.end() :]
+    match = _INTRO_NAME.search(sentence)
+    if match and (_is_name(match["name"]) or _APPOSITIVE.match(sentence, match.end())):
+        after = sentence[match.end() :]
+        long_after = _LONG_AFTER.match(after)
+        return match["name"], long_after[1] if long_after else "", after
+    match = _PASSIVE.search(sentence)
+    if match and (long_form := _long_form(match["name"], match["long"])):
+        return match["name"], long_form, ""
+    match = _CALLED.search(sentence)
+    if match and _is_name(match["name"]):
+        noun = _NOUN_BEFORE.search(sentence, max(0, match.start() - 100), match.start())
+        if noun:
+            return match["name"], "", f", {_DETERMINER.sub(_indefinite, noun[1])}"
+        return match["name"], "", _PARENTHESIS.sub("", sentence[match.end() :], count=1)
+    return None
+
+
+def _indefinite(match: re.Match[str]) -> str:
+    """ "this class of …" → "a class of …": the description must stand on its own."""
+    return "" if match[0].lower().startswith("these") else "a "
+
+
+def _is_name(name: str) -> bool:
+    """A coined name looks coined: an inner capital, a digit, a hyphen or several capitalised words."""
+    words = name.split()
+    first = words[0]
+    coined = len(words) > 1 or any(c.isupper() or c.isdigit() for c in first[1:]) or "-" in first
+    return coined and first[0].isalpha() and first.lower() not in {"we", "our", "this", "these", "in", "the"}
+
+
+def _long_form(acronym: str, candidate: str) -> str:
+    """The words before "(ACR)" that spell it out, or ""."""
+    text = candidate.strip()
+    letters = [c.lower() for c in acronym if c.isalnum()]
+    return _initials_long_form(letters, text) or _letters_long_form(letters, text) or _initial_long_form(acronym, text)
+
+
+def _initials_long_form(letters: list[str], text: str) -> str:
+    """Each letter starts a word, right to left: "Decentralized Distributed PPO" for "DD-PPO"."""
+    words = list(_WORD_PART.finditer(text))
+    index = len(words) - 1
+    for letter in reversed(letters):
+        while index >= 0 and words[index][0][0].lower() != letter:
+            index -= 1
+        if index < 0:
+            return ""
+        index -= 1
+    return text[words[index + 1].start() :]
+
+
+def _letters_long_form(letters: list[str], text: str) -> str:
+    """Schwartz & Hearst: letters anywhere, right to left, the first one starting a word."""
+    position = len(text) - 1
+    for index in range(len(letters) - 1, -1, -1):
+        while position >= 0 and (
+            text[position].lower() != letters[index]
+            or (index == 0 and position > 0 and text[position - 1].isalnum())
+        ):
+            position -= 1
+        if position < 0:
+            return ""
+        position -= 1
+    return text[position + 1 :].strip()
+
+
+def _initial_long_form(acronym: str, text: str) -> str:
+    """Fallback for names like "D2C": the words from the first one sharing the initial."""
+    words = text.split()
+    for start, word in enumerate(words):
+        if word[0].lower() == acronym[0].lower() and len(words) - start <= len(acronym) + 2:
+            return " ".join(words[start:])
+    return ""
+
+
+def _with_description(name: str, after: str, sentences: list[str], text: str) -> str:
+    """ "Name: A … framework" from the appositive, else "Name for …", else "Name: <phrase>"."""
+    after = _PARENTHESIS.sub("", after, count=1)  # "IO-Net (i.e. InlierOutlierNet), a …"
+    appositive = _APPOSITIVE.match(after)
+    if appositive:
+        desc = _drop_novel(_until_clause(appositive["desc"]))
+        if len(desc.split()) >= 2:
+            return _fit(f"{name}: {_capitalise(desc)}")
+    purpose = _PURPOSE.match(after)
+    if purpose:
+        return _fit(f"{name} {_until_clause(purpose['desc'])}")
+    phrase = _phrase_title(sentences, text)
+    return _fit(f"{name}: {phrase}") if phrase and name not in phrase else _fit(phrase or name)
+
+
+def _phrase_title(sentences: list[str], text: str) -> str:
+    """The object of "we study/propose …", else the first sentence's main clause."""
+    for sentence in sentences:
+        match = _OBJECT.search(sentence)
+        if match and not _WEAK_OBJECT.match(match["object"]):
+            phrase = _FILLER.sub("", _drop_novel(_until_clause(match["object"])))
+            if len(phrase.split()) >= 3 and not _ANAPHORA.search(phrase):
+                return _fit(_capitalise(_expand_acronyms(phrase, text)))
+    first = _LEAD_IN.sub("", sentences[0], count=1)
+    phrase = _FILLER.sub("", _until_clause(first))
+    return _fit(_capitalise(_expand_acronyms(phrase, text))) if phrase else ""
+
+
+def _until_clause(phrase: str) -> str:
+    """The phrase up to its first clause boundary; a short one keeps its "that …" clause."""
+    match = _CLAUSE.search(phrase)
+    if not match:
+        return phrase.strip(" ,")
+    head = phrase[: match.start()].strip(" ,")
+    if match["relative"] and len(head.split()) < _SHORT_PHRASE:
+        rest = _CLAUSE.search(phrase, match.end())
+        return phrase[: rest.start() if rest else len(phrase)].strip(" ,")
+    return head
+
+
+def _drop_novel(phrase: str) -> str:
+    """ "a novel training-free method" → "a training-free method" (only when the article still fits)."""
+    return _ARTICLE_NOVEL.sub(r"\1 ", phrase)
+
+
+def _expand_acronyms(phrase: str, text: str) -> str:
+    """Spell out acronyms the abstract defined, so a phrase title reads on its own."""
+    for acronym in dict.fromkeys(_ACRONYM_USE.findall(phrase)):
+        defined = text.find(f"({acronym})")
+        if defined < 0 or f"({acronym})" in phrase:
+            continue
+        long_form = _long_form(acronym, " ".join(text[max(0, defined - 80) : defined].split()[-8:]))
+        if long_form and long_form not in phrase and len(phrase) + len(long_form) <= MAX_LENGTH:
+            at_start = text.startswith(long_form) or f". {long_form}" in text
+            if at_start and long_form[1:].islower():
+                long_form = long_form[0].lower() + long_form[1:]
+            phrase = re.sub(rf"\b{re.escape(acronym)}\b", lambda _, long_form=long_form: long_form, phrase, count=1)
+    return phrase
+
+
+def _capitalise(phrase: str) -> str:
+    """Capitalise the first letter, unless it starts a coined name ("vq-wav2vec", "k-means")."""
+    first = phrase.split(" ", 1)[0]
+    if any(c.isupper() or c.isdigit() for c in first[1:]) or first[1:2] == "-":
+        return phrase
+    return phrase[:1].upper() + phrase[1:]
+
+
+def _fit(title: str, limit: int = MAX_LENGTH) -> str:
+    """Shorten to ``limit`` at the best natural break; never end on a dangling word or punctuation."""
+    title = _tidy(title)
+    if len(title) <= limit:
+        return title
+    words = title.split(" ")
+    floor = len(title.split(": ")[0]) + 20 if ": " in title else 30  # keep the name and some description
+    ends = list(itertools.accumulate(len(w) + 1 for w in words))  # end of word i, plus one
+    for tier in _BREAK_TIERS:
+        cuts = [i + 1 for i in range(len(words) - 1) if floor < ends[i] <= limit + 1 and words[i + 1].lower() in tier]
+        if cuts:
+            return _tidy(" ".join(words[: cuts[-1]]))
+    return _cut_words(words, limit - 1) + "…"
+
+
+def _cut_words(words: list[str], limit: int) -> str:
+    kept: list[str] = []
+    length = -1
+    for word in words:
+        length += len(word) + 1
+        if length > limit:
+            break
+        kept.append(word)
+    return _tidy(" ".join(kept)) or words[0][:limit]
+
+
+def _tidy(title: str) -> str:
+    """Balance parentheses, then drop trailing punctuation and dangling words.
+
+    Works back from the end with an index, so a long run of dangling words ("a a a …")
+    costs one pass, not one pass per word.
+    """
+    if title.count("(") > title.count(")"):
+        title = title[: title.rfind("(")]
+    end = len(title)
+    while True:
+        while end and title[end - 1] in _TRAILING:
+            end -= 1
+        space = title.rfind(" ", 0, end)
+        if space < 0 or title[space + 1 : end].lower() not in _DANGLING:
+            return title[:end]
+        end = space
+
+
+def pick_title(candidates: list[str], taken: set[str] | frozenset[str]) -> str:
+    """The first free candidate, else the first with " (2)", " (3)"… appended."""
+    for candidate in candidates:
+        if candidate not in taken:
+            return candidate
+    number = 2
+    while True:
+        suffix = f" ({number})"
+        title = _cut_words(candidates[0].split(" "), MAX_LENGTH - len(suffix)) + suffix
+        if title not in taken:
+            return title
+        number += 1

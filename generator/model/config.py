@@ -1,0 +1,201 @@
+"""The proceedings config: ``proceedings.yaml`` in the content directory.
+
+Every key is optional. Validation collects every problem before failing,
+and unknown keys are warned about rather than silently ignored (MkDocs).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable
+from urllib.parse import urlsplit
+
+from generator.errors import ConfigError, Diagnostic, shown
+from generator.render.i18n import catalogue_for, catalogue_locales
+from generator.latex import MacroDef
+from generator.content.yamlutil import load_mapping, read_utf8
+
+CONFIG_NAME = "proceedings.yaml"
+
+_MACRO_NAME = re.compile(r"^\\?([A-Za-z]+)$")
+_PARAMETER = re.compile(r"#([1-9#])")  # as macros.substitute reads a body: ## is a literal #
+_LANGUAGE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+# Characters RFC 3986 keeps out of a URL: the base URL is written into attributes and XML as it is.
+_NOT_IN_URL = re.compile(r"[\x00-\x20\x7f\"'<>\\^`{|}]")
+_NOT_IN_URL_NAMES = "any of < > \\ ^ ` { | }"
+
+
+@dataclass(frozen=True)
+class Config:
+    title: str | None = None
+    """Proceedings title; defaults to the first line of the abstract list."""
+    description: str = ""
+    """One sentence shown under the title on the home page and in meta tags."""
+    date: dt.date | None = None
+    """Date of the proceedings (YYYY-MM-DD): used for citations and feeds, never the clock."""
+    base_url: str = ""
+    """Absolute URL where the site is published, e.g. https://org.github.io/proc/ ."""
+    language: str = "en"
+    """Language of the interface and of the ``lang`` attribute (BCP 47)."""
+    papers_per_page: int = 100
+    """Papers listed on each list page before it paginates (fewer when their abstracts would pass
+    site.LIST_PAGE_BUDGET bytes)."""
+    macros: dict[str, MacroDef] = field(default_factory=dict)
+    """LaTeX macros: name → body, or name → {body, args}."""
+    auto_tags: str = "missing"
+    """Topics from the taxonomy: for papers whose source gives no keywords (missing), for every paper
+    beside its keywords (always), or never (only the source's keywords)."""
+    series: str = field(default="", repr=False)
+    """Set by an archive build, never read from the file: the series' title, which a volume's pages
+    link to (the archive's home is one folder up). Not in the repr: abstracts do not depend on it."""
+
+    @property
+    def base_path(self) -> str:
+        """The path part of ``base_url`` (``/proc/``), or ``/`` when unknown."""
+        return urlsplit(self.base_url).path or "/" if self.base_url else "/"
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("must be a non-empty string")
+    return value.strip()
+
+
+def _optional_text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("must be a string")
+    return value.strip()
+
+
+def _date(value: Any) -> dt.date:
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        raise ValueError(f"must be a date written YYYY-MM-DD, not {shown(value)}") from None
+
+
+def normalize_base_url(value: Any) -> str:
+    """An http(s) URL ending in ``/``; empty stays empty (relative site)."""
+    if value in (None, ""):
+        return ""
+    if not isinstance(value, str):
+        raise ValueError("must be a URL string")
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ValueError(f"must be an http(s) URL such as https://example.org/proceedings/, not {shown(value)}")
+    bad = _NOT_IN_URL.search(value.strip())
+    if bad:
+        raise ValueError(f"must be a URL without spaces, quotes or {_NOT_IN_URL_NAMES}; "
+                         f"{bad.group()!r} is not allowed in {shown(value)} (percent-encode it)")
+    return value.strip().rstrip("/") + "/"
+
+
+def _language(value: Any) -> str:
+    if not isinstance(value, str) or not _LANGUAGE.match(value):
+        raise ValueError(f"must be a language tag such as en or zh-CN, not {shown(value)}")
+    return value
+
+
+def _positive_int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"must be a whole number of at least 1, not {shown(value)}")
+    return value
+
+
+def _macro(name: str, value: Any) -> tuple[str, MacroDef]:
+    match = _MACRO_NAME.match(str(name))
+    if not match:
+        raise ValueError(f"macro name {shown(name)} must be letters only, like dVC or \\dVC")
+    if isinstance(value, str):
+        return match.group(1), _checked(name, MacroDef(value))
+    if isinstance(value, dict) and isinstance(value.get("body"), str):
+        args = value.get("args", 0)
+        if isinstance(args, bool) or not isinstance(args, int) or not 0 <= args <= 9:
+            raise ValueError(f"macro {name}: args must be a number from 0 to 9")
+        unknown = set(value) - {"body", "args"}
+        if unknown:
+            raise ValueError(f"macro {name}: unknown keys {sorted(unknown)} (use body and args)")
+        return match.group(1), _checked(name, MacroDef(value["body"], args))
+    raise ValueError(f"macro {name}: give its body as a string, or as {{body: ..., args: N}}")
+
+
+def _checked(name: str, macro: MacroDef) -> MacroDef:
+    """A body may only use the arguments the macro takes (TeX: "Illegal parameter number")."""
+    used = max((int(key) for key in _PARAMETER.findall(macro.body) if key != "#"), default=0)
+    if used > macro.nargs:
+        raise ValueError(f"macro {name}: its body uses #{used} but the macro takes {macro.nargs} "
+                         f"argument{'' if macro.nargs == 1 else 's'}; write {{body: '...', args: {used}}}")
+    return macro
+
+
+def _macros(value: Any) -> dict[str, MacroDef]:
+    if not isinstance(value, dict):
+        raise ValueError("must be a mapping of macro name to definition")
+    return dict(_macro(name, body) for name, body in value.items())
+
+
+AUTO_TAGS = ("never", "missing", "always")
+
+
+def _auto_tags(value: Any) -> str:
+    if value not in AUTO_TAGS:
+        raise ValueError(f"must be one of {', '.join(AUTO_TAGS)}, not {value!r}")
+    return value
+
+
+_VALIDATORS: dict[str, Callable[[Any], Any]] = {
+    "title": _text,
+    "description": _optional_text,
+    "date": _date,
+    "base_url": normalize_base_url,
+    "language": _language,
+    "papers_per_page": _positive_int,
+    "macros": _macros,
+    "auto_tags": _auto_tags,
+}
+
+
+def _no_catalogue(language: str) -> str:
+    shipped = ", ".join(["en", *(name.replace("_", "-") for name in catalogue_locales())])
+    return (f"no interface translation for language {language!r}: headings and buttons are in English, "
+            f"<html lang> is {language!r} (translations: {shipped}; README.md, \"Languages\", says how to add one)")
+
+
+def load_config(content_dir: Path, warn: Callable[[Diagnostic], None], base_url: str | None = None) -> Config:
+    """Read and validate ``proceedings.yaml``; a missing file means all defaults. ``base_url`` (the
+    command line's ``--base-url``) wins over the file's."""
+    path = content_dir / CONFIG_NAME
+    config = Config()
+    if path.exists():
+        text = read_utf8(path, path, ConfigError, "config")
+        data, lines = load_mapping(text, path, ConfigError)
+        config = _validate(data, lines, path, warn)
+    if base_url is None:
+        return config
+    try:
+        return replace(config, base_url=normalize_base_url(base_url))
+    except ValueError as exc:
+        raise ConfigError(f"--base-url {exc}") from None
+
+
+def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn) -> Config:
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    for key, raw in data.items():
+        line = lines.get(str(key))
+        if key not in _VALIDATORS:
+            known = ", ".join(_VALIDATORS)
+            warn(Diagnostic("warning", f"unknown config key {shown(key)} (known keys: {known})", path, line))
+            continue
+        try:
+            values[key] = _VALIDATORS[key](raw)
+        except ValueError as exc:
+            problems.append(f"{path}:{line}: {key} {exc}")
+    if "language" in values and catalogue_for(values["language"]) is None:
+        warn(Diagnostic("warning", _no_catalogue(values["language"]), path, lines.get("language")))
+    if problems:
+        raise ConfigError("invalid config:\n  " + "\n  ".join(problems))
+    return replace(Config(), **values)

@@ -1,0 +1,93 @@
+"""The proceedings volume: one frozen model, made once while loading.
+
+The config names it (title, date, address…) and a source may describe it too (a
+BibTeX ``@proceedings`` entry: editors, volume number, publisher); ``Volume.of``
+settles which wins, once. Templates (as ``site``), citations, feeds and the search
+index all read this one object.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import quote, urljoin
+
+from generator.model.paper import RenderedPaper, SourceList, VolumeInfo
+
+if TYPE_CHECKING:
+    from generator.model.config import Config
+
+# Words a citation key leaves out of the proceedings title ("Proceedings of the …").
+_MINOR_WORDS = frozenset("a an and at de for in of on the to proceedings".split())
+_MAX_PREFIX = 16
+_KEY_UNSAFE = re.compile(r"[^A-Za-z0-9_.:+-]+")
+# A key BibTeX and biber both read back: printable ASCII without separators or braces.
+BIBTEX_KEY = re.compile(r"[A-Za-z0-9_.:/+-]+")
+DEFAULT_TITLE = "Proceedings"
+
+
+@dataclass(frozen=True)
+class Volume:
+    title: str
+    description: str = ""
+    language: str = "en"
+    base_url: str = ""  # "" when unknown: links stay relative, absolute-only data is left out
+    date: dt.date | None = None  # the config's, else the source's
+    source: VolumeInfo = VolumeInfo()  # editors, volume number, publisher… as the sources give them
+    series: str = ""  # the archive's title when the volume is built into one (its home is one folder up)
+
+    @classmethod
+    def of(cls, config: Config, sources: Sequence[SourceList] = ()) -> Volume:
+        """The config's title, else the first source's (a list's first line, an @proceedings title)."""
+        title = config.title or next((s.title for s in sources if s.title), None) or DEFAULT_TITLE
+        info = next((s.volume for s in sources if s.volume.title), VolumeInfo())
+        return cls(title, config.description, config.language, config.base_url, config.date or info.date,
+                   info, config.series)
+
+    @property
+    def editors(self) -> tuple[str, ...]:
+        return self.source.editors
+
+    @property
+    def year(self) -> str:
+        return str(self.date.year) if self.date else self.source.year
+
+    @functools.cached_property
+    def key_prefix(self) -> str:
+        """Citation keys are "<prefix>-<paper id>"."""
+        return key_prefix(self.title)
+
+    def absolute(self, path: str) -> str | None:
+        """The published address of a site path, when the base URL is known."""
+        return urljoin(self.base_url, quote(path, safe="/#")) if self.base_url else None
+
+    def link(self, path: str) -> str:
+        """An absolute address when known, else the path relative to the site root."""
+        return self.absolute(path) or quote(path, safe="/#")
+
+    def citation_key(self, paper: RenderedPaper) -> str:
+        """A paper from a BibTeX source keeps its entry key: a venue's published keys never change.
+        Otherwise the key is made of the paper's id, so editing a title or slug never changes it."""
+        if paper.paper.source.lower().endswith(".bib") and BIBTEX_KEY.fullmatch(paper.paper.uid):
+            return paper.paper.uid
+        return f"{self.key_prefix}-{_KEY_UNSAFE.sub('-', paper.paper.id)}"
+
+
+def key_prefix(title: str) -> str:
+    """A short, readable key prefix from the proceedings title: "NeurIPS 2026" → "neurips2026".
+
+    Long titles give their initials and numbers instead ("International
+    Conference on Machine Learning 2026" → "icml2026"); letters are folded to
+    ASCII because BibTeX keys must be.
+    """
+    ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
+    words = [w for w in re.findall(r"[A-Za-z0-9]+", ascii_title) if w.lower() not in _MINOR_WORDS]
+    joined = "".join(words)
+    if len(joined) > _MAX_PREFIX:
+        joined = "".join(w if w.isdigit() else w[0] for w in words)
+    return joined.lower() or "paper"

@@ -1,0 +1,1 @@
+"""The build pipeline: named stages, their scheduling, the cache, and where files go."""

@@ -1,0 +1,140 @@
+"""A site kept in memory between builds, rebuilt incrementally on change.
+
+The dev server holds a ``LiveSite``: the build's pipeline (pipeline/stages.py) with a
+``MemorySink``, its ``Run`` kept between passes. The first pass is a full build;
+after that, ``rebuild`` classifies the changed paths and reruns from the first
+stage they invalidate: an edited paper is read, parsed and rendered again and
+re-renders the files whose ``deps`` name it (its page, its neighbours, its home
+and topic pages); a template re-renders every page from the rendered abstracts;
+a list or the config reloads the project. Files whose bytes did not change are
+not rewritten. The search index follows in the background (the pipeline's
+``Background`` schedule, pipeline/schedule.py); its lag is reported.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from generator.content.changes import Classifier, Kind
+from generator.errors import Diagnostic, ProceedingsError
+from generator.content.people_file import Rules
+from generator.pipeline.stages import OUTPUTS, STAGE_NAMES, Options, Pass, Pipeline, first_stage
+from generator.commands.reporter import Reporter
+from generator.pipeline.schedule import Background
+from generator.pipeline.sinks import MemorySink
+from generator.render.theme import Theme, default_theme_dir
+
+
+@dataclass
+class Rebuild:
+    """What one rebuild did, for the console line and the tests."""
+
+    kinds: list[str]
+    seconds: float
+    rendered: int = 0
+    written: int = 0
+    removed: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    failed: bool = False
+    cleared: bool = False  # the last rebuild's errors are gone (a broken edit undone): the banner must go
+
+    @property
+    def changed_anything(self) -> bool:
+        return self.failed or self.cleared or bool(self.written or self.removed or self.diagnostics)
+
+    def summary(self) -> str:
+        if self.failed:
+            return (f"rebuild failed ({', '.join(self.kinds)}) in {self.seconds * 1000:.0f} ms; "
+                    "still serving the last good site")
+        errors = sum(d.level == "error" for d in self.diagnostics)
+        shown = f"; {errors} errors shown in the browser" if errors else ""
+        return (f"rebuilt ({', '.join(self.kinds) or 'nothing'}): {self.rendered} files rendered, "
+                f"{self.written} written, {self.removed} removed in {self.seconds * 1000:.0f} ms{shown}")
+
+
+class LiveSite:
+    def __init__(self, content_dir: Path, out_dir: Path, base_url: str | None = None,
+                 on_search_ready: Callable[[float], None] | None = None, series: str = "",
+                 people: Rules | None = None):
+        self.content_dir = content_dir.resolve()
+        self.out_dir = out_dir
+        self.sink = MemorySink(out_dir)
+        self.pipeline = Pipeline(self.content_dir, self.sink, Options(base_url=base_url, keep=True, series=series,
+                                                                      people=people or Rules(), background_search=True))
+        self.background = self.pipeline.schedule
+        assert isinstance(self.background, Background)
+        self.background.on_ready, self.background.on_related = on_search_ready, self._related_ready
+        self.errors: list[Diagnostic] = []  # problems of the last rebuild, shown in the browser
+        # The problems found the last time the pages were read: a pass that starts after them (a template,
+        # related papers settled) does not see them again, and they still stand.
+        self._page_errors: list[Diagnostic] = []
+        self._related: dict[str, tuple[str, ...]] | None = None  # worked out in the background, not yet shown
+
+    @property
+    def files(self) -> dict[str, bytes]:
+        """The served site."""
+        return self.sink.files
+
+    @property
+    def search_lag(self) -> float | None:
+        return self.background.lag
+
+    def watched_roots(self) -> list[Path]:
+        return sorted({self.content_dir, default_theme_dir().resolve()})
+
+    def classifier(self) -> Classifier:
+        theme = Theme.for_content(self.content_dir)
+        return Classifier(self.content_dir, tuple(d.resolve() for d in theme.template_dirs),
+                          tuple(d.resolve() for d in theme.static_dirs))
+
+    def build_all(self) -> Rebuild:
+        """The first build: everything."""
+        return self._run(["full build"], "project", Pass(everything=True))
+
+    def rebuild(self, changed: set[Path]) -> Rebuild:
+        grouped = self.classifier().kinds(changed)
+        grouped.pop(Kind.OTHER, None)
+        if not grouped:
+            return Rebuild([], 0.0)
+        start, now = first_stage(set(grouped))
+        now.pages = grouped.get(Kind.PAGE, set())
+        return self._run(sorted(kind.value for kind in grouped), start, now)
+
+    def _related_ready(self, related: dict[str, tuple[str, ...]]) -> None:
+        self._related = related  # called from the background job's thread: settle() shows it
+
+    def settle(self) -> Rebuild | None:
+        """Show the related papers the background worked out after the last edit (a small edit serves
+        its page at once with the related papers of before): then the site is the one ``build`` makes."""
+        related, self._related = self._related, None
+        if related is None:
+            return None
+        return self._run(["related papers"], OUTPUTS, Pass(related=related))
+
+    def _run(self, kinds: list[str], start: str, now: Pass) -> Rebuild:
+        began = time.perf_counter()
+        reporter = Reporter()
+        reads_pages = self.pipeline.state.project is None or STAGE_NAMES.index(start) <= STAGE_NAMES.index("papers")
+        try:
+            self.pipeline.run(reporter, start, now)
+        except ProceedingsError as exc:
+            reporter.report(Diagnostic.from_error(exc))
+            self.errors = reporter.errors
+            return Rebuild(kinds, time.perf_counter() - began, diagnostics=reporter.diagnostics, failed=True)
+        result = Rebuild(kinds, time.perf_counter() - began, rendered=self.sink.rendered, written=self.sink.written,
+                         removed=self.sink.removed, diagnostics=reporter.diagnostics)
+        if reads_pages:
+            self._page_errors = reporter.errors
+        errors = reporter.errors if reads_pages else self._page_errors + reporter.errors
+        result.cleared = bool(self.errors) and not errors
+        self.errors = errors
+        return result
+
+    def wait_for_search(self) -> None:
+        self.background.wait()
+
+    def close(self) -> None:
+        self.background.stop()

@@ -1,0 +1,169 @@
+"""The work inside the pipeline's stages: syncing pages, parsing them, rendering
+abstracts and rendering outputs, each on as many cores as it pays to use.
+
+pipeline/stages.py says in which order they run and what a pass may skip; this module
+does the work, the same for ``build``, ``serve`` and ``check``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.pipeline.background import map_chunks, map_in_parallel
+from generator.pipeline.cache import EntryCache, from_rendered_record, paper_key, rendered_record
+from generator.errors import Diagnostic, ProceedingsError, shown
+from generator.latex import AbstractRenderer
+from generator.content.merge import Deriver, SyncPlan, plan_sync
+from generator.model.paper import Paper, RenderedPaper
+from generator.content.pages import PAGES_DIR, PageDoc, to_paper, unknown_keys
+from generator.content.project import Project
+from generator.publish import Publication
+from generator.commands.reporter import Reporter
+from generator.render.html import SiteInfo, SiteRenderer, group_authors
+from generator.render.theme import Theme
+
+IN_PARALLEL = 500  # papers or files; fewer are done in this process (a fork costs more than it saves)
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A paper as parsed, its rendering, and what rendering it said."""
+
+    source: Paper
+    paper: RenderedPaper
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def sync_pages(project: Project, reporter: Reporter, docs: dict[Path, PageDoc], deriver: Deriver,
+               apply: bool = True, jobs: int = 1) -> SyncPlan:
+    """Bring the Markdown pages in step with the sources (see content/merge.py); ``apply`` False only plans."""
+    plan = plan_sync(project.content_dir, project.sources, list(docs.values()), deriver, project.tags_version())
+    for diagnostic in plan.diagnostics:
+        reporter.report(diagnostic)
+    if apply:
+        plan.apply(jobs)
+    return plan
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A page as last read: its front matter, and the paper it made (None: it does not parse)."""
+
+    doc: PageDoc
+    paper: Paper | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def parse_page(path: Path, content_dir: Path, doc: PageDoc) -> Parsed:
+    """A page's front matter validated into a Paper, with what was wrong with it."""
+    display = path.relative_to(content_dir)
+    local = Reporter()
+    try:
+        paper = to_paper(doc, display, local.warn)
+    except ProceedingsError as exc:
+        return Parsed(doc, None, (Diagnostic.from_error(exc),))
+    for key in unknown_keys(doc):
+        local.warn(f"unknown front matter key {shown(key)}", display, doc.lines.get(key))
+    return Parsed(doc, paper, tuple(local.diagnostics))
+
+
+def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Reporter, jobs: int = 1,
+                  cache: EntryCache | None = None, known: dict[Path, Rendered] | None = None) -> dict[Path, Rendered]:
+    """Every title and abstract rendered, on ``jobs`` cores; problems become warnings.
+
+    A paper rendered by the last pass (``known``, by page) or by an earlier build (the ``cache``,
+    keyed by a digest of the whole ``Paper``) is not rendered again.
+    """
+    known = known or {}
+    results: dict[Path, Rendered] = {}
+    for paper in papers:
+        last = known.get(paper.path)
+        if last is not None and (last.source is paper or last.source == paper):
+            results[paper.path] = last
+    keys = {paper.path: paper_key(paper) for paper in papers if paper.path not in results} if cache else {}
+    for paper in papers:
+        record = cache.get(keys[paper.path]) if cache and paper.path not in results else None
+        if record is not None:
+            rendered, diagnostics = from_rendered_record(paper, record, RenderedPaper, Diagnostic)
+            results[paper.path] = Rendered(paper, rendered, tuple(diagnostics))
+    missing = [paper for paper in papers if paper.path not in results]
+
+    def render_chunk(chunk: list[Paper]) -> list[tuple[RenderedPaper, list[Diagnostic]]]:
+        done_here = []
+        for done, paper in enumerate(chunk, start=1):
+            local = Reporter()
+            done_here.append((render_paper(paper, renderer, local), local.diagnostics))
+            # Only the first chunk renders in this process; the others keep pace with it.
+            reporter.progress("render abstracts", min(done * workers, len(missing)), len(missing))
+        return done_here
+
+    workers = jobs if len(missing) >= IN_PARALLEL else 1
+    for paper, (rendered, diagnostics) in zip(missing, map_in_parallel(render_chunk, missing, workers)):
+        results[paper.path] = Rendered(paper, rendered, tuple(diagnostics))
+        if cache:
+            cache.put(keys[paper.path], rendered_record(rendered, diagnostics))
+    if cache:
+        cache.save()
+    for paper in papers:
+        for diagnostic in results[paper.path].diagnostics:
+            reporter.report(diagnostic)
+    return results
+
+
+def render_paper(paper: Paper, renderer: AbstractRenderer, reporter: Reporter) -> RenderedPaper:
+    title = renderer.render_inline(paper.title)
+    abstract = renderer.render(paper.abstract)
+    for problem in title.problems + abstract.problems:
+        reporter.warn(f"{problem.message} in “{title.plain}”", f"{PAGES_DIR}/{paper.path.name}")
+    return RenderedPaper(paper, title.html, title.plain, abstract.html, abstract.plain)
+
+
+def changed_papers(before: Sequence[RenderedPaper], after: Sequence[RenderedPaper]) -> set[str]:
+    """The ids of papers that came, went or render differently now."""
+    old = {paper.paper.id: paper for paper in before}
+    new = {paper.paper.id: paper for paper in after}
+    moved = {key for key, paper in new.items() if old.get(key) is not paper and old.get(key) != paper}
+    return moved | (old.keys() - new.keys())
+
+
+def site_renderer(project: Project, papers: list[RenderedPaper], env=None, warn=None,
+                  related: dict[str, tuple[str, ...]] | None = None) -> SiteRenderer:
+    """The template renderer with the volume's citations and related papers.
+
+    Pass the ``env`` of an earlier renderer to skip recompiling templates, and
+    ``related`` (paper id → related ids) to reuse related papers already worked out.
+    """
+    authors = group_authors(papers, project.people)  # once: the count every page shows, and the author pages
+    site = SiteInfo(project.volume, len(papers), len(authors.people))
+    publication = Publication(papers, project.volume, project.config.macros, warn, related=related)
+    return SiteRenderer(Theme.for_content(project.content_dir), project.config, site, env, publication,
+                        project.topic_names(), project.people, authors)
+
+
+def render_outputs(outputs: list, sink, reporter: Reporter, jobs: int = 1) -> list[str]:
+    """Render every output into the sink, on ``jobs`` cores when the sink takes files from workers.
+
+    The files made from the whole volume (deps None: the .bib, feed, sitemap, papers.json)
+    come first, in this process: the .bib makes every paper's citation, which this
+    process's paper pages then reuse, so it takes a smaller share of the pages.
+    """
+    whole = [output for output in outputs if output.deps is None]
+    ordered = whole + [output for output in outputs if output.deps is not None]
+    workers = jobs if sink.parallel and len(ordered) >= IN_PARALLEL else 1
+
+    def render_chunk(chunk: list) -> list[str]:
+        for done, output in enumerate(chunk, start=1):
+            sink.write(output.path, output.render())
+            # The first chunk renders in this process; the others keep pace with it.
+            reporter.progress("render templates", min(done * workers, len(ordered)), len(ordered))
+        return [output.path for output in chunk]
+
+    if workers < 2:
+        return render_chunk(ordered)
+    first = len(whole) + (len(ordered) - len(whole)) * 2 // (3 * workers)
+    rest = ordered[first:]
+    size = max(1, -(-len(rest) // (workers - 1)))
+    chunks = [ordered[:first]] + [rest[i : i + size] for i in range(0, len(rest), size)]
+    return [name for names in map_chunks(render_chunk, chunks) for name in names]

@@ -1,0 +1,370 @@
+"""One build pipeline, run by ``build``, ``serve`` and ``check``.
+
+    project → pages → papers → rendered → search → relate → render → publish
+
+Each stage of ``STAGES`` reads what the stages before it left in the ``Run`` and
+adds its own; the last four make the site, inside the sink's session. Where the
+files go is the sink's business (pipeline/sinks.py): a staging folder swapped in at the
+end (``build``), memory (``serve``), nowhere (``check``). When the search index
+is made, and what follows the published site, is the pipeline's ``schedule``,
+chosen by the ``Options`` (pipeline/schedule.py).
+A ``Run`` outlives one pass: ``serve`` keeps it and, when files change, reruns
+from the first stage the change invalidates (``first_stage``), with the same
+build cache as ``build``; unchanged pages are neither parsed nor rendered again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, TypeVar
+
+from generator.pipeline.cache import BuildCache, EntryCache
+from generator.content.changes import Kind
+from generator.render.files import last_good_pages, linked_files, static_files
+from generator.content.merge import Change, SyncPlan
+from generator.model.paper import Paper, RenderedPaper
+from generator.content.people_file import Rules
+from generator.content.pages import PageDoc, front_record, is_page, read_pages, unique_papers
+from generator.content.project import Project, load_project, make_deriver, placeholder_deriver
+from generator.derive.related import related_ids
+from generator.pipeline.rendering import (Parsed, Rendered, changed_papers, parse_page, render_outputs, render_papers,
+                                 site_renderer, sync_pages)
+from generator.commands.reporter import Reporter
+from generator.pipeline.reuse import input_digests, site_digest, theme_digest
+from generator.pipeline.schedule import SearchInput, schedule_for
+from generator.pipeline.sinks import Sink
+from generator.render.html import tag_urls
+from generator.render.theme import Theme
+
+T = TypeVar("T")
+SAMPLE = 50  # papers whose pages ``check`` renders, to try every template with real content
+
+
+@dataclass(frozen=True)
+class Options:
+    base_url: str | None = None  # instead of the config's
+    jobs: int = 0  # cores to use; 0: all
+    cache: bool = True  # reuse what an earlier build worked out (abstracts, related papers, search index)
+    series: str = ""  # the archive this volume is built into (archive.py)
+    people: Rules = Rules()  # the series' people.yaml (archive.py), applied beside the volume's own
+    write_pages: bool = True  # False (check): say what the sync would change, change nothing
+    derive: bool = True  # False (check): new entries get placeholder titles, not derived ones
+    sample: bool = False  # True (check): render the templates for a sample of the papers only
+    keep: bool = False  # True (serve, check): keep every page as read, for the next pass or a later look
+    search: bool = True  # False (check): make no search index
+    # True (serve): after a small edit, the search index, the whole-volume files and related papers worked
+    # out again follow the published site in the background, so that the edited page is served at once.
+    background_search: bool = False
+
+    @property
+    def cores(self) -> int:
+        return self.jobs or os.cpu_count() or 1
+
+
+@dataclass
+class Run:
+    """What the stages made. ``serve`` keeps it between passes; a failed pass starts afresh."""
+
+    project: Project | None = None
+    changes: list[Change] = field(default_factory=list)  # what the sync did (or would do) to the pages
+    docs: dict[Path, PageDoc] | None = None  # every page on disk, read
+    parsed: dict[Path, Parsed] = field(default_factory=dict)
+    papers: list[Paper] = field(default_factory=list)  # the pages that parse, in proceedings order
+    rendered: list[RenderedPaper] = field(default_factory=list)
+    renders: dict[Path, Rendered] = field(default_factory=dict)  # the last rendering of each page
+    changed_ids: set[str] | None = None  # papers whose pages show something new this pass; None: all of them
+    env: object | None = None  # the compiled templates, while the theme does not change
+    related: dict[str, tuple[str, ...]] | None = None
+    shape: dict[str, frozenset[str] | None] = field(default_factory=dict)  # files and what each shows
+    files: list[str] = field(default_factory=list)  # the names the last pass published
+
+
+@dataclass
+class Pass:
+    """One run of some stages: what is known to have changed since the last pass."""
+
+    pages: set[Path] | None = None  # pages to read again; None: all of them
+    loaded: bool = False  # the project stage ran: the pages must be synced to it
+    everything: bool = False  # render every output (templates, static files or the config changed)
+    templates: bool = False  # the theme's templates changed: compile them again
+    related: dict[str, tuple[str, ...]] | None = None  # related papers worked out after the last pass (serve)
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    run: Callable[[Pipeline], None]
+    writes: bool = False  # runs inside the sink's session (build: under the output folder's lock, into staging)
+
+
+class Pipeline:
+    def __init__(self, content_dir: Path, sink: Sink, options: Options = Options()):
+        self.content_dir = content_dir
+        self.sink = sink
+        self.options = options
+        self.state = Run()
+        self.store = BuildCache.for_content(content_dir, enabled=options.cache)
+        self.reporter = Reporter()
+        self.now = Pass()
+        self.schedule = schedule_for(options)
+
+    def run(self, reporter: Reporter, start: str = "project", now: Pass | None = None,
+            until: str = "publish") -> Run:
+        """Run the stages from ``start`` to ``until``; a failure leaves the sink's last site as it was."""
+        self.reporter, self.now = reporter, now or Pass()
+        if self.state.project is None:
+            start = "project"
+        self.sink.prepare(self.content_dir)
+        try:
+            with contextlib.ExitStack() as session:
+                opened = False
+                for stage in STAGES[STAGE_NAMES.index(start):STAGE_NAMES.index(until) + 1]:
+                    if stage.writes and not opened:
+                        session.enter_context(self.sink.session(reporter))
+                        session.callback(self.schedule.cancel)  # a failed stage's work stops before the session
+                        opened = True
+                    stage.run(self)
+        except BaseException:  # a content error, or a bug: the next pass starts from the project again
+            self.state = Run()
+            raise
+        return self.state
+
+    def timed(self, name: str, func: Callable[..., T], *args, **kwargs) -> T:
+        start = time.perf_counter()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            self.reporter.stage(name, time.perf_counter() - start)
+
+
+def first_stage(kinds: set[Kind]) -> tuple[str, Pass]:
+    """Where a pass starts for these kinds of change, and what it must redo."""
+    now = Pass(everything=bool(kinds & {Kind.CONFIG, Kind.TEMPLATE, Kind.STATIC}), templates=Kind.TEMPLATE in kinds)
+    if Kind.CONFIG in kinds or Kind.LIST in kinds:  # macros, taxonomy, base URL or the entries moved
+        return "project", now
+    return ("pages" if Kind.PAGE in kinds else OUTPUTS), now
+
+
+# -- the stages ---------------------------------------------------------------------------
+
+
+def load_stage(p: Pipeline) -> None:
+    """Config, source lists, taxonomy: the volume everything else is made from."""
+    project = p.timed("load project", load_project, p.content_dir, p.reporter, p.options.base_url)
+    if p.options.series:
+        project = project.in_series(p.options.series)
+    if p.options.people:
+        project = dataclasses.replace(project, people=p.options.people + project.people)
+    old = p.state.project
+    if old is None or old.config != project.config:
+        p.state.renders, p.state.env = {}, None  # macros change renderings, the language the templates
+    if (old is None or old.config != project.config or old.taxonomy.version != project.taxonomy.version
+            or old.people != project.people):  # people.yaml moves author pages and every link to them
+        p.now.everything = True  # any page may show a title, a topic or a date that moved
+    p.state.project, p.now.loaded = project, True
+
+
+def pages_stage(p: Pipeline) -> None:
+    """Every page read; when the project was (re)loaded, the pages synced to its sources first."""
+    state, jobs = p.state, p.options.cores
+    # Parsed front matter by the digest of its text, when every page is read (its entry then keeps what this
+    # pass read and wrote; serve reading one edited page leaves it as it is).
+    every = state.docs is None or p.now.pages is None
+    known = EntryCache(p.store, "front-matter") if every and p.store.enabled else None
+    if every:
+        docs = p.timed("read pages", read_pages, p.content_dir, jobs, known=known)
+    else:
+        docs = read_again(p.content_dir, state.docs, p.now.pages)
+    if p.now.loaded:
+        assert state.project is not None
+        deriver = make_deriver(state.project, p.reporter, jobs) if p.options.derive else placeholder_deriver
+        plan = p.timed("sync pages", sync_pages, state.project, p.reporter, docs, deriver, p.options.write_pages,
+                       jobs)
+        # A written page is taken as written (created) or read back like a person's (updated): the record of
+        # the change need not keep its text.
+        state.changes, written = plan.changes, {path: doc for path, (doc, _) in plan.written.items()}
+        for doc, key in plan.written.values() if known is not None else ():
+            known.put(key, front_record(doc))  # the next build reads these pages without parsing them
+        if p.options.write_pages:
+            state.changes = [dataclasses.replace(change, text=None, meta=None, body="") for change in plan.changes]
+        del plan
+        if not p.options.keep:  # synced: a build needs the entries no more (50,000 of them are 100 MB)
+            state.project = dataclasses.replace(state.project, sources=[])
+        if p.options.write_pages and state.changes:  # the pages the sync wrote, as a person's would be read
+            docs = p.timed("read pages", read_again, p.content_dir, docs, {change.path for change in state.changes},
+                           jobs, written)
+    if known is not None:
+        known.save()
+    state.docs = docs
+
+
+def sync_project(project: Project, reporter: Reporter, apply: bool = True, jobs: int = 1) -> SyncPlan:
+    """The pages synced to a project made elsewhere (``import``: its source is not in the folder yet)."""
+    docs = read_pages(project.content_dir, jobs)
+    return sync_pages(project, reporter, docs, make_deriver(project, reporter, jobs), apply, jobs)
+
+
+def read_again(content_dir: Path, docs: dict[Path, PageDoc], paths: set[Path], jobs: int = 1,
+               written: dict[Path, PageDoc] | None = None) -> dict[Path, PageDoc]:
+    """``docs`` with these pages read again (a page gone, or now a link out, is dropped); in name order.
+    A page just ``written`` (pages.written_page) is taken as it was written, not read."""
+    written = written or {}
+    fresh = read_pages(content_dir, jobs, only=sorted(path for path in paths
+                                                      if path not in written and is_page(content_dir, path)))
+    fresh.update(written)
+    again = {path: fresh[path] if path in paths else doc for path, doc in docs.items()
+             if path not in paths or path in fresh}
+    new = {path: doc for path, doc in fresh.items() if path not in docs}
+    return dict(sorted({**again, **new}.items())) if new else again
+
+
+def papers_stage(p: Pipeline) -> None:
+    """Each page's front matter validated into a Paper (a page read again is parsed again)."""
+
+    def timed_parse() -> None:
+        state = p.state
+        assert state.docs is not None
+        before = state.parsed
+        state.parsed = {path: before[path] if path in before and before[path].doc is doc
+                        else parse_page(path, p.content_dir, doc) for path, doc in state.docs.items()}
+        for parsed in state.parsed.values():
+            for diagnostic in parsed.diagnostics:
+                p.reporter.report(diagnostic)
+        state.papers = unique_papers([x.paper for x in state.parsed.values() if x.paper], p.reporter)
+        if not p.options.keep:  # a build needs only the broken pages' text from here on
+            state.docs = None
+            state.parsed = {path: parsed for path, parsed in state.parsed.items() if parsed.paper is None}
+
+    p.timed("parse pages", timed_parse)
+
+
+def rendered_stage(p: Pipeline) -> None:
+    """Titles and abstracts rendered (LaTeX, emphasis, links); from the cache when unchanged."""
+    state = p.state
+    assert state.project is not None
+    renders = EntryCache(p.store, "abstracts", repr(state.project.config))
+    before = state.rendered if state.rendered and not p.now.everything else None
+    state.renders = p.timed("render abstracts", render_papers, state.papers, state.project.renderer, p.reporter,
+                            p.options.cores, renders, state.renders)
+    state.rendered = [state.renders[paper.path].paper for paper in state.papers]
+    if not p.options.keep:  # a build renders no abstract again: its renderer need not remember any
+        state.renders = {}
+        state.project.renderer.forget()
+    state.changed_ids = None if before is None else changed_papers(before, state.rendered)
+
+
+def site_papers(p: Pipeline) -> list[RenderedPaper]:
+    """The papers the outputs show: all of them, or ``check``'s sample."""
+    return p.state.rendered[:SAMPLE] if p.options.sample else p.state.rendered
+
+
+def whole_site(p: Pipeline) -> bool:
+    """Whether every output is to be made again: every rendering moved, or the pass says so."""
+    return p.state.changed_ids is None or p.now.everything or p.options.sample
+
+
+def search_stage(p: Pipeline) -> None:
+    """The search index, started first: on another core while papers are related and the templates render
+    (build), or queued for the background after publish (serve); none for ``check`` (pipeline/schedule.py)."""
+    project = p.state.project
+    assert project is not None
+    papers = site_papers(p)
+    fresh = whole_site(p) or (bool(p.state.changed_ids) and p.now.related is None)
+    p.timed("start search", p.schedule.start, SearchInput(papers, tag_urls(papers), project.topic_names()), p.sink,
+            p.store, p.options.cores, fresh)
+
+
+def relate_stage(p: Pipeline) -> None:
+    """Each paper's related papers: worked out now (on every core, or from the cache); after a small edit in
+    serve, kept from the last pass while the background works them out again; or those it worked out."""
+    state = p.state
+    # Texts moved, but not the whole site: the serve policy shows the edit first and relates afterwards.
+    stale = state.related is not None and not whole_site(p) and bool(state.changed_ids)
+    if p.now.related is not None:  # worked out after the last pass: the pages to render are those whose list moved
+        if state.changed_ids is not None:  # (None: every page is rendered anyway)
+            state.changed_ids = moved_lists(state.related or {}, p.now.related)
+        state.related = p.now.related
+    elif stale and p.schedule.relate_later(functools.partial(related_ids, site_papers(p), cache=p.store)):
+        return  # LiveSite.settle shows them
+    elif whole_site(p) or state.related is None or stale:
+        state.related = p.timed("relate papers", related_ids, site_papers(p), cache=p.store, jobs=p.options.cores)
+
+
+def render_stage(p: Pipeline) -> None:
+    """Every file the templates make whose inputs moved, into the sink (forked workers write their share); a
+    file the last site holds as made from the same inputs is kept; those the schedule defers follow later."""
+    state, sink = p.state, p.sink
+    papers = site_papers(p)
+    outputs, everything, shared = site_outputs(p, papers, whole_site(p))
+    changed = state.changed_ids or set()
+    wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
+    wanted = sink.keep_unchanged(wanted, lambda: output_inputs(p, shared, outputs, papers), p.store)
+    p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.options.cores)
+
+
+def publish_stage(p: Pipeline) -> None:
+    """The search files waited for, the last good page of each page that does not parse now, the static and
+    linked files: the site published by the sink; then what follows it is started (serve's background)."""
+    state, sink = p.state, p.sink
+    names = list(state.shape) + p.timed("search index", p.schedule.names)
+    broken = [parsed.doc for parsed in state.parsed.values() if parsed.paper is None]
+    for name, data in last_good_pages(broken, sink.previous, set(names), p.reporter).items():
+        sink.write(name, data)
+        names.append(name)
+    static = static_files(p.content_dir, set(names))
+    static.update(linked_files(p.content_dir, state.papers, set(names), p.reporter))
+    p.timed("write site", sink.finish, names, static)
+    p.schedule.published(sink)
+    state.files = names + sorted(static)
+
+
+def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool) -> tuple[list, bool, str]:
+    """Every file of the site, to render on demand; whether every one must be (the site's shape moved);
+    and what every page may show beyond its own papers (``SiteRenderer.fingerprint``)."""
+    state = p.state
+    assert state.project is not None
+    # check warns of every paper's citation itself; its sample's would be said twice
+    warn = None if p.options.sample else p.reporter.warn
+    renderer = site_renderer(state.project, papers, env=None if p.now.templates else state.env, warn=warn,
+                             related=state.related)
+    outputs = renderer.outputs(papers)
+    if warn is not None and not state.project.volume.series and renderer.people is not None:
+        renderer.people.report(warn)  # in a series, the archive reports its people once, for every volume
+    shape = {output.path: output.deps for output in outputs}
+    everything = everything or shape != state.shape  # a paper came or went, or a list moved: every page may show it
+    state.env, state.shape = renderer.env, shape
+    return outputs, everything, renderer.fingerprint()
+
+
+def output_inputs(p: Pipeline, shared: str, outputs: list, papers: list[RenderedPaper]) -> dict[str, str]:
+    """Each output's digest of its inputs (pipeline/reuse.py): what a build compares with the last site's."""
+    project = p.state.project
+    assert project is not None
+    site = site_digest(theme_digest(Theme.for_content(p.content_dir)), repr(project.config), repr(project.volume),
+                       shared, shape=p.state.shape, papers=papers)
+    return input_digests(site, outputs, papers, p.state.related or {})
+
+
+def moved_lists(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, ...]]) -> set[str]:
+    """The papers whose related papers are not the same now."""
+    return {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
+
+
+STAGES: tuple[Stage, ...] = (
+    Stage("project", load_stage),
+    Stage("pages", pages_stage),
+    Stage("papers", papers_stage),
+    Stage("rendered", rendered_stage),
+    Stage("search", search_stage, writes=True),
+    Stage("relate", relate_stage, writes=True),
+    Stage("render", render_stage, writes=True),
+    Stage("publish", publish_stage, writes=True),
+)
+STAGE_NAMES = [stage.name for stage in STAGES]
+OUTPUTS = next(stage.name for stage in STAGES if stage.writes)  # where a pass that only makes the site starts

@@ -1,0 +1,1 @@
+"""HTML from templates: the site's pages, themes, interface text, static files."""

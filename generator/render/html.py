@@ -1,0 +1,444 @@
+"""Rendering the site's pages from templates into an in-memory file tree.
+
+Every link in the site is relative (``root`` is the way back to the site
+root from the page being rendered) so one build works from ``file://``,
+from a local server and under a GitHub Pages project path.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from urllib.parse import quote
+
+import jinja2
+from markupsafe import Markup
+
+from generator import __version__
+from generator.text.cjk import excerpt, language_of
+from generator.model.config import Config
+from generator.model.details import author_fields, is_web_link
+from generator.errors import ThemeError
+from generator.render.i18n import interface
+from generator.derive.groups import group_index, paper_groups
+from generator.model.paper import DETAILS, Author, RenderedPaper, Tag
+from generator.derive.people import People, Person, Rules, group, name_key, own_key
+from generator.text.slugs import slugify, unique
+from generator.render.theme import Theme
+from generator.model.volume import Volume
+
+if TYPE_CHECKING:  # publish never imports site, so the two cannot import each other
+    from generator.publish import Publication
+
+TEASER_LENGTH = 220
+AUTHORS_PER_PAGE = 400  # names on each page of the author index (about 40 KB)
+# Names under a title in a list (home, topic and author pages); the paper's own page names all.
+# A paper of 5,000 authors would otherwise repeat all 5,000 on each of their 5,000 author pages.
+AUTHORS_IN_LISTS = 10
+# A list page's papers stop short of this many bytes (the page's own header, contents and navigation
+# come on top): every page stays under 100 KB, however long its abstracts or heavy their math.
+LIST_PAGE_BUDGET = 80_000
+ITEM_MARKUP = 700  # bytes of a list item's own markup: links, topics, the abstract's <details>
+
+
+@dataclass(frozen=True)
+class SiteInfo:
+    """What every template sees as ``site``: the volume, and what the build counted of it."""
+
+    volume: Volume
+    paper_count: int
+    author_count: int = 0  # people with an author page (derive/people.py); 0: no author pages, no "Authors" link
+    version: str = __version__
+
+    @property
+    def title(self) -> str:
+        return self.volume.title
+
+    @property
+    def description(self) -> str:
+        return self.volume.description
+
+    @property
+    def language(self) -> str:
+        return self.volume.language
+
+    @property
+    def base_url(self) -> str:
+        return self.volume.base_url
+
+    @property
+    def date(self) -> dt.date | None:
+        return self.volume.date
+
+    @property
+    def editors(self) -> tuple[str, ...]:
+        return self.volume.editors
+
+    @property
+    def series(self) -> str:
+        return self.volume.series
+
+
+@dataclass(frozen=True)
+class TagPage:
+    tag: Tag
+    papers: tuple[RenderedPaper, ...]
+
+    @property
+    def url(self) -> str:
+        return f"tags/{self.tag.slug}.html"
+
+
+@functools.lru_cache(maxsize=4)  # a paper page asks twice: its description and og:description
+def teaser(plain: str, length: int = TEASER_LENGTH) -> str:
+    """The start of the abstract for the page's description (cjk.excerpt: display columns, so a CJK
+    character takes two)."""
+    return excerpt(plain, length)
+
+
+def link_href(link: str, root: str) -> str:
+    """A detail link in a page at ``root``: a web address as it is, a path inside the site from the root."""
+    return link if is_web_link(link) else root + link
+
+
+def group_tags(papers: list[RenderedPaper]) -> list[TagPage]:
+    """One page per tag, in name order, papers in proceedings order. Names that differ only in case
+    ("Privacy", "privacy") are one topic, named as the first paper spells it."""
+    members: dict[str, list[RenderedPaper]] = {}
+    spelling: dict[str, str] = {}
+    for paper in papers:
+        for name in paper.paper.tags:
+            listed = members.setdefault(name.casefold(), [])
+            if not listed or listed[-1] is not paper:  # "Privacy" and "privacy" on one paper: listed once
+                listed.append(paper)
+            spelling.setdefault(name.casefold(), name)
+    taken = {"index"}  # tags/index.html is the topic index
+    pages = []
+    for key in sorted(members, key=lambda k: (k, spelling[k])):
+        slug = unique(slugify(spelling[key]), taken)
+        taken.add(slug)
+        pages.append(TagPage(Tag(spelling[key], slug), tuple(members[key])))
+    return pages
+
+
+def group_authors(papers: list[RenderedPaper], rules: Rules | None = None) -> People[RenderedPaper]:
+    """One page per person (derive/people.py: ORCID, then id, then the name), sorted by family name; each
+    person's papers in proceedings order."""
+    return group(((paper, paper.details.authors) for paper in papers), rules, "authors")
+
+
+def author_urls(people: People) -> dict[str, str]:
+    """Each author's own key (people.own_key) → the page of the person it belongs to; each spelling's
+    name key too, for ``author_url(name)``, to the first person written so."""
+    urls = {key: person.url for key, person in people.by_own_key.items()}
+    for person in people.people:
+        for name in person.names:
+            urls.setdefault(name_key(name, people.rules), person.url)
+    return urls
+
+
+@dataclass(frozen=True)
+class Output:
+    """One file of the site, rendered on demand.
+
+    ``deps`` names the papers (by id) whose content the file shows, so an
+    edit to one paper re-renders only the files that show it; ``None`` means
+    the file depends on the whole proceedings.
+    """
+
+    path: str
+    render: Callable[[], bytes]
+    deps: frozenset[str] | None = None
+
+
+def _ids(papers) -> frozenset[str]:
+    return frozenset([p.paper.id for p in papers if p is not None])
+
+
+class SiteRenderer:
+    """Lists every output of the site; the Jinja environment is built once."""
+
+    def __init__(self, theme: Theme, config: Config, site: SiteInfo, env: jinja2.Environment | None = None,
+                 publication: Publication | None = None, topic_names: dict[str, str] | None = None,
+                 people: Rules | None = None, authors: People[RenderedPaper] | None = None):
+        # The environment holds only what never changes between builds (serve reuses it): the catalogue's
+        # functions and our filters, installed when it is made. What a build knows (its topics' and
+        # authors' pages, its feed) goes into every render's context, where the filters read it.
+        self.env = env or install_functions(theme.environment(interface(config.language)))
+        self.publication = publication
+        self.config = config
+        self.site = site
+        self.rules = people or Rules()
+        # The author pages: ``authors`` when given (group_authors of the papers ``outputs`` will list), else
+        # worked out by ``outputs``.
+        self.people: People[RenderedPaper] | None = authors
+        self.shared: dict[str, Any] = {
+            "topic_names": dict(topic_names or {}),  # the taxonomy's names in the interface language
+            "tag_urls": {},
+            "author_urls": {},
+            "people_rules": self.rules,
+            **(publication.template_globals() if publication is not None else {}),  # feed_url
+        }
+        # What a page shows of papers it does not list (the home pages' index of groups), as page types find it.
+        self.cross_page: list[Any] = []
+
+    def render(self, template: str, root: str, **context: Any) -> bytes:
+        try:
+            html = self.env.get_template(template).render(site=self.site, root=root, **self.shared, **context)
+        except jinja2.TemplateSyntaxError as exc:
+            raise ThemeError(f"template syntax error: {exc.message}", path=exc.filename or exc.name,
+                             line=exc.lineno) from None
+        except jinja2.TemplateNotFound as exc:
+            raise ThemeError(f"template not found: {exc.name}") from None
+        except jinja2.TemplateError as exc:
+            raise ThemeError(f"template {template} failed: {exc}") from None
+        return html.encode("utf-8")
+
+    def outputs(self, papers: list[RenderedPaper]) -> list[Output]:
+        if self.people is None:
+            self.people = group_authors(papers, self.rules)
+        parts = SiteParts(papers, group_tags(papers), self.people.people)
+        self.cross_page = []
+        self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in parts.tags}
+        self.shared["author_urls"] = author_urls(self.people)
+        outputs = [output for page_type in PAGE_TYPES for output in page_type(self, parts)]
+        if self.publication is not None:
+            paths = [output.path for output in outputs]
+            # .bib, feed and sitemap depend on every paper (deps None); made once, when first asked for.
+            made = functools.cache(functools.partial(self.publication.files, paths))
+            outputs += [Output(name, functools.partial(lambda n: made()[n], name))
+                        for name in self.publication.file_names(paths)]
+        return outputs
+
+    def fingerprint(self) -> str:
+        """What every page may show beyond its own papers (for reuse.site_digest), once ``outputs`` ran."""
+        return repr((self.site, sorted(self.shared.items()), self.cross_page))
+
+    def fixed_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+        """The pages every site has once: 404.html, search.html and papers.json."""
+        yield Output("404.html", lambda: self.render("404.html", self._absolute_root()), frozenset())
+        yield Output("search.html", lambda: self.render("search.html", ""), frozenset())
+        yield Output("papers.json", lambda: papers_json(papers))
+
+    def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+        pages = [(url, chunk, pagination, paper_groups(chunk, pagination["first_order"])) for url, chunk, pagination
+                 in paginate(papers, self.config.papers_per_page, "index", weight=list_weight)]
+        index = group_index([(url, groups) for url, _, _, groups in pages])
+        self.cross_page.append(index)
+        for url, chunk, pagination, groups in pages:
+            render = functools.partial(self.render, "index.html", "", papers=chunk, pagination=pagination,
+                                       groups=groups, group_index=index)
+            yield Output(url, render, _ids(chunk))
+
+    def paper_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+        for index, paper in enumerate(papers):
+            previous = papers[index - 1] if index > 0 else None
+            following = papers[index + 1] if index + 1 < len(papers) else None
+            related = self.publication.related[paper.paper.id] if self.publication else ()
+            render = functools.partial(self._paper_page, paper, previous, following)
+            yield Output(paper.url, render, _ids((previous, paper, following, *related)))
+
+    def _paper_page(self, paper: RenderedPaper, previous, following) -> bytes:
+        # Citations and meta tags are made here, when the page is rendered, not for every paper up front.
+        extra = self.publication.paper_context(paper) if self.publication else {}
+        return self.render("paper.html", "../", paper=paper, previous=previous, next=following, **extra)
+
+    def tag_pages(self, tag_pages: list[TagPage]) -> Iterator[Output]:
+        # The topic index shows names and counts only: a paper's text never changes it.
+        yield Output("tags/index.html", functools.partial(self.render, "tags.html", "../", tags=tag_pages),
+                     frozenset())
+        for page in tag_pages:
+            # "tags/foo.2.html": a dot never occurs in a slug, so page 2 of one tag is never another tag.
+            stem = page.url.removesuffix(".html")
+            for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, ".",
+                                                   weight=list_weight):
+                render = functools.partial(self.render, "tag.html", "../", tag=page.tag, papers=chunk,
+                                           count=len(page.papers), pagination=pagination)
+                yield Output(url, render, _ids(chunk))
+
+    def author_pages(self, author_pages: list[Person[RenderedPaper]]) -> Iterator[Output]:
+        """Only proceedings whose pages name authors have author pages and an author index."""
+        if not author_pages:
+            return
+        for url, chunk, pagination in paginate(author_pages, AUTHORS_PER_PAGE, "authors/index"):
+            render = functools.partial(self.render, "authors.html", "../", authors=chunk, pagination=pagination,
+                                       count=len(author_pages))
+            yield Output(url, render, _ids(p for page in chunk for p in page.papers))
+        for page in author_pages:
+            stem = page.url.removesuffix(".html")
+            for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, ".",
+                                                   weight=list_weight):
+                render = functools.partial(self.render, "author.html", "../", author=page, papers=chunk,
+                                           count=len(page.papers), pagination=pagination)
+                yield Output(url, render, _ids(chunk))
+
+    def _absolute_root(self) -> str:
+        """404.html is served at any depth, so its links start from the site's path."""
+        return self.config.base_path
+
+
+def _lang_attribute(site_language: str, text: str) -> Markup:
+    """`` lang="ja"`` for a paper's text in a CJK language other than the site's, so that it gets
+    its language's fonts and glyph forms; empty when the language is the site's or not known."""
+    found = language_of(text)
+    if not found or found == site_language.split("-")[0].lower():
+        return Markup("")
+    return Markup(f' lang="{found}"')
+
+
+def paginate(items: list, size: int, stem: str, joiner: str = "-",
+             weight: Callable[[Any], int] | None = None) -> Iterator[tuple[str, list, dict]]:
+    """Split a list into pages ``stem.html``, ``stem-2.html``…; each gets its navigation.
+
+    A page holds ``size`` items, or fewer when their ``weight`` (about the bytes each adds to
+    the page) would pass ``LIST_PAGE_BUDGET``: a list of long abstracts with much math
+    still makes pages a reader can load quickly. ``pagination.window`` holds the page numbers
+    worth a link (first, last and the neighbours of the current one), with ``None`` where
+    numbers are skipped, so that a 100-page list does not put 100 links on every page.
+    """
+    chunks = _chunks(items, size, weight)
+    urls = [f"{stem}.html"] + [f"{stem}{joiner}{n}.html" for n in range(2, len(chunks) + 1)]
+    first = 1
+    for number, (url, chunk) in enumerate(zip(urls, chunks), start=1):
+        yield url, chunk, {
+            "number": number, "count": len(chunks), "urls": urls,
+            "window": _window(number, len(chunks)),
+            "previous": urls[number - 2] if number > 1 else None,
+            "next": urls[number] if number < len(chunks) else None,
+            "first_order": first,
+        }
+        first += len(chunk)
+
+
+def _chunks(items: list, size: int, weight: Callable[[Any], int] | None) -> list[list]:
+    chunks: list[list] = [[]]
+    load = 0
+    for item in items:
+        cost = weight(item) if weight else 0
+        if len(chunks[-1]) == size or (chunks[-1] and load + cost > LIST_PAGE_BUDGET):
+            chunks.append([])
+            load = 0
+        chunks[-1].append(item)
+        load += cost
+    return chunks
+
+
+def list_weight(paper: RenderedPaper) -> int:
+    """About the bytes a paper adds to a list page (_paper_item.html): its title, names, abstract and links."""
+    names = sum(len(author.name) + 40 for author in paper.details.authors[:AUTHORS_IN_LISTS])
+    return len(paper.title_html) + len(paper.abstract_html) + names + ITEM_MARKUP
+
+
+def _window(current: int, count: int, radius: int = 2) -> list[int | None]:
+    shown = sorted({1, count, *range(max(1, current - radius), min(count, current + radius) + 1)})
+    window: list[int | None] = []
+    for number in shown:
+        if window and number - (window[-1] or 0) > 1:
+            window.append(None)
+        window.append(number)
+    return window
+
+
+def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
+    """Every spelling of a topic name the papers use → its page."""
+    urls = {page.tag.name.casefold(): page.url for page in group_tags(papers)}
+    return {name: urls[name.casefold()] for paper in papers for name in paper.paper.tags}
+
+
+@dataclass(frozen=True)
+class SiteParts:
+    """What the page types are made of: the papers in proceedings order, and their topic and author pages."""
+
+    papers: list[RenderedPaper]
+    tags: list[TagPage]
+    authors: list[Person[RenderedPaper]]
+
+
+# The page types of a volume, in the order their outputs are listed: each takes the renderer and the
+# volume's parts and yields its outputs. A new page type is one method and one line here.
+PAGE_TYPES: tuple[Callable[[SiteRenderer, SiteParts], Iterable[Output]], ...] = (
+    lambda renderer, parts: renderer.home_pages(parts.papers),
+    lambda renderer, parts: renderer.paper_pages(parts.papers),
+    lambda renderer, parts: renderer.tag_pages(parts.tags),
+    lambda renderer, parts: renderer.author_pages(parts.authors),
+    lambda renderer, parts: renderer.fixed_pages(parts.papers),
+)
+
+
+def install_functions(env: jinja2.Environment) -> jinja2.Environment:
+    """Our filters and functions, once per environment (docs/themes.md lists them). Those that need
+    the build's data read it from the render's context (``SiteRenderer.shared``)."""
+    env.globals["authors_in_lists"] = AUTHORS_IN_LISTS
+    env.globals["author_url"] = _author_url
+    env.filters.update(tag_url=_tag_url, topic=_topic, lang_attr=_lang_attr, teaser=teaser, href=link_href)
+    return env
+
+
+@jinja2.pass_context
+def _tag_url(context, name: str) -> str:
+    """``{{ name | tag_url }}``: the page of a topic, from its name in any case."""
+    return context["tag_urls"].get(name.casefold(), f"tags/{slugify(name)}.html")
+
+
+@jinja2.pass_context
+def _author_url(context, author: Author | str) -> str:
+    """``author_url(author)``: the page of the person a paper's author is, relative to the root; from a
+    name alone, the page of the first person of that name."""
+    author = Author(author) if isinstance(author, str) else author
+    urls, rules = context["author_urls"], context["people_rules"]
+    return urls.get(own_key(author, rules)) or urls.get(name_key(author.name, rules), "authors/index.html")
+
+
+@jinja2.pass_context
+def _topic(context, name: str) -> str:
+    """``{{ name | topic }}``: a topic's name in the interface language; its page keeps its address."""
+    return context["topic_names"].get(name, name)
+
+
+@jinja2.pass_context
+def _lang_attr(context, text: str) -> Markup:
+    return _lang_attribute(context["site"].language, text)
+
+
+def papers_json(papers: list[RenderedPaper]) -> bytes:
+    """The machine-readable list of papers, in proceedings order."""
+    # One paper per line: readable in a diff. Each line is encoded on its own, so that 50,000 papers
+    # never exist as one str (4 bytes a character once a single one lies beyond U+FFFF).
+    lines = b",\n".join(json_line(paper_record(p)) for p in papers)
+    return b"".join((b"[\n", lines, b"\n]\n"))
+
+
+def paper_record(p: RenderedPaper) -> dict[str, Any]:
+    """A paper as papers.json holds it."""
+    return {
+        "id": p.paper.id,
+        "slug": p.paper.slug,
+        "order": p.paper.order,
+        "title": p.title_plain,
+        "url": quote(p.url),  # a URL: a CJK slug percent-encoded, as sitemap.xml and the feed have it
+        "tags": list(p.paper.tags),
+        "abstract": p.abstract_plain,
+        **_details_json(p),
+    }
+
+
+def json_line(record: dict[str, Any]) -> bytes:
+    return json.dumps(record, ensure_ascii=False).encode("utf-8")
+
+
+def _details_json(paper: RenderedPaper) -> dict[str, Any]:
+    """Authors always (a list, maybe empty); the other details only when the paper has them."""
+    details = paper.details
+    record: dict[str, Any] = {"authors": [author_fields(author) for author in details.authors]}
+    for field in PUBLIC_DETAILS:
+        value = getattr(details, field.name)
+        if value:
+            record[field.name] = list(value) if isinstance(value, tuple) else value
+    return record
+
+
+# What papers.json carries beside the authors, in the schema's order.
+PUBLIC_DETAILS = tuple(field for field in DETAILS if field.public and field.kind != "authors")

@@ -1,0 +1,129 @@
+"""Themes: template and static search paths, user overrides first (Pelican, Zola).
+
+A content directory may carry ``theme/templates`` and ``theme/static``; a
+template there shadows the default one of the same name and can extend it
+as ``default/<name>``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+import jinja2
+from jinja2.debug import rewrite_traceback_stack
+
+from generator.render import i18n
+
+# The fixed, documented set of page templates a theme provides.
+TEMPLATE_NAMES = ("base.html", "index.html", "paper.html", "tag.html", "tags.html", "author.html", "authors.html",
+                  "404.html", "search.html",
+                  # An archive's own pages (series/pages.py); a volume never renders them.
+                  "archive-base.html", "archive.html", "archive-search.html", "people.html", "person.html")
+
+
+def default_theme_dir() -> Path:
+    """The bundled theme: inside the installed package, or themes/ in a source checkout."""
+    spec = importlib.util.find_spec("generator._themes")
+    if spec and spec.submodule_search_locations:
+        for location in spec.submodule_search_locations:
+            if (Path(location) / "default").is_dir():
+                return Path(location) / "default"
+    return Path(__file__).resolve().parents[2] / "themes" / "default"
+
+
+@dataclass(frozen=True)
+class Theme:
+    template_dirs: tuple[Path, ...]  # first wins
+    static_dirs: tuple[Path, ...]  # first wins
+
+    @classmethod
+    def for_content(cls, content_dir: Path) -> "Theme":
+        default = default_theme_dir()
+        user = content_dir / "theme"
+        templates = [d for d in (user / "templates", default / "templates") if d.is_dir()]
+        static = [d for d in (user / "static", default / "static") if d.is_dir()]
+        return cls(tuple(templates), tuple(static))
+
+    def environment(self, ui: i18n.Interface | None = None) -> jinja2.Environment:
+        """The templates' environment, speaking ``ui``'s language (English when not given)."""
+        default = jinja2.FileSystemLoader(str(self.template_dirs[-1]))
+        loader = jinja2.ChoiceLoader([
+            _Loader([str(d) for d in self.template_dirs]),
+            jinja2.PrefixLoader({"default": default}),
+        ])
+        env = _Environment(
+            loader=loader,
+            extensions=["jinja2.ext.i18n"],
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+            # An environment is made again when a template changes (serve); checking each template's
+            # file on every page would cost a stat per include per page.
+            auto_reload=False,
+        )
+        i18n.install(env, ui or i18n.interface(i18n.SOURCE_LOCALE))
+        return env
+
+    def static_files(self) -> dict[str, Path]:
+        """Relative name → file, the user's copy shadowing the default's."""
+        files: dict[str, Path] = {}
+        for directory in reversed(self.static_dirs):
+            root = directory.resolve()
+            for path in sorted(directory.rglob("*")):
+                # A symlink out of the theme would publish (and serve) a file from elsewhere.
+                if path.is_file() and root in path.resolve().parents:
+                    files[path.relative_to(directory).as_posix()] = path
+        return dict(sorted(files.items()))
+
+
+class _Loader(jinja2.FileSystemLoader):
+    """A template that is not UTF-8 is a template error naming its file and line, not a crash."""
+
+    def get_source(self, environment: jinja2.Environment, template: str):
+        try:
+            return super().get_source(environment, template)
+        except UnicodeDecodeError as exc:
+            path = next(Path(d) / template for d in self.searchpath if (Path(d) / template).is_file())
+            line = path.read_bytes()[: exc.start].count(b"\n") + 1
+            raise jinja2.TemplateSyntaxError(f"byte 0x{exc.object[exc.start]:02x} is not UTF-8; save the "
+                                             "template as UTF-8", line, template, str(path)) from None
+
+
+_SELF_EXTENDS_HINT = ("; does a template extend or include itself? To build on the default template of the "
+                      "same name, write {% extends \"default/NAME\" %}")
+
+
+class _Environment(jinja2.Environment):
+    """An error raised while a template runs (an undefined name, a failing filter, ``1/0``, a
+    macro calling itself) becomes a template error naming the template file and line."""
+
+    def handle_exception(self, source: str | None = None):
+        error = rewrite_traceback_stack(source=source)
+        if isinstance(error, jinja2.TemplateSyntaxError):
+            raise error
+        where = _template_frame(error.__traceback__)
+        location = f"{where[0]}:{where[1]}: " if where else ""
+        if isinstance(error, jinja2.TemplateNotFound):  # an extends or include of a missing template
+            detail = f"no template named {error.name!r}"
+        else:
+            detail = str(error) if isinstance(error, jinja2.TemplateError) else f"{type(error).__name__}: {error}"
+        if isinstance(error, RecursionError):
+            detail += _SELF_EXTENDS_HINT
+        raise jinja2.TemplateRuntimeError(location + detail) from error
+
+
+def _template_frame(traceback: TracebackType | None) -> tuple[str, int] | None:
+    """The innermost frame of the traceback that is a template line (jinja rewrites those)."""
+    found = None
+    while traceback is not None:
+        filename = traceback.tb_frame.f_code.co_filename
+        if not filename.endswith(".py") and os.path.isfile(filename):
+            found = (filename, traceback.tb_lineno)
+        traceback = traceback.tb_next
+    return found

@@ -1,0 +1,31 @@
+"""People across the volumes of a series: one page per person, by the rule of derive/people.py.
+
+This is the series' side only: its papers are the volumes' ``Listing``s, and a person's papers
+are grouped by volume for ``person.html``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from generator.derive.people import Person, Rules, group
+from generator.series.layout import Listing, SeriesVolume
+
+
+class ArchivePerson(Person):
+    """A person whose papers are (volume, Listing) pairs, volumes newest first."""
+
+    def by_volume(self) -> list[tuple[SeriesVolume, list[Listing]]]:
+        grouped: dict[str, tuple[SeriesVolume, list[Listing]]] = {}
+        for volume, paper in self.papers:
+            grouped.setdefault(volume.path, (volume, []))[1].append(paper)
+        return list(grouped.values())
+
+
+def group_people(volumes: list[SeriesVolume], warn: Callable[..., None], rules: Rules | None = None) -> list[Person]:
+    """Every person of the series, sorted by family name, each with a unique slug; ``volumes`` come
+    newest first, and so do each person's papers. What the rule cannot decide is warned about."""
+    people = group((((volume, paper), paper.authors) for volume in volumes for paper in volume.papers), rules,
+                   "people", ArchivePerson)
+    people.report(warn)
+    return people.people
