@@ -138,3 +138,23 @@ def test_past_50000_addresses_the_sitemap_is_an_index_of_sitemaps_the_series_nam
     assert named == ["https://example.org/sitemap-archive.xml", "https://example.org/big/sitemap-1.xml",
                      "https://example.org/big/sitemap-2.xml", "https://example.org/big/sitemap-3.xml",
                      "https://example.org/small/sitemap.xml"]
+
+
+def test_no_person_or_topic_takes_the_name_of_an_index_page(tmp_path):
+    """An author named "Index 2" gets a page of their own; authors/index-2.html stays page 2 of the index."""
+    content = tmp_path / "content"
+    content.mkdir()
+    records = [{"id": f"p{n}", "title": f"Paper number {n}", "abstract": f"Abstract {n} about graphs.",
+                "authors": [f"Author{n}x{k} Family{n}x{k}" for k in range(10)], "keywords": ["Index"]}
+               for n in range(41)]
+    records[0]["authors"].append("Index 2")
+    (content / "papers.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert build(content, tmp_path / "site") == 0
+    authors = tmp_path / "site" / "authors"
+    page_two = (authors / "index-2.html").read_text(encoding="utf-8")
+    assert "Family9x9" in page_two or "Family40x0" in page_two  # the index's second page of 400 names
+    own = (authors / "author-index-2.html").read_text(encoding="utf-8")
+    assert "Paper number 0" in own and "Index 2" in own
+    assert 'href="../authors/author-index-2.html"' in (authors / "index.html").read_text(encoding="utf-8")
+    topic = tmp_path / "site" / "tags" / "topic-index.html"
+    assert "Paper number 7" in topic.read_text(encoding="utf-8")

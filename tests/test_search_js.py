@@ -114,3 +114,11 @@ def test_search_js_makes_the_terms_the_index_holds(node, tmp_path):
     differ = [(text[:60], [t for t in js if t not in py][:5], [t for t in py if t not in js][:5])
               for text, js, py in zip(texts, out["results"], map(search.terms, texts)) if js != py]
     assert not differ, "texts whose terms differ (text, only in JS, only in Python): " + repr(differ[:5])
+
+
+def test_a_query_naming_an_object_property_is_a_word_like_any_other(node, tmp_path):
+    """``\\constructor`` or ``\\toString`` in a query (read as LaTeX commands, as ``\\alpha`` is) are words."""
+    papers = rendered([{"title": "Constructor Kernels", "abstract": "A toString method.", "tags": []}])
+    out = run(node, tmp_path, index_script(papers), [{"latex": "\\constructor \\toString \\alpha kernels"},
+                                                     {"query": "constructor"}, {"query": "tostring"}])
+    assert out["results"] == ["constructor toString α kernels", [0], [0]]

@@ -27,7 +27,7 @@ import yaml
 from generator.text.cjk import has_cjk
 from generator.model.paper import Author
 from generator.content.people_file import PEOPLE_FILE, Rules, fold
-from generator.text.slugs import slug_or_digest, unique
+from generator.text.slugs import list_page_name, slug_or_digest, unique
 
 T = TypeVar("T")
 
@@ -144,9 +144,13 @@ def group(papers: Iterable[tuple[T, Sequence[Author]]], rules: Rules | None = No
                 person.affiliations[author.affiliation] = None
             person.papers.append(payload)
     ordered = sorted(people.values(), key=_sort_key)
-    taken = {"index"}  # <folder>/index.html is the index of everyone
+    taken: set[str] = set()
+    prefix = "author" if folder == "authors" else "person"
     for person in ordered:
-        person.slug = unique(slug_or_digest(person.name, "author" if folder == "authors" else "person"), taken)
+        slug = slug_or_digest(person.name, prefix)
+        if list_page_name(slug):  # "Index 2" would be page 2 of the index of everyone
+            slug = f"{prefix}-{slug}"
+        person.slug = unique(slug, taken)
         taken.add(person.slug)
     return People(ordered, rules, by_own_key, unclear, known)
 

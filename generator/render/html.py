@@ -26,7 +26,7 @@ from generator.render.i18n import interface
 from generator.derive.groups import group_index, paper_groups
 from generator.model.paper import DETAILS, Author, RenderedPaper, Tag
 from generator.derive.people import People, Person, Rules, group, name_key, own_key
-from generator.text.slugs import slugify, unique
+from generator.text.slugs import list_page_name, slugify, unique
 from generator.render.theme import Theme
 from generator.model.volume import Volume
 
@@ -115,10 +115,13 @@ def group_tags(papers: list[RenderedPaper]) -> list[TagPage]:
             if not listed or listed[-1] is not paper:  # "Privacy" and "privacy" on one paper: listed once
                 listed.append(paper)
             spelling.setdefault(name.casefold(), name)
-    taken = {"index"}  # tags/index.html is the topic index
+    taken: set[str] = set()
     pages = []
     for key in sorted(members, key=lambda k: (k, spelling[k])):
-        slug = unique(slugify(spelling[key]), taken)
+        slug = slugify(spelling[key])
+        if list_page_name(slug):  # tags/index.html is the topic index
+            slug = f"topic-{slug}"
+        slug = unique(slug, taken)
         taken.add(slug)
         pages.append(TagPage(Tag(spelling[key], slug), tuple(members[key])))
     return pages

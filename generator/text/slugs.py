@@ -29,6 +29,7 @@ MAX_LENGTH = 60  # display columns: a CJK character takes two, so a slug holds u
 _CUT_AFTER = "的之のをにでがはへも"
 _CUT_BEFORE = "与和及或とや"
 _ASCII_WORD = re.compile(r"[a-z0-9]+")
+_LIST_PAGE = re.compile(r"index(?:-\d+)?")
 # Latin letters that Unicode does not decompose into a base letter and a mark (NFKD leaves "Ł" whole).
 LATIN_FOLDS = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE",
                               "œ": "oe", "ß": "ss", "Đ": "D", "đ": "d", "Þ": "Th", "þ": "th", "ı": "i"})
@@ -95,6 +96,12 @@ def _shorten_run(word: str, max_length: int) -> str:
             if head[at - 1] in _CUT_AFTER or head[at] in _CUT_BEFORE:
                 return head[:at]
     return head
+
+
+def list_page_name(slug: str) -> bool:
+    """Whether ``slug`` is the name of a page of a folder's index (``index``, ``index-2``…, as
+    render/html.py's ``paginate`` names them), which no person or topic may take."""
+    return _LIST_PAGE.fullmatch(slug) is not None
 
 
 def unique(slug: str, taken: set[str]) -> str:

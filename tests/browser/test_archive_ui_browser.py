@@ -220,3 +220,24 @@ def test_the_archive_pages_are_valid_html(vnu, series):
     pages = [series / "index.html", series / "search.html", *sorted((series / "people").glob("*.html"))]
     messages = [m for m in vnu(pages, "--errors-only") if m["type"] in ("error", "non-document-error")]
     assert not messages, "the Nu HTML checker found:\n" + "\n".join(report(messages, series))
+
+
+def test_volumes_named_like_object_properties_are_searched_like_any_other(page, tmp_path):
+    """A volume named toString, constructor or __proto__ answers the series' search as 2023 does."""
+    content = tmp_path / "series"
+    for n, name in enumerate(("toString", "constructor", "hasOwnProperty")):
+        (content / name).mkdir(parents=True)
+        (content / name / "papers.csv").write_text(
+            "UID,title,authors,abstract\n"
+            f"p{n},Quasar Kernels {name},Jane Doe,Quasar spectra fitted with sparse kernels ({name}).\n",
+            encoding="utf-8")
+        (content / name / "proceedings.yaml").write_text(f"title: Volume {name}\nyear: {2020 + n}\n",
+                                                         encoding="utf-8")
+    (content / "proceedings.yaml").write_text("title: Object Series\n", encoding="utf-8")
+    site = built(content, tmp_path / "site")
+    page.goto((site / "search.html").as_uri() + "?q=quasar")
+    wait_searched(page)
+    titles = page.locator(".search-hit-title").all_inner_texts()
+    assert sorted(titles) == sorted(f"Quasar Kernels {name}" for name in ("toString", "constructor",
+                                                                           "hasOwnProperty")), titles
+    assert "Searched 3 volumes." in page.locator(".search-status").inner_text()

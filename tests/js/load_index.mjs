@@ -5,10 +5,10 @@
 //   node load_index.mjs LUNR_JS SEARCH_QUERY_JS INDEX_JS QUERIES_JSON
 //
 // QUERIES_JSON holds [{"query": "...", "tag": -1} or {"terms": "some text"} or
-// {"query": "...", "mark": "some text"}, ...]; prints one JSON object:
+// {"query": "...", "mark": "some text"} or {"latex": "a query as typed"}, ...]; prints one JSON object:
 // {"loaded": true, "results": [...]}, each result the doc numbers a query finds
 // (best first), the index terms search.js makes of a text (stop words left out), or
-// the parts of a text a query highlights ([["marked", ...]]); or {"loaded": false, "error": "..."} when
+// the parts of a text a query highlights ([["marked", ...]]), the query as the box reads its LaTeX; or {"loaded": false, "error": "..."} when
 // lunr.Index.load refuses the index.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -34,7 +34,8 @@ try {
 }
 
 const queries = JSON.parse(readFileSync(queriesPath, "utf8"));
-function answer({ query, tag = -1, terms, mark }) {
+function answer({ query, tag = -1, terms, mark, latex }) {
+  if (latex !== undefined) return search.fromLatex(latex);
   if (terms !== undefined) return search.queryWords(terms).filter((w) => w.required).map((w) => w.stem);
   if (mark !== undefined) {
     return search.markedRanges(mark, search.queryWords(query)).map(([a, b]) => mark.slice(a, b));

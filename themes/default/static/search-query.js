@@ -88,7 +88,7 @@
   /* A query pasted from LaTeX ("$O(N)$", "\epsilon", "\mathcal{O}(n)") asks for what
      the page shows: the index holds the text of the rendered formulas, in which
      \epsilon is ε (NFKC folds ϵ, ϕ and ϑ into the same letters) and $ is gone. */
-  var GREEK = {};
+  var GREEK = Object.create(null);  // \constructor in a query is no Greek letter
   ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron " +
    "pi rho sigma tau upsilon phi chi psi omega").split(" ").forEach(function (name, i) {
     var code = 0x3b1 + i + (i >= 17 ? 1 : 0);  // after rho: skip final sigma, and reserved U+03A2
@@ -139,7 +139,7 @@
      a matched bigram (or of a lone character asked for) is marked, and
      neighbouring marks join, so 扩散模型 is marked as one. */
   function markedRanges(text, words) {
-    var grams = {}, ranges = [], at = 0;
+    var grams = Object.create(null), ranges = [], at = 0;
     words.forEach(function (w) { if (w.cjk) grams[w.word] = w; });
     text.split(SPLIT_KEEP).forEach(function (piece, i) {
       if (i % 2 === 0 && piece) {

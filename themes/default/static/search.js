@@ -47,7 +47,9 @@
     });
   }
 
-  var indexes = {};  // a volume's root → Promise of {data, index}, kept for the next query
+  // A volume's root → Promise of {data, index}, kept for the next query; no prototype, so that no
+  // key (a volume named toString or constructor) finds a value nobody stored.
+  var indexes = Object.create(null);
   var chain = Promise.resolve();  // one index at a time: each sets the same global
   var loadedOne = false;
 
