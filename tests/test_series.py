@@ -93,6 +93,29 @@ def test_a_volume_named_like_a_file_of_the_series_is_refused_and_the_rest_builds
     whole(tmp_path / "site", ["2020", "2021", "2022", "2023"])
 
 
+@pytest.mark.parametrize("only_links", [False, True], ids=["beside-volumes", "all-links"])
+def test_a_volume_that_is_a_link_is_left_out_and_said_so(tmp_path, capsys, only_links):
+    """A link to a folder is not read, as a link out is never read as a source or a page: a warning names it."""
+    content = make_archive(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (content / "2019").rename(elsewhere / "2019")
+    (content / "2019").symlink_to(elsewhere / "2019", target_is_directory=True)
+    if only_links:
+        for year in ("2020", "2021", "2022", "2023"):
+            (content / year).rename(elsewhere / year)
+            (content / year).symlink_to(elsewhere / year, target_is_directory=True)
+    code = main(["build", "--content", str(content), "--out", str(tmp_path / "site")])
+    err = capsys.readouterr().err
+    assert "2019: warning: is a link to a folder; not built as a volume" in err, err
+    assert code == 0
+    if only_links:  # still a series (not a volume with no sources), of no volume, and each link named
+        assert "an archive of 0 volumes" in err and "2023: warning: is a link to a folder" in err
+    else:
+        whole(tmp_path / "site", ["2020", "2021", "2022", "2023"])
+    assert not (elsewhere / "2019" / "papers").exists()  # nothing written into the folder linked to
+
+
 def test_a_series_built_over_a_one_volume_site_keeps_nothing_of_it(tmp_path):
     single = copy_content(tmp_path / "single")
     site = tmp_path / "site"

@@ -116,21 +116,33 @@ class Layout:
         return self.series.title if self.series else ""
 
 
-def is_volume(folder: Path) -> bool:
-    if folder.name.startswith((".", "_")) or not folder.is_dir() or folder.is_symlink():
+def holds_volume(folder: Path) -> bool:
+    if folder.name.startswith((".", "_")) or not folder.is_dir():
         return False
     return any((folder / marker).exists() for marker in VOLUME_MARKERS) or bool(find_sources(folder))
+
+
+def is_volume(folder: Path) -> bool:
+    # A link to a folder is never read as a volume, as a link out is never read as a source or page.
+    return holds_volume(folder) and not folder.is_symlink()
 
 
 def volume_dirs(content_dir: Path) -> list[Path]:
     return sorted(child for child in content_dir.iterdir() if is_volume(child)) if content_dir.is_dir() else []
 
 
+def linked_volumes(content_dir: Path) -> list[Path]:
+    """Links to folders that hold a volume: left out of the series, and said so."""
+    if not content_dir.is_dir():
+        return []
+    return sorted(child for child in content_dir.iterdir() if child.is_symlink() and holds_volume(child))
+
+
 def is_series(content_dir: Path) -> bool:
     """No sources or pages of its own, and at least one sub-folder that holds a volume."""
     if not content_dir.is_dir() or (content_dir / PAGES_DIR).exists() or find_sources(content_dir):
         return False
-    return bool(volume_dirs(content_dir))
+    return bool(volume_dirs(content_dir) or linked_volumes(content_dir))
 
 
 def load_layout(content_dir: Path, reporter: Reporter, base_url: str | None = None) -> Layout:
@@ -146,6 +158,9 @@ def load_layout(content_dir: Path, reporter: Reporter, base_url: str | None = No
                            f"rename the folder", folder)
         else:
             members.append(Member(folder, folder.name))
+    for link in linked_volumes(content_dir):
+        reporter.warn("is a link to a folder; not built as a volume (move or copy the volume's folder in instead)",
+                      Path(link.name))
     people = load_rules(content_dir, reporter.warn)
     return Layout(content_dir, tuple(members), series_volume(config, content_dir), people)
 
