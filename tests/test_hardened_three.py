@@ -158,3 +158,22 @@ def test_no_person_or_topic_takes_the_name_of_an_index_page(tmp_path):
     assert 'href="../authors/author-index-2.html"' in (authors / "index.html").read_text(encoding="utf-8")
     topic = tmp_path / "site" / "tags" / "topic-index.html"
     assert "Paper number 7" in topic.read_text(encoding="utf-8")
+
+
+def test_look_alike_topics_and_names_are_one_page_each(tmp_path):
+    """NFC and NFD spellings, and a zero-width space inside a word, are one topic and one author."""
+    content = tmp_path / "content"
+    content.mkdir()
+    nfc, nfd, hidden = "Caf\u00e9 Networks", "Cafe\u0301 Networks", "Caf\u00e9 Net\u200bworks"
+    names = ("Jos\u00e9 Garc\u00eda", "Jose\u0301 Garci\u0301a", "Jos\u00e9 Gar\u200bc\u00eda")
+    rows = ["UID,title,authors,abstract,keywords"] + [
+        f"p{n},Paper {n} on cafes,{name},Abstract {n} about queues.,{keyword}"
+        for n, (name, keyword) in enumerate(zip(names, (nfc, nfd, hidden)))]
+    (content / "papers.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert build(content, tmp_path / "site") == 0
+    tags = sorted(p.name for p in (tmp_path / "site" / "tags").glob("*.html"))
+    assert tags == ["cafe-networks.html", "index.html"], tags
+    topic = (tmp_path / "site" / "tags" / "cafe-networks.html").read_text(encoding="utf-8")
+    assert all(f"Paper {n} on cafes" in topic for n in range(3))
+    authors = sorted(p.name for p in (tmp_path / "site" / "authors").glob("*.html"))
+    assert authors == ["index.html", "jose-garcia.html"], authors
