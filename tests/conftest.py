@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -69,3 +70,13 @@ def derive_title(text: str, taken: set[str] | frozenset[str] = frozenset()) -> s
 def write_list(path: Path, title: str, abstracts: list[str]) -> Path:
     path.write_text(title + "\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
     return path
+
+
+@pytest.fixture(scope="session")
+def node() -> str:
+    path = shutil.which("node")
+    if path:
+        return path
+    if os.environ.get("CI") == "true":
+        pytest.fail("node is not installed, and CI must run the JavaScript search tests (apt-get install nodejs)")
+    pytest.skip("node is not installed (apt-get install nodejs); skipping the JavaScript search tests")

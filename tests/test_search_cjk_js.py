@@ -11,7 +11,7 @@ from cjk_fixtures import search_records
 from generator import search
 from test_search import rendered
 from test_search_cjk import cjk_substrings
-from test_search_js import index_script, node, run  # noqa: F401  (node is a fixture)
+from test_search_js import index_script, run
 
 
 def papers():

@@ -8,13 +8,10 @@ reader types become the terms the index holds.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 
 import corpora
 from conftest import REPO
@@ -24,16 +21,6 @@ from test_search import adversarial_papers, rendered, seed_papers, tag_urls
 RUNNER = Path(__file__).parent / "js" / "load_index.mjs"
 QUERY_JS = REPO / "themes" / "default" / "static" / "search-query.js"
 ADVERSARIAL = json.loads((Path(__file__).parent / "js" / "adversarial.json").read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="module")
-def node() -> str:
-    path = shutil.which("node")
-    if path:
-        return path
-    if os.environ.get("CI") == "true":
-        pytest.fail("node is not installed, and CI must run the JavaScript search tests (apt-get install nodejs)")
-    pytest.skip("node is not installed (apt-get install nodejs); skipping the JavaScript search tests")
 
 
 def run(node: str, tmp_path: Path, script: bytes, queries: list[dict]) -> dict:

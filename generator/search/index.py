@@ -127,9 +127,8 @@ def _list_pieces(items: Iterator) -> Iterator[str]:
     yield "]"
 
 
-def build_index(papers: list[RenderedPaper], names: dict[str, str] | None = None) -> dict:
-    """The serialized lunr index; document refs are positions in ``papers``. Its two large parts are
-    ``InvertedIndex`` and ``FieldVectors``: iterable, and written by ``payload`` with their ``pieces``."""
+def found_terms(papers: list[RenderedPaper], names: dict[str, str] | None = None) -> _Terms:
+    """Every paper's terms per field (a tag indexed by its name and its shown name)."""
     found = _Terms()
     names = names or {}
     for ref, paper in enumerate(papers):
@@ -138,6 +137,13 @@ def build_index(papers: list[RenderedPaper], names: dict[str, str] | None = None
             terms(" ".join(paper.paper.tags + tuple(names[t] for t in paper.paper.tags if t in names))),
             terms(paper.abstract_plain),
         ])
+    return found
+
+
+def build_index(papers: list[RenderedPaper], names: dict[str, str] | None = None) -> dict:
+    """The serialized lunr index; document refs are positions in ``papers``. Its two large parts are
+    ``InvertedIndex`` and ``FieldVectors``: iterable, and written by ``payload`` with their ``pieces``."""
+    found = found_terms(papers, names)
     return {
         "version": __TARGET_JS_VERSION__,
         "fields": list(FIELDS),

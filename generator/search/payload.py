@@ -69,6 +69,13 @@ def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str], names: di
     """Index plus display records: [title, url, tag numbers, snippet] per paper, and for a title
     with math a fifth item, the title's MathML as a tree (latex/tree.py) that search.js typesets;
     a tag is shown by its name in ``names`` (the interface language's) and is indexed by both names."""
+    tags, docs = display_records(papers, tag_urls, names)
+    return {"version": FORMAT_VERSION, "tags": tags, "docs": docs, "index": build_index(papers, names or {})}
+
+
+def display_records(papers: list[RenderedPaper], tag_urls: dict[str, str],
+                    names: dict[str, str] | None = None) -> tuple[list, list]:
+    """The tags ([shown name, url] each) and the display record of each paper."""
     shown = names or {}
     ordered = sorted(set(tag_urls) | {t for p in papers for t in p.paper.tags}, key=lambda n: (n.casefold(), n))
     number = {name: i for i, name in enumerate(ordered)}
@@ -77,12 +84,7 @@ def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str], names: di
         + ([tree] if (tree := math_tree(p.title_html)) else [])
         for p in papers
     ]
-    return {
-        "version": FORMAT_VERSION,
-        "tags": [[shown.get(name, name), tag_urls.get(name)] for name in ordered],
-        "docs": docs,
-        "index": build_index(papers, shown),
-    }
+    return [[shown.get(name, name), tag_urls.get(name)] for name in ordered], docs
 
 
 def index_script(data: dict) -> bytes:

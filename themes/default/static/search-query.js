@@ -111,16 +111,22 @@
 
   /* Every word that is not a stop word must match in some field: lunr ORs
      clauses, and a required clause cannot say "this stem or this prefix". */
+  /* The lunr query of a box's words (for Index#query): each word as typed, and from its third
+     character also as a prefix. */
+  function lunrQuery(words) {
+    return function (q) {
+      words.forEach(function (w) {
+        q.term(w.word, { usePipeline: !w.cjk });
+        if (w.prefix) q.term(w.word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
+        if (w.single) q.term(w.word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
+      });
+    };
+  }
+
   function find(search, words, tag) {
     var hits;
     if (words.length) {
-      hits = search.index.query(function (q) {
-        words.forEach(function (w) {
-          q.term(w.word, { usePipeline: !w.cjk });
-          if (w.prefix) q.term(w.word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
-          if (w.single) q.term(w.word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
-        });
-      }).filter(function (result) {
+      hits = search.index.query(lunrQuery(words)).filter(function (result) {
         var terms = Object.keys(result.matchData.metadata);
         return words.every(function (w) {
           return !w.required || terms.some(function (t) { return matches(w, t); });
@@ -193,7 +199,7 @@
   }
 
   var api = { normalise: normalise, queryWords: queryWords, fromLatex: fromLatex, find: find,
-              markedRanges: markedRanges };
+              lunrQuery: lunrQuery, markedRanges: markedRanges };
   if (typeof module === "object" && module.exports) module.exports = api;  // node (tests/js)
   else globalThis.proceedingsQuery = api;
 })();

@@ -1,0 +1,94 @@
+"""The lunr index cut into small files, so that a query fetches only the terms it can match (issue 28).
+
+lunr.js scores a document by the dot product of the query's vector with the document's field vectors,
+over the query's terms only. So each term's postings can carry the weight the term has in each
+document's field vector (index.FieldVectors' BM25 weight, rounded as lunr rounds it), and a reader's
+browser rebuilds, from the few term shards a query needs, a small ``lunr.Index`` that holds every term
+the query can expand to and, for every document they name, exactly the field-vector entries of those
+terms: lunr.js then gives the same results, in the same order, as over the whole index
+(search-shards.js; tests/test_search_shards.py proves it against lunr.js over the whole index).
+
+Files, under ``assets/search/`` (scripts, not JSON, because fetch() is refused from file://; each
+calls ``proceedingsShards.arrived(name, data)``):
+
+* ``manifest.js``: the fields, the number of documents, the first term of every term shard, the
+  size of a block of documents;
+* ``t<n>.js``: terms in UTF-16 order, each ``[term, term number, [ref step, weight×1000, …] per field]``
+  (refs as steps from the previous ref of that field, ascending);
+* ``d<n>.js``: what a result shows for ``block`` documents in a row (payload's display records).
+
+A shard is cut after the term that takes it past ``SHARD_BYTES`` of JSON; a term whose postings
+alone pass it is a shard of its own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from generator.model.paper import RenderedPaper
+from generator.search.index import FIELDS, FieldVectors, _Terms, found_terms, utf16_key
+from generator.search.payload import display_records
+
+SHARD_BYTES = 24_000  # JSON text per term shard before gzip (about 8 KB over the wire)
+BLOCK = 16  # documents per display block: a result list of ten touches a few blocks
+CALLBACK = "proceedingsShards.arrived"
+FOLDER = "assets/search"
+
+
+def term_postings(found: _Terms, documents: int) -> dict[str, list]:
+    """term → [term number, [ref step, weight×1000, …] per field]: every field vector spread over its terms."""
+    names = {number: term for term, (number, _) in found.postings.items()}
+    postings: dict[str, list] = {term: [number] + [[] for _ in FIELDS]
+                                 for term, (number, _) in found.postings.items()}
+    last: dict[tuple[str, int], int] = {}
+    for field_ref, vector in FieldVectors(found, documents):
+        field_name, ref = field_ref.split("/")
+        field = list(FIELDS).index(field_name)
+        ref_number = int(ref)
+        for number, weight in zip(vector[::2], vector[1::2]):
+            term = names[number]
+            previous = last.get((term, field), 0)
+            postings[term][1 + field].extend((ref_number - previous, round(weight * 1000)))
+            last[(term, field)] = ref_number
+    return postings
+
+
+def term_shards(postings: dict[str, list], limit: int = SHARD_BYTES) -> list[list]:
+    """The terms in UTF-16 order, cut into shards of about ``limit`` bytes of JSON."""
+    shards: list[list] = [[]]
+    size = 0
+    for term in sorted(postings, key=utf16_key):
+        entry = [term, *postings[term]]
+        cost = len(_dumps(entry)) + 1
+        if shards[-1] and size + cost > limit:
+            shards.append([])
+            size = 0
+        shards[-1].append(entry)
+        size += cost
+    return shards
+
+
+def shard_files(papers: list[RenderedPaper], tag_urls: dict[str, str],
+                names: dict[str, str] | None = None) -> Iterator[tuple[str, bytes]]:
+    """(path under the site root, script) for the manifest, every term shard and every display block."""
+    found = found_terms(papers, names)
+    tags, docs = display_records(papers, tag_urls, names)
+    shards = term_shards(term_postings(found, len(docs))) if found.postings else []
+    manifest = {"version": 1, "fields": list(FIELDS), "documents": len(docs), "block": BLOCK, "tags": tags,
+                "shards": [shard[0][0] for shard in shards]}
+    yield f"{FOLDER}/manifest.js", _script("manifest", manifest)
+    for number, shard in enumerate(shards):
+        yield f"{FOLDER}/t{number}.js", _script(f"t{number}", shard)
+    for number, start in enumerate(range(0, len(docs), BLOCK)):
+        yield f"{FOLDER}/d{number}.js", _script(f"d{number}", docs[start:start + BLOCK])
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
+
+
+def _script(name: str, value) -> bytes:
+    # JSON text handed to JSON.parse (payload.index_script's reasons: faster to parse, ASCII, no "<").
+    text = json.dumps(_dumps(value)).replace("<", "\\u003c")
+    return f'{CALLBACK}("{name}",JSON.parse({text}));\n'.encode("ascii")

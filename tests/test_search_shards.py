@@ -1,0 +1,99 @@
+"""The sharded index (generator/search/shards.py, search-shards.js) answers as the whole index does:
+lunr.js in node over the unsharded index is the oracle, for a thousand queries drawn from real titles
+(the box's words as typed, and lunr's own query language: fields, presence, typos, boosts, wildcards)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import corpora
+from conftest import REPO
+from generator import search
+from generator.search.shards import BLOCK, shard_files
+from test_search import rendered, tag_urls
+
+RUNNER = Path(__file__).parent / "js" / "shards_equal.mjs"
+STATIC = REPO / "themes" / "default" / "static"
+TOPICS = ("Reinforcement learning & bandits", "Optimization", "Graph learning", "Theory")
+QUERIES = 1000
+
+
+def corpus_papers(limit: int = 1500):
+    records = corpora.records(limit)
+    return rendered([{"title": r["title"], "abstract": r["abstract"],
+                      "tags": [TOPICS[n % len(TOPICS)]] + ([TOPICS[(n + 1) % 4]] if n % 3 == 0 else [])}
+                     for n, r in enumerate(records)])
+
+
+def queries(papers, count: int = QUERIES) -> list[dict]:
+    """Queries as readers write them, from the papers' own titles."""
+    made = []
+    for n, paper in enumerate(papers):
+        words = re.findall(r"[a-z]{3,}", paper.title_plain.lower()) or ["graph"]
+        w1, w2 = words[n % len(words)], words[(n + 1) % len(words)]
+        made.append([
+            {"box": paper.title_plain}, {"box": w1[:3 + n % 3]}, {"box": f"{w1} {w2}"}, {"box": w1},
+            {"lunr": f"title:{w1}"}, {"lunr": f"+{w1} -{w2}"}, {"lunr": f"{w1}^10 {w2[:4]}*"},
+            {"lunr": f"abstract:{w2} tags:graph"}, {"lunr": f"-{w1}" if n % 50 == 0 else f"{w1}~1" if n % 25 == 0
+                                                    else f"+{w2[:3]}*"},
+        ][n % 9])
+        if len(made) == count:
+            break
+    return made
+
+
+@pytest.fixture(scope="module")
+def sharded(tmp_path_factory):
+    papers = corpus_papers()
+    folder = tmp_path_factory.mktemp("shards")
+    (folder / "search-index.js").write_bytes(search.index_script(search.search_data(papers, tag_urls(papers))))
+    for name, data in shard_files(papers, tag_urls(papers)):
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return papers, folder
+
+
+def ask(node: str, folder: Path, asked: list[dict]) -> list:
+    queries_file = folder / "queries.json"
+    queries_file.write_text(json.dumps(asked), encoding="utf-8")
+    done = subprocess.run([node, str(RUNNER), str(search.lunr_js_path()), str(STATIC / "search-query.js"),
+                           str(STATIC / "search-shards.js"), str(folder / "search-index.js"),
+                           str(folder / "assets" / "search"), str(queries_file)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["results"]
+
+
+def test_the_shards_answer_every_query_as_the_whole_index_does(node, sharded):
+    papers, folder = sharded
+    asked = queries(papers)
+    assert len(asked) >= min(QUERIES, len(papers))
+    answers = ask(node, folder, asked)
+    assert sum(1 for whole, _, _ in answers if whole) > 0.9 * len(asked), "most queries must find papers"
+    differ = [(query, whole[:3], shards[:3]) for query, (whole, shards, _) in zip(asked, answers) if whole != shards]
+    assert not differ, f"{len(differ)} of {len(asked)} queries differ (query, whole, shards): {differ[:3]}"
+
+
+def test_a_query_loads_only_the_shards_it_can_match(node, sharded):
+    papers, folder = sharded
+    shard_count = len(list((folder / "assets" / "search").glob("t*.js")))
+    assert shard_count >= 8, "too few shards for the test to show anything"
+    asked = [{"box": "graph"}, {"box": "reinforcement learning"}, {"lunr": "title:kernel"}]
+    for query, (whole, _, loaded) in zip(asked, ask(node, folder, asked)):
+        assert whole, f"{query} finds nothing: the test shows nothing"
+        terms = [name for name in loaded if name.startswith("t")]
+        assert loaded[0] == "manifest" and 1 <= len(terms) <= 4, (query, loaded, shard_count)
+
+
+def test_a_display_block_holds_the_records_of_its_documents(sharded):
+    papers, folder = sharded
+    text = (folder / "assets" / "search" / "d1.js").read_text(encoding="ascii")
+    name, payload = re.fullmatch(r'proceedingsShards\.arrived\("(\w+)",JSON\.parse\((".*")\)\);\n', text).groups()
+    records = json.loads(json.loads(payload))
+    assert name == "d1" and [r[0] for r in records] == [p.title_plain for p in papers[BLOCK:2 * BLOCK]]

@@ -1,0 +1,146 @@
+/* Proceedings search over a sharded index (generator/search/shards.py): a query loads the term
+   shards it can match, builds from them a small lunr.Index holding every term the query can expand
+   to and, for each document those terms name, their entries of its field vectors, and asks lunr.js.
+   lunr.js scores over the query's terms only, so the results and their order are those of the
+   whole index (tests/test_search_shards.py). No DOM here: `load(name)` is given, a Promise of a
+   file's data (a script tag in a browser, a file read in node). */
+(function () {
+  "use strict";
+
+  function Shards(load) {
+    this.load = load;
+    this.files = Object.create(null);  // name → Promise of its data; no prototype, so no name is taken
+  }
+
+  Shards.prototype.file = function (name) {
+    var files = this.files;
+    if (!files[name]) {
+      files[name] = this.load(name);
+      files[name].catch(function () { delete files[name]; });  // the next query tries again
+    }
+    return files[name];
+  };
+
+  Shards.prototype.manifest = function () { return this.file("manifest"); };
+
+  /* The last shard whose first term is not after `term` (JavaScript compares UTF-16 code units,
+     the order the shards are cut in), or -1 when `term` sorts before every shard. */
+  function shardOf(firsts, term) {
+    var lo = 0, hi = firsts.length - 1, found = -1;
+    while (lo <= hi) {
+      var mid = (lo + hi) >> 1;
+      if (firsts[mid] <= term) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  /* The shards a clause's term may match in: one for a plain term, the run of shards a trailing
+     wildcard's prefix spans, every shard for a typo distance or any other wildcard. */
+  function shardsOfTerm(firsts, term, editDistance) {
+    var star = term.indexOf("*");
+    if (editDistance > 0 || (star >= 0 && star !== term.length - 1)) {
+      return firsts.map(function (first, n) { return n; });
+    }
+    if (star < 0) {
+      var one = shardOf(firsts, term);
+      return one < 0 ? [] : [one];
+    }
+    var prefix = term.slice(0, -1), lo = Math.max(shardOf(firsts, prefix), 0), hi = lo, wanted = [];
+    while (hi + 1 < firsts.length && firsts[hi + 1].lastIndexOf(prefix, 0) === 0) hi += 1;
+    for (var n = lo; n <= hi && n < firsts.length; n++) wanted.push(n);
+    return wanted;
+  }
+
+  function neededShards(manifest, query, pipeline) {
+    var wanted = Object.create(null);
+    query.clauses.forEach(function (clause) {
+      var terms = clause.usePipeline ? pipeline.runString(clause.term, { fields: clause.fields }) : [clause.term];
+      terms.forEach(function (term) {
+        shardsOfTerm(manifest.shards, term, clause.editDistance || 0).forEach(function (n) { wanted[n] = true; });
+      });
+    });
+    return Object.keys(wanted).map(Number).sort(function (a, b) { return a - b; });
+  }
+
+  /* A lunr.Index of the shards' terms. Field vectors hold only those terms' entries: all a score
+     over them reads. A negated query ("-word" alone) goes through every document's field vectors
+     in the whole index's order (document by document, field by field), so they are all made. */
+  function miniIndex(manifest, shards, negated) {
+    var fields = manifest.fields, invertedIndex = Object.create(null), vectors = Object.create(null);
+    var terms = [];
+    if (negated) {
+      for (var doc = 0; doc < manifest.documents; doc++) {
+        fields.forEach(function (field) { vectors[field + "/" + doc] = []; });
+      }
+    }
+    shards.forEach(function (shard) {
+      shard.forEach(function (entry) {
+        var posting = { _index: entry[1] };
+        fields.forEach(function (field, f) {
+          var list = entry[2 + f], byRef = {}, ref = 0;
+          for (var k = 0; k < list.length; k += 2) {
+            ref += list[k];
+            byRef[ref] = {};
+            var key = field + "/" + ref;
+            (vectors[key] || (vectors[key] = [])).push([entry[1], list[k + 1] / 1000]);
+          }
+          posting[field] = byRef;
+        });
+        invertedIndex[entry[0]] = posting;
+        terms.push(entry[0]);
+      });
+    });
+    var fieldVectors = Object.create(null);
+    Object.keys(vectors).forEach(function (key) {
+      var pairs = vectors[key].sort(function (a, b) { return a[0] - b[0]; }), flat = [];
+      pairs.forEach(function (pair) { flat.push(pair[0], pair[1]); });
+      fieldVectors[key] = new lunr.Vector(flat);
+    });
+    return new lunr.Index({
+      invertedIndex: invertedIndex, fieldVectors: fieldVectors, tokenSet: lunr.TokenSet.fromArray(terms),
+      fields: fields, pipeline: lunr.Pipeline.load(["stemmer"]),
+    });
+  }
+
+  /* lunr's Index#query over the shards a query needs: `build` fills a lunr.Query as
+     Index#query's function does, or parses a query string as Index#search does. */
+  Shards.prototype.run = function (build) {
+    var self = this;
+    return this.manifest().then(function (manifest) {
+      var query = new lunr.Query(manifest.fields), pipeline = lunr.Pipeline.load(["stemmer"]);
+      build(query);
+      var wanted = neededShards(manifest, query, pipeline);
+      return Promise.all(wanted.map(function (n) { return self.file("t" + n); })).then(function (shards) {
+        var index = miniIndex(manifest, shards, query.isNegated());
+        return index.query(function (q) { q.clauses = query.clauses; });
+      });
+    });
+  };
+
+  Shards.prototype.query = function (fn) {
+    return this.run(function (query) { fn.call(query, query); });
+  };
+
+  Shards.prototype.search = function (text) {
+    return this.run(function (query) { new lunr.QueryParser(text, query).parse(); });
+  };
+
+  /* The display records of some documents (title, URL, tag numbers, preview…), from their blocks. */
+  Shards.prototype.records = function (refs) {
+    var self = this;
+    return this.manifest().then(function (manifest) {
+      var blocks = Object.create(null);
+      refs.forEach(function (ref) { blocks[Math.floor(ref / manifest.block)] = true; });
+      var numbers = Object.keys(blocks).map(Number);
+      return Promise.all(numbers.map(function (n) { return self.file("d" + n); })).then(function (loaded) {
+        var byBlock = Object.create(null);
+        numbers.forEach(function (n, i) { byBlock[n] = loaded[i]; });
+        return refs.map(function (ref) { return byBlock[Math.floor(ref / manifest.block)][ref % manifest.block]; });
+      });
+    });
+  };
+
+  var api = { Shards: Shards, shardOf: shardOf, shardsOfTerm: shardsOfTerm };
+  if (typeof module === "object" && module.exports) module.exports = api;  // node (tests/js)
+  else globalThis.proceedingsShardedSearch = api;
+})();
