@@ -116,6 +116,34 @@ def test_a_volume_that_is_a_link_is_left_out_and_said_so(tmp_path, capsys, only_
     assert not (elsewhere / "2019" / "papers").exists()  # nothing written into the folder linked to
 
 
+def test_a_volume_folder_name_is_percent_encoded_wherever_it_is_an_address(tmp_path, capsys):
+    """Spaces, "%" and CJK in a volume's folder name are encoded in its address; "#" and "?" would end the
+    address's path, so such a folder is refused by name (not with a --base-url message)."""
+    content = tmp_path / "series"
+    for name in ("2024 spring", "100%", "学会", "a#b"):
+        (content / name).mkdir(parents=True)
+        (content / name / "papers.csv").write_text("UID,title,authors,abstract\np1,Quasar Kernels,Jane Doe,"
+                                                   "Quasar spectra fitted.\n", encoding="utf-8")
+        (content / name / "proceedings.yaml").write_text("date: 2024-01-01\n", encoding="utf-8")
+    (content / "proceedings.yaml").write_text("title: S\nbase_url: https://example.org/s/\n", encoding="utf-8")
+    site = tmp_path / "site"
+    assert main(["build", "--content", str(content), "--out", str(site)]) == 1
+    err = capsys.readouterr().err
+    assert "a#b: error: a volume's folder name is its address, which may not hold #" in err, err
+    assert "--base-url" not in err
+    encoded = {"2024 spring": "2024%20spring", "100%": "100%25", "学会": "%E5%AD%A6%E4%BC%9A"}
+    records = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    assert sorted(r["url"] for r in records) == sorted(f"{e}/papers/quasar-kernels.html" for e in encoded.values())
+    home = (site / "index.html").read_text(encoding="utf-8")
+    sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
+    person = (site / "people" / "jane-doe.html").read_text(encoding="utf-8")
+    for name, href in encoded.items():
+        assert f'href="{href}/index.html"' in home and f"https://example.org/s/{href}/sitemap.xml" in sitemap
+        assert f"{href}/papers/quasar-kernels.html" in person
+        page = (site / name / "papers" / "quasar-kernels.html").read_text(encoding="utf-8")
+        assert f'content="https://example.org/s/{href}/papers/quasar-kernels.html"' in page
+
+
 def test_a_series_built_over_a_one_volume_site_keeps_nothing_of_it(tmp_path):
     single = copy_content(tmp_path / "single")
     site = tmp_path / "site"

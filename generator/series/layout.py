@@ -31,6 +31,7 @@ from generator.model.volume import DEFAULT_TITLE, Volume
 VOLUME_MARKERS = (PAGES_DIR, CONFIG_NAME)
 # The series' own files and folders at the top of the site: no volume may take their names.
 _NUMBERED_SITEMAP = re.compile(r"sitemap-[0-9]+\.xml")
+NOT_IN_ADDRESS = "#?"  # would end a URL's path: a fragment or a query (a space or "%" is encoded)
 SERIES_NAMES = frozenset({"index.html", "search.html", "papers.json", "feed.xml", "sitemap.xml",
                           "sitemap-archive.xml", "people", "assets", ".nojekyll"})
 
@@ -47,7 +48,8 @@ class Listing:
 
     @classmethod
     def of(cls, paper: RenderedPaper, prefix: str) -> Listing:
-        return cls(paper.paper.id, f"{prefix}/{quote(paper.url)}", paper.title_plain, paper.details.authors,
+        return cls(paper.paper.id, f"{quote(prefix, safe='')}/{quote(paper.url)}", paper.title_plain,
+                   paper.details.authors,
                    paper.details.year)
 
 
@@ -69,6 +71,11 @@ class SeriesVolume:
         return cls(path, volume, listings, volume.year or _common_year(listings) or _year_in(path),
                    leaf_sitemaps(files), most_common(p.details.volume for p in papers),
                    most_common(p.details.address for p in papers))
+
+    @property
+    def href(self) -> str:
+        """The folder's name as a URL path segment: "2024 spring" is 2024%20spring, "100%" 100%25."""
+        return quote(self.path, safe="")
 
     @property
     def title(self) -> str:
@@ -110,7 +117,7 @@ class Layout:
         """Where a volume is published: the series' address + its prefix, else ``base_url`` as given."""
         if self.series is None:
             return base_url
-        return f"{self.series.base_url}{member.prefix}/" if self.series.base_url else None
+        return f"{self.series.base_url}{quote(member.prefix, safe='')}/" if self.series.base_url else None
 
     def options_series(self) -> str:
         return self.series.title if self.series else ""
@@ -155,6 +162,9 @@ def load_layout(content_dir: Path, reporter: Reporter, base_url: str | None = No
     for folder in volume_dirs(content_dir):
         if folder.name.casefold() in SERIES_NAMES:
             reporter.error(f"a volume may not be named {folder.name!r}: the series' own {folder.name} is there; "
+                           f"rename the folder", folder)
+        elif unsafe := sorted(set(folder.name) & set(NOT_IN_ADDRESS)):
+            reporter.error(f"a volume's folder name is its address, which may not hold {' or '.join(unsafe)}: "
                            f"rename the folder", folder)
         else:
             members.append(Member(folder, folder.name))

@@ -39,7 +39,7 @@ class SeriesPages:
         self.env.globals.update(series={"title": series.title, "description": series.description,
                                         "language": series.language, "version": __version__,
                                         "paper_count": sum(len(v.papers) for v in volumes)},
-                                volumes=volumes, search_volumes=[{"path": v.path, "title": v.title} for v in volumes])
+                                volumes=volumes, search_volumes=[search_volume(v) for v in volumes])
 
     def render(self, template: str, root: str, **context) -> bytes:
         try:
@@ -72,12 +72,17 @@ def series_files(series: Volume, volumes: list[SeriesVolume], content_dir: Path,
     return files
 
 
+def search_volume(volume: SeriesVolume) -> dict:
+    """A volume as the series' search box lists it; its address only when its folder's name needs encoding."""
+    return {"path": volume.path, "title": volume.title, **({"href": volume.href} if volume.href != volume.path else {})}
+
+
 def series_records(volume: SeriesVolume, papers: Iterable[dict]) -> Iterable[bytes]:
     """A volume's papers.json records as the series' papers.json holds them: with ``volume_path`` and
     ``volume_title`` (``volume`` is a citation's volume number) and a ``url`` from the series' root."""
     for record in papers:
         yield json_line({"volume_path": volume.path, "volume_title": volume.title,
-                         **record, "url": f"{volume.path}/{record['url']}"})
+                         **record, "url": f"{volume.href}/{record['url']}"})
 
 
 def join_records(parts: Iterable[Iterable[bytes]]) -> Iterable[bytes]:

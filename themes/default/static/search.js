@@ -76,7 +76,7 @@
     var volumes = form.getAttribute("data-volumes");
     if (!volumes) return [{ root: ROOT, path: "", title: "" }];
     return JSON.parse(volumes).map(function (v) {
-      return { root: new URL(v.path + "/", ROOT), path: v.path, title: v.title };
+      return { root: new URL((v.href || v.path) + "/", ROOT), path: v.path, title: v.title };
     });
   }
 
