@@ -144,6 +144,17 @@ def test_a_volume_folder_name_is_percent_encoded_wherever_it_is_an_address(tmp_p
         assert f'content="https://example.org/s/{href}/papers/quasar-kernels.html"' in page
 
 
+def test_a_volumes_config_warning_names_its_file_once(tmp_path, capsys, monkeypatch):
+    content = make_archive(tmp_path)
+    config = content / "2020" / "proceedings.yaml"
+    config.write_text((config.read_text(encoding="utf-8") if config.exists() else "") + "colour: blue\n",
+                      encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "--content", content.name, "--out", "site"]) == 0
+    line = len(config.read_text(encoding="utf-8").splitlines())
+    assert f"\n2020/proceedings.yaml:{line}: warning: unknown config key 'colour'" in capsys.readouterr().err
+
+
 def test_a_series_built_over_a_one_volume_site_keeps_nothing_of_it(tmp_path):
     single = copy_content(tmp_path / "single")
     site = tmp_path / "site"

@@ -188,7 +188,8 @@ def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn) -> 
         line = lines.get(str(key))
         if key not in _VALIDATORS:
             known = ", ".join(_VALIDATORS)
-            warn(Diagnostic("warning", f"unknown config key {shown(key)} (known keys: {known})", path, line))
+            # Named as every message names a file: from the content folder (a series prefixes its volume).
+            warn(Diagnostic("warning", f"unknown config key {shown(key)} (known keys: {known})", Path(path.name), line))
             continue
         try:
             values[key] = _VALIDATORS[key](raw)
