@@ -55,7 +55,7 @@ def ja_series(tmp_path_factory) -> Path:
     for n, year in enumerate(("2024", "2025")):
         (content / year).mkdir(parents=True)
         (content / year / "papers.csv").write_text(header + "".join(rows[n::2]), encoding="utf-8")
-        (content / year / "proceedings.yaml").write_text(f"title: 人工知能学会 {year}\nyear: {year}\nlanguage: ja\n",
+        (content / year / "proceedings.yaml").write_text(f"title: 人工知能学会 {year}\ndate: {year}-06-01\nlanguage: ja\n",
                                                          encoding="utf-8")
     (content / "proceedings.yaml").write_text("title: 人工知能学会 全国大会\nlanguage: ja\n", encoding="utf-8")
     return built(content, root / "site")
@@ -233,7 +233,7 @@ def test_volumes_named_like_object_properties_are_searched_like_any_other(page, 
             "UID,title,authors,abstract\n"
             f"p{n},Quasar Kernels {name},Jane Doe,Quasar spectra fitted with sparse kernels ({name}).\n",
             encoding="utf-8")
-        (content / name / "proceedings.yaml").write_text(f"title: Volume {name}\nyear: {2020 + n}\n",
+        (content / name / "proceedings.yaml").write_text(f"title: Volume {name}\ndate: {2020 + n}-01-01\n",
                                                          encoding="utf-8")
     (content / "proceedings.yaml").write_text("title: Object Series\n", encoding="utf-8")
     site = built(content, tmp_path / "site")
