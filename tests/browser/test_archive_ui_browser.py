@@ -55,8 +55,8 @@ def ja_series(tmp_path_factory) -> Path:
     for n, year in enumerate(("2024", "2025")):
         (content / year).mkdir(parents=True)
         (content / year / "papers.csv").write_text(header + "".join(rows[n::2]), encoding="utf-8")
-        (content / year / "proceedings.yaml").write_text(f"title: 人工知能学会 {year}\ndate: {year}-06-01\nlanguage: ja\n",
-                                                         encoding="utf-8")
+        config = f"title: 人工知能学会 {year}\ndate: {year}-06-01\nlanguage: ja\n"
+        (content / year / "proceedings.yaml").write_text(config, encoding="utf-8")
     (content / "proceedings.yaml").write_text("title: 人工知能学会 全国大会\nlanguage: ja\n", encoding="utf-8")
     return built(content, root / "site")
 
