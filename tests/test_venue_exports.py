@@ -19,6 +19,7 @@ from conftest import REPO, write_list
 from generator.commands.build import build
 from generator.content.pages import read_page
 from generator.commands.reporter import Reporter
+from generator.commands.cli import main
 from generator.sources.escapes import decode_line_breaks
 from generator.sources.records import split_list
 
@@ -84,6 +85,26 @@ def pmlr(tmp_path_factory):
 ])
 def test_escaped_line_breaks_become_breaks_and_tex_starting_with_n_stays(written, expected):
     assert decode_line_breaks(written) == expected
+
+
+def test_a_file_that_escapes_its_line_breaks_reads_every_cells_backslash_n_word_as_a_break(tmp_path, capsys):
+    """COLT 2020's papers.csv: `best\\nknown` alone in a cell is ambiguous (an author's \\nknown?), but other
+    cells of the file write `\\n\\n` and `\\nThe`: the file escapes its breaks, so it is a break everywhere."""
+    content = tmp_path / "content"
+    content.mkdir()
+    rows = ["UID,title,authors,abstract",
+            r'c1,Bandits Again,Ann Lee,"We improve the best\nknown bound, firstly,\ninspired by $\nu$-norms."',
+            r'c2,Second Paper,Bob Ray,"One paragraph.\n\nThe second one, with $\nabla f$."',
+            r'c3,Third Paper,Cy Dee,"Weakly\ncorrelated arms."']
+    (content / "papers.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
+    err = capsys.readouterr().err
+    assert "papers.csv:3: warning: this file writes line breaks as \\n (as on this line), so `\\nknown`, " \
+           "`\\ninspired`, `\\ncorrelated` were read as a line break before a word" in err, err
+    site = tmp_path / "site" / "papers"
+    first = (site / "bandits-again.html").read_text(encoding="utf-8")
+    assert "tex-error" not in first and "best\nknown" in first and "<mi>ν</mi>" in first
+    assert "tex-error" not in (site / "third-paper.html").read_text(encoding="utf-8")
 
 
 def test_mini_conf_cells_render_paragraphs_and_tex_starting_with_n(miniconf):

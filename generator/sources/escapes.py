@@ -10,9 +10,9 @@ knows is kept; ``\\n`` followed by anything else is a line break.
 
 A run that is no known command but could be an author's own macro
 (``\\norm``, lower case) is ambiguous; it is read as a line break only when
-the same text also has ``\\n`` breaks that cannot be TeX (``\\n\\n``,
-``\\n`` before a capital, a digit, a space or the end), i.e. when the
-export evidently escapes its line breaks.
+the export evidently escapes its line breaks: when the same text, or another
+cell of the same file (``file_escapes``), has ``\\n`` breaks that cannot be TeX
+(``\\n\\n``, ``\\n`` before a capital, a digit, a space or the end).
 """
 
 from __future__ import annotations
@@ -37,11 +37,19 @@ def is_tex_command(name: str) -> bool:
     return name in KNOWN or name in MATH_MACROS or name in TEXT_ABBREVIATIONS or name in _TEXT_COMMANDS
 
 
-def decode_line_breaks(text: str) -> str:
-    """``text`` with escaped line breaks made real; TeX commands starting with ``\\n`` kept."""
+def shows_escaped_breaks(text: str) -> bool:
+    """Whether ``text`` has a ``\\n`` that cannot be TeX: evidence that its writer escapes line breaks."""
+    return bool(_PLAIN_BREAK.search(text))
+
+
+def decode_line_breaks(text: str, file_escapes: bool = False, decided: list[str] | None = None) -> str:
+    """``text`` with escaped line breaks made real; TeX commands starting with ``\\n`` kept. With
+    ``file_escapes`` (another cell of the file shows escaped breaks) an ambiguous ``\\nword`` is a break too,
+    and its ``\\nword`` is added to ``decided``."""
     if "\\n" not in text:
         return text
-    escapes_breaks = bool(_PLAIN_BREAK.search(text))
+    own = shows_escaped_breaks(text)
+    escapes_breaks = own or file_escapes
     if escapes_breaks:
         text = _CRLF.sub("", text)
 
@@ -51,7 +59,11 @@ def decode_line_breaks(text: str) -> str:
             return "\n"
         if is_tex_command("n" + run):
             return match.group()
-        if run[0].isupper() or escapes_breaks:
+        if run[0].isupper() or own:
+            return "\n" + run
+        if escapes_breaks:
+            if decided is not None:
+                decided.append("\\n" + run)
             return "\n" + run
         return match.group()  # an author's own \n… macro, perhaps: the renderer reports it if undefined
 

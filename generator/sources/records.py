@@ -46,6 +46,8 @@ class RecordReader:
 
     source: str
     escaped_breaks: bool = False  # the format writes line breaks as \\n (Mini-Conf's CSV, JSON from it)
+    file_escapes: bool = False  # and this file evidently does (a \\n that cannot be TeX somewhere in it)
+    decided: list[str] = field(default_factory=list)  # \\nword runs read as breaks by the file's evidence
     diagnostics: list[Diagnostic] = field(default_factory=list)
     index: int = 0
     ids: dict[str, int] = field(default_factory=dict)  # the source's ids seen so far → their line
@@ -79,7 +81,7 @@ class RecordReader:
 
     def _text(self, value: Any) -> str:
         text = _text(value)
-        return decode_line_breaks(text) if self.escaped_breaks else text
+        return decode_line_breaks(text, self.file_escapes, self.decided) if self.escaped_breaks else text
 
     def _check_id(self, uid: str, line: int) -> None:
         if uid in self.ids:

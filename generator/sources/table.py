@@ -17,6 +17,7 @@ from pathlib import Path
 
 from generator.errors import ContentError
 from generator.model.paper import SourceList
+from generator.sources.escapes import shows_escaped_breaks
 from generator.sources.records import (REQUIRED_ANY, RecordReader, accepted_names, bad_bytes_in, field_name,
                                        read_lines_leniently)
 
@@ -39,7 +40,8 @@ def parse(text: str, name: str, delimiter: str, path: Path | None = None,
     if not any(required in columns for required in REQUIRED_ANY):
         raise ContentError(f"no abstract or title column: the header names {', '.join(header)}; "
                            f"accepted names are {accepted_names(*REQUIRED_ANY)} (in any case)", path=name, line=1)
-    reader = RecordReader(name, escaped_breaks=True)
+    evidence = next((n for n, line in enumerate(lines[1:], start=2) if shows_escaped_breaks(line)), None)
+    reader = RecordReader(name, escaped_breaks=True, file_escapes=evidence is not None)
     ignored = [cell for cell, column in zip(header, columns) if column is None and cell.strip()]
     if ignored:
         reader.warn(f"ignored column(s) {', '.join(ignored)}", 1)
@@ -56,6 +58,10 @@ def parse(text: str, name: str, delimiter: str, path: Path | None = None,
         entry = reader.entry({column: cell for column, cell in zip(columns, row) if column is not None}, first)
         if entry is not None:
             entries.append(entry)
+    if reader.decided:
+        runs = ", ".join(f"`{run}`" for run in dict.fromkeys(reader.decided))
+        reader.warn(f"this file writes line breaks as \\n (as on this line), so {runs} were read as a line break "
+                    "before a word, not as undefined macros", evidence)
     return SourceList(path or Path(name), "", tuple(entries), tuple(reader.diagnostics))
 
 
