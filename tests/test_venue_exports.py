@@ -107,6 +107,18 @@ def test_a_file_that_escapes_its_line_breaks_reads_every_cells_backslash_n_word_
     assert "tex-error" not in (site / "third-paper.html").read_text(encoding="utf-8")
 
 
+def test_a_table_without_an_abstract_column_says_so_once(tmp_path, capsys):
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "accepted.csv").write_text("paper_id,Title,Authors,Track\n1,Quasar Kernels,Ann Lee,Main\n"
+                                         "2,Sparse Bandits,Bob Ray,Main\n", encoding="utf-8")
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
+    err = capsys.readouterr().err
+    assert err.count("no abstract column") == 1, err
+    assert "accepted.csv:1: warning: no abstract column, so no paper of this file has an abstract: the header " \
+           "names paper_id, Title, Authors, Track; an abstract column may be named `abstract`" in err, err
+
+
 def test_mini_conf_cells_render_paragraphs_and_tex_starting_with_n(miniconf):
     content, site, built = miniconf
     (page,) = [p for p in pages_by_uid(content)["H1gx1CNKPH"]]

@@ -45,6 +45,9 @@ def parse(text: str, name: str, delimiter: str, path: Path | None = None,
     ignored = [cell for cell, column in zip(header, columns) if column is None and cell.strip()]
     if ignored:
         reader.warn(f"ignored column(s) {', '.join(ignored)}", 1)
+    if "abstract" not in columns:
+        reader.warn(f"no abstract column, so no paper of this file has an abstract: the header names "
+                    f"{', '.join(header)}; an abstract column may be named {accepted_names('abstract')}", 1)
     entries = []
     for row, first, last in _rows(lines, 2, delimiter, reader):
         if not any(cell.strip() for cell in row):
