@@ -119,6 +119,25 @@ def test_a_table_without_an_abstract_column_says_so_once(tmp_path, capsys):
            "names paper_id, Title, Authors, Track; an abstract column may be named `abstract`" in err, err
 
 
+def test_a_bibs_proceedings_entry_describes_its_own_papers_only(tmp_path):
+    """COLT 2020's papers.csv beside COLT 2024's .bib: the CSV papers never cite volume 247, its editors
+    or its place; the .bib's own papers still do (PMLR's entries give none of those themselves)."""
+    content = tmp_path / "content"
+    content.mkdir()
+    shutil.copy(VENUES / "pmlr-v999.bib", content / "pmlr-v999.bib")
+    (content / "colt2020.csv").write_text("UID,title,authors,abstract\nc1,Older Bandits,Ann Lee,"
+                                          "Regret bounds for older bandits.\n", encoding="utf-8")
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
+    bib = (tmp_path / "site" / "proceedings.bib").read_text(encoding="utf-8")
+    entries = re.split(r"\n(?=@)", bib)
+    older = next(block for block in entries if "Older Bandits" in block)
+    assert "999" not in older and "Doe" not in older and "Honolulu" not in older, older
+    preface = next(block for block in entries if "{Preface}" in block)
+    assert "volume = {999}" in preface and "Honolulu" in preface, preface
+    page = (tmp_path / "site" / "papers" / "older-bandits.html").read_text(encoding="utf-8")
+    assert 'name="citation_volume"' not in page and "Honolulu" not in page
+
+
 def test_mini_conf_cells_render_paragraphs_and_tex_starting_with_n(miniconf):
     content, site, built = miniconf
     (page,) = [p for p in pages_by_uid(content)["H1gx1CNKPH"]]

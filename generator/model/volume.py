@@ -40,14 +40,17 @@ class Volume:
     date: dt.date | None = None  # the config's, else the source's
     source: VolumeInfo = VolumeInfo()  # editors, volume number, publisher… as the sources give them
     series: str = ""  # the archive's title when the volume is built into one (its home is one folder up)
+    described: str = ""  # the source whose @proceedings gave ``source``: its values stand in for its papers only
 
     @classmethod
     def of(cls, config: Config, sources: Sequence[SourceList] = ()) -> Volume:
         """The config's title, else the first source's (a list's first line, an @proceedings title)."""
         title = config.title or next((s.title for s in sources if s.title), None) or DEFAULT_TITLE
-        info = next((s.volume for s in sources if s.volume.title), VolumeInfo())
+        describing = next((s for s in sources if s.volume.title), None)
+        info = describing.volume if describing else VolumeInfo()
+        described = describing.entries[0].source if describing and describing.entries else ""
         return cls(title, config.description, config.language, config.base_url, config.date or info.date,
-                   info, config.series)
+                   info, config.series, described)
 
     @property
     def editors(self) -> tuple[str, ...]:

@@ -27,13 +27,19 @@ def absolute_link(link: str, volume: Volume) -> str | None:
     return link if is_web_link(link) else volume.absolute(link)
 
 
+def _stands_in(field: Field, paper: RenderedPaper, volume: Volume) -> bool:
+    """A value a source's @proceedings gives stands in for that source's papers only: a CSV of another
+    year in the same folder never cites the .bib's volume number, editors or place."""
+    return not field.cite.volume.startswith("source.") or paper.paper.source == volume.described
+
+
 def cited(paper: RenderedPaper, field: Field, volume: Volume, attribute: str = "") -> Any:
     """What a citation says of ``field`` (or of its ``attribute``, as ``first_page`` of ``pages``): the
     paper's own value, else the volume's (``Cite.volume``; PMLR repeats both); a link as an absolute address.
     Empty when neither gives one."""
     attribute = attribute or field.name
     value = getattr(paper.details, attribute)
-    if not value and attribute == field.name and field.cite.volume:
+    if not value and attribute == field.name and field.cite.volume and _stands_in(field, paper, volume):
         value = attrgetter(field.cite.volume)(volume)
     if field.kind == "link":
         return absolute_link(value, volume) or ""
