@@ -138,6 +138,23 @@ def test_a_bibs_proceedings_entry_describes_its_own_papers_only(tmp_path):
     assert 'name="citation_volume"' not in page and "Honolulu" not in page
 
 
+def test_importing_a_second_file_leaves_the_first_files_pages_as_they_are(tmp_path):
+    """colt2020.csv sorts before pmlr-v999.bib, yet imported after it: its papers come after, and not one
+    byte of the existing pages changes (no order renumbered)."""
+    content = tmp_path / "content"
+    content.mkdir()
+    assert main(["import", str(VENUES / "pmlr-v999.bib"), "--content", str(content)]) == 0
+    before = {p.name: p.read_bytes() for p in (content / "papers").glob("*.md")}
+    csv = tmp_path / "colt2020.csv"
+    csv.write_text("UID,title,authors,abstract\nc1,Older Bandits,Ann Lee,Regret bounds for older bandits.\n",
+                   encoding="utf-8")
+    assert main(["import", str(csv), "--content", str(content)]) == 0
+    after = {p.name: p.read_bytes() for p in (content / "papers").glob("*.md")}
+    assert {name: after[name] for name in before} == before
+    [new] = [read_page(content / "papers" / name) for name in after if name not in before]
+    assert new.meta["order"] == len(before) + 1, new.meta
+
+
 def test_mini_conf_cells_render_paragraphs_and_tex_starting_with_n(miniconf):
     content, site, built = miniconf
     (page,) = [p for p in pages_by_uid(content)["H1gx1CNKPH"]]

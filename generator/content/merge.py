@@ -135,9 +135,12 @@ class _Sync:
 
     def run(self, sources: list[SourceList]) -> SyncPlan:
         entries = _in_proceedings_order(sources)
-        # One numbering across every source (in file name order), so that two lists never share a number.
-        self.order = {id(entry): number for number, entry in enumerate(entries, start=1)}
         pairs, new_entries = self._match(entries)
+        # One numbering across every source, so that two lists never share a number: the sources in the
+        # order their pages already have (a source imported later comes after, never renumbering the rest),
+        # new sources in file name order.
+        ranked = _sources_in_page_order(sources, pairs)
+        self.order = {id(entry): number for number, entry in enumerate(_in_proceedings_order(ranked), start=1)}
         # Whether each page's title and tags are due for a refresh, worked out once for both steps below.
         self.refreshes = {id(entry): self._refreshes(doc.meta, doc.generated, entry)
                           for entry, doc in pairs if not doc.error and doc.generated}
@@ -386,6 +389,18 @@ def _in_page_order(meta: dict[str, Any]) -> dict[str, Any]:
 
 def _in_proceedings_order(sources: list[SourceList]) -> list[Entry]:
     return [entry for source in sources for entry in source.entries]
+
+
+def _sources_in_page_order(sources: list[SourceList], pairs: list[tuple[Entry, PageDoc]]) -> list[SourceList]:
+    """The sources by the first ``order`` their matched pages hold; a source with no page yet after them all
+    (a stable sort: file name order among equals)."""
+    first: dict[str, int] = {}
+    for entry, doc in pairs:
+        order = doc.meta.get("order") if not doc.error else None
+        if isinstance(order, int) and not isinstance(order, bool):
+            first[entry.source] = min(order, first.get(entry.source, order))
+    never = float("inf")
+    return sorted(sources, key=lambda s: first.get(s.entries[0].source, never) if s.entries else never)
 
 
 def _canonical(value: Any) -> str:
