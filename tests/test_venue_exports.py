@@ -107,6 +107,20 @@ def test_a_file_that_escapes_its_line_breaks_reads_every_cells_backslash_n_word_
     assert "tex-error" not in (site / "third-paper.html").read_text(encoding="utf-8")
 
 
+def test_json_lines_decide_the_backslash_n_rule_for_the_whole_file(tmp_path, capsys):
+    """The evidence may come after the ambiguous record: the file is read whole before it is decided."""
+    content = tmp_path / "content"
+    content.mkdir()
+    records = [{"id": "j1", "title": "Bandits Again", "abstract": "The best\\nknown bound, with $\\nu$."},
+               {"id": "j2", "title": "Second Paper", "abstract": "One paragraph.\\n\\nThe second one."}]
+    (content / "papers.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
+    assert "papers.jsonl:2: warning: this file writes line breaks as \\n (as on this line), so `\\nknown` were " \
+           "read as a line break" in capsys.readouterr().err
+    first = (tmp_path / "site" / "papers" / "bandits-again.html").read_text(encoding="utf-8")
+    assert "tex-error" not in first and "best\nknown" in first and "<mi>ν</mi>" in first
+
+
 def test_a_table_without_an_abstract_column_says_so_once(tmp_path, capsys):
     content = tmp_path / "content"
     content.mkdir()

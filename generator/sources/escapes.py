@@ -42,6 +42,13 @@ def shows_escaped_breaks(text: str) -> bool:
     return bool(_PLAIN_BREAK.search(text))
 
 
+def decided_breaks(runs: list[str]) -> str:
+    """The warning that says which ``\\nword`` runs the file's evidence read as breaks."""
+    named = ", ".join(f"`{run}`" for run in dict.fromkeys(runs))
+    return (f"this file writes line breaks as \\n (as on this line), so {named} were read as a line break "
+            "before a word, not as undefined macros")
+
+
 def decode_line_breaks(text: str, file_escapes: bool = False, decided: list[str] | None = None) -> str:
     """``text`` with escaped line breaks made real; TeX commands starting with ``\\n`` kept. With
     ``file_escapes`` (another cell of the file shows escaped breaks) an ambiguous ``\\nword`` is a break too,

@@ -21,6 +21,7 @@ from typing import BinaryIO
 
 from generator.errors import ContentError
 from generator.model.paper import SourceList
+from generator.sources.escapes import decided_breaks, shows_escaped_breaks
 from generator.sources.records import RecordReader, field_name
 from generator.content.yamlutil import as_lf
 
@@ -87,6 +88,8 @@ class _Skipped(str):
 def _parse_lines(lines: Iterable[tuple[int, str]], name: str, path: Path | None) -> SourceList:
     reader = RecordReader(name, escaped_breaks=True)
     entries = []
+    records: list[tuple[dict, int]] = []
+    evidence: int | None = None  # the first line whose text writes a line break as \\n
     ignored: dict[str, int] = {}  # a key we do not use → the first line it is on
     for number, line in lines:
         if isinstance(line, _Skipped):
@@ -108,11 +111,21 @@ def _parse_lines(lines: Iterable[tuple[int, str]], name: str, path: Path | None)
         value = {_replace_surrogates(str(key)): item for key, item in value.items()}
         for key in _unused_keys(value):
             ignored.setdefault(key, number)
-        entry = reader.entry(_replace_surrogates(_our_names(value)), number)
+        record = _replace_surrogates(_our_names(value))
+        if evidence is None and any(isinstance(record.get(key), str) and shows_escaped_breaks(record[key])
+                                    for key in ("abstract", "title")):
+            evidence = number
+        records.append((record, number))
+    # Made once every record is read: whether the file escapes its line breaks is the whole file's to say.
+    reader.file_escapes = evidence is not None
+    for record, number in records:
+        entry = reader.entry(record, number)
         if entry is not None:
             entries.append(entry)
     if ignored:
         reader.warn(f"ignored key(s) {', '.join(ignored)}", min(ignored.values()))
+    if reader.decided:
+        reader.warn(decided_breaks(reader.decided), evidence)
     return SourceList(path or Path(name), "", tuple(entries), tuple(reader.diagnostics))
 
 

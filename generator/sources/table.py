@@ -17,7 +17,7 @@ from pathlib import Path
 
 from generator.errors import ContentError
 from generator.model.paper import SourceList
-from generator.sources.escapes import shows_escaped_breaks
+from generator.sources.escapes import decided_breaks, shows_escaped_breaks
 from generator.sources.records import (REQUIRED_ANY, RecordReader, accepted_names, bad_bytes_in, field_name,
                                        read_lines_leniently)
 
@@ -62,9 +62,7 @@ def parse(text: str, name: str, delimiter: str, path: Path | None = None,
         if entry is not None:
             entries.append(entry)
     if reader.decided:
-        runs = ", ".join(f"`{run}`" for run in dict.fromkeys(reader.decided))
-        reader.warn(f"this file writes line breaks as \\n (as on this line), so {runs} were read as a line break "
-                    "before a word, not as undefined macros", evidence)
+        reader.warn(decided_breaks(reader.decided), evidence)
     return SourceList(path or Path(name), "", tuple(entries), tuple(reader.diagnostics))
 
 
