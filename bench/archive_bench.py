@@ -89,8 +89,9 @@ def archive_build(content: Path, site: Path, log: Path) -> dict:
 def output_stats(site: Path) -> dict:
     records = json.loads((site / "papers.json").read_text(encoding="utf-8"))
     volumes = sorted({r["volume_path"] for r in records})
-    per_volume = {v: (site / v / "assets" / "search-index.js").read_bytes() for v in volumes}
-    gzipped = {v: gz(data) for v, data in per_volume.items()}
+    # A volume's index is its files under assets/search/ (each gzipped on its own, as a server sends them).
+    gzipped = {v: sum(gz(path.read_bytes()) for path in (site / v / "assets" / "search").glob("*.js"))
+               for v in volumes}
     counts = {v: sum(r["volume_path"] == v for r in records) for v in volumes}
     people = [p for p in (site / "people").glob("*.html")]
     shell = sum(gz((site / "assets" / name).read_bytes()) for name in ("lunr.js", "search-query.js",
@@ -121,7 +122,7 @@ def first_results(site: Path, query: str = "learning", volume: str = "") -> dict
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         page = browser.new_page()
         loaded = []
-        page.on("request", lambda r: r.url.endswith("/search-index.js") and loaded.append(r.url))
+        page.on("request", lambda r: r.url.endswith("/assets/search/manifest.js") and loaded.append(r.url))
         start = time.perf_counter()
         page.goto(url)
         page.wait_for_selector(".search-hit", timeout=120_000)

@@ -48,7 +48,7 @@ def test_every_volume_is_a_whole_site_under_its_path(archive):
     site, result, _ = archive
     assert sorted(v.path for v in result.volumes) == ["2019", "2020", "2021", "2022", "2023"]
     for volume in result.volumes:
-        for name in ("index.html", "papers.json", "search.html", "tags/index.html", "assets/search-index.js"):
+        for name in ("index.html", "papers.json", "search.html", "tags/index.html", "assets/search/manifest.js"):
             assert (site / volume.path / name).is_file(), (volume.path, name)
         assert len(volume.papers) == len(json.loads(read(site, f"{volume.path}/papers.json")))
     assert (site / "2021" / "proceedings.bib").is_file()

@@ -57,11 +57,11 @@ def forbid(monkeypatch):
         guards = {
             "render": Forbidden(rendering_module.render_paper, renders),
             "relate": Forbidden(related_module._neighbours, int(relate)),
-            "index": Forbidden(search_module.search_data, int(index)),
+            "index": Forbidden(search_module.index_files, int(index)),
         }
         monkeypatch.setattr(rendering_module, "render_paper", guards["render"])
         monkeypatch.setattr(related_module, "_neighbours", guards["relate"])
-        monkeypatch.setattr(search_module, "search_data", guards["index"])
+        monkeypatch.setattr(search_module, "index_files", guards["index"])
         return guards
 
     yield install
@@ -92,7 +92,8 @@ def test_an_edited_paper_is_rendered_again_and_the_rest_comes_from_the_cache(see
     run(seed_content, tmp_path / "site")
     assert guards["render"].calls == 1 and guards["relate"].calls == 1 and guards["index"].calls == 1
     assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
-    assert b"quokka" in (tmp_path / "site" / "assets" / "search-index.js").read_bytes()
+    shipped = [path.read_bytes() for path in (tmp_path / "site" / "assets" / "search").glob("t*.js")]
+    assert any(b'\\"quokka\\"' in data for data in shipped)  # the term (quoted inside the JSON text), in its shard
 
 
 def test_other_generator_code_misses_the_whole_cache(seed_content, tmp_path, forbid, monkeypatch):

@@ -65,9 +65,12 @@ def test_feed_carries_the_title_as_html(site):
 
 
 def test_search_data_holds_the_formula_as_a_tree_and_papers_json_as_text(site):
-    script = (site / "assets" / "search-index.js").read_text(encoding="utf-8")
-    data = json.loads(json.loads(re.search(r"JSON\.parse\((\".*\")\)", script, re.DOTALL).group(1)))
-    by_url = {doc[1]: doc for doc in data["docs"]}
+    def block(path: Path) -> list:
+        script = path.read_text(encoding="utf-8")
+        return json.loads(json.loads(re.search(r"JSON\.parse\((\".*\")\)", script, re.DOTALL).group(1)))
+
+    blocks = sorted((site / "assets" / "search").glob("d*.js"), key=lambda path: int(path.stem[1:]))
+    by_url = {doc[1]: doc for path in blocks for doc in block(path)}
     regret = next(doc for url, doc in by_url.items() if "regret" in url)
     assert regret[0] == "Regret O(√(T)) for Bandits with Many Arms"
     assert regret[4][0] == "Regret " and regret[4][1][0] == "math"

@@ -16,7 +16,7 @@ from generator.commands.build import build
 from generator.commands.check import CHECKING
 from generator.pipeline.stages import Options, Pipeline
 from generator.commands.reporter import Reporter
-from generator.search import INDEX_JS
+from generator.search import MANIFEST_JS
 from generator.pipeline.sinks import MemorySink, NullSink, StagingSink
 
 
@@ -45,7 +45,7 @@ def test_a_build_makes_the_search_index_in_a_child_while_papers_are_related_and_
     build(seed_content, tmp_path / "site", Reporter(), jobs=2, cache=False)
     assert events == ["index started", "relate", "render", "index waited for"]
     assert int(pid_file.read_text(encoding="utf-8")) != os.getpid()
-    assert (tmp_path / "site" / INDEX_JS).stat().st_size > 0
+    assert (tmp_path / "site" / MANIFEST_JS).stat().st_size > 0
 
 
 def test_each_schedule_makes_the_built_site_into_each_sink(seed_content, tmp_path):
@@ -68,8 +68,8 @@ def test_check_makes_no_search_index(seed_content):
     def files(options: Options) -> list[str]:
         return Pipeline(seed_content, NullSink(), options).run(Reporter()).files
 
-    assert INDEX_JS not in files(CHECKING)
-    assert INDEX_JS in files(Options(cache=False))
+    assert MANIFEST_JS not in files(CHECKING)
+    assert MANIFEST_JS in files(Options(cache=False))
 
 
 def test_a_failed_stage_stops_the_index_child_before_the_staging_folder_goes(seed_content, tmp_path, monkeypatch):

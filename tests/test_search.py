@@ -45,7 +45,7 @@ def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
 
 
 def load_script(data: bytes) -> dict:
-    """The data that search-index.js assigns, read back as JSON."""
+    """The data that ``index_script`` (the whole index as one script) assigns, read back as JSON."""
     text = data.decode("ascii")
     prefix = f"globalThis.{search.GLOBAL_NAME}=JSON.parse("
     assert text.startswith(prefix) and text.endswith(");\n")
@@ -63,12 +63,41 @@ def corpus(limit: int) -> list[RenderedPaper]:
     ])
 
 
-def test_files_are_lunr_and_the_index_script(seed_site):
+def load_shard(data: bytes) -> tuple[str, object]:
+    """A file under assets/search/: the name it hands ``proceedingsShards.arrived`` and its data."""
+    text = data.decode("ascii")
+    match = re.fullmatch(r'proceedingsShards\.arrived\("(\w+)",JSON\.parse\((".*")\)\);\n', text, re.S)
+    assert match, text[:80]
+    return match.group(1), json.loads(json.loads(match.group(2)))
+
+
+def shipped_docs(files: dict[str, bytes]) -> list:
+    """Every display record, from the display blocks in order."""
+    blocks = sorted((int(name[len("assets/search/d"):-3]), load_shard(data)[1]) for name, data in files.items()
+                    if re.fullmatch(r"assets/search/d\d+\.js", name))
+    return [doc for _, block in blocks for doc in block]
+
+
+def test_files_are_lunr_and_the_sharded_index(seed_site):
     papers = seed_papers(seed_site)
     files = search.search_files(papers, tag_urls(papers))
-    assert sorted(files) == ["assets/lunr.js", "assets/search-index.js"]
+    assert "assets/search-index.js" not in files
+    assert list(files)[:2] == ["assets/lunr.js", "assets/search/manifest.js"]
+    assert all(re.fullmatch(r"assets/search/(manifest|tags|t\d+|d\d+)\.js", name) for name in list(files)[1:])
     assert b"lunr - http://lunrjs.com" in files["assets/lunr.js"][:200]
-    data = load_script(files["assets/search-index.js"])
+    name, manifest = load_shard(files["assets/search/manifest.js"])
+    assert name == "manifest" and manifest["documents"] == len(papers)
+    assert manifest["fields"] == ["title", "tags", "abstract"]
+    assert {n for n in files if "/t" in n and n != "assets/search/tags.js"} == \
+        {f"assets/search/t{n}.js" for n in range(len(manifest["shards"]))}
+    docs = search.search_data(papers, tag_urls(papers))["docs"]
+    assert shipped_docs(files) == docs
+    assert load_shard(files["assets/search/tags.js"]) == ("tags", [doc[2] for doc in docs])
+    for name, data in files.items():  # each file names itself
+        if name.startswith("assets/search/"):
+            assert load_shard(data)[0] == name[len("assets/search/"):-3]
+    # The whole index as one script is still made for node (tests, benchmarks), only no longer shipped.
+    data = load_script(search.index_script(search.search_data(papers, tag_urls(papers))))
     assert data["index"]["version"] == "2.3.9"
     assert data["index"]["fields"] == ["title", "tags", "abstract"]
     assert data["index"]["pipeline"] == ["stemmer"]
@@ -183,11 +212,23 @@ def test_an_index_of_no_papers_loads():
 
 def test_script_cannot_close_a_script_element():
     papers = adversarial_papers()
-    script = search.search_files(papers, tag_urls(papers))["assets/search-index.js"]
+    script = search.index_script(search.search_data(papers, tag_urls(papers)))
     assert b"<" not in script and b"\xe2\x80\xa8" not in script
     assert script.isascii()
     data = load_script(script)
     assert data["docs"][5][0] == "Escaping </script><!-- in a title"
+    files = search.search_files(papers, tag_urls(papers))
+    for name, script in files.items():
+        if name.startswith("assets/search/"):
+            assert b"<" not in script and b"\xe2\x80\xa8" not in script and script.isascii(), name
+    assert shipped_docs(files)[5][0] == "Escaping </script><!-- in a title"
+
+
+def test_the_shipped_index_takes_no_more_disk_than_the_whole_index_script(seed_site):
+    papers = seed_papers(seed_site)
+    shipped = sum(len(data) for name, data in search.search_files(papers, tag_urls(papers)).items()
+                  if name.startswith("assets/search/"))
+    assert shipped <= len(search.index_script(search.search_data(papers, tag_urls(papers))))
 
 
 def test_missing_lunr_js_is_a_theme_error(monkeypatch):
@@ -200,7 +241,7 @@ def test_missing_lunr_js_is_a_theme_error(monkeypatch):
 
 def test_seed_payload_per_paper(seed_site):
     papers = seed_papers(seed_site)
-    script = search.search_files(papers, tag_urls(papers))["assets/search-index.js"]
+    script = search.index_script(search.search_data(papers, tag_urls(papers)))
     per_paper = len(gzip.compress(script)) / len(papers)
     # A small corpus pays for its vocabulary; see the next test for the target.
     assert per_paper < 2000, f"{per_paper:.0f} bytes gzip per paper"
@@ -210,7 +251,7 @@ def test_payload_at_scale_stays_under_800_bytes_gzip_per_paper():
     if not corpora.have_real():
         pytest.skip(f"{corpora.NEEDS_REAL}: 5,000 real abstracts, as the payload per paper falls with size")
     papers = corpus(5000)
-    script = search.search_files(papers, tag_urls(papers))["assets/search-index.js"]
+    script = search.index_script(search.search_data(papers, tag_urls(papers)))
     per_paper = len(gzip.compress(script)) / len(papers)
     assert per_paper <= 800, f"{per_paper:.0f} bytes gzip per paper (raw {len(script) / len(papers):.0f})"
 
@@ -232,3 +273,14 @@ def test_a_result_preview_never_shows_half_converted_math():
     text = preview(html)
     assert text.strip() == "Memory drops by k with … in O(n log n) time, a + b ≤ c, and … of the cost."
     assert not any(mark in text for mark in ("^", "_", "\\", "<"))
+
+
+def test_the_cache_bundle_gives_back_the_index_files_and_refuses_a_damaged_one(seed_site):
+    papers = seed_papers(seed_site)
+    files = search.index_files(papers, tag_urls(papers))
+    data = search.bundle(files)
+    assert search.unbundle(data) == files
+    assert search.unbundle(data[:-1]) is None  # a file cut short
+    assert search.unbundle(data + b"x") is None
+    assert search.unbundle(b"not json\n") is None
+    assert search.unbundle(search.bundle({"../escape.js": b"x", **files})) is None  # only files under assets/search/

@@ -25,13 +25,12 @@ from typing import TYPE_CHECKING, Callable
 from generator.pipeline.background import BackgroundRunner, Pending
 from generator.pipeline.cache import BuildCache
 from generator.model.paper import RenderedPaper
-from generator.search import INDEX_JS, LUNR_JS, search_files, start_search_files
+from generator.search import search_files, start_search_files
 from generator.pipeline.sinks import Sink
 
 if TYPE_CHECKING:
     from generator.pipeline.stages import Options
 
-SEARCH_FILES = [LUNR_JS, INDEX_JS]
 Related = dict[str, tuple[str, ...]]
 
 
@@ -97,10 +96,11 @@ class _Job:
     later: list = field(default_factory=list)  # outputs rendered with it
     relate: Callable[[], Related] | None = None
 
-    def __call__(self) -> tuple[dict[str, bytes], Related | None]:
+    def __call__(self) -> tuple[dict[str, bytes], list[str], Related | None]:
         files = search_files(self.search.papers, self.search.tag_urls, self.search.names)
+        names = list(files)  # the search files: their names depend on the papers
         files.update({output.path: output.render() for output in self.later})
-        return files, self.relate() if self.relate else None
+        return files, names, self.relate() if self.relate else None
 
 
 class Background(Schedule):
@@ -111,12 +111,15 @@ class Background(Schedule):
         self.on_related: Callable[[Related], None] | None = None
         self.lag: float | None = None  # seconds from publish to the last job's files in the site
         self._job: _Job | None = None
+        self._names: list[str] = []  # the search files the last job added to the site (they depend on the papers)
         self._runner = BackgroundRunner()
         self._generation = 0
         self._lock = threading.Lock()
 
     def start(self, search: SearchInput, sink: Sink, store: BuildCache, jobs: int, fresh: bool) -> None:
-        self._job = _Job(search, fresh or not all(sink.has(name) for name in SEARCH_FILES))
+        with self._lock:
+            names = list(self._names)
+        self._job = _Job(search, fresh or not names or not all(sink.has(name) for name in names))
 
     def relate_later(self, relate: Callable[[], Related]) -> bool:
         assert self._job is not None
@@ -131,7 +134,8 @@ class Background(Schedule):
         return now
 
     def names(self) -> list[str]:
-        return list(SEARCH_FILES)
+        with self._lock:
+            return list(self._names)
 
     def published(self, sink: Sink) -> None:
         job, self._job = self._job, None
@@ -142,12 +146,13 @@ class Background(Schedule):
             generation = self._generation
         start = time.perf_counter()
 
-        def done(result: tuple[dict[str, bytes], Related | None]) -> None:
-            files, related = result
+        def done(result: tuple[dict[str, bytes], list[str], Related | None]) -> None:
+            files, names, related = result
             with self._lock:
                 if generation != self._generation:
                     return
                 sink.add(files)
+                self._names = names
             self.lag = time.perf_counter() - start
             if self.on_ready:
                 self.on_ready(self.lag)

@@ -1,10 +1,12 @@
 """The search index: a lunr index prebuilt here, loaded by lunr.js in the browser.
 
-The site ships two scripts beside the theme's ``search.js`` and ``search-query.js``: ``assets/lunr.js``
-(copied from the mkdocs package, lunr 2.3.9) and ``assets/search-index.js``,
-which sets ``globalThis.proceedingsSearchData`` to the serialized index plus
-what a result needs for display. A script file rather than JSON fetched at run
-time, because fetch() is refused from file://.
+The site ships, beside the theme's ``search.js``, ``search-query.js`` and ``search-shards.js``,
+``assets/lunr.js`` (copied from the mkdocs package, lunr 2.3.9) and the index cut into small scripts
+under ``assets/search/`` (shards.py: a manifest, term shards, display blocks and every document's
+tags), of which a query loads only those it needs. Scripts rather than JSON fetched at run time,
+because fetch() is refused from file://. ``index_script`` (the whole index as one script setting
+``globalThis.proceedingsSearchData``) is kept for tests and benchmarks that load lunr's index in
+node; the site no longer ships it.
 
 Everything here must agree with what lunr.js does at query time, or a search
 misses papers it should find. Where lunr.py and lunr.js differ we follow lunr.js:
@@ -34,32 +36,61 @@ from generator.search.index import FIELDS, build_index, utf16_key
 from generator.search.lunrjs import lunr_js, lunr_js_path
 from generator.search.payload import (FORMAT_VERSION, GLOBAL_NAME, SNIPPET_LENGTH, index_script,
                                       index_script_chunks, search_data, snippet, write_chunks)
+from generator.search.shards import FOLDER, shard_files
 from generator.search.terms import JsPorterStemmer, normalise, term, terms
 
-__all__ = ["FIELDS", "FORMAT_VERSION", "GLOBAL_NAME", "INDEX_JS", "LUNR_JS", "SNIPPET_LENGTH", "JsPorterStemmer",
-           "build_index", "index_script", "index_script_chunks", "lunr_js", "lunr_js_path",
-           "normalise", "search_data", "search_files", "search_key", "snippet", "start_search_files", "term",
-           "terms", "utf16_key", "write_chunks"]
+__all__ = ["FIELDS", "FORMAT_VERSION", "GLOBAL_NAME", "LUNR_JS", "MANIFEST_JS", "SNIPPET_LENGTH",
+           "JsPorterStemmer", "build_index", "bundle", "index_script", "index_script_chunks", "lunr_js",
+           "lunr_js_path", "normalise", "search_data", "search_files", "search_key", "snippet",
+           "start_search_files", "term", "terms", "unbundle", "utf16_key", "write_chunks"]
 
 LUNR_JS = "assets/lunr.js"
-INDEX_JS = "assets/search-index.js"
+MANIFEST_JS = f"{FOLDER}/manifest.js"
+
+
+def index_files(papers: list[RenderedPaper], tag_urls: dict[str, str],
+                names: dict[str, str] | None = None) -> dict[str, bytes]:
+    """The index's files under assets/search/ (shards.shard_files), by path relative to the site root."""
+    return dict(shard_files(papers, tag_urls, names))
 
 
 def search_files(papers: list[RenderedPaper], tag_urls: dict[str, str],
                  names: dict[str, str] | None = None) -> dict[str, bytes]:
-    """The files search adds to the site, by path relative to the site root."""
-    return {
-        LUNR_JS: lunr_js(),
-        INDEX_JS: index_script(search_data(papers, tag_urls, names)),
-    }
+    """The files search adds to the site, by path relative to the site root: lunr.js and the index's."""
+    return {LUNR_JS: lunr_js(), **index_files(papers, tag_urls, names)}
 
+
+def bundle(files: dict[str, bytes]) -> bytes:
+    """The index's files as one cache entry: a line of JSON naming each file and its length, then
+    their bytes one after another."""
+    table = json.dumps([[name, len(data)] for name, data in files.items()], ensure_ascii=True).encode("ascii")
+    return b"".join([table, b"\n", *files.values()])
+
+
+def unbundle(data: bytes) -> dict[str, bytes] | None:
+    """``bundle``'s files again; None when the entry does not read as one (then it is made afresh)."""
+    end = data.find(b"\n")
+    try:
+        table = json.loads(data[:end]) if end >= 0 else None
+    except ValueError:
+        return None
+    if not isinstance(table, list):
+        return None
+    files, at = {}, end + 1
+    for entry in table:
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
+                and entry[0].startswith(FOLDER + "/") and isinstance(entry[1], int) and entry[1] >= 0):
+            return None
+        files[entry[0]] = data[at:at + entry[1]]
+        at += entry[1]
+    return files if at == len(data) and MANIFEST_JS in files else None
 
 
 def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[str, str],
                names: dict[str, str] | None = None) -> str:
-    """Everything the index script is made of: each paper's title, URL, tags and abstract, the tag pages
-    and their names."""
-    parts = [str(FORMAT_VERSION), json.dumps(sorted(tag_urls.items()), ensure_ascii=False),
+    """Everything the index's files are made of: each paper's title, URL, tags and abstract, the tag
+    pages and their names."""
+    parts = ["shards", str(FORMAT_VERSION), json.dumps(sorted(tag_urls.items()), ensure_ascii=False),
              json.dumps(sorted((names or {}).items()), ensure_ascii=False)]
     for paper in papers:
         parts += [paper.title_plain, paper.url, "\x1f".join(paper.paper.tags), paper.abstract_plain,
@@ -69,39 +100,45 @@ def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[st
 
 def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], sink, cache: BuildCache,
                        parallel: bool = True, names: dict[str, str] | None = None) -> Pending:
-    """Write the search files into ``sink`` (``sinks.Sink``); the result names them.
+    """Write the search files into ``sink`` (``sinks.Sink``); the result names them (lunr.js first).
 
-    An index the cache holds for these papers is copied at once. Otherwise it is built
-    in a forked process (``parallel``) that writes the file itself into the sink's folder
-    (``Sink.target``), so that the index, tens of MB at 10,000 papers, never travels back
-    through a pipe, and stored in the cache for the next build. The script is written,
-    cached and copied in chunks, never held whole (it is not hard-linked from the previous
-    site). A sink without a folder (memory, nowhere) is given the script whole.
+    The index's files the cache holds for these papers (one entry, ``bundle``) are written at
+    once. Otherwise they are made in a forked process (``parallel``) that writes them itself
+    into the sink's folder (``Sink.target``), so that the index never travels back through a
+    pipe, and stored in the cache for the next build. A sink without a folder (memory,
+    nowhere) is given the files' bytes.
     """
     sink.write(LUNR_JS, lunr_js())
-    target = sink.target(INDEX_JS)
-    if target is None:
-        return _start_script(papers, tag_urls, sink, parallel, names)
+    if sink.target(MANIFEST_JS) is None:
+        return _start_bytes(papers, tag_urls, sink, parallel, names)
     key = search_key(cache, papers, tag_urls, names) if cache.enabled else ""
-    if cache.enabled and cache.copy_out("search", key, target):  # in chunks: ≈ 120 MB at 50,000 papers
-        return Pending(lambda: [LUNR_JS, INDEX_JS])
+    cached = cache.load_bytes("search", key) if cache.enabled else None
+    files = unbundle(cached) if cached is not None else None
+    if files is not None:
+        for name, data in files.items():
+            sink.write(name, data)
+        return Pending(lambda: [LUNR_JS, *files])
 
     def job() -> list[str]:
-        write_chunks(target, index_script_chunks(search_data(papers, tag_urls, names)))
-        cache.store_file("search", key, target)
-        return [LUNR_JS, INDEX_JS]
+        made = index_files(papers, tag_urls, names)
+        for name, data in made.items():
+            write_chunks(sink.target(name), [data])
+        if cache.enabled:
+            cache.store_bytes("search", key, bundle(made))
+        return [LUNR_JS, *made]
 
     return in_parallel(job) if parallel else Pending(job)
 
 
-def _start_script(papers: list[RenderedPaper], tag_urls: dict[str, str], sink, parallel: bool,
-                  names: dict[str, str] | None) -> Pending:
-    """The index script made (in a forked process when ``parallel``) and given to the sink whole."""
-    def script() -> bytes:
-        return index_script(search_data(papers, tag_urls, names))
+def _start_bytes(papers: list[RenderedPaper], tag_urls: dict[str, str], sink, parallel: bool,
+                 names: dict[str, str] | None) -> Pending:
+    """The index's files made (in a forked process when ``parallel``) and given to the sink."""
+    def made() -> dict[str, bytes]:
+        return index_files(papers, tag_urls, names)
 
-    def written(data: bytes) -> list[str]:
-        sink.write(INDEX_JS, data)
-        return [LUNR_JS, INDEX_JS]
+    def written(files: dict[str, bytes]) -> list[str]:
+        for name, data in files.items():
+            sink.write(name, data)
+        return [LUNR_JS, *files]
 
-    return (in_parallel(script) if parallel else Pending(script)).then(written)
+    return (in_parallel(made) if parallel else Pending(made)).then(written)

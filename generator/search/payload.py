@@ -1,4 +1,5 @@
-"""What the site's ``assets/search-index.js`` holds, and how it is written: the index and, per
+"""The display records a search result shows (shipped in the sharded index's blocks, shards.py), and the
+whole index as one script (no longer shipped; for node tests and benchmarks): the index and, per
 paper, what a result shows, encoded as a script that hands JSON text to ``JSON.parse``."""
 
 from __future__ import annotations

@@ -15,7 +15,9 @@ calls ``proceedingsShards.arrived(name, data)``):
   size of a block of documents;
 * ``t<n>.js``: terms in UTF-16 order, each ``[term, term number, [ref step, weight×1000, …] per field]``
   (refs as steps from the previous ref of that field, ascending);
-* ``d<n>.js``: what a result shows for ``block`` documents in a row (payload's display records).
+* ``d<n>.js``: what a result shows for ``block`` documents in a row (payload's display records);
+* ``tags.js``: the tag numbers of every document, in ref order (loaded only for a topic filter, so
+  that a topic's papers are found without loading every display block).
 
 A shard is cut after the term that takes it past ``SHARD_BYTES`` of JSON; a term whose postings
 alone pass it is a shard of its own.
@@ -82,6 +84,7 @@ def shard_files(papers: list[RenderedPaper], tag_urls: dict[str, str],
         yield f"{FOLDER}/t{number}.js", _script(f"t{number}", shard)
     for number, start in enumerate(range(0, len(docs), BLOCK)):
         yield f"{FOLDER}/d{number}.js", _script(f"d{number}", docs[start:start + BLOCK])
+    yield f"{FOLDER}/tags.js", _script("tags", [doc[2] for doc in docs])
 
 
 def _dumps(value) -> str:

@@ -37,7 +37,7 @@ def no_script_errors(page):
 
 
 def indexes_loaded(page) -> list[str]:
-    return sorted(url.split("/")[-3] for url in page.requests if url.endswith("/assets/search-index.js"))
+    return sorted(url.split("/")[-4] for url in page.requests if url.endswith("/assets/search/manifest.js"))
 
 
 def wait_done(page, volumes: int) -> str:

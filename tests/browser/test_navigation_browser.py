@@ -43,7 +43,7 @@ def test_no_page_asks_anything_of_another_host(crawled):
     """A reader's browser talks to the site only: no fonts, scripts or trackers from elsewhere."""
     foreign = [f"{page} requested {url}" for page, visit in crawled.visits.items()
                for url in visit.requests if not url.startswith(crawled.root) and not url.startswith("data:")]
-    assert any(url.endswith("search-index.js") for url in crawled.visits["index.html"].requests), \
+    assert any(url.endswith("/assets/search/manifest.js") for url in crawled.visits["index.html"].requests), \
         "searching on the home page did not load the index: the crawl did not search"
     assert not foreign, "\n".join(foreign)
 

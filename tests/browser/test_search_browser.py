@@ -54,10 +54,14 @@ def test_index_loads_only_when_a_reader_starts_searching(page, site_url):
     page.goto(site_url + "index.html")
     page.wait_for_load_state("load")
     assert "search.js" in requested
-    assert "lunr.js" not in requested and "search-index.js" not in requested, requested
+    assert "search-shards.js" in requested
+    assert "lunr.js" not in requested and "manifest.js" not in requested, requested
+    assert not [name for name in requested if re.fullmatch(r"(t|d)\d+\.js|tags\.js", name)], requested
     page.locator("#search-q").focus()
     # A function, not an expression: Playwright evals an expression, which the CSP refuses.
-    page.wait_for_function("() => typeof lunr !== 'undefined' && !!globalThis.proceedingsSearchData", timeout=TIMEOUT)
+    page.wait_for_function("() => typeof lunr !== 'undefined' && "
+                           "document.querySelectorAll('#search-tag option').length > 1", timeout=TIMEOUT)
+    assert "manifest.js" in requested
 
 
 def test_keyboard_slash_arrows_and_enter(page, site_url, search_site):
@@ -112,6 +116,8 @@ def test_tag_filter_keeps_only_that_topic(page, site_url, search_site):
     page.wait_for_selector(".search-hit-title", timeout=TIMEOUT)
     tagged = {p["title"] for p in everyone if tag in p["tags"]}
     expected = [t for t in page.locator(".search-hit-title").all_inner_texts() if t in tagged]
+    # Every paper's tags are loaded only when a topic is chosen.
+    assert not [url for url in page.requests if url.endswith("/assets/search/tags.js")], page.requests
     page.select_option("#search-tag", tag)
     page.wait_for_function("tag => document.querySelector('.search-status').textContent.includes(tag)",
                            arg=tag, timeout=TIMEOUT)
@@ -122,6 +128,7 @@ def test_tag_filter_keeps_only_that_topic(page, site_url, search_site):
     assert page.locator(".search-hit-title").all_inner_texts() == expected, \
         f"filtering “learning” by {tag!r} should leave {expected}; a reader saw {shown(page)}"
     assert "tag=" in page.url, "the topic is not kept in the address"
+    assert [url for url in page.requests if url.endswith("/assets/search/tags.js")], page.requests
 
 
 def test_a_topic_in_the_address_is_restored_with_the_query(page, site_url, search_site):

@@ -123,15 +123,21 @@
     };
   }
 
+  /* The refs of lunr's results (of lunrQuery(words)) in which every required word matched some
+     term: over the whole index (find) or over its shards (search.js with search-shards.js). */
+  function requiredHits(results, words) {
+    return results.filter(function (result) {
+      var terms = Object.keys(result.matchData.metadata);
+      return words.every(function (w) {
+        return !w.required || terms.some(function (t) { return matches(w, t); });
+      });
+    }).map(function (result) { return Number(result.ref); });
+  }
+
   function find(search, words, tag) {
     var hits;
     if (words.length) {
-      hits = search.index.query(lunrQuery(words)).filter(function (result) {
-        var terms = Object.keys(result.matchData.metadata);
-        return words.every(function (w) {
-          return !w.required || terms.some(function (t) { return matches(w, t); });
-        });
-      }).map(function (result) { return Number(result.ref); });
+      hits = requiredHits(search.index.query(lunrQuery(words)), words);
     } else {
       hits = search.data.docs.map(function (doc, n) { return n; });
     }
@@ -199,7 +205,7 @@
   }
 
   var api = { normalise: normalise, queryWords: queryWords, fromLatex: fromLatex, find: find,
-              lunrQuery: lunrQuery, markedRanges: markedRanges };
+              lunrQuery: lunrQuery, requiredHits: requiredHits, markedRanges: markedRanges };
   if (typeof module === "object" && module.exports) module.exports = api;  // node (tests/js)
   else globalThis.proceedingsQuery = api;
 })();

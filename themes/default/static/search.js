@@ -1,9 +1,12 @@
 /* Proceedings search: the search box and its results, the same for a volume and for a series.
-   Small and loaded on every page; the query code is search-query.js (loaded before this file);
-   lunr.js and the prebuilt indexes (assets/search-index.js, see generator/search/) are injected
-   only when a reader starts searching. A volume's box searches its own index; a series' box
-   (a form with data-volumes) searches each volume's own index, loading one only when a query
-   needs it, newest volume first, and shows each volume's results as soon as its index arrives.
+   Small and loaded on every page; the query code is search-query.js and the sharded index's
+   search-shards.js (both loaded before this file). lunr.js and a volume's index, cut into small
+   scripts under assets/search/ (see generator/search/shards.py), are injected only when a reader
+   starts searching, and then only the files a query needs: the manifest, the term shards its
+   words can match, the display blocks of the results shown, and every paper's tags when a topic
+   is chosen. A volume's box searches its own index; a series' box (a form with data-volumes)
+   searches each volume's own index, loading its files only when a query needs that volume, and
+   shows the volumes' results in order (newest first) as soon as each volume's have arrived.
    Works from file:// (scripts, never fetch). No inline script or handler anywhere, so a
    Content-Security-Policy of script-src 'self' holds, and DOM nodes are only ever filled with
    textContent, never innerHTML. */
@@ -11,6 +14,7 @@
   "use strict";
 
   var Q = globalThis.proceedingsQuery;
+  var S = globalThis.proceedingsShardedSearch;
   var script = document.currentScript;
   var ROOT = new URL("../", script.src);
   var DROPDOWN_LIMIT = 8;
@@ -18,56 +22,109 @@
 
   // Loading ------------------------------------------------------------------
 
-  function inject(url) {
+  function inject(url, async) {
     return new Promise(function (resolve, reject) {
       var tag = document.createElement("script");
       tag.src = url;
-      tag.async = false;
+      tag.async = !!async;
       tag.onload = resolve;
       tag.onerror = function () { reject(new Error("could not load " + url)); };
       document.head.appendChild(tag);
     });
   }
 
+  /* Every file of every volume's index calls proceedingsShards.arrived(name, data) as it runs;
+     which file it is is told by document.currentScript (set while a classic script runs), so two
+     volumes' "manifest" never mix. */
+  var arrivals = Object.create(null);  // script URL → resolve of the load waiting for its data
+
+  globalThis.proceedingsShards = {
+    arrived: function (name, data) {
+      var current = document.currentScript, url = current && current.src;
+      var resolve = url && arrivals[url];
+      if (!resolve) return;
+      delete arrivals[url];
+      resolve(data);
+    },
+  };
+
+  function loadingError(url) {
+    var error = new Error("could not load " + url);
+    error.loading = true;  // the files did not come (say "unavailable"), not a query that failed
+    return error;
+  }
+
+  /* A volume's loader for search-shards.js: name ("manifest", "t3", "d0", "tags") → Promise of
+     the data of <root>/assets/search/<name>.js. */
+  function shardLoader(root) {
+    return function (name) {
+      var url = new URL("assets/search/" + name + ".js", root).href;
+      return new Promise(function (resolve, reject) {
+        arrivals[url] = resolve;
+        inject(url, true).then(function () {
+          if (arrivals[url] !== resolve) return;  // its data arrived
+          delete arrivals[url];
+          reject(loadingError(url));
+        }, function () {
+          if (arrivals[url] === resolve) delete arrivals[url];
+          reject(loadingError(url));
+        });
+      });
+    };
+  }
+
   var lunrLoading = null;
 
-  function loadLunr() {  // the query code stems words with lunr's stemmer
+  function loadLunr() {  // the query code stems words with lunr's stemmer, the shards build a lunr.Index
     if (!lunrLoading) {
-      lunrLoading = inject(new URL("assets/lunr.js", ROOT).href);
+      lunrLoading = inject(new URL("assets/lunr.js", ROOT).href).catch(function () {
+        throw loadingError("assets/lunr.js");
+      });
       lunrLoading.catch(function () { lunrLoading = null; });  // the next try loads it again
     }
     return lunrLoading;
   }
 
-  /* Resolves after the next frame is painted: between two volumes' indexes the reader sees the
-     results so far, instead of a page busy parsing until the last volume. */
+  /* Resolves after the next frame is painted: between two volumes' results the reader sees the
+     results so far, instead of a page busy until the last volume. */
   function painted() {
     return new Promise(function (resolve) {
       requestAnimationFrame(function () { setTimeout(resolve, 0); });
     });
   }
 
-  // A volume's root → Promise of {data, index}, kept for the next query; no prototype, so that no
-  // key (a volume named toString or constructor) finds a value nobody stored.
-  var indexes = Object.create(null);
-  var chain = Promise.resolve();  // one index at a time: each sets the same global
-  var loadedOne = false;
+  // A volume's root → its Shards (which keeps the files it loaded for the next query); no
+  // prototype, so that no key (a volume named toString or constructor) finds a value nobody stored.
+  var volumes = Object.create(null);
 
+  /* A volume's index, ready to query: Promise of {shards, manifest} (lunr.js loaded too). */
   function loadIndex(shelf) {
     var key = shelf.root.href;
-    if (!indexes[key]) {
-      indexes[key] = chain = chain.catch(function () {}).then(function () {
-        return loadedOne ? painted() : null;
-      }).then(function () {
-        return Promise.all([loadLunr(), inject(new URL("assets/search-index.js", shelf.root).href)]);
-      }).then(function () {
-        var data = globalThis.proceedingsSearchData;
-        loadedOne = true;
-        return { data: data, index: lunr.Index.load(data.index) };
+    var shards = volumes[key] || (volumes[key] = new S.Shards(shardLoader(shelf.root)));
+    return Promise.all([loadLunr(), shards.manifest()]).then(function (loaded) {
+      return { shards: shards, manifest: loaded[1] };
+    });
+  }
+
+  /* The refs of a volume's papers that the words find (all its papers for no words), in lunr's
+     order, kept as Q.find keeps them; with a topic (its number, or -1 for none) only that topic's,
+     told by the volume's tags file, loaded only then. */
+  function findHits(search, words, tag) {
+    var found;
+    if (words.length) {
+      found = search.shards.query(Q.lunrQuery(words)).then(function (results) {
+        return Q.requiredHits(results, words);
       });
-      indexes[key].catch(function () { delete indexes[key]; });  // the next query tries again
+    } else {
+      var all = [];
+      for (var n = 0; n < search.manifest.documents; n++) all.push(n);
+      found = Promise.resolve(all);
     }
-    return indexes[key];
+    if (tag < 0) return found;
+    return Promise.all([found, search.shards.file("tags")]).then(function (both) {
+      var tags = both[1];
+      return both[0].filter(function (n) { return tags[n].indexOf(tag) >= 0; });
+    });
   }
 
   /* What a box searches: shelves of {root, path, title}: the volume itself, or a series' volumes
@@ -125,8 +182,9 @@
     return parent;
   }
 
-  function renderHit(data, n, words, root) {
-    var doc = data.docs[n];  // [title, url, tag numbers, snippet, title with math as a tree (if any)]
+  /* doc: a display record, [title, url, tag numbers, snippet, title with math as a tree (if any)];
+     tags: the volume's [name, url] by tag number (its manifest's). */
+  function renderHit(doc, tags, words, root) {
     var item = el("li", "search-hit");
     var link = doc[4] ? typeset(el("a", "search-hit-title"), doc[4], words)
                       : marked(el("a", "search-hit-title"), doc[0], words);
@@ -134,10 +192,10 @@
     item.appendChild(link);
     if (doc[3]) item.appendChild(marked(el("p", "search-hit-snippet"), doc[3], words));
     if (doc[2].length) {
-      var tags = item.appendChild(el("ul", "tags search-hit-tags"));
+      var chips = item.appendChild(el("ul", "tags search-hit-tags"));
       doc[2].forEach(function (t) {
-        var name = data.tags[t][0], url = data.tags[t][1];
-        var chip = tags.appendChild(el("li")).appendChild(el(url ? "a" : "span", "tag", name));
+        var name = tags[t][0], url = tags[t][1];
+        var chip = chips.appendChild(el("li")).appendChild(el(url ? "a" : "span", "tag", name));
         if (url) chip.href = new URL(url, root).href;
       });
     }
@@ -225,12 +283,12 @@
     this.restore();
   };
 
-  /* On focus: a volume loads its index (and fills the topic filter); a series only lunr, since
-     which volumes a query needs is known only when it is typed. */
+  /* On focus: a volume loads lunr and its index's manifest (and fills the topic filter); a series
+     only lunr, since which volumes a query needs is known only when it is typed. */
   SearchBox.prototype.prepare = function () {
     var box = this;
     var ready = this.series ? loadLunr() : loadIndex(this.shelves[0]).then(function (search) {
-      box.fillTags(search.data);
+      box.fillTags(search.manifest);
     });
     return ready.then(function () { return true; }, function () {
       box.show(say("unavailable"));
@@ -238,7 +296,7 @@
     });
   };
 
-  SearchBox.prototype.fillTags = function (data) {
+  SearchBox.prototype.fillTags = function (data) {  // data: a manifest ({tags: [[name, url], …], …})
     if (this.select.options.length > 1) return;
     var wanted = this.select.getAttribute("data-wanted") || "";
     var select = this.select;
@@ -275,26 +333,31 @@
     var box = this, shelf = this.shelves[0];
     loadIndex(shelf).then(function (search) {
       if (id !== box.runs) return;
-      var tag = search.data.tags.findIndex(function (t) { return t[0] === tagName; });
-      var list = el("ol", "search-results"), hits;
-      try {
-        hits = Q.find(search, words, tag);
-      } catch (error) {  // a reader should never be left with a dead box
-        return box.show(say("failed", { query: query }));
-      }
-      hits.slice(0, box.limit).forEach(function (n) {
-        list.appendChild(renderHit(search.data, n, words, shelf.root));
+      var tags = search.manifest.tags;
+      var tag = tags.findIndex(function (t) { return t[0] === tagName; });
+      return findHits(search, words, tag).then(function (hits) {
+        if (id !== box.runs) return;
+        return search.shards.records(hits.slice(0, box.limit)).then(function (records) {
+          if (id !== box.runs) return;
+          var list = el("ol", "search-results");
+          records.forEach(function (doc) { list.appendChild(renderHit(doc, tags, words, shelf.root)); });
+          box.replaceList(list);
+          box.show(countText(hits.length, query, tagName));
+          box.moreLink(hits.length);
+        });
       });
-      box.replaceList(list);
-      box.show(countText(hits.length, query, tagName));
-      box.moreLink(hits.length);
-    }, function () { box.show(say("unavailable")); });
+    }).catch(function (error) {
+      if (id !== box.runs) return;
+      // A reader should never be left with a dead box: files that did not come, or a query that failed.
+      box.show(error && error.loading ? say("unavailable") : say("failed", { query: query }));
+    });
   };
 
-  /* The volumes wanted, each a section in volume order, filled when its index has loaded; the
-     box's limit counts results across volumes, and a volume cut short links to its own search. */
+  /* The volumes wanted, each a section in volume order, filled when its results have come (every
+     volume's files load at once; the sections fill in volume order, a frame painted between two);
+     the box's limit counts results across volumes, and a volume cut short links to its own search. */
   SearchBox.prototype.searchVolumes = function (id, query, volume, words) {
-    var box = this, total = 0, shown = 0, done = 0;
+    var box = this, total = 0, shown = 0, done = 0, turn = Promise.resolve(), first = true;
     var wanted = this.shelves.filter(function (s) { return !volume || s.path === volume; });
     var list = el("div", "search-results search-volumes");
     var sections = wanted.map(function (shelf) {
@@ -304,13 +367,24 @@
     });
     this.replaceList(list);
     wanted.forEach(function (shelf, n) {
-      loadIndex(shelf).then(function (search) {
-        if (id !== box.runs) return;
-        var hits = Q.find(search, words, -1);
-        var room = Math.max(0, box.limit - shown);
+      var found = loadIndex(shelf).then(function (search) {
+        if (id !== box.runs) return null;
+        return findHits(search, words, -1).then(function (hits) { return { search: search, hits: hits }; });
+      });
+      found.catch(function () {});  // told in its turn
+      turn = turn.then(function () {
+        var wait = first ? null : painted();
+        first = false;
+        return wait;
+      }).then(function () { return found; }).then(function (result) {
+        if (!result || id !== box.runs) return;
+        var hits = result.hits, room = Math.max(0, box.limit - shown);
         total += hits.length;
         shown += Math.min(room, hits.length);
-        box.fillVolume(sections[n], shelf, search.data, hits, words, room);
+        return result.search.shards.records(hits.slice(0, room)).then(function (records) {
+          if (id !== box.runs) return;
+          box.fillVolume(sections[n], shelf, result.search.manifest.tags, hits.length, records, words);
+        });
       }).catch(function () {
         if (id === box.runs) sections[n].appendChild(el("p", "search-error", say("volume_failed", { volume: shelf.title })));
       }).then(function () {
@@ -322,18 +396,20 @@
     });
   };
 
-  SearchBox.prototype.fillVolume = function (section, shelf, data, hits, words, room) {
-    if (!hits.length) return;
+  /* A volume's section: its `count` results, of which `records` (the display records of the first
+     that fit in the box's limit) are shown. */
+  SearchBox.prototype.fillVolume = function (section, shelf, tags, count, records, words) {
+    if (!count) return;
     var heading = section.appendChild(el("h2", "search-volume-title"));
     heading.appendChild(el("a", "", shelf.title)).href = new URL("index.html", shelf.root).href;
-    heading.appendChild(el("span", "tag-count", String(hits.length)));
+    heading.appendChild(el("span", "tag-count", String(count)));
     var list = section.appendChild(el("ol", "search-volume-hits"));
-    hits.slice(0, room).forEach(function (n) { list.appendChild(renderHit(data, n, words, shelf.root)); });
-    if (hits.length > room) {
+    records.forEach(function (doc) { list.appendChild(renderHit(doc, tags, words, shelf.root)); });
+    if (count > records.length) {
       var url = new URL("search.html", shelf.root);
       url.searchParams.set("q", this.input.value.trim());
       var all = section.appendChild(el("p", "search-volume-more")).appendChild(el("a", "",
-        say("all_in_volume", { count: hits.length, volume: shelf.title })));
+        say("all_in_volume", { count: count, volume: shelf.title })));
       all.href = url.href;
     }
   };
@@ -440,7 +516,7 @@
 
   function init() {
     var form = document.querySelector("form[data-search]");
-    if (!form || !Q) return;
+    if (!form || !Q || !S) return;
     loadMessages(form);
     new SearchBox(form).start();
   }
