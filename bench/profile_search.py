@@ -8,6 +8,10 @@ DevTools Protocol's Profiler (sampling every 100 µs). Self time is time spent i
 the function itself; "(program)", "(garbage collector)" and "(idle)" are V8's own
 buckets. Also times the pieces of loading the index file by hand: reading and
 compiling the script, the JSON.parse it runs, and lunr.Index.load.
+
+Since issue 28 the site ships the index in shards (assets/search/), and this profile of the whole
+index's script (assets/search-index.js, which a site no longer has) needs a site built before it;
+bench/search_bench.py measures what the shards load.
 """
 
 from __future__ import annotations
