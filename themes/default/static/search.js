@@ -437,7 +437,8 @@
   };
 
   SearchBox.prototype.show = function (message) {
-    this.panel.hidden = false;
+    // A volume's results that arrive after Escape closed the dropdown fill it, but do not open it again.
+    if (this.dismissed !== this.runs) this.panel.hidden = false;
     this.status.textContent = message;
     this.place();
   };
@@ -505,6 +506,7 @@
       event.preventDefault();
       (at === 0 ? this.input : links[at - 1]).focus();
     } else if (event.key === "Escape") {
+      this.dismissed = this.runs;
       this.close();
       this.input.focus();
     }
