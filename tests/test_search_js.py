@@ -109,3 +109,16 @@ def test_a_query_naming_an_object_property_is_a_word_like_any_other(node, tmp_pa
     out = run(node, tmp_path, index_script(papers), [{"latex": "\\constructor \\toString \\alpha kernels"},
                                                      {"query": "constructor"}, {"query": "tostring"}])
     assert out["results"] == ["constructor toString α kernels", [0], [0]]
+
+
+def test_a_paper_whose_text_holds_the_word_comes_before_a_topic_only_match(node, tmp_path):
+    """The topic name "Reinforcement learning & bandits" may find a paper, but after every paper that says "bandit"."""
+    topic = "Reinforcement learning & bandits"
+    papers = rendered([{"title": "Sparse Kernels", "abstract": "Kernels for sparse data.", "tags": [topic]},
+                       {"title": "Policy Search", "abstract": "A long abstract about exploration in which we "
+                        "study many things at length and once mention a bandit among a great many other words "
+                        "that make this field long and its weight per word small.", "tags": ["Optimization"]},
+                       {"title": "Quasar Spectra", "abstract": "Nothing of the kind.", "tags": ["Astronomy"]}])
+    data = search.search_data(papers, tag_urls(papers))
+    out = run(node, tmp_path, search.index_script(data), [{"query": "bandit"}, {"query": "bandits"}])
+    assert out["results"] == [[1, 0], [1, 0]]

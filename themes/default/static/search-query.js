@@ -125,13 +125,27 @@
 
   /* The refs of lunr's results (of lunrQuery(words)) in which every required word matched some
      term: over the whole index (find) or over its shards (search.js with search-shards.js). */
+  /* Whether a result matched in its own text (title or abstract), not only through a topic's name. */
+  function inText(result) {
+    var metadata = result.matchData.metadata;
+    return Object.keys(metadata).some(function (term) {
+      return Object.prototype.hasOwnProperty.call(metadata[term], "title") ||
+        Object.prototype.hasOwnProperty.call(metadata[term], "abstract");
+    });
+  }
+
+  /* The results that hold every required word, as refs: those whose own text holds a word first, in
+     lunr's order, then those found only through a topic's name ("bandit" in "Reinforcement learning &
+     bandits"), in lunr's order. */
   function requiredHits(results, words) {
-    return results.filter(function (result) {
+    var kept = results.filter(function (result) {
       var terms = Object.keys(result.matchData.metadata);
       return words.every(function (w) {
         return !w.required || terms.some(function (t) { return matches(w, t); });
       });
-    }).map(function (result) { return Number(result.ref); });
+    });
+    return kept.filter(inText).concat(kept.filter(function (r) { return !inText(r); }))
+      .map(function (result) { return Number(result.ref); });
   }
 
   function find(search, words, tag) {
