@@ -71,12 +71,12 @@ def term_shards(postings: dict[str, list], limit: int = SHARD_BYTES) -> list[lis
     return shards
 
 
-def shard_files(papers: list[RenderedPaper], tag_urls: dict[str, str],
-                names: dict[str, str] | None = None) -> Iterator[tuple[str, bytes]]:
+def shard_files(papers: list[RenderedPaper], tag_urls: dict[str, str], names: dict[str, str] | None = None,
+                shard_bytes: int = SHARD_BYTES) -> Iterator[tuple[str, bytes]]:
     """(path under the site root, script) for the manifest, every term shard and every display block."""
     found = found_terms(papers, names)
     tags, docs = display_records(papers, tag_urls, names)
-    shards = term_shards(term_postings(found, len(docs))) if found.postings else []
+    shards = term_shards(term_postings(found, len(docs)), shard_bytes) if found.postings else []
     manifest = {"version": 1, "fields": list(FIELDS), "documents": len(docs), "block": BLOCK, "tags": tags,
                 "shards": [shard[0][0] for shard in shards]}
     yield f"{FOLDER}/manifest.js", _script("manifest", manifest)
