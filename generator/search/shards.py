@@ -33,7 +33,7 @@ from generator.search.index import FIELDS, FieldVectors, _Terms, found_terms, ut
 from generator.search.payload import display_records
 
 SHARD_BYTES = 24_000  # JSON text per term shard before gzip (about 8 KB over the wire)
-BLOCK = 16  # documents per display block: a result list of ten touches a few blocks
+BLOCK = 8  # documents per display block: the 8 results a dropdown shows touch at most 8 small files
 CALLBACK = "proceedingsShards.arrived"
 FOLDER = "assets/search"
 
