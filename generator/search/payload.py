@@ -114,7 +114,7 @@ def _json_pieces(value, batch: int = 2_000) -> Iterator[str]:
     if isinstance(value, dict):
         yield "{"
         for number, (key, item) in enumerate(sorted(value.items())):
-            yield ("," if number else "") + _dumps(key) + ":"
+            yield ("," if number else "") + compact_json(key) + ":"
             yield from _json_pieces(item, batch)
         yield "}"
     elif hasattr(value, "pieces"):  # index.InvertedIndex, index.FieldVectors: made as they are written
@@ -122,13 +122,14 @@ def _json_pieces(value, batch: int = 2_000) -> Iterator[str]:
     elif isinstance(value, list) and len(value) > batch:
         yield "["
         for start in range(0, len(value), batch):
-            yield ("," if start else "") + _dumps(value[start : start + batch])[1:-1]
+            yield ("," if start else "") + compact_json(value[start : start + batch])[1:-1]
         yield "]"
     else:
-        yield _dumps(value)
+        yield compact_json(value)
 
 
-def _dumps(value) -> str:
+def compact_json(value) -> str:
+    """JSON as every search file writes it: ASCII, sorted keys, no spaces."""
     return json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
 
 

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 
 from generator.model.paper import RenderedPaper
 from generator.search.index import FIELDS, FieldVectors, _Terms, found_terms, utf16_key
-from generator.search.payload import display_records
+from generator.search.payload import compact_json, display_records
 
 SHARD_BYTES = 24_000  # JSON text per term shard before gzip (about 8 KB over the wire)
 BLOCK = 8  # documents per display block: the 8 results a dropdown shows touch at most 8 small files
@@ -43,16 +43,13 @@ def term_postings(found: _Terms, documents: int) -> dict[str, list]:
     names = {number: term for term, (number, _) in found.postings.items()}
     postings: dict[str, list] = {term: [number] + [[] for _ in FIELDS]
                                  for term, (number, _) in found.postings.items()}
-    last: dict[tuple[str, int], int] = {}
-    for field_ref, vector in FieldVectors(found, documents):
-        field_name, ref = field_ref.split("/")
-        field = list(FIELDS).index(field_name)
-        ref_number = int(ref)
+    last: dict[tuple[int, int], int] = {}  # (term number, field) → the last ref listed
+    # FieldVectors yields one vector per document and field, in that order (slot = ref × fields + field).
+    for slot, (_, vector) in enumerate(FieldVectors(found, documents)):
+        ref, field = divmod(slot, len(FIELDS))
         for number, weight in zip(vector[::2], vector[1::2]):
-            term = names[number]
-            previous = last.get((term, field), 0)
-            postings[term][1 + field].extend((ref_number - previous, round(weight * 1000)))
-            last[(term, field)] = ref_number
+            postings[names[number]][1 + field].extend((ref - last.get((number, field), 0), round(weight * 1000)))
+            last[(number, field)] = ref
     return postings
 
 
@@ -62,7 +59,7 @@ def term_shards(postings: dict[str, list], limit: int = SHARD_BYTES) -> list[lis
     size = 0
     for term in sorted(postings, key=utf16_key):
         entry = [term, *postings[term]]
-        cost = len(_dumps(entry)) + 1
+        cost = len(compact_json(entry)) + 1
         if shards[-1] and size + cost > limit:
             shards.append([])
             size = 0
@@ -87,11 +84,7 @@ def shard_files(papers: list[RenderedPaper], tag_urls: dict[str, str], names: di
     yield f"{FOLDER}/tags.js", _script("tags", [doc[2] for doc in docs])
 
 
-def _dumps(value) -> str:
-    return json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
-
-
 def _script(name: str, value) -> bytes:
     # JSON text handed to JSON.parse (payload.index_script's reasons: faster to parse, ASCII, no "<").
-    text = json.dumps(_dumps(value)).replace("<", "\\u003c")
+    text = json.dumps(compact_json(value)).replace("<", "\\u003c")
     return f'{CALLBACK}("{name}",JSON.parse({text}));\n'.encode("ascii")
