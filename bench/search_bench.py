@@ -21,7 +21,6 @@ Also the index's bytes on disk and the time to cut the shards. Figures go to ben
 from __future__ import annotations
 
 import argparse
-import gzip
 import http.server
 import json
 import shutil
@@ -42,15 +41,12 @@ from generator.pipeline.stages import Options, Pipeline  # noqa: E402
 from generator.render.html import tag_urls  # noqa: E402
 from generator.search import lunr_js_path  # noqa: E402
 from generator.search.shards import FOLDER, shard_files  # noqa: E402
+from run_bench import gz  # noqa: E402  (gzip -6, as the other benches count it)
 
 OUT = REPO / "bench" / "out"
 STATIC = REPO / "themes" / "default" / "static"
 QUERIES = ("learning", "bandit", "graph neural networks", "wasserstein", "reinforcement learning for robots")
 SHOWN = 8
-
-
-def gz(data: bytes) -> int:
-    return len(gzip.compress(data, compresslevel=6, mtime=0))
 
 
 def make_site(n: int) -> tuple[Path, Path]:
