@@ -15,12 +15,21 @@ by a reader with nothing cached, it reports:
 * Pagefind: the bytes its pagefind.js fetches (its own files are compressed already) in Chromium,
   over a local HTTP server, searching every prefix and loading the first 8 results' data.
 
+It also times, in Chromium over a local HTTP server that gzips as GitHub Pages does, the time from
+a cold reader entering the query to the first results shown: on localhost and on a throttled link
+(``--link``, by default 4 Mbit/s down and up with 150 ms added to every request, Chrome's own
+network emulation). Ours: the site's own search box on its home page, the clock started as the box
+is focused (which loads lunr.js and the manifest) and the query entered whole, stopped when the
+dropdown shows its results. Pagefind: its pagefind.js imported, initialised and searched, and the
+first 8 results' data loaded, the clock started before the import. Median of ``--rounds``.
+
 Also the index's bytes on disk and the time to cut the shards. Figures go to bench/RESULTS.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import http.server
 import json
 import shutil
@@ -40,6 +49,7 @@ from generator.pipeline.sinks import NullSink  # noqa: E402
 from generator.pipeline.stages import Options, Pipeline  # noqa: E402
 from generator.render.html import tag_urls  # noqa: E402
 from generator.search import lunr_js_path  # noqa: E402
+from generator.search.payload import index_script, search_data  # noqa: E402
 from generator.search.shards import FOLDER, shard_files  # noqa: E402
 from run_bench import gz  # noqa: E402  (gzip -6, as the other benches count it)
 
@@ -60,7 +70,9 @@ def make_site(n: int) -> tuple[Path, Path]:
     return content, site
 
 
-def write_shards(content: Path, site: Path) -> tuple[float, int]:
+def write_shards(content: Path, site: Path) -> tuple[float, int, bytes]:
+    """Cut the shards again (timed) into the site; also the whole index as the site shipped it before
+    the shards (payload.index_script: one script of lunr's index and every display record)."""
     run = Pipeline(content, NullSink(), Options(jobs=2)).run(Reporter(), until="rendered")
     urls = tag_urls(run.rendered)  # the tag pages the site links, as the build makes them
     folder = site / FOLDER
@@ -71,7 +83,8 @@ def write_shards(content: Path, site: Path) -> tuple[float, int]:
         (site / name).parent.mkdir(parents=True, exist_ok=True)
         (site / name).write_bytes(data)
         size += len(data)
-    return time.perf_counter() - start, size
+    cut = time.perf_counter() - start
+    return cut, size, index_script(search_data(run.rendered, urls))
 
 
 def ours_sharded(site: Path, queries: list[str]) -> list[dict]:
@@ -90,7 +103,26 @@ def ours_sharded(site: Path, queries: list[str]) -> list[dict]:
 
 
 class Counting(http.server.SimpleHTTPRequestHandler):
+    """Serves the site as GitHub Pages does: text gzip-compressed for a client that accepts it (Pagefind's
+    own files are compressed already and go as they are). Counts the bytes sent."""
+
     served = 0
+    compressed: dict[str, bytes] = {}
+    TEXT = (".html", ".js", ".css", ".json", ".svg")
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        if not (path.suffix in self.TEXT and path.is_file() and "gzip" in self.headers.get("Accept-Encoding", "")):
+            return super().send_head()
+        body = self.compressed.get(str(path))
+        if body is None:
+            body = self.compressed[str(path)] = gzip.compress(path.read_bytes(), 6, mtime=0)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return _Body(body)
 
     def copyfile(self, source, outputfile):
         data = source.read()
@@ -99,6 +131,31 @@ class Counting(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+
+class _Body:
+    def __init__(self, data: bytes):
+        self.data = data
+
+    def read(self) -> bytes:
+        return self.data
+
+    def close(self) -> None:
+        pass
+
+
+class Server:
+    """The site on 127.0.0.1 (Counting), in a thread, for as long as the with block lasts."""
+
+    def __init__(self, site: Path):
+        self.http = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(Counting, directory=str(site)))
+
+    def __enter__(self) -> str:
+        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+        return f"http://127.0.0.1:{self.http.server_port}"
+
+    def __exit__(self, *exc) -> None:
+        self.http.shutdown()
 
 
 PAGEFIND_SEARCH = """async ([query, shown]) => {
@@ -113,33 +170,94 @@ PAGEFIND_SEARCH = """async ([query, shown]) => {
 }"""
 
 
-def pagefind(site: Path, queries: list[str]) -> tuple[list[dict], float, int]:
+PAGEFIND_TIMED = """async ([query, shown]) => {
+  const start = performance.now();
+  const pagefind = await import("/pagefind/pagefind.js");
+  await pagefind.init();
+  const found = await pagefind.search(query);
+  await Promise.all(found.results.slice(0, shown).map((r) => r.data()));
+  return performance.now() - start;
+}"""
+
+# The site's own box: focused (lunr.js and the manifest start loading), the query entered whole, the
+# clock stopped when the dropdown lists results for it.
+OURS_TIMED = """async (query) => {
+  const box = document.querySelector("#search-q");
+  const start = performance.now();
+  box.focus();
+  box.value = query;
+  box.dispatchEvent(new Event("input", { bubbles: true }));
+  await new Promise((resolve) => {
+    const shown = () => {
+      const status = (document.querySelector(".search-status") || {}).textContent || "";
+      if (status.includes(query) && document.querySelector("#search-panel .search-hit-title")) resolve();
+      else requestAnimationFrame(shown);
+    };
+    shown();
+  });
+  return performance.now() - start;
+}"""
+
+
+def index_pagefind(site: Path) -> tuple[float, int]:
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "pagefind", "--site", str(site), "--glob", "papers/*.html"], check=True,
                    stdout=subprocess.DEVNULL)
     seconds = time.perf_counter() - start
     on_disk = sum(p.stat().st_size for p in (site / "pagefind").rglob("*") if p.is_file())
     (site / "pagefind-bench.html").write_text("<!doctype html><title>bench</title>", encoding="utf-8")
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(Counting, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return seconds, on_disk
+
+
+def pagefind_bytes(site: Path, queries: list[str]) -> list[dict]:
     from playwright.sync_api import sync_playwright
 
     rows = []
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-            for query in queries:
-                context = browser.new_context()  # nothing cached
-                page = context.new_page()
-                page.goto(f"http://127.0.0.1:{server.server_port}/pagefind-bench.html")
-                Counting.served = 0
-                hits = page.evaluate(PAGEFIND_SEARCH, [query, SHOWN])
-                rows.append({"query": query, "hits": hits, "bytes": Counting.served})
-                context.close()
-            browser.close()
-    finally:
-        server.shutdown()
-    return rows, seconds, on_disk
+    with Server(site) as root, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        for query in queries:
+            context = browser.new_context()  # nothing cached
+            page = context.new_page()
+            page.goto(f"{root}/pagefind-bench.html")
+            Counting.served = 0
+            hits = page.evaluate(PAGEFIND_SEARCH, [query, SHOWN])
+            rows.append({"query": query, "hits": hits, "bytes": Counting.served})
+            context.close()
+        browser.close()
+    return rows
+
+
+def times(site: Path, queries: list[str], link: tuple[float, float] | None, rounds: int,
+          pagefind: bool) -> dict[str, list[float]]:
+    """query → [ours median ms, Pagefind median ms (or 0)], each a cold reader; ``link`` is
+    (Mbit/s, ms added per request), or None for localhost as it is."""
+    from playwright.sync_api import sync_playwright
+
+    found: dict[str, list[float]] = {}
+    with Server(site) as root, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+
+        def one(url: str, script: str, arg) -> float:
+            context = browser.new_context()  # nothing cached
+            page = context.new_page()
+            page.goto(url)
+            if link:
+                cdp = context.new_cdp_session(page)
+                cdp.send("Network.enable")
+                rate = link[0] * 1e6 / 8
+                cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": link[1],
+                                                              "downloadThroughput": rate, "uploadThroughput": rate})
+            took = page.evaluate(script, arg)
+            context.close()
+            return took
+
+        for query in queries:
+            ours = sorted(one(f"{root}/index.html", OURS_TIMED, query) for _ in range(rounds))
+            theirs = sorted(one(f"{root}/pagefind-bench.html", PAGEFIND_TIMED, [query, SHOWN])
+                            for _ in range(rounds)) if pagefind else [0.0]
+            found[query] = [ours[len(ours) // 2], theirs[len(theirs) // 2]]
+        browser.close()
+    return found
 
 
 def main() -> None:
@@ -147,13 +265,17 @@ def main() -> None:
     parser.add_argument("papers", type=int)
     parser.add_argument("--queries", nargs="+", default=list(QUERIES))
     parser.add_argument("--no-pagefind", action="store_true")
+    parser.add_argument("--rounds", type=int, default=3, help="cold readers timed per query (median)")
+    parser.add_argument("--link", nargs=2, type=float, default=[4, 150], metavar=("MBIT", "MS"),
+                        help="the throttled link: megabits a second, milliseconds added per request")
+    parser.add_argument("--no-times", action="store_true", help="bytes only, no browser timing")
     args = parser.parse_args()
     content, site = make_site(args.papers)
-    cut, shard_bytes = write_shards(content, site)
-    whole = (site / "assets" / "search-index.js").read_bytes()
+    cut, shard_bytes, whole = write_shards(content, site)
     whole_gz = gz(whole) + gz(lunr_js_path().read_bytes())
     ours = ours_sharded(site, args.queries)
-    theirs, pf_seconds, pf_disk = ([], 0.0, 0) if args.no_pagefind else pagefind(site, args.queries)
+    pf_seconds, pf_disk = (0.0, 0) if args.no_pagefind else index_pagefind(site)
+    theirs = [] if args.no_pagefind else pagefind_bytes(site, args.queries)
     print(f"{args.papers} papers: whole index {len(whole) / 1e6:.1f} MB on disk ({whole_gz / 1e3:,.0f} KB gzip with "
           f"lunr.js, fetched by every first query); shards {shard_bytes / 1e6:.1f} MB on disk, cut in {cut:.1f} s"
           + (f"; Pagefind {pf_disk / 1e6:.1f} MB on disk, indexed in {pf_seconds:.1f} s" if theirs else ""))
@@ -165,6 +287,17 @@ def main() -> None:
         print(f"| {row['query']} | {whole_gz / 1e3:,.0f} KB | {row['gzip'] / 1e3:,.0f} KB | "
               f"{row['terms'] / 1e3:,.0f} KB | {row['requests']} | "
               f"{other / 1e3:,.0f} KB | {ratio} |")
+    if args.no_times:
+        return
+    local = times(site, args.queries, None, args.rounds, not args.no_pagefind)
+    slow = times(site, args.queries, tuple(args.link), args.rounds, not args.no_pagefind)
+    print(f"\nTime to results, cold reader, median of {args.rounds} (ms): localhost; "
+          f"{args.link[0]:g} Mbit/s with {args.link[1]:g} ms a request")
+    print("| query | ours, localhost | Pagefind, localhost | ours, throttled | Pagefind, throttled |")
+    print("|---|---|---|---|---|")
+    for query in args.queries:
+        print(f"| {query} | {local[query][0]:,.0f} | {local[query][1]:,.0f} | "
+              f"{slow[query][0]:,.0f} | {slow[query][1]:,.0f} |")
 
 
 if __name__ == "__main__":

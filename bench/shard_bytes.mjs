@@ -2,7 +2,8 @@
 //
 //   node shard_bytes.mjs LUNR_JS SEARCH_QUERY_JS SEARCH_SHARDS_JS SHARDS_DIR QUERIES_JSON [SHOWN]
 //
-// For each query (a fresh reader: nothing cached), every prefix of it is asked as the box asks it,
+// For each query (a fresh reader: nothing cached), every prefix of it is asked as the box asks it
+// (but for one ending in a lone letter, which the box asks only when the reader pauses),
 // then the first SHOWN results' display records are loaded (the dropdown shows 8); prints
 // {"queries": [{"query", "hits", "files": [names in load order]}]}.
 import { readFileSync } from "node:fs";
@@ -32,6 +33,7 @@ for (const query of JSON.parse(readFileSync(queriesPath, "utf8"))) {
   const shards = new Shards(load);
   let hits = [];
   for (let end = 1; end <= query.length; end++) {
+    if (end < query.length && search.unfinishedLetter(query.slice(0, end))) continue;  // the box waits for the next key
     const words = search.queryWords(query.slice(0, end));
     if (!words.length) continue;
     const results = await shards.query(search.lunrQuery(words));

@@ -122,3 +122,21 @@ def test_a_paper_whose_text_holds_the_word_comes_before_a_topic_only_match(node,
     data = search.search_data(papers, tag_urls(papers))
     out = run(node, tmp_path, search.index_script(data), [{"query": "bandit"}, {"query": "bandits"}])
     assert out["results"] == [[1, 0], [1, 0]]
+
+
+def test_a_word_matches_as_a_prefix_from_its_fourth_character(node, tmp_path):
+    """"grap" finds "Graphon…" while it is typed; "gra" is only the word "gra" (a prefix of three letters
+    spans the postings of every word it begins: gradient, graph, grammar…)."""
+    papers = rendered([{"title": "Graphon Estimation", "abstract": "Graphons from samples.", "tags": []},
+                       {"title": "Gra Lines", "abstract": "A gra is a line.", "tags": []}])
+    out = run(node, tmp_path, index_script(papers), [{"query": q} for q in ("gra", "grap", "graphon", "gr")])
+    assert out["results"] == [[1], [0], [0], []]
+
+
+def test_a_lone_last_letter_is_told_apart_from_a_word(node, tmp_path):
+    """search.js waits for the reader to pause before asking for "graph n": the "n" is most likely a word's start."""
+    cases = {"n": True, "graph n": True, "graph-n": True, "x2 a": True, "graph ne": False, "graph": False,
+             "graph n ": False, "扩": False, "扩散 模": False, "": False, "O(N": True, "ℕ": True}
+    papers = rendered([{"title": "x", "abstract": "y", "tags": []}])
+    out = run(node, tmp_path, index_script(papers), [{"unfinished": text} for text in cases])
+    assert dict(zip(cases, out["results"])) == cases

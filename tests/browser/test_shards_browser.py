@@ -107,3 +107,30 @@ def test_a_topic_alone_lists_its_papers_from_the_tags_file(page, site_url, searc
     titles = page.locator(".search-hit-title").all_inner_texts()
     assert sorted(titles) == sorted(p["title"] for p in everyone if tag in p["tags"])
     assert loaded(page, r"tags\.js") == ["tags.js"] and loaded(page, r"t\d+\.js") == []
+
+
+def status_of(page) -> str:
+    return page.locator(".search-status").inner_text()
+
+
+def test_a_lone_last_letter_is_asked_for_only_when_the_reader_pauses(page, big_url):
+    """Typing "word b…", the box does not ask for "word b" (the term shard of "b" alone, the largest of a
+    corpus for "n") unless the reader stops on it; a pause of half a second asks for it as typed."""
+    page.clock.install()
+    page.goto(big_url + "index.html")
+    word = made_up(5 * KEYWORDS)
+    box = page.locator("#search-q")
+    box.fill(word)
+    page.clock.run_for(100)
+    page.wait_for_function("text => document.querySelector('.search-status').textContent.includes(text)",
+                           arg=f"“{word}”", timeout=TIMEOUT, polling=50)
+    box.press_sequentially(" b")
+    page.clock.run_for(300)  # a typist's gap between two keys: nothing asked yet
+    assert f"“{word}”" in status_of(page), status_of(page)
+    page.clock.run_for(300)  # a pause
+    page.wait_for_function("text => document.querySelector('.search-status').textContent.includes(text)",
+                           arg=f"“{word} b”", timeout=TIMEOUT, polling=50)
+    box.press_sequentially("o")  # "word bo": a word again, asked for at once
+    page.clock.run_for(100)
+    page.wait_for_function("text => document.querySelector('.search-status').textContent.includes(text)",
+                           arg=f"“{word} bo”", timeout=TIMEOUT, polling=50)

@@ -34,8 +34,9 @@ try {
 }
 
 const queries = JSON.parse(readFileSync(queriesPath, "utf8"));
-function answer({ query, tag = -1, terms, mark, latex }) {
+function answer({ query, tag = -1, terms, mark, latex, unfinished }) {
   if (latex !== undefined) return search.fromLatex(latex);
+  if (unfinished !== undefined) return search.unfinishedLetter(unfinished);
   if (terms !== undefined) return search.queryWords(terms).filter((w) => w.required).map((w) => w.stem);
   if (mark !== undefined) {
     return search.markedRanges(mark, search.queryWords(query)).map(([a, b]) => mark.slice(a, b));

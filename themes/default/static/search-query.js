@@ -39,6 +39,14 @@
   var CJK_ONLY = new RegExp("^[" + CJK_RANGES + "]+$", "u");
   var CJK_RUNS = new RegExp("([" + CJK_RANGES + "]+)", "u");
   var WORD_CHAR = /[\p{L}\p{N}_]/u;
+  /* Whether a query ends in a lone Latin letter or digit ("graph n", "n"): most likely the start of
+     a word being typed, which search.js asks for only when the reader pauses on it (the postings of
+     "n" alone are 68 KB at 100,000 papers). A lone CJK character is a word: 扩 finds 扩散. */
+  var UNFINISHED_LETTER = /(^|[^\p{L}\p{N}_])[\p{L}\p{N}_]$/u;
+  function unfinishedLetter(query) {
+    var text = normalise(query);
+    return UNFINISHED_LETTER.test(text) && !CJK.test(Array.from(text).pop());
+  }
 
   function bigrams(run) {
     var chars = Array.from(run);  // code points: a character beyond U+FFFF is one
@@ -46,11 +54,16 @@
     return chars.slice(1).map(function (c, i) { return chars[i] + c; });
   }
 
+  /* A word also matches as a prefix from its fourth character (diff → diff*). From the third, a
+     prefix of a common start (gra*, lea*, for*) spans the postings of every word it begins: at
+     100,000 papers that is tens of kilobytes a keystroke for words the reader is not typing. */
+  var PREFIX_FROM = 4;
+
   function latinWord(word) {
     return {
       word: word,
       stem: stem(word),
-      prefix: word.length >= 3,
+      prefix: Array.from(word).length >= PREFIX_FROM,
       required: lunr.stopWordFilter(new lunr.Token(word)) !== undefined,
     };
   }
@@ -65,8 +78,8 @@
     });
   }
 
-  /* The query's words; from the third character a word also matches as a
-     prefix (dif → dif*), so results follow the typing. A word holding CJK runs
+  /* The query's words; from the fourth character a word also matches as a
+     prefix (diff → diff*), so results follow the typing. A word holding CJK runs
      becomes their bigrams and its other pieces words of their own (LoRA微调 →
      lora, 微调), as generator/search.py indexes it. */
   function queryWords(query) {
@@ -218,8 +231,8 @@
     chars.forEach(function (c, n) { if (hit[n]) ranges.push([c.start, c.end]); });
   }
 
-  var api = { normalise: normalise, queryWords: queryWords, fromLatex: fromLatex, find: find,
-              lunrQuery: lunrQuery, requiredHits: requiredHits, markedRanges: markedRanges };
+  var api = { normalise: normalise, queryWords: queryWords, unfinishedLetter: unfinishedLetter,
+              fromLatex: fromLatex, find: find, lunrQuery: lunrQuery, requiredHits: requiredHits, markedRanges: markedRanges };
   if (typeof module === "object" && module.exports) module.exports = api;  // node (tests/js)
   else globalThis.proceedingsQuery = api;
 })();

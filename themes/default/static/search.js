@@ -18,6 +18,7 @@
   var script = document.currentScript;
   var ROOT = new URL("../", script.src);
   var DROPDOWN_LIMIT = 8;
+  var PAUSE_ON_LETTER = 500;  // ms: a reader who stops on "n" wants "n"; one typing on never waits for it
   var PAGE_LIMIT = 200;
 
   // Loading ------------------------------------------------------------------
@@ -308,10 +309,13 @@
     select.closest(".search-filter").hidden = false;
   };
 
+  /* A key typed: the query runs once the keys pause for 60 ms, or for PAUSE_ON_LETTER when it ends
+     in a lone letter ("graph n"), which the next key most likely makes a word (search-query.js). */
   SearchBox.prototype.schedule = function () {
     var box = this;
     clearTimeout(this.pending);
-    this.pending = setTimeout(function () { box.run(); }, 60);
+    var wait = Q.unfinishedLetter(this.input.value) ? PAUSE_ON_LETTER : 60;
+    this.pending = setTimeout(function () { box.run(); }, wait);
   };
 
   SearchBox.prototype.run = function () {
