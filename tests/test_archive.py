@@ -187,6 +187,59 @@ def test_the_search_box_offers_every_volume_and_runs_the_volumes_own_scripts(arc
     assert not (site / "assets" / "archive-search.js").exists()
 
 
+def shard_data(path: Path):
+    """The data an index script under assets/search/ hands to proceedingsShards.arrived."""
+    text = path.read_text(encoding="ascii")
+    payload = re.fullmatch(r'proceedingsShards\.arrived\("\w+",JSON\.parse\((".*")\)\);\n', text).group(1)
+    return json.loads(json.loads(payload))
+
+
+def series_postings(site: Path, term: str) -> list[int]:
+    """The refs of the archive's index whose abstract holds ``term`` (a term shard entry is [term, number,
+    [ref step, weight…] per field], fields title, tags, abstract)."""
+    for shard in sorted((site / "assets" / "search").glob("t*.js")):
+        for entry in shard_data(shard):
+            if entry[0] == term:
+                steps = entry[4][::2]
+                return [sum(steps[:n + 1]) for n in range(len(steps))]
+    return []
+
+
+def test_the_archive_has_one_index_over_every_volumes_papers(archive):
+    """A query across the archive loads one index (issue 28): its refs run volume after volume, and a ref is
+    its volume's own paper of that number, shown from the volume's own display blocks."""
+    site, _, _ = archive
+    manifest = shard_data(site / "assets" / "search" / "manifest.js")
+    records = json.loads(read(site, "papers.json"))
+    assert manifest["documents"] == len(records) and manifest["fields"] == ["title", "tags", "abstract"]
+    assert [run[0] for run in manifest["volumes"]] == ["2023", "2021", "2022", "2020", "2019"]
+    assert not list((site / "assets" / "search").glob("d*.js"))  # no record is written twice
+    for path, first, count in manifest["volumes"]:
+        own = shard_data(site / path / "assets" / "search" / "manifest.js")
+        assert own["documents"] == count, path
+        for local in range(count):
+            block = shard_data(site / path / "assets" / "search" / f"d{local // own['block']}.js")
+            assert block[local % own["block"]][0] == records[first + local]["title"], (path, local)
+            assert records[first + local]["volume_path"] == path
+    first_2023 = manifest["volumes"][0][1]
+    assert series_postings(site, "zeppelinoid") == [first_2023 + 4]  # "Initials in Author Lists", 2023's fifth
+
+
+def test_a_volume_edited_reaches_the_archive_index_and_the_others_stay(tmp_path):
+    content = make_archive(tmp_path, only=("2020", "2023"))
+    build(content, tmp_path / "site", Reporter())
+    source = content / "2020" / "papers.jsonl"
+    edited = source.read_text(encoding="utf-8").replace("We learn the edges", "We xylophonically learn the edges")
+    source.write_text(edited, encoding="utf-8")
+    reporter = Reporter()
+    build(content, tmp_path / "site", reporter)
+    assert not reporter.errors, reporter.errors
+    site = tmp_path / "site"
+    runs = {path: first for path, first, _ in shard_data(site / "assets" / "search" / "manifest.js")["volumes"]}
+    assert series_postings(site, "xylophon") == [runs["2020"]]  # 2020's first paper, built again
+    assert series_postings(site, "zeppelinoid") == [runs["2023"] + 4]  # 2023, carried over unchanged
+
+
 def test_the_series_search_is_given_every_message_it_shows(archive):
     site, _, _ = archive
     messages = json.loads(unescape(re.search(r"data-messages='([^']*)'", read(site, "search.html")).group(1)))

@@ -73,15 +73,21 @@ def shard_files(papers: list[RenderedPaper], tag_urls: dict[str, str], names: di
     """(path under the site root, script) for the manifest, every term shard and every display block."""
     found = found_terms(papers, names)
     tags, docs = display_records(papers, tag_urls, names)
-    shards = term_shards(term_postings(found, len(docs)), shard_bytes) if found.postings else []
-    manifest = {"version": 1, "fields": list(FIELDS), "documents": len(docs), "block": BLOCK, "tags": tags,
+    yield from term_files(found, len(docs), {"block": BLOCK, "tags": tags}, shard_bytes)
+    for number, start in enumerate(range(0, len(docs), BLOCK)):
+        yield f"{FOLDER}/d{number}.js", _script(f"d{number}", docs[start:start + BLOCK])
+    yield f"{FOLDER}/tags.js", _script("tags", [doc[2] for doc in docs])
+
+
+def term_files(found: _Terms, documents: int, described: dict,
+               shard_bytes: int = SHARD_BYTES) -> Iterator[tuple[str, bytes]]:
+    """The manifest (with ``described``: what else the index's reader needs) and every term shard."""
+    shards = term_shards(term_postings(found, documents), shard_bytes) if found.postings else []
+    manifest = {"version": 1, "fields": list(FIELDS), "documents": documents, **described,
                 "shards": [shard[0][0] for shard in shards]}
     yield f"{FOLDER}/manifest.js", _script("manifest", manifest)
     for number, shard in enumerate(shards):
         yield f"{FOLDER}/t{number}.js", _script(f"t{number}", shard)
-    for number, start in enumerate(range(0, len(docs), BLOCK)):
-        yield f"{FOLDER}/d{number}.js", _script(f"d{number}", docs[start:start + BLOCK])
-    yield f"{FOLDER}/tags.js", _script("tags", [doc[2] for doc in docs])
 
 
 def _script(name: str, value) -> bytes:

@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Callable
 
 from generator.errors import Diagnostic, ProceedingsError
+from generator.pipeline.cache import digest
 from generator.pipeline.live import LiveSite, Rebuild
 from generator.pipeline.output import SITE_MARKERS, write_changed
 from generator.commands.reporter import Reporter
 from generator.series.layout import Layout, SeriesVolume, load_layout, newest_first
 from generator.series.pages import join_records, series_files, series_records
+from generator.search.series import series_index_files
 from generator.render.html import paper_record
 from generator.render.theme import default_theme_dir
 
@@ -37,6 +39,8 @@ class LiveSeries:
         self.own: dict[str, bytes] = {}  # the series' own files
         self.files = SiteFiles(self)
         self._errors: list[Diagnostic] = []  # the series' own problems, or a crash (serve._guard)
+        self._index: dict[str, bytes] = {}  # the series' index, and the digest of the records it was made of
+        self._index_key = ""
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -162,8 +166,19 @@ class LiveSeries:
         files = series_files(self.layout.series, volumes, self.content_dir, reporter.warn, newest, self.layout.people)
         files["papers.json"] = b"".join(join_records(
             series_records(volume, (paper_record(p) for p in built[volume.path][1])) for volume in volumes))
+        files.update(self._series_index(volumes, built, files["papers.json"]))
         write_changed(self.out_dir, self.own, files)
         self.own = files
+
+    def _series_index(self, volumes: list[SeriesVolume], built: dict, listed: bytes) -> dict[str, bytes]:
+        """The series' index (search/series.py), made again only when papers.json (every record it is
+        made of) moved: editing a template or a volume's settings does not cost a new index."""
+        key = digest(listed)
+        if self._index_key != key:
+            self._index = dict(series_index_files((v.path, (paper_record(p) for p in built[v.path][1]))
+                                                  for v in volumes))
+            self._index_key = key
+        return self._index
 
     def _remove_gone_volumes(self) -> None:
         """A volume folder removed from the content leaves the mirrored site too (only folders a build made)."""

@@ -1,8 +1,8 @@
 """A series' own files, beside its volumes, made from the volumes' typed papers.
 
 ``index.html`` (the series, then its volumes newest first), ``people/`` (a page per person,
-series/people.py), ``search.html`` (search across volumes: each volume's prebuilt index is loaded
-only when a query needs it), ``papers.json`` (every paper with its volume), ``sitemap.xml`` (a
+series/people.py), ``search.html`` (search across volumes, with the series' own index, written by
+series/writer.py: search/series.py), ``papers.json`` (every paper with its volume), ``sitemap.xml`` (a
 sitemap index: the volumes' sitemaps and the series' own, since one sitemap may hold at most 50,000
 addresses) and ``feed.xml`` (the newest volume's papers), the feed and sitemaps written by
 ``publish.feeds`` as a volume's are.

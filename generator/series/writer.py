@@ -28,6 +28,7 @@ from generator.pipeline.reuse import LastSite, theme_digest
 from generator.series.layout import Layout, Listing, Member, SeriesVolume, newest_first, volume_date
 from generator.series.pages import join_records, series_files, series_records
 from generator.render.html import paper_record
+from generator.search.series import cached_series_index
 from generator.render.theme import Theme, default_theme_dir
 from generator.model.volume import Volume
 
@@ -143,11 +144,21 @@ class SeriesWriter:
                 self.staging.write(name, data)
             with open(self.staging.path / "papers.json", "wb") as out:
                 out.writelines(join_records(self._part(v.path) for v in volumes))
+            search = self._search_files(volumes)
+            for name, data in search.items():
+                self.staging.write(name, data)
             if self.store.enabled:
                 self.store.store_json(CACHE_KIND, self.store.key(CACHE_KIND), self.seen)
-            return volumes, len(files) + 1
+            return volumes, len(files) + 1 + len(search)
         finally:
             shutil.rmtree(self.parts, ignore_errors=True)
+
+    def _search_files(self, volumes: list[SeriesVolume]) -> dict[str, bytes]:
+        """The series' index (search/series.py) from the volumes' records, as the last build made it
+        when no record moved."""
+        key = [part for v in volumes for part in (v.path, digest((self.parts / _part_name(v.path)).read_bytes()))]
+        runs = ((v.path, (json.loads(line) for line in self._part(v.path))) for v in volumes)
+        return cached_series_index(self.store, key, runs)
 
     def _listed(self, entry: SeriesVolume, records: Iterable[bytes], record: dict) -> None:
         self.volumes.append(entry)

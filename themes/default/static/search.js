@@ -234,7 +234,7 @@
     return say(tagName ? "matches_in" : "matches", values);
   }
 
-  /* A series' count says how far the search has got: every volume's index is its own download. */
+  /* A series' count, and how many of its volumes' sections are filled (each loads its own records). */
   function seriesText(count, query, done, volumes) {
     var found = say(count ? "matches" : "none", { count: count, query: query });
     var progress = done < volumes ? say("searched_some", { count: volumes, done: done })
@@ -284,11 +284,11 @@
     this.restore();
   };
 
-  /* On focus: a volume loads lunr and its index's manifest (and fills the topic filter); a series
-     only lunr, since which volumes a query needs is known only when it is typed. */
+  /* On focus: lunr and the index's manifest load (a volume's fills the topic filter; a series' is
+     its own index, across its volumes). */
   SearchBox.prototype.prepare = function () {
     var box = this;
-    var ready = this.series ? loadLunr() : loadIndex(this.shelves[0]).then(function (search) {
+    var ready = this.series ? loadIndex({ root: ROOT }) : loadIndex(this.shelves[0]).then(function (search) {
       box.fillTags(search.manifest);
     });
     return ready.then(function () { return true; }, function () {
@@ -357,11 +357,13 @@
     });
   };
 
-  /* The volumes wanted, each a section in volume order, filled when its results have come (every
-     volume's files load at once; the sections fill in volume order, a frame painted between two);
-     the box's limit counts results across volumes, and a volume cut short links to its own search. */
+  /* The volumes wanted, each a section in volume order. The series' own index (at its root:
+     generator/search/series.py) finds the hits of every volume at once, in one lunr ranking; each
+     volume's section shows its first hits from that volume's own display blocks, filled in volume
+     order with a frame painted between two. The box's limit counts results across volumes, and a
+     volume cut short links to its own search. */
   SearchBox.prototype.searchVolumes = function (id, query, volume, words) {
-    var box = this, total = 0, shown = 0, done = 0, turn = Promise.resolve(), first = true;
+    var box = this, total = 0, shown = 0, done = 0, turn = Promise.resolve(), first = true, failed = false;
     var wanted = this.shelves.filter(function (s) { return !volume || s.path === volume; });
     var list = el("div", "search-results search-volumes");
     var sections = wanted.map(function (shelf) {
@@ -370,35 +372,63 @@
       return section;
     });
     this.replaceList(list);
+    var found = loadIndex({ root: ROOT }).then(function (series) {
+      if (id !== box.runs) return null;
+      return findHits(series, words, -1).then(function (hits) { return byVolume(series.manifest, hits); });
+    });
+    found.catch(function (error) {  // the series' index: no volume can answer (said once, not per volume)
+      failed = true;
+      if (id === box.runs) box.show(error && error.loading ? say("unavailable") : say("failed", { query: query }));
+    });
     wanted.forEach(function (shelf, n) {
-      var found = loadIndex(shelf).then(function (search) {
-        if (id !== box.runs) return null;
-        return findHits(search, words, -1).then(function (hits) { return { search: search, hits: hits }; });
+      var records = found.then(function (hits) {
+        if (!hits || id !== box.runs) return null;
+        var mine = hits[shelf.path] || [], room = Math.max(0, box.limit - shown);
+        total += mine.length;
+        shown += Math.min(room, mine.length);
+        if (!mine.length) return { count: 0, records: [], tags: [] };
+        return loadIndex(shelf).then(function (search) {
+          return search.shards.records(mine.slice(0, room)).then(function (loaded) {
+            return { count: mine.length, records: loaded, tags: search.manifest.tags };
+          });
+        });
       });
-      found.catch(function () {});  // told in its turn
+      records.catch(function () {});  // told in its turn
       turn = turn.then(function () {
         var wait = first ? null : painted();
         first = false;
         return wait;
-      }).then(function () { return found; }).then(function (result) {
-        if (!result || id !== box.runs) return;
-        var hits = result.hits, room = Math.max(0, box.limit - shown);
-        total += hits.length;
-        shown += Math.min(room, hits.length);
-        return result.search.shards.records(hits.slice(0, room)).then(function (records) {
-          if (id !== box.runs) return;
-          box.fillVolume(sections[n], shelf, result.search.manifest.tags, hits.length, records, words);
-        });
+      }).then(function () { return records; }).then(function (got) {
+        if (!got || id !== box.runs) return;
+        box.fillVolume(sections[n], shelf, got.tags, got.count, got.records, words);
       }).catch(function () {
-        if (id === box.runs) sections[n].appendChild(el("p", "search-error", say("volume_failed", { volume: shelf.title })));
+        if (id === box.runs && !failed) {
+          sections[n].appendChild(el("p", "search-error", say("volume_failed", { volume: shelf.title })));
+        }
       }).then(function () {
-        if (id !== box.runs) return;
+        if (id !== box.runs || failed) return;
         done += 1;
         box.show(seriesText(total, query, done, wanted.length));
         if (done === wanted.length) box.moreLink(total);
       });
     });
   };
+
+  /* A series' hits (refs of its index, in lunr's order) as each volume's own refs, by volume path:
+     the series' manifest says where each volume's papers start. */
+  function byVolume(manifest, hits) {
+    var runs = manifest.volumes, starts = runs.map(function (run) { return run[1]; }), found = Object.create(null);
+    hits.forEach(function (ref) {
+      var lo = 0, hi = runs.length - 1;
+      while (lo < hi) {  // the last run starting at or before ref
+        var mid = (lo + hi + 1) >> 1;
+        if (starts[mid] <= ref) lo = mid; else hi = mid - 1;
+      }
+      var run = runs[lo];
+      (found[run[0]] || (found[run[0]] = [])).push(ref - run[1]);
+    });
+    return found;
+  }
 
   /* A volume's section: its `count` results, of which `records` (the display records of the first
      that fit in the box's limit) are shown. */
