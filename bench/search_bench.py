@@ -51,6 +51,8 @@ from generator.render.html import tag_urls  # noqa: E402
 from generator.search import lunr_js_path  # noqa: E402
 from generator.search.payload import index_script, search_data  # noqa: E402
 from generator.search.shards import FOLDER, shard_files  # noqa: E402
+from archive_bench import make_archive  # noqa: E402
+from generator.search.series import series_index_files  # noqa: E402
 from run_bench import gz  # noqa: E402  (gzip -6, as the other benches count it)
 
 OUT = REPO / "bench" / "out"
@@ -59,20 +61,36 @@ QUERIES = ("learning", "bandit", "graph neural networks", "wasserstein", "reinfo
 SHOWN = 8
 
 
-def make_site(n: int) -> tuple[Path, Path]:
-    work = OUT / f"search-{n}"
+def make_site(n: int, volumes: int = 0) -> tuple[Path, Path]:
+    """A volume of n papers, or (``volumes``) a series of that many volumes holding n in all
+    (archive_bench.make_archive), built once and kept under bench/out/."""
+    work = OUT / (f"search-series-{volumes}x{n}" if volumes else f"search-{n}")
     content, site = work / "content", work / "site"
     if not (site / "index.html").is_file():
         shutil.rmtree(work, ignore_errors=True)
-        subprocess.run([sys.executable, str(REPO / "bench" / "make_corpus.py"), str(n), str(content)], check=True)
+        if volumes:
+            make_archive(volumes, n, content)
+        else:
+            subprocess.run([sys.executable, str(REPO / "bench" / "make_corpus.py"), str(n), str(content)], check=True)
         subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(site)],
                        check=True, cwd=REPO, stdout=subprocess.DEVNULL)
     return content, site
 
 
-def write_shards(content: Path, site: Path) -> tuple[float, int, bytes]:
+def series_index(site: Path) -> tuple[float, int]:
+    """A series' index cut again from its papers.json (timed), and its bytes on disk."""
+    records = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    runs: dict[str, list[dict]] = {}
+    for record in records:
+        runs.setdefault(record["volume_path"], []).append(record)
+    start = time.perf_counter()
+    size = sum(len(data) for _, data in series_index_files(runs.items()))
+    return time.perf_counter() - start, size
+
+
+def write_shards(content: Path, site: Path) -> tuple[float, int, bytes, float]:
     """Cut the shards again (timed) into the site; also the whole index as the site shipped it before
-    the shards (payload.index_script: one script of lunr's index and every display record)."""
+    the shards (payload.index_script: one script of lunr's index and every display record), timed too."""
     run = Pipeline(content, NullSink(), Options(jobs=2)).run(Reporter(), until="rendered")
     urls = tag_urls(run.rendered)  # the tag pages the site links, as the build makes them
     folder = site / FOLDER
@@ -84,21 +102,27 @@ def write_shards(content: Path, site: Path) -> tuple[float, int, bytes]:
         (site / name).write_bytes(data)
         size += len(data)
     cut = time.perf_counter() - start
-    return cut, size, index_script(search_data(run.rendered, urls))
+    start = time.perf_counter()
+    whole = index_script(search_data(run.rendered, urls))
+    return cut, size, whole, time.perf_counter() - start
 
 
 def ours_sharded(site: Path, queries: list[str]) -> list[dict]:
     asked = site.parent / "queries.json"
     asked.write_text(json.dumps(queries), encoding="utf-8")
     done = subprocess.run(["node", str(REPO / "bench" / "shard_bytes.mjs"), str(lunr_js_path()),
-                           str(STATIC / "search-query.js"), str(STATIC / "search-shards.js"), str(site / FOLDER),
+                           str(STATIC / "search-query.js"), str(STATIC / "search-shards.js"), str(site),
                            str(asked), str(SHOWN)], capture_output=True, text=True, check=True)
     rows = json.loads(done.stdout)["queries"]
     for row in rows:
-        files = [site / FOLDER / f"{name}.js" for name in row["files"]]
-        row["terms"] = sum(gz(f.read_bytes()) for f in files if f.name.startswith(("t", "manifest")))
+        files = [site / name for name in row["files"]]
+        # "terms": the index's manifest and term shards at the site's root (a series' own index)
+        row["terms"] = sum(gz((site / n).read_bytes()) for n in row["files"]
+                           if n.startswith(FOLDER + "/") and not n.startswith(FOLDER + "/d"))
         row["gzip"] = sum(gz(f.read_bytes()) for f in files) + gz(lunr_js_path().read_bytes())
         row["requests"] = len(files) + 1
+        bounds = [*row["words"], row["typed"]]  # the files each further word loaded (records aside)
+        row["further"] = [sum(gz(f.read_bytes()) for f in files[a:b]) for a, b in zip(bounds, bounds[1:])]
     return rows
 
 
@@ -199,9 +223,9 @@ OURS_TIMED = """async (query) => {
 }"""
 
 
-def index_pagefind(site: Path) -> tuple[float, int]:
+def index_pagefind(site: Path, glob: str = "papers/*.html") -> tuple[float, int]:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "pagefind", "--site", str(site), "--glob", "papers/*.html"], check=True,
+    subprocess.run([sys.executable, "-m", "pagefind", "--site", str(site), "--glob", glob], check=True,
                    stdout=subprocess.DEVNULL)
     seconds = time.perf_counter() - start
     on_disk = sum(p.stat().st_size for p in (site / "pagefind").rglob("*") if p.is_file())
@@ -260,6 +284,10 @@ def times(site: Path, queries: list[str], link: tuple[float, float] | None, roun
     return found
 
 
+def further(sizes: list[int]) -> str:
+    return ", ".join(f"{size / 1e3:,.0f}" for size in sizes) + " KB" if sizes else "–"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("papers", type=int)
@@ -269,23 +297,35 @@ def main() -> None:
     parser.add_argument("--link", nargs=2, type=float, default=[4, 150], metavar=("MBIT", "MS"),
                         help="the throttled link: megabits a second, milliseconds added per request")
     parser.add_argument("--no-times", action="store_true", help="bytes only, no browser timing")
+    parser.add_argument("--series", type=int, default=0, metavar="VOLUMES",
+                        help="a series of that many volumes holding the papers, searched across all of them")
     args = parser.parse_args()
-    content, site = make_site(args.papers)
-    cut, shard_bytes, whole = write_shards(content, site)
-    whole_gz = gz(whole) + gz(lunr_js_path().read_bytes())
+    content, site = make_site(args.papers, args.series)
+    if args.series:
+        cut, shard_bytes = series_index(site)
+        whole_gz, whole_cut = 0, 0.0
+    else:
+        cut, shard_bytes, whole, whole_cut = write_shards(content, site)
+        whole_gz = gz(whole) + gz(lunr_js_path().read_bytes())
     ours = ours_sharded(site, args.queries)
-    pf_seconds, pf_disk = (0.0, 0) if args.no_pagefind else index_pagefind(site)
+    glob = "*/papers/*.html" if args.series else "papers/*.html"
+    pf_seconds, pf_disk = (0.0, 0) if args.no_pagefind else index_pagefind(site, glob)
     theirs = [] if args.no_pagefind else pagefind_bytes(site, args.queries)
-    print(f"{args.papers} papers: whole index {len(whole) / 1e6:.1f} MB on disk ({whole_gz / 1e3:,.0f} KB gzip with "
-          f"lunr.js, fetched by every first query); shards {shard_bytes / 1e6:.1f} MB on disk, cut in {cut:.1f} s"
+    whole_text = ("a series: its own index over every volume, beside each volume's" if args.series else
+                  f"whole index {len(whole) / 1e6:.1f} MB on disk ({whole_gz / 1e3:,.0f} KB gzip with lunr.js, "
+                  f"fetched by every first query), made in {whole_cut:.1f} s")
+    print(f"{args.papers} papers{f' in {args.series} volumes' if args.series else ''}: {whole_text}; shards "
+          f"{shard_bytes / 1e6:.1f} MB on disk, cut in {cut:.1f} s"
           + (f"; Pagefind {pf_disk / 1e6:.1f} MB on disk, indexed in {pf_seconds:.1f} s" if theirs else ""))
-    print("| query | ours, whole index | ours, sharded | of which terms | requests | Pagefind | ours ÷ Pagefind |")
-    print("|---|---|---|---|---|---|---|")
+    print("| query | ours, whole index | ours, sharded | of which terms | each further word | requests | Pagefind "
+          "| ours ÷ Pagefind |")
+    print("|---|---|---|---|---|---|---|---|")
     for n, row in enumerate(ours):
         other = theirs[n]["bytes"] if theirs else 0
         ratio = f"{row['gzip'] / other:.2f}" if other else "–"
         print(f"| {row['query']} | {whole_gz / 1e3:,.0f} KB | {row['gzip'] / 1e3:,.0f} KB | "
-              f"{row['terms'] / 1e3:,.0f} KB | {row['requests']} | "
+              f"{row['terms'] / 1e3:,.0f} KB | {further(row['further'])} | "
+              f"{row['requests']} | "
               f"{other / 1e3:,.0f} KB | {ratio} |")
     if args.no_times:
         return

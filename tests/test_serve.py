@@ -312,3 +312,38 @@ def test_served_pages_are_the_built_pages(seed_content, tmp_path):
     name = next(name for name in built if name.startswith("papers/"))
     status, _, body = SiteApp(live).respond("/" + name)
     assert status.startswith("200") and body == without_csp(built[name]) != built[name]
+
+
+def test_a_search_index_cut_into_fewer_shards_leaves_no_old_shard_served(tmp_path):
+    """serve makes the index again in the background: a shard the new index no longer has leaves the served
+    files and the mirrored folder (it would be served stale, and kept in memory, until the next pass)."""
+    from generator.pipeline.live import LiveSite
+
+    fixture = REPO / "tests" / "fixtures" / "corpus" / "abstracts.jsonl"
+    abstracts = [" ".join(json.loads(line)["abstract"].split())
+                 for line in fixture.read_text(encoding="utf-8").split("\n") if line][:60]
+    content = tmp_path / "content"
+    content.mkdir()
+    listed = content / "abstracts.txt"
+    # Made-up words of every paper's own make a vocabulary of several shards.
+    words = [" ".join(f"zq{n}x{k}wordy{n * k}" for k in range(40)) for n in range(len(abstracts))]
+    listed.write_text("Shards\n\n" + "\n\n".join(f"{a} {w}." for a, w in zip(abstracts, words)) + "\n",
+                      encoding="utf-8")
+    live = LiveSite(content, tmp_path / "site")
+    live.build_all()
+    live.wait_for_search()
+
+    def shards() -> set[str]:
+        return {name for name in live.files if re.fullmatch(r"assets/search/t\d+\.js", name)}
+
+    before = shards()
+    assert len(before) >= 3, before
+    listed.write_text("Shards\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+    live.rebuild({listed.resolve()})
+    live.wait_for_search()
+    after = shards()
+    assert after and len(after) < len(before), (before, after)
+    on_disk = {f"assets/search/{p.name}" for p in (tmp_path / "site" / "assets" / "search").glob("t*.js")
+               if re.fullmatch(r"t\d+\.js", p.name)}
+    assert on_disk == after
+    live.close()

@@ -151,7 +151,7 @@ class Background(Schedule):
             with self._lock:
                 if generation != self._generation:
                     return
-                sink.add(files)
+                sink.add(files, gone=set(self._names) - set(names))  # no shard of an index cut again lingers
                 self._names = names
             self.lag = time.perf_counter() - start
             if self.on_ready:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from generator.pipeline.cache import BuildCache
 from generator.pipeline.output import (Staging, check_replaceable, output_lock, publish_site, staged_site,
@@ -61,8 +61,9 @@ class Sink:
     def finish(self, names: list[str], static: dict[str, Path]) -> None:
         """Publish the site: the files written now, those kept from the last site, the static files."""
 
-    def add(self, files: dict[str, bytes]) -> None:
-        """Files that follow the published site (made in the background after it)."""
+    def add(self, files: dict[str, bytes], gone: Iterable[str] = ()) -> None:
+        """Files that follow the published site (made in the background after it); ``gone``: files of
+        the last such batch that this one no longer has (a search index cut into fewer shards)."""
 
 
 class NullSink(Sink):
@@ -146,9 +147,9 @@ class StagingSink(Sink):
             LastSite.save(self._record[0], self.out_dir, self._record[1])
             self._record = None
 
-    def add(self, files: dict[str, bytes]) -> None:
+    def add(self, files: dict[str, bytes], gone: Iterable[str] = ()) -> None:
         with output_lock(self.out_dir):  # not while another build swaps the folder
-            write_changed(self.out_dir, {}, files, remove=False)
+            write_changed(self.out_dir, dict.fromkeys(set(gone) - set(files), b""), files)
 
 
 class MemorySink(Sink):
@@ -190,11 +191,12 @@ class MemorySink(Sink):
                 self.written, self.removed = write_changed(self.out_dir, self.files, files)
             self.files, self.rendered = files, len(self._new)
 
-    def add(self, files: dict[str, bytes]) -> None:
+    def add(self, files: dict[str, bytes], gone: Iterable[str] = ()) -> None:
         with self._lock:
             changed = {name: data for name, data in files.items() if self.files.get(name) != data}
-            self.files = {**self.files, **changed}
-            write_changed(self.out_dir, {}, changed, remove=False)
+            dropped = {name: self.files[name] for name in gone if name in self.files and name not in files}
+            self.files = {**{n: d for n, d in self.files.items() if n not in dropped}, **changed}
+            write_changed(self.out_dir, dropped, changed)  # writes the changed, removes the dropped
 
     def _static_bytes(self, static: dict[str, Path]) -> dict[str, bytes]:
         """The static files' bytes, read again only when a file changed."""
