@@ -51,9 +51,9 @@ for (const query of JSON.parse(readFileSync(queriesPath, "utf8"))) {
   loaded = [];
   const shards = new Shards(loader(""));
   let hits = [];
-  const words = [];  // how many files had loaded as each further word began (a space typed)
+  const starts = [];  // how many files had loaded as each further word began (a space typed)
   for (let end = 1; end <= query.length; end++) {
-    if (query[end - 1] === " ") words.push(loaded.length);
+    if (query[end - 1] === " ") starts.push(loaded.length);
     if (end < query.length && search.unfinishedLetter(query.slice(0, end))) continue;  // the box waits
     const words = search.queryWords(query.slice(0, end));
     if (!words.length) continue;
@@ -62,6 +62,6 @@ for (const query of JSON.parse(readFileSync(queriesPath, "utf8"))) {
   }
   await records(shards, hits);  // as Pagefind's side: the shown results of the query typed
   const typed = loaded.length;
-  out.push({ query, hits: hits.length, files: loaded, words, typed });
+  out.push({ query, hits: hits.length, files: loaded, words: starts, typed });
 }
 console.log(JSON.stringify({ queries: out }));

@@ -119,7 +119,15 @@ def test_home_lists_every_paper_with_title_and_its_abstract_a_click_away(seed_si
     home = (seed_site / "index.html").read_text(encoding="utf-8")
     assert home.count('class="paper-item"') == SEED_ABSTRACTS
     assert "19 papers" in home
-    assert home.count('<details class="item-abstract">') == SEED_ABSTRACTS  # opens in place, no script
+    # Each opens in place, from the file under assets/abstracts/ its toggle names (contents.js).
+    toggles = re.findall(r'<details class="item-abstract" data-abstract="(a\d+)" data-paper="([^"]+)">', home)
+    assert len(toggles) == SEED_ABSTRACTS
+    for name, paper in toggles:
+        text = (seed_site / "assets" / "abstracts" / f"{name}.js").read_text(encoding="ascii")
+        held = json.loads(json.loads(re.fullmatch(r'proceedingsAbstracts\.arrived\("a\d+",JSON\.parse\((".*")\)\);\n',
+                                                  text).group(1)))
+        assert held[paper].startswith("<p>"), (name, paper)
+    assert "<p>" not in home.split('class="paper-list"', 1)[1].rsplit("</ol>", 1)[0]  # no abstract on the list
 
 
 def test_paper_pages_link_previous_and_next(seed_site):
@@ -134,10 +142,12 @@ def test_404_uses_the_site_path(seed_site):
     assert 'href="/assets/style.css"' in page
 
 
-def test_long_lists_paginate_and_every_link_still_resolves(seed_content, tmp_path):
+def test_long_lists_paginate_and_every_link_still_resolves(seed_content, tmp_path, monkeypatch):
+    """A topic's list past papers_per_page, and contents past CONTENTS_PAPERS (1,000: here 3)."""
     from generator.commands.build import build
     from generator.commands.reporter import Reporter
 
+    monkeypatch.setattr("generator.render.html.CONTENTS_PAPERS", 3)
     config = seed_content / "proceedings.yaml"
     config.write_text(config.read_text(encoding="utf-8").replace("papers_per_page: 100", "papers_per_page: 3"),
                       encoding="utf-8")
@@ -157,9 +167,9 @@ def test_long_lists_paginate_and_every_link_still_resolves(seed_content, tmp_pat
                 assert (path.parent / unquote(parts.path)).resolve().is_file(), f"{path.name} → {link}"
 
 
-def test_long_abstracts_with_math_paginate_by_size_not_only_by_count(tmp_path):
-    """A volume of long, math-heavy abstracts: every list page stays under 100 KB, every paper is listed
-    once, in order, numbered on from the page before."""
+def test_long_abstracts_with_math_stay_off_the_one_contents_page(tmp_path):
+    """A volume of long, math-heavy abstracts: its 150 papers are listed on one contents page, once each, in
+    order; the abstracts are in the files the toggles open (render/abstracts.py), and no page passes 100 KB."""
     from conftest import write_list
     from generator.commands.build import build
     from generator.commands.reporter import Reporter
@@ -173,13 +183,41 @@ def test_long_abstracts_with_math_paginate_by_size_not_only_by_count(tmp_path):
     build(content, tmp_path / "site", Reporter())
     site = tmp_path / "site"
     homes = sorted(site.glob("index*.html"), key=lambda p: int(re.sub(r"\D", "", p.stem) or 1))
-    assert len(homes) > 2  # 150 papers are more than 100 per page would make: 2 pages
+    assert [p.name for p in homes] == ["index.html"]
+    assert "We show" not in homes[0].read_text(encoding="utf-8")  # the abstracts are not on the contents
+    abstracts_on_disk = "".join(p.read_text(encoding="ascii") for p in (site / "assets" / "abstracts").glob("*.js"))
+    assert abstracts_on_disk.count("Paper 150 studies") == 1
     sizes = {p.name: p.stat().st_size for p in site.rglob("*.html")}
     assert max(sizes.values()) < 100_000, max(sizes.items(), key=lambda item: item[1])
     listed, starts = [], []
     for home in homes:
         html = home.read_text(encoding="utf-8")
         starts.append(int(re.search(r'<ol class="paper-list" start="(\d+)"', html).group(1)))
-        listed.append(re.findall(r'href="papers/([^"]+)\.html"', html))
+        listed.append(re.findall(r'class="paper-item-title"[^>]*><a href="papers/([^"]+)\.html"', html))
     assert sum(map(len, listed)) == len({name for page in listed for name in page}) == 150
     assert starts == [1 + sum(map(len, listed[:number])) for number in range(len(homes))]
+
+
+def test_a_volume_of_1000_papers_is_one_contents_page_within_300_kb_gzip(tmp_path):
+    """Every paper of a 1,000-paper volume on one contents page (title, authors, links, topics), as PMLR's
+    and the ACL Anthology's volume pages list theirs, within 300 KB gzip (issue 29)."""
+    import gzip
+
+    from generator.commands.build import build
+    from generator.commands.reporter import Reporter
+
+    fixture = Path(__file__).parent / "fixtures" / "corpus" / "abstracts.jsonl"
+    base = [json.loads(line) for line in fixture.read_text(encoding="utf-8").split("\n") if line]
+    content = tmp_path / "content"
+    content.mkdir()
+    records = [{**base[n % len(base)], "id": f"p{n}", "title": f"{base[n % len(base)]['title']}, part {n}",
+                "abstract": f"{base[n % len(base)]['abstract']} Variant {n}."} for n in range(1000)]
+    (content / "papers.jsonl").write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    reporter = Reporter()
+    build(content, tmp_path / "site", reporter)
+    assert not reporter.errors, reporter.errors
+    site = tmp_path / "site"
+    assert [p.name for p in site.glob("index*.html")] == ["index.html"]
+    home = (site / "index.html").read_bytes()
+    assert home.count(b'class="paper-item"') == 1000
+    assert len(gzip.compress(home, 6)) <= 300_000, len(gzip.compress(home, 6))

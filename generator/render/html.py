@@ -23,6 +23,7 @@ from generator.model.config import Config
 from generator.model.details import author_fields, is_web_link
 from generator.errors import ThemeError
 from generator.render.i18n import interface
+from generator.render import abstracts
 from generator.derive.groups import group_index, paper_groups
 from generator.model.paper import DETAILS, Author, RenderedPaper, Tag
 from generator.derive.people import People, Person, Rules, group, name_key, own_key
@@ -41,7 +42,11 @@ AUTHORS_IN_LISTS = 10
 # A list page's papers stop short of this many bytes (the page's own header, contents and navigation
 # come on top): every page stays under 100 KB, however long its abstracts or heavy their math.
 LIST_PAGE_BUDGET = 80_000
-ITEM_MARKUP = 700  # bytes of a list item's own markup: links, topics, the abstract's <details>
+ITEM_MARKUP = 700  # bytes of a list item's own markup: links, topics, the abstract's toggle
+# The home page is the volume's contents (issue 29): up to CONTENTS_PAPERS papers on one page, as PMLR's and
+# the ACL Anthology's volume pages list theirs, within CONTENTS_BUDGET bytes (about 200 KB gzip).
+CONTENTS_PAPERS = 1_000
+CONTENTS_BUDGET = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -207,6 +212,7 @@ class SiteRenderer:
         self.cross_page = []
         self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in parts.tags}
         self.shared["author_urls"] = author_urls(self.people)
+        self.shared["abstract_files"] = abstracts.file_count(len(papers))  # moves only in powers of two
         outputs = [output for page_type in PAGE_TYPES for output in page_type(self, parts)]
         if self.publication is not None:
             paths = [output.path for output in outputs]
@@ -228,7 +234,7 @@ class SiteRenderer:
 
     def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         pages = [(url, chunk, pagination, paper_groups(chunk, pagination["first_order"])) for url, chunk, pagination
-                 in paginate(papers, self.config.papers_per_page, "index", weight=list_weight)]
+                 in paginate(papers, CONTENTS_PAPERS, "index", weight=list_weight, budget=CONTENTS_BUDGET)]
         index = group_index([(url, groups) for url, _, _, groups in pages])
         self.cross_page.append(index)
         for url, chunk, pagination, groups in pages:
@@ -248,6 +254,11 @@ class SiteRenderer:
         # Citations and meta tags are made here, when the page is rendered, not for every paper up front.
         extra = self.publication.paper_context(paper) if self.publication else {}
         return self.render("paper.html", "../", paper=paper, previous=previous, next=following, **extra)
+
+    def abstract_files(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+        """The abstracts list items open in place (render/abstracts.py), each file made from its papers."""
+        for path, held, make in abstracts.abstract_files(papers):
+            yield Output(path, make, _ids(held))
 
     def tag_pages(self, tag_pages: list[TagPage]) -> Iterator[Output]:
         # The topic index shows names and counts only: a paper's text never changes it.
@@ -292,17 +303,17 @@ def _lang_attribute(site_language: str, text: str) -> Markup:
     return Markup(f' lang="{found}"')
 
 
-def paginate(items: list, size: int, stem: str, joiner: str = "-",
-             weight: Callable[[Any], int] | None = None) -> Iterator[tuple[str, list, dict]]:
+def paginate(items: list, size: int, stem: str, joiner: str = "-", weight: Callable[[Any], int] | None = None,
+             budget: int = LIST_PAGE_BUDGET) -> Iterator[tuple[str, list, dict]]:
     """Split a list into pages ``stem.html``, ``stem-2.html``…; each gets its navigation.
 
     A page holds ``size`` items, or fewer when their ``weight`` (about the bytes each adds to
-    the page) would pass ``LIST_PAGE_BUDGET``: a list of long abstracts with much math
-    still makes pages a reader can load quickly. ``pagination.window`` holds the page numbers
+    the page) would pass ``budget``: a list of long titles and author lists still makes pages
+    a reader can load quickly. ``pagination.window`` holds the page numbers
     worth a link (first, last and the neighbours of the current one), with ``None`` where
     numbers are skipped, so that a 100-page list does not put 100 links on every page.
     """
-    chunks = _chunks(items, size, weight)
+    chunks = _chunks(items, size, weight, budget)
     urls = [f"{stem}.html"] + [f"{stem}{joiner}{n}.html" for n in range(2, len(chunks) + 1)]
     first = 1
     for number, (url, chunk) in enumerate(zip(urls, chunks), start=1):
@@ -316,12 +327,12 @@ def paginate(items: list, size: int, stem: str, joiner: str = "-",
         first += len(chunk)
 
 
-def _chunks(items: list, size: int, weight: Callable[[Any], int] | None) -> list[list]:
+def _chunks(items: list, size: int, weight: Callable[[Any], int] | None, budget: int) -> list[list]:
     chunks: list[list] = [[]]
     load = 0
     for item in items:
         cost = weight(item) if weight else 0
-        if len(chunks[-1]) == size or (chunks[-1] and load + cost > LIST_PAGE_BUDGET):
+        if len(chunks[-1]) == size or (chunks[-1] and load + cost > budget):
             chunks.append([])
             load = 0
         chunks[-1].append(item)
@@ -330,9 +341,10 @@ def _chunks(items: list, size: int, weight: Callable[[Any], int] | None) -> list
 
 
 def list_weight(paper: RenderedPaper) -> int:
-    """About the bytes a paper adds to a list page (_paper_item.html): its title, names, abstract and links."""
+    """About the bytes a paper adds to a list page (_paper_item.html): its title, names and links (its
+    abstract is not on the page: render/abstracts.py)."""
     names = sum(len(author.name) + 40 for author in paper.details.authors[:AUTHORS_IN_LISTS])
-    return len(paper.title_html) + len(paper.abstract_html) + names + ITEM_MARKUP
+    return len(paper.title_html) + names + ITEM_MARKUP
 
 
 def _window(current: int, count: int, radius: int = 2) -> list[int | None]:
@@ -368,6 +380,7 @@ PAGE_TYPES: tuple[Callable[[SiteRenderer, SiteParts], Iterable[Output]], ...] = 
     lambda renderer, parts: renderer.tag_pages(parts.tags),
     lambda renderer, parts: renderer.author_pages(parts.authors),
     lambda renderer, parts: renderer.fixed_pages(parts.papers),
+    lambda renderer, parts: renderer.abstract_files(parts.papers),
 )
 
 
@@ -376,8 +389,15 @@ def install_functions(env: jinja2.Environment) -> jinja2.Environment:
     the build's data read it from the render's context (``SiteRenderer.shared``)."""
     env.globals["authors_in_lists"] = AUTHORS_IN_LISTS
     env.globals["author_url"] = _author_url
-    env.filters.update(tag_url=_tag_url, topic=_topic, lang_attr=_lang_attr, teaser=teaser, href=link_href)
+    env.filters.update(tag_url=_tag_url, topic=_topic, lang_attr=_lang_attr, teaser=teaser, href=link_href,
+                       abstract_file=_abstract_file)
     return env
+
+
+@jinja2.pass_context
+def _abstract_file(context, paper: RenderedPaper) -> str:
+    """The file under assets/abstracts/ (no suffix) a list item opens its paper's abstract from."""
+    return abstracts.file_of(paper.paper.id, context["abstract_files"])
 
 
 @jinja2.pass_context

@@ -133,6 +133,14 @@ def compact_json(value) -> str:
     return json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
 
 
+def data_script(callback: str, name: str, value) -> bytes:
+    """A script handing ``value`` to ``callback(name, value)``: JSON text given to JSON.parse
+    (index_script's reasons: faster to parse, ASCII, no "<"). The site's files loaded on demand
+    (the index's shards, the lists' abstracts) are such scripts, since fetch() is refused from file://."""
+    text = json.dumps(compact_json(value)).replace("<", "\\u003c")
+    return f'{callback}("{name}",JSON.parse({text}));\n'.encode("ascii")
+
+
 def write_chunks(path: Path, chunks: Iterable[bytes]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as handle:

@@ -25,12 +25,11 @@ alone pass it is a shard of its own.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 from generator.model.paper import RenderedPaper
 from generator.search.index import FIELDS, FieldVectors, _Terms, found_terms, utf16_key
-from generator.search.payload import compact_json, display_records
+from generator.search.payload import compact_json, data_script, display_records
 
 SHARD_BYTES = 24_000  # JSON text per term shard before gzip (about 8 KB over the wire)
 BLOCK = 8  # documents per display block: the 8 results a dropdown shows touch at most 8 small files
@@ -91,6 +90,4 @@ def term_files(found: _Terms, documents: int, described: dict,
 
 
 def _script(name: str, value) -> bytes:
-    # JSON text handed to JSON.parse (payload.index_script's reasons: faster to parse, ASCII, no "<").
-    text = json.dumps(compact_json(value)).replace("<", "\\u003c")
-    return f'{CALLBACK}("{name}",JSON.parse({text}));\n'.encode("ascii")
+    return data_script(CALLBACK, name, value)

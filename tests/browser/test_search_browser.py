@@ -159,6 +159,10 @@ def test_escape_or_a_click_elsewhere_closes_the_results(page, site_url):
     assert panel.is_hidden(), "Escape left the results open"
     page.locator("#search-q").press_sequentially(" model")
     panel.wait_for(state="visible", timeout=TIMEOUT)
+    # The answer to the whole query (Escape emptied the box), not to one typed on the way ("mo"), which
+    # would open the results again after the click.
+    page.wait_for_function("() => document.querySelector('.search-status').textContent.includes('“model”')",
+                           timeout=TIMEOUT)
     page.mouse.click(5, 400)
     assert panel.is_hidden(), "a click on the page left the results open"
 
