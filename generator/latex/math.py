@@ -136,7 +136,8 @@ def bracket_math(state: StateInline, silent: bool) -> bool:
 
 
 MATH_ENVIRONMENTS = ("equation", "displaymath", "align", "gather", "multline", "eqnarray")
-_ENVIRONMENT = re.compile(r"\\begin\{(" + "|".join(MATH_ENVIRONMENTS) + r")(\*?)\}")
+# With its braces, or fused by a conversion that lost them: \beginequation … \endequation.
+_ENVIRONMENT = re.compile(r"\\begin(\{)?(" + "|".join(MATH_ENVIRONMENTS) + r")(\*?)(?(1)\}|(?![A-Za-z]))")
 # Environments whose body is the formula; the others are tables that
 # latex2mathml builds from the whole environment.
 _BODY_ONLY = ("equation", "displaymath")
@@ -145,23 +146,33 @@ _BODY_ONLY = ("equation", "displaymath")
 def environment_math(state: StateInline, silent: bool) -> bool:
     """``\\begin{equation}…\\end{equation}`` and friends, pasted into abstracts as display math."""
     src, pos = state.src, state.pos
-    if not src.startswith("\\begin{", pos):
+    if not src.startswith("\\begin", pos):
         return False
     found = _ENVIRONMENT.match(src, pos)
     if not found:
         return False
-    end_tag = "\\end{" + found.group(1) + found.group(2) + "}"
-    close = find_closer(state, end_tag, found.end(), state.posMax)
+    name = found.group(2) + found.group(3)
+    closers = [(find_closer(state, tag, found.end(), state.posMax), tag)
+               for tag in ("\\end{" + name + "}", "\\end" + name)]
+    close, end_tag = min(((at, tag) for at, tag in closers if at >= 0), default=(-1, ""))
     if close < 0:
         return False
     after = close + len(end_tag)
     if not silent:
-        if found.group(1) in _BODY_ONLY:
+        if found.group(2) in _BODY_ONLY:
             _push_math(state, "math_display", src[found.end() : close], found.group(0), end_tag)
         else:
-            _push_math(state, "math_display", src[pos:after], "", "")
+            _push_math(state, "math_display", _braced_edges(src[pos:after], found, end_tag, name), "", "")
     state.pos = after
     return True
+
+
+def _braced_edges(source: str, begin: re.Match[str], end_tag: str, name: str) -> str:
+    """The environment as latex2mathml reads it: ``\\beginalign … \\endalign`` with its braces back."""
+    if begin.group(1) and end_tag.startswith("\\end{"):
+        return source
+    body = source[begin.end() - begin.start() : len(source) - len(end_tag)]
+    return f"\\begin{{{name}}}{body}\\end{{{name}}}"
 
 
 _CLOSERS_KEY = "math_closers"

@@ -48,6 +48,7 @@ WORD_SYMBOLS = {
     "guillemotleft": "«", "guillemotright": "»",
     "quad": "\u2003", "qquad": "\u2003\u2003", "enspace": "\u2002", "thinspace": "\u2009",
     "textperiodcentered": "·", "textmu": "µ",
+    "item": "•",  # an \item that no list holds (in a title; a paragraph's become a list: structure.py)
 }
 
 # Accent control symbols (\'e) and control words (\c{c}) → combining marks.
