@@ -25,7 +25,7 @@ from .texscan import read_argument, read_command
 # A run of math that lost its dollars is a formula, not a page: scanning at most this far keeps
 # text full of unclosed \\left( or \\sqrt{ linear.
 MAX_RUN = 300
-_LEFT_RIGHT = re.compile(r"\\(left|right)(?![A-Za-z])")
+_LEFT_RIGHT = re.compile(r"\\m?(left|right)(?![A-Za-z])")  # mleftright's \mleft is a \left
 
 
 def math_run(state: StateInline, silent: bool, name: str, end: int) -> bool:
@@ -83,7 +83,7 @@ def _item(src: str, pos: int, limit: int) -> int:
     count = _arguments(name, src[end : end + 1])
     if count is None:
         return -1
-    if name == "left":
+    if name in ("left", "mleft"):
         end = _matching_right(src, end, limit)
         name = "right"
     if name in DELIMITED:
@@ -106,7 +106,7 @@ def _item(src: str, pos: int, limit: int) -> int:
 
 def _matching_right(src: str, pos: int, limit: int) -> int:
     """Position just after the ``\\right`` that closes the ``\\left`` before ``pos``."""
-    if src.find("\\right", pos, limit) < 0:
+    if src.find("right", pos, limit) < 0:
         return -1  # the common case of a lost \right, found without walking every \left
     depth = 1
     for match in _LEFT_RIGHT.finditer(src, pos, limit):
