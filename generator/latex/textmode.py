@@ -19,6 +19,7 @@ from markdown_it.rules_inline import StateInline
 
 from .builtins import TEXT_ABBREVIATIONS
 from .citations import citation, footnote
+from .guesses import guess
 from .math import MATH_ENVIRONMENTS, push_macro_math
 from .model import MacroDef
 from .problems import push_error
@@ -234,9 +235,19 @@ def _skip_empty_group(state: StateInline, pos: int) -> int:
     return pos + 2 if state.src.startswith("{}", pos) and pos + 2 <= state.posMax else pos
 
 
+def _guessed(state: StateInline, silent: bool, name: str, end: int) -> bool:
+    """An author's conventional macro in text (``\\fhat``): inline math, where it is guessed and reported."""
+    if guess(name) is None:
+        return False
+    if not silent:
+        push_macro_math(state, state.src[state.pos : end])
+    state.pos = _skip_empty_group(state, end)
+    return True
+
+
 # Tried in order after the config macros; the first that takes the command wins.
 _HANDLERS = (_style, _switch, _link, _letter_accent, _symbol, _layout, citation, footnote,
-             math_run, _fused_style)
+             math_run, _fused_style, _guessed)
 
 
 # -- problems ---------------------------------------------------------------------
