@@ -20,6 +20,7 @@ def test_a_fused_name_is_split_at_its_known_command(name, latex):
 
 @pytest.mark.parametrize("name", [
     "sinc", "sech", "minimize", "logit",   # a function's own name, or a word: no operator plus letter
+    "info", "kern", "mini",                # a lower-case letter after inf, ker, min makes a word or a primitive
     "texttimes", "textonehalf",            # textcomp symbols, not \text{times}
     "limsup", "argmax", "textbf",          # known commands
 ])

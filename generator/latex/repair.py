@@ -11,10 +11,10 @@ PMLR's conversion lost more braces, and the same rules take them generally:
 - a word font fused with a word takes the word (``\\mathrmpoly`` → ``\\mathrm{poly}``,
   ``\\textnnz`` → ``\\text{nnz}``), unless a brace follows (``\\textcolor{red}`` is a command
   of its own) or the name is a textcomp symbol (``\\texttimes``);
-- an operator fused with one letter, a Greek letter, another operator or a macro is the operator
-  applied to it
-  (``\\logN`` → ``\\log N``, ``\\logdet`` → ``\\log \\det``); a trigonometric name only takes
-  an upper-case letter, since ``sinc`` or ``sech`` are names of their own;
+- an operator fused with a capital, a Greek letter, another operator or a macro is the operator
+  applied to it (``\\logN`` → ``\\log N``, ``\\logdet`` → ``\\log \\det``); a lower-case letter
+  only after ``log``, ``ln``, ``lg``, ``exp`` (``\\logn``), since ``\\sinc``, ``\\info``, ``\\kern`` or
+  ``\\mini`` are names of their own;
 - an environment edge fused with an environment latex2mathml knows (``\\beginpmatrix``) gets
   its braces back (lists and math environments in text: structure.py, math.py).
 
@@ -45,9 +45,15 @@ TEXTCOMP = frozenset("""textasteriskcentered textbigcircle textblank textbracele
     textnaira textnumero textohm textonehalf textonequarter textonesuperior textordfeminine
     textordmasculine textparagraph textpm textquestiondown textrangle textrbrackdbl textrightarrow
     textsection textthreequarters textthreesuperior texttimes texttwosuperior textuparrow textvisiblespace
-    textwidth textyen""".split())
-# Operators fused with their operand: \logN. Trigonometric ones only before a capital (sinc, sech, cosh).
-_TRIG = re.compile(r"(arc)?(sin|cos|tan|cot|sec|csc|cosec|tg|ctg|cotg)h?$")
+    textwidth textyen textquotesingle textquotedbl texttildelow textbardbl textbrokenbar textcopyleft
+    textasciigrave textasciiacute textasciibreve textasciicaron textasciidieresis textasciimacron textinterrobang
+    textperthousand textpertenthousand textreferencemark textsurd textborn textdied textmarried textdivorced
+    textleaf textdiscount textrecipe textbaht textwon textlira textpeso textcurrency textfractionsolidus
+    textdblhyphen textopenbullet textmho textpilcrow textlquill textrquill textcent textcentoldstyle
+    textservicemark textdownarrow textcircledP textgravedbl textacutedbl""".split())
+# Operators fused with their operand: \logN. Before a lower-case letter only those that make no word or
+# primitive with it (\info, \kern, \mini, \sinc are names of their own): \logn, \expx.
+_LOWER_OPERAND = frozenset(("log", "ln", "lg", "exp"))
 # What an operator may be fused with besides a letter: another operator, a Greek letter, a macro.
 GREEK = frozenset("""alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu
     xi pi rho sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega
@@ -114,7 +120,7 @@ def split_fused_operator(name: str, macros: Mapping[str, MacroDef]) -> tuple[str
         rest = name[len(operator):]
         if not name.startswith(operator) or not rest:
             continue
-        if len(rest) == 1 and (rest.isupper() or not _TRIG.match(operator)):
+        if len(rest) == 1 and rest.isalpha() and (rest.isupper() or operator in _LOWER_OPERAND):
             return operator, rest
         if rest in FUNCTIONS or rest in GREEK or (rest in macros and macros[rest].nargs == 0):
             return operator, "\\" + rest
