@@ -64,3 +64,9 @@ def test_pmlr_abstract_with_fused_names_renders_without_problems(renderer):
 
 def test_unsplittable_fused_name_is_still_reported(renderer):
     assert [p.source for p in renderer.render(r"$\minimize f$").problems] == [r"\minimize"]
+
+
+def test_fused_edges_of_rewritten_and_starred_environments(renderer):
+    result = renderer.render(r"$\beginaligned a &= b \\ c &= d \endaligned$ and $\beginalign* x &= y \endalign*$")
+    assert result.problems == ()
+    assert result.html.count("<mtable") == 2 and "&amp;" not in result.html

@@ -59,11 +59,11 @@ GREEK = frozenset("""alpha beta gamma delta epsilon varepsilon zeta eta theta va
     xi pi rho sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega
     ell""".split())
 OPERATORS = sorted(FUNCTIONS - {"argmax", "argmin", "ch", "sh", "th", "cth"}, key=len, reverse=True)
-# Environments latex2mathml builds (or that _ENVIRONMENTS below rewrites into ones it does).
+# Environments latex2mathml builds (_ENVIRONMENTS below adds the ones rewritten into them).
 MATH_TABLES = frozenset("""matrix pmatrix bmatrix Bmatrix vmatrix Vmatrix smallmatrix array cases split align
     align* substack""".split())
 
-_WORD_OR_YEN = re.compile(r"\\([A-Za-z]+)|¥(?=[A-Za-z])")
+_WORD_OR_YEN = re.compile(r"\\([A-Za-z]+)(\*?)|¥(?=[A-Za-z])")  # the star of a fused \beginalign*
 # amsmath environments latex2mathml does not know (it prints their `&` and loses their rows),
 # written as ones it turns into tables: `aligned` and `alignat` align as `align*` does
 # (right, left, right…), `gathered` and `multline` centre one column, `eqnarray` is r c l.
@@ -172,13 +172,14 @@ def repair_math(latex: str, macros: Mapping[str, MacroDef]) -> str:
         latex = _UPRIGHT_LETTER.sub(r"\\mathrm {\1}", latex)
 
     def fix(match: re.Match[str]) -> str:
-        name = match.group(1)
+        name, star = match.groups()
         if name is None:
             return "\\"
-        edge = split_fused_edge(name)
+        edge = split_fused_edge(name + star, _FUSED_EDGES) or split_fused_edge(name, _FUSED_EDGES)
         if edge is not None:
-            return f"\\{edge[0]}{{{edge[1]}}}"
-        return unfuse(name, macros, latex[match.end() : match.end() + 1]) or match.group(0)
+            return f"\\{edge[0]}{{{edge[1]}}}" + ("" if edge[1].endswith("*") else star)
+        following = star or latex[match.end() : match.end() + 1]
+        return (unfuse(name, macros, following) or f"\\{name}") + star
 
     latex = _WORD_OR_YEN.sub(fix, latex)
     if "_\\" in latex or "^\\" in latex:
@@ -186,6 +187,10 @@ def repair_math(latex: str, macros: Mapping[str, MacroDef]) -> str:
     if "\\bf" in latex or "\\sf" in latex or "\\tt" in latex:
         latex = _SWITCHED_NUMBER.sub(r"\\\1 \\math\1{\2}", latex)
     return _ENVIRONMENT_EDGE.sub(_environment, latex) if "\\begin" in latex else latex
+
+
+# Fused edges of the environments latex2mathml builds and of those _ENVIRONMENTS rewrites.
+_FUSED_EDGES = MATH_TABLES | frozenset(_ENVIRONMENTS)
 
 
 def _script_font(found: re.Match[str]) -> str:
