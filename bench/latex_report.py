@@ -45,6 +45,8 @@ SILENT = {
     "empty fraction part": re.compile(r"<mfrac[^>]*>(<mrow></mrow>|<mrow><mrow></mrow></mrow>)|<mrow></mrow></mfrac>"),
 }
 _ERROR = re.compile(r'<span class="tex-error"[^>]*>.*?</span>', re.DOTALL)
+# A citation's keys in the source (issue 30: the page must never show them).
+_CITE_KEYS = re.compile(r"\\[Cc]ite[A-Za-z]*\s*(?:\[[^\]]*\]\s*){0,2}\{([^{}]*)\}")
 _TAG = re.compile(r"<[^>]+>")
 _COMMAND = re.compile(r"\\[A-Za-z]+")
 # A dollar that reads as a price ("$5", "($10M") is not markup.
@@ -96,6 +98,10 @@ def visible(markup: str, keep_errors: bool) -> str:
     return html.unescape(_TAG.sub("", markup))
 
 
+def _word(word: str, text: str) -> bool:
+    return re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", text) is not None
+
+
 def error_kind(message: str) -> str:
     """``undefined macro \\foo`` → ``undefined macro \\…``: one row per kind of message."""
     if message.startswith(("undefined macro", "missing argument", "macro ")):
@@ -126,6 +132,9 @@ class Report:
         self.marked_in_math = 0  # abstracts whose formulas render with an undefined macro marked in place
         self.whole_formulas: Counter[str] = Counter()  # formulas shown whole as source, by message kind
         self.silent: Counter[str] = Counter()
+        self.guessed: Counter[str] = Counter()  # macro rendered by a guess → abstracts
+        self.any_guess = 0
+        self.citing = self.raw_keys = 0  # abstracts with a \cite; of them, showing a key as written
 
     def add(self, where: str, source: str, renderer: AbstractRenderer, examples: int) -> None:
         start = time.perf_counter()
@@ -135,6 +144,7 @@ class Report:
         markup, leak = self._count_markup(where, result.html, examples)
         errors = self._count_errors(where, result.problems, examples)
         self._count_math(where, result, examples)
+        self._count_guesses_and_citations(where, source, result, examples)
         self.any_markup += markup
         self.any_leak += leak
         self.any_error += errors
@@ -150,6 +160,20 @@ class Report:
                 if pattern.search(math):
                     self.silent[name] += 1
                     self._example("silent: " + name, where, math[:120], examples)
+
+    def _count_guesses_and_citations(self, where: str, source: str, result, examples: int) -> None:  # noqa: ANN001
+        for guessed in {problem.source for problem in getattr(result, "guesses", ())}:
+            self.guessed[guessed] += 1
+        self.any_guess += bool(getattr(result, "guesses", ()))
+        keys = {key.strip() for found in _CITE_KEYS.findall(source) for key in found.split(",") if key.strip()}
+        if keys:
+            self.citing += 1
+            text, prose = visible(result.html, keep_errors=False), _CITE_KEYS.sub("", source)
+            # a key that is also a word of the abstract (\cite{SON} beside "the SON estimator") does not count
+            shown = [key for key in keys if _word(key, text) and not _word(key, prose)]
+            self.raw_keys += bool(shown)
+            if shown:
+                self._example("raw citation key", where, ", ".join(shown[:3]), examples)
 
     def _count_markup(self, where: str, markup: str, examples: int) -> tuple[bool, bool]:
         """Count each construct once per abstract; (any shown, any shown outside tex-errors)."""
@@ -200,6 +224,12 @@ class Report:
         out.append(f"known silent mis-renderings (formulas): {sum(self.silent.values())} ({silent})")
         for name in self.silent:
             out.extend(f"    {line}" for line in self.examples.get("silent: " + name, [])[:examples])
+        out.append(f"{'macros rendered by a guess':40} {self._pct(self.any_guess):>14}")
+        top = ", ".join(f"{name} {count}" for name, count in self.guessed.most_common(12))
+        out.append(f"  top guessed macros (abstracts): {top or 'none'}")
+        out.append(f"{'abstracts with a citation':40} {self._pct(self.citing):>14}")
+        out.append(f"{'  of which showing a raw citation key':40} {self._pct(self.raw_keys):>14}")
+        out.extend(f"    {line}" for line in self.examples.get("raw citation key", [])[:examples])
         out.append("")
         for label, count in (("any visible LaTeX markup", self.any_markup),
                              ("  of which outside tex-errors", self.any_leak),

@@ -57,19 +57,44 @@ def test_undefined_macros_are_listed_with_their_papers_and_the_config_line(tmp_p
     content = tmp_path / "c"
     content.mkdir()
     write_list(content / "list.txt", "T", [
-        r"We bound $\wstar + \cuF{x}$ for all learners of the class.",
-        r"Our regret is $O(\wstar \sqrt{T})$ in the adversarial setting.",
+        r"We bound $\rsvrg + \atk{x}$ for all learners of the class.",
+        r"Our regret is $O(\rsvrg \sqrt{T})$ in the adversarial setting.",
         r"A different abstract about $\alpha$ and nothing undefined.",
     ])
     result = run("check", "--content", str(content))
     assert result.returncode == 0, result.stderr
     lines = [line for line in result.stderr.splitlines() if line.startswith("undefined macro \\")]
     assert lines == [
-        "undefined macro \\cuF, used by 1 paper (list.txt:3); to define it, add under macros: in "
-        "proceedings.yaml:  cuF: '…'",
-        "undefined macro \\wstar, used by 2 papers (list.txt:3, list.txt:5); to define it, add under macros: in "
-        "proceedings.yaml:  wstar: '…'",
+        "undefined macro \\atk, used by 1 paper (list.txt:3); to define it, add under macros: in "
+        "proceedings.yaml:  atk: '…'",
+        "undefined macro \\rsvrg, used by 2 papers (list.txt:3, list.txt:5); to define it, add under macros: in "
+        "proceedings.yaml:  rsvrg: '…'",
     ]
-    (content / "proceedings.yaml").write_text("title: T\nmacros:\n  wstar: 'w^\\star'\n  cuF: '\\mathcal{F}'\n",
+    (content / "proceedings.yaml").write_text("title: T\nmacros:\n  rsvrg: 'w^\\star'\n  atk: '\\mathcal{F}'\n",
                                               encoding="utf-8")
     assert "undefined macro" not in run("check", "--content", str(content)).stderr
+
+
+def test_guessed_macros_are_listed_once_with_the_line_that_pins_them(tmp_path):
+    """An author's conventional macro renders by its guess, and check says how to pin or correct it."""
+    content = tmp_path / "c"
+    content.mkdir()
+    write_list(content / "list.txt", "T", [
+        r"We bound $\wstar + \cuF$ for all learners of the class, with \fhat in text.",
+        r"Our regret is $O(\wstar \sqrt{T})$ in the adversarial setting.",
+    ])
+    result = run("check", "--content", str(content))
+    assert result.returncode == 0, result.stderr
+    assert "undefined macro" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("guessed \\")]
+    assert lines == [
+        "guessed \\cuF as \\mathcal{F}, used by 1 paper (list.txt:3); to pin or correct it, add under macros: "
+        "in proceedings.yaml:  cuF: '\\mathcal{F}'",
+        "guessed \\fhat as \\hat{f}, used by 1 paper (list.txt:3); to pin or correct it, add under macros: "
+        "in proceedings.yaml:  fhat: '\\hat{f}'",
+        "guessed \\wstar as {w}^{\\star}, used by 2 papers (list.txt:3, list.txt:5); to pin or correct it, add "
+        "under macros: in proceedings.yaml:  wstar: '{w}^{\\star}'",
+    ]
+    (content / "proceedings.yaml").write_text("title: T\nmacros:\n  wstar: 'w_*'\n", encoding="utf-8")
+    pinned = run("check", "--content", str(content)).stderr
+    assert "guessed \\wstar" not in pinned and "guessed \\fhat" in pinned

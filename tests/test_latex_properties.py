@@ -159,8 +159,10 @@ def test_markup_free_text_is_kept_exactly(text):
 
 # What the renderer may consume without showing it: \item labels, the target of a link, the arguments
 # of layout commands, environment names, command names, character references and list markers; and
-# what it shows elsewhere: the page note of a citation comes after its keys ([key, p. 2]).
-_MOVED_OR_DROPPED = re.compile(r"\\item\s*\[[^\]]*\]|(?<=\\)cite[A-Za-z]*\s*(?:\[[^\]]*\](?!\()\s*){1,2}")
+# what it shows elsewhere: the page note of a citation comes after its mark ([Smith 2020, p. 2]); and
+# what it shows in another form: a citation's keys, as authors and year or a number.
+_MOVED_OR_DROPPED = re.compile(r"\\item\s*\[[^\]]*\]|(?<=\\)cite[A-Za-z]*\s*(?:\[[^\]]*\](?!\()\s*){0,2}\{[^{}]*\}"
+                               r"|(?<=\\)cite[A-Za-z]*\s*(?:\[[^\]]*\](?!\()\s*){1,2}")
 _IGNORED_WITH_ARGUMENT = "|".join(name for name, count in IGNORED.items() if count)
 CONSUMED = [
     re.compile(rf"\\(?:{_IGNORED_WITH_ARGUMENT})\s*\{{[^{{}}]*\}}"),
@@ -271,5 +273,5 @@ def test_the_visibility_check_finds_a_lost_word():
     assert kept_in_order(input_letters("a b c"), list("abc"))
     assert not kept_in_order(input_letters("a b c"), list("ab"))
     assert not kept_in_order(input_letters("a b c"), list("acb"))
-    assert input_letters(r"\vspace{2mm}\emph{x} [t](https://a.org/(b)) &amp; \item[(a)] \href{{u}}{y} \cite[p]{k}") == \
-        ["x", "t", "y", "k"]
+    assert input_letters(r"\vspace{2mm}\emph{x} [t](https://a.org/(b)) &amp; \item[(a)] \href{{u}}{y} \cite[p]{k} z") \
+        == ["x", "t", "y", "z"]

@@ -105,7 +105,7 @@ def test_problems_come_in_document_order(renderer):
 
 @pytest.mark.parametrize("source, names, kept", [
     (r"a fixed value $\errnoise$.", ["errnoise"], ""),
-    (r"$\wstar + \cuF{x}_1 \le \alpha$", ["wstar", "cuF"], "<mi>α</mi>"),
+    (r"$\rsvrg + \atk{x}_1 \le \alpha$", ["rsvrg", "atk"], "<mi>α</mi>"),
     (r"$\mathb{R}^d$", ["mathb"], "<mi>d</mi>"),  # latex2mathml dropped \mathb without a trace
     (r"$\text{a \foo b}$", ["foo"], "<mtext> b</mtext>"),
 ])

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from generator.model.config import CONFIG_NAME
 from generator.errors import Diagnostic
+from generator.latex.guesses import advice, pin_line
 from generator.content.merge import Change, entry_digest
 from generator.model.paper import Author, Entry, RenderedPaper
 from generator.derive.people import group
@@ -43,6 +44,7 @@ _HTML = re.compile(r"<!--|</?(?:a|b|i|u|em|strong|br|p|div|span|sub|sup|img|scri
 
 
 _UNDEFINED = re.compile(r"undefined macro \\([A-Za-z]+)")
+_GUESSED = re.compile(r"guessed \\([A-Za-z]+) as (.+?)(?: in “|;)")
 PLACES_SHOWN = 5
 
 
@@ -52,6 +54,7 @@ class CheckResult:
     entries: int
     pending: dict[str, int]  # what a build would do to the pages: create/update/remove → count
     undefined: dict[str, list[str]] = field(default_factory=dict)  # macro name → pages or list lines using it
+    guessed: dict[str, list[str]] = field(default_factory=dict)  # r"\fhat as \hat{f}" → pages or list lines
     # Each paper (a page's, or a list entry's that has no page yet) beside its authors: an archive's people.
     authors: tuple[tuple[object, tuple[Author, ...]], ...] = field(default=(), repr=False, compare=False)
 
@@ -73,28 +76,43 @@ def check(content_dir: Path, reporter: Reporter, people: Rules | None = None) ->
     if people is None:  # the build warns of the author pages' people with every paper; check sees a sample
         group(authors, project.people, "authors").report(reporter.warn)
     undefined = undefined_macros(reporter.diagnostics)
+    guessed = undefined_macros(reporter.diagnostics, _GUESSED)
     report_undefined_macros(undefined, reporter)
-    return CheckResult(len(run.papers), len(entries), pending_counts(run.changes), undefined, authors)
+    report_guessed_macros(guessed, reporter)
+    return CheckResult(len(run.papers), len(entries), pending_counts(run.changes), undefined, guessed, authors)
 
 
-def undefined_macros(diagnostics: list[Diagnostic]) -> dict[str, list[str]]:
-    """Each undefined macro the renderer marked, with the pages (or list lines) that use it."""
+def undefined_macros(diagnostics: list[Diagnostic], pattern: re.Pattern[str] = _UNDEFINED) -> dict[str, list[str]]:
+    """Each undefined macro the renderer marked, with the pages (or list lines) that use it; with
+    ``_GUESSED``, each macro rendered by a guess, keyed by its name and guess (``\\fhat as \\hat{f}``)."""
     used: dict[str, dict[str, None]] = {}
     for diagnostic in diagnostics:
-        found = _UNDEFINED.search(diagnostic.message) if diagnostic.level == "warning" else None
+        found = pattern.search(diagnostic.message) if diagnostic.level == "warning" else None
         if found and diagnostic.path is not None:
             place = f"{diagnostic.path}:{diagnostic.line}" if diagnostic.line else str(diagnostic.path)
-            used.setdefault(found.group(1), {})[place] = None
+            used.setdefault(" as ".join(found.groups()), {})[place] = None
     return {name: list(places) for name, places in sorted(used.items())}
 
 
 def report_undefined_macros(undefined: dict[str, list[str]], reporter: Reporter) -> None:
     """One line per macro: who uses it, and the config line that would define it."""
     for name, places in undefined.items():
-        shown = ", ".join(places[:PLACES_SHOWN])
-        more = f" and {len(places) - PLACES_SHOWN} more" if len(places) > PLACES_SHOWN else ""
-        reporter.info(f"undefined macro \\{name}, used by {len(places)} paper{'s' if len(places) > 1 else ''} "
-                      f"({shown}{more}); to define it, add under macros: in {CONFIG_NAME}:  {name}: '…'")
+        reporter.info(f"undefined macro \\{name}, {_used_by(places)}; to define it, add under macros: in "
+                      f"{CONFIG_NAME}:  {name}: '…'")
+
+
+def report_guessed_macros(guessed: dict[str, list[str]], reporter: Reporter) -> None:
+    """One line per guessed macro: its guess, who uses it, and the config line that pins or corrects it."""
+    for key, places in guessed.items():
+        name, body = key.split(" as ", 1)
+        reporter.info(f"guessed \\{name} as {body}, {_used_by(places)}; to pin or correct it, add under macros: "
+                      f"in {CONFIG_NAME}:  {pin_line(name, body)}")
+
+
+def _used_by(places: list[str]) -> str:
+    shown = ", ".join(places[:PLACES_SHOWN])
+    more = f" and {len(places) - PLACES_SHOWN} more" if len(places) > PLACES_SHOWN else ""
+    return f"used by {len(places)} paper{'s' if len(places) > 1 else ''} ({shown}{more})"
 
 
 def check_entries(entries: list[Entry], reporter: Reporter) -> None:
@@ -130,6 +148,9 @@ def render_entries(entries: list[Entry], project: Project, reporter: Reporter) -
         result = project.renderer.render(entry.text)
         for problem in dict.fromkeys(p.message for p in result.problems):
             reporter.warn(f"entry {entry.index}: {problem}", entry.source, entry.line)
+        for guessed in result.guesses:
+            reporter.warn(f"entry {entry.index}: {guessed.message}; {advice(guessed)}",
+                          entry.source, entry.line)
 
 
 def check_citations(project: Project, papers: list[RenderedPaper], reporter: Reporter) -> None:

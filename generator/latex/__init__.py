@@ -6,9 +6,11 @@ lost its dollars), lists and paragraphs (structure.py), typography
 (typography.py), problem reporting (problems.py); renderer.py assembles them.
 Math is converted by latex2mathml (mathml.py) and corrected (mathfix.py);
 undefined.py marks undefined macros in place and sets \\text{…} as text;
-builtins.py holds the macros authors define for themselves, repair.py fixes
+builtins.py holds the macros authors define for themselves, guesses.py the
+meaning of conventional ones nothing defines (each guess reported), repair.py fixes
 damaged math source (and writes amsmath environments latex2mathml lacks as
-ones it has). tree.py gives a title's MathML as data for search.js.
+ones it has); citekeys.py reads a citation key as authors and year. tree.py
+gives a title's MathML as data for search.js.
 """
 
 from .model import MacroDef, RenderedAbstract, TexProblem

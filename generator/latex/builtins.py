@@ -72,6 +72,9 @@ _NAMED: dict[str, MacroDef] = {
     "wh": MacroDef(r"\widehat{#1}", 1), "allowbreak": MacroDef(""),
     "AC": MacroDef(r"\mathsf{AC}"), "NC": MacroDef(r"\mathsf{NC}"), "TC": MacroDef(r"\mathsf{TC}"),
     "ACC": MacroDef(r"\mathsf{ACC}"),
+    # TeX that is no author's macro: the mleftright package's delimiters, and \em (emphasis is
+    # italics, which math letters already are) as math's own \it
+    "mleft": MacroDef(r"\left"), "mright": MacroDef(r"\right"), "em": MacroDef(r"\it"),
     "x": MacroDef(r"\mathbf{x}"), "y": MacroDef(r"\mathbf{y}"), "u": MacroDef(r"\mathbf{u}"),
 }
 

@@ -1,21 +1,30 @@
 """Citations and footnotes in abstracts, as text-mode command handlers.
 
-An abstract has no bibliography, so ``\\cite{key}`` (and natbib's and
-biblatex's variants) becomes the plain citation "[key]", with any page note:
-``\\citet[\\S 9.2]{key}`` is "[key, § 9.2]". A footnote has no page foot
-either: ``\\footnote{…}`` becomes parenthesised text.
+An abstract has no bibliography, so a citation is shown from its key, never as the key
+itself: a key that follows a common convention (citekeys.py) reads as its authors and year,
+any other key as a number, [1], [2]…, in order of first appearance within the abstract (the
+same key keeps its number). So, with any page note:
+
+- ``\\cite``, ``\\citep`` and the other parenthetical commands: "[Smith et al. 2020; 1, p. 5]";
+- ``\\citet``, ``\\textcite`` and the other textual ones: "Smith et al. (2020, § 9.2)", or "[1]";
+- ``\\citeauthor``: "Smith et al."; ``\\citeyear``: "2020"; ``\\citenum``: "[1]".
+
+A footnote has no page foot either: ``\\footnote{…}`` becomes parenthesised text.
 """
 
 from __future__ import annotations
 
 from markdown_it.rules_inline import StateInline
 
+from .citekeys import CiteMark, read_key
 from .problems import push_error
 from .textgroups import braced, wrap
 from .texscan import skip_spaces
 
 CITE_COMMANDS = frozenset("""cite citep citet citealp citealt citeauthor citeyear citeyearpar
     parencite textcite autocite footcite Cite Citep Citet Citealp citeN citenum""".split())
+TEXTUAL = frozenset("citet citealt textcite Citet".split())
+_NUMBERS_KEY = "cite_numbers"  # env: key → its number in this abstract
 
 
 def citation(state: StateInline, silent: bool, name: str, end: int) -> bool:
@@ -27,23 +36,58 @@ def citation(state: StateInline, silent: bool, name: str, end: int) -> bool:
     if keys is None:
         return _missing(state, silent, name, _cut_short(state, pos, end))
     if not silent:
-        _cite(state, notes, keys)
+        _cite(state, name, notes, keys)
     state.pos = keys[1] + 1
     return True
 
 
-def _cite(state: StateInline, notes: list[tuple[int, int]], keys: tuple[int, int]) -> None:
+def _cite(state: StateInline, name: str, notes: list[tuple[int, int]], keys: tuple[int, int]) -> None:
     # natbib: a single option is the note after the keys, two are "before" and "after".
     pre, post = (None, notes[0]) if len(notes) == 1 else (notes[0], notes[1]) if notes else (None, None)
+    marks = [_mark(state, key.strip()) for key in state.src[keys[0] : keys[1]].split(",") if key.strip()]
+    readable = all(isinstance(mark, CiteMark) for mark in marks) and not pre
+    if readable and name in TEXTUAL:
+        _textual(state, marks, post)
+        return
+    if readable and name in ("citeauthor", "citeyear"):  # words of a sentence: no brackets
+        state.append_pending(", ".join(_shown(mark, name) for mark in marks))
+        return
     state.append_pending("[")
     if pre and pre[1] > pre[0]:
         _text(state, pre)
         state.append_pending(" ")
-    state.append_pending(", ".join(key.strip() for key in state.src[keys[0] : keys[1]].split(",") if key.strip()))
+    state.append_pending("; ".join(_shown(mark, name) for mark in marks))
     if post and post[1] > post[0]:
         state.append_pending(", ")
         _text(state, post)
     state.append_pending("]")
+
+
+def _textual(state: StateInline, marks: list, post: tuple[int, int] | None) -> None:
+    """``\\citet[§ 2]{a,b}`` → "A (2019), B (2020, § 2)": the note goes with the last year."""
+    for index, mark in enumerate(marks):
+        state.append_pending(f"{', ' if index else ''}{mark.authors} ({mark.year}")
+        if post and post[1] > post[0] and index == len(marks) - 1:
+            state.append_pending(", ")
+            _text(state, post)
+        state.append_pending(")")
+
+
+def _mark(state: StateInline, key: str) -> CiteMark | int:
+    """The key's readable mark, or its number in this abstract."""
+    mark = read_key(key)
+    if mark is not None:
+        return mark
+    numbers: dict[str, int] = state.env.setdefault(_NUMBERS_KEY, {})
+    return numbers.setdefault(key, len(numbers) + 1)
+
+
+def _shown(mark: CiteMark | int, name: str) -> str:
+    if not isinstance(mark, CiteMark):
+        return str(mark)
+    if name == "citeauthor":
+        return mark.authors
+    return mark.year if name.startswith("citeyear") else f"{mark.authors} {mark.year}"
 
 
 def footnote(state: StateInline, silent: bool, name: str, end: int) -> bool:

@@ -14,7 +14,9 @@ it (``$ x \\in S $``, ``p$<$0.05``), so a span that breaks pandoc's rule is
 still math when it reads as math and not as prose between two prices.
 
 Config macros and the built-in author macros (builtins.py) are expanded in
-every span; config macros win.
+every span; config macros win. A name that nothing defines but that follows an authors'
+convention (``\\fhat``) is expanded by its guessed meaning (guesses.py), and the guess is
+listed on the token (``meta["guesses"]``) to be reported.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from .builtins import MATH_MACROS
+from .guesses import guess_macros, guessed_problem
 from .macros import MacroError, expand
 from .mathml import MathResult, to_mathml
 from .model import MacroDef, TexProblem
@@ -136,7 +139,8 @@ def bracket_math(state: StateInline, silent: bool) -> bool:
 
 
 MATH_ENVIRONMENTS = ("equation", "displaymath", "align", "gather", "multline", "eqnarray")
-_ENVIRONMENT = re.compile(r"\\begin\{(" + "|".join(MATH_ENVIRONMENTS) + r")(\*?)\}")
+# With its braces, or fused by a conversion that lost them: \beginequation … \endequation.
+_ENVIRONMENT = re.compile(r"\\begin(\{)?(" + "|".join(MATH_ENVIRONMENTS) + r")(\*?)(?(1)\}|(?![A-Za-z]))")
 # Environments whose body is the formula; the others are tables that
 # latex2mathml builds from the whole environment.
 _BODY_ONLY = ("equation", "displaymath")
@@ -145,23 +149,33 @@ _BODY_ONLY = ("equation", "displaymath")
 def environment_math(state: StateInline, silent: bool) -> bool:
     """``\\begin{equation}…\\end{equation}`` and friends, pasted into abstracts as display math."""
     src, pos = state.src, state.pos
-    if not src.startswith("\\begin{", pos):
+    if not src.startswith("\\begin", pos):
         return False
     found = _ENVIRONMENT.match(src, pos)
     if not found:
         return False
-    end_tag = "\\end{" + found.group(1) + found.group(2) + "}"
-    close = find_closer(state, end_tag, found.end(), state.posMax)
+    name = found.group(2) + found.group(3)
+    closers = [(find_closer(state, tag, found.end(), state.posMax), tag)
+               for tag in ("\\end{" + name + "}", "\\end" + name)]
+    close, end_tag = min(((at, tag) for at, tag in closers if at >= 0), default=(-1, ""))
     if close < 0:
         return False
     after = close + len(end_tag)
     if not silent:
-        if found.group(1) in _BODY_ONLY:
+        if found.group(2) in _BODY_ONLY:
             _push_math(state, "math_display", src[found.end() : close], found.group(0), end_tag)
         else:
-            _push_math(state, "math_display", src[pos:after], "", "")
+            _push_math(state, "math_display", _braced_edges(src[pos:after], found, end_tag, name), "", "")
     state.pos = after
     return True
+
+
+def _braced_edges(source: str, begin: re.Match[str], end_tag: str, name: str) -> str:
+    """The environment as latex2mathml reads it: ``\\beginalign … \\endalign`` with its braces back."""
+    if begin.group(1) and end_tag.startswith("\\end{"):
+        return source
+    body = source[begin.end() - begin.start() : len(source) - len(end_tag)]
+    return f"\\begin{{{name}}}{body}\\end{{{name}}}"
 
 
 _CLOSERS_KEY = "math_closers"
@@ -202,13 +216,19 @@ def push_macro_math(state: StateInline, source: str) -> Token:
 
 # -- conversion (core rule) ---------------------------------------------------
 
-def convert_math(latex: str, display: str, macros: Mapping[str, MacroDef]) -> tuple[MathResult, str]:
-    """Repair fused names, expand macros, then convert; returns the result and the expanded LaTeX."""
+Guesses = tuple[tuple[str, str], ...]  # (name, body) of each macro guessed in a formula
+
+
+def convert_math(latex: str, display: str, macros: Mapping[str, MacroDef]) -> tuple[MathResult, str, Guesses]:
+    """Repair fused names, guess conventional macros, expand macros, then convert; returns the result,
+    the expanded LaTeX and the guesses."""
     try:
-        expanded = expand(repair_math(latex, macros), macros)
+        repaired = repair_math(latex, macros)
+        guessed = guess_macros(repaired, macros)
+        expanded = expand(repaired, {**macros, **guessed} if guessed else macros)
     except MacroError as exc:
-        return MathResult(error=str(exc)), latex
-    return to_mathml(expanded, display), expanded
+        return MathResult(error=str(exc)), latex, ()
+    return to_mathml(expanded, display), expanded, tuple((name, macro.body) for name, macro in guessed.items())
 
 
 # latex2mathml takes some 25–60 µs per character of math, and more for long formulas: the
@@ -219,7 +239,7 @@ MAX_FORMULA = 2_000
 MATH_BUDGET = 20_000
 
 
-def make_convert_rule(convert: Callable[[str, str], tuple[MathResult, str]]) -> Callable[[StateCore], None]:
+def make_convert_rule(convert: Callable[[str, str], tuple[MathResult, str, Guesses]]) -> Callable[[StateCore], None]:
     def math_convert(state: StateCore) -> None:
         budget = MATH_BUDGET
         seen: set[tuple[str, str]] = set()
@@ -241,9 +261,9 @@ def make_convert_rule(convert: Callable[[str, str], tuple[MathResult, str]]) -> 
     return math_convert
 
 
-def _convert_token(token: Token, convert: Callable[[str, str], tuple[MathResult, str]]) -> None:
+def _convert_token(token: Token, convert: Callable[[str, str], tuple[MathResult, str, Guesses]]) -> None:
     display = "block" if token.type == "math_display" else "inline"
-    result, expanded = convert(token.content, display)
+    result, expanded, guessed = convert(token.content, display)
     if result.error:
         mark_error(token, token.meta["source"], result.error)
         return
@@ -251,6 +271,8 @@ def _convert_token(token: Token, convert: Callable[[str, str], tuple[MathResult,
     token.meta["latex"] = _plain_source(expanded, result.marks)
     if result.marks:
         token.meta["problems"] = [TexProblem(message, source) for message, source in result.marks]
+    if guessed:
+        token.meta["guesses"] = [guessed_problem(name, body) for name, body in guessed]
 
 
 def _plain_source(latex: str, marks: tuple[tuple[str, str], ...]) -> str:

@@ -28,3 +28,5 @@ class RenderedAbstract:
     html: str
     plain: str
     problems: tuple[TexProblem, ...]
+    # Macros rendered by a guessed meaning (guesses.py): on the page as guessed, reported to be pinned.
+    guesses: tuple[TexProblem, ...] = ()

@@ -3,7 +3,8 @@
 Text-mode rules create them directly; the math converter turns failed math
 tokens into them, and lists on a math token the undefined macros it marked in
 place. One core rule then collects every problem, in document order, into
-``env["tex_problems"]``, so nothing is reported twice or lost.
+``env["tex_problems"]``, so nothing is reported twice or lost; and each macro rendered
+by a guessed meaning, once, into ``env["tex_guesses"]``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from markdown_it.token import Token
 from .model import TexProblem
 
 ENV_KEY = "tex_problems"
+GUESSES_KEY = "tex_guesses"  # macros rendered by a guessed meaning (guesses.py): reported, not marked
 
 
 def push_error(state: StateInline, source: str, message: str) -> Token:
@@ -44,12 +46,16 @@ def render_error(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markd
 def collect(state: StateCore) -> None:
     """Core rule: gather the problems of all ``tex_error`` tokens into the env."""
     found: list[TexProblem] = state.env.setdefault(ENV_KEY, [])
+    guessed: dict[TexProblem, None] = state.env.setdefault(GUESSES_KEY, {})
     for block in state.tokens:
         for token in block.children or ():
             if token.type == "tex_error":
                 found.append(token.meta["problem"])
-            elif token.meta and "problems" in token.meta:  # math rendered with undefined macros marked
+                continue
+            if token.meta and "problems" in token.meta:  # math rendered with undefined macros marked
                 found.extend(token.meta["problems"])
+            if token.meta and "guesses" in token.meta:  # each guess once per abstract
+                guessed.update(dict.fromkeys(token.meta["guesses"]))
 
 
 def problems_plugin(md: MarkdownIt) -> None:

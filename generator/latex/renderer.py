@@ -17,7 +17,7 @@ from markdown_it import MarkdownIt
 from .math import math_plugin
 from .model import MacroDef, RenderedAbstract
 from .plaintext import MathText, collapse, inline_text, plain_text
-from .problems import ENV_KEY, problems_plugin
+from .problems import ENV_KEY, GUESSES_KEY, problems_plugin
 from .structure import structure_plugin
 from .textmode import textmode_plugin
 from .typography import typography_plugin
@@ -91,7 +91,8 @@ class AbstractRenderer:
         env: dict = {}
         tokens = self._md.parse(text.strip(), env)
         html = self._md.renderer.render(tokens, self._md.options, env)
-        return RenderedAbstract(html, plain_text(tokens, self._math_text), tuple(env.get(ENV_KEY, ())))
+        return RenderedAbstract(html, plain_text(tokens, self._math_text), tuple(env.get(ENV_KEY, ())),
+                                tuple(env.get(GUESSES_KEY, ())))
 
     def render_inline(self, text: str) -> RenderedAbstract:
         """One line without a paragraph: for paper titles, which may contain math."""
@@ -100,4 +101,4 @@ class AbstractRenderer:
         html = self._md.renderer.render(tokens, self._md.options, env)
         children = tokens[0].children if tokens else []
         return RenderedAbstract(html, collapse(inline_text(children or (), self._math_text)),
-                                tuple(env.get(ENV_KEY, ())))
+                                tuple(env.get(ENV_KEY, ())), tuple(env.get(GUESSES_KEY, ())))

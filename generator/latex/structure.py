@@ -24,10 +24,12 @@ from markdown_it.token import Token
 
 from .model import TexProblem
 
-_SPLIT = re.compile(r"\\begin\{(itemize|enumerate)\}|\\par(?![A-Za-z])")
+# A list edge with its braces, or fused by a conversion that lost them (PMLR's \beginitemize).
+_LIST = r"(?P<{0}_brace>\{{)?(?P<{0}>itemize|enumerate)(?({0}_brace)\}}|(?![A-Za-z]))"
+_SPLIT = re.compile(r"\\begin" + _LIST.format("begin") + r"|\\par(?![A-Za-z])|\\item(?![A-Za-z])")
 # Everything the splitter acts on, in one pattern: list edges, items, \par and unescaped dollars.
-_EDGE = re.compile(r"\\begin\{(?P<begin>itemize|enumerate)\}|\\end\{(?P<end>itemize|enumerate)\}"
-                   r"|(?P<item>\\item(?![A-Za-z])(?:[ \t\n]*\[[^\]\n]{0,200}\])?)|(?P<par>\\par(?![A-Za-z]))"
+_EDGE = re.compile(r"\\begin" + _LIST.format("begin") + r"|\\end" + _LIST.format("end")
+                   + r"|(?P<item>\\item(?![A-Za-z])(?:[ \t\n]*\[[^\]\n]{0,200}\])?)|(?P<par>\\par(?![A-Za-z]))"
                    r"|(?<!\\)\$")
 _KINDS = {"itemize": ("bullet_list", "ul"), "enumerate": ("ordered_list", "ol")}
 # Block nesting (each list or quote adds one or two levels) past which text is shown as written;
@@ -127,6 +129,10 @@ class _Splitter:
                     dollars = 0
             elif self.lists:
                 self._item(edge) if edge.group("item") else self._end(edge)
+                dollars = 0
+            elif edge.group("item") and dollars % 2 == 0:  # an \item with no list: the list is implied
+                self.lists.append(_OpenList("itemize", self.contexts[-1]))
+                self._item(edge)
                 dollars = 0
         if self.too_deep is not None:
             self._deep_error(len(self.text))

@@ -48,6 +48,7 @@ WORD_SYMBOLS = {
     "guillemotleft": "«", "guillemotright": "»",
     "quad": "\u2003", "qquad": "\u2003\u2003", "enspace": "\u2002", "thinspace": "\u2009",
     "textperiodcentered": "·", "textmu": "µ",
+    "item": "•",  # an \item that no list holds (in a title; a paragraph's become a list: structure.py)
 }
 
 # Accent control symbols (\'e) and control words (\c{c}) → combining marks.
@@ -82,6 +83,8 @@ IGNORED = {
     "clearpage": 0, "nobreak": 0, "break": 0, "maketitle": 0, "normalsize": 0, "small": 0,
     "footnotesize": 0, "large": 0, "label": 1, "vspace": 1, "hspace": 1, "phantom": 1,
     "allowbreak": 0,
+    # math styles that reached text: what follows them is text, or math that textmath.py finds anyway
+    "displaystyle": 0, "textstyle": 0, "scriptstyle": 0, "scriptscriptstyle": 0,
 }
 
 # Line and paragraph breaks. A \par that survives the paragraph split (structure.py),

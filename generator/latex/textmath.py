@@ -19,18 +19,18 @@ from .builtins import MATH_MACROS
 from .math import closes_math, push_macro_math
 from .mathnames import DELIMITED, FUNCTIONS, arity, is_math_command
 from .problems import push_error
-from .repair import split_fused_math
+from .repair import unfuse
 from .texscan import read_argument, read_command
 
 # A run of math that lost its dollars is a formula, not a page: scanning at most this far keeps
 # text full of unclosed \\left( or \\sqrt{ linear.
 MAX_RUN = 300
-_LEFT_RIGHT = re.compile(r"\\(left|right)(?![A-Za-z])")
+_LEFT_RIGHT = re.compile(r"\\m?(left|right)(?![A-Za-z])")  # mleftright's \mleft is a \left
 
 
 def math_run(state: StateInline, silent: bool, name: str, end: int) -> bool:
     """Text-mode handler: a math command (or built-in math macro) starts inline math."""
-    if _arguments(name) is None:
+    if _arguments(name, state.src[end : end + 1]) is None:
         return False
     stop = scan_run(state.src, state.pos, min(state.posMax, state.pos + MAX_RUN))
     if stop < 0:
@@ -48,13 +48,14 @@ def math_run(state: StateInline, silent: bool, name: str, end: int) -> bool:
     return True
 
 
-def _arguments(name: str) -> int | None:
-    """How many arguments a math name takes in text, or None if it is no math name."""
+def _arguments(name: str, following: str) -> int | None:
+    """How many arguments a math name takes in text, or None if it is no math name.
+    ``following`` is the character after the name (see ``repair.unfuse``)."""
     if is_math_command(name):
         return arity(name)
     if name in MATH_MACROS:
         return MATH_MACROS[name].nargs
-    return 0 if split_fused_math(name) else None
+    return 0 if unfuse(name, MATH_MACROS, following) else None
 
 
 def scan_run(src: str, pos: int, limit: int) -> int:
@@ -66,8 +67,8 @@ def scan_run(src: str, pos: int, limit: int) -> int:
             following += 1
         if following >= limit or src[following] != "\\":
             break
-        name, _ = read_command(src, following)
-        if _arguments(name) is None:
+        name, after = read_command(src, following)
+        if _arguments(name, src[after : after + 1]) is None:
             break
         after = _item(src, following, limit)
         if after < 0:
@@ -79,10 +80,10 @@ def scan_run(src: str, pos: int, limit: int) -> int:
 def _item(src: str, pos: int, limit: int) -> int:
     """A command with its arguments and scripts (``\\frac{a}{b}``, ``\\epsilon^{2}``), or -1."""
     name, end = read_command(src, pos)
-    count = _arguments(name)
+    count = _arguments(name, src[end : end + 1])
     if count is None:
         return -1
-    if name == "left":
+    if name in ("left", "mleft"):
         end = _matching_right(src, end, limit)
         name = "right"
     if name in DELIMITED:
@@ -105,7 +106,7 @@ def _item(src: str, pos: int, limit: int) -> int:
 
 def _matching_right(src: str, pos: int, limit: int) -> int:
     """Position just after the ``\\right`` that closes the ``\\left`` before ``pos``."""
-    if src.find("\\right", pos, limit) < 0:
+    if src.find("right", pos, limit) < 0:
         return -1  # the common case of a lost \right, found without walking every \left
     depth = 1
     for match in _LEFT_RIGHT.finditer(src, pos, limit):

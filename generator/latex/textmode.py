@@ -19,10 +19,11 @@ from markdown_it.rules_inline import StateInline
 
 from .builtins import TEXT_ABBREVIATIONS
 from .citations import citation, footnote
+from .guesses import guess
 from .math import MATH_ENVIRONMENTS, push_macro_math
 from .model import MacroDef
 from .problems import push_error
-from .repair import split_fused_text
+from .repair import split_fused_edge, split_fused_text
 from .symbols import (BREAKS, CONTROL_SYMBOLS, DOTLESS, IGNORED, LETTER_ACCENTS, LETTER_SYMBOLS,
                       STYLE_COMMANDS, SWITCHES, SYMBOL_ACCENTS, WORD_SYMBOLS, accented)
 from .textgroups import braced, group_end, textgroups_plugin, tokenize_range, wrap
@@ -234,9 +235,19 @@ def _skip_empty_group(state: StateInline, pos: int) -> int:
     return pos + 2 if state.src.startswith("{}", pos) and pos + 2 <= state.posMax else pos
 
 
+def _guessed(state: StateInline, silent: bool, name: str, end: int) -> bool:
+    """An author's conventional macro in text (``\\fhat``): inline math, where it is guessed and reported."""
+    if guess(name) is None:
+        return False
+    if not silent:
+        push_macro_math(state, state.src[state.pos : end])
+    state.pos = _skip_empty_group(state, end)
+    return True
+
+
 # Tried in order after the config macros; the first that takes the command wins.
 _HANDLERS = (_style, _switch, _link, _letter_accent, _symbol, _layout, citation, footnote,
-             math_run, _fused_style)
+             math_run, _fused_style, _guessed)
 
 
 # -- problems ---------------------------------------------------------------------
@@ -261,12 +272,14 @@ _BEGIN_OR_END = re.compile(r"\\(begin|end)\s*\{([^{}]*)\}")
 
 
 def _environment_problem(source: str) -> str | None:
-    """What is wrong with a ``\\begin{…}`` or ``\\end{…}`` that reached text mode: the math and
-    list environments are taken whole by their own rules, so only their other half is missing."""
+    """What is wrong with a ``\\begin{…}`` or ``\\end{…}`` (or a fused ``\\enditemize``) that reached
+    text mode: the math and list environments are taken whole by their own rules, so only their other
+    half is missing."""
     found = _BEGIN_OR_END.match(source)
-    if found is None:
+    fused = split_fused_edge(read_command(source, 0)[0], KNOWN_ENVIRONMENTS) if found is None else None
+    if found is None and fused is None:
         return None
-    edge, name = found.groups()
+    edge, name = found.groups() if found else fused
     if name.rstrip("*") in KNOWN_ENVIRONMENTS:
         other = "end" if edge == "begin" else "begin"
         return f"\\{edge}{{{name}}} without a matching \\{other}{{{name}}}"

@@ -19,7 +19,7 @@ from xml.etree.ElementTree import Element
 from latex2mathml import commands
 
 from .mathnames import KNOWN
-from .symbols import LETTER_SYMBOLS, WORD_SYMBOLS
+from .symbols import LETTER_SYMBOLS, SWITCHES, WORD_SYMBOLS
 from .texscan import find_group_end
 
 MARK = "\ue000"  # a private-use character: never in an abstract's math, carried through as text
@@ -162,6 +162,8 @@ def _split(element: Element, found: list[str]) -> Element:
             buffer.append(WORD_SYMBOLS.get(name) or LETTER_SYMBOLS[name])
             if token[-1].isspace() and name in WORD_SYMBOLS:
                 buffer.append(" ")
+        elif name in SWITCHES:  # \text{\em word}: a font switch MathML text cannot carry
+            continue
         else:
             _flush(buffer, pieces, element)
             found.append(name)

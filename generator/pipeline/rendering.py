@@ -15,6 +15,7 @@ from generator.pipeline.background import map_chunks, map_in_parallel
 from generator.pipeline.cache import EntryCache, from_rendered_record, paper_key, rendered_record
 from generator.errors import Diagnostic, ProceedingsError, shown
 from generator.latex import AbstractRenderer
+from generator.latex.guesses import advice
 from generator.content.merge import Deriver, SyncPlan, plan_sync
 from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, PageDoc, to_paper, unknown_keys
@@ -117,6 +118,8 @@ def render_paper(paper: Paper, renderer: AbstractRenderer, reporter: Reporter) -
     abstract = renderer.render(paper.abstract)
     for problem in title.problems + abstract.problems:
         reporter.warn(f"{problem.message} in “{title.plain}”", f"{PAGES_DIR}/{paper.path.name}")
+    for guessed in dict.fromkeys(title.guesses + abstract.guesses):
+        reporter.warn(f"{guessed.message} in “{title.plain}”; {advice(guessed)}", f"{PAGES_DIR}/{paper.path.name}")
     return RenderedPaper(paper, title.html, title.plain, abstract.html, abstract.plain)
 
 
