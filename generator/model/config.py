@@ -45,6 +45,9 @@ class Config:
     site.LIST_PAGE_BUDGET bytes)."""
     macros: dict[str, MacroDef] = field(default_factory=dict)
     """LaTeX macros: name → body, or name → {body, args}."""
+    venue_base_url: str = field(default="", repr=False)
+    """The address of the venue's own site, which a source's relative links (Mini-Conf's
+    ``pdf_path: static/pdfs/123.pdf``) are resolved against. Not in the repr: abstracts do not depend on it."""
     auto_tags: str = "missing"
     """Topics from the taxonomy: for papers whose source gives no keywords (missing), for every paper
     beside its keywords (always), or never (only the source's keywords)."""
@@ -151,6 +154,7 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "description": _optional_text,
     "date": _date,
     "base_url": normalize_base_url,
+    "venue_base_url": normalize_base_url,
     "language": _language,
     "papers_per_page": _positive_int,
     "macros": _macros,

@@ -23,6 +23,7 @@ from generator.errors import ContentError, Diagnostic, shown
 from generator.model.paper import DETAILS, Entry
 from generator.model.schema import ENTRY_FIELDS
 from generator.sources.escapes import decode_line_breaks
+from generator.sources.relative import RelativeLinks, resolve_links
 from generator.content.yamlutil import as_lf, read_raw
 
 # Our name for a field → the names sources use for it (compared lower case, spaces and dashes as _): the
@@ -51,6 +52,8 @@ class RecordReader:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     index: int = 0
     ids: dict[str, int] = field(default_factory=dict)  # the source's ids seen so far → their line
+    links: RelativeLinks | None = None  # how relative links are published (None: kept as paths)
+    spelled: dict[str, str] = field(default_factory=dict)  # our name of a field → the source's, for messages
 
     def entry(self, record: Mapping[str, Any], line: int) -> Entry | None:
         """``record`` uses our field names; ``line`` is where it starts in the file."""
@@ -66,6 +69,7 @@ class RecordReader:
             return None
         self.index += 1
         record = {**record, **{key: split_list(record.get(key)) for key in _LISTS}}
+        record = resolve_links(record, self.links, self.spelled, line)
         uid = " ".join(_text(record.get("id")).split())
         self._check_id(uid, line)
         return Entry(
@@ -93,6 +97,12 @@ class RecordReader:
 
     def warn(self, message: str, line: int | None) -> None:
         self.diagnostics.append(Diagnostic("warning", message, self.source, line))
+
+    def finish(self) -> None:
+        """The warnings about the whole file, once its last record is read."""
+        left_out = self.links.warning() if self.links is not None else None
+        if left_out is not None:
+            self.warn(*left_out)
 
 
 def accepted_names(*fields: str) -> str:
