@@ -163,3 +163,68 @@ def test_a_venue_base_url_that_is_no_address_is_an_error_naming_the_line(tmp_pat
     built = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
     assert built.returncode != 0 and "Traceback" not in built.stderr
     assert "proceedings.yaml:2: venue_base_url must be an http(s) URL" in built.stderr
+
+
+# -- affiliations ------------------------------------------------------------------------------------
+
+
+def test_ismirs_authors_and_affil_give_each_author_an_affiliation(ismir):
+    _, site, built = ismir
+    record = papers_json(site)["A Dataset of Guitar Tablature With Expressive Techniques"]
+    assert record["authors"] == [
+        {"name": "Kenji Sato",
+         "affiliation": "National Institute of Advanced Industrial Science and Technology (AIST)"},
+        {"name": "María José García", "affiliation": "Universitat Pompeu Fabra, Music Technology Group"},
+        {"name": "Lee Min-jun", "affiliation": "KAIST"}]
+    html = page(site, record)
+    assert ('<a href="../authors/maria-jose-garcia.html">María José García</a> '
+            '<span class="affiliation">Universitat Pompeu Fabra, Music Technology Group</span>') in html
+    assert ('<meta name="citation_author" content="María José García">\n<meta name="citation_author_institution" '
+            'content="Universitat Pompeu Fabra, Music Technology Group">') in html
+    author = (site / "authors" / "arthur-flexer.html").read_text(encoding="utf-8")
+    assert '<p class="lead">Johannes Kepler University Linz</p>' in author
+    assert "Flexer*" not in every_html(site) and "(Johannes" not in every_html(site)
+    assert "authors_and_affil" not in built.stderr  # read, not ignored
+
+
+def test_the_front_matter_keeps_name_and_affiliation_apart(ismir):
+    content, _, _ = ismir
+    (meta,) = pages_by_uid(content)["12"]
+    assert meta["authors"] == [{"name": "Arthur Flexer", "affiliation": "Johannes Kepler University Linz"},
+                               {"name": "Jane Roe", "affiliation": "Queen Mary University of London, Centre for "
+                                                                   "Digital Music"}]
+
+
+@pytest.mark.parametrize("written, expected", [
+    ("Arthur Flexer (Johannes Kepler University Linz)*; Jane Roe (QMUL, C4DM)",
+     [("Arthur Flexer", "Johannes Kepler University Linz"), ("Jane Roe", "QMUL, C4DM")]),
+    ("Jane Doe (Centre for Music and Technology) and John Roe (X)",
+     [("Jane Doe", "Centre for Music and Technology"), ("John Roe", "X")]),
+    ("Doe, Jane (MIT); Smith, Jr., John*", [("Jane Doe", "MIT"), ("John Smith, Jr.", "")]),
+    ("Ana (Ani) Souza and Bo Li", [("Ana (Ani) Souza", ""), ("Bo Li", "")]),
+    ("A Bee (unclosed, Cee Dee", [("A Bee (unclosed", ""), ("Cee Dee", "")]),
+    ("  Lee Min-jun   ( KAIST )  † ", [("Lee Min-jun", "KAIST")]),
+])
+def test_name_affiliation_strings(written, expected):
+    from generator.model.details import parse_authors
+
+    problems: list = []
+    authors = parse_authors(written, lambda *problem: problems.append(problem))
+    assert [(author.name, author.affiliation) for author in authors] == expected and not problems
+
+
+def test_author_objects_spell_affiliation_several_ways(tmp_path):
+    lines = [{"title": "One", "abstract": "First abstract of the file.",
+              "authors": [{"name": "Ada Lovelace", "affiliations": ["Analytical Society", "Royal Institution"]},
+                          {"name": "Grace Hopper", "institution": "Yale University"},
+                          {"name": "Alan Turing", "affiliation": {"name": "not text"}},
+                          "Edsger Dijkstra (TU Eindhoven)"]}]
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "papers.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    built = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    assert built.returncode == 0, built.stderr
+    assert papers_json(tmp_path / "site")["One"]["authors"] == [
+        {"name": "Ada Lovelace", "affiliation": "Analytical Society; Royal Institution"},
+        {"name": "Grace Hopper", "affiliation": "Yale University"}, {"name": "Alan Turing"},
+        {"name": "Edsger Dijkstra", "affiliation": "TU Eindhoven"}]

@@ -26,7 +26,10 @@ class Details:
     readers, validation, front matter (in this order), citations and papers.json derive from it.
     """
 
-    authors: tuple[Author, ...] = detail("authors", "authors", "author", cite=Cite("author", bibtex_at=1))
+    # ISMIR's `authors_and_affil` ("Arthur Flexer (Johannes Kepler University Linz)*; …") first: where a table has
+    # it beside `authors` (names alone), it is the one read (records.field_ranks).
+    authors: tuple[Author, ...] = detail("authors", "authors_and_affil", "authors_and_affiliations", "authors",
+                                         "author", cite=Cite("author", bibtex_at=1))
     # Tracks, most papers have one ("Main", "Datasets and Benchmarks"); a programme's sessions ("Session 3B").
     track: tuple[str, ...] = detail("list", tex=True)
     sessions: tuple[str, ...] = detail("list", "sessions", "session", tex=True)

@@ -38,7 +38,29 @@ REQUIRED_ANY = ("title", "abstract")
 
 def field_name(column: str) -> str | None:
     """Our name for a source's column or key, or None for one we do not use."""
-    return _ALIASES.get(re.sub(r"[\s-]+", "_", column.strip().lower()))
+    return _ALIASES.get(_normal(column))
+
+
+def field_rank(column: str) -> int:
+    """Where ``column`` comes in its field's names: of two columns giving one field in a row (ISMIR's
+    `authors_and_affil` and `authors`), the non-empty one ranked first is read."""
+    name = _normal(column)
+    return FIELDS[_ALIASES[name]].index(name) if name in _ALIASES else len(_ALIASES)
+
+
+def row_record(columns: Iterable[str | None], header: Iterable[str], row: Iterable[Any]) -> dict[str, Any]:
+    """A table row as a record keyed by our field names, each field from its best column (``field_rank``)."""
+    record: dict[str, Any] = {}
+    ranked = sorted(((column, field_rank(name), cell) for column, name, cell in zip(columns, header, row)
+                     if column is not None), key=lambda item: item[1])
+    for column, _, cell in ranked:
+        if column not in record or (not str(record[column]).strip() and str(cell).strip()):
+            record[column] = cell
+    return record
+
+
+def _normal(column: str) -> str:
+    return re.sub(r"[\s-]+", "_", column.strip().lower())
 
 
 @dataclass
