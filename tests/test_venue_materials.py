@@ -228,3 +228,45 @@ def test_author_objects_spell_affiliation_several_ways(tmp_path):
         {"name": "Ada Lovelace", "affiliation": "Analytical Society; Royal Institution"},
         {"name": "Grace Hopper", "affiliation": "Yale University"}, {"name": "Alan Turing"},
         {"name": "Edsger Dijkstra", "affiliation": "TU Eindhoven"}]
+
+
+# -- programme data ----------------------------------------------------------------------------------
+
+
+def test_ismirs_day_session_and_position_are_kept(ismir):
+    content, site, built = ismir
+    record = papers_json(site)["A Dataset of Guitar Tablature With Expressive Techniques"]
+    assert (record["day"], record["sessions"], record["position"]) == ("2", ["4"], "11")
+    (meta,) = pages_by_uid(content)["45"]
+    assert (meta["day"], meta["sessions"], meta["position"]) == ("2", "4", "11")  # strings, as the source wrote them
+    assert "time" not in record and "room" not in record
+    assert "ignored column(s) channel_url, slack_channel" in built.stderr  # day and position are read now
+
+
+def test_icwsms_date_time_and_room_are_kept_and_a_rebuild_changes_nothing(tmp_path):
+    content, site, built = imported_site(tmp_path, ICWSM)
+    assert built.returncode == 0, built.stderr
+    record = papers_json(site)["Who Moderates the Moderators?"]
+    assert (record["day"], record["time"], record["room"]) == ("2021-06-08", "10:00-11:30 EDT", "Room 1")
+    again = run("build", "--content", str(content), "--out", str(site))
+    assert "pages: no changes" in again.stderr, again.stderr
+
+
+def test_a_time_typed_into_a_page_stays_a_time(tmp_path):
+    content, site, _ = imported_site(tmp_path, ICWSM)
+    (meta,) = pages_by_uid(content)["18036"]
+    text = meta["_path"].read_text(encoding="utf-8")
+    assert "time: 10:00-11:30 EDT\n" in text
+    meta["_path"].write_text(text.replace("time: 10:00-11:30 EDT\n", "time: 14:30\n"), encoding="utf-8")
+    built = run("build", "--content", str(content), "--out", str(site))
+    assert built.returncode == 0, built.stderr
+    assert papers_json(site)["Who Moderates the Moderators?"]["time"] == "14:30"  # YAML 1.1 would read 870
+
+
+def test_a_bibs_date_is_not_a_programme_day(tmp_path):
+    bib = tmp_path / "talks.bib"
+    bib.write_text("@inproceedings{k1,\n  title = {A Title},\n  date = {2023-07-23},\n  abstract = {Text.}\n}\n",
+                   encoding="utf-8")
+    _, site, built = imported_site(tmp_path, bib)
+    assert built.returncode == 0, built.stderr
+    assert "day" not in papers_json(site)["A Title"]

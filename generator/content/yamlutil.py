@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +19,12 @@ class _Loader(_Base):  # type: ignore[misc, valid-type]
     """Safe loader that keeps dates as plain strings; we validate them ourselves."""
 
 
-# Drop the timestamp resolver so "2026-12-06" stays a string we parse once.
+# Drop the timestamp resolver so "2026-12-06" stays a string we parse once, and YAML 1.1's base-60 numbers
+# (as YAML 1.2 does), so that a programme's `time: 14:30` is 14:30, not 870: a number never holds a colon.
+_NUMBERS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 _Loader.yaml_implicit_resolvers = {
-    key: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    key: [(tag, re.compile("(?!.*:)" + rx.pattern, rx.flags) if tag in _NUMBERS else rx) for tag, rx in resolvers
+          if tag != "tag:yaml.org,2002:timestamp"]
     for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 

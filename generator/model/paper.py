@@ -33,6 +33,12 @@ class Details:
     # Tracks, most papers have one ("Main", "Datasets and Benchmarks"); a programme's sessions ("Session 3B").
     track: tuple[str, ...] = detail("list", tex=True)
     sessions: tuple[str, ...] = detail("list", "sessions", "session", tex=True)
+    # Programme data, kept as the source writes it (ISMIR's `day`/`position`, ICWSM's `date`/`time`/`room`):
+    # in the front matter and papers.json for a programme made elsewhere; the pages do not show it.
+    day: str = detail("text", "day", "date")
+    time: str = detail("text", "time", "start_time", "time_slot")
+    room: str = detail("text", "room")
+    position: str = detail("text", "position", "poster_position")  # the paper's place in its session
     # The part of the volume it is in (PMLR's `section`, named by the volume's `sections`).
     section: str = detail("text")
     award: str = detail("text", "award", "awards", tex=True)

@@ -136,7 +136,8 @@ def _sections(value: str) -> tuple[tuple[str, str], ...]:
 def _record(key: str, fields: dict) -> dict:
     record: dict = {"id": key}
     for field, value in fields.items():
-        name = field_name(field)
+        # biblatex's `date` is when the paper came out, not the programme's day a table's `date` column gives.
+        name = field_name(field) if field.lower() != "date" else None
         if name in _NAMES:
             record[name] = _names(value)
         elif name in _TEX:
