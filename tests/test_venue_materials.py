@@ -270,3 +270,66 @@ def test_a_bibs_date_is_not_a_programme_day(tmp_path):
     _, site, built = imported_site(tmp_path, bib)
     assert built.returncode == 0, built.stderr
     assert "day" not in papers_json(site)["A Title"]
+
+
+# -- links from a pattern ----------------------------------------------------------------------------
+
+PMLR_247 = VENUES / "pmlr-v247.bib"
+PATTERNS = ('links:\n  pdf: "https://proceedings.mlr.press/v247/{key}/{key}.pdf"\n'
+            '  code: "https://github.com/colt/{key}"\n')
+
+
+def test_pmlrs_pdfs_come_from_the_entry_key(tmp_path):
+    content, site, built = imported_site(tmp_path, PMLR_247, config=PATTERNS)
+    assert built.returncode == 0, built.stderr
+    record = papers_json(site)["Sharp Rates for Learning Parities With SGD"]
+    assert record["pdf"] == "https://proceedings.mlr.press/v247/abbe24a/abbe24a.pdf"
+    assert record["code"] == "https://github.com/example/parities"  # the paper's own link wins
+    assert papers_json(site)["Conference on Learning Theory 2024: Preface"]["code"] == \
+        "https://github.com/colt/agrawal24a"
+    html = page(site, record)
+    assert links_of(html)["PDF"] == record["pdf"]
+    assert '<meta name="citation_pdf_url" content="https://proceedings.mlr.press/v247/abbe24a/abbe24a.pdf">' in html
+    assert "pdf = {https://proceedings.mlr.press/v247/abbe24a/abbe24a.pdf}" in (site / "proceedings.bib").read_text()
+    assert '<a href="https://proceedings.mlr.press/v247/abbe24a/abbe24a.pdf">PDF</a>' in \
+        (site / "index.html").read_text(encoding="utf-8")
+    (meta,) = pages_by_uid(content)["abbe24a"]
+    assert "pdf" not in meta  # the page keeps what the source says; the pattern is the config's
+
+
+def test_without_the_pattern_pmlrs_papers_have_no_pdf(tmp_path):
+    _, site, built = imported_site(tmp_path, PMLR_247)
+    assert built.returncode == 0, built.stderr
+    assert "pdf" not in papers_json(site)["Sharp Rates for Learning Parities With SGD"]
+
+
+def test_a_placeholder_is_filled_in_as_part_of_an_address(tmp_path):
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "papers.jsonl").write_text(json.dumps({"id": "a b/c?d", "title": "Odd Id", "abstract": "Text."}) + "\n",
+                                          encoding="utf-8")
+    (content / "proceedings.yaml").write_text('links: {slides: "https://example.org/{key}.pdf"}\n', encoding="utf-8")
+    assert run("build", "--content", str(content), "--out", str(tmp_path / "site")).returncode == 0
+    assert papers_json(tmp_path / "site")["Odd Id"]["slides"] == "https://example.org/a%20b%2Fc%3Fd.pdf"
+
+
+@pytest.mark.parametrize("entry, message", [
+    ('  pdf: "https://proceedings.mlr.press/v247/{kee}/{kee}.pdf"',
+     "proceedings.yaml:3: links: pdf: 'https://proceedings.mlr.press/v247/{kee}/{kee}.pdf' has the placeholder "
+     "{kee}, which is not one (known: {key}, {id}, {slug})"),
+    ('  pfd: "https://proceedings.mlr.press/v247/{key}/{key}.pdf"',
+     "proceedings.yaml:3: links: 'pfd' is not a kind of link (known: pdf, code, openreview, video, poster, slides, "
+     "thumbnail, data, publisher_page)"),
+    ('  pdf: "javascript:alert({key})"', "proceedings.yaml:3: links: pdf: 'javascript:alert({key})' must be an "
+                                         "http(s) address"),
+    ('  pdf: "https://example.org/all.pdf"', "has no placeholder, so every paper would get the same link"),
+])
+def test_a_bad_pattern_is_an_error_naming_proceedings_yaml_and_its_line(tmp_path, entry, message):
+    content = tmp_path / "content"
+    content.mkdir()
+    # The bad entry on line 3, a good one after it: the line named is the entry's, not the key's.
+    (content / "proceedings.yaml").write_text(f"title: T\nlinks:\n{entry}\n  code: \"https://github.com/x/{{key}}\"\n",
+                                              encoding="utf-8")
+    built = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    assert built.returncode != 0 and "Traceback" not in built.stderr
+    assert message in built.stderr, built.stderr

@@ -139,6 +139,17 @@ def dump(data: dict[str, Any]) -> str:
     return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10_000, default_flow_style=None)
 
 
+def key_lines(text: str, key: str) -> dict[str, int]:
+    """The line of each key of the mapping under top-level ``key`` (for messages naming the entry).
+    Call it after ``load_mapping``, which has refused whatever YAML cannot be read."""
+    node = yaml.compose(text, Loader=_Loader)
+    for name, value in node.value if isinstance(node, yaml.MappingNode) else ():
+        if isinstance(name, yaml.ScalarNode) and name.value == key and isinstance(value, yaml.MappingNode):
+            return {str(inner.value): 1 + inner.start_mark.line for inner, _ in value.value
+                    if isinstance(inner, yaml.ScalarNode)}
+    return {}
+
+
 def item_lines(text: str, key: str, first_line: int = 1) -> list[int]:
     """The line of each item of the list under top-level ``key`` (for messages naming the item).
     Call it after ``load_mapping``, which has refused whatever YAML cannot be read."""
