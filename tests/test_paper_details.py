@@ -41,6 +41,8 @@ def make_content(tmp_path: Path, records=RECORDS, config: str = "title: Details 
 def site(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("details")
     content = make_content(tmp)
+    (content / "pdfs").mkdir()
+    (content / "pdfs" / "p1.pdf").write_bytes(b"%PDF-1.4 paper one")  # a path names a file of the folder
     reporter = Reporter()
     build(content, tmp / "site", reporter)
     assert not reporter.errors, reporter.errors

@@ -217,5 +217,5 @@ def test_every_format_is_found_in_a_content_folder(tmp_path):
 
 
 def test_jsonl_reader_keeps_only_objects():
-    source = jsonlines.parse(json.dumps({"abstract": "A.", "links": {"slides": "x"}}) + "\n", "x.jsonl")
-    assert len(source.entries) == 1 and problems(source) == [("warning", 1, "ignored key(s) links.slides")]
+    source = jsonlines.parse(json.dumps({"abstract": "A.", "links": {"reviews": "x"}}) + "\n", "x.jsonl")
+    assert len(source.entries) == 1 and problems(source) == [("warning", 1, "ignored key(s) links.reviews")]

@@ -22,6 +22,7 @@ from generator.content.pages import PAGES_DIR
 from generator.commands.reporter import Reporter
 from generator.sources import READERS, find_sources, links_out, read_source
 from generator.sources.duplicates import drop_duplicates
+from generator.sources.relative import RelativeLinks
 from generator.content.people_file import Rules, load_rules
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.derive.titles import title_candidates
@@ -75,7 +76,8 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
         report_links_out(content_dir, reporter)
     if incoming is not None:
         paths[incoming.name] = incoming
-    sources = [read_source(path, name) for name, path in sorted(paths.items())]
+    sources = [read_source(path, name, RelativeLinks(content_dir, config.venue_base_url))
+               for name, path in sorted(paths.items())]
     for source in sources:
         for diagnostic in source.diagnostics:
             reporter.report(diagnostic)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +19,12 @@ class _Loader(_Base):  # type: ignore[misc, valid-type]
     """Safe loader that keeps dates as plain strings; we validate them ourselves."""
 
 
-# Drop the timestamp resolver so "2026-12-06" stays a string we parse once.
+# Drop the timestamp resolver so "2026-12-06" stays a string we parse once, and YAML 1.1's base-60 numbers
+# (as YAML 1.2 does), so that a programme's `time: 14:30` is 14:30, not 870: a number never holds a colon.
+_NUMBERS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 _Loader.yaml_implicit_resolvers = {
-    key: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    key: [(tag, re.compile("(?!.*:)" + rx.pattern, rx.flags) if tag in _NUMBERS else rx) for tag, rx in resolvers
+          if tag != "tag:yaml.org,2002:timestamp"]
     for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 
@@ -133,6 +137,17 @@ _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 def dump(data: dict[str, Any]) -> str:
     """Stable, readable YAML: keys in the given order, Unicode kept, no line wrapping."""
     return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10_000, default_flow_style=None)
+
+
+def key_lines(text: str, key: str) -> dict[str, int]:
+    """The line of each key of the mapping under top-level ``key`` (for messages naming the entry).
+    Call it after ``load_mapping``, which has refused whatever YAML cannot be read."""
+    node = yaml.compose(text, Loader=_Loader)
+    for name, value in node.value if isinstance(node, yaml.MappingNode) else ():
+        if isinstance(name, yaml.ScalarNode) and name.value == key and isinstance(value, yaml.MappingNode):
+            return {str(inner.value): 1 + inner.start_mark.line for inner, _ in value.value
+                    if isinstance(inner, yaml.ScalarNode)}
+    return {}
 
 
 def item_lines(text: str, key: str, first_line: int = 1) -> list[int]:

@@ -16,7 +16,8 @@ from urllib.parse import urlsplit
 from generator.errors import ConfigError, Diagnostic, shown
 from generator.render.i18n import catalogue_for, catalogue_locales
 from generator.latex import MacroDef
-from generator.content.yamlutil import load_mapping, read_utf8
+from generator.content.yamlutil import key_lines, load_mapping, read_utf8
+from generator.model.link_patterns import check_pattern
 
 CONFIG_NAME = "proceedings.yaml"
 
@@ -45,6 +46,12 @@ class Config:
     site.LIST_PAGE_BUDGET bytes)."""
     macros: dict[str, MacroDef] = field(default_factory=dict)
     """LaTeX macros: name → body, or name → {body, args}."""
+    venue_base_url: str = field(default="", repr=False)
+    """The address of the venue's own site, which a source's relative links (Mini-Conf's
+    ``pdf_path: static/pdfs/123.pdf``) are resolved against. Not in the repr: abstracts do not depend on it."""
+    links: dict[str, str] = field(default_factory=dict, repr=False)
+    """Link kind → the address pattern its links are made from when a paper gives none
+    (``pdf: https://proceedings.mlr.press/v247/{key}/{key}.pdf``). Not in the repr: abstracts do not depend on it."""
     auto_tags: str = "missing"
     """Topics from the taxonomy: for papers whose source gives no keywords (missing), for every paper
     beside its keywords (always), or never (only the source's keywords)."""
@@ -137,6 +144,27 @@ def _macros(value: Any) -> dict[str, MacroDef]:
     return dict(_macro(name, body) for name, body in value.items())
 
 
+class EntryProblem(ValueError):
+    """A problem with one entry of a mapping-valued key, reported at that entry's line."""
+
+    def __init__(self, message: str, entry: str):
+        super().__init__(message)
+        self.entry = entry
+
+
+def _links(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict):
+        raise ValueError("must be a mapping of link kind to address pattern, like "
+                         "{pdf: \"https://proceedings.mlr.press/v247/{key}/{key}.pdf\"}")
+    patterns = {}
+    for kind, pattern in value.items():
+        try:
+            patterns[str(kind)] = check_pattern(str(kind), pattern)
+        except ValueError as exc:
+            raise EntryProblem(str(exc), str(kind)) from None
+    return patterns
+
+
 AUTO_TAGS = ("never", "missing", "always")
 
 
@@ -151,10 +179,12 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "description": _optional_text,
     "date": _date,
     "base_url": normalize_base_url,
+    "venue_base_url": normalize_base_url,
     "language": _language,
     "papers_per_page": _positive_int,
     "macros": _macros,
     "auto_tags": _auto_tags,
+    "links": _links,
 }
 
 
@@ -172,7 +202,7 @@ def load_config(content_dir: Path, warn: Callable[[Diagnostic], None], base_url:
     if path.exists():
         text = read_utf8(path, path, ConfigError, "config")
         data, lines = load_mapping(text, path, ConfigError)
-        config = _validate(data, lines, path, warn)
+        config = _validate(data, lines, path, warn, text)
     if base_url is None:
         return config
     try:
@@ -181,7 +211,7 @@ def load_config(content_dir: Path, warn: Callable[[Diagnostic], None], base_url:
         raise ConfigError(f"--base-url {exc}") from None
 
 
-def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn) -> Config:
+def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn, text: str = "") -> Config:
     values: dict[str, Any] = {}
     problems: list[str] = []
     for key, raw in data.items():
@@ -193,6 +223,8 @@ def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn) -> 
             continue
         try:
             values[key] = _VALIDATORS[key](raw)
+        except EntryProblem as exc:  # named at its own line: `links:` may hold a dozen patterns
+            problems.append(f"{path}:{key_lines(text, str(key)).get(exc.entry, line)}: {key}: {exc}")
         except ValueError as exc:
             problems.append(f"{path}:{line}: {key} {exc}")
     if "language" in values and catalogue_for(values["language"]) is None:

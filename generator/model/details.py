@@ -37,6 +37,15 @@ DOCUMENT_TYPES = frozenset("""pdf ps eps djvu zip gz tgz tar bz2 xz 7z ppt pptx 
 NOT_KNOWN = frozenset({"n/a", "na", "none", "null", "tba", "tbd", "-", "–", "—"})
 
 
+_LIST_SEPARATOR = re.compile(r"[;|]")
+_COMMA = re.compile(",")
+# What an author object may hold (``affiliations`` and ``institution`` are other exports' ``affiliation``).
+_AUTHOR_KEYS = ("name", "affiliation", "affiliations", "institution", "orcid", "id")
+# Marks after a name: a presenter, the corresponding author, equal contribution, a note.
+_MARKS = "*†‡§¶# "
+# "Name (Affiliation)", the affiliation in the last parentheses and itself maybe holding some: "(… (AIST))".
+_AFFILIATION = re.compile(r"([^()]*?[^()\s])\s*\((.+)\)")
+
 # A name's last part that is not a given name: "Smith, Jr." stays as written.
 _SUFFIX = re.compile(r"(?:jr|sr|[ivx]+|\d+(?:st|nd|rd|th))\.?", re.IGNORECASE)
 
@@ -78,17 +87,45 @@ def parse_authors(value: Any, problem: Problem, key: str = "authors") -> tuple[A
 
 def split_names(text: str) -> list[str]:
     """Names in one string. Separated by ``;`` (or ``|``), each part is one name, "Family, Given"
-    included; separated by "and" or commas, "Jane Doe, John Smith" is two names."""
+    included; separated by "and" or commas, "Jane Doe, John Smith" is two names. A separator inside
+    parentheses is part of an affiliation ("Jane Roe (Queen Mary, University of London)")."""
     text = text.strip()
     if ";" in text or "|" in text:
-        return [part.strip() for part in re.split(r"[;|]", text) if part.strip()]
-    return [name for names in AUTHOR_SEPARATOR.split(text) for name in _split_commas(names)]
+        return [part.strip() for part in split_outside(text, _LIST_SEPARATOR) if part.strip()]
+    return [name for names in split_outside(text, AUTHOR_SEPARATOR) for name in _split_commas(names)]
 
 
 def _split_commas(names: str) -> list[str]:
     """"Jane Doe, John Smith" is two names; "Doe, Jane" and "John Smith, Jr." are one."""
-    parts = [part.strip() for part in names.split(",") if part.strip()]
+    parts = [part.strip() for part in split_outside(names, _COMMA) if part.strip()]
     return parts if all(" " in part for part in parts) else [names.strip()]
+
+
+def split_outside(text: str, separator: re.Pattern[str]) -> list[str]:
+    """``text`` split at each ``separator`` outside parentheses; a text whose parentheses do not pair up
+    is split at every one (a stray "(" must not glue the rest of the list into one name)."""
+    paired = text.count("(") == text.count(")")
+    parts, start, depth, position = [], 0, 0, 0
+    for match in separator.finditer(text):
+        for char in text[position:match.start()]:
+            depth += {"(": 1, ")": -1}.get(char, 0)
+        position = match.start()
+        if depth <= 0 or not paired:
+            parts.append(text[start:match.start()])
+            start = match.end()
+    return [*parts, text[start:]]
+
+
+def split_affiliation(written: str) -> tuple[str, str]:
+    """"Arthur Flexer (Johannes Kepler University Linz)*" → the name (with its marks, which ``_author``
+    drops) and the affiliation; a name without a closing parenthesis has none ("Ana (Ani) Souza" keeps it)."""
+    text = written.strip()
+    marks = len(text) - len(text.rstrip(_MARKS))
+    body = text[:len(text) - marks].rstrip()
+    match = _AFFILIATION.fullmatch(body)
+    if match is None or match.group(2).count("(") != match.group(2).count(")"):
+        return written, ""
+    return match.group(1) + text[len(text) - marks:], match.group(2).strip()
 
 
 def natural_order(name: str) -> str:
@@ -104,16 +141,17 @@ def natural_order(name: str) -> str:
 
 def _author(item: Any, number: int, problem: Problem) -> Author | None:
     if isinstance(item, str):
-        item = {"name": item}
+        name, affiliation = split_affiliation(item)
+        item = {"name": name, "affiliation": affiliation}
     if not isinstance(item, Mapping):
         problem("authors", f"author {number} must be a name or a mapping with `name`")
         return None
-    unknown = sorted(str(key) for key in item if key not in ("name", "affiliation", "orcid", "id"))
+    unknown = sorted(str(key) for key in item if key not in _AUTHOR_KEYS)
     if unknown:
         problem("authors", f"author {number} has unknown field(s) {', '.join(unknown)} "
-                           "(known: name, affiliation, orcid, id)")
+                           f"(known: {', '.join(_AUTHOR_KEYS)})")
     # "Jane Doe*", "John Smith†": marks of equal contribution or of a note belong to the paper, not the name.
-    name = natural_order(_clean(item.get("name")).rstrip("*†‡§¶# ,"))
+    name = natural_order(_clean(item.get("name")).rstrip(_MARKS + ","))
     if not name:
         problem("authors", f"author {number} has no name")
         return None
@@ -129,7 +167,21 @@ def _author(item: Any, number: int, problem: Problem) -> Author | None:
             orcid = ""
         else:
             orcid = match.group(1).upper()
-    return Author(name, _clean(item.get("affiliation")), orcid, _clean(item.get("id")))
+    return Author(name, _affiliation(item), orcid, _clean(item.get("id")))
+
+
+def _affiliation(item: Mapping[str, Any]) -> str:
+    """An author object's affiliation: ``affiliation``, else ``affiliations`` (a list is joined with "; "),
+    else ``institution``, as exports spell it."""
+    for key in ("affiliation", "affiliations", "institution"):
+        value = item.get(key)
+        if isinstance(value, list):
+            value = "; ".join(_clean(part) for part in value if isinstance(part, str) and _clean(part))
+        if not isinstance(value, str):  # a nested object ({"name": …}) is not printed as Python writes it
+            continue
+        if _clean(value):
+            return _clean(value)
+    return ""
 
 
 def orcid_checks(orcid: str) -> bool:

@@ -26,18 +26,35 @@ class Details:
     readers, validation, front matter (in this order), citations and papers.json derive from it.
     """
 
-    authors: tuple[Author, ...] = detail("authors", "authors", "author", cite=Cite("author", bibtex_at=1))
+    # ISMIR's `authors_and_affil` ("Arthur Flexer (Johannes Kepler University Linz)*; …") first: where a table has
+    # it beside `authors` (names alone), it is the one read (records.field_ranks).
+    authors: tuple[Author, ...] = detail("authors", "authors_and_affil", "authors_and_affiliations", "authors",
+                                         "author", cite=Cite("author", bibtex_at=1))
     # Tracks, most papers have one ("Main", "Datasets and Benchmarks"); a programme's sessions ("Session 3B").
     track: tuple[str, ...] = detail("list", tex=True)
     sessions: tuple[str, ...] = detail("list", "sessions", "session", tex=True)
+    # Programme data, kept as the source writes it (ISMIR's `day`/`position`, ICWSM's `date`/`time`/`room`):
+    # in the front matter and papers.json for a programme made elsewhere; the pages do not show it.
+    day: str = detail("text", "day", "date")
+    time: str = detail("text", "time", "start_time", "time_slot")
+    room: str = detail("text", "room")
+    position: str = detail("text", "position", "poster_position")  # the paper's place in its session
     # The part of the volume it is in (PMLR's `section`, named by the volume's `sections`).
     section: str = detail("text")
     award: str = detail("text", "award", "awards", tex=True)
-    pdf: str = detail("link", "pdf", "pdf_url", "paper_pdf", "url_pdf",
+    # The materials, as venues' exports name them: Mini-Conf (ISMIR's `pdf_path`, `poster_pdf`, `slides_pdf`),
+    # ICWSM (`pdf_url`, `href`), SIGDIAL/INLG (`paper`, `poster`, `full_video`), PMLR (`pdf`, `software`, `url`).
+    pdf: str = detail("link", "pdf", "pdf_url", "pdf_path", "paper_pdf", "url_pdf", "paper",
                       cite=Cite("pdf", bibtex_at=60, meta=(("citation_pdf_url", "pdf"),), meta_at=21))
-    code: str = detail("link", "code", "code_url", "github", "url_code")
+    code: str = detail("link", "code", "code_url", "github", "url_code", "software")
     openreview: str = detail("link", "openreview", "openreview_url", "forum", "forum_url")
-    video: str = detail("link", "video", "video_url", "url_video")  # a recording of the talk
+    video: str = detail("link", "video", "video_url", "url_video", "full_video")  # a recording of the talk
+    poster: str = detail("link", "poster", "poster_pdf", "poster_url")
+    slides: str = detail("link", "slides", "slides_pdf", "slides_url")
+    thumbnail: str = detail("link", "thumbnail", "thumbnail_url")  # an image; linked, never loaded from elsewhere
+    data: str = detail("link", "data", "data_url", "dataset", "dataset_url")
+    # The paper on the publisher's own site (PMLR's and a .bib's `url`, ICWSM's `href`).
+    publisher_page: str = detail("link", "publisher_page", "url", "href")
     doi: str = detail("doi", cite=Cite("doi", bibtex_at=61, meta=(("citation_doi", "doi"),), meta_at=20))
     # As the source's BibTeX gives them, for citations: kept as written ("13--24", "Jul").
     pages: str = detail("text", cite=Cite("pages", bibtex_at=10, meta_at=11, meta=(

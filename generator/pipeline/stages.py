@@ -28,6 +28,7 @@ from generator.pipeline.cache import BuildCache, EntryCache
 from generator.content.changes import Kind
 from generator.render.files import last_good_pages, linked_files, static_files
 from generator.content.merge import Change, SyncPlan
+from generator.model.link_patterns import with_patterns
 from generator.model.paper import Paper, RenderedPaper
 from generator.content.people_file import Rules
 from generator.content.pages import PageDoc, front_record, is_page, read_pages, unique_papers
@@ -237,6 +238,9 @@ def papers_stage(p: Pipeline) -> None:
             for diagnostic in parsed.diagnostics:
                 p.reporter.report(diagnostic)
         state.papers = unique_papers([x.paper for x in state.parsed.values() if x.paper], p.reporter)
+        patterns = state.project.config.links if state.project is not None else {}
+        if patterns:  # links: in proceedings.yaml, for the papers that give no link of that kind
+            state.papers = [with_patterns(paper, patterns) for paper in state.papers]
         if not p.options.keep:  # a build needs only the broken pages' text from here on
             state.docs = None
             state.parsed = {path: parsed for path, parsed in state.parsed.items() if parsed.paper is None}

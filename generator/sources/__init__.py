@@ -9,12 +9,13 @@ raises ``ContentError``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from generator.model.paper import SourceList
 from generator.sources import bibtex, jsonlines, plainlist, table
+from generator.sources.relative import RelativeLinks
 
-Reader = Callable[[Path, str], SourceList]
+Reader = Callable[[Path, str, Any], SourceList]  # (path, name, RelativeLinks | None)
 
 READERS: dict[str, Reader] = {
     ".txt": plainlist.read,
@@ -49,5 +50,6 @@ def links_out(folder: Path, root: Path, pattern: str) -> list[Path]:
     return sorted(p for p in folder.glob(pattern) if p.is_symlink() and inside(root, p) is None)
 
 
-def read_source(path: Path, relative_name: str) -> SourceList:
-    return READERS[path.suffix.lower()](path, relative_name)
+def read_source(path: Path, relative_name: str, links: RelativeLinks | None = None) -> SourceList:
+    """``links``: how the source's relative links are published (sources/relative.py); None keeps them as paths."""
+    return READERS[path.suffix.lower()](path, relative_name, links)

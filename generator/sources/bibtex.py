@@ -7,7 +7,8 @@ become Unicode (``{\\"o}`` → ö) with pylatexenc; math in a title and the
 whole abstract stay LaTeX, which the renderer shows; case-protecting braces
 (``{G}aussian``) are dropped from titles. Values are resolved as BibTeX resolves them
 (``#``, ``@string``s, month macros: generator/sources/bibstrings.py). ``keywords`` are separated by commas
-or semicolons; ``url`` ending in ``.pdf`` or ``pdf`` give the PDF link. The
+or semicolons; ``url`` ending in ``.pdf`` or ``pdf`` give the PDF link (an OpenReview ``url`` the
+OpenReview one, any other ``url`` the paper's page at its publisher). The
 entry key is the paper's ``uid`` (and its citation key). An ``@proceedings``
 entry describes the volume (``VolumeInfo``); an entry with a title and no
 abstract is a paper without an abstract.
@@ -30,6 +31,7 @@ from generator.model.paper import DETAILS, SourceList, VolumeInfo
 from generator.model.schema import ENTRY_FIELDS
 from generator.sources.bibstrings import Strings
 from generator.sources.records import RecordReader, field_name
+from generator.sources.relative import RelativeLinks
 from generator.content.yamlutil import read_utf8
 
 _MATH = re.compile(r"(\$[^$]+\$)")
@@ -40,11 +42,11 @@ _NAMES = frozenset(field.name for field in DETAILS if field.kind in ("authors", 
 _TEX = frozenset(field.name for field in (*ENTRY_FIELDS, *DETAILS) if field.tex)
 
 
-def read(path: Path, name: str) -> SourceList:
-    return parse(read_utf8(path, name, ContentError), name, path)
+def read(path: Path, name: str, links: RelativeLinks | None = None) -> SourceList:
+    return parse(read_utf8(path, name, ContentError), name, path, links)
 
 
-def parse(text: str, name: str, path: Path | None = None) -> SourceList:
+def parse(text: str, name: str, path: Path | None = None, links: RelativeLinks | None = None) -> SourceList:
     # bibtexparser logs each block it cannot parse; we report them ourselves, with their line.
     logger = logging.getLogger("bibtexparser")
     level, logger.level = logger.level, logging.CRITICAL
@@ -53,7 +55,7 @@ def parse(text: str, name: str, path: Path | None = None) -> SourceList:
         library = bibtexparser.parse_string(text, parse_stack=[])
     finally:
         logger.setLevel(level)
-    reader = RecordReader(name)
+    reader = RecordReader(name, links=links)
     library = _resolve(library, Strings(reader.warn))
     for block in library.failed_blocks:
         reader.warn(f"cannot parse this BibTeX entry ({_reason(block)}); skipped it", block.start_line + 1)
@@ -74,6 +76,7 @@ def parse(text: str, name: str, path: Path | None = None) -> SourceList:
         made = reader.entry(_record(block.key, fields), line)
         if made is not None:
             entries.append(made)
+    reader.finish()
     diagnostics = sorted(reader.diagnostics, key=lambda d: d.line or 0)
     return SourceList(path or Path(name), volume.title, tuple(entries), tuple(diagnostics), volume)
 
@@ -133,18 +136,20 @@ def _sections(value: str) -> tuple[tuple[str, str], ...]:
 def _record(key: str, fields: dict) -> dict:
     record: dict = {"id": key}
     for field, value in fields.items():
-        name = field_name(field)
+        # biblatex's `date` is when the paper came out, not the programme's day a table's `date` column gives.
+        name = field_name(field) if field.lower() != "date" else None
         if name in _NAMES:
             record[name] = _names(value)
         elif name in _TEX:
             record[name] = to_unicode(value)
         elif name is not None and name != "id":
             record[name] = value
+    # `url` is the paper's page at its publisher (PMLR's abstract page), unless it is the PDF or OpenReview.
     url = str(fields.get("url", ""))
     if "pdf" not in record and url.lower().split("?")[0].endswith(".pdf"):
-        record["pdf"] = url
+        record["pdf"] = record.pop("publisher_page", url)
     if "openreview" not in record and "openreview.net/" in url:
-        record["openreview"] = url
+        record["openreview"] = record.pop("publisher_page", url)
     return record
 
 

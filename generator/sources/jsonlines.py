@@ -22,6 +22,7 @@ from typing import BinaryIO
 from generator.errors import ContentError
 from generator.model.paper import SourceList
 from generator.sources.escapes import decided_breaks, shows_escaped_breaks
+from generator.sources.relative import RelativeLinks
 from generator.sources.records import RecordReader, field_name
 from generator.content.yamlutil import as_lf
 
@@ -34,11 +35,11 @@ MAX_RECORD_BYTES = 32 << 20
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
-def read(path: Path, name: str) -> SourceList:
+def read(path: Path, name: str, links: RelativeLinks | None = None) -> SourceList:
     """The file read a line at a time, so that one huge line costs a warning, not all memory."""
     try:
         with path.open("rb") as handle:
-            return _parse_lines(_file_lines(handle), name, path)
+            return _parse_lines(_file_lines(handle), name, path, links)
     except OSError as exc:
         raise ContentError(f"cannot read the file: {exc.strerror or exc}", path=name) from None
 
@@ -85,8 +86,9 @@ class _Skipped(str):
     """A line that is not read, as the warning saying why."""
 
 
-def _parse_lines(lines: Iterable[tuple[int, str]], name: str, path: Path | None) -> SourceList:
-    reader = RecordReader(name, escaped_breaks=True)
+def _parse_lines(lines: Iterable[tuple[int, str]], name: str, path: Path | None,
+                 links: RelativeLinks | None = None) -> SourceList:
+    reader = RecordReader(name, escaped_breaks=True, links=links)
     entries = []
     records: list[tuple[dict, int]] = []
     evidence: int | None = None  # the first line whose text writes a line break as \\n
@@ -112,6 +114,8 @@ def _parse_lines(lines: Iterable[tuple[int, str]], name: str, path: Path | None)
         for key in _unused_keys(value):
             ignored.setdefault(key, number)
         record = _replace_surrogates(_our_names(value))
+        for key in value:  # how the file names a field, for messages: the first spelling met
+            reader.spelled.setdefault(field_name(str(key)) or "", str(key))
         if evidence is None and any(isinstance(record.get(key), str) and shows_escaped_breaks(record[key])
                                     for key in ("abstract", "title")):
             evidence = number
@@ -126,6 +130,7 @@ def _parse_lines(lines: Iterable[tuple[int, str]], name: str, path: Path | None)
         reader.warn(f"ignored key(s) {', '.join(ignored)}", min(ignored.values()))
     if reader.decided:
         reader.warn(decided_breaks(reader.decided), evidence)
+    reader.finish()
     return SourceList(path or Path(name), "", tuple(entries), tuple(reader.diagnostics))
 
 

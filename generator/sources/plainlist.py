@@ -10,7 +10,8 @@ from generator.model.paper import Entry, SourceList
 from generator.content.yamlutil import read_utf8
 
 
-def read(path: Path, name: str) -> SourceList:
+def read(path: Path, name: str, links: object = None) -> SourceList:
+    """``links`` is the other readers' (a plain list has none)."""
     return parse(read_utf8(path, name, ContentError), name, path)
 
 

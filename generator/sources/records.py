@@ -23,6 +23,7 @@ from generator.errors import ContentError, Diagnostic, shown
 from generator.model.paper import DETAILS, Entry
 from generator.model.schema import ENTRY_FIELDS
 from generator.sources.escapes import decode_line_breaks
+from generator.sources.relative import RelativeLinks, resolve_links
 from generator.content.yamlutil import as_lf, read_raw
 
 # Our name for a field → the names sources use for it (compared lower case, spaces and dashes as _): the
@@ -37,7 +38,29 @@ REQUIRED_ANY = ("title", "abstract")
 
 def field_name(column: str) -> str | None:
     """Our name for a source's column or key, or None for one we do not use."""
-    return _ALIASES.get(re.sub(r"[\s-]+", "_", column.strip().lower()))
+    return _ALIASES.get(_normal(column))
+
+
+def field_rank(column: str) -> int:
+    """Where ``column`` comes in its field's names: of two columns giving one field in a row (ISMIR's
+    `authors_and_affil` and `authors`), the non-empty one ranked first is read."""
+    name = _normal(column)
+    return FIELDS[_ALIASES[name]].index(name) if name in _ALIASES else len(_ALIASES)
+
+
+def row_record(columns: Iterable[str | None], header: Iterable[str], row: Iterable[Any]) -> dict[str, Any]:
+    """A table row as a record keyed by our field names, each field from its best column (``field_rank``)."""
+    record: dict[str, Any] = {}
+    ranked = sorted(((column, field_rank(name), cell) for column, name, cell in zip(columns, header, row)
+                     if column is not None), key=lambda item: item[1])
+    for column, _, cell in ranked:
+        if column not in record or (not str(record[column]).strip() and str(cell).strip()):
+            record[column] = cell
+    return record
+
+
+def _normal(column: str) -> str:
+    return re.sub(r"[\s-]+", "_", column.strip().lower())
 
 
 @dataclass
@@ -51,6 +74,8 @@ class RecordReader:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     index: int = 0
     ids: dict[str, int] = field(default_factory=dict)  # the source's ids seen so far → their line
+    links: RelativeLinks | None = None  # how relative links are published (None: kept as paths)
+    spelled: dict[str, str] = field(default_factory=dict)  # our name of a field → the source's, for messages
 
     def entry(self, record: Mapping[str, Any], line: int) -> Entry | None:
         """``record`` uses our field names; ``line`` is where it starts in the file."""
@@ -66,6 +91,7 @@ class RecordReader:
             return None
         self.index += 1
         record = {**record, **{key: split_list(record.get(key)) for key in _LISTS}}
+        record = resolve_links(record, self.links, self.spelled, line)
         uid = " ".join(_text(record.get("id")).split())
         self._check_id(uid, line)
         return Entry(
@@ -93,6 +119,12 @@ class RecordReader:
 
     def warn(self, message: str, line: int | None) -> None:
         self.diagnostics.append(Diagnostic("warning", message, self.source, line))
+
+    def finish(self) -> None:
+        """The warnings about the whole file, once its last record is read."""
+        left_out = self.links.warning() if self.links is not None else None
+        if left_out is not None:
+            self.warn(*left_out)
 
 
 def accepted_names(*fields: str) -> str:

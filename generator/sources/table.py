@@ -18,22 +18,23 @@ from pathlib import Path
 from generator.errors import ContentError
 from generator.model.paper import SourceList
 from generator.sources.escapes import decided_breaks, shows_escaped_breaks
+from generator.sources.relative import RelativeLinks
 from generator.sources.records import (REQUIRED_ANY, RecordReader, accepted_names, bad_bytes_in, field_name,
-                                       read_lines_leniently)
+                                       field_rank, read_lines_leniently, row_record)
 
 
-def read_csv(path: Path, name: str) -> SourceList:
+def read_csv(path: Path, name: str, links: RelativeLinks | None = None) -> SourceList:
     text, bad_lines = read_lines_leniently(path, name)
-    return parse(text, name, ",", path, bad_lines)
+    return parse(text, name, ",", path, bad_lines, links)
 
 
-def read_tsv(path: Path, name: str) -> SourceList:
+def read_tsv(path: Path, name: str, links: RelativeLinks | None = None) -> SourceList:
     text, bad_lines = read_lines_leniently(path, name)
-    return parse(text, name, "\t", path, bad_lines)
+    return parse(text, name, "\t", path, bad_lines, links)
 
 
 def parse(text: str, name: str, delimiter: str, path: Path | None = None,
-          bad_lines: dict[int, str] | None = None) -> SourceList:
+          bad_lines: dict[int, str] | None = None, links: RelativeLinks | None = None) -> SourceList:
     lines = text.split("\n")
     header = _header(lines, name, delimiter)
     columns = [field_name(cell) for cell in header]
@@ -41,7 +42,8 @@ def parse(text: str, name: str, delimiter: str, path: Path | None = None,
         raise ContentError(f"no abstract or title column: the header names {', '.join(header)}; "
                            f"accepted names are {accepted_names(*REQUIRED_ANY)} (in any case)", path=name, line=1)
     evidence = next((n for n, line in enumerate(lines[1:], start=2) if shows_escaped_breaks(line)), None)
-    reader = RecordReader(name, escaped_breaks=True, file_escapes=evidence is not None)
+    reader = RecordReader(name, escaped_breaks=True, file_escapes=evidence is not None, links=links,
+                          spelled=_spelled(header, columns))
     ignored = [cell for cell, column in zip(header, columns) if column is None and cell.strip()]
     if ignored:
         reader.warn(f"ignored column(s) {', '.join(ignored)}", 1)
@@ -58,12 +60,22 @@ def parse(text: str, name: str, delimiter: str, path: Path | None = None,
             continue
         if len(row) > len(header):
             reader.warn(f"row has {len(row)} cells but the header names {len(header)}; ignored the extra cells", first)
-        entry = reader.entry({column: cell for column, cell in zip(columns, row) if column is not None}, first)
+        entry = reader.entry(row_record(columns, header, row), first)
         if entry is not None:
             entries.append(entry)
     if reader.decided:
         reader.warn(decided_breaks(reader.decided), evidence)
+    reader.finish()
     return SourceList(path or Path(name), "", tuple(entries), tuple(reader.diagnostics))
+
+
+def _spelled(header: list[str], columns: list[str | None]) -> dict[str, str]:
+    """Our name of each field → the header's name of the column it is read from first, for messages."""
+    spelled: dict[str, str] = {}
+    for cell, column in sorted(zip(header, columns), key=lambda pair: field_rank(pair[0])):
+        if column is not None:
+            spelled.setdefault(column, cell.strip())
+    return spelled
 
 
 def _header(lines: list[str], name: str, delimiter: str) -> list[str]:
