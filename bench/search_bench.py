@@ -130,6 +130,7 @@ class Counting(http.server.SimpleHTTPRequestHandler):
     """Serves the site as GitHub Pages does: text gzip-compressed for a client that accepts it (Pagefind's
     own files are compressed already and go as they are). Counts the bytes sent."""
 
+    protocol_version = "HTTP/1.1"  # connections kept alive, as a host's are (GitHub Pages: HTTP/2)
     served = 0
     compressed: dict[str, bytes] = {}
     TEXT = (".html", ".js", ".css", ".json", ".svg")

@@ -62,10 +62,32 @@
     return Object.keys(wanted).map(Number).sort(function (a, b) { return a - b; });
   }
 
-  /* A lunr.Index of the shards' terms. Field vectors hold only those terms' entries: all a score
-     over them reads. A negated query ("-word" alone) goes through every document's field vectors
-     in the whole index's order (document by document, field by field), so they are all made. */
-  function miniIndex(manifest, shards, negated) {
+  /* Whether a term of the loaded shards can match a clause of the query: lunr.js expands a clause
+     only to such terms (the term itself, or those its trailing wildcard begins) and scores over them
+     only, so the index needs no other; a typo distance or another wildcard may match any term. */
+  function matcher(query, pipeline) {
+    var exact = Object.create(null), prefixes = [], any = false;
+    query.clauses.forEach(function (clause) {
+      var terms = clause.usePipeline ? pipeline.runString(clause.term, { fields: clause.fields }) : [clause.term];
+      terms.forEach(function (term) {
+        var star = term.indexOf("*");
+        if ((clause.editDistance || 0) > 0 || (star >= 0 && star !== term.length - 1)) any = true;
+        else if (star < 0) exact[term] = true;
+        else prefixes.push(term.slice(0, -1));
+      });
+    });
+    return function (term) {
+      return any || exact[term] === true || prefixes.some(function (p) { return term.lastIndexOf(p, 0) === 0; });
+    };
+  }
+
+  var NO_METADATA = Object.freeze({});  // a posting's metadata: lunr.js only reads its keys
+
+  /* A lunr.Index of the shards' terms the query can match. Field vectors hold only those terms'
+     entries: all a score over them reads. A negated query ("-word" alone) goes through every
+     document's field vectors in the whole index's order (document by document, field by field), so
+     they are all made. */
+  function miniIndex(manifest, shards, negated, wanted) {
     var fields = manifest.fields, invertedIndex = Object.create(null), vectors = Object.create(null);
     var terms = [];
     if (negated) {
@@ -75,12 +97,13 @@
     }
     shards.forEach(function (shard) {
       shard.forEach(function (entry) {
+        if (!wanted(entry[0])) return;
         var posting = { _index: entry[1] };
         fields.forEach(function (field, f) {
           var list = entry[2 + f], byRef = {}, ref = 0;
           for (var k = 0; k < list.length; k += 2) {
             ref += list[k];
-            byRef[ref] = {};
+            byRef[ref] = NO_METADATA;
             var key = field + "/" + ref;
             (vectors[key] || (vectors[key] = [])).push([entry[1], list[k + 1] / 1000]);
           }
@@ -111,7 +134,7 @@
       build(query);
       var wanted = neededShards(manifest, query, pipeline);
       return Promise.all(wanted.map(function (n) { return self.file("t" + n); })).then(function (shards) {
-        var index = miniIndex(manifest, shards, query.isNegated());
+        var index = miniIndex(manifest, shards, query.isNegated(), matcher(query, pipeline));
         return index.query(function (q) { q.clauses = query.clauses; });
       });
     });
