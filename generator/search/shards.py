@@ -39,17 +39,16 @@ FOLDER = "assets/search"
 
 def term_postings(found: _Terms, documents: int) -> dict[str, list]:
     """term → [term number, [ref step, weight×1000, …] per field]: every field vector spread over its terms."""
-    names = {number: term for term, (number, _) in found.postings.items()}
-    postings: dict[str, list] = {term: [number] + [[] for _ in FIELDS]
-                                 for term, (number, _) in found.postings.items()}
-    last: dict[tuple[int, int], int] = {}  # (term number, field) → the last ref listed
+    lists: list[list[list[int]]] = [[[] for _ in FIELDS] for _ in found.postings]  # by term number, field
+    last = [[0] * len(found.postings) for _ in FIELDS]  # per field, by term number: the last ref listed
     # FieldVectors yields one vector per document and field, in that order (slot = ref × fields + field).
     for slot, (_, vector) in enumerate(FieldVectors(found, documents)):
         ref, field = divmod(slot, len(FIELDS))
+        seen = last[field]
         for number, weight in zip(vector[::2], vector[1::2]):
-            postings[names[number]][1 + field].extend((ref - last.get((number, field), 0), round(weight * 1000)))
-            last[(number, field)] = ref
-    return postings
+            lists[number][field] += (ref - seen[number], round(weight * 1000))
+            seen[number] = ref
+    return {term: [number, *lists[number]] for term, (number, _) in found.postings.items()}
 
 
 def term_shards(postings: dict[str, list], limit: int = SHARD_BYTES) -> list[list]:
