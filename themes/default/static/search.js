@@ -1,12 +1,12 @@
 /* Proceedings search: the search box and its results, the same for a volume and for a series.
-   Small and loaded on every page; the query code is search-query.js and the sharded index's
-   search-shards.js (both loaded before this file). lunr.js and a volume's index, cut into small
-   scripts under assets/search/ (see generator/search/shards.py), are injected only when a reader
-   starts searching, and then only the files a query needs: the manifest, the term shards its
-   words can match, the display blocks of the results shown, and every paper's tags when a topic
-   is chosen. A volume's box searches its own index; a series' box (a form with data-volumes)
-   searches each volume's own index, loading its files only when a query needs that volume, and
-   shows the volumes' results in order (newest first) as soon as each volume's have arrived.
+   Small and loaded on every page, with the query code (search-query.js). lunr.js, the sharded
+   index's engine (search-shards.js) and the index, cut into small scripts under assets/search/
+   (see generator/search/shards.py), are injected only when a reader starts searching, and then
+   only the files a query needs: the manifest, the term shards its words can match, the display
+   blocks of the results shown, and every paper's tags when a topic is chosen. A volume's box
+   searches its own index; a series' box (a form with data-volumes) searches the series' own index
+   over every volume (generator/search/series.py) and shows each volume's results from that
+   volume's display blocks, in order (newest first).
    Works from file:// (scripts, never fetch). No inline script or handler anywhere, so a
    Content-Security-Policy of script-src 'self' holds, and DOM nodes are only ever filled with
    textContent, never innerHTML. */
@@ -14,7 +14,6 @@
   "use strict";
 
   var Q = globalThis.proceedingsQuery;
-  var S = globalThis.proceedingsShardedSearch;
   var script = document.currentScript;
   var ROOT = new URL("../", script.src);
   var DROPDOWN_LIMIT = 8;
@@ -74,16 +73,19 @@
     };
   }
 
-  var lunrLoading = null;
+  var engineLoading = null;
 
-  function loadLunr() {  // the query code stems words with lunr's stemmer, the shards build a lunr.Index
-    if (!lunrLoading) {
-      lunrLoading = inject(new URL("assets/lunr.js", ROOT).href).catch(function () {
+  /* lunr.js (the query code stems words with lunr's stemmer, the shards build a lunr.Index) and
+     search-shards.js, injected together when a reader first searches: neither loads with the page. */
+  function loadEngine() {
+    if (!engineLoading) {
+      engineLoading = Promise.all([inject(new URL("assets/lunr.js", ROOT).href),
+                                   inject(new URL("assets/search-shards.js", ROOT).href)]).catch(function () {
         throw loadingError("assets/lunr.js");
       });
-      lunrLoading.catch(function () { lunrLoading = null; });  // the next try loads it again
+      engineLoading.catch(function () { engineLoading = null; });  // the next try loads them again
     }
-    return lunrLoading;
+    return engineLoading;
   }
 
   /* Resolves after the next frame is painted: between two volumes' results the reader sees the
@@ -94,17 +96,25 @@
     });
   }
 
-  // A volume's root → its Shards (which keeps the files it loaded for the next query); no
+  // A volume's root → Promise of its index (whose Shards keeps the files it loaded); no
   // prototype, so that no key (a volume named toString or constructor) finds a value nobody stored.
   var volumes = Object.create(null);
 
-  /* A volume's index, ready to query: Promise of {shards, manifest} (lunr.js loaded too). */
+  /* A volume's index, ready to query: Promise of {shards, manifest}, the engine loaded too. The
+     manifest loads beside the engine, not after it, and is handed to the Shards made once both came. */
   function loadIndex(shelf) {
     var key = shelf.root.href;
-    var shards = volumes[key] || (volumes[key] = new S.Shards(shardLoader(shelf.root)));
-    return Promise.all([loadLunr(), shards.manifest()]).then(function (loaded) {
-      return { shards: shards, manifest: loaded[1] };
-    });
+    if (!volumes[key]) {
+      var load = shardLoader(shelf.root), manifest = load("manifest");
+      var ready = Promise.all([loadEngine(), manifest]).then(function (loaded) {
+        var shards = new globalThis.proceedingsShardedSearch.Shards(load);
+        shards.files.manifest = manifest;
+        return { shards: shards, manifest: loaded[1] };
+      });
+      volumes[key] = ready;
+      ready.catch(function () { if (volumes[key] === ready) delete volumes[key]; });  // tried again next time
+    }
+    return volumes[key];
   }
 
   /* The refs of a volume's papers that the words find (all its papers for no words), in lunr's
@@ -552,7 +562,7 @@
 
   function init() {
     var form = document.querySelector("form[data-search]");
-    if (!form || !Q || !S) return;
+    if (!form || !Q) return;
     loadMessages(form);
     new SearchBox(form).start();
   }
