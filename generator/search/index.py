@@ -132,12 +132,14 @@ def found_terms(papers: list[RenderedPaper], names: dict[str, str] | None = None
     found = _Terms()
     names = names or {}
     for ref, paper in enumerate(papers):
-        found.add(ref, [
-            terms(paper.title_plain),
-            terms(" ".join(paper.paper.tags + tuple(names[t] for t in paper.paper.tags if t in names))),
-            terms(paper.abstract_plain),
-        ])
+        shown = tuple(names[t] for t in paper.paper.tags if t in names)
+        found.add(ref, field_terms(paper.title_plain, paper.paper.tags + shown, paper.abstract_plain))
     return found
+
+
+def field_terms(title: str, topics: tuple[str, ...] | list[str], abstract: str) -> list[list[str]]:
+    """A document's terms per field of ``FIELDS``, in their order: a volume's and a series' index alike."""
+    return [terms(title), terms(" ".join(topics)), terms(abstract)]
 
 
 def build_index(papers: list[RenderedPaper], names: dict[str, str] | None = None) -> dict:

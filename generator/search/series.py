@@ -18,9 +18,8 @@ from collections.abc import Iterable, Iterator
 
 from generator.pipeline.cache import BuildCache
 from generator.search import bundle, unbundle
-from generator.search.index import _Terms
+from generator.search.index import _Terms, field_terms
 from generator.search.shards import term_files
-from generator.search.terms import terms
 
 CACHE_KIND = "series-search"
 
@@ -32,7 +31,7 @@ def series_index_files(volumes: Iterable[tuple[str, Iterable[dict]]]) -> Iterato
     for path, records in volumes:
         first = ref
         for record in records:
-            found.add(ref, [terms(record["title"]), terms(" ".join(record["tags"])), terms(record["abstract"])])
+            found.add(ref, field_terms(record["title"], record["tags"], record["abstract"]))
             ref += 1
         runs.append([path, first, ref - first])
     yield from term_files(found, ref, {"volumes": runs})

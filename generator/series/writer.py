@@ -13,6 +13,7 @@ rebuild of a series costs a walk of its folders, not a build of each volume.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -49,6 +50,7 @@ class SeriesWriter:
         known = self.store.load_json(CACHE_KIND, self.store.key(CACHE_KIND)) if self.store.enabled else None
         self.known: dict = known if isinstance(known, dict) else {}
         self.seen: dict[str, dict] = {}
+        self.part_digests: dict[str, str] = {}  # volume → digest of its part file's records
         self.unsaid: dict[str, list] = {}  # what the volumes carried over reported when last built
         self._shared: str | None = None
 
@@ -156,15 +158,18 @@ class SeriesWriter:
     def _search_files(self, volumes: list[SeriesVolume]) -> dict[str, bytes]:
         """The series' index (search/series.py) from the volumes' records, as the last build made it
         when no record moved."""
-        key = [part for v in volumes for part in (v.path, digest((self.parts / _part_name(v.path)).read_bytes()))]
+        key = [part for v in volumes for part in (v.path, self.part_digests[v.path])]
         runs = ((v.path, (json.loads(line) for line in self._part(v.path))) for v in volumes)
         return cached_series_index(self.store, key, runs)
 
     def _listed(self, entry: SeriesVolume, records: Iterable[bytes], record: dict) -> None:
         self.volumes.append(entry)
+        hasher = hashlib.blake2b(digest_size=20)  # what the series' index is made of, told as it is written
         with open(self.parts / _part_name(entry.path), "wb") as part:
             for line in records:
                 part.write(line + b"\n")
+                hasher.update(line + b"\n")
+        self.part_digests[entry.path] = hasher.hexdigest()
         self.seen[entry.path] = {**record, **to_json(entry)}
 
     def _published_records(self, entry: SeriesVolume) -> Iterable[bytes]:

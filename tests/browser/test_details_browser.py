@@ -3,7 +3,7 @@ author pages and the author index, from file:// and over http.
 
 The site is built from realistic sources: the JSON Lines and BibTeX fixtures written the way venues
 publish them (tests/fixtures/sources/), one paper with many authors, long affiliations and every kind
-of link (RICH below), and, when /work/shared/corpora is beside the repository, the first 100 ICLR 2020
+of link (RICH below), and, when ../shared/corpora is beside the repository, the first 100 ICLR 2020
 records, which make the author index long enough to have a second page. The seed site's checks
 (crawl, axe-core, the Nu HTML checker, contrast, keyboard, print) run here on the pages the seed has
 none of.

@@ -51,13 +51,20 @@
     return wanted;
   }
 
-  function neededShards(manifest, query, pipeline) {
-    var wanted = Object.create(null);
+  /* Each clause's terms as lunr.js's Index#query looks them up: [term, typo distance] each. */
+  function clauseTerms(query, pipeline) {
+    var found = [];
     query.clauses.forEach(function (clause) {
       var terms = clause.usePipeline ? pipeline.runString(clause.term, { fields: clause.fields }) : [clause.term];
-      terms.forEach(function (term) {
-        shardsOfTerm(manifest.shards, term, clause.editDistance || 0).forEach(function (n) { wanted[n] = true; });
-      });
+      terms.forEach(function (term) { found.push([term, clause.editDistance || 0]); });
+    });
+    return found;
+  }
+
+  function neededShards(manifest, looked) {
+    var wanted = Object.create(null);
+    looked.forEach(function (pair) {
+      shardsOfTerm(manifest.shards, pair[0], pair[1]).forEach(function (n) { wanted[n] = true; });
     });
     return Object.keys(wanted).map(Number).sort(function (a, b) { return a - b; });
   }
@@ -65,16 +72,13 @@
   /* Whether a term of the loaded shards can match a clause of the query: lunr.js expands a clause
      only to such terms (the term itself, or those its trailing wildcard begins) and scores over them
      only, so the index needs no other; a typo distance or another wildcard may match any term. */
-  function matcher(query, pipeline) {
+  function matcher(looked) {
     var exact = Object.create(null), prefixes = [], any = false;
-    query.clauses.forEach(function (clause) {
-      var terms = clause.usePipeline ? pipeline.runString(clause.term, { fields: clause.fields }) : [clause.term];
-      terms.forEach(function (term) {
-        var star = term.indexOf("*");
-        if ((clause.editDistance || 0) > 0 || (star >= 0 && star !== term.length - 1)) any = true;
-        else if (star < 0) exact[term] = true;
-        else prefixes.push(term.slice(0, -1));
-      });
+    looked.forEach(function (pair) {
+      var term = pair[0], star = term.indexOf("*");
+      if (pair[1] > 0 || (star >= 0 && star !== term.length - 1)) any = true;
+      else if (star < 0) exact[term] = true;
+      else prefixes.push(term.slice(0, -1));
     });
     return function (term) {
       return any || exact[term] === true || prefixes.some(function (p) { return term.lastIndexOf(p, 0) === 0; });
@@ -132,9 +136,9 @@
     return this.manifest().then(function (manifest) {
       var query = new lunr.Query(manifest.fields), pipeline = lunr.Pipeline.load(["stemmer"]);
       build(query);
-      var wanted = neededShards(manifest, query, pipeline);
+      var looked = clauseTerms(query, pipeline), wanted = neededShards(manifest, looked);
       return Promise.all(wanted.map(function (n) { return self.file("t" + n); })).then(function (shards) {
-        var index = miniIndex(manifest, shards, query.isNegated(), matcher(query, pipeline));
+        var index = miniIndex(manifest, shards, query.isNegated(), matcher(looked));
         return index.query(function (q) { q.clauses = query.clauses; });
       });
     });
