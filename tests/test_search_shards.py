@@ -77,9 +77,24 @@ def test_the_shards_answer_every_query_as_the_whole_index_does(node, sharded):
     asked = queries(papers)
     assert len(asked) >= min(QUERIES, len(papers))
     answers = ask(node, folder, asked)
-    assert sum(1 for whole, _, _ in answers if whole) > 0.8 * len(asked), "most queries must find papers"
-    differ = [(query, whole[:3], shards[:3]) for query, (whole, shards, _) in zip(asked, answers) if whole != shards]
+    assert sum(1 for whole, _, _, _ in answers if whole) > 0.8 * len(asked), "most queries must find papers"
+    differ = [(query, whole[:3], shards[:3]) for query, (whole, shards, _, _) in zip(asked, answers) if whole != shards]
     assert not differ, f"{len(differ)} of {len(asked)} queries differ (query, whole, shards): {differ[:3]}"
+
+
+def test_the_box_keeps_the_same_results_when_the_shards_leave_out_documents_missing_a_word(node, sharded):
+    """The box asks the shards with a test per required word, and documents holding no term that passes
+    one are left out before lunr.js scores: the results the box keeps are those of the whole index, with
+    the same scores, in the same order; and a query of several words scores fewer documents."""
+    papers, folder = sharded
+    asked = [query for query in queries(papers) if "box" in query]
+    answers = ask(node, folder, asked)
+    differ = [(query, whole[:3], pruned[:3]) for query, (_, _, _, (whole, pruned, _)) in zip(asked, answers)
+              if whole != pruned]
+    assert not differ, f"{len(differ)} of {len(asked)} box queries differ (query, whole, pruned): {differ[:3]}"
+    fewer = sum(1 for _, (everything, _, _, (_, _, scored)) in zip(asked, answers) if scored < len(everything))
+    several = sum(1 for query in asked if len(query["box"].split()) > 1)
+    assert fewer >= several // 2, f"only {fewer} of {several} queries of several words scored fewer documents"
 
 
 def test_a_query_loads_only_the_shards_it_can_match(node, sharded):
@@ -89,7 +104,7 @@ def test_a_query_loads_only_the_shards_it_can_match(node, sharded):
     words = [w for w in re.findall(r"[a-z]{4,}", " ".join(p.title_plain.lower() for p in papers[:3]))
              if w not in STOP_WORDS]
     asked = [{"box": words[0]}, {"box": f"{words[1]} {words[2]}"}, {"lunr": f"title:{words[3]}"}]
-    for query, (whole, _, loaded) in zip(asked, ask(node, folder, asked)):
+    for query, (whole, _, loaded, _) in zip(asked, ask(node, folder, asked)):
         assert whole, f"{query} finds nothing: the test shows nothing"
         terms = [name for name in loaded if name.startswith("t")]
         assert loaded[0] == "manifest" and 1 <= len(terms) <= 4, (query, loaded, shard_count)

@@ -4,7 +4,10 @@
 //   node shards_equal.mjs LUNR_JS SEARCH_QUERY_JS SEARCH_SHARDS_JS INDEX_JS SHARDS_DIR QUERIES_JSON
 //
 // QUERIES_JSON holds [{"box": "words as typed"} or {"lunr": "a lunr query string"}, ...]; prints
-// {"results": [[[whole refs and scores], [shard refs and scores], [shard files loaded]], ...]}.
+// {"results": [[[whole refs and scores], [shard refs and scores], [shard files loaded], box]], ...]}, where
+// box (for a box query, else null) is [[the results the box keeps of the whole index's: ref and score],
+// [those of the shards asked as the box asks them, with its required words' tests], how many results
+// lunr.js scored so].
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -33,19 +36,25 @@ function load(name) {
 const shards = new Shards(load);
 
 const scored = (results) => results.map((r) => [Number(r.ref), r.score, Object.keys(r.matchData.metadata).sort()]);
+function kept(found, words) {
+  const scores = new Map(found.map((r) => [Number(r.ref), r.score]));
+  return search.requiredHits(found, words).map((ref) => [ref, scores.get(ref)]);
+}
 const results = [];
 for (const q of JSON.parse(readFileSync(queriesPath, "utf8"))) {
   loaded = [];
   shards.files = Object.create(null);  // each query from a cold start: what it fetches alone
-  let expected, got;
+  let expected, got, box = null;
   if (q.box !== undefined) {
-    const fn = search.lunrQuery(search.queryWords(q.box));
+    const words = search.queryWords(q.box), fn = search.lunrQuery(words);
     expected = whole.query(fn);
     got = await shards.query(fn);
+    const asBox = await shards.query(fn, search.requiredTests(words));
+    box = [kept(expected, words), kept(asBox, words), asBox.length];
   } else {
     expected = whole.search(q.lunr);
     got = await shards.search(q.lunr);
   }
-  results.push([scored(expected), scored(got), loaded]);
+  results.push([scored(expected), scored(got), loaded, box]);
 }
 console.log(JSON.stringify({ results }));

@@ -151,14 +151,23 @@
      lunr's order, then those found only through a topic's name ("bandit" in "Reinforcement learning &
      bandits"), in lunr's order. */
   function requiredHits(results, words) {
-    var kept = results.filter(function (result) {
+    var own = [], throughTopics = [];
+    results.forEach(function (result) {
       var terms = Object.keys(result.matchData.metadata);
-      return words.every(function (w) {
+      var holds = words.every(function (w) {
         return !w.required || terms.some(function (t) { return matches(w, t); });
       });
+      if (holds) (inText(result) ? own : throughTopics).push(Number(result.ref));
     });
-    return kept.filter(inText).concat(kept.filter(function (r) { return !inText(r); }))
-      .map(function (result) { return Number(result.ref); });
+    return own.concat(throughTopics);
+  }
+
+  /* One test of a term per required word: a result requiredHits keeps holds, for each, a term that
+     passes it (search-shards.js leaves other documents out before lunr.js scores). */
+  function requiredTests(words) {
+    return words.filter(function (w) { return w.required; }).map(function (w) {
+      return function (term) { return matches(w, term); };
+    });
   }
 
   function find(search, words, tag) {
@@ -232,7 +241,8 @@
   }
 
   var api = { normalise: normalise, queryWords: queryWords, unfinishedLetter: unfinishedLetter,
-              fromLatex: fromLatex, find: find, lunrQuery: lunrQuery, requiredHits: requiredHits, markedRanges: markedRanges };
+              fromLatex: fromLatex, find: find, lunrQuery: lunrQuery, requiredHits: requiredHits, requiredTests: requiredTests,
+              markedRanges: markedRanges };
   if (typeof module === "object" && module.exports) module.exports = api;  // node (tests/js)
   else globalThis.proceedingsQuery = api;
 })();

@@ -91,7 +91,7 @@
      entries: all a score over them reads. A negated query ("-word" alone) goes through every
      document's field vectors in the whole index's order (document by document, field by field), so
      they are all made. */
-  function miniIndex(manifest, shards, negated, wanted) {
+  function miniIndex(manifest, shards, negated, wanted, kept) {
     var fields = manifest.fields, invertedIndex = Object.create(null), vectors = Object.create(null);
     var terms = [];
     if (negated) {
@@ -107,6 +107,7 @@
           var list = entry[2 + f], byRef = {}, ref = 0;
           for (var k = 0; k < list.length; k += 2) {
             ref += list[k];
+            if (kept && kept[ref] !== true) continue;
             byRef[ref] = NO_METADATA;
             var key = field + "/" + ref;
             (vectors[key] || (vectors[key] = [])).push([entry[1], list[k + 1] / 1000]);
@@ -129,23 +130,56 @@
     });
   }
 
+  /* The documents that hold, for each of `required` (a test of a term: a word every result must
+     match), some term of the loaded shards that passes it, in any field: as an object ref → true. */
+  function holdingEvery(manifest, shards, wanted, required) {
+    var counts = Object.create(null), kept = Object.create(null);
+    required.forEach(function (test, r) {
+      var seen = Object.create(null);
+      shards.forEach(function (shard) {
+        shard.forEach(function (entry) {
+          if (!wanted(entry[0]) || !test(entry[0])) return;
+          manifest.fields.forEach(function (field, f) {
+            var list = entry[2 + f], ref = 0;
+            for (var k = 0; k < list.length; k += 2) {
+              ref += list[k];
+              if (seen[ref] === true) continue;
+              seen[ref] = true;
+              if ((counts[ref] || 0) === r) counts[ref] = r + 1;
+            }
+          });
+        });
+      });
+    });
+    Object.keys(counts).forEach(function (ref) { if (counts[ref] === required.length) kept[ref] = true; });
+    return kept;
+  }
+
   /* lunr's Index#query over the shards a query needs: `build` fills a lunr.Query as
-     Index#query's function does, or parses a query string as Index#search does. */
-  Shards.prototype.run = function (build) {
+     Index#query's function does, or parses a query string as Index#search does. `required`
+     (optional): tests of a term, one per word every result the caller keeps must match (the
+     box's words: search-query.js requiredTests); a document that holds no term passing one of
+     them is left out of the index lunr.js scores. Its results are then the ones the caller keeps,
+     with the same scores and in the same order (a score reads only the document's own vectors),
+     and a query of several words, one of them common, scores the few documents holding them all
+     instead of every document holding any of them. */
+  Shards.prototype.run = function (build, required) {
     var self = this;
     return this.manifest().then(function (manifest) {
       var query = new lunr.Query(manifest.fields), pipeline = lunr.Pipeline.load(["stemmer"]);
       build(query);
       var looked = clauseTerms(query, pipeline), wanted = neededShards(manifest, looked);
       return Promise.all(wanted.map(function (n) { return self.file("t" + n); })).then(function (shards) {
-        var index = miniIndex(manifest, shards, query.isNegated(), matcher(looked));
+        var negated = query.isNegated(), terms = matcher(looked);
+        var kept = required && required.length && !negated ? holdingEvery(manifest, shards, terms, required) : null;
+        var index = miniIndex(manifest, shards, negated, terms, kept);
         return index.query(function (q) { q.clauses = query.clauses; });
       });
     });
   };
 
-  Shards.prototype.query = function (fn) {
-    return this.run(function (query) { fn.call(query, query); });
+  Shards.prototype.query = function (fn, required) {
+    return this.run(function (query) { fn.call(query, query); }, required);
   };
 
   Shards.prototype.search = function (text) {

@@ -123,7 +123,7 @@
   function findHits(search, words, tag) {
     var found;
     if (words.length) {
-      found = search.shards.query(Q.lunrQuery(words)).then(function (results) {
+      found = search.shards.query(Q.lunrQuery(words), Q.requiredTests(words)).then(function (results) {
         return Q.requiredHits(results, words);
       });
     } else {
