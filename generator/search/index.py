@@ -96,18 +96,25 @@ class FieldVectors:
         return len(self._found.counts)
 
     def __iter__(self) -> Iterator[list]:
-        boosts = list(FIELDS.values())
-        for slot, counted in enumerate(self._found.counts):
+        names = list(FIELDS)
+        for slot, weights in enumerate(self.weights()):
             ref, field = divmod(slot, len(FIELDS))
-            name = list(FIELDS)[field]
+            yield [f"{names[field]}/{ref}", [x for pair in sorted(weights) for x in pair]]
+
+    def weights(self) -> Iterator[list[tuple[int, float]]]:
+        """Each document's and field's (term number, weight) pairs, in slot order (ref × fields + field),
+        the terms in the order the document met them: what a vector holds, before lunr's sort."""
+        boosts = list(FIELDS.values())
+        idf = self._idf
+        for slot, counted in enumerate(self._found.counts):
             if not counted:  # an empty field: lunr never divides by its zero average
-                yield [f"{name}/{ref}", []]
+                yield []
                 continue
+            field = slot % len(FIELDS)
             norm = _K1 * (1 - _B + _B * (self._found.lengths[slot] / self._average[field]))
-            pairs = sorted(
-                (number, round(self._idf[number] * ((_K1 + 1) * tf) / (norm + tf) * boosts[field], 3))
-                for number, tf in zip(counted[::2], counted[1::2]))
-            yield [f"{name}/{ref}", [x for pair in pairs for x in pair]]
+            boost = boosts[field]
+            yield [(number, round(idf[number] * ((_K1 + 1) * tf) / (norm + tf) * boost, 3))
+                   for number, tf in zip(counted[::2], counted[1::2])]
 
     def pieces(self) -> Iterator[str]:
         yield from _list_pieces(iter(self))

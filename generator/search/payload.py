@@ -137,7 +137,12 @@ def data_script(callback: str, name: str, value) -> bytes:
     """A script handing ``value`` to ``callback(name, value)``: JSON text given to JSON.parse
     (index_script's reasons: faster to parse, ASCII, no "<"). The site's files loaded on demand
     (the index's shards, the lists' abstracts) are such scripts, since fetch() is refused from file://."""
-    text = json.dumps(compact_json(value)).replace("<", "\\u003c")
+    return json_script(callback, name, compact_json(value))
+
+
+def json_script(callback: str, name: str, json_text: str) -> bytes:
+    """``data_script`` of a value already written as compact JSON text."""
+    text = json.dumps(json_text).replace("<", "\\u003c")
     return f'{callback}("{name}",JSON.parse({text}));\n'.encode("ascii")
 
 

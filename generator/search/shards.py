@@ -29,7 +29,7 @@ from collections.abc import Iterator
 
 from generator.model.paper import RenderedPaper
 from generator.search.index import FIELDS, FieldVectors, _Terms, found_terms, utf16_key
-from generator.search.payload import compact_json, data_script, display_records
+from generator.search.payload import compact_json, data_script, display_records, json_script
 
 SHARD_BYTES = 24_000  # JSON text per term shard before gzip (about 8 KB over the wire)
 BLOCK = 8  # documents per display block: the 8 results a dropdown shows touch at most 8 small files
@@ -41,27 +41,28 @@ def term_postings(found: _Terms, documents: int) -> dict[str, list]:
     """term → [term number, [ref step, weight×1000, …] per field]: every field vector spread over its terms."""
     lists: list[list[list[int]]] = [[[] for _ in FIELDS] for _ in found.postings]  # by term number, field
     last = [[0] * len(found.postings) for _ in FIELDS]  # per field, by term number: the last ref listed
-    # FieldVectors yields one vector per document and field, in that order (slot = ref × fields + field).
-    for slot, (_, vector) in enumerate(FieldVectors(found, documents)):
+    # One list of weights per document and field, in that order (slot = ref × fields + field).
+    for slot, weights in enumerate(FieldVectors(found, documents).weights()):
         ref, field = divmod(slot, len(FIELDS))
         seen = last[field]
-        for number, weight in zip(vector[::2], vector[1::2]):
+        for number, weight in weights:
             lists[number][field] += (ref - seen[number], round(weight * 1000))
             seen[number] = ref
     return {term: [number, *lists[number]] for term, (number, _) in found.postings.items()}
 
 
-def term_shards(postings: dict[str, list], limit: int = SHARD_BYTES) -> list[list]:
-    """The terms in UTF-16 order, cut into shards of about ``limit`` bytes of JSON."""
-    shards: list[list] = [[]]
+def term_shards(postings: dict[str, list], limit: int = SHARD_BYTES) -> list[list[tuple[str, str]]]:
+    """The terms in UTF-16 order, cut into shards of about ``limit`` bytes of JSON: each entry as
+    (term, its JSON text), encoded once for both the cut and the shard's file."""
+    shards: list[list[tuple[str, str]]] = [[]]
     size = 0
     for term in sorted(postings, key=utf16_key):
-        entry = [term, *postings[term]]
-        cost = len(compact_json(entry)) + 1
+        text = compact_json([term, *postings[term]])
+        cost = len(text) + 1
         if shards[-1] and size + cost > limit:
             shards.append([])
             size = 0
-        shards[-1].append(entry)
+        shards[-1].append((term, text))
         size += cost
     return shards
 
@@ -85,7 +86,8 @@ def term_files(found: _Terms, documents: int, described: dict,
                 "shards": [shard[0][0] for shard in shards]}
     yield f"{FOLDER}/manifest.js", _script("manifest", manifest)
     for number, shard in enumerate(shards):
-        yield f"{FOLDER}/t{number}.js", _script(f"t{number}", shard)
+        text = "[" + ",".join(entry for _, entry in shard) + "]"
+        yield f"{FOLDER}/t{number}.js", json_script(CALLBACK, f"t{number}", text)
 
 
 def _script(name: str, value) -> bytes:
