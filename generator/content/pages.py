@@ -265,8 +265,8 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
         raise fail("tags", "must be a list of tag names, like [optimization, diffusion models]")
 
     def problem(key: str, message: str) -> None:
-        if warn is not None:
-            warn(f"`{key}`: {message}", display, doc.lines.get(key, 1))
+        if warn is not None:  # `versions[2].date` is on the line of `versions`
+            warn(f"`{key}`: {message}", display, doc.lines.get(re.split(r"[.\[]", key, 1)[0], 1))
 
     corrections = parse_corrections(meta, problem)
     return Paper(

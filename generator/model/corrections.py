@@ -46,6 +46,15 @@ class Corrections:
         found = [(RETRACTED, self.retracted), (ERRATUM, self.erratum)]
         return [(kind, n) for kind, n in found if n is not None] + [(VERSIONS, v) for v in self.versions]
 
+    def citation_note(self) -> str:
+        """What a citation says of them (BibTeX's ``note``): a retraction, else the erratum; in English, as
+        citations are. Versions are the paper's history, not a warning to a reader of the reference."""
+        for word, notice in (("Retracted", self.retracted), ("Erratum", self.erratum)):
+            if notice is not None:
+                dated = f" {notice.date.isoformat()}" if notice.date else ""
+                return f"{word}{dated}" + (f": {notice.note}" if notice.note else "")
+        return ""
+
     def as_json(self) -> dict[str, Any]:
         """For papers.json: only the corrections there are."""
         record: dict[str, Any] = {}

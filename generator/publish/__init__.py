@@ -5,7 +5,8 @@ A ``Publication`` is made once per build, after the abstracts are rendered:
 * ``template_globals()``: ``feed_url`` for every page's ``<head>`` ("" when no feed);
 * ``paper_context(paper)``: ``meta``, ``bibtex`` and ``related`` for paper.html;
 * ``files(paths)``: ``.nojekyll`` and ``proceedings.bib`` always, ``feed.xml``
-  when the config has a date, ``sitemap.xml`` when the base URL is known.
+  when the config has a date, ``corrections.xml`` when a paper has a dated correction,
+  ``sitemap.xml`` when the base URL is known.
 
 Nothing here reads the clock or the file system: the same content gives the
 same bytes on every build. This package does not import generator.render.html (which
@@ -22,7 +23,8 @@ from generator.model.paper import RenderedPaper
 from generator.derive.related import RELATED_COUNT, related_papers
 
 from .bibtex import BibTeX, unique_keys, volume_bib
-from .feeds import FEED_PATH, SITEMAP_PATH, atom_feed, volume_sitemap_names, volume_sitemaps
+from .feeds import (CORRECTIONS_PATH, FEED_PATH, SITEMAP_PATH, atom_feed, corrections_feed, dated_corrections,
+                    volume_sitemap_names, volume_sitemaps)
 from .meta import MetaTag, paper_meta
 
 if TYPE_CHECKING:
@@ -78,6 +80,8 @@ class Publication:
         names = [NOJEKYLL, BIB_PATH]
         if self.volume.date:
             names.append(FEED_PATH)
+        if dated_corrections(self.papers, self.volume):
+            names.append(CORRECTIONS_PATH)
         if self.volume.base_url:
             names += volume_sitemap_names(paths)
         return names
@@ -88,6 +92,9 @@ class Publication:
         feed = atom_feed(self.papers, self.volume)
         if feed is not None:
             files[FEED_PATH] = feed
+        corrections = corrections_feed(self.papers, self.volume)
+        if corrections is not None:
+            files[CORRECTIONS_PATH] = corrections
         files.update(volume_sitemaps(paths, self.volume))
         return files
 

@@ -454,6 +454,7 @@ def paper_record(p: RenderedPaper) -> dict[str, Any]:
         "tags": list(p.paper.tags),
         "abstract": p.abstract_plain,
         **_details_json(p),
+        **p.paper.corrections.as_json(),  # retracted, erratum, versions: only those the paper has
     }
 
 
