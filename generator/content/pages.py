@@ -266,7 +266,7 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
 
     def problem(key: str, message: str) -> None:
         if warn is not None:  # `versions[2].date` is on the line of `versions`
-            warn(f"`{key}`: {message}", display, doc.lines.get(re.split(r"[.\[]", key, 1)[0], 1))
+            warn(f"`{key}`: {message}", display, doc.lines.get(re.split(r"[.\[]", key, maxsplit=1)[0], 1))
 
     corrections = parse_corrections(meta, problem)
     return Paper(

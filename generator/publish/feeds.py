@@ -33,6 +33,7 @@ FEED_PATH = "feed.xml"
 CORRECTIONS_PATH = "corrections.xml"
 _KIND_WORDS = {"retracted": "Retracted", "erratum": "Erratum"}  # a version is named by its own label
 SITEMAP_PATH = "sitemap.xml"
+ROBOTS_PATH = "robots.txt"
 ATOM_NS = "http://www.w3.org/2005/Atom"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 SITEMAP_LIMIT = 50_000  # addresses in one sitemap, as the protocol allows
@@ -186,6 +187,16 @@ def sitemap_index(sitemaps: Iterable[str], site: Volume) -> bytes | None:
     for name in sitemaps:
         _text(ET.SubElement(index, "sitemap"), "loc", site.link(name))
     return _serialize(index)
+
+
+def robots_txt(site: Volume) -> bytes:
+    """``robots.txt``: every crawler may read every page, and (with a base URL) where the sitemap is. A
+    crawler reads it only at a host's root: a site published under a path has to copy its lines there."""
+    lines = ["User-agent: *", "Allow: /"]
+    sitemap = site.absolute(SITEMAP_PATH)
+    if sitemap:
+        lines += ["", f"Sitemap: {sitemap}"]
+    return ("\n".join(lines) + "\n").encode("utf-8")
 
 
 def _text(parent: ET.Element, tag: str, text: str, **attributes: str) -> ET.Element:
