@@ -103,7 +103,10 @@ def page_findings(volume_dir: Path, paper: RenderedPaper, indexed: set[str] | No
     tags = meta_tags(head)
     found = list(tag_findings(tags, paper))
     found += abstract_findings(body, paper)
-    if indexed is not None and _site_path(prefix, paper.url) not in indexed:
+    # The page's own address (with the base URL's path) is what the sitemap must hold.
+    address = tags.get("citation_abstract_html_url") or tags.get("og:url") or []
+    wanted = urlsplit(address[0]).path if address else _site_path(prefix, paper.url)
+    if indexed is not None and wanted not in indexed and not any(p.endswith(wanted) for p in indexed if not address):
         found.append(Finding("sitemap", f"{paper.url} is not in sitemap.xml",
                              "build again with the same base URL, so the sitemap lists every paper"))
     return found
