@@ -99,3 +99,41 @@ def test_two_papers_sharing_one_local_pdf(tmp_path):
     assert "the PDF pdfs/b.pdf is the same file as the PDF of papers/sparse-attention" in result.stderr
     # A local PDF outside the paper's folder: Scholar looks for it beside the abstract.
     assert "is not in the folder of the paper's page" in result.stderr
+
+
+def one_page_pdf(text: str) -> bytes:
+    """A one-page PDF whose first line is ``text`` (Helvetica), as a paper's title page is: written by hand,
+    so that the test needs no PDF writer."""
+    stream = f"BT /F1 18 Tf 72 720 Td ({text}) Tj ET".encode("latin-1")
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> "
+               b"/Contents 4 0 R >>",
+               b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def test_a_local_pdf_whose_first_page_is_another_papers(tmp_path):
+    content = tmp_path / "content"
+    (content / "papers").mkdir(parents=True)
+    # In the papers' own folder, as Scholar wants them; the first is this paper's, the second another's.
+    (content / "papers" / "p1.pdf").write_bytes(one_page_pdf("Sparse attention for long   documents"))
+    (content / "papers" / "p2.pdf").write_bytes(one_page_pdf("A Completely Different Paper"))
+    papers = [dict(PAPERS[0], pdf="papers/p1.pdf"), dict(PAPERS[1], pdf="papers/p2.pdf")]
+    (content / "papers.jsonl").write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf-8")
+    (content / "proceedings.yaml").write_text("title: T\ndate: 2026-06-01\nbase_url: https://example.org/t/\n",
+                                              encoding="utf-8")
+    assert run("build", "--content", str(content), "--out", str(tmp_path / "site")).returncode == 0
+    result = _check(tmp_path, content)
+    found = [line for line in result.stderr.splitlines() if "Google Scholar" in line]
+    assert len(found) == 1, result.stderr
+    assert found[0].startswith("papers/robust-speech-recognition-in-noisy-rooms.md:")
+    assert "the first page of the PDF papers/p2.pdf does not show the paper's title" in found[0]

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import html
+import io
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +25,7 @@ from generator.content.pages import PAGES_DIR, PageDoc
 from generator.model.config import CONFIG_NAME
 from generator.model.details import is_web_link, site_file_name
 from generator.model.paper import RenderedPaper
-from generator.publish.feeds import ROBOTS_PATH, SITEMAP_LIMIT, SITEMAP_NS, SITEMAP_PATH
+from generator.publish.feeds import ROBOTS_PATH, SITEMAP_LIMIT, SITEMAP_PATH
 
 SITEMAP_BYTES = 50 * 1024 * 1024  # what one sitemap may weigh, uncompressed, as the protocol allows
 _META = re.compile(r"<meta\s[^>]*>", re.IGNORECASE)
@@ -33,7 +33,7 @@ _ATTRIBUTE = re.compile(r'([a-zA-Z:-]+)\s*=\s*"([^"]*)"')
 _DATE = re.compile(r"[0-9]{4}(?:/[0-9]{2}/[0-9]{2})?")
 _ABSTRACT = re.compile(r'<section class="abstract"[^>]*>(.*?)</section>', re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
-_SPACE = re.compile(r"\s+")
+_LOC = re.compile(r"<loc>([^<]*)</loc>")
 # Hosts whose addresses answer with a redirect: Scholar wants the PDF's own address.
 REDIRECTING = frozenset({"doi.org", "dx.doi.org", "hdl.handle.net", "bit.ly", "tinyurl.com"})
 
@@ -53,7 +53,8 @@ def scholar_check(site: Path, prefix: str, papers: Sequence[RenderedPaper], docs
     if not (volume_dir / "index.html").is_file():
         reporter.info(f"no built site at {volume_dir}: build it, then check it against Google Scholar's rules")
         return 0
-    indexed = sitemap_paths(volume_dir)
+    sitemaps = read_sitemaps(volume_dir)
+    indexed = sitemaps.paths if sitemaps is not None else None
     by_rule: dict[str, list[tuple[RenderedPaper, Finding]]] = {}
     for paper in papers:
         for finding in page_findings(volume_dir, paper, indexed, prefix):
@@ -70,7 +71,7 @@ def scholar_check(site: Path, prefix: str, papers: Sequence[RenderedPaper], docs
             reporter.warn(f"Google Scholar: {finding.problem}: {finding.fix}", *where(paper, docs, finding.rule))
             count += 1
     count += pdf_findings(papers, docs, content_dir, reporter)
-    for problem in sitemap_problems(volume_dir):
+    for problem in sitemaps.too_big if sitemaps is not None else ():
         reporter.warn(f"Google Scholar: {problem}: build again (a build splits a sitemap past them)", CONFIG_NAME)
         count += 1
     if indexed is None:
@@ -181,49 +182,55 @@ def abstract_findings(body: str, paper: RenderedPaper) -> list[Finding]:
     if not paper.abstract_plain.strip():
         return [Finding("abstract", "the paper has no abstract", "add its abstract below the page's front matter")]
     match = _ABSTRACT.search(body)
-    shown = _SPACE.sub(" ", html.unescape(_TAG.sub(" ", match.group(1)))) if match else ""
     hidden = match is not None and body.rfind("<details", 0, match.start()) > body.rfind("</details>", 0,
                                                                                             match.start())
-    wanted = len(_SPACE.sub("", paper.abstract_plain))
-    if not match or hidden or len(_SPACE.sub("", shown)) < 0.9 * wanted:
+    # Letters shown against letters written (spacing aside): a loose measure, as math is shown as MathML.
+    if not match or hidden or _letters(html.unescape(_TAG.sub("", match.group(1)))) < 0.9 * _letters(
+            paper.abstract_plain):
         return [Finding("abstract", "the full abstract is not visible on the page",
                         "show the whole abstract in paper.html, outside any <details> or script")]
     return []
 
 
-def sitemap_paths(volume_dir: Path) -> set[str] | None:
-    """The site paths (``papers/x.html``, percent-encoded) the volume's sitemap lists, following an index;
-    None when there is no sitemap. An oversized sitemap is itself a finding, raised by ``sitemap_problems``."""
+def _letters(text: str) -> int:
+    return len(text) - sum(text.count(space) for space in " \n\t")
+
+
+@dataclass
+class Sitemaps:
+    """What a volume's sitemaps list: the paths of their addresses, and those past the protocol's limits."""
+
+    paths: set[str]
+    too_big: list[str]
+
+
+def read_sitemaps(volume_dir: Path) -> Sitemaps | None:
+    """The site paths (percent-encoded, as ``/tiny/papers/x.html``) the volume's sitemap lists, following an
+    index to the sitemaps beside it; None when there is no sitemap."""
     top = volume_dir / SITEMAP_PATH
     if not top.is_file():
         return None
-    paths: set[str] = set()
-    for loc in _locs(top):
-        if loc.endswith(".xml"):  # an index: its sitemaps are beside it
-            leaf = volume_dir / loc.rsplit("/", 1)[-1]
-            paths.update(urlsplit(item).path for item in _locs(leaf) if leaf.is_file())
+    found = Sitemaps(set(), [])
+    for loc in _locs(top, found):
+        if loc.endswith(".xml"):  # an index
+            found.paths.update(urlsplit(item).path for item in _locs(volume_dir / loc.rsplit("/", 1)[-1], found))
         else:
-            paths.add(urlsplit(loc).path)
-    return paths
+            found.paths.add(urlsplit(loc).path)
+    return found
 
 
-def sitemap_problems(volume_dir: Path) -> list[str]:
-    """Sitemaps past the protocol's 50,000 addresses or 50 MB."""
-    problems = []
-    for path in sorted(volume_dir.glob("sitemap*.xml")):
-        size, count = path.stat().st_size, len(_locs(path))
-        if size > SITEMAP_BYTES or count > SITEMAP_LIMIT:
-            problems.append(f"{path.name} holds {count:,} addresses in {size:,} bytes, past the 50,000 or 50 MB "
-                            "a sitemap may hold")
-    return problems
-
-
-def _locs(path: Path) -> list[str]:
+def _locs(path: Path, found: Sitemaps) -> list[str]:
+    """The addresses a sitemap holds (its ``<loc>``s, as our sitemaps write them); a sitemap past 50,000 of
+    them or 50 MB goes into ``found.too_big``."""
     try:
-        root = ET.parse(path).getroot()
-    except (ET.ParseError, OSError):
+        data = path.read_bytes()
+    except OSError:
         return []
-    return [(loc.text or "").strip() for loc in root.iter(f"{{{SITEMAP_NS}}}loc")]
+    locs = [html.unescape(loc.strip()) for loc in _LOC.findall(data.decode("utf-8", "replace"))]
+    if len(data) > SITEMAP_BYTES or len(locs) > SITEMAP_LIMIT:
+        found.too_big.append(f"{path.name} holds {len(locs):,} addresses in {len(data):,} bytes, past the 50,000 "
+                             "or 50 MB a sitemap may hold")
+    return locs
 
 
 def _site_path(prefix: str, url: str) -> str:
@@ -292,18 +299,13 @@ def title_finding(paper: RenderedPaper, data: bytes, docs: dict[Path, PageDoc], 
 
 
 def first_page_text(data: bytes) -> str | None:
-    """The text of a PDF's first page; None when it cannot be read (no pypdf, or no text in it)."""
-    try:
-        import io
+    """The text of a PDF's first page; None when it has none that can be read (a scan, a broken file)."""
+    from pypdf import PdfReader  # only for a volume with local PDFs
 
-        from pypdf import PdfReader
-        from pypdf.errors import PyPdfError
-    except ImportError:
-        return None
     try:
         reader = PdfReader(io.BytesIO(data))
         text = reader.pages[0].extract_text() if reader.pages else ""
-    except (PyPdfError, ValueError, KeyError, TypeError, IndexError):
+    except Exception:  # noqa: BLE001 — a third-party parser on any bytes: a PDF it cannot read is not checked
         return None
     return text or None
 
