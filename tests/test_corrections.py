@@ -111,3 +111,21 @@ def test_a_retraction_is_localised(tmp_path):
 def test_no_corrections_no_corrections_feed(tmp_path):
     _volume(tmp_path)
     assert not (tmp_path / "site" / "corrections.xml").exists()
+
+
+def test_back_to_an_old_slug_and_a_hostile_old_slug(tmp_path):
+    content, pages = _volume(tmp_path)
+    page, old = pages[0], pages[0].stem
+    _edit(page, f"slug: {old}\n", "slug: for-a-while\n")
+    _build(content, tmp_path / "site")
+    _edit(page, "slug: for-a-while\n", f"slug: {old}\n")  # the person changes their mind
+    _build(content, tmp_path / "site")
+    text = page.read_text(encoding="utf-8")
+    assert f"slug: {old}\n" in text and "old_slugs: [for-a-while]" in text
+    assert "url=" + old in (tmp_path / "site" / "papers" / "for-a-while.html").read_text(encoding="utf-8")
+    assert "<article" in (tmp_path / "site" / "papers" / f"{old}.html").read_text(encoding="utf-8")
+    _edit(page, "old_slugs: [for-a-while]", "old_slugs: [for-a-while, '../../evil', '<script>']")
+    result = _build(content, tmp_path / "site")
+    assert "`old_slugs`: '../../evil' is not a slug" in result.stderr and "'<script>' is not a slug" in result.stderr
+    assert sorted(p.name for p in (tmp_path / "site" / "papers").iterdir()) == sorted(
+        [f"{old}.html", f"{pages[1].stem}.html", "for-a-while.html"])
