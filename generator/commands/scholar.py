@@ -11,6 +11,7 @@ A rule that fails on every page for a reason of the volume's (no date, no title)
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import io
@@ -28,8 +29,9 @@ from generator.model.paper import RenderedPaper
 from generator.publish.feeds import ROBOTS_PATH, SITEMAP_LIMIT, SITEMAP_PATH
 
 SITEMAP_BYTES = 50 * 1024 * 1024  # what one sitemap may weigh, uncompressed, as the protocol allows
-_META = re.compile(r"<meta\s[^>]*>", re.IGNORECASE)
-_ATTRIBUTE = re.compile(r'([a-zA-Z:-]+)\s*=\s*"([^"]*)"')
+# A citation tag, name before content (as paper.html writes them) or after it.
+_META = re.compile(r'<meta\s+name="(citation_\w+)"\s+content="([^"]*)"')
+_META_AFTER = re.compile(r'<meta\s+content="([^"]*)"\s+name="(citation_\w+)"')
 _DATE = re.compile(r"[0-9]{4}(?:/[0-9]{2}/[0-9]{2})?")
 _ABSTRACT = re.compile(r'<section class="abstract"[^>]*>(.*?)</section>', re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
@@ -54,10 +56,9 @@ def scholar_check(site: Path, prefix: str, papers: Sequence[RenderedPaper], docs
         reporter.info(f"no built site at {volume_dir}: build it, then check it against Google Scholar's rules")
         return 0
     sitemaps = read_sitemaps(volume_dir)
-    indexed = sitemaps.paths if sitemaps is not None else None
     by_rule: dict[str, list[tuple[RenderedPaper, Finding]]] = {}
     for paper in papers:
-        for finding in page_findings(volume_dir, paper, indexed, prefix):
+        for finding in page_findings(volume_dir, paper, sitemaps, prefix):
             by_rule.setdefault(finding.rule, []).append((paper, finding))
     count = 0
     for rule, found in by_rule.items():
@@ -74,7 +75,7 @@ def scholar_check(site: Path, prefix: str, papers: Sequence[RenderedPaper], docs
     for problem in sitemaps.too_big if sitemaps is not None else ():
         reporter.warn(f"Google Scholar: {problem}: build again (a build splits a sitemap past them)", CONFIG_NAME)
         count += 1
-    if indexed is None:
+    if sitemaps is None:
         reporter.warn("Google Scholar: the site has no sitemap.xml, so Scholar may not find every paper: set "
                       "`base_url` in proceedings.yaml (or build with --base-url)", CONFIG_NAME)
         count += 1
@@ -94,7 +95,7 @@ def where(paper: RenderedPaper, docs: dict[Path, PageDoc], rule: str) -> tuple[s
     return f"{PAGES_DIR}/{paper.paper.path.name}", line
 
 
-def page_findings(volume_dir: Path, paper: RenderedPaper, indexed: set[str] | None, prefix: str) -> list[Finding]:
+def page_findings(volume_dir: Path, paper: RenderedPaper, sitemaps: Sitemaps | None, prefix: str) -> list[Finding]:
     path = volume_dir / paper.url
     try:
         text = path.read_text(encoding="utf-8")
@@ -104,10 +105,10 @@ def page_findings(volume_dir: Path, paper: RenderedPaper, indexed: set[str] | No
     tags = meta_tags(head)
     found = list(tag_findings(tags, paper))
     found += abstract_findings(body, paper)
-    # The page's own address (with the base URL's path) is what the sitemap must hold.
-    address = tags.get("citation_abstract_html_url") or tags.get("og:url") or []
-    wanted = urlsplit(address[0]).path if address else _site_path(prefix, paper.url)
-    if indexed is not None and wanted not in indexed and not any(p.endswith(wanted) for p in indexed if not address):
+    # The page's own address is what the sitemap must hold; without one, a sitemap address ending in its path.
+    address = tags.get("citation_abstract_html_url")
+    if sitemaps is not None and not (address[0] in sitemaps.locs if address else sitemaps.ends_with(
+            _site_path(prefix, paper.url))):
         found.append(Finding("sitemap", f"{paper.url} is not in sitemap.xml",
                              "build again with the same base URL, so the sitemap lists every paper"))
     return found
@@ -116,11 +117,9 @@ def page_findings(volume_dir: Path, paper: RenderedPaper, indexed: set[str] | No
 def meta_tags(head: str) -> dict[str, list[str]]:
     """Each ``<meta name=… content=…>`` of a page's head: name → its contents, in order."""
     tags: dict[str, list[str]] = {}
-    for tag in _META.findall(head):
-        attributes = dict(_ATTRIBUTE.findall(tag))
-        name = attributes.get("name")
-        if name and name.startswith("citation_") and "content" in attributes:
-            tags.setdefault(name, []).append(html.unescape(attributes["content"]))
+    pairs = _META.findall(head) + [(name, content) for content, name in _META_AFTER.findall(head)]
+    for name, content in pairs:
+        tags.setdefault(name, []).append(html.unescape(content))
     return tags
 
 
@@ -198,24 +197,31 @@ def _letters(text: str) -> int:
 
 @dataclass
 class Sitemaps:
-    """What a volume's sitemaps list: the paths of their addresses, and those past the protocol's limits."""
+    """What a volume's sitemaps list, and those of them past the protocol's limits."""
 
-    paths: set[str]
+    locs: set[str]
     too_big: list[str]
+
+    @functools.cached_property
+    def paths(self) -> set[str]:
+        return {urlsplit(loc).path for loc in self.locs}
+
+    def ends_with(self, path: str) -> bool:
+        return any(known.endswith(path) for known in self.paths)
 
 
 def read_sitemaps(volume_dir: Path) -> Sitemaps | None:
-    """The site paths (percent-encoded, as ``/tiny/papers/x.html``) the volume's sitemap lists, following an
-    index to the sitemaps beside it; None when there is no sitemap."""
+    """The addresses the volume's sitemap lists, following an index to the sitemaps beside it; None when
+    there is no sitemap."""
     top = volume_dir / SITEMAP_PATH
     if not top.is_file():
         return None
     found = Sitemaps(set(), [])
     for loc in _locs(top, found):
         if loc.endswith(".xml"):  # an index
-            found.paths.update(urlsplit(item).path for item in _locs(volume_dir / loc.rsplit("/", 1)[-1], found))
+            found.locs.update(_locs(volume_dir / loc.rsplit("/", 1)[-1], found))
         else:
-            found.paths.add(urlsplit(loc).path)
+            found.locs.add(loc)
     return found
 
 
