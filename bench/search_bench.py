@@ -21,7 +21,9 @@ a cold reader entering the query to the first results shown: on localhost and on
 network emulation). Ours: the site's own search box on its home page, the clock started as the box
 is focused (which loads lunr.js and the manifest) and the query entered whole, stopped when the
 dropdown shows its results. Pagefind: its pagefind.js imported, initialised and searched, and the
-first 8 results' data loaded, the clock started before the import. Median of ``--rounds``.
+first 8 results' data asked for, the clock started before the import and stopped when the first
+result's data has come. Both sides show results as they come (ours: the run of top results whose
+display blocks have come, in rank order). Median of ``--rounds``.
 
 Also the index's bytes on disk and the time to cut the shards. Figures go to bench/RESULTS.md.
 """
@@ -200,7 +202,8 @@ PAGEFIND_TIMED = """async ([query, shown]) => {
   const pagefind = await import("/pagefind/pagefind.js");
   await pagefind.init();
   const found = await pagefind.search(query);
-  await Promise.all(found.results.slice(0, shown).map((r) => r.data()));
+  const data = found.results.slice(0, shown).map((r) => r.data());  // all asked for, as its UI does
+  if (data.length) await data[0];  // the first result can be shown (the clock ours stops at, too)
   return performance.now() - start;
 }"""
 

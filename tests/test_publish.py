@@ -24,6 +24,7 @@ from generator.pipeline.sinks import NullSink
 from generator.model.paper import RenderedPaper
 from generator.publish import BIB_PATH, FEED_PATH, NOJEKYLL, SITEMAP_PATH, Publication
 from generator.publish.bibtex import BibTeX, escape
+from generator.publish import feeds
 from generator.publish.feeds import ATOM_NS, ROBOTS_PATH, SITEMAP_NS
 from generator.publish.meta import paper_meta
 from generator.model.volume import Volume, key_prefix
@@ -289,6 +290,14 @@ def test_feed_parses_and_is_dated_from_the_config(seed_content):
         assert entry.findtext("a:summary", namespaces=A) == paper.abstract_plain
         assert entry.findtext("a:updated", namespaces=A) == "2026-12-06T00:00:00Z"
         assert entry.find("a:link", A).get("href") == BASE_URL + paper.url
+
+
+def test_a_feed_holds_the_first_papers_of_a_big_volume(seed_content, monkeypatch):
+    """A feed client fetches the whole feed at every poll: past FEED_ENTRIES papers it holds the first ones."""
+    monkeypatch.setattr(feeds, "FEED_ENTRIES", 5)
+    publication, papers, _, _ = published(seed_content)
+    entries = ET.fromstring(publication.files([])[FEED_PATH]).findall("a:entry", A)
+    assert [e.find("a:link", A).get("href") for e in entries] == [BASE_URL + p.url for p in papers[:5]]
 
 
 def test_feed_ids_survive_title_edits_and_moves(seed_content):

@@ -218,8 +218,9 @@ def test_undoing_a_broken_edit_clears_the_banner_and_reloads(seed_content, tmp_p
 
 
 def test_undoing_a_broken_page_serves_the_site_it_broke(seed_content, tmp_path):
-    """A page that does not parse leaves the lists, as in a build, and keeps its own last good HTML;
-    back to its good text, the served site is byte for byte the one before the edit."""
+    """A page that does not parse (a front matter half typed) keeps its last good paper while it is broken:
+    no list moves and nothing is rendered again (issue 29: at 10,000 papers it re-rendered 10,750 files,
+    twice); back to its good text, the served site is byte for byte the one before the edit."""
     from generator.pipeline.live import LiveSite
 
     live = LiveSite(seed_content, tmp_path / "site")
@@ -234,12 +235,35 @@ def test_undoing_a_broken_page_serves_the_site_it_broke(seed_content, tmp_path):
     assert live.errors and broken.changed_anything
     name = "papers/{}.html".format(re.search(r"^slug: (\S+)$", good, re.MULTILINE).group(1))
     assert live.files[name] == before[name]  # the broken page's own address still answers
-    assert live.files["index.html"] != before["index.html"]  # …but the lists no longer show it
+    assert live.files == before and broken.rendered == 0, broken.summary()  # …and every list still shows it
+    assert any("as it was until the page parses again" in d.message for d in broken.diagnostics)
     page.write_text(good, encoding="utf-8")
     undone = live.rebuild({page.resolve()})
     live.wait_for_search()
-    assert live.errors == [] and undone.cleared
+    assert live.errors == [] and undone.cleared and undone.rendered == 0, undone.summary()
     assert live.files == before
+
+
+def test_a_broken_page_mended_with_a_new_title_renders_only_what_shows_it(seed_content, tmp_path):
+    """Broken, then mended with another title: the mend renders the paper's own page and the lists and
+    neighbours that show it, never the whole volume."""
+    from generator.pipeline.live import LiveSite
+
+    live = LiveSite(seed_content, tmp_path / "site")
+    live.build_all()
+    live.wait_for_search()
+    page = sorted((seed_content / "papers").glob("*.md"))[8]
+    good = page.read_text(encoding="utf-8")
+    page.write_text(good.replace("order:", "order: [", 1), encoding="utf-8")
+    assert live.rebuild({page.resolve()}).rendered == 0
+    page.write_text(re.sub(r"^title: .*$", "title: A mended title", good, count=1, flags=re.MULTILINE),
+                    encoding="utf-8")
+    mended = live.rebuild({page.resolve()})
+    slug = re.search(r"^slug: (\S+)$", good, re.MULTILINE).group(1)
+    assert "A mended title" in live.files[f"papers/{slug}.html"].decode("utf-8")
+    assert "A mended title" in live.files["index.html"].decode("utf-8")
+    pages = [name for name in live.files if name.endswith(".html")]
+    assert 0 < mended.rendered <= len(pages) // 2, (mended.summary(), len(pages))
 
 
 def test_a_broken_page_stays_an_error_through_passes_that_do_not_read_pages(seed_content, tmp_path):

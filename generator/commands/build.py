@@ -14,6 +14,7 @@ from pathlib import Path
 
 from generator.errors import ProceedingsError
 from generator.content.merge import Change
+from generator.pipeline.hosting import host_warnings, site_size
 from generator.pipeline.output import Staging, check_replaceable, staged_site
 from generator.pipeline.stages import Options, Pipeline
 from generator.commands.reporter import Reporter
@@ -59,6 +60,8 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
         for member in layout.members:
             run.volume(member)
         run.series()
+        for warning in host_warnings(site_size(staging.path)):
+            reporter.warn(warning)
         staging.publish()
     return run.published()
 

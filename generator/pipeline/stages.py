@@ -31,7 +31,7 @@ from generator.content.merge import Change, SyncPlan
 from generator.model.link_patterns import with_patterns
 from generator.model.paper import Paper, RenderedPaper
 from generator.content.people_file import Rules
-from generator.content.pages import PageDoc, front_record, is_page, read_pages, unique_papers
+from generator.content.pages import PAGES_DIR, PageDoc, front_record, is_page, read_pages, unique_papers
 from generator.content.project import Project, load_project, make_deriver, placeholder_deriver
 from generator.derive.related import related_ids
 from generator.pipeline.rendering import (Parsed, Rendered, changed_papers, parse_page, render_outputs, render_papers,
@@ -78,6 +78,8 @@ class Run:
     changes: list[Change] = field(default_factory=list)  # what the sync did (or would do) to the pages
     docs: dict[Path, PageDoc] | None = None  # every page on disk, read
     parsed: dict[Path, Parsed] = field(default_factory=dict)
+    # serve: the last paper each page parsed to, which a page that stops parsing keeps standing for it
+    last_good: dict[Path, Paper] = field(default_factory=dict)
     papers: list[Paper] = field(default_factory=list)  # the pages that parse, in proceedings order
     rendered: list[RenderedPaper] = field(default_factory=list)
     renders: dict[Path, Rendered] = field(default_factory=dict)  # the last rendering of each page
@@ -239,7 +241,7 @@ def papers_stage(p: Pipeline) -> None:
         for parsed in state.parsed.values():
             for diagnostic in parsed.diagnostics:
                 p.reporter.report(diagnostic)
-        state.papers = unique_papers([x.paper for x in state.parsed.values() if x.paper], p.reporter)
+        state.papers = unique_papers(standing_papers(p), p.reporter)
         docs = state.docs
         state.papers = settle_old_slugs(state.papers, p.reporter.warn,
                                         lambda paper: docs[paper.path].lines.get(OLD_SLUGS) if paper.path in docs
@@ -252,6 +254,22 @@ def papers_stage(p: Pipeline) -> None:
             state.parsed = {path: parsed for path, parsed in state.parsed.items() if parsed.paper is None}
 
     p.timed("parse pages", timed_parse)
+
+
+def standing_papers(p: Pipeline) -> list[Paper]:
+    """The papers of the pages that parse; in serve, a page that stops parsing (a front matter half typed)
+    keeps its last good paper until it parses again, so that the volume keeps its shape: no paper is
+    renumbered and no list moves, and mending the page re-renders only what shows it."""
+    state = p.state
+    if not p.options.keep:
+        return [parsed.paper for parsed in state.parsed.values() if parsed.paper]
+    state.last_good = {path: parsed.paper or state.last_good.get(path) for path, parsed in state.parsed.items()
+                       if parsed.paper or path in state.last_good}
+    for path, parsed in state.parsed.items():
+        if parsed.paper is None and path in state.last_good:
+            p.reporter.warn("the site shows this paper as it was until the page parses again",
+                            f"{PAGES_DIR}/{path.name}")
+    return list(state.last_good.values())
 
 
 def rendered_stage(p: Pipeline) -> None:

@@ -134,3 +134,45 @@ def test_a_lone_last_letter_is_asked_for_only_when_the_reader_pauses(page, big_u
     page.clock.run_for(100)
     page.wait_for_function("text => document.querySelector('.search-status').textContent.includes(text)",
                            arg=f"“{word} bo”", timeout=TIMEOUT, polling=50)
+
+
+def test_the_first_results_show_while_a_later_display_block_is_on_its_way(page, browser, big_site):
+    """Results are shown in rank order as their display blocks come: with every block but the first
+    result's held back, the first results are listed (and no later one before them); the rest follow
+    in the same order as an unhindered search, once the held blocks come."""
+    query = "learning"
+    with served(big_site) as url:
+        page.goto(url + "index.html")
+        search_for(page, query)
+        page.wait_for_load_state("networkidle")  # every result's block has come
+        expected = page.locator(".search-hit-title").evaluate_all("links => links.map(a => a.href)")
+        blocks = loaded(page, r"d\d+\.js")
+        assert len(blocks) >= 2, f"the query's results must span several display blocks to tell: {blocks}"
+        first = expected[0].removeprefix(url)
+        holding = [name for name in blocks
+                   if f'\\"{first}\\"' in (big_site / "assets" / "search" / name).read_text(encoding="utf-8")]
+        assert len(holding) == 1, holding
+        held = []
+        context = browser.new_context()
+        try:
+            def hold(route):
+                if route.request.url.endswith("/" + holding[0]):
+                    route.continue_()
+                else:
+                    held.append(route)
+            context.route("**/assets/search/d*.js", hold)
+            other = context.new_page()
+            other.goto(url + "index.html")
+            search_for(other, query)
+            other.wait_for_selector("#search-panel .search-hit-title", timeout=TIMEOUT)
+            early = other.locator(".search-hit-title").evaluate_all("links => links.map(a => a.href)")
+            assert held, "no display block was held back: the test cannot tell"
+            assert 1 <= len(early) < len(expected) and early == expected[:len(early)], (early, expected)
+            for route in held:
+                route.continue_()
+            other.wait_for_function("n => document.querySelectorAll('.search-hit-title').length === n",
+                                    arg=len(expected), timeout=TIMEOUT)
+            final = other.locator(".search-hit-title").evaluate_all("links => links.map(a => a.href)")
+            assert final == expected
+        finally:
+            context.close()

@@ -152,18 +152,29 @@
     return this.run(function (query) { new lunr.QueryParser(text, query).parse(); });
   };
 
-  /* The display records of some documents (title, URL, tag numbers, preview…), from their blocks. */
-  Shards.prototype.records = function (refs) {
+  /* The display records of some documents (title, URL, tag numbers, preview…), from their blocks.
+     `arrived`, if given, is called with the records of the longest run of `refs` from the first
+     whose blocks have come, each time that run grows: the first results can be shown while a
+     later block is still on its way (a browser opens at most six connections to a host over
+     HTTP/1.1, so the seventh block of a first query waits a round trip more). */
+  Shards.prototype.records = function (refs, arrived) {
     var self = this;
     return this.manifest().then(function (manifest) {
-      var blocks = Object.create(null);
-      refs.forEach(function (ref) { blocks[Math.floor(ref / manifest.block)] = true; });
-      var numbers = Object.keys(blocks).map(Number);
-      return Promise.all(numbers.map(function (n) { return self.file("d" + n); })).then(function (loaded) {
-        var byBlock = Object.create(null);
-        numbers.forEach(function (n, i) { byBlock[n] = loaded[i]; });
-        return refs.map(function (ref) { return byBlock[Math.floor(ref / manifest.block)][ref % manifest.block]; });
+      var size = manifest.block, byBlock = Object.create(null), numbers = [], ready = 0;
+      refs.forEach(function (ref) {
+        var n = Math.floor(ref / size);
+        if (!(n in byBlock)) { byBlock[n] = null; numbers.push(n); }
       });
+      function record(ref) { return byBlock[Math.floor(ref / size)][ref % size]; }
+      function grew() {
+        var until = ready;
+        while (until < refs.length && byBlock[Math.floor(refs[until] / size)]) until += 1;
+        if (until > ready && until < refs.length && arrived) arrived(refs.slice(0, until).map(record));
+        ready = until;
+      }
+      return Promise.all(numbers.map(function (n) {
+        return self.file("d" + n).then(function (block) { byBlock[n] = block; grew(); });
+      })).then(function () { return refs.map(record); });
     });
   };
 

@@ -351,14 +351,20 @@
       var tag = tags.findIndex(function (t) { return t[0] === tagName; });
       return findHits(search, words, tag).then(function (hits) {
         if (id !== box.runs) return;
-        return search.shards.records(hits.slice(0, box.limit)).then(function (records) {
+        var list = null;
+        function shown(records) {  // the first results, then the rest as their blocks come
           if (id !== box.runs) return;
-          var list = el("ol", "search-results");
-          records.forEach(function (doc) { list.appendChild(renderHit(doc, tags, words, shelf.root)); });
+          var fresh = !list;
+          if (fresh) list = el("ol", "search-results");
+          records.slice(list.childElementCount).forEach(function (doc) {
+            list.appendChild(renderHit(doc, tags, words, shelf.root));
+          });
+          if (!fresh) return;
           box.replaceList(list);
           box.show(countText(hits.length, query, tagName));
           box.moreLink(hits.length);
-        });
+        }
+        return search.shards.records(hits.slice(0, box.limit), shown).then(shown);
       });
     }).catch(function (error) {
       if (id !== box.runs) return;
