@@ -11,6 +11,7 @@ import pytest
 from generator.commands.build import build
 from generator.commands.reporter import Reporter
 
+from .checkers import report, violations
 from .conftest import REPO, served
 
 
@@ -58,3 +59,12 @@ def test_a_retraction_comes_first_on_the_page_and_marks_its_list_item(page, move
     badge = page.locator(f'.paper-item:has(a[href="papers/{new}.html"]) .badge-retracted')
     assert badge.count() == 1 and badge.is_visible() and badge.inner_text() == "Retracted"
     assert page.locator(".badge-retracted").count() == 1
+
+
+def test_the_redirect_and_the_notices_are_valid_html_and_accessible(vnu, axe, page, moved_site):
+    site, old, new = moved_site
+    files = [site / "papers" / f"{old}.html", site / "papers" / f"{new}.html", site / "index.html"]
+    messages = [m for m in vnu(files, "--errors-only") if m["type"] in ("error", "non-document-error")]
+    assert not messages, "the Nu HTML checker found:\n" + "\n".join(report(messages, site))
+    page.goto(f"{site.as_uri()}/papers/{new}.html")
+    assert not violations(axe, page, f"papers/{new}.html")
