@@ -129,3 +129,14 @@ def test_back_to_an_old_slug_and_a_hostile_old_slug(tmp_path):
     assert "`old_slugs`: '../../evil' is not a slug" in result.stderr and "'<script>' is not a slug" in result.stderr
     assert sorted(p.name for p in (tmp_path / "site" / "papers").iterdir()) == sorted(
         [f"{old}.html", f"{pages[1].stem}.html", "for-a-while.html"])
+
+
+def test_a_hostile_title_is_escaped_on_the_redirect_page(tmp_path):
+    content, pages = _volume(tmp_path)
+    page, old = pages[0], pages[0].stem
+    text = page.read_text(encoding="utf-8")
+    text = re.sub(r"^title: .*$", "title: '</title><script>alert(1)</script> \"q\"'", text, count=1, flags=re.M)
+    page.write_text(text.replace(f"slug: {old}\n", "slug: safe-now\n"), encoding="utf-8")
+    _build(content, tmp_path / "site")
+    moved = (tmp_path / "site" / "papers" / f"{old}.html").read_text(encoding="utf-8")
+    assert "<script>" not in moved and "&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in moved
