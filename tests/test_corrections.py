@@ -140,3 +140,18 @@ def test_a_hostile_title_is_escaped_on_the_redirect_page(tmp_path):
     _build(content, tmp_path / "site")
     moved = (tmp_path / "site" / "papers" / f"{old}.html").read_text(encoding="utf-8")
     assert "<script>" not in moved and "&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in moved
+
+
+def test_corrections_as_written_by_hand():
+    from generator.model.corrections_front import parse_corrections
+
+    said = []
+    found = parse_corrections({"retracted": True, "erratum": {"note": ["a list"]},
+                               "versions": [{"version": 2, "note": "Camera-ready."}, "v3", {"date": "2026-01-02"}]},
+                              lambda key, message: said.append(key))
+    assert found.retracted is not None and found.retracted.note == ""  # `retracted: true` is a retraction
+    assert found.erratum is None and [v.label for v in found.versions] == ["2"]
+    assert sorted(said) == ["erratum", "erratum.note", "retracted", "versions[2]", "versions[3]"]
+    assert found.citation_note() == "Retracted"
+    assert parse_corrections({"retracted": "Withdrawn by the authors."}, print).citation_note() == (
+        "Retracted: Withdrawn by the authors.")

@@ -34,8 +34,12 @@ def parse_corrections(meta: Mapping[str, Any], problem: Problem) -> Corrections:
 
 
 def _notice(value: Any, key: str, problem: Problem, label: bool = False, need_date: bool = False) -> Notice | None:
+    """One correction; ``label``: a version (named), ``need_date``: a retraction (kept even if it says nothing
+    more: that the paper is retracted is the point)."""
     if value in (None, "", False):
         return None
+    if need_date and value is True:  # `retracted: true`
+        value = {}
     if isinstance(value, str) and not label:  # `retracted: The authors withdrew it.`: a note alone
         value = {"note": value}
     if not isinstance(value, Mapping):
@@ -44,22 +48,30 @@ def _notice(value: Any, key: str, problem: Problem, label: bool = False, need_da
     for unknown in sorted(set(map(str, value)) - {"date", "note", "link", "version", "label"}):
         problem(key, f"`{unknown}` is not a field of a correction (date, note, link{', version' if label else ''}); "
                      "ignored")
-    note = clean(str(value.get("note") or ""), lines=False).strip() if not isinstance(value.get("note"), (
-        Mapping, list)) else ""
-    name = value.get("version", value.get("label")) if label else None
-    name = clean(str(name), lines=False).strip() if isinstance(name, (str, int, float)) else ""
+    note = _text(value.get("note"), f"{key}.note", problem)
+    name = _text(value.get("version", value.get("label")), f"{key}.version", problem) if label else ""
     date = _date(value.get("date"), key, problem)
-    if need_date and date is None and value.get("date") in (None, ""):
-        problem(key, "has no `date`: add the date it was retracted (date: YYYY-MM-DD); the corrections feed "
-                     "lists it only with a date")
+    if need_date and value.get("date") in (None, ""):
+        problem(key, "has no `date`: add the date it was retracted (date: YYYY-MM-DD), for its notice and the "
+                     "corrections feed")
     if label and not name:
         problem(key, "has no `version` (a name such as v2); left out")
         return None
-    if not (note or name or date):
+    if not (note or name or date or need_date):
         problem(key, "says nothing: give it a `note` (and a `date`); left out")
         return None
     link = parse_link({"link": value.get("link")}, "link", lambda _, message: problem(f"{key}.link", message))
     return Notice(note=note, date=date, link=link, label=name)
+
+
+def _text(value: Any, key: str, problem: Problem) -> str:
+    """A note or a version's name: text (a number is read as written); anything else is warned about."""
+    if value is None or isinstance(value, bool):
+        return ""
+    if not isinstance(value, (str, int, float)):
+        problem(key, f"must be text, not {shown(value)}; left out")
+        return ""
+    return clean(str(value), lines=False).strip()
 
 
 def _date(value: Any, key: str, problem: Problem) -> dt.date | None:
