@@ -155,3 +155,17 @@ def test_corrections_as_written_by_hand():
     assert found.citation_note() == "Retracted"
     assert parse_corrections({"retracted": "Withdrawn by the authors."}, print).citation_note() == (
         "Retracted: Withdrawn by the authors.")
+
+
+def test_an_edited_slug_leads_from_its_old_address_before_any_sync(tmp_path):
+    """What ``serve`` shows after a save, before the next sync writes ``old_slugs``: the page's old address
+    (its file's name, on a page the tool made) already leads to the new one; a person's own page has none."""
+    from generator.content.pages import read_page, to_paper
+
+    made = tmp_path / "first-title.md"
+    made.write_text("---\nid: '1'\ntitle: T\nslug: second-title\norder: 1\nentry: 1\n"
+                    "generated: {text: abc, title: def, tags: ghi, body: jkl}\n---\n\nText.\n", encoding="utf-8")
+    assert to_paper(read_page(made), made.name).old_slugs == ("first-title",)
+    own = tmp_path / "my-page.md"
+    own.write_text("---\nid: '2'\ntitle: T\nslug: another\norder: 2\nentry: 2\n---\n\nText.\n", encoding="utf-8")
+    assert to_paper(read_page(own), own.name).old_slugs == ()

@@ -30,7 +30,7 @@ from generator.content.matching import WordIndex, another_paper, normalized
 from generator.pipeline.output import write_atomically
 from generator.model.corrections import OLD_SLUGS
 from generator.content.pages import (FRONT_MATTER, PAGES_DIR, SLUG, Fingerprints, PageDoc, digest, front_key,
-                                     render_page, written_page)
+                                     last_published_slug, render_page, written_page)
 from generator.text.slugs import slugify, unique
 from generator.derive.titles import pick_title
 
@@ -386,7 +386,7 @@ def keep_old_slug(doc: PageDoc, meta: dict[str, Any], gen: Fingerprints, notes: 
     """A slug that moved since the page was last published (a person edited it): the address it had goes
     into ``old_slugs``, so that the build leaves a page there leading to the new one. The person's slug is
     never touched; a page whose slug did not move is not rewritten."""
-    slug, before = meta.get("slug"), gen.slug or doc.path.stem  # a page is made at <its slug>.md
+    slug, before = meta.get("slug"), last_published_slug(doc)
     if not isinstance(slug, str) or slug == before or not SLUG.match(slug):
         return
     old = meta.get(OLD_SLUGS)

@@ -272,7 +272,7 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
     return Paper(
         id=text("id"),
         slug=slug,
-        old_slugs=tuple(old for old in _old_slugs(meta, problem) if old != slug),
+        old_slugs=tuple(old for old in _old_slugs(meta, problem, last_published_slug(doc)) if old != slug),
         corrections=corrections,
         title=text("title"),
         abstract=clean(doc.body, lines=True),
@@ -286,15 +286,23 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
     )
 
 
-def _old_slugs(meta: dict[str, Any], problem: Callable[[str, str], None]) -> list[str]:
-    """The addresses the paper had before (``old_slugs``), each a slug; a bad one is warned about and left out."""
+def last_published_slug(doc: PageDoc) -> str:
+    """The slug a page the tool made was last published at: the one its ``generated`` block records, else its
+    file's name (a page is made as ``<slug>.md``); "" for a person's own page."""
+    return (doc.generated.slug or doc.path.stem) if doc.generated else ""
+
+
+def _old_slugs(meta: dict[str, Any], problem: Callable[[str, str], None], before: str = "") -> list[str]:
+    """The addresses the paper had before (``old_slugs``), each a slug (a bad one is warned about and left out),
+    and ``before``, the one it was last published at: so that a slug just edited leaves a way from its old
+    address at once (``serve``), before the sync writes it into ``old_slugs`` (content/merge.py)."""
+    kept = [before] if before and SLUG.match(before) and file_safe(before)[0] == before else []
     value = meta.get(OLD_SLUGS)
     if value in (None, "", []):
-        return []
+        return kept
     if not isinstance(value, list):
         problem(OLD_SLUGS, f"must be a list of slugs, like [old-title], not {shown(value)}; left out")
-        return []
-    kept = []
+        return kept
     for item in value:
         item = str(item).strip() if isinstance(item, (str, int)) and not isinstance(item, bool) else ""
         published = file_safe(item)[0] if SLUG.match(item) else ""
