@@ -25,7 +25,7 @@ from generator.model.paper import RenderedPaper
 from generator.publish import BIB_PATH, FEED_PATH, NOJEKYLL, SITEMAP_PATH, Publication
 from generator.publish.bibtex import BibTeX, escape
 from generator.publish import feeds
-from generator.publish.feeds import ATOM_NS, SITEMAP_NS
+from generator.publish.feeds import ATOM_NS, ROBOTS_PATH, SITEMAP_NS
 from generator.publish.meta import paper_meta
 from generator.model.volume import Volume, key_prefix
 from generator.commands.reporter import Reporter
@@ -330,7 +330,11 @@ def test_sitemap_only_with_a_base_url(seed_content):
 def test_publishing_files_are_the_same_every_time(seed_content):
     first = published(seed_content)[0].files(["index.html"])
     second = published(seed_content)[0].files(["index.html"])
-    assert first == second and set(first) == {NOJEKYLL, BIB_PATH, FEED_PATH, SITEMAP_PATH}
+    assert first == second and set(first) == {NOJEKYLL, BIB_PATH, FEED_PATH, SITEMAP_PATH, ROBOTS_PATH}
+    # robots.txt names the sitemap at its absolute address: a crawler reads no relative one.
+    sitemap = published(seed_content)[0].volume.link(SITEMAP_PATH)
+    assert sitemap.startswith("https://")
+    assert first[ROBOTS_PATH].decode().splitlines() == ["User-agent: *", "Allow: /", "", f"Sitemap: {sitemap}"]
 
 
 # -- in the built site (needs the Publication wired into commands/build.py and render/html.py) --

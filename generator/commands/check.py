@@ -25,6 +25,8 @@ from generator.pipeline.stages import Options, Pipeline
 from generator.content.project import Project
 from generator.publish.bibtex import BibTeX
 from generator.commands.reporter import Reporter
+from generator.commands.scholar import robots_findings, scholar_check
+from generator.publish.feeds import ROBOTS_PATH
 from generator.series.layout import load_layout, member_reporter
 from generator.pipeline.sinks import NullSink
 
@@ -59,9 +61,11 @@ class CheckResult:
     authors: tuple[tuple[object, tuple[Author, ...]], ...] = field(default=(), repr=False, compare=False)
 
 
-def check(content_dir: Path, reporter: Reporter, people: Rules | None = None) -> CheckResult:
+def check(content_dir: Path, reporter: Reporter, people: Rules | None = None, site: Path | None = None,
+          prefix: str = "") -> CheckResult:
     """``people``: the series' people.yaml when the volume is one of an archive's, which then reports
-    its people across volumes itself."""
+    its people across volumes itself. ``site``: the built site, whose pages (the volume's at ``prefix``)
+    are checked against Google Scholar's rules (commands/scholar.py)."""
     options = CHECKING if people is None else replace(CHECKING, people=people)
     run = Pipeline(content_dir, NullSink(), options).run(reporter)
     project = run.project
@@ -79,6 +83,8 @@ def check(content_dir: Path, reporter: Reporter, people: Rules | None = None) ->
     guessed = undefined_macros(reporter.diagnostics, _GUESSED)
     report_undefined_macros(undefined, reporter)
     report_guessed_macros(guessed, reporter)
+    if site is not None:
+        scholar_check(site, prefix, run.rendered, run.docs, content_dir, reporter)
     return CheckResult(len(run.papers), len(entries), pending_counts(run.changes), undefined, guessed, authors)
 
 
@@ -177,13 +183,17 @@ class SiteCheck:
         return f"checked an archive of {len(self.results)} volumes, {total} pages"
 
 
-def check_site(content_dir: Path, reporter: Reporter) -> SiteCheck:
-    """Every volume of a content folder checked as a build would build it, its messages naming its folder."""
+def check_site(content_dir: Path, reporter: Reporter, site: Path | None = None) -> SiteCheck:
+    """Every volume of a content folder checked as a build would build it, its messages naming its folder;
+    with ``site``, the built site too: its pages against Google Scholar's rules, its robots.txt."""
     layout = load_layout(content_dir, reporter)
+    if site is not None and (site / "index.html").is_file():
+        for problem in robots_findings(site):
+            reporter.warn(f"Google Scholar: {problem}", ROBOTS_PATH)
     if layout.series is None:
-        return SiteCheck({"": check(content_dir, reporter)}, False)
-    results = {m.prefix: check(m.content_dir, member_reporter(reporter, m), people=layout.people)
-               for m in layout.members}
+        return SiteCheck({"": check(content_dir, reporter, site=site)}, False)
+    results = {m.prefix: check(m.content_dir, member_reporter(reporter, m), people=layout.people, site=site,
+                               prefix=m.prefix) for m in layout.members}
     # The people pages' warnings, from every volume's papers (newest folder first, as the archive lists them).
     papers = (((prefix, paper), authors) for prefix, result in reversed(results.items())
               for paper, authors in result.authors)

@@ -76,6 +76,9 @@ def make_parser() -> argparse.ArgumentParser:
                                        description="Run every validation of a build (config, lists, pages, "
                                                    "LaTeX, templates) without writing a site or a page.")
     _content_option(check_parser)
+    check_parser.add_argument("--site", type=Path, default=None,
+                              help="the built site to check against Google Scholar's inclusion rules "
+                                   "(default: site, when it has been built)")
     check_parser.add_argument("-v", "--verbose", action="store_true",
                               help="print every warning (past 50, the others are counted by kind)")
     _strict_option(check_parser)
@@ -136,7 +139,8 @@ def run_serve(args, reporter: ConsoleReporter) -> int:
 def run_check(args, reporter: ConsoleReporter) -> int:
     from generator.commands.check import check_site
 
-    checked = check_site(args.content, reporter)
+    site = args.site if args.site is not None else (Path("site") if (Path("site") / "index.html").is_file() else None)
+    checked = check_site(args.content, reporter, site)
     for line in checked.lines():
         reporter.info(line)
     return finish(checked.summary(), reporter, args.strict)

@@ -28,8 +28,9 @@ from generator.errors import ContentError, Diagnostic
 from generator.model.paper import DETAIL_FIELDS, Entry, SourceList
 from generator.content.matching import WordIndex, another_paper, normalized
 from generator.pipeline.output import write_atomically
-from generator.content.pages import (FRONT_MATTER, PAGES_DIR, Fingerprints, PageDoc, digest, front_key, render_page,
-                             written_page)
+from generator.model.corrections import OLD_SLUGS
+from generator.content.pages import (FRONT_MATTER, PAGES_DIR, SLUG, Fingerprints, PageDoc, digest, front_key,
+                                     last_published_slug, render_page, written_page)
 from generator.text.slugs import slugify, unique
 from generator.derive.titles import pick_title
 
@@ -126,6 +127,8 @@ class _Sync:
         self.slugs = {str(d.meta.get("slug") or d.salvaged.get("slug")) for d in docs
                       if d.meta.get("slug") or d.salvaged.get("slug")}
         self.slugs |= {d.path.stem for d in docs}
+        # An address a paper had before still leads to it: a new paper never takes it.
+        self.slugs |= {str(old) for d in docs if isinstance(d.meta.get(OLD_SLUGS), list) for old in d.meta[OLD_SLUGS]}
         # A page that does not parse keeps its id too: a new page never takes it.
         self.next_id = 1 + max((_number(d.meta.get("id") or d.salvaged.get("id")) for d in docs), default=0)
         self.derived: dict[int, Derived] = {}  # id(entry) → its derived title and tags
@@ -293,6 +296,7 @@ class _Sync:
         if (gen.meta or _NO_METADATA) != _metadata_digest(entry):
             self._refresh_details(doc, meta, gen, entry, notes)
         self._regenerate(meta, gen, entry, refresh_title, refresh_tags, notes)
+        keep_old_slug(doc, meta, gen, notes)
         for key, value in (("order", self.order[id(entry)]), ("entry", entry.index), ("source", entry.source)):
             if meta.get(key) != value:
                 meta[key] = value
@@ -376,6 +380,27 @@ class _Sync:
 
     def _warn(self, doc: PageDoc, message: str) -> None:
         self.plan.diagnostics.append(Diagnostic("warning", message, _display(doc.path, self.content_dir)))
+
+
+def keep_old_slug(doc: PageDoc, meta: dict[str, Any], gen: Fingerprints, notes: list[str]) -> None:
+    """A slug that moved since the page was last published (a person edited it): the address it had goes
+    into ``old_slugs``, so that the build leaves a page there leading to the new one. The person's slug is
+    never touched; a page whose slug did not move is not rewritten."""
+    slug, before = meta.get("slug"), last_published_slug(doc)
+    if not isinstance(slug, str) or slug == before or not SLUG.match(slug):
+        return
+    old = meta.get(OLD_SLUGS)
+    old = [str(item) for item in old] if isinstance(old, list) else []  # a broken value: to_paper warns of it
+    if before not in old and SLUG.match(before):
+        old.append(before)
+    if slug in old:  # back to an address it had: it is the paper's own again
+        old.remove(slug)
+    if old:
+        meta[OLD_SLUGS] = old
+    else:
+        meta.pop(OLD_SLUGS, None)
+    gen.slug = slug
+    notes.append("old_slugs")
 
 
 def _in_page_order(meta: dict[str, Any]) -> dict[str, Any]:

@@ -25,6 +25,8 @@ from generator.model.details import parse_details
 from generator.text.slugs import file_safe
 from generator.sources import inside
 from generator.errors import ContentError, ProceedingsError, shown
+from generator.model.corrections import CORRECTION_KEYS, OLD_SLUGS
+from generator.model.corrections_front import parse_corrections
 from generator.model.paper import DETAIL_FIELDS, DETAILS, Paper
 from generator.commands.reporter import Reporter
 from generator.content.yamlutil import as_lf, dump, load_mapping, read_utf8
@@ -40,7 +42,10 @@ SLUG = re.compile(f"^[a-z0-9{CJK_RANGES}]+(?:-[a-z0-9{CJK_RANGES}]+)*$")
 # own: kept where it was, and warned about.
 # The details come in the schema's order (model.Details), the authors first, beside the title.
 _AUTHORS = tuple(field.name for field in DETAILS if field.kind == "authors")
-FRONT_MATTER = ("id", "title", "slug", *_AUTHORS, "tags", *(name for name in DETAIL_FIELDS if name not in _AUTHORS),
+# A paper's corrections (model/corrections.py) are a person's alone: the tool never writes them, except
+# ``old_slugs``, which it keeps when a page's slug changes (content/merge.py).
+FRONT_MATTER = ("id", "title", "slug", OLD_SLUGS, *_AUTHORS, "tags",
+                *(name for name in DETAIL_FIELDS if name not in _AUTHORS), *CORRECTION_KEYS,
                 "uid", "order", "source", "entry", "generated")
 KNOWN_KEYS = frozenset(FRONT_MATTER)
 
@@ -66,6 +71,9 @@ class Fingerprints:
     taxonomy: str = ""  # the version of what the tags were derived with
     meta: str = ""  # the entry's metadata (authors, links…), for a source that has any
     details: str = ""  # the details written from it
+    # The slug the page was last published at, once it differs from the one it was made with (the file's
+    # name): a slug edited since is an address that moved (content/merge.py keeps it in ``old_slugs``).
+    slug: str = ""
 
     @classmethod
     def of(cls, value: Any) -> Fingerprints | None:
@@ -75,9 +83,10 @@ class Fingerprints:
         return cls(**{key: str(value[key]) for key in FINGERPRINT_KEYS if value.get(key) is not None})
 
     def as_dict(self) -> dict[str, str]:
-        """For front matter, in field order; ``meta`` and ``details`` only when the source had metadata."""
+        """For front matter, in field order; ``meta`` and ``details`` only when the source had metadata,
+        ``slug`` only once it moved."""
         values = dataclasses.asdict(self)
-        return {key: value for key, value in values.items() if value or key not in ("meta", "details")}
+        return {key: value for key, value in values.items() if value or key not in ("meta", "details", "slug")}
 
     def copy(self) -> Fingerprints:
         return dataclasses.replace(self)
@@ -256,12 +265,15 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
         raise fail("tags", "must be a list of tag names, like [optimization, diffusion models]")
 
     def problem(key: str, message: str) -> None:
-        if warn is not None:
-            warn(f"`{key}`: {message}", display, doc.lines.get(key, 1))
+        if warn is not None:  # `versions[2].date` is on the line of `versions`
+            warn(f"`{key}`: {message}", display, doc.lines.get(re.split(r"[.\[]", key, maxsplit=1)[0], 1))
 
+    corrections = parse_corrections(meta, problem)
     return Paper(
         id=text("id"),
         slug=slug,
+        old_slugs=tuple(old for old in _old_slugs(meta, problem, last_published_slug(doc)) if old != slug),
+        corrections=corrections,
         title=text("title"),
         abstract=clean(doc.body, lines=True),
         tags=tuple(dict.fromkeys(t.strip() for t in tags if t.strip())),
@@ -272,6 +284,33 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
         details=parse_details(meta, problem),
         uid=str(meta.get("uid") or "").strip(),
     )
+
+
+def last_published_slug(doc: PageDoc) -> str:
+    """The slug a page the tool made was last published at: the one its ``generated`` block records, else its
+    file's name (a page is made as ``<slug>.md``); "" for a person's own page."""
+    return (doc.generated.slug or doc.path.stem) if doc.generated else ""
+
+
+def _old_slugs(meta: dict[str, Any], problem: Callable[[str, str], None], before: str = "") -> list[str]:
+    """The addresses the paper had before (``old_slugs``), each a slug (a bad one is warned about and left out),
+    and ``before``, the one it was last published at: so that a slug just edited leaves a way from its old
+    address at once (``serve``), before the sync writes it into ``old_slugs`` (content/merge.py)."""
+    kept = [before] if before and SLUG.match(before) and file_safe(before)[0] == before else []
+    value = meta.get(OLD_SLUGS)
+    if value in (None, "", []):
+        return kept
+    if not isinstance(value, list):
+        problem(OLD_SLUGS, f"must be a list of slugs, like [old-title], not {shown(value)}; left out")
+        return kept
+    for item in value:
+        item = str(item).strip() if isinstance(item, (str, int)) and not isinstance(item, bool) else ""
+        published = file_safe(item)[0] if SLUG.match(item) else ""
+        if not published or published != item:
+            problem(OLD_SLUGS, f"{shown(item)} is not a slug (lowercase letters, digits, CJK and hyphens); left out")
+        elif item not in kept:
+            kept.append(item)
+    return kept
 
 
 def unknown_keys(doc: PageDoc) -> list[str]:

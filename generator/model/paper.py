@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import Diagnostic
+from generator.model.corrections import Corrections
 from generator.model.schema import Cite, detail, fields_of
 
 
@@ -146,6 +147,8 @@ class Paper:
     path: Path  # the page file
     details: Details = Details()
     uid: str = ""
+    old_slugs: tuple[str, ...] = ()  # the addresses it had before (papers/<old>.html leads to it)
+    corrections: Corrections = Corrections()
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,8 @@ from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
 from generator.render.html import tag_urls
+from generator.render.redirects import settle_old_slugs
+from generator.model.corrections import OLD_SLUGS
 from generator.render.theme import Theme
 
 T = TypeVar("T")
@@ -240,6 +242,10 @@ def papers_stage(p: Pipeline) -> None:
             for diagnostic in parsed.diagnostics:
                 p.reporter.report(diagnostic)
         state.papers = unique_papers(standing_papers(p), p.reporter)
+        docs = state.docs
+        state.papers = settle_old_slugs(state.papers, p.reporter.warn,
+                                        lambda paper: docs[paper.path].lines.get(OLD_SLUGS) if paper.path in docs
+                                        else None)
         patterns = state.project.config.links if state.project is not None else {}
         if patterns:  # links: in proceedings.yaml, for the papers that give no link of that kind
             state.papers = [with_patterns(paper, patterns) for paper in state.papers]

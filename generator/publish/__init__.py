@@ -5,7 +5,9 @@ A ``Publication`` is made once per build, after the abstracts are rendered:
 * ``template_globals()``: ``feed_url`` for every page's ``<head>`` ("" when no feed);
 * ``paper_context(paper)``: ``meta``, ``bibtex`` and ``related`` for paper.html;
 * ``files(paths)``: ``.nojekyll`` and ``proceedings.bib`` always, ``feed.xml``
-  when the config has a date, ``sitemap.xml`` when the base URL is known.
+  when the config has a date, ``corrections.xml`` when a paper has a dated correction,
+  ``sitemap.xml`` when the base URL is known, ``robots.txt`` (naming the sitemap when
+  there is one) unless the volume is one of an archive's, whose root has its own.
 
 Nothing here reads the clock or the file system: the same content gives the
 same bytes on every build. This package does not import generator.render.html (which
@@ -22,7 +24,8 @@ from generator.model.paper import RenderedPaper
 from generator.derive.related import RELATED_COUNT, related_papers
 
 from .bibtex import BibTeX, unique_keys, volume_bib
-from .feeds import FEED_PATH, SITEMAP_PATH, atom_feed, volume_sitemap_names, volume_sitemaps
+from .feeds import (CORRECTIONS_PATH, FEED_PATH, ROBOTS_PATH, SITEMAP_PATH, atom_feed, corrections_feed,
+                    dated_corrections, robots_txt, volume_sitemap_names, volume_sitemaps)
 from .meta import MetaTag, paper_meta
 
 if TYPE_CHECKING:
@@ -76,8 +79,12 @@ class Publication:
     def file_names(self, paths: Iterable[str]) -> list[str]:
         """The names ``files`` will return, without making the files; ``paths`` as for ``files``."""
         names = [NOJEKYLL, BIB_PATH]
+        if not self.volume.series:  # a volume of an archive: the archive's robots.txt, at its root, speaks for it
+            names.append(ROBOTS_PATH)
         if self.volume.date:
             names.append(FEED_PATH)
+        if dated_corrections(self.papers, self.volume):
+            names.append(CORRECTIONS_PATH)
         if self.volume.base_url:
             names += volume_sitemap_names(paths)
         return names
@@ -85,9 +92,14 @@ class Publication:
     def files(self, paths: Iterable[str]) -> dict[str, bytes]:
         """The volume's own files; ``paths`` are the site's other files, for the sitemap."""
         files = {NOJEKYLL: b"", BIB_PATH: volume_bib([self.bibtex[p.paper.id] for p in self.papers])}
+        if not self.volume.series:
+            files[ROBOTS_PATH] = robots_txt(self.volume)
         feed = atom_feed(self.papers, self.volume)
         if feed is not None:
             files[FEED_PATH] = feed
+        corrections = corrections_feed(self.papers, self.volume)
+        if corrections is not None:
+            files[CORRECTIONS_PATH] = corrections
         files.update(volume_sitemaps(paths, self.volume))
         return files
 

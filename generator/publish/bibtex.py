@@ -37,7 +37,7 @@ from .reading import cited
 
 CITED = tuple(field for field in DETAILS if field.cite.bibtex)  # the details a BibTeX entry carries
 # The places of the entry's own fields; each cited detail's ``Cite.bibtex_at`` puts it among them.
-_TITLE_AT, _BOOKTITLE_AT, _URL_AT = 0, 2, 50
+_TITLE_AT, _BOOKTITLE_AT, _URL_AT, _NOTE_AT = 0, 2, 50, 70
 
 _SPECIALS = {
     "\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}",
@@ -96,6 +96,9 @@ class BibTeX:
             value = _bibtex_value(field, cited(paper, field, volume))
             if value:
                 fields.append((field.cite.bibtex_at, field.cite.bibtex, value))
+        note = paper.paper.corrections.citation_note()  # a retraction travels with the reference
+        if note:
+            fields.append((_NOTE_AT, "note", escape(note)))
         body = "".join(f"  {name} = {_braced(name, value)},\n" for _, name, value in sorted(fields, key=lambda f: f[0]))
         return f"@inproceedings{{{key or volume.citation_key(paper)},\n{body}}}\n"
 

@@ -17,19 +17,24 @@ or slug is edited, so a feed reader never shows a paper twice.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 
 from generator import __version__
+from generator.model.corrections import Notice
 from generator.model.paper import RenderedPaper
 from generator.model.volume import Volume
 
 from .reading import authors_of
 
 FEED_PATH = "feed.xml"
+CORRECTIONS_PATH = "corrections.xml"
+_KIND_WORDS = {"retracted": "Retracted", "erratum": "Erratum"}  # a version is named by its own label
 SITEMAP_PATH = "sitemap.xml"
+ROBOTS_PATH = "robots.txt"
 ATOM_NS = "http://www.w3.org/2005/Atom"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 SITEMAP_LIMIT = 50_000  # addresses in one sitemap, as the protocol allows
@@ -68,6 +73,48 @@ def atom_feed(papers: Sequence[RenderedPaper], volume: Volume, series: Volume | 
     for paper in papers[:FEED_ENTRIES]:
         _entry(feed, paper, site, updated, ids, prefix)
     return _serialize(feed)
+
+
+Dated = tuple[RenderedPaper, str, Notice, dt.date]  # a paper, the kind of its correction, the correction, its date
+
+
+def dated_corrections(papers: Sequence[RenderedPaper], volume: Volume) -> list[Dated]:
+    """(paper, kind, notice, its date) of every correction with a date (its own, else the volume's), newest
+    first, then in proceedings order: what ``corrections.xml`` lists."""
+    found = [(paper, kind, notice, notice.date or volume.date) for paper in papers
+             for kind, notice in paper.paper.corrections.notices() if notice.date or volume.date]
+    return sorted(found, key=lambda item: item[3], reverse=True)  # a stable sort: ties keep proceedings order
+
+
+def corrections_feed(papers: Sequence[RenderedPaper], volume: Volume) -> bytes | None:
+    """The Atom feed of the volume's retractions, errata and versions, or None when it has none. Dated by
+    the corrections themselves (never the clock): the feed is as new as its newest correction."""
+    found = dated_corrections(papers, volume)
+    if not found:
+        return None
+    feed = ET.Element("feed", {"xmlns": ATOM_NS, XML_LANG: volume.language})
+    _text(feed, "title", f"{volume.title}: corrections")
+    _text(feed, "id", _urn(volume.title, CORRECTIONS_PATH))
+    _text(feed, "updated", _stamp(found[0][3]))
+    ET.SubElement(feed, "link", {"rel": "alternate", "type": "text/html", "href": volume.link("index.html")})
+    if volume.base_url:
+        ET.SubElement(feed, "link", {"rel": "self", "type": "application/atom+xml",
+                                     "href": volume.link(CORRECTIONS_PATH)})
+    _text(ET.SubElement(feed, "author"), "name", volume.title)
+    _text(feed, "generator", "Proceedings", version=__version__)
+    for paper, kind, notice, date in found:
+        entry = ET.SubElement(feed, "entry")
+        _text(entry, "title", f"{_KIND_WORDS.get(kind) or notice.label}: {paper.title_plain}")
+        _text(entry, "id", _urn(volume.title, paper.paper.id, kind, notice.label))
+        _text(entry, "updated", _stamp(date))
+        ET.SubElement(entry, "link", {"rel": "alternate", "type": "text/html", "href": volume.link(paper.url)})
+        if notice.note:
+            _text(entry, "summary", notice.note, type="text")
+    return _serialize(feed)
+
+
+def _stamp(date: dt.date) -> str:
+    return f"{date.isoformat()}T00:00:00Z"
 
 
 def _within(prefix: str, path: str) -> str:
@@ -144,6 +191,16 @@ def sitemap_index(sitemaps: Iterable[str], site: Volume) -> bytes | None:
     for name in sitemaps:
         _text(ET.SubElement(index, "sitemap"), "loc", site.link(name))
     return _serialize(index)
+
+
+def robots_txt(site: Volume) -> bytes:
+    """``robots.txt``: every crawler may read every page, and (with a base URL) where the sitemap is. A
+    crawler reads it only at a host's root: a site published under a path has to copy its lines there."""
+    lines = ["User-agent: *", "Allow: /"]
+    sitemap = site.absolute(SITEMAP_PATH)
+    if sitemap:
+        lines += ["", f"Sitemap: {sitemap}"]
+    return ("\n".join(lines) + "\n").encode("utf-8")
 
 
 def _text(parent: ET.Element, tag: str, text: str, **attributes: str) -> ET.Element:

@@ -24,6 +24,7 @@ from generator.model.details import author_fields, is_web_link
 from generator.errors import ThemeError
 from generator.render.i18n import interface
 from generator.render import abstracts
+from generator.render.redirects import redirect_paths
 from generator.derive.groups import group_index, paper_groups
 from generator.model.paper import DETAILS, Author, RenderedPaper, Tag
 from generator.derive.people import People, Person, Rules, group, name_key, own_key
@@ -215,12 +216,20 @@ class SiteRenderer:
         self.shared["abstract_files"] = abstracts.file_count(len(papers))  # moves only in powers of two
         outputs = [output for page_type in PAGE_TYPES for output in page_type(self, parts)]
         if self.publication is not None:
-            paths = [output.path for output in outputs]
+            paths = [output.path for output in outputs]  # the sitemap's: the old addresses only lead elsewhere
             # .bib, feed and sitemap depend on every paper (deps None); made once, when first asked for.
             made = functools.cache(functools.partial(self.publication.files, paths))
             outputs += [Output(name, functools.partial(lambda n: made()[n], name))
                         for name in self.publication.file_names(paths)]
-        return outputs
+        return outputs + list(self.redirect_pages(papers))
+
+    def redirect_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+        """A page at each address a paper had before, leading to it (render/redirects.py)."""
+        for path, paper in redirect_paths(papers):
+            target = quote(f"{paper.paper.slug}.html")
+            render = functools.partial(self.render, "redirect.html", "../", paper=paper, target=target,
+                                       canonical=self.site.volume.absolute(paper.url) or target)
+            yield Output(path, render, _ids((paper,)))
 
     def fingerprint(self) -> str:
         """What every page may show beyond its own papers (for reuse.site_digest), once ``outputs`` ran."""
@@ -445,6 +454,7 @@ def paper_record(p: RenderedPaper) -> dict[str, Any]:
         "tags": list(p.paper.tags),
         "abstract": p.abstract_plain,
         **_details_json(p),
+        **p.paper.corrections.as_json(),  # retracted, erratum, versions: only those the paper has
     }
 
 

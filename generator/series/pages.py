@@ -21,7 +21,8 @@ from generator.derive.people import Person, Rules
 from generator.errors import ThemeError
 from generator.render.i18n import interface
 from generator.model.paper import RenderedPaper
-from generator.publish.feeds import SITEMAP_PATH, atom_feed, sitemap_index, sitemap_pages, sitemaps
+from generator.publish.feeds import (ROBOTS_PATH, SITEMAP_PATH, atom_feed, robots_txt, sitemap_index, sitemap_pages,
+                                     sitemaps)
 from generator.search import lunr_js
 from generator.series.layout import SeriesVolume
 from generator.render.html import AUTHORS_PER_PAGE, json_line, paginate
@@ -64,6 +65,7 @@ def series_files(series: Volume, volumes: list[SeriesVolume], content_dir: Path,
     people = group_people(volumes, warn, rules)
     files = SeriesPages(series, volumes, content_dir).html(people)
     files.update(series_sitemaps(series, volumes, list(files)))
+    files[ROBOTS_PATH] = robots_txt(series)  # naming the sitemap index, which names every volume's sitemaps
     if volumes and newest is not None:
         feed = atom_feed(newest, volumes[0].volume, series, volumes[0].path)
         if feed is not None:
