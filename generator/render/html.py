@@ -255,6 +255,14 @@ class SiteRenderer:
         extra = self.publication.paper_context(paper) if self.publication else {}
         return self.render("paper.html", "../", paper=paper, previous=previous, next=following, **extra)
 
+    def citation_files(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+        """Each paper's RIS and CSL-JSON beside its page (publish/ris.py, csl.py)."""
+        if self.publication is None:
+            return
+        for paper in papers:
+            for path, make in self.publication.paper_files(paper).items():
+                yield Output(path, make, _ids((paper,)))
+
     def abstract_files(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """The abstracts list items open in place (render/abstracts.py), each file made from its papers."""
         for path, held, make in abstracts.abstract_files(papers):
@@ -381,6 +389,7 @@ PAGE_TYPES: tuple[Callable[[SiteRenderer, SiteParts], Iterable[Output]], ...] = 
     lambda renderer, parts: renderer.author_pages(parts.authors),
     lambda renderer, parts: renderer.fixed_pages(parts.papers),
     lambda renderer, parts: renderer.abstract_files(parts.papers),
+    lambda renderer, parts: renderer.citation_files(parts.papers),
 )
 
 
