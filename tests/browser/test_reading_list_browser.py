@@ -57,7 +57,7 @@ def listed(page) -> list[str]:
 
 def download(page, format_: str) -> str:
     with page.expect_download() as made:
-        page.locator(f"[data-reading-download='{format_}']").click()
+        page.locator(f"[data-reading-download='reading-list.{format_}']").click()
     return Path(made.value.path()).read_bytes().decode("utf-8")
 
 
@@ -74,7 +74,7 @@ def test_three_papers_from_the_home_page_are_listed_exported_and_shared(browser,
         assert f"neurips2026-{records[title]['id']}," in bib
     ris = download(page, "ris")
     assert ris.count("TY  - CPAPER") == 3 and ris.count("ER  - ") == 3
-    items = json.loads(download(page, "csl"))
+    items = json.loads(download(page, "csl.json"))
     assert [item["title"] for item in items] == titles
 
     link = page.locator("[data-reading-share]").input_value()

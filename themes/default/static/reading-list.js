@@ -378,7 +378,9 @@
     var types = { bib: "application/x-bibtex", ris: "application/x-research-info-systems",
                   csl: "application/vnd.citationstyles.csl+json" };
     Object.keys(types).forEach(function (format) {
-      var link = page.page.querySelector("[data-reading-download='" + format + "']");
+      // The link has a file name to download to (data-reading-download) and, from here on, the file.
+      var link = page.page.querySelector("[data-reading-download$='." + (format === "csl" ? "csl.json" : format) + "']");
+      link.download = link.getAttribute("data-reading-download");
       if (page.urls[format]) URL.revokeObjectURL(page.urls[format]);
       page.urls[format] = URL.createObjectURL(new Blob([page.texts[format]], { type: types[format] + ";charset=utf-8" }));
       link.href = page.urls[format];
