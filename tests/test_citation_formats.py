@@ -245,3 +245,31 @@ def test_an_isbn_reaches_bibtex_ris_csl_and_the_meta_tags(tmp_path):
     tags = meta_tags(page_of(site, paper))
     assert ("citation_isbn", "978-3-16-148410-0") in tags
     assert "citation_online_date" not in dict(tags) and "citation_abstract_html_url" not in dict(tags)
+
+
+# -- the reading list's blocks ------------------------------------------------------------------
+
+def block_data(path: Path) -> dict:
+    """What a data script (search/payload.py's data_script) hands over."""
+    text = path.read_text(encoding="ascii")
+    match = re.fullmatch(r'proceedingsReadingList\.arrived\("(\w+)",JSON\.parse\((".*")\)\);\n', text, re.S)
+    assert match, text[:200]
+    return json.loads(json.loads(match.group(2)))
+
+
+def test_the_reading_lists_blocks_hold_each_papers_citations_as_its_files_do(volume):
+    from generator.render.abstracts import file_of
+    from generator.publish.reading_list import STEM
+
+    site, papers = volume
+    manifest = block_data(site / "assets" / "reading" / "manifest.js")
+    assert manifest == {"files": 1, "title": "Proceedings of the First Workshop on Tiny Things"}
+    bib = (site / "proceedings.bib").read_text(encoding="utf-8")
+    for paper in papers:
+        block = block_data(site / "assets" / "reading" / f"{file_of(paper['slug'], manifest['files'], STEM)}.js")
+        record = block[paper["slug"]]
+        assert record["t"] == paper["title"] and record["u"] == unquote(paper["url"])
+        assert record["a"] == [author["name"] for author in paper["authors"]]
+        assert record["b"] in bib
+        assert record["r"] == (site / "papers" / f"{paper['slug']}.ris").read_bytes().decode("utf-8")
+        assert [record["c"]] == json.loads((site / "papers" / f"{paper['slug']}.csl.json").read_text("utf-8"))

@@ -7,6 +7,7 @@ volumes; with hostile titles, storage refused or holding garbage, and in Japanes
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -88,7 +89,9 @@ def test_three_papers_from_the_home_page_are_listed_exported_and_shared(browser,
         expect(other.locator("[data-reading-shared-count]")).to_have_text("A reading list shared with you: 3 papers.")
         other.get_by_role("button", name="Add these papers to my reading list").click()
         other.get_by_role("link", name="Show my reading list").click()
+        other.wait_for_url(re.compile(r"reading-list\.html$"))
         expect(other.locator("[data-reading-status]")).to_have_text("3 papers in your reading list.")
+        expect(other.locator(".reading-item-title")).to_have_count(3, timeout=TIMEOUT)
         assert listed(other) == titles
         assert "@inproceedings{" in download(other, "bib")
     finally:
@@ -118,7 +121,8 @@ def focus_next(page, name: str, limit: int = 200) -> None:
     """Tab until the focused element is a button named ``name``."""
     for _ in range(limit):
         page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.tagName === 'BUTTON' && document.activeElement.textContent") == name:
+        if page.evaluate("(e => e.tagName === 'BUTTON' && (e.getAttribute('aria-label') || e.textContent))"
+                         "(document.activeElement)") == name:
             return
     raise AssertionError(f"no button {name!r} reached by Tab")
 

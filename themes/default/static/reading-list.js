@@ -12,7 +12,7 @@
  * assets/reading/ (generator/publish/reading_list.py), injected by script tag when needed: fetch() is
  * refused from file://. Nothing from content goes through innerHTML: titles and names are text nodes.
  * The script tag says where the page is (data-series: "volume" for a series' volume, "archive" for the
- * series' own pages, absent for a lone volume) and the buttons' words (data-add, data-remove).
+ * series' own pages, absent for a lone volume) and the buttons' words (data-label, data-add, data-remove).
  */
 (function () {
   "use strict";
@@ -23,7 +23,8 @@
   var SERIES = PLACE !== "";
   var HOME = PLACE === "volume" ? new URL("../", ROOT) : ROOT;  // where the list and reading-list.html live
   var KEY = "proceedings-reading-list:" + HOME.href;
-  var WORDS = { add: script.getAttribute("data-add") || "", remove: script.getAttribute("data-remove") || "" };
+  var WORDS = { add: script.getAttribute("data-add") || "", remove: script.getAttribute("data-remove") || "",
+                label: script.getAttribute("data-label") || "" };
   var MAX_KEY = 500;  // longer is nothing this site wrote
 
   // -- the list in storage -----------------------------------------------------------
@@ -136,9 +137,13 @@
 
   // -- the buttons -----------------------------------------------------------------------
 
+  /* The button shows "Reading list" (a mark before it says whether the paper is on it, from
+     aria-pressed: style.css) and is named "Add to reading list" or "Remove from reading list": the
+     name holds the words shown, as speech input needs. */
   function paint(button, on) {
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? WORDS.remove : WORDS.add;
+    button.setAttribute("aria-label", on ? WORDS.remove : WORDS.add);
+    button.title = on ? WORDS.remove : WORDS.add;  // the compact button of a list's line shows only its mark
   }
 
   function button(key) {
@@ -146,6 +151,9 @@
     made.type = "button";
     made.className = "reading-toggle";
     made.setAttribute("data-reading-key", key);
+    var label = made.appendChild(document.createElement("span"));
+    label.className = "reading-label";
+    label.textContent = WORDS.label;
     made.addEventListener("click", function () { toggle(key); });
     paint(made, read().indexOf(key) >= 0);
     return made;
