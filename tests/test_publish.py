@@ -22,7 +22,7 @@ from generator.commands.build import build
 from generator.pipeline.stages import Options, Pipeline
 from generator.pipeline.sinks import NullSink
 from generator.model.paper import RenderedPaper
-from generator.publish import BIB_PATH, FEED_PATH, NOJEKYLL, SITEMAP_PATH, Publication
+from generator.publish import APA_PATH, BIB_PATH, CSL_PATH, FEED_PATH, NOJEKYLL, RIS_PATH, SITEMAP_PATH, Publication
 from generator.publish.bibtex import BibTeX, escape
 from generator.publish import feeds
 from generator.publish.feeds import ATOM_NS, ROBOTS_PATH, SITEMAP_NS
@@ -330,7 +330,8 @@ def test_sitemap_only_with_a_base_url(seed_content):
 def test_publishing_files_are_the_same_every_time(seed_content):
     first = published(seed_content)[0].files(["index.html"])
     second = published(seed_content)[0].files(["index.html"])
-    assert first == second and set(first) == {NOJEKYLL, BIB_PATH, FEED_PATH, SITEMAP_PATH, ROBOTS_PATH}
+    assert first == second and set(first) == {NOJEKYLL, BIB_PATH, RIS_PATH, CSL_PATH, APA_PATH, FEED_PATH,
+                                              SITEMAP_PATH, ROBOTS_PATH}
     # robots.txt names the sitemap at its absolute address: a crawler reads no relative one.
     sitemap = published(seed_content)[0].volume.link(SITEMAP_PATH)
     assert sitemap.startswith("https://")

@@ -26,6 +26,7 @@ _PARAMETER = re.compile(r"#([1-9#])")  # as macros.substitute reads a body: ## i
 _LANGUAGE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 # Characters RFC 3986 keeps out of a URL: the base URL is written into attributes and XML as it is.
 _NOT_IN_URL = re.compile(r"[\x00-\x20\x7f\"'<>\\^`{|}]")
+_ISSN = re.compile(r"(\d{4})-?(\d{3}[\dX])")
 _NOT_IN_URL_NAMES = "any of < > \\ ^ ` { | }"
 
 
@@ -37,6 +38,12 @@ class Config:
     """One sentence shown under the title on the home page and in meta tags."""
     date: dt.date | None = None
     """Date of the proceedings (YYYY-MM-DD): used for citations and feeds, never the clock."""
+    online_date: dt.date | None = None
+    """The day the papers were first put online, when it is not ``date`` (citation_online_date)."""
+    issn: str = ""
+    """The series' ISSN (``1234-567X``), for citations; none is made up."""
+    isbn: str = ""
+    """The volume's ISBN (10 or 13 digits, hyphens allowed), for citations."""
     base_url: str = ""
     """Absolute URL where the site is published, e.g. https://org.github.io/proc/ ."""
     language: str = "en"
@@ -82,6 +89,34 @@ def _date(value: Any) -> dt.date:
         return dt.date.fromisoformat(str(value))
     except ValueError:
         raise ValueError(f"must be a date written YYYY-MM-DD, not {shown(value)}") from None
+
+
+def _issn(value: Any) -> str:
+    text = str(value).strip().upper()
+    match = _ISSN.fullmatch(text)
+    if not match:
+        raise ValueError(f"must be an ISSN written 1234-567X, not {shown(value)}")
+    digits = match.group(1) + match.group(2)
+    total = sum(int(d) * w for d, w in zip(digits[:7], range(8, 1, -1)))
+    check = (11 - total % 11) % 11
+    if digits[7] != ("X" if check == 10 else str(check)):
+        raise ValueError(f"{shown(value)} has a wrong check digit (a typo?)")
+    return f"{digits[:4]}-{digits[4:]}"
+
+
+def _isbn(value: Any) -> str:
+    text = str(value).strip()
+    digits = text.replace("-", "").replace(" ", "").upper()
+    if re.fullmatch(r"\d{9}[\dX]", digits):
+        total = sum((10 - n) * (10 if d == "X" else int(d)) for n, d in enumerate(digits))
+    elif re.fullmatch(r"\d{13}", digits):
+        total = sum(int(d) * (3 if n % 2 else 1) for n, d in enumerate(digits))
+        total = 0 if total % 10 == 0 else 1
+    else:
+        raise ValueError(f"must be an ISBN of 10 or 13 digits, not {shown(value)}")
+    if total % (11 if len(digits) == 10 else 10):
+        raise ValueError(f"{shown(value)} has a wrong check digit (a typo?)")
+    return text
 
 
 def normalize_base_url(value: Any) -> str:
@@ -178,6 +213,9 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "title": _text,
     "description": _optional_text,
     "date": _date,
+    "online_date": _date,
+    "issn": _issn,
+    "isbn": _isbn,
     "base_url": normalize_base_url,
     "venue_base_url": normalize_base_url,
     "language": _language,

@@ -41,6 +41,9 @@ class Volume:
     source: VolumeInfo = VolumeInfo()  # editors, volume number, publisher… as the sources give them
     series: str = ""  # the archive's title when the volume is built into one (its home is one folder up)
     described: str = ""  # the source whose @proceedings gave ``source``: its values stand in for its papers only
+    issn: str = ""  # the config's, for citations; never made up
+    isbn: str = ""
+    online_date: dt.date | None = None  # first online, when the config gives a day apart from ``date``
 
     @classmethod
     def of(cls, config: Config, sources: Sequence[SourceList] = ()) -> Volume:
@@ -50,7 +53,7 @@ class Volume:
         info = describing.volume if describing else VolumeInfo()
         described = describing.entries[0].source if describing and describing.entries else ""
         return cls(title, config.description, config.language, config.base_url, config.date or info.date,
-                   info, config.series, described)
+                   info, config.series, described, config.issn, config.isbn, config.online_date)
 
     @property
     def editors(self) -> tuple[str, ...]:

@@ -3,11 +3,14 @@
 A ``Publication`` is made once per build, after the abstracts are rendered:
 
 * ``template_globals()``: ``feed_url`` for every page's ``<head>`` ("" when no feed);
-* ``paper_context(paper)``: ``meta``, ``bibtex`` and ``related`` for paper.html;
-* ``files(paths)``: ``.nojekyll`` and ``proceedings.bib`` always, ``feed.xml``
-  when the config has a date, ``corrections.xml`` when a paper has a dated correction,
-  ``sitemap.xml`` when the base URL is known, ``robots.txt`` (naming the sitemap when
-  there is one) unless the volume is one of an archive's, whose root has its own.
+* ``paper_context(paper)``: ``meta``, ``bibtex``, ``apa`` (HTML), ``cite_files`` and
+  ``related`` for paper.html;
+* ``paper_files(paper)``: the paper's RIS and CSL-JSON, beside its page (``papers/<slug>.ris``,
+  ``papers/<slug>.csl.json``);
+* ``files(paths)``: ``.nojekyll`` and the volume's citations (``proceedings.bib``, ``.ris``,
+  ``.csl.json``, ``.apa.txt``) always, ``feed.xml`` when the config has a date, ``corrections.xml``
+  when a paper has a dated correction, ``sitemap.xml`` when the base URL is known, ``robots.txt``
+  (naming the sitemap when there is one) unless the volume is one of an archive's, whose root has its own.
 
 Nothing here reads the clock or the file system: the same content gives the
 same bytes on every build. This package does not import generator.render.html (which
@@ -23,18 +26,27 @@ from generator.model.config import CONFIG_NAME
 from generator.model.paper import RenderedPaper
 from generator.derive.related import RELATED_COUNT, related_papers
 
+from .apa import apa, volume_apa
 from .bibtex import BibTeX, unique_keys, volume_bib
+from .csl import csl_item, csl_json
 from .feeds import (CORRECTIONS_PATH, FEED_PATH, ROBOTS_PATH, SITEMAP_PATH, atom_feed, corrections_feed,
                     dated_corrections, robots_txt, volume_sitemap_names, volume_sitemaps)
 from .meta import MetaTag, paper_meta
+from .reading import Reference, reference_of
+from .ris import ris_record, volume_ris
 
 if TYPE_CHECKING:
     from generator.latex import MacroDef
     from generator.model.volume import Volume
 
-__all__ = ["BIB_PATH", "FEED_PATH", "NOJEKYLL", "SITEMAP_PATH", "MetaTag", "Publication"]
+__all__ = ["APA_PATH", "BIB_PATH", "CSL_PATH", "FEED_PATH", "NOJEKYLL", "RIS_PATH", "SITEMAP_PATH", "MetaTag",
+           "Publication", "citation_files"]
 
 BIB_PATH = "proceedings.bib"
+RIS_PATH = "proceedings.ris"
+CSL_PATH = "proceedings.csl.json"
+APA_PATH = "proceedings.apa.txt"
+CITATIONS = (BIB_PATH, RIS_PATH, CSL_PATH, APA_PATH)
 # GitHub Pages runs Jekyll on a site published from a branch; this file turns it off,
 # so nothing is dropped or rewritten. (A site deployed by the Actions workflow skips Jekyll anyway.)
 NOJEKYLL = ".nojekyll"
@@ -53,6 +65,8 @@ class Publication:
         keys = unique_keys(self.papers, volume)
         # Entries are written when first asked for: an incremental rebuild needs only a few.
         self.bibtex = _Lazy(lambda paper_id: writer.entry(by_id[paper_id], keys[paper_id]))
+        self.references: dict[str, Reference] = _Lazy(
+            lambda paper_id: reference_of(by_id[paper_id], volume, keys[paper_id]))
         if related is None:
             self.related = related_papers(self.papers, related_count)
         else:  # the dev server reuses the last full computation between small edits
@@ -67,18 +81,27 @@ class Publication:
         return {"feed_url": FEED_PATH if self.volume.date else ""}
 
     def paper_context(self, paper: RenderedPaper) -> dict[str, Any]:
+        _, html = apa(self.references[paper.paper.id])
         return {
             "meta": paper_meta(paper, self.volume),
             "bibtex": self.bibtex[paper.paper.id],
+            "apa": html,
+            "cite_files": citation_files(paper),
             "related": self.related[paper.paper.id],
         }
+
+    def paper_files(self, paper: RenderedPaper) -> dict[str, Callable[[], bytes]]:
+        """The paper's own citation files (path → a function making its bytes), beside its page."""
+        files, paper_id = citation_files(paper), paper.paper.id
+        return {files["ris"]: lambda: volume_ris([ris_record(self.references[paper_id])]),
+                files["csl"]: lambda: csl_json([csl_item(self.references[paper_id])])}
 
     def related_ids(self) -> dict[str, tuple[str, ...]]:
         return {key: tuple(p.paper.id for p in value) for key, value in self.related.items()}
 
     def file_names(self, paths: Iterable[str]) -> list[str]:
         """The names ``files`` will return, without making the files; ``paths`` as for ``files``."""
-        names = [NOJEKYLL, BIB_PATH]
+        names = [NOJEKYLL, *CITATIONS]
         if not self.volume.series:  # a volume of an archive: the archive's robots.txt, at its root, speaks for it
             names.append(ROBOTS_PATH)
         if self.volume.date:
@@ -91,7 +114,10 @@ class Publication:
 
     def files(self, paths: Iterable[str]) -> dict[str, bytes]:
         """The volume's own files; ``paths`` are the site's other files, for the sitemap."""
-        files = {NOJEKYLL: b"", BIB_PATH: volume_bib([self.bibtex[p.paper.id] for p in self.papers])}
+        references = [self.references[p.paper.id] for p in self.papers]
+        files = {NOJEKYLL: b"", BIB_PATH: volume_bib([self.bibtex[p.paper.id] for p in self.papers]),
+                 RIS_PATH: volume_ris(map(ris_record, references)), CSL_PATH: csl_json(map(csl_item, references)),
+                 APA_PATH: volume_apa(apa(reference)[0] for reference in references)}
         if not self.volume.series:
             files[ROBOTS_PATH] = robots_txt(self.volume)
         feed = atom_feed(self.papers, self.volume)
@@ -104,13 +130,19 @@ class Publication:
         return files
 
 
+def citation_files(paper: RenderedPaper) -> dict[str, str]:
+    """Where a paper's RIS and CSL-JSON are, from the site's root (a slug never holds a dot)."""
+    stem = paper.url.removesuffix(".html")
+    return {"ris": f"{stem}.ris", "csl": f"{stem}.csl.json"}
+
+
 class _Lazy(dict):
     """A dict that makes a missing value with ``make(key)`` and keeps it."""
 
-    def __init__(self, make: Callable[[str], str]):
+    def __init__(self, make: Callable[[str], Any]):
         super().__init__()
         self._make = make
 
-    def __missing__(self, key: str) -> str:
+    def __missing__(self, key: str) -> Any:
         value = self[key] = self._make(key)
         return value

@@ -37,7 +37,7 @@ from .reading import cited
 
 CITED = tuple(field for field in DETAILS if field.cite.bibtex)  # the details a BibTeX entry carries
 # The places of the entry's own fields; each cited detail's ``Cite.bibtex_at`` puts it among them.
-_TITLE_AT, _BOOKTITLE_AT, _URL_AT, _NOTE_AT = 0, 2, 50, 70
+_TITLE_AT, _BOOKTITLE_AT, _ISBN_AT, _ISSN_AT, _URL_AT, _NOTE_AT = 0, 2, 17, 18, 50, 70
 
 _SPECIALS = {
     "\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}",
@@ -92,6 +92,8 @@ class BibTeX:
         url = volume.absolute(paper.url)
         if url:
             fields.append((_URL_AT, "url", _url(url)))
+        fields += [(at, name, value) for at, name, value in ((_ISBN_AT, "isbn", volume.isbn),
+                                                              (_ISSN_AT, "issn", volume.issn)) if value]
         for field in CITED:
             value = _bibtex_value(field, cited(paper, field, volume))
             if value:

@@ -46,12 +46,18 @@ def citation_meta(paper: RenderedPaper, volume: Volume) -> tuple[MetaTag, ...]:
         tags.append(MetaTag("name", "citation_publication_date", volume.date.strftime("%Y/%m/%d")))
     elif details.year or volume.year:
         tags.append(MetaTag("name", "citation_publication_date", details.year or volume.year))
+    if volume.online_date and volume.online_date != volume.date:
+        # Scholar and Zotero read the two apart: the day it went online is not the proceedings' date.
+        tags.append(MetaTag("name", "citation_online_date", volume.online_date.strftime("%Y/%m/%d")))
     tags.append(MetaTag("name", "citation_conference_title", volume.title))
     for field in CITED:  # each detail the schema tags, at its place; a list gives one tag per item
         for key, attribute in field.cite.meta:
             value = cited(paper, field, volume, attribute)
             values = value if isinstance(value, tuple) else (value,)
             tags.extend(MetaTag("name", key, item) for item in values if item)
+    for key, value in (("citation_isbn", volume.isbn), ("citation_issn", volume.issn)):
+        if value:
+            tags.append(MetaTag("name", key, value))
     url = volume.absolute(paper.url)
     if url:
         tags.append(MetaTag("name", "citation_abstract_html_url", url))

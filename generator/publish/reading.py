@@ -1,18 +1,24 @@
 """How citations and feeds read a paper (the volume itself is generator/model/volume.py).
 
 ``authors_of`` and ``cited`` are the one place the BibTeX, the meta tags
-and the feed read a paper's authors and cited details (its PDF, pages…) from.
+and the feed read a paper's authors and cited details (its PDF, pages…) from;
+``reference_of`` reads them once more, through ``cited``, into the ``Reference``
+that RIS, CSL-JSON and APA are written from (ris.py, csl.py, apa.py).
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
 from generator.model.details import is_web_link
-from generator.model.paper import RenderedPaper
+from generator.model.paper import DETAILS, Author, RenderedPaper
 from generator.model.schema import Field
 from generator.model.volume import Volume
+from generator.text.cjk import has_cjk
 
 
 def authors_of(paper: RenderedPaper) -> tuple[str, ...]:
@@ -44,3 +50,78 @@ def cited(paper: RenderedPaper, field: Field, volume: Volume, attribute: str = "
     if field.kind == "link":
         return absolute_link(value, volume) or ""
     return value
+
+
+@dataclass(frozen=True)
+class Name:
+    """A person's name as citation formats split it; ``literal`` when it is not to be split (a CJK name
+    written without spaces, a single word, an organisation)."""
+
+    family: str = ""
+    given: str = ""
+    suffix: str = ""
+    literal: str = ""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One paper as RIS, CSL-JSON and APA cite it: read once (``reference_of``), plain text throughout."""
+
+    key: str  # the BibTeX entry's key: the same paper has the same id in every format
+    title: str
+    authors: tuple[Author, ...]
+    container: str  # the proceedings' title
+    year: str
+    date: dt.date | None  # the full date, when the volume's matches the year
+    pages: str
+    first_page: str
+    last_page: str
+    volume: str
+    publisher: str
+    address: str
+    editors: tuple[str, ...]
+    doi: str
+    url: str  # the paper's page, absolute ("" without a base URL)
+    pdf: str  # absolute, or ""
+    abstract: str
+    series: str  # the archive's title, in a series
+    issn: str
+    isbn: str
+    keywords: tuple[str, ...]
+
+
+def reference_of(paper: RenderedPaper, volume: Volume, key: str) -> Reference:
+    """The paper's citation facts: its own details, else the volume's where the schema says so (``cited``)."""
+    facts = {field.name: cited(paper, field, volume) for field in DETAILS if field.cite.bibtex}
+    year = facts.get("year", "")
+    date = volume.date if volume.date and (not year or str(volume.date.year) == year) else None
+    details = paper.details
+    return Reference(key, paper.title_plain, details.authors, volume.title, year, date, details.pages,
+                     details.first_page, details.last_page, facts.get("volume", ""), facts.get("publisher", ""),
+                     facts.get("address", ""), tuple(facts.get("editors", ())), details.doi,
+                     volume.absolute(paper.url) or "", facts.get("pdf", ""), paper.abstract_plain, volume.series,
+                     volume.issn, volume.isbn, paper.paper.tags)
+
+
+# Words that belong to the family name before it ("Ludwig van Beethoven", "Maria de la Cruz").
+_PARTICLES = frozenset("da das de del della der des di do dos du la le van von ten ter zu".split())
+_SUFFIXES = re.compile(r"(?:jr|sr|[ivx]+|\d+(?:st|nd|rd|th))\.?", re.IGNORECASE)
+
+
+def split_name(name: str) -> Name:
+    """"Given Family" (as pages write names) split for a citation; "John Smith, Jr." keeps its suffix. A name
+    of one word, or of CJK characters written without spaces, stays whole."""
+    name = " ".join(name.split())
+    suffix = ""
+    if "," in name:
+        base, last = name.rsplit(",", 1)
+        if not _SUFFIXES.fullmatch(last.strip()) or "," in base:
+            return Name(literal=name)
+        name, suffix = base.strip(), last.strip()
+    words = name.split(" ")
+    if len(words) < 2 or has_cjk(name):  # "山田 太郎" is family first: no rule of ours splits it rightly
+        return Name(literal=name)
+    start = len(words) - 1
+    while start > 1 and words[start - 1] in _PARTICLES:
+        start -= 1
+    return Name(" ".join(words[start:]), " ".join(words[:start]), suffix)

@@ -32,9 +32,10 @@ def file_count(papers: int) -> int:
     return count
 
 
-def file_of(paper_id: str, count: int) -> str:
-    """The name of the file (no folder, no suffix) that holds the abstract of the paper ``paper_id``."""
-    return f"a{zlib.crc32(paper_id.encode('utf-8')) % count}"
+def file_of(paper_id: str, count: int, stem: str = "a") -> str:
+    """The name of the file (no folder, no suffix) that holds the abstract of the paper ``paper_id``
+    (another kind of block, as the reading list's, names its files with another ``stem``)."""
+    return f"{stem}{zlib.crc32(paper_id.encode('utf-8')) % count}"
 
 
 def abstract_files(papers: list[RenderedPaper]) -> Iterator[tuple[str, list[RenderedPaper], Callable[[], bytes]]]:

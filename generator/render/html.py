@@ -24,6 +24,7 @@ from generator.model.details import author_fields, is_web_link
 from generator.errors import ThemeError
 from generator.render.i18n import interface
 from generator.render import abstracts
+from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
 from generator.derive.groups import group_index, paper_groups
 from generator.model.paper import DETAILS, Author, RenderedPaper, Tag
@@ -35,6 +36,7 @@ from generator.model.volume import Volume
 if TYPE_CHECKING:  # publish never imports site, so the two cannot import each other
     from generator.publish import Publication
 
+READING_LIST = "reading-list.html"
 TEASER_LENGTH = 220
 AUTHORS_PER_PAGE = 400  # names on each page of the author index (about 40 KB)
 # Names under a title in a list (home, topic and author pages); the paper's own page names all.
@@ -236,9 +238,11 @@ class SiteRenderer:
         return repr((self.site, sorted(self.shared.items()), self.cross_page))
 
     def fixed_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
-        """The pages every site has once: 404.html, search.html and papers.json."""
+        """The pages every site has once: 404.html, search.html, reading-list.html and papers.json."""
         yield Output("404.html", lambda: self.render("404.html", self._absolute_root()), frozenset())
         yield Output("search.html", lambda: self.render("search.html", ""), frozenset())
+        if not self.site.series:  # a series has one reading list, at its root (series/pages.py)
+            yield Output(READING_LIST, lambda: self.render("reading-list.html", ""), frozenset())
         yield Output("papers.json", lambda: papers_json(papers))
 
     def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
@@ -263,6 +267,17 @@ class SiteRenderer:
         # Citations and meta tags are made here, when the page is rendered, not for every paper up front.
         extra = self.publication.paper_context(paper) if self.publication else {}
         return self.render("paper.html", "../", paper=paper, previous=previous, next=following, **extra)
+
+    def citation_files(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+        """Each paper's RIS and CSL-JSON beside its page (publish/ris.py, csl.py), and the reading list's
+        blocks (publish/reading_list.py; its manifest depends on the count of papers: deps None)."""
+        if self.publication is None:
+            return
+        for paper in papers:
+            for path, make in self.publication.paper_files(paper).items():
+                yield Output(path, make, _ids((paper,)))
+        for path, held, make in reading_files(papers, self.publication):
+            yield Output(path, make, _ids(held) if held else None)
 
     def abstract_files(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """The abstracts list items open in place (render/abstracts.py), each file made from its papers."""
@@ -390,6 +405,7 @@ PAGE_TYPES: tuple[Callable[[SiteRenderer, SiteParts], Iterable[Output]], ...] = 
     lambda renderer, parts: renderer.author_pages(parts.authors),
     lambda renderer, parts: renderer.fixed_pages(parts.papers),
     lambda renderer, parts: renderer.abstract_files(parts.papers),
+    lambda renderer, parts: renderer.citation_files(parts.papers),
 )
 
 

@@ -20,9 +20,10 @@ from generator.render import i18n
 
 # The fixed, documented set of page templates a theme provides.
 TEMPLATE_NAMES = ("base.html", "index.html", "paper.html", "tag.html", "tags.html", "author.html", "authors.html",
-                  "404.html", "search.html", "redirect.html",
+                  "404.html", "search.html", "redirect.html", "reading-list.html",
                   # An archive's own pages (series/pages.py); a volume never renders them.
-                  "archive-base.html", "archive.html", "archive-search.html", "people.html", "person.html")
+                  "archive-base.html", "archive.html", "archive-search.html", "archive-reading-list.html",
+                  "people.html", "person.html")
 
 
 def default_theme_dir() -> Path:

@@ -1,7 +1,8 @@
 """A series' own files, beside its volumes, made from the volumes' typed papers.
 
 ``index.html`` (the series, then its volumes newest first), ``people/`` (a page per person,
-series/people.py), ``search.html`` (search across volumes, with the series' own index, written by
+series/people.py), ``reading-list.html`` (one reading list across the volumes: publish/reading_list.py),
+``search.html`` (search across volumes, with the series' own index, written by
 series/writer.py: search/series.py), ``papers.json`` (every paper with its volume), ``sitemap.xml`` (a
 sitemap index: the volumes' sitemaps and the series' own, since one sitemap may hold at most 50,000
 addresses) and ``feed.xml`` (the newest volume's papers), the feed and sitemaps written by
@@ -50,7 +51,8 @@ class SeriesPages:
 
     def html(self, people: list[Person]) -> dict[str, bytes]:
         files = {"index.html": self.render("archive.html", ""),
-                 "search.html": self.render("archive-search.html", "")}
+                 "search.html": self.render("archive-search.html", ""),
+                 "reading-list.html": self.render("archive-reading-list.html", "")}
         for url, chunk, pagination in paginate(people, AUTHORS_PER_PAGE, "people/index"):
             files[url] = self.render("people.html", "../", people=chunk, pagination=pagination, count=len(people))
         for person in people:

@@ -29,7 +29,7 @@ def test_copy_button_copies_the_entry(page, site_url, search_site):
     button = page.locator("button[data-copy='bibtex']")
     expect(button).to_be_visible()  # cite.js shows it; without script it stays hidden
     button.click()
-    status = page.locator(".copy-status")
+    status = button.locator("xpath=..").locator(".copy-status")
     expect(status).not_to_be_empty(timeout=TIMEOUT)
     entry = page.locator("#bibtex").inner_text()
     assert entry.startswith("@inproceedings{neurips2026-")
@@ -45,9 +45,27 @@ def test_without_the_clipboard_api_the_entry_is_selected(page, site_url, search_
     page.add_init_script("Object.defineProperty(Navigator.prototype, 'clipboard', {get: () => undefined})")
     page.goto(first_paper_url(site_url, search_site))
     page.locator("button[data-copy='bibtex']").click()
-    expect(page.locator(".copy-status")).not_to_be_empty(timeout=TIMEOUT)
+    expect(page.locator(".copy-status").first).not_to_be_empty(timeout=TIMEOUT)
     entry = page.locator("#bibtex").inner_text()
     assert page.evaluate("window.getSelection().toString()") == entry
+    assert not page.errors, page.errors
+
+
+def test_the_apa_reference_is_copied_as_plain_text_by_keyboard(page, site_url, search_site):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(first_paper_url(site_url, search_site))
+    button = page.locator("button[data-copy='apa-reference']")
+    expect(button).to_be_visible()
+    button.focus()
+    page.keyboard.press("Enter")
+    status = button.locator("xpath=..").locator(".copy-status")
+    expect(status).not_to_be_empty(timeout=TIMEOUT)
+    reference = page.locator("#apa-reference").inner_text()
+    assert "(n.d.). In NeurIPS 2026" in reference  # the seed has no date: APA's "no date"
+    if status.inner_text() == "Copied":
+        assert page.evaluate("navigator.clipboard.readText()") == reference
+    else:
+        assert page.evaluate("window.getSelection().toString()") == reference
     assert not page.errors, page.errors
 
 

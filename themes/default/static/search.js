@@ -210,6 +210,9 @@
         if (url) chip.href = new URL(url, root).href;
       });
     }
+    // Its reading list button (reading-list.js), for the paper the result leads to.
+    var reading = globalThis.proceedingsReadingList, toggle = reading && reading.buttonFor(link.href);
+    if (toggle) item.appendChild(toggle);
     return item;
   }
 

@@ -1,0 +1,88 @@
+"""A formatted reference in APA style (7th edition), as PMLR offers one to copy beside its BibTeX.
+
+    Lovelace, A., & Babbage, C. (2026). Title of the paper. In E. Editor (Ed.), *Proceedings title*
+    (Vol. 247, pp. 13–24). Publisher. https://doi.org/10.1234/abc
+
+Titles are kept as the paper writes them (APA's sentence case would lower acronyms no rule can tell
+from words). ``apa`` gives the plain text to copy and the same reference as HTML, the proceedings' title
+in italics, everything from the content escaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from markupsafe import Markup, escape
+
+from .reading import Reference, split_name
+
+MAX_AUTHORS = 20  # APA names up to 20; past that the first 19, an ellipsis and the last
+
+
+def initials(given: str) -> str:
+    """"Ada Augusta" → "A. A."; "Jean-Paul" → "J.-P."."""
+    return " ".join("-".join(f"{part[0]}." for part in word.split("-") if part) for word in given.split())
+
+
+def author_name(name: str) -> str:
+    """"Family, G." (APA's form in the author list)."""
+    parts = split_name(name)
+    if parts.literal:
+        return parts.literal
+    text = f"{parts.family}, {initials(parts.given)}"
+    return f"{text}, {parts.suffix}" if parts.suffix else text
+
+
+def editor_name(name: str) -> str:
+    """"G. Family" (APA's form for editors)."""
+    parts = split_name(name)
+    if parts.literal:
+        return parts.literal
+    return " ".join(part for part in (initials(parts.given), parts.family) if part) + (
+        f", {parts.suffix}" if parts.suffix else "")
+
+
+def name_list(names: list[str], pair: str = ", & ") -> str:
+    """Names joined as APA joins them; ``pair`` between two (authors ", & ", editors " & ")."""
+    if len(names) > MAX_AUTHORS:
+        return ", ".join(names[:MAX_AUTHORS - 1]) + ", . . . " + names[-1]
+    if len(names) <= 2:
+        return pair.join(names)
+    return ", ".join(names[:-1]) + ", & " + names[-1]
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if not text or text[-1] in ".?!" else text + "."
+
+
+def apa(ref: Reference) -> tuple[str, Markup]:
+    """The reference as plain text and as HTML."""
+    authors = name_list([author_name(author.name) for author in ref.authors])
+    year = f"({ref.year or 'n.d.'})."
+    head = f"{_sentence(authors)} {year}" if authors else ""
+    title = _sentence(ref.title)
+    if not authors:  # APA moves the title to the author's place
+        head, title = f"{title} {year}", ""
+    editors = [editor_name(name) for name in ref.editors]
+    where = "In "
+    if editors:
+        where += f"{name_list(editors, ' & ')} ({'Ed.' if len(editors) == 1 else 'Eds.'}), "
+    parts = [f"Vol. {ref.volume}" if ref.volume else "",
+             (f"pp. {ref.first_page}–{ref.last_page}" if ref.last_page != ref.first_page else f"p. {ref.first_page}")
+             if ref.first_page else ""]
+    detail = ", ".join(part for part in parts if part)
+    link = f"https://doi.org/{ref.doi}" if ref.doi else ref.url
+    after = (f" ({detail})" if detail else "") + "."
+    tail = [_sentence(ref.publisher) if ref.publisher else "", link]
+    text_parts = [head, title, f"{where}{ref.container}{after}", *tail]
+    html_parts = [escape(head), escape(title),
+                  Markup("{}<i>{}</i>{}").format(where, ref.container, after), *map(escape, tail)]
+    text = " ".join(part for part in text_parts if part)
+    html = Markup(" ").join(part for part in html_parts if part)
+    return text, html
+
+
+def volume_apa(texts: Iterable[str]) -> bytes:
+    """Every paper's reference, one a line, in proceedings order (a reference list to paste)."""
+    return "".join(f"{text}\n" for text in texts).encode("utf-8")

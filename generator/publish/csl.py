@@ -1,0 +1,45 @@
+"""CSL-JSON (Zotero, Pandoc, citeproc): one ``paper-conference`` item per paper, a volume's as one array.
+
+Variables are those of the CSL 1.0.2 schema; a fact the paper and the volume do not give is left out.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from .reading import Reference, split_name
+
+
+def csl_name(name: str) -> dict[str, str]:
+    parts = split_name(name)
+    if parts.literal:
+        return {"literal": parts.literal}
+    return {key: value for key, value in (("family", parts.family), ("given", parts.given),
+                                          ("suffix", parts.suffix)) if value}
+
+
+def csl_item(ref: Reference) -> dict[str, Any]:
+    """The paper as a CSL-JSON item (keys in a fixed order: the same paper gives the same bytes)."""
+    if ref.date:
+        issued: dict[str, Any] | None = {"date-parts": [[ref.date.year, ref.date.month, ref.date.day]]}
+    else:
+        issued = {"date-parts": [[int(ref.year)]]} if ref.year.isdigit() else None
+    pages = f"{ref.first_page}-{ref.last_page}" if ref.last_page and ref.last_page != ref.first_page else ref.first_page
+    item: dict[str, Any] = {
+        "id": ref.key, "type": "paper-conference", "title": ref.title,
+        "author": [csl_name(author.name) for author in ref.authors],
+        "editor": [csl_name(editor) for editor in ref.editors],
+        "container-title": ref.container, "collection-title": ref.series, "issued": issued,
+        "volume": ref.volume, "page": pages, "publisher": ref.publisher, "publisher-place": ref.address,
+        "ISBN": ref.isbn, "ISSN": ref.issn, "DOI": ref.doi, "URL": ref.url, "abstract": ref.abstract,
+        "keyword": ", ".join(ref.keywords),
+    }
+    return {key: value for key, value in item.items() if value}
+
+
+def csl_json(items: Iterable[dict[str, Any]]) -> bytes:
+    """A CSL-JSON file: an array of items, one a line (readable in a diff), UTF-8."""
+    lines = ",\n".join(json.dumps(item, ensure_ascii=False) for item in items)
+    return f"[\n{lines}\n]\n".encode("utf-8") if lines else b"[]\n"

@@ -1,0 +1,55 @@
+"""What the reading list (issue 31; themes/default/static/reading-list.js) needs of a volume's papers, in
+small scripts under ``assets/reading/`` that it loads by script tag when it shows or exports a paper: no
+fetch(), so that it works from file://, and no list page carries more than each item's slug.
+
+A reader's list holds papers by slug (``<volume folder>/<slug>`` in a series: unambiguous across its
+volumes), since the slug is what every list item, search result and paper page knows. A paper's block is
+chosen as a list's abstracts are (render/abstracts.py: a hash among a power of two of files, about 8
+papers each), by its slug; ``manifest.js`` tells the script how many files there are and the volume's title.
+Each paper's record holds what the list shows (title, authors, page) and its citations as the volume's
+files have them (its BibTeX entry, RIS record and CSL-JSON item), so that an export says what
+``proceedings.bib``, ``.ris`` and ``.csl.json`` say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from generator.model.paper import RenderedPaper
+from generator.render.abstracts import file_count, file_of
+from generator.search.payload import data_script
+
+from .csl import csl_item
+from .ris import ris_record
+
+if TYPE_CHECKING:
+    from . import Publication
+
+FOLDER = "assets/reading"
+MANIFEST = f"{FOLDER}/manifest.js"
+CALLBACK = "proceedingsReadingList.arrived"
+STEM = "r"
+
+
+def record(paper: RenderedPaper, publication: Publication) -> dict[str, Any]:
+    reference = publication.references[paper.paper.id]
+    return {"t": paper.title_plain, "a": [author.name for author in paper.details.authors], "u": paper.url,
+            "b": publication.bibtex[paper.paper.id], "r": ris_record(reference), "c": csl_item(reference)}
+
+
+def reading_files(papers: list[RenderedPaper], publication: Publication
+                  ) -> Iterator[tuple[str, list[RenderedPaper], Callable[[], bytes]]]:
+    """(path, the papers it holds, a function making its bytes) of every block, then the manifest (no papers)."""
+    count = file_count(len(papers))
+    held: dict[str, list[RenderedPaper]] = {}
+    for paper in papers:
+        held.setdefault(file_of(paper.slug, count, STEM), []).append(paper)
+    for name in sorted(held, key=lambda n: int(n[len(STEM):])):
+        yield f"{FOLDER}/{name}.js", held[name], _maker(name, held[name], publication)
+    title = publication.volume.title
+    yield MANIFEST, [], lambda: data_script(CALLBACK, "manifest", {"files": count, "title": title})
+
+
+def _maker(name: str, papers: list[RenderedPaper], publication: Publication) -> Callable[[], bytes]:
+    return lambda: data_script(CALLBACK, name, {p.slug: record(p, publication) for p in papers})

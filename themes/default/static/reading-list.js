@@ -1,0 +1,442 @@
+/* The reading list (issue 31): a button on every list item, search result and paper page adds the paper
+ * to the reader's list, or removes it; reading-list.html shows the list, exports it (BibTeX, RIS, CSL-JSON:
+ * a download or a copy) and gives a link that carries it (reading-list.html#ids=…).
+ *
+ * The list lives in this browser (localStorage), under a key named after the site's root, so that two
+ * proceedings on one host (or opened from file://, where every page shares one origin) keep two lists; in
+ * a series the root is the archive's, so one list holds papers of every volume. A paper is its page's
+ * address from that root: its slug in a volume, "<volume folder>/<slug>" in a series. Where localStorage
+ * is refused (storage turned off) or holds something unreadable, the list lasts until the page is left.
+ *
+ * What the list page shows and exports of a paper comes from small scripts under each volume's
+ * assets/reading/ (generator/publish/reading_list.py), injected by script tag when needed: fetch() is
+ * refused from file://. Nothing from content goes through innerHTML: titles and names are text nodes.
+ * The script tag says where the page is (data-series: "volume" for a series' volume, "archive" for the
+ * series' own pages, absent for a lone volume) and the buttons' words (data-label, data-add, data-remove).
+ */
+(function () {
+  "use strict";
+
+  var script = document.currentScript;
+  var ROOT = new URL("../", script.src);  // the root of the site this page belongs to (a volume's, or an archive's)
+  var PLACE = script.getAttribute("data-series") || "";
+  var SERIES = PLACE !== "";
+  var HOME = PLACE === "volume" ? new URL("../", ROOT) : ROOT;  // where the list and reading-list.html live
+  var KEY = "proceedings-reading-list:" + HOME.href;
+  var WORDS = { add: script.getAttribute("data-add") || "", remove: script.getAttribute("data-remove") || "",
+                label: script.getAttribute("data-label") || "" };
+  var MAX_KEY = 500;  // longer is nothing this site wrote
+
+  // -- the list in storage -----------------------------------------------------------
+
+  var memory = null;  // the list when storage is refused: kept for this page only
+  var listeners = [];
+
+  function valid(key) {
+    if (typeof key !== "string" || !key || key.length > MAX_KEY) return false;
+    var slash = key.indexOf("/");
+    return SERIES ? slash > 0 && slash < key.length - 1 && key.indexOf("/", slash + 1) < 0 : slash < 0;
+  }
+
+  function cleaned(value) {
+    if (!Array.isArray(value)) return [];
+    var seen = Object.create(null);
+    return value.filter(function (key) {
+      if (!valid(key) || seen[key]) return false;
+      seen[key] = true;
+      return true;
+    });
+  }
+
+  function read() {
+    if (memory) return memory.slice();
+    var raw = null;
+    try {
+      raw = window.localStorage.getItem(KEY);
+    } catch (error) {
+      memory = [];
+      return [];
+    }
+    try {
+      return cleaned(JSON.parse(raw || "[]"));
+    } catch (error) {
+      return [];  // a corrupt value reads as an empty list, and is replaced by the next change
+    }
+  }
+
+  function write(list) {
+    if (!memory) {
+      try {
+        window.localStorage.setItem(KEY, JSON.stringify(list));
+        return;
+      } catch (error) {
+        memory = [];  // refused (storage off, or full): from now on the list is this page's
+      }
+    }
+    memory = list.slice();
+  }
+
+  function stored() {
+    read();
+    return memory === null;
+  }
+
+  function changed() {
+    var list = read();
+    var has = Object.create(null);
+    list.forEach(function (key) { has[key] = true; });
+    var buttons = document.querySelectorAll("button[data-reading-key]");
+    for (var i = 0; i < buttons.length; i++) paint(buttons[i], has[buttons[i].getAttribute("data-reading-key")]);
+    listeners.forEach(function (listener) { listener(list); });
+  }
+
+  function toggle(key) {
+    var list = read(), at = list.indexOf(key);
+    if (at >= 0) list.splice(at, 1);
+    else list.push(key);
+    write(list);
+    changed();
+  }
+
+  function add(keys) {
+    var list = read();
+    keys.forEach(function (key) { if (list.indexOf(key) < 0) list.push(key); });
+    write(list);
+    changed();
+  }
+
+  window.addEventListener("storage", function (event) {
+    if (event.key === KEY) changed();  // another tab changed the list
+  });
+
+  // -- papers by address ---------------------------------------------------------------
+
+  /* The list's key of the paper whose page is at ``href`` (absolute), or null for any other page. */
+  function keyOf(href) {
+    var url = new URL(href, document.baseURI);
+    if (url.protocol !== HOME.protocol || url.host !== HOME.host || url.pathname.indexOf(HOME.pathname) !== 0) return null;
+    var path;
+    try {
+      path = url.pathname.slice(HOME.pathname.length).split("/").map(decodeURIComponent);
+    } catch (error) {
+      return null;
+    }
+    if (path.length !== (SERIES ? 3 : 2) || path[path.length - 2] !== "papers") return null;
+    var slug = path[path.length - 1].replace(/\.html$/, "");
+    var key = SERIES ? path[0] + "/" + slug : slug;
+    return slug && valid(key) ? key : null;
+  }
+
+  function slugOf(key) {
+    return SERIES ? key.slice(key.indexOf("/") + 1) : key;
+  }
+
+  function volumeOf(key) {
+    return SERIES ? new URL(encodeURIComponent(key.slice(0, key.indexOf("/"))) + "/", HOME) : HOME;
+  }
+
+  // -- the buttons -----------------------------------------------------------------------
+
+  /* The button shows "Reading list" (a mark before it says whether the paper is on it, from
+     aria-pressed: style.css) and is named "Add to reading list" or "Remove from reading list": the
+     name holds the words shown, as speech input needs. */
+  function paint(button, on) {
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.setAttribute("aria-label", on ? WORDS.remove : WORDS.add);
+    button.title = on ? WORDS.remove : WORDS.add;  // the compact button of a list's line shows only its mark
+  }
+
+  function button(key) {
+    var made = document.createElement("button");
+    made.type = "button";
+    made.className = "reading-toggle";
+    made.setAttribute("data-reading-key", key);
+    var label = made.appendChild(document.createElement("span"));
+    label.className = "reading-label";
+    label.textContent = WORDS.label;
+    made.addEventListener("click", function () { toggle(key); });
+    paint(made, read().indexOf(key) >= 0);
+    return made;
+  }
+
+  /* The button for the paper a link leads to (a search result's title), or null. */
+  function buttonFor(href) {
+    var key = keyOf(href);
+    return key ? button(key) : null;
+  }
+
+  function addButtons() {
+    var items = document.querySelectorAll(".paper-item");
+    for (var i = 0; i < items.length; i++) {
+      var link = items[i].querySelector(".paper-item-title a"), links = items[i].querySelector(".item-links");
+      var made = link && links && buttonFor(link.href);
+      if (made) links.insertBefore(made, links.querySelector(".tags"));
+    }
+    var title = document.querySelector("body.paper .page-title");
+    var own = title && buttonFor(window.location.href);
+    if (own) {
+      var holder = document.createElement("p");
+      holder.className = "paper-reading";
+      holder.appendChild(own);
+      title.parentNode.insertBefore(holder, title.nextSibling);
+    }
+  }
+
+  // -- the papers' records, by script tag ------------------------------------------------
+
+  var files = Object.create(null);  // script URL → Promise of its data
+  var arrivals = Object.create(null);  // script URL → resolve of the load waiting for it
+
+  function load(url) {
+    if (!files[url]) {
+      files[url] = new Promise(function (resolve, reject) {
+        arrivals[url] = resolve;
+        var tag = document.createElement("script");
+        tag.src = url;
+        tag.onload = function () {  // a file that ran without handing over its data is no file of ours
+          if (arrivals[url] === resolve) { delete arrivals[url]; reject(new Error("no data in " + url)); }
+        };
+        tag.onerror = function () { delete arrivals[url]; reject(new Error("could not load " + url)); };
+        document.head.appendChild(tag);
+      });
+      files[url].catch(function () { delete files[url]; });
+    }
+    return files[url];
+  }
+
+  var CRC = null;
+
+  /* zlib's crc32 of the text's UTF-8 bytes: the block a paper's record is in (render/abstracts.py). */
+  function crc32(text) {
+    if (!CRC) {
+      CRC = [];
+      for (var n = 0; n < 256; n++) {
+        var c = n;
+        for (var k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320 ^ (c >>> 1) : c >>> 1;
+        CRC[n] = c >>> 0;
+      }
+    }
+    var bytes = new TextEncoder().encode(text), crc = 0xFFFFFFFF;
+    for (var i = 0; i < bytes.length; i++) crc = CRC[(crc ^ bytes[i]) & 0xFF] ^ (crc >>> 8);
+    return (crc ^ 0xFFFFFFFF) >>> 0;
+  }
+
+  /* Promise of {key, root, volume (its title), record (null: no such paper now)}; never rejects. */
+  function recordOf(key) {
+    var root = volumeOf(key), slug = slugOf(key), volume = "";
+    return load(new URL("assets/reading/manifest.js", root).href).then(function (manifest) {
+      volume = manifest.title;
+      return load(new URL("assets/reading/r" + (crc32(slug) % manifest.files) + ".js", root).href);
+    }).then(function (block) {
+      var record = Object.prototype.hasOwnProperty.call(block, slug) ? block[slug] : null;
+      return { key: key, root: root, volume: volume, record: record };
+    }, function () {
+      return { key: key, root: root, volume: volume, record: null };
+    });
+  }
+
+  globalThis.proceedingsReadingList = {
+    arrived: function (name, data) {
+      var current = document.currentScript, resolve = current && arrivals[current.src];
+      if (!resolve) return;
+      delete arrivals[current.src];
+      resolve(data);
+    },
+    buttonFor: buttonFor,
+  };
+
+  // -- reading-list.html -----------------------------------------------------------------
+
+  function sharedKeys() {
+    var match = /^#ids=(.*)$/.exec(window.location.hash);
+    if (!match) return null;
+    var keys = [];
+    match[1].split(",").forEach(function (part) {
+      try {
+        var key = decodeURIComponent(part);
+        if (valid(key) && keys.indexOf(key) < 0) keys.push(key);
+      } catch (error) { /* a broken piece of a link is left out */ }
+    });
+    return keys;
+  }
+
+  function shareLink(keys) {
+    return new URL("reading-list.html#ids=" + keys.map(encodeURIComponent).join(","), HOME).href;
+  }
+
+  /* Entries whose keys repeat across volumes (two .bib files' keys) get "-2", "-3"… in every format. */
+  function exports(found) {
+    var taken = Object.create(null), bib = [], ris = [], csl = [];
+    found.forEach(function (entry) {
+      var record = entry.record, key = record.c.id, wanted = key, n = 2;
+      while (taken[key.toLowerCase()]) key = wanted + "-" + n++;
+      taken[key.toLowerCase()] = true;
+      var renamed = key !== wanted;
+      bib.push(renamed ? record.b.replace("{" + wanted + ",", "{" + key + ",") : record.b);
+      ris.push(renamed ? record.r.replace("\r\nID  - " + wanted + "\r\n", "\r\nID  - " + key + "\r\n") : record.r);
+      var item = {};
+      Object.keys(record.c).forEach(function (name) { item[name] = name === "id" ? key : record.c[name]; });
+      csl.push(JSON.stringify(item));
+    });
+    return {
+      bib: bib.join("\n"),
+      ris: ris.join("\r\n"),
+      csl: csl.length ? "[\n" + csl.join(",\n") + "\n]\n" : "[]\n",
+    };
+  }
+
+  function copyText(text, status, words) {
+    function selected() {
+      var area = document.createElement("textarea");
+      area.value = text;
+      area.setAttribute("readonly", "");
+      area.className = "reading-copy-area";
+      document.body.appendChild(area);
+      area.select();
+      var done = false;
+      try { done = document.execCommand("copy"); } catch (error) { done = false; }
+      document.body.removeChild(area);
+      status.textContent = done ? words.copied : words.copy_failed;
+    }
+    status.textContent = "";
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(function () { status.textContent = words.copied; }, selected);
+    } else {
+      selected();
+    }
+  }
+
+  function ListPage(page) {
+    this.page = page;
+    try { this.words = JSON.parse(page.getAttribute("data-words") || "{}"); } catch (error) { this.words = {}; }
+    try { this.plurals = new Intl.PluralRules(this.words.language || "en"); } catch (error) { this.plurals = null; }
+    this.items = page.querySelector("[data-reading-items]");
+    this.status = page.querySelector("[data-reading-status]");
+    this.shared = page.querySelector("[data-reading-shared]");
+    this.tools = page.querySelector("[data-reading-tools]");
+    this.share = page.querySelector("[data-reading-share]");
+    this.copyStatus = page.querySelector("[data-reading-copy-status]");
+    this.urls = {};
+    this.texts = { bib: "", ris: "", csl: "" };
+    this.run = 0;
+    this.refocus = null;  // after a removal: the place of the paper removed
+  }
+
+  ListPage.prototype.say = function (key, values) {
+    var message = this.words[key] || "";
+    if (typeof message === "object") {
+      var category = this.plurals ? this.plurals.select(values.count) : "other";
+      message = message[category] || message.other || "";
+    }
+    return message.replace(/\{(\w+)\}/g, function (all, name) {
+      return Object.prototype.hasOwnProperty.call(values || {}, name) ? String(values[name]) : all;
+    });
+  };
+
+  ListPage.prototype.start = function () {
+    var page = this;
+    var tools = this.page.querySelectorAll("[data-reading-copy]");
+    for (var i = 0; i < tools.length; i++) {
+      tools[i].addEventListener("click", function (event) {
+        var format = event.currentTarget.getAttribute("data-reading-copy");
+        var text = format === "link" ? page.share.value : page.texts[format];
+        copyText(text, page.copyStatus, page.words);
+      });
+    }
+    this.shared.querySelector("button").addEventListener("click", function () {
+      add(sharedKeys() || []);
+      page.copyStatus.textContent = page.say("saved", {});
+    });
+    this.share.addEventListener("focus", function () { page.share.select(); });
+    listeners.push(function () { if (!sharedKeys()) page.render(); });
+    window.addEventListener("hashchange", function () { page.render(); });
+    this.render();
+  };
+
+  ListPage.prototype.render = function () {
+    var page = this, shared = sharedKeys(), keys = shared || read(), run = ++this.run;
+    this.shared.hidden = !shared;
+    if (shared) this.shared.querySelector("[data-reading-shared-count]").textContent =
+      this.say("shared", { count: shared.length });
+    var notes = [];
+    if (!shared) notes.push(keys.length ? this.say("count", { count: keys.length }) : this.say("empty", {}));
+    if (!stored()) notes.push(this.say("unavailable", {}));
+    this.status.textContent = notes.join(" ");
+    this.tools.hidden = !keys.length;
+    this.share.value = keys.length ? shareLink(keys) : "";
+    Promise.all(keys.map(recordOf)).then(function (entries) {
+      if (run === page.run) page.show(entries, !shared);
+    });
+  };
+
+  ListPage.prototype.show = function (entries, own) {
+    var page = this;
+    while (this.items.firstChild) this.items.removeChild(this.items.firstChild);
+    entries.forEach(function (entry, number) {
+      page.items.appendChild(page.item(entry, number, own));
+    });
+    if (this.refocus !== null) {
+      var buttons = this.items.querySelectorAll(".reading-remove");
+      var focus = buttons.length ? buttons[Math.min(this.refocus, buttons.length - 1)] : this.page.querySelector("h1");
+      this.refocus = null;
+      if (focus) focus.focus();
+    }
+    var found = entries.filter(function (entry) { return entry.record; });
+    this.texts = exports(found);
+    var types = { bib: "application/x-bibtex", ris: "application/x-research-info-systems",
+                  csl: "application/vnd.citationstyles.csl+json" };
+    Object.keys(types).forEach(function (format) {
+      // The link has a file name to download to (data-reading-download) and, from here on, the file.
+      var link = page.page.querySelector("[data-reading-download$='." + (format === "csl" ? "csl.json" : format) + "']");
+      link.download = link.getAttribute("data-reading-download");
+      if (page.urls[format]) URL.revokeObjectURL(page.urls[format]);
+      page.urls[format] = URL.createObjectURL(new Blob([page.texts[format]], { type: types[format] + ";charset=utf-8" }));
+      link.href = page.urls[format];
+    });
+  };
+
+  ListPage.prototype.item = function (entry, number, own) {
+    var item = document.createElement("li");
+    item.className = "reading-item";
+    var title = document.createElement(entry.record ? "a" : "span");
+    title.className = "reading-item-title";
+    title.id = "reading-item-" + number;
+    if (entry.record) {
+      title.href = new URL(entry.record.u, entry.root).href;
+      title.textContent = entry.record.t;
+    } else {
+      title.textContent = this.say("missing", { key: entry.key });
+    }
+    item.appendChild(title);
+    if (entry.record && entry.record.a.length) {
+      var names = document.createElement("p");
+      names.className = "reading-item-authors";
+      names.textContent = entry.record.a.join(", ");
+      item.appendChild(names);
+    }
+    if (SERIES && entry.volume) {
+      var volume = document.createElement("p");
+      volume.className = "reading-item-volume";
+      volume.textContent = entry.volume;
+      item.appendChild(volume);
+    }
+    if (own) {
+      var remove = document.createElement("button");
+      remove.type = "button";
+      remove.className = "reading-remove";
+      remove.textContent = WORDS.remove;
+      remove.setAttribute("aria-describedby", title.id);
+      var page = this;
+      remove.addEventListener("click", function () {
+        page.refocus = number;  // show() puts the focus on the next paper's button, not on the page's start
+        toggle(entry.key);
+      });
+      item.appendChild(remove);
+    }
+    return item;
+  };
+
+  addButtons();
+  var listPage = document.querySelector("[data-reading-page]");
+  if (listPage) new ListPage(listPage).start();
+})();
