@@ -127,7 +127,7 @@ def test_back_to_an_old_slug_and_a_hostile_old_slug(tmp_path):
     _edit(page, "old_slugs: [for-a-while]", "old_slugs: [for-a-while, '../../evil', '<script>']")
     result = _build(content, tmp_path / "site")
     assert "`old_slugs`: '../../evil' is not a slug" in result.stderr and "'<script>' is not a slug" in result.stderr
-    assert sorted(p.name for p in (tmp_path / "site" / "papers").iterdir()) == sorted(
+    assert sorted(p.name for p in (tmp_path / "site" / "papers").glob("*.html")) == sorted(
         [f"{old}.html", f"{pages[1].stem}.html", "for-a-while.html"])
 
 
