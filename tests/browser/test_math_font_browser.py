@@ -23,7 +23,7 @@ FORMULAS = {
     "pmatrix": r"$$\begin{pmatrix} a & b \\ c & d \end{pmatrix}$$",
     "binom": r"$$\binom{n}{k}$$",
     "cases": r"$$f(x) = \begin{cases} 1 & x > 0 \\ 0 & \text{otherwise} \end{cases}$$",
-    "inline left-right": r"$\left( \frac{a}{b} \right)$",
+    "inline left-right": r"$\left( \dfrac{a}{b} \right)$",  # displayed size: an inline \frac may be a line tall
 }
 PLAIN = r"$(x)$"
 
