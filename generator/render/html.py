@@ -26,7 +26,7 @@ from generator.render.i18n import interface
 from generator.render import abstracts
 from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
-from generator.derive.groups import group_index, paper_groups
+from generator.derive.groups import group_index, group_kind, paper_groups
 from generator.model.paper import DETAILS, Author, RenderedPaper, Tag
 from generator.derive.people import People, Person, Rules, group, name_key, own_key
 from generator.text.slugs import list_page_name, slugify, unique
@@ -246,7 +246,8 @@ class SiteRenderer:
         yield Output("papers.json", lambda: papers_json(papers))
 
     def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
-        pages = [(url, chunk, pagination, paper_groups(chunk, pagination["first_order"])) for url, chunk, pagination
+        kind = group_kind(papers)
+        pages = [(url, chunk, pagination, paper_groups(chunk, kind)) for url, chunk, pagination
                  in paginate(papers, CONTENTS_PAPERS, "index", weight=list_weight, budget=CONTENTS_BUDGET)]
         index = group_index([(url, groups) for url, _, _, groups in pages])
         self.cross_page.append(index)
