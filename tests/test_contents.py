@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -12,6 +14,7 @@ from contents_fixtures import COLT_PAPERS, COLT_SESSIONS, colt2020_csv
 from generator.commands.build import build
 from generator.commands.reporter import Reporter
 from generator.derive.groups import day_key, natural_key, time_key
+from generator.render.contents import plan_contents
 
 
 def build_site(content: Path, out: Path) -> Path:
@@ -76,3 +79,84 @@ def test_times_sort_by_the_clock(earlier, later):
 ])
 def test_days_sort_as_a_week_or_a_calendar(earlier, later):
     assert day_key(earlier) < day_key(later)
+
+
+def big_volume(content: Path, count: int) -> None:
+    """``count`` short papers of the corpus fixture in JSON Lines, each with the venue's own subjects as
+    keywords (its first is its primary topic): one subject holds over half the volume, as "Deep learning"
+    does at NeurIPS, and a few papers name none (the taxonomy tags those)."""
+    import json
+
+    fixture = Path(__file__).parent / "fixtures" / "corpus" / "abstracts.jsonl"
+    base = [json.loads(line) for line in fixture.read_text(encoding="utf-8").split("\n") if line]
+    subjects = ["Deep learning", "Optimization", "Theory", "Reinforcement learning", "Probabilistic methods",
+                "Applications", "Social aspects", "Neuroscience"]
+    records = []
+    for n in range(count):
+        record = {**base[n % len(base)], "id": f"p{n}", "title": f"{base[n % len(base)]['title']}, part {n}"}
+        primary = subjects[0] if n % 2 else subjects[1 + n % 7 if n % 11 else 0]
+        if n % 97:
+            record["keywords"] = [primary, subjects[(n + 3) % len(subjects)]]
+        records.append(record)
+    (content / "papers.jsonl").write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+
+
+def test_a_big_volume_is_split_by_its_topics_into_pages_within_300_kb_gzip(tmp_path):
+    """3,000 papers: a contents page per group (the primary topic), the biggest cut into named parts, each
+    page within 300 KB gzip; the home page lists every group; every paper is listed once; links resolve."""
+    import gzip
+    from urllib.parse import unquote
+
+    content = tmp_path / "content"
+    content.mkdir()
+    big_volume(content, 3000)
+    site = build_site(content, tmp_path / "site")
+    assert [p.name for p in site.glob("index*.html")] == ["index.html"]
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert 'class="paper-item"' not in home
+    entries = re.findall(r'<li><a href="(contents/[^"#]+)#[^"]+">([^<]+)</a> <span class="tag-count">(\d+)</span>',
+                         home)
+    names = [name for _, name, _ in entries]
+    assert len(names) == len(set(names)) and {"Optimization", "Deep learning", "Neuroscience"} <= set(names)
+    assert sum(int(count) for _, _, count in entries) == 3000
+    assert "Deep learning, part 2 of 2" in home or re.search(r"part 2</a>", home)
+    pages = sorted((site / "contents").glob("*.html"))
+    sizes = {page.name: len(gzip.compress(page.read_bytes(), 6)) for page in pages}
+    assert len(pages) <= 5, sizes  # 3,000 papers, 1,000 a page at most, groups packed
+    assert max(sizes.values()) <= 300_000, sizes
+    listed = Counter(slug for page in pages for slug in re.findall(
+        r'class="paper-item-title"[^>]*><a href="\.\./papers/([^"]+)\.html"', page.read_text(encoding="utf-8")))
+    assert len(listed) == 3000 and set(listed.values()) == {1}
+    for page in [site / "index.html", *pages]:
+        html = page.read_text(encoding="utf-8")
+        for link in re.findall(r'href="([^"#:]+)(?:#([^"]*))?"', html):
+            target = (page.parent / unquote(link[0])).resolve()
+            assert target.is_file(), (page.name, link)
+            if link[1] and target.suffix == ".html" and target.parent.name == "contents":
+                assert f'id="{link[1]}"' in target.read_text(encoding="utf-8"), (page.name, link)
+
+
+def stand_in(order: int, sessions: tuple[str, ...] = (), tags: tuple[str, ...] = ()) -> SimpleNamespace:
+    """What the contents plan reads of a paper: its order, groups and topics."""
+    return SimpleNamespace(paper=SimpleNamespace(order=order, tags=tags),
+                           details=SimpleNamespace(section="", sessions=sessions, track=()))
+
+
+@pytest.mark.parametrize("shape", ["topics", "two sessions each"])
+def test_50000_papers_make_at_most_100_contents_pages(shape):
+    """The plan of a 50,000-paper volume: by 40 topics of very uneven size (a Zipf-like spread), or with
+    every paper in two of 300 sessions (100,000 listings); every paper listed, at most 100 pages."""
+    rng = random.Random(29)
+    if shape == "topics":
+        topics = [f"Topic {n}" for n in range(1, 41)]
+        papers = [stand_in(n, tags=(rng.choices(topics, weights=[1 / k for k in range(1, 41)])[0],))
+                  for n in range(1, 50_001)]
+    else:
+        sessions = [f"Session {n}" for n in range(1, 301)]
+        papers = [stand_in(n, sessions=tuple(rng.sample(sessions, 2))) for n in range(1, 50_001)]
+    contents = plan_contents(papers, lambda paper: 900)
+    assert contents.split and len(contents.pages) <= 100, len(contents.pages)
+    listings = sum(len(page.papers) for page in contents.pages)
+    assert listings == 50_000 * (1 if shape == "topics" else 2)
+    assert sum(entry.count for entry in contents.index) == listings
+    assert len({page.url for page in contents.pages}) == len(contents.pages)

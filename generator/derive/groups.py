@@ -32,6 +32,8 @@ class PaperGroup:
     name: str  # "" for the papers that name no group
     anchor: str  # the heading's id on its page
     papers: tuple[RenderedPaper, ...]
+    part: int = 1  # a group too big for one contents page is cut into parts (render/contents.py)
+    parts: int = 1
 
     @property
     def start(self) -> int:
@@ -66,14 +68,16 @@ def paper_groups(papers: Sequence[RenderedPaper], kind: str | None = None) -> li
             members.setdefault(name, []).append(paper)
         if not names:
             others.append(paper)
-    names = list(members)  # sections, tracks and topics: in order of first appearance
-    if kind == "sessions":
+    names = list(members)  # sections and tracks: in order of first appearance
+    if kind == TOPIC:  # as the topic index has them
+        names.sort(key=lambda name: (name.casefold(), name))
+    elif kind == "sessions":
         slots = session_slots(papers)
         names.sort(key=lambda name: (name not in slots, slots.get(name, ()), natural_key(name), name))
     taken: set[str] = set()
     groups = [PaperGroup(name, _anchor(name, taken), tuple(members[name])) for name in names]
     if others:
-        groups.append(PaperGroup("", _anchor("", taken) if groups else "", tuple(others)))
+        groups.append(PaperGroup("", _anchor("", taken), tuple(others)))
     return groups
 
 
@@ -121,10 +125,10 @@ def time_key(time: str) -> tuple:
 
 
 def group_index(pages: Sequence[tuple[str, Sequence[PaperGroup]]]) -> list[tuple[str, str]]:
-    """(group name, link to its heading) for each group with a heading, in order; "" names the others."""
+    """(group name, link to its heading) for each group, in order; "" names the others."""
     links: dict[str, str] = {}
     for url, groups in pages:
         for group in groups:
-            if group.anchor and group.name not in links:
+            if group.name not in links:
                 links[group.name] = f"{url}#{group.anchor}"
     return list(links.items())
