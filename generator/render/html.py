@@ -63,6 +63,10 @@ class SiteInfo:
         return self.volume.title
 
     @property
+    def short_title(self) -> str:
+        return self.volume.short_title
+
+    @property
     def description(self) -> str:
         return self.volume.description
 
