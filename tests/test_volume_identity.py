@@ -35,7 +35,7 @@ def visible(html: str) -> str:
 
 def identity(html: str) -> str:
     """The identity line, CLDR's thin spaces around a span's dash read as spaces."""
-    line = unescape(re.search(r'<p class="volume-identity">(.*?)</p>', html).group(1))
+    line = unescape(re.search(r'<span class="volume-identity">(.*?)</span>', html).group(1))
     return line.replace("\u2009", " ").replace("\u202f", " ")
 
 
