@@ -98,3 +98,19 @@ def test_wrong_identity_keys_are_named_at_their_line(tmp_path, text, problem):
     (tmp_path / "proceedings.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(ConfigError, match=re.escape(problem)):
         load_config(tmp_path, lambda diagnostic: None)
+
+
+def test_a_series_card_takes_the_volumes_own_number_and_place(tmp_path):
+    """In an archive, a volume's config names its number and place: its card shows them (its papers give none)."""
+    from archive_fixtures import make_archive
+
+    content = make_archive(tmp_path, only=("2019", "2020"))
+    (content / "2019" / "proceedings.yaml").write_text(
+        "title: Tiny Things Workshop 2019\nvolume: 12\nplace: Osaka, Japan\nstart_date: 2019-05-02\n", encoding="utf-8")
+    site = build_site(content, tmp_path / "site")
+    home = (site / "index.html").read_text(encoding="utf-8")
+    card = re.search(r'<li class="volume" data-volume="2019">.*?</li>', home, re.S).group()
+    assert '<span class="volume-number">Volume 12</span>' in card
+    assert '<span class="volume-venue">Osaka, Japan</span>' in card
+    volume_home = (site / "2019" / "index.html").read_text(encoding="utf-8")
+    assert identity(volume_home) == "Volume 12: May 2, 2019, Osaka, Japan"
