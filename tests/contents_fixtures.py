@@ -20,17 +20,17 @@ _NAMES = ["Nicolò Cesa-Bianchi", "Sébastien Bubeck", "Elad Hazan", "Ohad Shami
           "Aaditya Ramdas", "Po-Ling Loh", "Nika Haghtalab", "Daniel Hsu", "Jason D. Lee"]
 
 
-def colt2020_csv(seed: int = 2020) -> str:
+def colt2020_csv(seed: int = 2020, count: int = COLT_PAPERS) -> str:
     """The papers.csv: each paper's first session among 12 of the 20 (as COLT 2020's file has it, 8 sessions
     are never a paper's first), its second among the others; a few papers name their sessions in the
-    other order, and one ends its cell in a stray space."""
+    other order, and one ends its cell in a stray space. ``count`` makes a bigger programme of that shape."""
     rng = random.Random(seed)
     firsts = COLT_SESSIONS[:12]
     rng.shuffle(firsts)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["UID", "title", "authors", "abstract", "keywords", "sessions", "pdf_url"])
-    for number in range(1, COLT_PAPERS + 1):
+    for number in range(1, count + 1):
         first = firsts[(number * 7) % len(firsts)] if number > 12 else firsts[number - 1]
         second = COLT_SESSIONS[12 + number % 8]
         topic = _TOPICS[number % len(_TOPICS)]

@@ -160,3 +160,17 @@ def test_50000_papers_make_at_most_100_contents_pages(shape):
     assert listings == 50_000 * (1 if shape == "topics" else 2)
     assert sum(entry.count for entry in contents.index) == listings
     assert len({page.url for page in contents.pages}) == len(contents.pages)
+
+
+def test_1000_papers_in_two_sessions_each_are_one_contents_page_within_300_kb_gzip(tmp_path):
+    """Listed twice each, the 1,000 papers of a COLT-shaped programme still make one page (issue 29's budget)."""
+    import gzip
+
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "papers.csv").write_text(colt2020_csv(count=1000), encoding="utf-8")
+    site = build_site(content, tmp_path / "site")
+    assert not (site / "contents").exists()
+    home = (site / "index.html").read_bytes()
+    assert home.count(b'class="paper-item"') == 2000
+    assert len(gzip.compress(home, 6)) <= 300_000, len(gzip.compress(home, 6))

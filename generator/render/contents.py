@@ -22,6 +22,9 @@ from generator.text.slugs import slugify, unique
 # gzip for 1,000 papers of a NeurIPS-like volume; tests/test_site.py holds it to 300 KB gzip).
 CONTENTS_PAPERS = 1_000
 CONTENTS_BUDGET = 1_000_000
+# A paper in several sessions is listed under each: 1,000 papers in two sessions each still make one page
+# (about 200 KB gzip), three or more may not.
+LISTINGS_BUDGET = 2_500_000
 # A split volume's pages hold more (about 140 KB gzip; list items gzip about ten to one), so that 50,000
 # papers listed under two sessions each still make at most 100 pages (tests/test_contents.py).
 PAGE_PAPERS = 1_500
@@ -66,7 +69,9 @@ class Contents:
 def plan_contents(papers: Sequence[RenderedPaper], weight: Callable[[RenderedPaper], int]) -> Contents:
     """The home page's groups when the volume fits one page, else its contents pages."""
     if len(papers) <= CONTENTS_PAPERS and sum(map(weight, papers)) <= CONTENTS_BUDGET:
-        return Contents(groups=tuple(paper_groups(papers)))
+        groups = paper_groups(papers)
+        if sum(weight(paper) for group in groups for paper in group.papers) <= LISTINGS_BUDGET:
+            return Contents(groups=tuple(groups))
     groups = paper_groups(papers, group_kind(papers, topics=True))
     pieces = [part for group in groups for part in _parts(group, weight)]
     pages = _pages(_packed(pieces, weight))
