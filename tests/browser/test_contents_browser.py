@@ -12,6 +12,7 @@ from contents_fixtures import colt2020_csv
 from generator.commands.build import build
 from generator.commands.reporter import Reporter
 
+from .checkers import violations
 from .helpers import DESKTOP
 
 
@@ -68,3 +69,17 @@ def test_a_contents_page_opens_abstracts_and_leads_home(page, split_site):
     assert item.locator("button[data-reading-key]").count() == 1
     page.locator(".pagination a", has_text="Contents").click()
     assert page.url.endswith("/index.html")
+
+
+def test_the_contents_pages_are_valid_html_and_pass_axe(page, vnu, axe, colt_site, split_site):
+    """The Nu HTML checker and axe-core on the session-grouped home page, a split volume's home page and each
+    of its contents pages (a paper twice on one page, its headings and ids unique)."""
+    pages = [colt_site / "index.html", split_site / "index.html", *sorted((split_site / "contents").glob("*.html"))]
+    messages = [m for m in vnu(pages, "--errors-only") if m["type"] in ("error", "non-document-error")]
+    assert not messages, "the Nu HTML checker found:\n" + "\n".join(f"{m.get('url')}: {m['message']}"
+                                                                     for m in messages[:10])
+    problems = []
+    for path in pages[:3]:
+        page.goto(path.as_uri())
+        problems += violations(axe, page, path.name)
+    assert not problems, "axe-core found:\n" + "\n".join(problems)
