@@ -5,7 +5,7 @@ Anthology's volume pages list theirs. A bigger volume is split by its groups (it
 sections, else sessions, else tracks, else each paper's primary topic) into pages
 under ``contents/``: consecutive small groups share a page, a group too big for one
 is cut into parts ("Reinforcement learning, part 2 of 3"), and the home page lists
-every group with links to where it is. So 50,000 papers make about 35 pages, each
+every group with links to where it is. So 50,000 papers make 40 to 75 pages, each
 within the budget, never hundreds of numbered ones.
 """
 
