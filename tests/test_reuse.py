@@ -83,9 +83,10 @@ def test_an_edited_abstract_renders_only_the_pages_that_show_it(seed_content, tm
 
 
 def _sections(content: Path, monkeypatch) -> None:
-    """Two programme sections and three home pages (contents of 7 papers a page, as a volume past
-    CONTENTS_PAPERS has): the home pages share an index of sections."""
-    monkeypatch.setattr("generator.render.html.CONTENTS_PAPERS", 7)
+    """Two programme sections on contents pages of 7 papers at most (as a volume past CONTENTS_PAPERS has):
+    the home page lists the sections and their parts."""
+    monkeypatch.setattr("generator.render.contents.CONTENTS_PAPERS", 7)
+    monkeypatch.setattr("generator.render.contents.PAGE_PAPERS", 7)
     edit(content / "proceedings.yaml", "papers_per_page: 100", "papers_per_page: 7")
     for index, path in enumerate(sorted((content / "papers").glob("*.md"))):
         edit(path, "\norder:", f"\nsection: {'Orals' if index < 10 else 'Posters'}\norder:")
@@ -120,7 +121,8 @@ def test_after_any_edit_the_kept_site_is_the_site_built_from_scratch(seed_conten
     run(seed_content, site)  # the record the next build compares with is this build's
     if EDITS[what] is None:
         (site / "papers.json").write_bytes(b"[]")
-        (site / "index-2.html").write_bytes((site / "index-2.html").read_bytes() + b"<!-- hand edit -->")
+        page = site / "contents" / "posters-part-2.html"
+        page.write_bytes(page.read_bytes() + b"<!-- hand edit -->")
     else:
         EDITS[what](seed_content)
     result = run(seed_content, site)

@@ -143,19 +143,22 @@ def test_404_uses_the_site_path(seed_site):
 
 
 def test_long_lists_paginate_and_every_link_still_resolves(seed_content, tmp_path, monkeypatch):
-    """A topic's list past papers_per_page, and contents past CONTENTS_PAPERS (1,000: here 3)."""
+    """A topic's list past papers_per_page, and contents past CONTENTS_PAPERS (1,000: here 3): split by each
+    paper's primary topic into contents/ pages, never numbered home pages."""
     from generator.commands.build import build
     from generator.commands.reporter import Reporter
 
-    monkeypatch.setattr("generator.render.html.CONTENTS_PAPERS", 3)
+    monkeypatch.setattr("generator.render.contents.CONTENTS_PAPERS", 3)
+    monkeypatch.setattr("generator.render.contents.PAGE_PAPERS", 3)
     config = seed_content / "proceedings.yaml"
     config.write_text(config.read_text(encoding="utf-8").replace("papers_per_page: 100", "papers_per_page: 3"),
                       encoding="utf-8")
     build(seed_content, tmp_path / "site", Reporter())
     site = tmp_path / "site"
-    homes = sorted(site.glob("index*.html"))
-    assert len(homes) == 7  # 19 papers, 3 a page
-    assert sum(p.read_text(encoding="utf-8").count('class="paper-item"') for p in homes) == SEED_ABSTRACTS
+    assert [p.name for p in site.glob("index*.html")] == ["index.html"]
+    pages = sorted((site / "contents").glob("*.html"))
+    assert len(pages) >= 7  # 19 papers, 3 a page at most
+    assert sum(p.read_text(encoding="utf-8").count('class="paper-item"') for p in pages) == SEED_ABSTRACTS
     busiest = max((site / "tags").glob("*.html"), key=lambda p: p.stat().st_size)
     assert "page 1 of" in busiest.read_text(encoding="utf-8") or len(list((site / "tags").glob("*.2.html"))) > 0
     for path in html_files(site):

@@ -1,62 +1,134 @@
 """Papers grouped as a programme reads them: by section, else session, else track.
 
 A volume from PMLR has sections ("Contributed Papers", "Invited Talks"); a
-Mini-Conf programme has sessions and tracks. The home page lists papers in
-proceedings order under a heading for each run of papers of one group, with an
-index of the groups at the top. Papers that name no group make one unnamed
-group: a plain list, as before.
+Mini-Conf programme has sessions and tracks, and a paper may be in several
+sessions (COLT 2020: ``Session 1A|Session 1E``). The contents list every group
+once, with each of its papers, so a paper in two sessions is listed under both;
+sessions come in the programme's order (by day and time when the papers give
+them, else by the natural order of their names: Session 2A before Session 10A).
+Papers that name no group come last, under "Other papers"; a volume whose papers
+name none is one plain list.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator.model.paper import RenderedPaper
 from generator.text.slugs import slugify, unique
 
+# The kinds of group a volume's contents may be made of, in the order one is chosen: the first
+# that some paper names. ``topic`` (a paper's first tag) only splits a volume too big for one page.
+KINDS = ("section", "sessions", "track")
+TOPIC = "topic"
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_CLOCK = re.compile(r"(\d{1,2})(?:[:.h](\d{2}))?\s*([ap]\.?m\.?)?", re.I)
+
 
 @dataclass(frozen=True)
 class PaperGroup:
-    name: str  # "" for papers that name no group
+    name: str  # "" for the papers that name no group
     anchor: str  # the heading's id on its page
-    start: int  # the number of its first paper in the list
     papers: tuple[RenderedPaper, ...]
+    part: int = 1  # a group too big for one contents page is cut into parts (render/contents.py)
+    parts: int = 1
+
+    @property
+    def start(self) -> int:
+        """The number of its first paper in the volume (the list's ``start``)."""
+        return self.papers[0].paper.order if self.papers else 1
 
 
-def group_name(paper: RenderedPaper) -> str:
+def names_of(paper: RenderedPaper, kind: str) -> tuple[str, ...]:
+    """The groups of ``kind`` a paper is listed under."""
     details = paper.details
-    return details.section or next(iter(details.sessions or details.track), "")
+    if kind == "section":
+        return (details.section,) if details.section else ()
+    if kind == TOPIC:
+        return paper.paper.tags[:1]  # its primary topic
+    return tuple(dict.fromkeys(getattr(details, kind)))  # a session named twice is one listing
 
 
-def paper_groups(papers: Sequence[RenderedPaper], first_number: int = 1) -> list[PaperGroup]:
-    """Runs of consecutive papers of one group; a group met again later gets a second heading."""
-    groups: list[PaperGroup] = []
+def group_kind(papers: Sequence[RenderedPaper], topics: bool = False) -> str:
+    """The first kind some paper names ("" when none does; ``topic`` only when ``topics`` is asked for)."""
+    kinds = (*KINDS, TOPIC) if topics else KINDS
+    return next((kind for kind in kinds if any(names_of(paper, kind) for paper in papers)), "")
+
+
+def paper_groups(papers: Sequence[RenderedPaper], kind: str | None = None) -> list[PaperGroup]:
+    """Every group of the volume once, each with its papers in proceedings order; papers naming none last."""
+    kind = group_kind(papers) if kind is None else kind
+    members: dict[str, list[RenderedPaper]] = {}
+    others: list[RenderedPaper] = []
+    for paper in papers:
+        names = names_of(paper, kind) if kind else ()
+        for name in names:
+            members.setdefault(name, []).append(paper)
+        if not names:
+            others.append(paper)
+    names = list(members)  # sections and tracks: in order of first appearance
+    if kind == TOPIC:  # as the topic index has them
+        names.sort(key=lambda name: (name.casefold(), name))
+    elif kind == "sessions":
+        slots = session_slots(papers)
+        names.sort(key=lambda name: (name not in slots, slots.get(name, ()), natural_key(name), name))
     taken: set[str] = set()
-    run: list[RenderedPaper] = []
-    start = first_number
-    for number, paper in enumerate(papers, start=first_number):
-        if run and group_name(paper) != group_name(run[0]):
-            groups.append(_group(run, start, taken))
-            run, start = [], number
-        run.append(paper)
-    if run:
-        groups.append(_group(run, start, taken))
+    groups = [PaperGroup(name, _anchor(name, taken), tuple(members[name])) for name in names]
+    if others:
+        groups.append(PaperGroup("", _anchor("", taken), tuple(others)))
     return groups
 
 
-def _group(run: list[RenderedPaper], start: int, taken: set[str]) -> PaperGroup:
-    name = group_name(run[0])
-    anchor = unique("group-" + slugify(name), taken) if name else ""
+def _anchor(name: str, taken: set[str]) -> str:
+    anchor = unique("group-" + (slugify(name) if name else "other-papers"), taken)
     taken.add(anchor)
-    return PaperGroup(name, anchor, start, tuple(run))
+    return anchor
 
 
-def group_index(pages: Sequence[tuple[str, list[PaperGroup]]]) -> list[tuple[str, str]]:
-    """(group name, link to its first heading) for each named group, in order of first appearance."""
+def session_slots(papers: Sequence[RenderedPaper]) -> dict[str, tuple]:
+    """Each session's place in the programme, from the day and time of the papers it holds alone: a
+    paper in several sessions has one day and time in the file, which cannot tell whose it is."""
+    slots: dict[str, tuple] = {}
+    for paper in papers:
+        details = paper.details
+        if len(details.sessions) == 1 and (details.day or details.time):
+            slot = (day_key(details.day), time_key(details.time))
+            name = details.sessions[0]
+            slots[name] = min(slots.get(name, slot), slot)
+    return slots
+
+
+def natural_key(text: str) -> tuple:
+    """Numbers read as numbers: "Session 2A" before "Session 10A"; every part comparable with any other."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in
+                 re.split(r"(\d+)", text.casefold().strip()) if part)
+
+
+def day_key(day: str) -> tuple:
+    """A day as programmes write it: a date (2020-07-09), a number (Day 2) or a weekday (Tuesday)."""
+    text = day.casefold().strip()
+    weekday = next((n for n, name in enumerate(_WEEKDAYS) if text.startswith(name)), None)
+    return natural_key(str(weekday)) if weekday is not None else natural_key(text)
+
+
+def time_key(time: str) -> tuple:
+    """The start of a time slot in minutes (10:30, 2:30 PM, 14h00, 10:00-11:00), else its text."""
+    match = _CLOCK.search(time)
+    if not match:
+        return natural_key(time)
+    hour, minute = int(match[1]) % 24, int(match[2] or 0)
+    if match[3]:  # 12:15 AM is 0:15, 12:15 PM 12:15
+        hour = hour % 12 + (12 if match[3][0].lower() == "p" else 0)
+    return ((0, hour * 60 + minute, ""),)
+
+
+def group_index(pages: Sequence[tuple[str, Sequence[PaperGroup]]]) -> list[tuple[str, str]]:
+    """(group name, link to its heading) for each group, in order; "" names the others."""
     links: dict[str, str] = {}
     for url, groups in pages:
         for group in groups:
-            if group.name and group.name not in links:
+            if group.name not in links:
                 links[group.name] = f"{url}#{group.anchor}"
     return list(links.items())

@@ -44,6 +44,19 @@ class Config:
     """The series' ISSN (``1234-567X``), for citations; none is made up."""
     isbn: str = ""
     """The volume's ISBN (10 or 13 digits, hyphens allowed), for citations."""
+    # The volume's identity, on the home page and in citations (not in the repr: abstracts do not depend on it).
+    volume: str = field(default="", repr=False)
+    """The volume's number in its series (PMLR's 247): on the home page and in citations."""
+    venue: str = field(default="", repr=False)
+    """The meeting the volume is of ("The Thirty Seventh Annual Conference on Learning Theory")."""
+    short_title: str = field(default="", repr=False)
+    """A short name for the site's header ("COLT 2024"), so that the long title is shown once."""
+    place: str = field(default="", repr=False)
+    """Where the meeting was ("Edmonton, Canada"): on the home page and as the citations' address."""
+    start_date: dt.date | None = field(default=None, repr=False)
+    """The meeting's first day (YYYY-MM-DD)."""
+    end_date: dt.date | None = field(default=None, repr=False)
+    """The meeting's last day (YYYY-MM-DD)."""
     base_url: str = ""
     """Absolute URL where the site is published, e.g. https://org.github.io/proc/ ."""
     language: str = "en"
@@ -89,6 +102,13 @@ def _date(value: Any) -> dt.date:
         return dt.date.fromisoformat(str(value))
     except ValueError:
         raise ValueError(f"must be a date written YYYY-MM-DD, not {shown(value)}") from None
+
+
+def _volume_number(value: Any) -> str:
+    """``volume: 247`` (a number to YAML) or ``volume: "12 (2)"``."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip():
+        raise ValueError(f"must be the volume's number or name, such as 247, not {shown(value)}")
+    return str(value).strip()
 
 
 def _issn(value: Any) -> str:
@@ -214,6 +234,12 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "description": _optional_text,
     "date": _date,
     "online_date": _date,
+    "volume": _volume_number,
+    "venue": _text,
+    "short_title": _text,
+    "place": _text,
+    "start_date": _date,
+    "end_date": _date,
     "issn": _issn,
     "isbn": _isbn,
     "base_url": normalize_base_url,
@@ -267,6 +293,9 @@ def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn, tex
             problems.append(f"{path}:{line}: {key} {exc}")
     if "language" in values and catalogue_for(values["language"]) is None:
         warn(Diagnostic("warning", _no_catalogue(values["language"]), path, lines.get("language")))
+    if values.get("start_date") and values.get("end_date") and values["end_date"] < values["start_date"]:
+        problems.append(f"{path}:{lines.get('end_date')}: end_date {values['end_date']} is before start_date "
+                        f"{values['start_date']}")
     if problems:
         raise ConfigError("invalid config:\n  " + "\n  ".join(problems))
     return replace(Config(), **values)

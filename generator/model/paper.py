@@ -105,6 +105,10 @@ class VolumeInfo:
     publisher: str = ""
     address: str = ""
     sections: tuple[tuple[str, str], ...] = ()  # (name a paper's `section` gives, its title), in order
+    venue: str = ""  # the meeting the volume is of ("Conference on Learning Theory": PMLR's `name`)
+    short_name: str = ""  # its short name ("COLT": PMLR's `shortname`)
+    start: dt.date | None = None  # the meeting's first and last days
+    end: dt.date | None = None
 
 
 @dataclass(frozen=True)

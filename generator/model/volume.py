@@ -44,6 +44,8 @@ class Volume:
     issn: str = ""  # the config's, for citations; never made up
     isbn: str = ""
     online_date: dt.date | None = None  # first online, when the config gives a day apart from ``date``
+    given: VolumeInfo = VolumeInfo()  # the config's own facts (volume, venue, place, days): every source's papers'
+    short: str = ""  # the config's short title for the header
 
     @classmethod
     def of(cls, config: Config, sources: Sequence[SourceList] = ()) -> Volume:
@@ -52,12 +54,47 @@ class Volume:
         describing = next((s for s in sources if s.volume.title), None)
         info = describing.volume if describing else VolumeInfo()
         described = describing.entries[0].source if describing and describing.entries else ""
+        given = VolumeInfo(volume=config.volume, venue=config.venue, address=config.place, start=config.start_date,
+                           end=config.end_date)
         return cls(title, config.description, config.language, config.base_url, config.date or info.date,
-                   info, config.series, described, config.issn, config.isbn, config.online_date)
+                   info, config.series, described, config.issn, config.isbn, config.online_date, given,
+                   config.short_title)
 
     @property
     def editors(self) -> tuple[str, ...]:
         return self.source.editors
+
+    @property
+    def number(self) -> str:
+        """The volume's number: the config's, else its @proceedings'."""
+        return self.given.volume or self.source.volume
+
+    @property
+    def venue(self) -> str:
+        """The meeting's name, unless it is the title already (shown once)."""
+        venue = self.given.venue or self.source.venue
+        return "" if venue.casefold() == self.title.casefold() else venue
+
+    @property
+    def place(self) -> str:
+        return self.given.address or self.source.address
+
+    @property
+    def days(self) -> tuple[dt.date, dt.date] | None:
+        """The meeting's first and last days (one day: twice), when known."""
+        start = self.given.start or self.source.start
+        end = self.given.end or self.source.end
+        return (start or end, end or start) if start or end else None  # type: ignore[return-value]
+
+    @property
+    def short_title(self) -> str:
+        """The header's name of the site: the config's, else the meeting's short name and year ("COLT 2024")
+        from its @proceedings, else the title."""
+        if self.short:
+            return self.short
+        if self.source.short_name:
+            return " ".join(filter(None, (self.source.short_name, self.year)))
+        return self.title
 
     @property
     def year(self) -> str:

@@ -33,10 +33,15 @@ def absolute_link(link: str, volume: Volume) -> str | None:
     return link if is_web_link(link) else volume.absolute(link)
 
 
-def _stands_in(field: Field, paper: RenderedPaper, volume: Volume) -> bool:
-    """A value a source's @proceedings gives stands in for that source's papers only: a CSV of another
-    year in the same folder never cites the .bib's volume number, editors or place."""
-    return not field.cite.volume.startswith("source.") or paper.paper.source == volume.described
+def volume_value(field: Field, paper: RenderedPaper, volume: Volume) -> Any:
+    """The volume's value that stands in for a paper's missing ``field``: the config's own (``volume``,
+    ``place``) for every paper; a source's @proceedings value for that source's papers only: a CSV of
+    another year in the same folder never cites the .bib's volume number, editors or place."""
+    path = field.cite.volume
+    if not path.startswith("source."):
+        return attrgetter(path)(volume)
+    return attrgetter(path.removeprefix("source."))(volume.given) or (
+        attrgetter(path)(volume) if paper.paper.source == volume.described else "")
 
 
 def cited(paper: RenderedPaper, field: Field, volume: Volume, attribute: str = "") -> Any:
@@ -45,8 +50,8 @@ def cited(paper: RenderedPaper, field: Field, volume: Volume, attribute: str = "
     Empty when neither gives one."""
     attribute = attribute or field.name
     value = getattr(paper.details, attribute)
-    if not value and attribute == field.name and field.cite.volume and _stands_in(field, paper, volume):
-        value = attrgetter(field.cite.volume)(volume)
+    if not value and attribute == field.name and field.cite.volume:
+        value = volume_value(field, paper, volume)
     if field.kind == "link":
         return absolute_link(value, volume) or ""
     return value

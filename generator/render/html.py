@@ -26,7 +26,8 @@ from generator.render.i18n import interface
 from generator.render import abstracts
 from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
-from generator.derive.groups import group_index, paper_groups
+from generator.derive.groups import group_index
+from generator.render.contents import plan_contents
 from generator.model.paper import DETAILS, Author, RenderedPaper, Tag
 from generator.derive.people import People, Person, Rules, group, name_key, own_key
 from generator.text.slugs import list_page_name, slugify, unique
@@ -46,10 +47,6 @@ AUTHORS_IN_LISTS = 10
 # come on top): every page stays under 100 KB, however long its abstracts or heavy their math.
 LIST_PAGE_BUDGET = 80_000
 ITEM_MARKUP = 700  # bytes of a list item's own markup: links, topics, the abstract's toggle
-# The home page is the volume's contents (issue 29): up to CONTENTS_PAPERS papers on one page, as PMLR's and
-# the ACL Anthology's volume pages list theirs, within CONTENTS_BUDGET bytes (about 200 KB gzip).
-CONTENTS_PAPERS = 1_000
-CONTENTS_BUDGET = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -64,6 +61,10 @@ class SiteInfo:
     @property
     def title(self) -> str:
         return self.volume.title
+
+    @property
+    def short_title(self) -> str:
+        return self.volume.short_title
 
     @property
     def description(self) -> str:
@@ -246,14 +247,24 @@ class SiteRenderer:
         yield Output("papers.json", lambda: papers_json(papers))
 
     def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
-        pages = [(url, chunk, pagination, paper_groups(chunk, pagination["first_order"])) for url, chunk, pagination
-                 in paginate(papers, CONTENTS_PAPERS, "index", weight=list_weight, budget=CONTENTS_BUDGET)]
-        index = group_index([(url, groups) for url, _, _, groups in pages])
-        self.cross_page.append(index)
-        for url, chunk, pagination, groups in pages:
-            render = functools.partial(self.render, "index.html", "", papers=chunk, pagination=pagination,
-                                       groups=groups, group_index=index)
-            yield Output(url, render, _ids(chunk))
+        """The volume's contents (render/contents.py): every paper on the home page, or past 1,000 papers
+        the home page's list of groups and a contents page for each group (or part, or run of small groups)."""
+        contents = plan_contents(papers, list_weight)
+        if not contents.split:
+            index = group_index([("index.html", contents.groups)])
+            self.cross_page.append(index)
+            yield Output("index.html", functools.partial(self.render, "index.html", "", papers=papers,
+                                                          groups=contents.groups, group_index=index), _ids(papers))
+            return
+        self.cross_page.append(contents.index)  # names, counts and places of the groups: on the home page
+        yield Output("index.html", functools.partial(self.render, "index.html", "", papers=(),
+                                                      contents=contents.index), frozenset())
+        urls = [page.url for page in contents.pages]
+        for number, page in enumerate(contents.pages):
+            render = functools.partial(self.render, "contents.html", "../", groups=page.groups, papers=page.papers,
+                                       previous=urls[number - 1] if number else None,
+                                       next=urls[number + 1] if number + 1 < len(urls) else None)
+            yield Output(page.url, render, _ids(page.papers))
 
     def paper_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         for index, paper in enumerate(papers):

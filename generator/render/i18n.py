@@ -23,7 +23,7 @@ import jinja2
 from markupsafe import Markup
 from babel import Locale, UnknownLocaleError
 from babel.core import get_global, parse_locale
-from babel.dates import format_date
+from babel.dates import format_date, format_interval
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
@@ -91,7 +91,8 @@ def load_translations(name: str) -> Translations:
 
 
 def install(env: jinja2.Environment, ui: Interface) -> None:
-    """Give templates ``_``/``gettext``/``ngettext``/``pgettext``, ``plural_forms`` and ``format_date``.
+    """Give templates ``_``/``gettext``/``ngettext``/``pgettext``, ``plural_forms``, ``format_date`` and
+    ``format_days``.
 
     The environment must have been made with the ``jinja2.ext.i18n`` extension.
     """
@@ -103,6 +104,7 @@ def install(env: jinja2.Environment, ui: Interface) -> None:
     env.globals["plural_forms"] = functools.partial(plural_forms, ui)
     # Every page shows the same date or two: babel formats each once (it was 10,000 calls a build).
     env.filters["format_date"] = functools.lru_cache(maxsize=64)(functools.partial(_format_date, ui.locale))
+    env.filters["format_days"] = functools.lru_cache(maxsize=8)(functools.partial(_format_days, ui.locale))
 
 
 def _direct_gettext(translations: gettext.NullTranslations) -> Any:
@@ -142,6 +144,13 @@ def _format_date(locale: Locale, value: dt.date | str | None, format: str = "lon
         return ""
     date = dt.date.fromisoformat(value) if isinstance(value, str) else value
     return format_date(date, format=format, locale=locale)
+
+
+def _format_days(locale: Locale, days: tuple[dt.date, dt.date]) -> str:
+    """A meeting's days as the language writes a span: ``Jun 30 – Jul 3, 2024``, ``2024年6月30日～7月3日``."""
+    first, last = days
+    return format_interval(first, last, "yMMMd", locale=locale) if first != last else format_date(
+        first, format="medium", locale=locale)
 
 
 def _language_and_script(tag: str) -> tuple[str, str] | None:

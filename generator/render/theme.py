@@ -19,8 +19,8 @@ from jinja2.debug import rewrite_traceback_stack
 from generator.render import i18n
 
 # The fixed, documented set of page templates a theme provides.
-TEMPLATE_NAMES = ("base.html", "index.html", "paper.html", "tag.html", "tags.html", "author.html", "authors.html",
-                  "404.html", "search.html", "redirect.html", "reading-list.html",
+TEMPLATE_NAMES = ("base.html", "index.html", "contents.html", "paper.html", "tag.html", "tags.html", "author.html",
+                  "authors.html", "404.html", "search.html", "redirect.html", "reading-list.html",
                   # An archive's own pages (series/pages.py); a volume never renders them.
                   "archive-base.html", "archive.html", "archive-search.html", "archive-reading-list.html",
                   "people.html", "person.html")

@@ -62,15 +62,15 @@ class SeriesVolume:
     papers: tuple[Listing, ...]
     year: str  # the volume's year, else its papers' most common one, else a year in the folder's name
     sitemaps: tuple[str, ...] = ()  # the volume's sitemaps that list pages (not an index), for the series' index
-    number: str = ""  # its number and venue, as most of its papers give them (a citation's volume, address)
+    number: str = ""  # its number and place: the volume's own, else as most of its papers give them
     venue: str = ""
 
     @classmethod
     def of(cls, path: str, volume: Volume, papers: list[RenderedPaper], files: Iterable[str] = ()) -> SeriesVolume:
         listings = tuple(Listing.of(paper, path) for paper in papers)
         return cls(path, volume, listings, volume.year or _common_year(listings) or _year_in(path),
-                   leaf_sitemaps(files), most_common(p.details.volume for p in papers),
-                   most_common(p.details.address for p in papers))
+                   leaf_sitemaps(files), volume.number or most_common(p.details.volume for p in papers),
+                   volume.place or most_common(p.details.address for p in papers))
 
     @property
     def href(self) -> str:

@@ -97,32 +97,37 @@ def _fields(block) -> dict:
 
 def volume_info(fields: dict, warn) -> VolumeInfo:
     """An ``@proceedings`` entry as PMLR and the ACL Anthology write it: ``title`` or ``booktitle``
-    (else ``name``), ``editor``, ``year``, ``volume``, the ``published``/``end``/``start`` dates, and
-    ``sections = {name=Title|name=Title}``."""
+    (else ``name``), ``editor``, ``year``, ``volume``, the ``published``/``end``/``start`` dates,
+    ``address``, the meeting's ``name`` and ``shortname``, and ``sections = {name=Title|name=Title}``."""
     title = next((to_unicode(fields[key]) for key in ("title", "booktitle", "name") if fields.get(key)), "")
+    days = {key: _day(fields, key, warn) for key in ("published", "start", "end")}
     return VolumeInfo(
         title=title,
         editors=tuple(_names(fields.get("editor") or [])),
-        date=_date(fields, warn),
+        date=days["published"] or days["end"] or days["start"],  # the day it came out, else the meeting's
         year=to_unicode(fields.get("year", "")),
         volume=to_unicode(fields.get("volume", "")),
         publisher=to_unicode(fields.get("publisher", "")),
         address=to_unicode(fields.get("address", "")),
         sections=_sections(str(fields.get("sections", ""))),
+        venue=to_unicode(fields.get("name", "")),
+        short_name=to_unicode(fields.get("shortname", "")),
+        start=days["start"],
+        end=days["end"],
     )
 
 
-def _date(fields: dict, warn) -> dt.date | None:
-    """The day the volume came out: ``published``, else the meeting's ``end`` or ``start``.
-    PMLR gives one date per section (``2023-01-01|2023-06-01``): the first is the volume's."""
-    for key in ("published", "end", "start"):
-        value = str(fields.get(key, "")).split("|")[0].strip()
-        if value:
-            try:
-                return dt.date.fromisoformat(value)
-            except ValueError:
-                warn(f"@proceedings `{key}` {value!r} is not a date written YYYY-MM-DD; left out")
-    return None
+def _day(fields: dict, key: str, warn) -> dt.date | None:
+    """A date field; PMLR gives one date per section (``2023-01-01|2023-06-01``): the first is the volume's.
+    A date that does not parse is left out with a warning."""
+    value = str(fields.get(key, "")).split("|")[0].strip()
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        warn(f"@proceedings `{key}` {value!r} is not a date written YYYY-MM-DD; left out")
+        return None
 
 
 def _sections(value: str) -> tuple[tuple[str, str], ...]:

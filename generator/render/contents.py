@@ -1,0 +1,131 @@
+"""The volume's contents: one page, or for a big volume a page per group (issue 29).
+
+Up to CONTENTS_PAPERS papers are listed on the home page, as PMLR's and the ACL
+Anthology's volume pages list theirs. A bigger volume is split by its groups (its
+sections, else sessions, else tracks, else each paper's primary topic) into pages
+under ``contents/``: consecutive small groups share a page, a group too big for one
+is cut into parts ("Reinforcement learning, part 2 of 3"), and the home page lists
+every group with links to where it is. So 50,000 papers make 40 to 75 pages, each
+within the budget, never hundreds of numbered ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from generator.derive.groups import PaperGroup, group_kind, paper_groups
+from generator.model.paper import RenderedPaper
+from generator.text.slugs import slugify, unique
+
+# Papers on the one contents page of a volume, and the bytes their list items may make (about 95 KB
+# gzip for 1,000 papers of a NeurIPS-like volume; tests/test_site.py holds it to 300 KB gzip).
+CONTENTS_PAPERS = 1_000
+CONTENTS_BUDGET = 1_000_000
+# A paper in several sessions is listed under each: 1,000 papers in two sessions each still make one page
+# (about 200 KB gzip), three or more may not.
+LISTINGS_BUDGET = 2_500_000
+# A split volume's pages hold more (about 140 KB gzip; list items gzip about ten to one), so that 50,000
+# papers listed under two sessions each still make at most 100 pages (tests/test_contents.py).
+PAGE_PAPERS = 1_500
+PAGE_BUDGET = 1_500_000
+FOLDER = "contents"
+
+
+@dataclass(frozen=True)
+class ContentsPage:
+    """One page of a split volume's contents: the groups (or parts of groups) it lists, in order."""
+
+    url: str
+    groups: tuple[PaperGroup, ...]
+
+    @property
+    def papers(self) -> tuple[RenderedPaper, ...]:
+        return tuple(paper for group in self.groups for paper in group.papers)
+
+
+@dataclass(frozen=True)
+class GroupEntry:
+    """A group as the home page of a split volume lists it: its name, its count and where its parts are."""
+
+    name: str
+    count: int
+    links: tuple[str, ...]  # "contents/<page>.html#<anchor>", one per part
+
+
+@dataclass(frozen=True)
+class Contents:
+    """The plan of the contents: ``groups`` on the home page, or ``pages`` and the home page's ``index``."""
+
+    groups: tuple[PaperGroup, ...] = ()
+    pages: tuple[ContentsPage, ...] = ()
+    index: tuple[GroupEntry, ...] = ()
+
+    @property
+    def split(self) -> bool:
+        return bool(self.pages)
+
+
+def plan_contents(papers: Sequence[RenderedPaper], weight: Callable[[RenderedPaper], int]) -> Contents:
+    """The home page's groups when the volume fits one page, else its contents pages."""
+    if len(papers) <= CONTENTS_PAPERS and sum(map(weight, papers)) <= CONTENTS_BUDGET:
+        groups = paper_groups(papers)
+        if sum(weight(paper) for group in groups for paper in group.papers) <= LISTINGS_BUDGET:
+            return Contents(groups=tuple(groups))
+    groups = paper_groups(papers, group_kind(papers, topics=True))
+    pieces = [part for group in groups for part in _parts(group, weight)]
+    pages = _pages(_packed(pieces, weight))
+    return Contents(pages=pages, index=_index(groups, pages))
+
+
+def _parts(group: PaperGroup, weight: Callable[[RenderedPaper], int]) -> list[PaperGroup]:
+    """A group as pieces that each fit a page: the whole group, or its parts (numbered in ``part``)."""
+    chunks: list[list[RenderedPaper]] = [[]]
+    load = 0
+    for paper in group.papers:
+        cost = weight(paper)
+        if chunks[-1] and (len(chunks[-1]) == PAGE_PAPERS or load + cost > PAGE_BUDGET):
+            chunks.append([])
+            load = 0
+        chunks[-1].append(paper)
+        load += cost
+    if len(chunks) == 1:
+        return [group]
+    return [PaperGroup(group.name, f"{group.anchor}-part-{n}" if n > 1 else group.anchor, tuple(chunk), n, len(chunks))
+            for n, chunk in enumerate(chunks, start=1)]
+
+
+def _packed(pieces: list[PaperGroup], weight: Callable[[RenderedPaper], int]) -> list[list[PaperGroup]]:
+    """Consecutive pieces share a page while they fit: 300 sessions of 20 papers make 6 pages, not 300."""
+    pages: list[list[PaperGroup]] = []
+    count = load = 0
+    for piece in pieces:
+        cost = sum(map(weight, piece.papers))
+        if not pages or count + len(piece.papers) > PAGE_PAPERS or load + cost > PAGE_BUDGET:
+            pages.append([])
+            count = load = 0
+        pages[-1].append(piece)
+        count += len(piece.papers)
+        load += cost
+    return pages
+
+
+def _pages(packed: list[list[PaperGroup]]) -> tuple[ContentsPage, ...]:
+    """Each page named after its first group (and part): contents/session-1a.html, contents/vision-part-2.html."""
+    taken: set[str] = set()
+    pages = []
+    for groups in packed:
+        first = groups[0]
+        stem = slugify(first.name) if first.name else "other-papers"
+        stem = unique(f"{stem}-part-{first.part}" if first.part > 1 else stem or "group", taken)
+        taken.add(stem)
+        pages.append(ContentsPage(f"{FOLDER}/{stem}.html", tuple(groups)))
+    return tuple(pages)
+
+
+def _index(groups: list[PaperGroup], pages: tuple[ContentsPage, ...]) -> tuple[GroupEntry, ...]:
+    links: dict[str, list[str]] = {group.name: [] for group in groups}  # a volume's groups have one name each
+    for page in pages:
+        for piece in page.groups:
+            links[piece.name].append(f"{page.url}#{piece.anchor}")
+    return tuple(GroupEntry(group.name, len(group.papers), tuple(links[group.name])) for group in groups)
