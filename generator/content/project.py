@@ -157,7 +157,7 @@ def report_volume_topics(project: Project, reporter: Reporter) -> None:
     topics, taxonomy = project.topics, project.taxonomy
     if not topics.fits:
         source = project.sources[0].path.name if project.sources else None
-        reporter.warn(f"{topics.fell_back} of {topics.tagged} papers match no tag of {taxonomy.name}: it does not "
+        reporter.warn(f"{topics.fell_back} of {topics.papers} papers match no tag of {taxonomy.name}: it does not "
                       f"fit this volume, so it tags none of them (rather than {taxonomy.fallback!r} on most). To give "
                       f"them topics, give keywords or subjects in the source or add a {TAXONOMY_FILE} for the field; "
                       "`auto_tags: never` says none are wanted", source)

@@ -3,10 +3,12 @@
 A taxonomy is a guess about a field; a volume shows whether the guess fits. Two rules,
 both on the tags the taxonomy would give the volume's papers:
 
-- **It does not fit** when most of the papers it would tag (and at least ``FIT_MIN``) match
-  none of its tags (Japanese papers and an English taxonomy, music papers and a machine
-  learning one): it then tags no paper of the volume, and the build says so once, rather
-  than stamping its fallback ("Other topics") on most of the volume.
+- **The built-in taxonomy does not fit** when most of the volume's papers (and at least
+  ``FIT_MIN``) would match none of its tags (music papers and its machine learning tags): it
+  then tags no paper of the volume, and the build says so once, rather than stamping its
+  fallback ("Other topics") on most of the volume. A ``taxonomy.yaml`` is the organisers' own
+  word on their field, its fallback their choice: it is applied as written, and each paper it
+  misses is named.
 - **A broad tag** is one it would give more than half of the papers of a volume of at least
   ``BROAD_MIN`` ("Learning theory & statistics" on a COLT volume): it tells a reader nothing there,
   so it gives way to the paper's narrower tags, and stays only on papers that have no other.
@@ -23,10 +25,10 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from generator.derive.tagging import Taxonomy
+from generator.derive.tagging import TAXONOMY_FILE, Taxonomy
 from generator.model.paper import Entry
 
-FIT_MIN = 5  # papers: below this, each paper that matches nothing is warned about on its own
+FIT_MIN = 5  # papers that match nothing: fewer are each warned about on their own
 BROAD_MIN = 20  # papers: in a smaller volume, half is too few papers to call a topic uninformative
 BROAD_SHARE = 0.5  # a tag on more than this share of the volume's papers is broad
 
@@ -35,12 +37,12 @@ BROAD_SHARE = 0.5  # a tag on more than this share of the volume's papers is bro
 class VolumeTopics:
     papers: int = 0  # in the volume
     tagged: int = 0  # papers the taxonomy would tag (auto_tags: those without subjects or keywords, or all)
-    fell_back: int = 0  # of them, those matching no tag
+    fell_back: int = 0  # of them, those matching no tag of the built-in taxonomy
     broad: tuple[tuple[str, int], ...] = ()  # (tag, papers it would be on), most first
 
     @property
     def fits(self) -> bool:
-        return self.tagged < FIT_MIN or self.fell_back * 2 <= self.tagged
+        return self.fell_back < FIT_MIN or self.fell_back * 2 <= self.papers
 
     @property
     def broad_names(self) -> frozenset[str]:
@@ -70,10 +72,10 @@ def survey(taxonomy: Taxonomy, entries: Iterable[Entry], auto_tags: str) -> Volu
             continue
         tags = taxonomy.tags_for(entry.title, entry.text)
         tagged += 1
-        if tags == (taxonomy.fallback,):
-            fell_back += 1
-        else:
+        if tags != (taxonomy.fallback,):
             counts.update(tags)
+        elif taxonomy.name != TAXONOMY_FILE:
+            fell_back += 1
     broad = () if papers < BROAD_MIN else tuple(
         (name, count) for name, count in counts.most_common() if count > papers * BROAD_SHARE)
     return VolumeTopics(papers, tagged, fell_back, broad)
