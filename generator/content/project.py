@@ -11,9 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from babel import Locale
+
 from generator.pipeline.background import map_in_parallel
 from generator.pipeline.cache import digest
-from generator.model.config import Config, load_config
+from generator.model.config import CONFIG_NAME, Config, load_config
+from generator.render.i18n import LANGUAGE_OF_SCRIPT
+from generator.text.cjk import written_language
 from generator.errors import ContentError
 from generator.latex import AbstractRenderer, RenderedAbstract
 from generator.content.merge import Derived, Deriver
@@ -86,11 +90,26 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     sources, repeats = drop_duplicates(sources)
     for diagnostic in repeats:
         reporter.report(diagnostic)
+    config = with_papers_language(config, sources, reporter)
     people = load_rules(content_dir, reporter.warn) if content_dir.is_dir() else Rules()
     taxonomy = load_taxonomy(content_dir)
     topics = survey(taxonomy, (entry for source in sources for entry in source.entries), config.auto_tags)
     return Project(content_dir, config, Volume.of(config, sources), sources, taxonomy,
                    AbstractRenderer(config.macros), people, topics)
+
+
+def with_papers_language(config: Config, sources: list[SourceList], reporter: Reporter) -> Config:
+    """A config that names no ``language``, for a volume whose papers are mostly Japanese or Chinese: that
+    language, so that the interface and the default title are in it (NLP2024's papers under 論文一覧, 論文集)."""
+    if config.language_given:
+        return config
+    written = written_language(f"{entry.title}\n{entry.text}" for source in sources for entry in source.entries)
+    language = LANGUAGE_OF_SCRIPT.get(written)
+    if language is None:
+        return config
+    reporter.info(f"language: most papers are written in {Locale.parse(written).english_name}, so the pages speak "
+                  f"it (`language: {language}`); `language: en` in {CONFIG_NAME} keeps them in English")
+    return replace(config, language=language)
 
 
 def report_links_out(content_dir: Path, reporter: Reporter) -> None:
