@@ -14,7 +14,7 @@ from pathlib import Path
 from babel import Locale
 
 from generator.pipeline.background import map_in_parallel
-from generator.pipeline.cache import digest
+from generator.pipeline.cache import BuildCache, EntryCache, digest
 from generator.model.config import CONFIG_NAME, Config, load_config
 from generator.render.i18n import LANGUAGE_OF_SCRIPT
 from generator.text.cjk import written_language
@@ -63,7 +63,7 @@ class Project:
 
 
 def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = None,
-                 incoming: Path | None = None) -> Project:
+                 incoming: Path | None = None, store: BuildCache | None = None) -> Project:
     """Config, source lists and taxonomy: the parts of the content that are not pages.
 
     ``incoming`` (``import``) is a source kept elsewhere: it takes the place of the content folder's
@@ -93,7 +93,11 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     config = with_papers_language(config, sources, reporter)
     people = load_rules(content_dir, reporter.warn) if content_dir.is_dir() else Rules()
     taxonomy = load_taxonomy(content_dir)
-    topics = survey(taxonomy, (entry for source in sources for entry in source.entries), config.auto_tags)
+    # The taxonomy's tags of each entry, kept by the build cache: an unchanged volume is not tagged again.
+    known = EntryCache(store, "volume-topics", taxonomy.version) if store is not None and store.enabled else None
+    topics = survey(taxonomy, (entry for source in sources for entry in source.entries), config.auto_tags, known)
+    if known is not None:
+        known.save()
     return Project(content_dir, config, Volume.of(config, sources), sources, taxonomy,
                    AbstractRenderer(config.macros), people, topics)
 
