@@ -14,6 +14,7 @@ from pathlib import Path
 
 from cjk_fixtures import JA_CSV, ZH_LIST, ZH_PAPERS
 from conftest import REPO
+from generator.model.volume import Volume
 from generator.text.cjk import written_language
 
 
@@ -68,3 +69,25 @@ def test_a_volume_is_in_the_language_most_of_its_papers_are_in():
     assert written_language([japanese] * 2 + [english] * 3) == ""  # a few Japanese papers in English proceedings
     assert written_language([japanese, chinese, english]) == ""  # no language has most of them
     assert written_language([]) == ""
+
+
+def test_a_volume_titled_only_by_its_languages_default_is_untitled():
+    assert not Volume("論文集", language="ja").titled and not Volume("Proceedings").titled
+    assert Volume("言語処理学会 第30回年次大会", language="ja").titled and Volume("論文集").titled
+
+
+def test_in_an_archive_a_japanese_volume_without_a_title_is_named_by_its_folder(tmp_path):
+    content, site = tmp_path / "series", tmp_path / "site"
+    for name, source in (("2024", JA_CSV), ("2025", ZH_PAPERS)):
+        (content / name).mkdir(parents=True)
+        shutil.copy(source, content / name / source.name)
+    (content / "proceedings.yaml").write_text("title: Example Series\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    result = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(site)],
+                            env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    archive = (site / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="en">' in archive  # the series' own pages: its config names no language, it has no papers
+    assert "論文集" not in archive and "论文集" not in archive  # a card is named by its folder, as in English
+    assert '<html lang="ja">' in (site / "2024" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="zh-CN">' in (site / "2025" / "index.html").read_text(encoding="utf-8")

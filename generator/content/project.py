@@ -141,8 +141,8 @@ def make_deriver(project: Project, reporter: Reporter, jobs: int = 1) -> Deriver
             project.renderer.remember(entry.text, rendering)
             if fell_back:
                 reporter.warn(f"no tag of {taxonomy.name} matches “{derived.title}”; tagged it {taxonomy.fallback!r} "
-                              f"(give keywords in the source, add {TAXONOMY_FILE}, or set `auto_tags: never`)",
-                              entry.source, entry.line)
+                              f"(give keywords or subjects in the source, add {TAXONOMY_FILE}, or set "
+                              "`auto_tags: never`)", entry.source, entry.line)
         if any(_taxonomy_tags(project, entry) for entry in entries):
             report_volume_topics(project, reporter)
         return [derived for derived, _, _ in results]
