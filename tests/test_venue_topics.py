@@ -224,3 +224,11 @@ def test_pages_are_tagged_again_when_the_volume_grows_a_broad_topic_and_hand_edi
     tags = page_tags(content)
     assert tags["bhatt24a"] == ["Reinforcement learning & bandits"]  # an earlier page, tagged again
     assert tags["foster24a"][0] == BROAD  # a person's tags are theirs
+
+
+def test_icwsms_topic_comes_before_its_keywords(tmp_path):
+    content, site, output = built(tmp_path, VENUES / "icwsm-2021-papers.csv")
+    tags = page_tags(content)
+    assert tags["18035"] == ["Misinformation, Rumors, and Fact-Checking", "misinformation", "polarization"]
+    assert tags["18036"] == ["Online Communities and Moderation", "moderation"]
+    assert "ignored column" not in output  # `topic` is read, not left out as unknown
