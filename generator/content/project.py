@@ -153,8 +153,9 @@ def make_deriver(project: Project, reporter: Reporter, jobs: int = 1) -> Deriver
 def derive_one(project: Project, entry: Entry) -> tuple[Derived, bool]:
     """An entry's title candidates and tags, and whether no taxonomy tag matched.
 
-    A title the source gives is kept. Keywords the source gives are the tags; the taxonomy adds
-    its own as ``auto_tags`` says: to papers without keywords (missing), to all (always), or never.
+    A title the source gives is kept. Subjects and keywords the source gives are the tags; the taxonomy
+    adds its own as ``auto_tags`` says: to papers without them (missing), to all (always), or never — and
+    only where it fits the volume, its broad tags giving way to narrower ones (``project.topics``).
     """
     plain = project.renderer.render(entry.text).plain
     candidates = [entry.title] if entry.title else title_candidates(plain)
