@@ -20,7 +20,7 @@ from generator.content.pages import read_page
 from generator.derive.tagging import default_taxonomy
 from generator.derive.volume_topics import FIT_MIN, VolumeTopics, survey
 from generator.model.paper import Entry
-from generator.sources.subjects import subject_topic
+from generator.sources.subjects import subject_topic, subject_topics
 from generator.sources import read_source
 
 VENUES = Path(__file__).parent / "fixtures" / "venues"
@@ -67,6 +67,21 @@ def page_tags(content: Path) -> dict[str, list[str]]:
 ])
 def test_a_hierarchical_subject_is_its_most_specific_name(written, topic):
     assert subject_topic(written) == topic
+
+
+@pytest.mark.parametrize("cell, topics", [
+    ("MIR tasks -> similarity metrics, Applications -> music retrieval systems",
+     ["Similarity metrics", "Music retrieval systems"]),
+    # An area holding commas, a sub-area holding commas: the next name starts at the capital before an arrow.
+    ("MIR tasks -> similarity metrics, Evaluation, datasets, and reproducibility -> novel datasets and use cases",
+     ["Similarity metrics", "Novel datasets and use cases"]),
+    ("Musical features and properties -> rhythm, beat, tempo, Knowledge-driven approaches to MIR -> cognitive MIR",
+     ["Rhythm, beat, tempo", "Cognitive MIR"]),
+    ("Music -> Audio -> source separation", ["Source separation"]),  # three levels: one name
+    ("Social media, Misinformation", ["Social media, Misinformation"]),  # no levels: never split on commas
+])
+def test_a_list_of_hierarchical_subjects_written_with_commas_is_split_where_an_area_begins(cell, topics):
+    assert subject_topics([cell]) == topics
 
 
 def test_subject_columns_are_read_primary_first_and_a_subject_keeps_its_commas(tmp_path):

@@ -16,9 +16,29 @@ from collections.abc import Iterable
 _LEVELS = re.compile(r"\s*(?:->|→)\s*")
 
 
+# A comma and what follows it: in a list of hierarchical names written with commas alone, the next name starts
+# after the last comma before its area's arrow that is followed by a capital (areas are capitalised, sub-areas
+# not: `… -> similarity metrics, Applications -> …`; an area may hold commas: "Evaluation, datasets, and …").
+_COMMA = re.compile(r",\s*")
+
+
 def subject_topics(names: Iterable[str]) -> list[str]:
     """The topics the subjects a record names give, in its order (primary first)."""
-    return [topic for topic in map(subject_topic, names) if topic]
+    return [topic for name in names for topic in map(subject_topic, split_areas(name)) if topic]
+
+
+def split_areas(name: str) -> list[str]:
+    """A cell of several `Area -> sub-area` names separated by commas alone (no `;` or `|` to split on)
+    as its names; any other name as it is (`A -> b -> c`, three levels, is one name)."""
+    arrows = list(_LEVELS.finditer(name))
+    names, start = [], 0
+    for before, after in zip(arrows, arrows[1:]):
+        cuts = [comma for comma in _COMMA.finditer(name, before.end(), after.start())
+                if comma.end() < after.start() and name[comma.end()].isupper()]
+        if cuts:
+            names.append(name[start:cuts[-1].start()])
+            start = cuts[-1].end()
+    return [*names, name[start:]]
 
 
 def subject_topic(name: str) -> str:
