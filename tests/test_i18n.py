@@ -32,12 +32,17 @@ ABSTRACTS = [
 ]
 
 
+# Python modules that show interface words themselves, marked N_ (the default title): babel.cfg reads them too.
+PYTHON_MESSAGES = [REPO / "generator" / "render" / "i18n.py"]
+
+
 def template_messages() -> dict[tuple[str, str | None], tuple[str, str]]:
-    """(msgid, context) → (template, line) of every message the default templates ask for."""
+    """(msgid, context) → (template, line) of every message the default templates (and PYTHON_MESSAGES) ask for."""
     found = {}
-    for path in sorted(TEMPLATES.glob("*.html")):
+    sources = [(path, jinja2.ext.babel_extract) for path in sorted(TEMPLATES.glob("*.html"))]
+    for path, method in [*sources, *((path, "python") for path in PYTHON_MESSAGES)]:
         with path.open("rb") as source:
-            for line, message, _comments, context in extract(jinja2.ext.babel_extract, source, KEYWORDS):
+            for line, message, _comments, context in extract(method, source, KEYWORDS):
                 msgid = message if isinstance(message, str) else message[0]
                 found.setdefault((msgid, context), (path.name, line))
     return found

@@ -11,9 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from babel import Locale
+
 from generator.pipeline.background import map_in_parallel
-from generator.pipeline.cache import digest
-from generator.model.config import Config, load_config
+from generator.pipeline.cache import BuildCache, EntryCache, digest
+from generator.model.config import CONFIG_NAME, Config, load_config
+from generator.render.i18n import LANGUAGE_OF_SCRIPT
+from generator.text.cjk import written_language
 from generator.errors import ContentError
 from generator.latex import AbstractRenderer, RenderedAbstract
 from generator.content.merge import Derived, Deriver
@@ -26,6 +30,7 @@ from generator.sources.relative import RelativeLinks
 from generator.content.people_file import Rules, load_rules
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.derive.titles import title_candidates
+from generator.derive.volume_topics import VolumeTopics, survey
 from generator.model.volume import Volume
 
 DERIVE_IN_PARALLEL = 500  # entries; fewer are derived in this process (a fork costs more than it saves)
@@ -40,6 +45,7 @@ class Project:
     taxonomy: Taxonomy
     renderer: AbstractRenderer
     people: Rules = Rules()  # people.yaml: who is one person when names alone cannot say
+    topics: VolumeTopics = VolumeTopics()  # whether the taxonomy fits the volume, and its broad tags
 
     def in_series(self, series: str) -> Project:
         """The same project built into an archive of that title (archive.py)."""
@@ -51,13 +57,13 @@ class Project:
         return self.taxonomy.names_for(self.config.language)
 
     def tags_version(self) -> str:
-        """What the tool's tags depend on besides the entry: the taxonomy and ``auto_tags``; when it
-        changes, pages whose tags are the tool's are tagged again."""
-        return f"{self.taxonomy.version}/{self.config.auto_tags}"
+        """What the tool's tags depend on besides the entry: the taxonomy, ``auto_tags`` and what the
+        volume made of the taxonomy; when it changes, pages whose tags are the tool's are tagged again."""
+        return f"{self.taxonomy.version}/{self.config.auto_tags}{self.topics.version}"
 
 
 def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = None,
-                 incoming: Path | None = None) -> Project:
+                 incoming: Path | None = None, store: BuildCache | None = None) -> Project:
     """Config, source lists and taxonomy: the parts of the content that are not pages.
 
     ``incoming`` (``import``) is a source kept elsewhere: it takes the place of the content folder's
@@ -84,9 +90,30 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     sources, repeats = drop_duplicates(sources)
     for diagnostic in repeats:
         reporter.report(diagnostic)
+    config = with_papers_language(config, sources, reporter)
     people = load_rules(content_dir, reporter.warn) if content_dir.is_dir() else Rules()
-    return Project(content_dir, config, Volume.of(config, sources), sources, load_taxonomy(content_dir),
-                   AbstractRenderer(config.macros), people)
+    taxonomy = load_taxonomy(content_dir)
+    # The taxonomy's tags of each entry, kept by the build cache: an unchanged volume is not tagged again.
+    known = EntryCache(store, "volume-topics", taxonomy.version) if store is not None and store.enabled else None
+    topics = survey(taxonomy, (entry for source in sources for entry in source.entries), config.auto_tags, known)
+    if known is not None:
+        known.save()
+    return Project(content_dir, config, Volume.of(config, sources), sources, taxonomy,
+                   AbstractRenderer(config.macros), people, topics)
+
+
+def with_papers_language(config: Config, sources: list[SourceList], reporter: Reporter) -> Config:
+    """A config that names no ``language``, for a volume whose papers are mostly Japanese or Chinese: that
+    language, so that the interface and the default title are in it (NLP2024's papers under 論文一覧, 論文集)."""
+    if config.language_given:
+        return config
+    written = written_language(f"{entry.title}\n{entry.text}" for source in sources for entry in source.entries)
+    language = LANGUAGE_OF_SCRIPT.get(written)
+    if language is None:
+        return config
+    reporter.info(f"language: most papers are written in {Locale.parse(written).english_name}, so the pages speak "
+                  f"it (`language: {language}`); `language: en` in {CONFIG_NAME} keeps them in English")
+    return replace(config, language=language)
 
 
 def report_links_out(content_dir: Path, reporter: Reporter) -> None:
@@ -109,13 +136,15 @@ def make_deriver(project: Project, reporter: Reporter, jobs: int = 1) -> Deriver
     def derive(entries: Sequence[Entry]) -> list[Derived]:
         workers = jobs if len(entries) >= DERIVE_IN_PARALLEL else 1
         results = map_in_parallel(derive_chunk, list(entries), workers)
+        taxonomy = project.taxonomy
         for entry, (derived, fell_back, rendering) in zip(entries, results):
             project.renderer.remember(entry.text, rendering)
             if fell_back:
-                taxonomy = project.taxonomy
                 reporter.warn(f"no tag of {taxonomy.name} matches “{derived.title}”; tagged it {taxonomy.fallback!r} "
-                              f"(give keywords in the source, add {TAXONOMY_FILE}, or set `auto_tags: never`)",
-                              entry.source, entry.line)
+                              f"(give keywords or subjects in the source, add {TAXONOMY_FILE}, or set "
+                              "`auto_tags: never`)", entry.source, entry.line)
+        if any(_taxonomy_tags(project, entry) for entry in entries):
+            report_volume_topics(project, reporter)
         return [derived for derived, _, _ in results]
 
     return derive
@@ -124,20 +153,42 @@ def make_deriver(project: Project, reporter: Reporter, jobs: int = 1) -> Deriver
 def derive_one(project: Project, entry: Entry) -> tuple[Derived, bool]:
     """An entry's title candidates and tags, and whether no taxonomy tag matched.
 
-    A title the source gives is kept. Keywords the source gives are the tags; the taxonomy adds
-    its own as ``auto_tags`` says: to papers without keywords (missing), to all (always), or never.
+    A title the source gives is kept. Subjects and keywords the source gives are the tags; the taxonomy
+    adds its own as ``auto_tags`` says: to papers without them (missing), to all (always), or never — and
+    only where it fits the volume, its broad tags giving way to narrower ones (``project.topics``).
     """
     plain = project.renderer.render(entry.text).plain
     candidates = [entry.title] if entry.title else title_candidates(plain)
-    mode = project.config.auto_tags
-    if mode == "never" or (mode == "missing" and entry.keywords):
+    if not _taxonomy_tags(project, entry) or not project.topics.fits:
         return Derived(candidates[0], entry.keywords, tuple(candidates[1:]), given=bool(entry.title)), False
-    tags = project.taxonomy.tags_for(entry.title or candidates[0], plain)
+    broad = project.topics.broad_names
+    tags = project.taxonomy.tags_for(entry.title or candidates[0], plain, narrower_than=broad)
     fell_back = tags == (project.taxonomy.fallback,)
-    if entry.keywords:
-        tags = tuple(dict.fromkeys((*entry.keywords, *(() if fell_back else tags))))
+    if entry.keywords:  # a broad tag gives way to them too
+        tags = tuple(dict.fromkeys((*entry.keywords, *(() if fell_back else (t for t in tags if t not in broad)))))
         fell_back = False
     return Derived(candidates[0], tags, tuple(candidates[1:]), given=bool(entry.title)), fell_back
+
+
+def _taxonomy_tags(project: Project, entry: Entry) -> bool:
+    """Whether ``auto_tags`` has the taxonomy tag this entry: when it has no subjects or keywords, or always."""
+    mode = project.config.auto_tags
+    return mode == "always" or (mode == "missing" and not entry.keywords)
+
+
+def report_volume_topics(project: Project, reporter: Reporter) -> None:
+    """What the volume made of the taxonomy, said once a build: that it does not fit, or which tags give way."""
+    topics, taxonomy = project.topics, project.taxonomy
+    if not topics.fits:
+        source = project.sources[0].path.name if project.sources else None
+        reporter.warn(f"{topics.fell_back} of {topics.papers} papers match no tag of {taxonomy.name}: it does not "
+                      f"fit this volume, so it tags none of them (rather than {taxonomy.fallback!r} on most). To give "
+                      f"them topics, give keywords or subjects in the source or add a {TAXONOMY_FILE} for the field; "
+                      "`auto_tags: never` says none are wanted", source)
+        return
+    for name, count in topics.broad:
+        reporter.info(f"topics: “{name}” would be on {count} of {topics.papers} papers, which tells a reader "
+                      "little: it gives way to their narrower topics, and stays on the papers that have none")
 
 
 def placeholder_deriver(entries: Sequence[Entry]) -> list[Derived]:

@@ -92,11 +92,19 @@ class Taxonomy:
                     found.update(names)
         return found
 
-    def tags_for(self, title: str, plain: str) -> tuple[str, ...]:
-        """1–6 tag names, best score first, ties in taxonomy order; the fallback when none fits."""
+    def tags_for(self, title: str, plain: str, narrower_than: frozenset[str] = frozenset()) -> tuple[str, ...]:
+        """1–6 tag names, best score first, ties in taxonomy order; the fallback when none fits.
+
+        The tags named in ``narrower_than`` (a volume's broad tags: volume_topics.py) give way to the others:
+        they are ranked only when no other tag scores enough, and the others are weighed against the best
+        of them alone."""
         scores = [TITLE_WEIGHT * len(hits) for hits in self._hits(title)]
         for tag, hits in enumerate(self._hits(plain)):
             scores[tag] += sum(min(count, REPEAT_CAP) for count in hits.values())
+        if narrower_than:
+            narrower = [0 if rule.name in narrower_than else score for rule, score in zip(self.tags, scores)]
+            if max(narrower, default=0) >= THRESHOLD:
+                scores = narrower
         # A tag far behind the best one is a side remark of the abstract, not its topic.
         floor = max(THRESHOLD, max(scores, default=0) * RELATIVE_FLOOR)
         ranked = sorted((-score, tag) for tag, score in enumerate(scores) if score >= floor)

@@ -61,6 +61,9 @@ class Config:
     """Absolute URL where the site is published, e.g. https://org.github.io/proc/ ."""
     language: str = "en"
     """Language of the interface and of the ``lang`` attribute (BCP 47)."""
+    language_given: bool = field(default=False, repr=False)
+    """Whether the file names ``language``; if not, the papers' language may set it (content/project.py).
+    Not in the repr: ``language`` says what was settled."""
     papers_per_page: int = 100
     """Papers listed on each list page before it paginates (fewer when their abstracts would pass
     site.LIST_PAGE_BUDGET bytes)."""
@@ -298,4 +301,4 @@ def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn, tex
                         f"{values['start_date']}")
     if problems:
         raise ConfigError("invalid config:\n  " + "\n  ".join(problems))
-    return replace(Config(), **values)
+    return replace(Config(), **values, language_given="language" in values)

@@ -72,4 +72,10 @@ ENTRY_FIELDS = (
     Field("text", ("title",), tex=True, name="title"),
     Field("text", ("abstract", "summary"), name="abstract"),  # TeX stays: the renderer shows it
     Field("list", ("keywords", "keyword", "tags"), tex=True, name="keywords"),
+    # The venue's own classification (ISMIR's `primary_subject`, ICWSM's `topic`): the paper's topics, before
+    # its keywords; a hierarchical name (`MIR tasks -> music transcription`) gives its last part (sources/subjects.py).
+    Field("list", ("primary_subject", "subjects", "subject", "topics", "topic", "research_area",
+                   "area", "subject_areas", "subject_area"), tex=True, name="subjects"),
+    Field("list", ("secondary_subject", "secondary_subjects", "secondary_areas", "secondary_area"), tex=True,
+          name="secondary_subjects"),
 )

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote, urljoin
 
 from generator.model.paper import RenderedPaper, SourceList, VolumeInfo
+from generator.render.i18n import default_title
 
 if TYPE_CHECKING:
     from generator.model.config import Config
@@ -28,7 +29,6 @@ _MAX_PREFIX = 16
 _KEY_UNSAFE = re.compile(r"[^A-Za-z0-9_.:+-]+")
 # A key BibTeX and biber both read back: printable ASCII without separators or braces.
 BIBTEX_KEY = re.compile(r"[A-Za-z0-9_.:/+-]+")
-DEFAULT_TITLE = "Proceedings"
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class Volume:
     @classmethod
     def of(cls, config: Config, sources: Sequence[SourceList] = ()) -> Volume:
         """The config's title, else the first source's (a list's first line, an @proceedings title)."""
-        title = config.title or next((s.title for s in sources if s.title), None) or DEFAULT_TITLE
+        title = config.title or next((s.title for s in sources if s.title), None) or default_title(config.language)
         describing = next((s for s in sources if s.volume.title), None)
         info = describing.volume if describing else VolumeInfo()
         described = describing.entries[0].source if describing and describing.entries else ""
@@ -59,6 +59,11 @@ class Volume:
         return cls(title, config.description, config.language, config.base_url, config.date or info.date,
                    info, config.series, described, config.issn, config.isbn, config.online_date, given,
                    config.short_title)
+
+    @property
+    def titled(self) -> bool:
+        """Whether the config or a source names the volume (else its title is "Proceedings" in its language)."""
+        return self.title != default_title(self.language)
 
     @property
     def editors(self) -> tuple[str, ...]:

@@ -161,7 +161,7 @@ def first_stage(kinds: set[Kind]) -> tuple[str, Pass]:
 
 def load_stage(p: Pipeline) -> None:
     """Config, source lists, taxonomy: the volume everything else is made from."""
-    project = p.timed("load project", load_project, p.content_dir, p.reporter, p.options.base_url)
+    project = p.timed("load project", load_project, p.content_dir, p.reporter, p.options.base_url, store=p.store)
     if p.options.series:
         project = project.in_series(p.options.series)
     if p.options.people:

@@ -35,6 +35,18 @@ SOURCE_LOCALE = "en"  # the language the templates are written in
 _PLURAL_SAMPLES = (*range(0, 200), 1_000, 1_000_000)
 
 
+def N_(message: str) -> str:
+    """Marks a message the Python code shows (not a template) for ``pybabel extract``; translated where used."""
+    return message
+
+
+# The proceedings' title when neither the config nor a source names one, in the interface's language.
+DEFAULT_TITLE = N_("Proceedings")
+# Languages a volume's papers can make its interface: Chinese and Japanese, told apart by kana
+# (text/cjk.py, ``language_of``), each with a catalogue.
+LANGUAGE_OF_SCRIPT = {"ja": "ja", "zh": "zh-CN"}
+
+
 @dataclass(frozen=True)
 class Interface:
     """The language the reader sees the site's own words in."""
@@ -46,6 +58,11 @@ class Interface:
     def tag(self) -> str:
         """BCP 47 tag of the interface language: ``en``, ``zh-Hans-CN``."""
         return str(self.locale).replace("_", "-")
+
+
+def default_title(tag: str) -> str:
+    """"Proceedings" in the language ``tag`` names (論文集, 论文集), English where it has no catalogue."""
+    return interface(tag).translations.gettext(DEFAULT_TITLE)
 
 
 def catalogue_locales() -> list[str]:

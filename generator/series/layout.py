@@ -26,7 +26,7 @@ from generator.content.pages import PAGES_DIR
 from generator.content.people_file import Rules, load_rules
 from generator.commands.reporter import Reporter
 from generator.sources import find_sources
-from generator.model.volume import DEFAULT_TITLE, Volume
+from generator.model.volume import Volume
 
 VOLUME_MARKERS = (PAGES_DIR, CONFIG_NAME)
 # The series' own files and folders at the top of the site: no volume may take their names.
@@ -80,7 +80,7 @@ class SeriesVolume:
     @property
     def title(self) -> str:
         """The volume's title; its folder's name when neither its config nor its sources give one."""
-        return self.volume.title if self.volume.title != DEFAULT_TITLE else self.path
+        return self.volume.title if self.volume.titled else self.path
 
     @property
     def date(self) -> str:

@@ -24,6 +24,7 @@ from generator.model.paper import DETAILS, Entry
 from generator.model.schema import ENTRY_FIELDS
 from generator.sources.escapes import decode_line_breaks
 from generator.sources.relative import RelativeLinks, resolve_links
+from generator.sources.subjects import subject_topics
 from generator.content.yamlutil import as_lf, read_raw
 
 # Our name for a field → the names sources use for it (compared lower case, spaces and dashes as _): the
@@ -100,7 +101,10 @@ class RecordReader:
             index=self.index,
             line=line,
             title=title,
-            keywords=unique_names(split_list(record.get("keywords"), commas=True)),
+            # The venue's subjects first: its own classification (a subject may hold commas, a keyword not).
+            keywords=unique_names([*subject_topics([*split_list(record.get("subjects")),
+                                                    *split_list(record.get("secondary_subjects"))]),
+                                   *split_list(record.get("keywords"), commas=True)]),
             details=parse_details(record, problem),
             uid=uid,
         )

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
+from collections.abc import Iterable
 
 # search-query.js holds the same ranges (CJK_RANGES): change both together.
 CJK_RANGES = (
@@ -70,6 +72,17 @@ def language_of(text: str) -> str:
     if hangul * 2 >= written:
         return "ko"
     return "ja" if kana * 20 >= written else "zh"
+
+
+def written_language(texts: Iterable[str]) -> str:
+    """``zh``, ``ja`` or ``ko`` when more than half of ``texts`` (a volume's papers) are written in it
+    (``language_of``), else ""."""
+    found, total = Counter(), 0
+    for text in texts:
+        total += 1
+        found[language_of(text)] += 1
+    language, count = max(((name, n) for name, n in found.items() if name), key=lambda pair: pair[1], default=("", 0))
+    return language if count * 2 > total else ""
 
 
 def bigrams(run: str) -> list[str]:

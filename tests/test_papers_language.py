@@ -1,0 +1,93 @@
+"""Issue #30: a volume whose proceedings.yaml names no language speaks its papers' language when they are mostly
+Japanese or Chinese (NLP2024's 599 Japanese papers), with the catalogue's word for "Proceedings" as the default
+title; `language:` in the config still wins, and an English volume is as it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from cjk_fixtures import JA_CSV, ZH_LIST, ZH_PAPERS
+from conftest import REPO
+from generator.model.volume import Volume
+from generator.text.cjk import written_language
+
+
+def build(tmp_path: Path, sources: list[Path], config: str | None = None) -> tuple[Path, str]:
+    content, site = tmp_path / "content", tmp_path / "site"
+    content.mkdir()
+    for source in sources:
+        shutil.copy(source, content / source.name)
+    if config is not None:
+        (content / "proceedings.yaml").write_text(config, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    result = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(site)],
+                            env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return site, result.stdout + result.stderr
+
+
+def home(site: Path) -> str:
+    return (site / "index.html").read_text(encoding="utf-8")
+
+
+def test_japanese_papers_make_a_japanese_site_titled_in_japanese(tmp_path):
+    site, output = build(tmp_path, [JA_CSV])
+    page = home(site)
+    assert '<html lang="ja">' in page and "論文一覧" in page and "Papers ·" not in page
+    assert re.search(r"<title>[^<]*論文集[^<]*</title>", page) and "<title>Proceedings" not in page
+    assert "most papers are written in Japanese, so the pages speak it (`language: ja`)" in output
+    assert json.loads((site / "papers.json").read_text(encoding="utf-8"))  # the rest of the site as ever
+
+
+def test_the_configs_language_wins(tmp_path):
+    site, output = build(tmp_path, [JA_CSV], config="language: en\n")
+    page = home(site)
+    assert '<html lang="en">' in page and "<title>Proceedings" in page and "論文一覧" not in page
+    assert "most papers are written in" not in output
+
+
+def test_chinese_papers_make_a_chinese_site_and_keep_their_own_title(tmp_path):
+    site, output = build(tmp_path, [ZH_LIST, ZH_PAPERS], config="description: 论文摘要\n")
+    page = home(site)
+    assert '<html lang="zh-CN">' in page and "论文列表" in page
+    assert "第十届全国机器学习会议论文摘要集" in page  # the list's own first line is the title, as ever
+
+
+def test_a_volume_is_in_the_language_most_of_its_papers_are_in():
+    japanese = "本論文では、拡散モデルのサンプリングを高速化する手法を提案する。"
+    kanji_heavy = "大規模言語模型的推論能力を分析する。"  # a little kana is enough to tell Japanese from Chinese
+    chinese = "本文提出了一种基于动态稀疏注意力的推理加速方法。"
+    english = "We study sparse attention for long documents."
+    assert written_language([japanese] * 6 + [english] * 2 + [kanji_heavy]) == "ja"
+    assert written_language([chinese] * 3 + [english]) == "zh"
+    assert written_language([japanese] * 2 + [english] * 3) == ""  # a few Japanese papers in English proceedings
+    assert written_language([japanese, chinese, english]) == ""  # no language has most of them
+    assert written_language([]) == ""
+
+
+def test_a_volume_titled_only_by_its_languages_default_is_untitled():
+    assert not Volume("論文集", language="ja").titled and not Volume("Proceedings").titled
+    assert Volume("言語処理学会 第30回年次大会", language="ja").titled and Volume("論文集").titled
+
+
+def test_in_an_archive_a_japanese_volume_without_a_title_is_named_by_its_folder(tmp_path):
+    content, site = tmp_path / "series", tmp_path / "site"
+    for name, source in (("2024", JA_CSV), ("2025", ZH_PAPERS)):
+        (content / name).mkdir(parents=True)
+        shutil.copy(source, content / name / source.name)
+    (content / "proceedings.yaml").write_text("title: Example Series\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    result = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(site)],
+                            env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    archive = (site / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="en">' in archive  # the series' own pages: its config names no language, it has no papers
+    assert "論文集" not in archive and "论文集" not in archive  # a card is named by its folder, as in English
+    assert '<html lang="ja">' in (site / "2024" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="zh-CN">' in (site / "2025" / "index.html").read_text(encoding="utf-8")
