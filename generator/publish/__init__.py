@@ -3,10 +3,9 @@
 A ``Publication`` is made once per build, after the abstracts are rendered:
 
 * ``template_globals()``: ``feed_url`` for every page's ``<head>`` ("" when no feed);
-* ``paper_context(paper)``: ``meta``, ``bibtex``, ``apa`` (HTML), ``cite_files`` and
-  ``related`` for paper.html;
-* ``paper_files(paper)``: the paper's RIS and CSL-JSON, beside its page (``papers/<slug>.ris``,
-  ``papers/<slug>.csl.json``);
+* ``paper_context(paper)``: ``meta``, ``bibtex``, ``apa`` (HTML), ``cite_files`` (the names its RIS and
+  CSL-JSON download to: the Cite box makes them from the reading list's blocks, publish/reading_list.py)
+  and ``related`` for paper.html;
 * ``files(paths)``: ``.nojekyll`` and the volume's citations (``proceedings.bib``, ``.ris``,
   ``.csl.json``, ``.apa.txt``) always, ``feed.xml`` when the config has a date, ``corrections.xml``
   when a paper has a dated correction, ``sitemap.xml`` when the base URL is known, ``robots.txt``
@@ -90,12 +89,6 @@ class Publication:
             "related": self.related[paper.paper.id],
         }
 
-    def paper_files(self, paper: RenderedPaper) -> dict[str, Callable[[], bytes]]:
-        """The paper's own citation files (path → a function making its bytes), beside its page."""
-        files, paper_id = citation_files(paper), paper.paper.id
-        return {files["ris"]: lambda: volume_ris([ris_record(self.references[paper_id])]),
-                files["csl"]: lambda: csl_json([csl_item(self.references[paper_id])])}
-
     def related_ids(self) -> dict[str, tuple[str, ...]]:
         return {key: tuple(p.paper.id for p in value) for key, value in self.related.items()}
 
@@ -131,9 +124,10 @@ class Publication:
 
 
 def citation_files(paper: RenderedPaper) -> dict[str, str]:
-    """Where a paper's RIS and CSL-JSON are, from the site's root (a slug never holds a dot)."""
-    stem = paper.url.removesuffix(".html")
-    return {"ris": f"{stem}.ris", "csl": f"{stem}.csl.json"}
+    """The names a paper's RIS and CSL-JSON download to. They are no files of the site: at 50,000 papers
+    two small files a paper were 135 MB and 100,000 files (issue 29), and the reading list's blocks hold
+    the same records, from which the Cite box makes them (assets/cite.js)."""
+    return {"ris": f"{paper.paper.slug}.ris", "csl": f"{paper.paper.slug}.csl.json"}
 
 
 class _Lazy(dict):

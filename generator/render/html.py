@@ -269,13 +269,11 @@ class SiteRenderer:
         return self.render("paper.html", "../", paper=paper, previous=previous, next=following, **extra)
 
     def citation_files(self, papers: list[RenderedPaper]) -> Iterator[Output]:
-        """Each paper's RIS and CSL-JSON beside its page (publish/ris.py, csl.py), and the reading list's
-        blocks (publish/reading_list.py; its manifest depends on the count of papers: deps None)."""
+        """The reading list's blocks, each paper's citations as the volume's files have them, which the
+        reading list and the Cite box's downloads read (publish/reading_list.py; its manifest depends on the
+        count of papers: deps None)."""
         if self.publication is None:
             return
-        for paper in papers:
-            for path, make in self.publication.paper_files(paper).items():
-                yield Output(path, make, _ids((paper,)))
         for path, held, make in reading_files(papers, self.publication):
             yield Output(path, make, _ids(held) if held else None)
 

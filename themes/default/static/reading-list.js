@@ -243,6 +243,7 @@
       resolve(data);
     },
     buttonFor: buttonFor,
+    citationsOf: citationsOf,
   };
 
   // -- reading-list.html -----------------------------------------------------------------
@@ -283,6 +284,15 @@
       ris: ris.join("\r\n"),
       csl: csl.length ? "[\n" + csl.join(",\n") + "\n]\n" : "[]\n",
     };
+  }
+
+  /* Promise of the citations (bib, ris, csl: as the list exports them) of the paper whose page is at
+     ``href``, or of null: a paper page's Cite box offers them as downloads (cite.js), so that no paper
+     needs its own .ris and .csl.json files beside its page. */
+  function citationsOf(href) {
+    var key = keyOf(href);
+    if (!key) return Promise.resolve(null);
+    return recordOf(key).then(function (entry) { return entry.record ? exports([entry]) : null; });
   }
 
   function copyText(text, status, words) {
