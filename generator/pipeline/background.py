@@ -127,21 +127,38 @@ def in_parallel(job: Job) -> Pending:
 
 
 class Pending:
-    """The result of a job started by ``in_parallel``."""
+    """The result of a job started by ``in_parallel``.
+
+    The result is read as soon as the child sends it, by a thread: a result larger than the pipe's
+    buffer (the search index's 7,000 file names at 50,000 papers) would otherwise hold the child, and
+    every page it un-shared, until its result is asked for — the whole render stage (issue 29).
+    """
 
     def __init__(self, job: Job | None, process=None, receiver=None):
-        self._job, self._process, self._receiver = job, process, receiver
+        self._job, self._process = job, process
+        self._outcome: tuple[bool, Any] | None = None
+        self._reader: threading.Thread | None = None
+        if process is not None:
+            self._reader = threading.Thread(target=self._receive, args=(receiver,), daemon=True,
+                                            name="pending-result")
+            self._reader.start()
+
+    def _receive(self, receiver) -> None:
+        try:
+            self._outcome = receiver.recv()
+        except (EOFError, OSError):
+            self._outcome = None  # the child died, or was cancelled
+        finally:
+            receiver.close()
 
     def __call__(self) -> Any:
         if self._process is None:
             return self._job()
-        try:
-            failed, value = self._receiver.recv()
-        except EOFError:
-            raise RuntimeError("a parallel build step died; run again with --jobs 1 to see why") from None
-        finally:
-            self._receiver.close()
-            self._process.join()
+        self._reader.join()
+        self._process.join()
+        if self._outcome is None:
+            raise RuntimeError("a parallel build step died; run again with --jobs 1 to see why")
+        failed, value = self._outcome
         if failed:
             raise value
         return value
