@@ -37,6 +37,9 @@ if TYPE_CHECKING:  # publish never imports site, so the two cannot import each o
     from generator.publish import Publication
 
 READING_LIST = "reading-list.html"
+# The words the search box shows (_search_messages.html), once for the volume rather than in every page's
+# search form: 930 bytes a page, 50 MB at 50,000 papers (issue 29). A series' own pages keep theirs inline.
+SEARCH_MESSAGES = "assets/search-messages.js"
 TEASER_LENGTH = 220
 AUTHORS_PER_PAGE = 400  # names on each page of the author index (about 40 KB)
 # Names under a title in a list (home, topic and author pages); the paper's own page names all.
@@ -238,12 +241,20 @@ class SiteRenderer:
         return repr((self.site, sorted(self.shared.items()), self.cross_page))
 
     def fixed_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
-        """The pages every site has once: 404.html, search.html, reading-list.html and papers.json."""
+        """The pages every site has once: 404.html, search.html, reading-list.html, papers.json and the
+        search box's words."""
         yield Output("404.html", lambda: self.render("404.html", self._absolute_root()), frozenset())
         yield Output("search.html", lambda: self.render("search.html", ""), frozenset())
         if not self.site.series:  # a series has one reading list, at its root (series/pages.py)
             yield Output(READING_LIST, lambda: self.render("reading-list.html", ""), frozenset())
         yield Output("papers.json", lambda: papers_json(papers))
+        yield Output(SEARCH_MESSAGES, self.search_messages, frozenset())
+
+    def search_messages(self) -> bytes:
+        """The script handing search.js its words: ``messages`` of _search_messages.html (JSON made safe
+        for HTML by ``tojson``, and so for a script too)."""
+        messages = self.env.get_template("_search_messages.html").module.messages
+        return f"globalThis.proceedingsSearchMessages = {messages};\n".encode("utf-8")
 
     def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         pages = [(url, chunk, pagination, paper_groups(chunk, pagination["first_order"])) for url, chunk, pagination
