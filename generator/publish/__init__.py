@@ -18,7 +18,8 @@ holds a Publication), so the two never import each other.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import functools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from generator.model.config import CONFIG_NAME
@@ -94,33 +95,38 @@ class Publication:
 
     def file_names(self, paths: Iterable[str]) -> list[str]:
         """The names ``files`` will return, without making the files; ``paths`` as for ``files``."""
-        names = [NOJEKYLL, *CITATIONS]
-        if not self.volume.series:  # a volume of an archive: the archive's robots.txt, at its root, speaks for it
-            names.append(ROBOTS_PATH)
-        if self.volume.date:
-            names.append(FEED_PATH)
-        if dated_corrections(self.papers, self.volume):
-            names.append(CORRECTIONS_PATH)
-        if self.volume.base_url:
-            names += volume_sitemap_names(paths)
-        return names
+        return list(self.file_makers(paths))
 
     def files(self, paths: Iterable[str]) -> dict[str, bytes]:
         """The volume's own files; ``paths`` are the site's other files, for the sitemap."""
-        references = [self.references[p.paper.id] for p in self.papers]
-        files = {NOJEKYLL: b"", BIB_PATH: volume_bib([self.bibtex[p.paper.id] for p in self.papers]),
-                 RIS_PATH: volume_ris(map(ris_record, references)), CSL_PATH: csl_json(map(csl_item, references)),
-                 APA_PATH: volume_apa(apa(reference)[0] for reference in references)}
-        if not self.volume.series:
-            files[ROBOTS_PATH] = robots_txt(self.volume)
-        feed = atom_feed(self.papers, self.volume)
-        if feed is not None:
-            files[FEED_PATH] = feed
-        corrections = corrections_feed(self.papers, self.volume)
-        if corrections is not None:
-            files[CORRECTIONS_PATH] = corrections
-        files.update(volume_sitemaps(paths, self.volume))
-        return files
+        return {name: make() for name, make in self.file_makers(paths).items()}
+
+    def file_makers(self, paths: Iterable[str]) -> dict[str, Callable[[], bytes]]:
+        """Each of the volume's own files (name → a function making its bytes), as ``files`` has them. Each
+        is made when it is written and let go: at 50,000 papers the citation files are 150 MB together,
+        and made all at once they were the build's peak of memory (issue 29)."""
+        paths = list(paths)
+
+        def references() -> Iterator[Reference]:
+            return (self.references[p.paper.id] for p in self.papers)
+
+        makers: dict[str, Callable[[], bytes]] = {
+            NOJEKYLL: lambda: b"",
+            BIB_PATH: lambda: volume_bib([self.bibtex[p.paper.id] for p in self.papers]),
+            RIS_PATH: lambda: volume_ris(map(ris_record, references())),
+            CSL_PATH: lambda: csl_json(map(csl_item, references())),
+            APA_PATH: lambda: volume_apa(apa(reference)[0] for reference in references()),
+        }
+        if not self.volume.series:  # a volume of an archive: the archive's robots.txt, at its root, speaks for it
+            makers[ROBOTS_PATH] = lambda: robots_txt(self.volume)
+        if self.volume.date:
+            makers[FEED_PATH] = lambda: atom_feed(self.papers, self.volume) or b""  # None only without a date
+        if dated_corrections(self.papers, self.volume):
+            makers[CORRECTIONS_PATH] = lambda: corrections_feed(self.papers, self.volume) or b""  # None: none dated
+        sitemaps = functools.cache(lambda: volume_sitemaps(paths, self.volume))  # small: made together
+        for name in volume_sitemap_names(paths) if self.volume.base_url else []:
+            makers[name] = functools.partial(lambda n: sitemaps()[n], name)
+        return makers
 
 
 def citation_files(paper: RenderedPaper) -> dict[str, str]:

@@ -222,10 +222,9 @@ class SiteRenderer:
         outputs = [output for page_type in PAGE_TYPES for output in page_type(self, parts)]
         if self.publication is not None:
             paths = [output.path for output in outputs]  # the sitemap's: the old addresses only lead elsewhere
-            # .bib, feed and sitemap depend on every paper (deps None); made once, when first asked for.
-            made = functools.cache(functools.partial(self.publication.files, paths))
-            outputs += [Output(name, functools.partial(lambda n: made()[n], name))
-                        for name in self.publication.file_names(paths)]
+            # .bib, feed and sitemap depend on every paper (deps None); each made when it is written.
+            makers = self.publication.file_makers(paths)
+            outputs += [Output(name, makers[name]) for name in self.publication.file_names(paths)]
         return outputs + list(self.redirect_pages(papers))
 
     def redirect_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
