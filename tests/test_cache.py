@@ -251,6 +251,16 @@ def test_a_forked_job_ends_when_done_though_its_result_outgrows_the_pipe():
     assert pending() == "x" * 4_000_000
 
 
+def test_free_heap_pages_go_back_to_the_system_before_each_fork(monkeypatch):
+    from generator.pipeline import background
+
+    released = []
+    monkeypatch.setattr(background, "release_free_memory", lambda: released.append(True))
+    assert in_parallel(lambda: 7)() == 7 and released == [True]
+    if os.path.exists("/lib/x86_64-linux-gnu/libc.so.6"):  # glibc: malloc_trim is there to call
+        assert background._MALLOC_TRIM is not None
+
+
 def test_a_failing_share_in_this_process_stops_the_forked_shares(tmp_path):
     marker = tmp_path / "written-after-the-failure"
 

@@ -8,6 +8,8 @@ Where fork is unavailable the job runs in a thread instead.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gc
 import multiprocessing
 import os
@@ -117,6 +119,7 @@ def in_parallel(job: Job) -> Pending:
     process = context.Process(target=_child_reporting, args=(job, sender, receiver, os.getpid()), daemon=True)
     # Objects that exist now are moved out of the collector's sight in the child: its
     # collections then never touch (and so never copy) the pages it shares with us.
+    release_free_memory()
     gc.freeze()
     try:
         process.start()
@@ -124,6 +127,25 @@ def in_parallel(job: Job) -> Pending:
         gc.unfreeze()
     sender.close()
     return Pending(None, process, receiver)
+
+
+def _trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim  # glibc only
+    except (OSError, AttributeError):
+        return None
+
+
+_MALLOC_TRIM = _trim()
+
+
+def release_free_memory() -> None:
+    """Give the C heap's free pages back to the system before a fork. The stages before leave much
+    of it free but held (at 10,000 papers 72 MB of 242 MB, after related papers); held, those pages
+    are shared with the child until this process writes into them again, and then copied: counted
+    twice, for a child that never reads them (issue 29)."""
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
 
 
 class Pending:
