@@ -165,6 +165,11 @@ class Pending:
                                             name="pending-result")
             self._reader.start()
 
+    @property
+    def running(self) -> bool:
+        """Whether the job is at work in its own process now (a core taken)."""
+        return self._process is not None and self._outcome is None and self._process.is_alive()
+
     def _receive(self, receiver) -> None:
         try:
             self._outcome = receiver.recv()
@@ -200,6 +205,10 @@ class _Then(Pending):
     def __init__(self, first: Pending, func: Callable[[Any], Any]):
         super().__init__(lambda: func(first()))
         self._first = first
+
+    @property
+    def running(self) -> bool:
+        return self._first.running
 
     def cancel(self) -> None:
         self._first.cancel()
