@@ -120,8 +120,8 @@ def test_a_papers_ris_and_csl_json_are_offered_from_its_block_not_as_files(volum
     assert not list((site / "papers").glob("*.ris")) and not list((site / "papers").glob("*.json"))
     for paper in papers:
         html = page_of(site, paper)
-        assert f'<a data-cite-download="ris" download="{paper["slug"]}.ris">RIS</a>' in html
-        assert f'<a data-cite-download="csl" download="{paper["slug"]}.csl.json">CSL-JSON</a>' in html
+        assert f'<a data-cite-download="ris" data-file="{paper["slug"]}.ris">RIS</a>' in html
+        assert f'<a data-cite-download="csl" data-file="{paper["slug"]}.csl.json">CSL-JSON</a>' in html
 
 
 # -- CSL-JSON and APA -----------------------------------------------------------------------

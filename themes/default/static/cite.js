@@ -8,7 +8,7 @@
  * and copied the old way, or left selected for Ctrl+C. What it says comes from the
  * button's data-copied and data-selected attributes (the message catalogue's words).
  *
- * The paper's own RIS and CSL-JSON downloads (<a data-cite-download="ris|csl">) are made here from its
+ * The paper's own RIS and CSL-JSON downloads (<a data-cite-download="ris|csl" data-file="NAME">) are made here from its
  * record in the reading list's blocks (assets/reading/, loaded by script tag, so from file:// too, through
  * reading-list.js): one copy of each paper's citations serves the reading list and the Cite box, instead
  * of two files beside every page. Their line is hidden until the files are made; without JavaScript the
@@ -65,6 +65,8 @@
       for (var i = 0; i < links.length; i++) {
         var format = links[i].getAttribute("data-cite-download");
         var file = new Blob([texts[format]], { type: TYPES[format] + ";charset=utf-8" });
+        // A link to download has an address only once its file is made (a link without one is a placeholder).
+        links[i].download = links[i].getAttribute("data-file");
         links[i].href = URL.createObjectURL(file);
       }
       links[0].parentNode.hidden = false;
