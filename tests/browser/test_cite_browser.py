@@ -92,7 +92,10 @@ def test_the_papers_ris_and_csl_json_download_as_the_volumes_files_have_them(pag
     paper = json.loads((search_site / "papers.json").read_text(encoding="utf-8"))[2]
     page.goto(site_url + paper["url"])
     ris_link = page.locator("a[data-cite-download='ris']")
-    expect(ris_link).to_be_visible(timeout=TIMEOUT)  # hidden until its file is made
+    expect(ris_link).to_be_visible(timeout=TIMEOUT)  # hidden without script; made at the first click
+    page.wait_for_load_state("load")
+    loaded = page.evaluate("performance.getEntriesByType('resource').map(entry => entry.name)")
+    assert not [name for name in loaded if "/assets/reading/" in name], "a reader who never downloads loads no block"
     with page.expect_download() as made:
         ris_link.click()
     assert made.value.suggested_filename == f"{paper['slug']}.ris"
