@@ -43,9 +43,11 @@ def vary(text: str, round_number: int, rng: random.Random) -> str:
     return f"{text} {sentence}"
 
 
-def make(count: int, target: Path, seed: int = 2026) -> Path:
+def make(count: int, target: Path, seed: int = 2026, corpora: Path = CORPORA) -> Path:
     rng = random.Random(seed)
-    pool = load_abstracts()
+    pool = load_abstracts(corpora)
+    if not pool:
+        raise SystemExit(f"no abstracts in {corpora}/*.jsonl: name the corpora's folder with --corpora")
     chosen = []
     for index in range(count):
         round_number, position = divmod(index, len(pool))
@@ -64,8 +66,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("count", type=int)
     parser.add_argument("target", type=Path)
+    parser.add_argument("--corpora", type=Path, default=CORPORA,
+                        help="the folder of *.jsonl abstracts (default: ../shared/corpora beside the repository; "
+                             "a git worktree elsewhere names it, e.g. /work/shared/corpora)")
     args = parser.parse_args()
-    make(args.count, args.target)
+    make(args.count, args.target, corpora=args.corpora)
     print(f"wrote {args.count} abstracts to {args.target}")
 
 

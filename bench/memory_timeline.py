@@ -1,9 +1,11 @@
 """Which processes hold the memory of a build, and when: the process tree's PSS sampled over time.
 
-    python bench/memory_timeline.py CONTENT [--cold] [--step 1] [-- extra build arguments]
+    python bench/memory_timeline.py CONTENT [--cold | --warm] [--step 1] [-- extra build arguments]
 
-Copies CONTENT to bench/out/timeline/ (with ``--cold`` without its pages and cache, so the
-build creates them), runs ``proceedings build -v`` on the copy in a subprocess and prints,
+Copies CONTENT to bench/out/timeline/ (with ``--cold`` or ``--warm`` without its pages and cache, so the
+build creates them; ``--warm`` then builds once unobserved, and observes the next build, with the pages,
+the cache and the site from that one and nothing changed), runs ``proceedings build -v`` on the copy in a
+subprocess and prints,
 every ``--step`` seconds, the tree's summed PSS and each process's PSS (the build first, then
 its forked workers), then the stage lines: the peak of the tree is read against the stages.
 """
@@ -27,6 +29,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("content", type=Path)
     parser.add_argument("--cold", action="store_true", help="remove the pages and the cache first")
+    parser.add_argument("--warm", action="store_true",
+                        help="as --cold, then observe a second build with nothing changed")
     parser.add_argument("--step", type=float, default=1.0)
     parser.add_argument("extra", nargs="*", help="more arguments for `proceedings build`")
     args = parser.parse_args()
@@ -34,10 +38,12 @@ def main() -> None:
     work = BENCH / "out" / "timeline"
     if work.exists():
         shutil.rmtree(work)
-    ignore = shutil.ignore_patterns("papers", ".proceedings-cache") if args.cold else None
+    ignore = shutil.ignore_patterns("papers", ".proceedings-cache") if args.cold or args.warm else None
     shutil.copytree(args.content, work / "content", ignore=ignore)
     cmd = [sys.executable, "-m", "generator", "build", "--content", str(work / "content"),
            "--out", str(work / "site"), "-v", *args.extra]
+    if args.warm:
+        subprocess.run(cmd, cwd=BENCH.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     log = open(work / "build.log", "w+b")
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=BENCH.parent, stdout=log, stderr=subprocess.STDOUT)

@@ -241,6 +241,27 @@ def test_a_cancelled_forked_job_stops():
     assert time.monotonic() - started < 10
 
 
+def test_a_forked_job_ends_when_done_though_its_result_outgrows_the_pipe():
+    """Its result is read as it comes: the child does not wait, holding its memory, until it is asked for
+    (the search index's child through the whole render stage, issue 29)."""
+    pending = in_parallel(lambda: "x" * 4_000_000)  # far more than a pipe's buffer
+    deadline = time.monotonic() + 20
+    while pending._process.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not pending._process.is_alive()
+    assert pending() == "x" * 4_000_000
+
+
+def test_free_heap_pages_go_back_to_the_system_before_each_fork(monkeypatch):
+    from generator.pipeline import background
+
+    released = []
+    monkeypatch.setattr(background, "release_free_memory", lambda: released.append(True))
+    assert in_parallel(lambda: 7)() == 7 and released == [True]
+    if os.path.exists("/lib/x86_64-linux-gnu/libc.so.6"):  # glibc: malloc_trim is there to call
+        assert background._MALLOC_TRIM is not None
+
+
 def test_a_failing_share_in_this_process_stops_the_forked_shares(tmp_path):
     marker = tmp_path / "written-after-the-failure"
 

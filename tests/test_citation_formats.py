@@ -113,19 +113,15 @@ def test_rispy_reads_every_record_and_its_fields_round_trip(volume):
     assert greenstreet["publisher"] == "PMLR" and greenstreet["id"] == "greenstreet23a"
 
 
-def test_each_papers_ris_and_csl_json_sit_beside_its_page(volume):
-    rispy = need("rispy")
+def test_a_papers_ris_and_csl_json_are_offered_from_its_block_not_as_files(volume):
+    """The Cite box makes them from the reading list's block (cite.js; tests/browser/test_cite_browser.py):
+    two files beside every page were 135 MB at 50,000 papers."""
     site, papers = volume
-    items = json.loads((site / "proceedings.csl.json").read_text(encoding="utf-8"))
-    volume_records = rispy.loads((site / "proceedings.ris").read_text(encoding="utf-8"))
-    for paper, item, record in zip(papers, items, volume_records):
-        ris = site / "papers" / f"{paper['slug']}.ris"
-        csl = site / "papers" / f"{paper['slug']}.csl.json"
-        assert rispy.loads(ris.read_text(encoding="utf-8")) == [record]
-        assert json.loads(csl.read_text(encoding="utf-8")) == [item]
+    assert not list((site / "papers").glob("*.ris")) and not list((site / "papers").glob("*.json"))
+    for paper in papers:
         html = page_of(site, paper)
-        assert f'href="../papers/{paper["slug"]}.ris" download' in html
-        assert f'href="../papers/{paper["slug"]}.csl.json" download' in html
+        assert f'<a data-cite-download="ris" data-file="{paper["slug"]}.ris">RIS</a>' in html
+        assert f'<a data-cite-download="csl" data-file="{paper["slug"]}.csl.json">CSL-JSON</a>' in html
 
 
 # -- CSL-JSON and APA -----------------------------------------------------------------------
@@ -257,19 +253,31 @@ def block_data(path: Path) -> dict:
     return json.loads(json.loads(match.group(2)))
 
 
-def test_the_reading_lists_blocks_hold_each_papers_citations_as_its_files_do(volume):
+def test_the_reading_lists_blocks_hold_each_papers_citations_as_the_volumes_files_do(volume):
     from generator.render.abstracts import file_of
-    from generator.publish.reading_list import STEM
+    from generator.publish.reading_list import ABSTRACT, STEM
 
     site, papers = volume
     manifest = block_data(site / "assets" / "reading" / "manifest.js")
     assert manifest == {"files": 1, "title": "Proceedings of the First Workshop on Tiny Things"}
     bib = (site / "proceedings.bib").read_text(encoding="utf-8")
+    # proceedings.ris: each record ends in "ER  - " and a line break; records are a blank line apart
+    ris_records = [record + "ER  - \r\n" for record in
+                   (site / "proceedings.ris").read_bytes().decode("utf-8").split("ER  - \r\n\r\n")]
+    ris_records[-1] = ris_records[-1].removesuffix("ER  - \r\n")
+    csl_items = json.loads((site / "proceedings.csl.json").read_text(encoding="utf-8"))
+    assert len(ris_records) == len(csl_items) == len(papers)
+    once = 0
     for paper in papers:
         block = block_data(site / "assets" / "reading" / f"{file_of(paper['slug'], manifest['files'], STEM)}.js")
         record = block[paper["slug"]]
         assert record["t"] == paper["title"] and record["u"] == unquote(paper["url"])
         assert record["a"] == [author["name"] for author in paper["authors"]]
         assert record["b"] in bib
-        assert record["r"] == (site / "papers" / f"{paper['slug']}.ris").read_bytes().decode("utf-8")
-        assert [record["c"]] == json.loads((site / "papers" / f"{paper['slug']}.csl.json").read_text("utf-8"))
+        if paper["abstract"] and one_line(paper["abstract"]) == paper["abstract"]:  # written once, in "c"
+            assert record["r"].count(ABSTRACT) == 1 and paper["abstract"] not in record["r"]
+            once += 1
+        ris = record["r"].replace(ABSTRACT, record["c"].get("abstract", ""))  # as reading-list.js does
+        assert ris == ris_records[paper["order"] - 1]
+        assert record["c"] == csl_items[paper["order"] - 1]
+    assert once > 0

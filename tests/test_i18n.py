@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from html import unescape
 from pathlib import Path
 
 import jinja2.ext
@@ -48,9 +47,13 @@ def template_messages() -> dict[tuple[str, str | None], tuple[str, str]]:
     return found
 
 
-def search_messages(html: str) -> dict:
-    """What the page gives search.js to say: the JSON in the search form's data-messages."""
-    return json.loads(unescape(re.search(r"<form [^>]*data-messages='([^']*)'", html).group(1)))
+def search_messages(site: Path) -> dict:
+    """What the volume gives search.js to say: the JSON in assets/search-messages.js, which every page
+    loads (a volume's search form carries none of its own)."""
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert '<script src="assets/search-messages.js" defer></script>' in home and "data-messages" not in home
+    script = (site / "assets" / "search-messages.js").read_text(encoding="utf-8")
+    return json.loads(re.fullmatch(r"globalThis\.proceedingsSearchMessages = (.*);\n", script, re.S).group(1))
 
 
 def catalogue(name: str) -> Catalog:
@@ -163,8 +166,7 @@ def test_plural_forms_give_one_form_per_cldr_category():
 
 
 def test_search_script_finds_every_message_it_shows(seed_site):
-    html = (seed_site / "index.html").read_text(encoding="utf-8")
-    messages = search_messages(html)
+    messages = search_messages(seed_site)
     used = set(re.findall(r'say\("(\w+)"', SEARCH_JS.read_text(encoding="utf-8")))
     used |= {"none", "none_in", "matches", "matches_in", "in_topic"}  # countText picks one of these by name
     used -= SERIES_ONLY  # a series' box says these (test_archive.py checks its page gives them)
@@ -205,7 +207,7 @@ def test_chinese_build_speaks_chinese(tmp_path):
     paper = next(html for name, html in pages.items() if name.startswith("papers/"))
     assert '<h2 id="abstract-heading">摘要</h2>' in paper and "下一篇 →" in paper
     assert "找不到页面" in pages["404.html"] and "个主题" in pages["tags/index.html"]
-    messages = search_messages(home)
+    messages = search_messages(site)
     assert messages["none"] == "没有与“{query}”匹配的论文。"
 
 

@@ -327,6 +327,21 @@ def test_sitemap_only_with_a_base_url(seed_content):
     assert SITEMAP_PATH not in without.files(paths)
 
 
+def test_each_volume_file_is_made_alone_when_asked_for(seed_content, monkeypatch):
+    """Not every whole-volume file at once: at 50,000 papers they are 150 MB together (issue 29)."""
+    import generator.publish as publish
+
+    publication, _, _, _ = published(seed_content)
+    made = []
+    for name in ("volume_bib", "volume_ris", "csl_json", "volume_apa", "atom_feed", "volume_sitemaps"):
+        real = getattr(publish, name)
+        monkeypatch.setattr(publish, name, lambda *a, real=real, name=name: made.append(name) or real(*a))
+    makers = publication.file_makers(["index.html"])
+    assert list(makers) == publication.file_names(["index.html"]) and made == []
+    assert makers[RIS_PATH]().startswith(b"TY  - CPAPER") and made == ["volume_ris"]
+    assert {name: make() for name, make in makers.items()} == publication.files(["index.html"])
+
+
 def test_publishing_files_are_the_same_every_time(seed_content):
     first = published(seed_content)[0].files(["index.html"])
     second = published(seed_content)[0].files(["index.html"])

@@ -48,6 +48,17 @@ def test_a_build_makes_the_search_index_in_a_child_while_papers_are_related_and_
     assert (tmp_path / "site" / MANIFEST_JS).stat().st_size > 0
 
 
+def test_papers_are_related_on_the_cores_the_index_child_leaves(seed_content, tmp_path, monkeypatch):
+    """Two cores, the index made in a child: related papers on one; the index from the cache: on two."""
+    real_fork, real_relate = search_package.in_parallel, pipeline.related_ids
+    jobs: list[int] = []
+    monkeypatch.setattr(search_package, "in_parallel", lambda job: real_fork(lambda: time.sleep(2) or job()))
+    monkeypatch.setattr(pipeline, "related_ids", lambda *a, **k: jobs.append(k["jobs"]) or real_relate(*a, **k))
+    build(seed_content, tmp_path / "site", Reporter(), jobs=2)
+    build(seed_content, tmp_path / "site", Reporter(), jobs=2)  # the index's files from the cache
+    assert jobs == [1, 2]
+
+
 def test_each_schedule_makes_the_built_site_into_each_sink(seed_content, tmp_path):
     """The build's schedule into memory, the dev server's into a staging folder: the site ``build`` makes."""
     build(seed_content, tmp_path / "built", Reporter(), cache=False)

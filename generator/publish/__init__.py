@@ -3,10 +3,9 @@
 A ``Publication`` is made once per build, after the abstracts are rendered:
 
 * ``template_globals()``: ``feed_url`` for every page's ``<head>`` ("" when no feed);
-* ``paper_context(paper)``: ``meta``, ``bibtex``, ``apa`` (HTML), ``cite_files`` and
-  ``related`` for paper.html;
-* ``paper_files(paper)``: the paper's RIS and CSL-JSON, beside its page (``papers/<slug>.ris``,
-  ``papers/<slug>.csl.json``);
+* ``paper_context(paper)``: ``meta``, ``bibtex``, ``apa`` (HTML), ``cite_files`` (the names its RIS and
+  CSL-JSON download to: the Cite box makes them from the reading list's blocks, publish/reading_list.py)
+  and ``related`` for paper.html;
 * ``files(paths)``: ``.nojekyll`` and the volume's citations (``proceedings.bib``, ``.ris``,
   ``.csl.json``, ``.apa.txt``) always, ``feed.xml`` when the config has a date, ``corrections.xml``
   when a paper has a dated correction, ``sitemap.xml`` when the base URL is known, ``robots.txt``
@@ -19,7 +18,8 @@ holds a Publication), so the two never import each other.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import functools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from generator.model.config import CONFIG_NAME
@@ -90,50 +90,50 @@ class Publication:
             "related": self.related[paper.paper.id],
         }
 
-    def paper_files(self, paper: RenderedPaper) -> dict[str, Callable[[], bytes]]:
-        """The paper's own citation files (path → a function making its bytes), beside its page."""
-        files, paper_id = citation_files(paper), paper.paper.id
-        return {files["ris"]: lambda: volume_ris([ris_record(self.references[paper_id])]),
-                files["csl"]: lambda: csl_json([csl_item(self.references[paper_id])])}
-
     def related_ids(self) -> dict[str, tuple[str, ...]]:
         return {key: tuple(p.paper.id for p in value) for key, value in self.related.items()}
 
     def file_names(self, paths: Iterable[str]) -> list[str]:
         """The names ``files`` will return, without making the files; ``paths`` as for ``files``."""
-        names = [NOJEKYLL, *CITATIONS]
-        if not self.volume.series:  # a volume of an archive: the archive's robots.txt, at its root, speaks for it
-            names.append(ROBOTS_PATH)
-        if self.volume.date:
-            names.append(FEED_PATH)
-        if dated_corrections(self.papers, self.volume):
-            names.append(CORRECTIONS_PATH)
-        if self.volume.base_url:
-            names += volume_sitemap_names(paths)
-        return names
+        return list(self.file_makers(paths))
 
     def files(self, paths: Iterable[str]) -> dict[str, bytes]:
         """The volume's own files; ``paths`` are the site's other files, for the sitemap."""
-        references = [self.references[p.paper.id] for p in self.papers]
-        files = {NOJEKYLL: b"", BIB_PATH: volume_bib([self.bibtex[p.paper.id] for p in self.papers]),
-                 RIS_PATH: volume_ris(map(ris_record, references)), CSL_PATH: csl_json(map(csl_item, references)),
-                 APA_PATH: volume_apa(apa(reference)[0] for reference in references)}
-        if not self.volume.series:
-            files[ROBOTS_PATH] = robots_txt(self.volume)
-        feed = atom_feed(self.papers, self.volume)
-        if feed is not None:
-            files[FEED_PATH] = feed
-        corrections = corrections_feed(self.papers, self.volume)
-        if corrections is not None:
-            files[CORRECTIONS_PATH] = corrections
-        files.update(volume_sitemaps(paths, self.volume))
-        return files
+        return {name: make() for name, make in self.file_makers(paths).items()}
+
+    def file_makers(self, paths: Iterable[str]) -> dict[str, Callable[[], bytes]]:
+        """Each of the volume's own files (name → a function making its bytes), as ``files`` has them. Each
+        is made when it is written and let go: at 50,000 papers the citation files are 150 MB together,
+        and made all at once they were the build's peak of memory (issue 29)."""
+        paths = list(paths)
+
+        def references() -> Iterator[Reference]:
+            return (self.references[p.paper.id] for p in self.papers)
+
+        makers: dict[str, Callable[[], bytes]] = {
+            NOJEKYLL: lambda: b"",
+            BIB_PATH: lambda: volume_bib([self.bibtex[p.paper.id] for p in self.papers]),
+            RIS_PATH: lambda: volume_ris(map(ris_record, references())),
+            CSL_PATH: lambda: csl_json(map(csl_item, references())),
+            APA_PATH: lambda: volume_apa(apa(reference)[0] for reference in references()),
+        }
+        if not self.volume.series:  # a volume of an archive: the archive's robots.txt, at its root, speaks for it
+            makers[ROBOTS_PATH] = lambda: robots_txt(self.volume)
+        if self.volume.date:
+            makers[FEED_PATH] = lambda: atom_feed(self.papers, self.volume) or b""  # None only without a date
+        if dated_corrections(self.papers, self.volume):
+            makers[CORRECTIONS_PATH] = lambda: corrections_feed(self.papers, self.volume) or b""  # None: none dated
+        sitemaps = functools.cache(lambda: volume_sitemaps(paths, self.volume))  # small: made together
+        for name in volume_sitemap_names(paths) if self.volume.base_url else []:
+            makers[name] = functools.partial(lambda n: sitemaps()[n], name)
+        return makers
 
 
 def citation_files(paper: RenderedPaper) -> dict[str, str]:
-    """Where a paper's RIS and CSL-JSON are, from the site's root (a slug never holds a dot)."""
-    stem = paper.url.removesuffix(".html")
-    return {"ris": f"{stem}.ris", "csl": f"{stem}.csl.json"}
+    """The names a paper's RIS and CSL-JSON download to. They are no files of the site: at 50,000 papers
+    two small files a paper were 135 MB and 100,000 files (issue 29), and the reading list's blocks hold
+    the same records, from which the Cite box makes them (assets/cite.js)."""
+    return {"ris": f"{paper.paper.slug}.ris", "csl": f"{paper.paper.slug}.csl.json"}
 
 
 class _Lazy(dict):

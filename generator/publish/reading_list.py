@@ -8,7 +8,9 @@ chosen as a list's abstracts are (render/abstracts.py: a hash among a power of t
 papers each), by its slug; ``manifest.js`` tells the script how many files there are and the volume's title.
 Each paper's record holds what the list shows (title, authors, page) and its citations as the volume's
 files have them (its BibTeX entry, RIS record and CSL-JSON item), so that an export says what
-``proceedings.bib``, ``.ris`` and ``.csl.json`` say.
+``proceedings.bib``, ``.ris`` and ``.csl.json`` say. The abstract, the bulk of a record, is written once: an
+RIS ``AB`` line that says what the CSL item's ``abstract`` says holds ``ABSTRACT`` in its place, which
+the script puts back (a control character: ris.one_line drops every one, so no RIS value holds it).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from generator.render.abstracts import file_count, file_of
 from generator.search.payload import data_script
 
 from .csl import csl_item
-from .ris import ris_record
+from .ris import one_line, ris_record
 
 if TYPE_CHECKING:
     from . import Publication
@@ -30,12 +32,23 @@ FOLDER = "assets/reading"
 MANIFEST = f"{FOLDER}/manifest.js"
 CALLBACK = "proceedingsReadingList.arrived"
 STEM = "r"
+ABSTRACT = "\x01"  # in an RIS record: the CSL item's abstract (reading-list.js, recordOf)
 
 
 def record(paper: RenderedPaper, publication: Publication) -> dict[str, Any]:
     reference = publication.references[paper.paper.id]
+    item = csl_item(reference)
     return {"t": paper.title_plain, "a": [author.name for author in paper.details.authors], "u": paper.url,
-            "b": publication.bibtex[paper.paper.id], "r": ris_record(reference), "c": csl_item(reference)}
+            "b": publication.bibtex[paper.paper.id], "r": _abstract_once(ris_record(reference), item), "c": item}
+
+
+def _abstract_once(ris: str, item: dict[str, Any]) -> str:
+    """The RIS record with its abstract as ``ABSTRACT`` when the CSL item holds the same words (an
+    abstract of one paragraph: RIS writes every value on one line)."""
+    abstract = item.get("abstract", "")
+    if not abstract or one_line(abstract) != abstract:
+        return ris
+    return ris.replace(f"\r\nAB  - {abstract}\r\n", f"\r\nAB  - {ABSTRACT}\r\n", 1)
 
 
 def reading_files(papers: list[RenderedPaper], publication: Publication

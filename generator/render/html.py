@@ -38,6 +38,9 @@ if TYPE_CHECKING:  # publish never imports site, so the two cannot import each o
     from generator.publish import Publication
 
 READING_LIST = "reading-list.html"
+# The words the search box shows (_search_messages.html), once for the volume rather than in every page's
+# search form: 930 bytes a page, 50 MB at 50,000 papers (issue 29). A series' own pages keep theirs inline.
+SEARCH_MESSAGES = "assets/search-messages.js"
 TEASER_LENGTH = 220
 AUTHORS_PER_PAGE = 400  # names on each page of the author index (about 40 KB)
 # Names under a title in a list (home, topic and author pages); the paper's own page names all.
@@ -220,10 +223,9 @@ class SiteRenderer:
         outputs = [output for page_type in PAGE_TYPES for output in page_type(self, parts)]
         if self.publication is not None:
             paths = [output.path for output in outputs]  # the sitemap's: the old addresses only lead elsewhere
-            # .bib, feed and sitemap depend on every paper (deps None); made once, when first asked for.
-            made = functools.cache(functools.partial(self.publication.files, paths))
-            outputs += [Output(name, functools.partial(lambda n: made()[n], name))
-                        for name in self.publication.file_names(paths)]
+            # .bib, feed and sitemap depend on every paper (deps None); each made when it is written.
+            makers = self.publication.file_makers(paths)
+            outputs += [Output(name, makers[name]) for name in self.publication.file_names(paths)]
         return outputs + list(self.redirect_pages(papers))
 
     def redirect_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
@@ -239,12 +241,20 @@ class SiteRenderer:
         return repr((self.site, sorted(self.shared.items()), self.cross_page))
 
     def fixed_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
-        """The pages every site has once: 404.html, search.html, reading-list.html and papers.json."""
+        """The pages every site has once: 404.html, search.html, reading-list.html, papers.json and the
+        search box's words."""
         yield Output("404.html", lambda: self.render("404.html", self._absolute_root()), frozenset())
         yield Output("search.html", lambda: self.render("search.html", ""), frozenset())
         if not self.site.series:  # a series has one reading list, at its root (series/pages.py)
             yield Output(READING_LIST, lambda: self.render("reading-list.html", ""), frozenset())
         yield Output("papers.json", lambda: papers_json(papers))
+        yield Output(SEARCH_MESSAGES, self.search_messages, frozenset())
+
+    def search_messages(self) -> bytes:
+        """The script handing search.js its words: ``messages`` of _search_messages.html (JSON made safe
+        for HTML by ``tojson``, and so for a script too)."""
+        messages = self.env.get_template("_search_messages.html").module.messages
+        return f"globalThis.proceedingsSearchMessages = {messages};\n".encode("utf-8")
 
     def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """The volume's contents (render/contents.py): every paper on the home page, or past 1,000 papers
@@ -280,13 +290,11 @@ class SiteRenderer:
         return self.render("paper.html", "../", paper=paper, previous=previous, next=following, **extra)
 
     def citation_files(self, papers: list[RenderedPaper]) -> Iterator[Output]:
-        """Each paper's RIS and CSL-JSON beside its page (publish/ris.py, csl.py), and the reading list's
-        blocks (publish/reading_list.py; its manifest depends on the count of papers: deps None)."""
+        """The reading list's blocks, each paper's citations as the volume's files have them, which the
+        reading list and the Cite box's downloads read (publish/reading_list.py; its manifest depends on the
+        count of papers: deps None)."""
         if self.publication is None:
             return
-        for paper in papers:
-            for path, make in self.publication.paper_files(paper).items():
-                yield Output(path, make, _ids((paper,)))
         for path, held, make in reading_files(papers, self.publication):
             yield Output(path, make, _ids(held) if held else None)
 

@@ -8,6 +8,7 @@ error of any kind fails the test.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 TIMEOUT = 10_000  # ms
 
@@ -84,3 +85,28 @@ def test_the_entry_wraps_long_lines_instead_of_scrolling_sideways(page, site_url
             f"{paper['url']}: the BibTeX box scrolls ({sizes['scroll']} px of {sizes['client']})"
         assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     assert widest > 90, "no seed entry has a line long enough to need wrapping (a 99-character line needs 758 px)"
+
+
+def test_the_papers_ris_and_csl_json_download_as_the_volumes_files_have_them(page, site_url, search_site):
+    """Made by cite.js from the paper's reading-list block (no files beside the page), from file:// too."""
+    paper = json.loads((search_site / "papers.json").read_text(encoding="utf-8"))[2]
+    page.goto(site_url + paper["url"])
+    ris_link = page.locator("a[data-cite-download='ris']")
+    expect(ris_link).to_be_visible(timeout=TIMEOUT)  # hidden without script; made at the first click
+    page.wait_for_load_state("load")
+    loaded = page.evaluate("performance.getEntriesByType('resource').map(entry => entry.name)")
+    assert not [name for name in loaded if "/assets/reading/" in name], "a reader who never downloads loads no block"
+    with page.expect_download() as made:
+        ris_link.click()
+    assert made.value.suggested_filename == f"{paper['slug']}.ris"
+    ris = Path(made.value.path()).read_bytes().decode("utf-8")
+    volume_ris = (search_site / "proceedings.ris").read_bytes().decode("utf-8")
+    assert ris.startswith("TY  - CPAPER\r\n") and ris.endswith("ER  - \r\n") and ris in volume_ris
+    assert f"TI  - {paper['title']}\r\n" in ris
+    with page.expect_download() as made:
+        page.locator("a[data-cite-download='csl']").click()
+    assert made.value.suggested_filename == f"{paper['slug']}.csl.json"
+    items = json.loads(Path(made.value.path()).read_text(encoding="utf-8"))
+    volume_items = json.loads((search_site / "proceedings.csl.json").read_text(encoding="utf-8"))
+    assert items == [volume_items[paper["order"] - 1]]
+    assert not page.errors, page.errors

@@ -205,6 +205,7 @@
   }
 
   var CRC = null;
+  var ABSTRACT = "\u0001";
 
   /* zlib's crc32 of the text's UTF-8 bytes: the block a paper's record is in (render/abstracts.py). */
   function crc32(text) {
@@ -229,6 +230,10 @@
       return load(new URL("assets/reading/r" + (crc32(slug) % manifest.files) + ".js", root).href);
     }).then(function (block) {
       var record = Object.prototype.hasOwnProperty.call(block, slug) ? block[slug] : null;
+      // The RIS record's abstract is written once, in the CSL item (publish/reading_list.py: ABSTRACT).
+      if (record && record.r.indexOf(ABSTRACT) >= 0) {
+        record.r = record.r.replace(ABSTRACT, function () { return record.c.abstract; });
+      }
       return { key: key, root: root, volume: volume, record: record };
     }, function () {
       return { key: key, root: root, volume: volume, record: null };
@@ -243,6 +248,7 @@
       resolve(data);
     },
     buttonFor: buttonFor,
+    citationsOf: citationsOf,
   };
 
   // -- reading-list.html -----------------------------------------------------------------
@@ -283,6 +289,15 @@
       ris: ris.join("\r\n"),
       csl: csl.length ? "[\n" + csl.join(",\n") + "\n]\n" : "[]\n",
     };
+  }
+
+  /* Promise of the citations (bib, ris, csl: as the list exports them) of the paper whose page is at
+     ``href``, or of null: a paper page's Cite box offers them as downloads (cite.js), so that no paper
+     needs its own .ris and .csl.json files beside its page. */
+  function citationsOf(href) {
+    var key = keyOf(href);
+    if (!key) return Promise.resolve(null);
+    return recordOf(key).then(function (entry) { return entry.record ? exports([entry]) : null; });
   }
 
   function copyText(text, status, words) {

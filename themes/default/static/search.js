@@ -218,14 +218,20 @@
 
   // Interface text --------------------------------------------------------------
 
-  /* The page's words come from the message catalogue, as JSON in the form's
-     data-messages (written by _search.html): "{name}" marks a value filled in here;
-     a counted message has a form per CLDR plural category of the interface language. */
+  /* The page's words come from the message catalogue: a volume's from assets/search-messages.js
+     (proceedingsSearchMessages, written once by the build and loaded before this script), a series'
+     as JSON in the form's data-messages (written by _search.html). "{name}" marks a value filled in
+     here; a counted message has a form per CLDR plural category of the interface language. */
   var MESSAGES = {};
   var PLURALS = null;
 
   function loadMessages(form) {
-    try { MESSAGES = JSON.parse(form.getAttribute("data-messages") || "{}"); } catch (e) { MESSAGES = {}; }
+    var inline = form.getAttribute("data-messages");
+    try {
+      MESSAGES = inline ? JSON.parse(inline) : globalThis.proceedingsSearchMessages || {};
+    } catch (e) {
+      MESSAGES = {};
+    }
     try { PLURALS = new Intl.PluralRules(MESSAGES.language || "en"); } catch (e) { PLURALS = null; }
   }
 
