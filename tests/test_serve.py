@@ -338,6 +338,26 @@ def test_served_pages_are_the_built_pages(seed_content, tmp_path):
     assert status.startswith("200") and body == without_csp(built[name]) != built[name]
 
 
+def test_related_papers_settled_render_only_the_pages_that_list_them(seed_content, tmp_path):
+    """Related papers worked out again after an edit show on their paper's own page only: settling them
+    renders those pages, not the whole volume (at 10,000 papers that was 34,000 files, 17 s)."""
+    from generator.pipeline.live import LiveSite
+    from generator.pipeline.stages import moved_lists
+
+    live = LiveSite(seed_content, tmp_path / "served")
+    live.build_all()
+    live.wait_for_search()
+    before = dict(live.pipeline.state.related or {})
+    page = first_page(seed_content)
+    other = sorted((seed_content / "papers").glob("*.md"))[-1].read_text(encoding="utf-8").split("\n---\n", 1)[1]
+    with page.open("a", encoding="utf-8") as handle:  # now like another paper: related lists move
+        handle.write("\n" + other)
+    live.rebuild({page.resolve()})
+    live.wait_for_search()
+    moved = moved_lists(before, live._related or {})
+    assert moved and live.settle().rendered == len(moved)
+
+
 def test_a_search_index_cut_into_fewer_shards_leaves_no_old_shard_served(tmp_path):
     """serve makes the index again in the background: a shard the new index no longer has leaves the served
     files and the mirrored folder (it would be served stale, and kept in memory, until the next pass)."""
