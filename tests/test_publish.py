@@ -427,3 +427,14 @@ def test_builds_are_byte_identical(seed_content, tmp_path):
         return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
     assert files(first) == files(second)
+
+
+def test_a_known_topic_is_not_slugified_again(seed_content, monkeypatch):
+    """tag_url looks a topic up: slugifying every name (found or not) was half a big contents page's time."""
+    _, papers, site, config = published(seed_content)
+    renderer = SiteRenderer(Theme.for_content(seed_content), config, site)
+    renderer.outputs(papers)
+    name = papers[0].paper.tags[0]
+    template = renderer.env.from_string("{{ name | tag_url }}")
+    monkeypatch.setattr("generator.render.html.slugify", lambda text: pytest.fail(f"slugified {text!r}"))
+    assert template.render(name=name.upper(), **renderer.shared) == renderer.shared["tag_urls"][name.casefold()]

@@ -338,6 +338,48 @@ def test_served_pages_are_the_built_pages(seed_content, tmp_path):
     assert status.startswith("200") and body == without_csp(built[name]) != built[name]
 
 
+def test_related_papers_settled_render_only_the_pages_that_list_them(seed_content, tmp_path):
+    """Related papers worked out again after an edit show on their paper's own page only: settling them
+    renders those pages, not the whole volume (at 10,000 papers that was 34,000 files, 17 s)."""
+    from generator.pipeline.live import LiveSite
+    from generator.pipeline.stages import moved_lists
+
+    live = LiveSite(seed_content, tmp_path / "served")
+    live.build_all()
+    live.wait_for_search()
+    before = dict(live.pipeline.state.related or {})
+    page = first_page(seed_content)
+    other = sorted((seed_content / "papers").glob("*.md"))[-1].read_text(encoding="utf-8").split("\n---\n", 1)[1]
+    with page.open("a", encoding="utf-8") as handle:  # now like another paper: related lists move
+        handle.write("\n" + other)
+    live.rebuild({page.resolve()})
+    live.wait_for_search()
+    moved = moved_lists(before, live._related or {})
+    assert moved and live.settle().rendered == len(moved)
+
+
+def test_the_whole_site_is_kept_out_of_the_collectors_sight_between_small_edits(seed_content, tmp_path):
+    """Each full collection during a small edit scanned the whole site again (at 10,000 papers about 250 ms
+    holding the GIL, while the server could answer no one): a whole pass freezes what it made."""
+    import gc
+
+    from generator.pipeline.live import LiveSite
+
+    live = LiveSite(seed_content, tmp_path / "served")
+    try:
+        live.build_all()
+        frozen = gc.get_freeze_count()
+        assert frozen > 10_000
+        page = first_page(seed_content)
+        replace_in(page, "title: '", "title: 'Quokkas and ")
+        live.rebuild({page.resolve()})
+        # (a few frozen objects are freed: the edited paper's old state)
+        assert gc.get_freeze_count() > frozen * 0.9, "a small edit leaves the whole site frozen"
+    finally:
+        live.close()
+    assert gc.get_freeze_count() == 0
+
+
 def test_a_search_index_cut_into_fewer_shards_leaves_no_old_shard_served(tmp_path):
     """serve makes the index again in the background: a shard the new index no longer has leaves the served
     files and the mirrored folder (it would be served stale, and kept in memory, until the next pass)."""

@@ -13,6 +13,7 @@ not rewritten. The search index follows in the background (the pipeline's
 
 from __future__ import annotations
 
+import gc
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,12 +119,17 @@ class LiveSite:
         began = time.perf_counter()
         reporter = Reporter()
         reads_pages = self.pipeline.state.project is None or STAGE_NAMES.index(start) <= STAGE_NAMES.index("papers")
+        whole = self.pipeline.state.project is None or start == "project" or now.everything
+        if whole:  # the last whole site's objects may be garbage now: the collector looks at them again
+            gc.unfreeze()
         try:
             self.pipeline.run(reporter, start, now)
         except ProceedingsError as exc:
             reporter.report(Diagnostic.from_error(exc))
             self.errors = reporter.errors
             return Rebuild(kinds, time.perf_counter() - began, diagnostics=reporter.diagnostics, failed=True)
+        if whole:  # out of its sight until the next whole pass (see freeze_whole_site)
+            freeze_whole_site()
         result = Rebuild(kinds, time.perf_counter() - began, rendered=self.sink.rendered, written=self.sink.written,
                          removed=self.sink.removed, diagnostics=reporter.diagnostics)
         if reads_pages:
@@ -138,3 +144,13 @@ class LiveSite:
 
     def close(self) -> None:
         self.background.stop()
+        gc.unfreeze()
+
+
+def freeze_whole_site() -> None:
+    """Move every object there is out of the garbage collector's sight (gc.freeze). A site of 10,000 papers
+    is some 250,000 objects: each full collection during a small edit scanned them all again, about 250 ms
+    holding the GIL (four a rebuild), while the server's loop, in this process, could answer no one. Frozen,
+    those collections see only what the rebuild made. Cyclic garbage among them waits for the next whole
+    pass, which unfreezes them first."""
+    gc.freeze()

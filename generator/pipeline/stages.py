@@ -334,7 +334,11 @@ def render_stage(p: Pipeline) -> None:
     papers = site_papers(p)
     outputs, everything, shared = site_outputs(p, papers, whole_site(p))
     changed = state.changed_ids or set()
-    wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
+    if p.now.related is not None and not everything:  # a related list shows on its paper's own page only
+        own = {paper.url for paper in papers if paper.paper.id in changed}
+        wanted = [o for o in outputs if o.path in own]
+    else:
+        wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
     wanted = sink.keep_unchanged(wanted, lambda: output_inputs(p, shared, outputs, papers), p.store)
     p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.options.cores)
 
@@ -368,7 +372,10 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool) -> 
     if warn is not None and not state.project.volume.series and renderer.people is not None:
         renderer.people.report(warn)  # in a series, the archive reports its people once, for every volume
     shape = {output.path: output.deps for output in outputs}
-    everything = everything or shape != state.shape  # a paper came or went, or a list moved: every page may show it
+    # A paper came or went, or a list moved: every page may show it. Related papers settled after an edit
+    # move only the deps of their papers' own pages (render_stage renders those), not the files there are.
+    moved = shape != state.shape and (p.now.related is None or list(shape) != list(state.shape))
+    everything = everything or moved
     state.env, state.shape = renderer.env, shape
     return outputs, everything, renderer.fingerprint()
 

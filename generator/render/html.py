@@ -447,7 +447,9 @@ def _abstract_file(context, paper: RenderedPaper) -> str:
 @jinja2.pass_context
 def _tag_url(context, name: str) -> str:
     """``{{ name | tag_url }}``: the page of a topic, from its name in any case."""
-    return context["tag_urls"].get(name.casefold(), f"tags/{slugify(name)}.html")
+    # Not .get(key, default): the default would slugify every name, found or not (half a contents page's time).
+    found = context["tag_urls"].get(name.casefold())
+    return found if found is not None else f"tags/{slugify(name)}.html"
 
 
 @jinja2.pass_context
