@@ -66,7 +66,7 @@ class Config:
     Not in the repr: ``language`` says what was settled."""
     papers_per_page: int = 100
     """Papers listed on each list page before it paginates (fewer when their abstracts would pass
-    site.LIST_PAGE_BUDGET bytes)."""
+    render/paginate.LIST_PAGE_BUDGET bytes)."""
     macros: dict[str, MacroDef] = field(default_factory=dict)
     """LaTeX macros: name → body, or name → {body, args}."""
     venue_base_url: str = field(default="", repr=False)

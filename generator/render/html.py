@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 from urllib.parse import quote
@@ -20,7 +19,7 @@ from markupsafe import Markup
 from generator import __version__
 from generator.text.cjk import excerpt, language_of
 from generator.model.config import Config
-from generator.model.details import author_fields, is_web_link
+from generator.model.details import is_web_link
 from generator.errors import ThemeError
 from generator.render.i18n import interface
 from generator.render import abstracts
@@ -28,7 +27,9 @@ from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
 from generator.derive.groups import group_index
 from generator.render.contents import plan_contents
-from generator.model.paper import DETAILS, Author, RenderedPaper, Tag
+from generator.render.paginate import AUTHORS_IN_LISTS, list_weight, paginate
+from generator.render.records import papers_json
+from generator.model.paper import Author, RenderedPaper, Tag
 from generator.derive.people import People, Person, Rules, group, name_key, own_key
 from generator.text.slugs import list_page_name, slugify, unique
 from generator.render.theme import Theme
@@ -43,13 +44,6 @@ READING_LIST = "reading-list.html"
 SEARCH_MESSAGES = "assets/search-messages.js"
 TEASER_LENGTH = 220
 AUTHORS_PER_PAGE = 400  # names on each page of the author index (about 40 KB)
-# Names under a title in a list (home, topic and author pages); the paper's own page names all.
-# A paper of 5,000 authors would otherwise repeat all 5,000 on each of their 5,000 author pages.
-AUTHORS_IN_LISTS = 10
-# A list page's papers stop short of this many bytes (the page's own header, contents and navigation
-# come on top): every page stays under 100 KB, however long its abstracts or heavy their math.
-LIST_PAGE_BUDGET = 80_000
-ITEM_MARKUP = 700  # bytes of a list item's own markup: links, topics, the abstract's toggle
 
 
 @dataclass(frozen=True)
@@ -346,60 +340,6 @@ def _lang_attribute(site_language: str, text: str) -> Markup:
     return Markup(f' lang="{found}"')
 
 
-def paginate(items: list, size: int, stem: str, joiner: str = "-", weight: Callable[[Any], int] | None = None,
-             budget: int = LIST_PAGE_BUDGET) -> Iterator[tuple[str, list, dict]]:
-    """Split a list into pages ``stem.html``, ``stem-2.html``…; each gets its navigation.
-
-    A page holds ``size`` items, or fewer when their ``weight`` (about the bytes each adds to
-    the page) would pass ``budget``: a list of long titles and author lists still makes pages
-    a reader can load quickly. ``pagination.window`` holds the page numbers
-    worth a link (first, last and the neighbours of the current one), with ``None`` where
-    numbers are skipped, so that a 100-page list does not put 100 links on every page.
-    """
-    chunks = _chunks(items, size, weight, budget)
-    urls = [f"{stem}.html"] + [f"{stem}{joiner}{n}.html" for n in range(2, len(chunks) + 1)]
-    first = 1
-    for number, (url, chunk) in enumerate(zip(urls, chunks), start=1):
-        yield url, chunk, {
-            "number": number, "count": len(chunks), "urls": urls,
-            "window": _window(number, len(chunks)),
-            "previous": urls[number - 2] if number > 1 else None,
-            "next": urls[number] if number < len(chunks) else None,
-            "first_order": first,
-        }
-        first += len(chunk)
-
-
-def _chunks(items: list, size: int, weight: Callable[[Any], int] | None, budget: int) -> list[list]:
-    chunks: list[list] = [[]]
-    load = 0
-    for item in items:
-        cost = weight(item) if weight else 0
-        if len(chunks[-1]) == size or (chunks[-1] and load + cost > budget):
-            chunks.append([])
-            load = 0
-        chunks[-1].append(item)
-        load += cost
-    return chunks
-
-
-def list_weight(paper: RenderedPaper) -> int:
-    """About the bytes a paper adds to a list page (_paper_item.html): its title, names and links (its
-    abstract is not on the page: render/abstracts.py)."""
-    names = sum(len(author.name) + 40 for author in paper.details.authors[:AUTHORS_IN_LISTS])
-    return len(paper.title_html) + names + ITEM_MARKUP
-
-
-def _window(current: int, count: int, radius: int = 2) -> list[int | None]:
-    shown = sorted({1, count, *range(max(1, current - radius), min(count, current + radius) + 1)})
-    window: list[int | None] = []
-    for number in shown:
-        if window and number - (window[-1] or 0) > 1:
-            window.append(None)
-        window.append(number)
-    return window
-
-
 def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
     """Every spelling of a topic name the papers use → its page."""
     urls = {page.tag.name.casefold(): page.url for page in group_tags(papers)}
@@ -472,43 +412,3 @@ def _lang_attr(context, text: str) -> Markup:
     return _lang_attribute(context["site"].language, text)
 
 
-def papers_json(papers: list[RenderedPaper]) -> bytes:
-    """The machine-readable list of papers, in proceedings order."""
-    # One paper per line: readable in a diff. Each line is encoded on its own, so that 50,000 papers
-    # never exist as one str (4 bytes a character once a single one lies beyond U+FFFF).
-    lines = b",\n".join(json_line(paper_record(p)) for p in papers)
-    return b"".join((b"[\n", lines, b"\n]\n"))
-
-
-def paper_record(p: RenderedPaper) -> dict[str, Any]:
-    """A paper as papers.json holds it."""
-    return {
-        "id": p.paper.id,
-        "slug": p.paper.slug,
-        "order": p.paper.order,
-        "title": p.title_plain,
-        "url": quote(p.url),  # a URL: a CJK slug percent-encoded, as sitemap.xml and the feed have it
-        "tags": list(p.paper.tags),
-        "abstract": p.abstract_plain,
-        **_details_json(p),
-        **p.paper.corrections.as_json(),  # retracted, erratum, versions: only those the paper has
-    }
-
-
-def json_line(record: dict[str, Any]) -> bytes:
-    return json.dumps(record, ensure_ascii=False).encode("utf-8")
-
-
-def _details_json(paper: RenderedPaper) -> dict[str, Any]:
-    """Authors always (a list, maybe empty); the other details only when the paper has them."""
-    details = paper.details
-    record: dict[str, Any] = {"authors": [author_fields(author) for author in details.authors]}
-    for field in PUBLIC_DETAILS:
-        value = getattr(details, field.name)
-        if value:
-            record[field.name] = list(value) if isinstance(value, tuple) else value
-    return record
-
-
-# What papers.json carries beside the authors, in the schema's order.
-PUBLIC_DETAILS = tuple(field for field in DETAILS if field.public and field.kind != "authors")

@@ -25,7 +25,7 @@ from generator.commands.reporter import Reporter
 from generator.series.layout import Layout, SeriesVolume, load_layout, newest_first
 from generator.series.pages import join_records, series_files, series_records
 from generator.search.series import series_index_files
-from generator.render.html import paper_record
+from generator.render.records import paper_record
 from generator.render.theme import default_theme_dir
 
 

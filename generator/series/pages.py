@@ -26,7 +26,9 @@ from generator.publish.feeds import (ROBOTS_PATH, SITEMAP_PATH, atom_feed, robot
                                      sitemaps)
 from generator.search import lunr_js
 from generator.series.layout import SeriesVolume
-from generator.render.html import AUTHORS_PER_PAGE, json_line, paginate
+from generator.render.html import AUTHORS_PER_PAGE
+from generator.render.paginate import paginate
+from generator.render.records import json_line
 from generator.render.theme import Theme
 from generator.model.volume import Volume
 

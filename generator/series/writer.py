@@ -28,7 +28,7 @@ from generator.commands.reporter import Reporter
 from generator.pipeline.reuse import LastSite, theme_digest
 from generator.series.layout import Layout, Listing, Member, SeriesVolume, newest_first, volume_date
 from generator.series.pages import join_records, series_files, series_records
-from generator.render.html import paper_record
+from generator.render.records import paper_record
 from generator.search.series import cached_series_index
 from generator.render.theme import Theme, default_theme_dir
 from generator.model.volume import Volume

@@ -100,7 +100,7 @@ def _shorten_run(word: str, max_length: int) -> str:
 
 def list_page_name(slug: str) -> bool:
     """Whether ``slug`` is the name of a page of a folder's index (``index``, ``index-2``…, as
-    render/html.py's ``paginate`` names them), which no person or topic may take."""
+    render/paginate.py's ``paginate`` names them), which no person or topic may take."""
     return _LIST_PAGE.fullmatch(slug) is not None
 
 
