@@ -109,7 +109,8 @@ def candidate_statistics() -> None:
         return
     texts = related_statistics_input
     vectors = related.tfidf_vectors([related.text_terms(title, abstract) for title, abstract in texts])
-    top = [sorted(v, key=lambda t: (-v[t], t))[: related.TOP_TERMS] for v in vectors]
+    weights = [v.as_dict() if hasattr(v, "as_dict") else v for v in vectors]  # a dict before session 10
+    top = [sorted(v, key=lambda t: (-v[t], t))[: related.TOP_TERMS] for v in weights]
     index: dict[int, int] = {}
     for heaviest in top:
         for term in heaviest:

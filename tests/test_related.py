@@ -101,7 +101,8 @@ def test_empty_and_single():
 def test_vectors_are_unit_length_before_pruning():
     documents = [text_terms(p.title_plain, p.abstract_plain) for p in synthetic(50)]
     vectors = tfidf_vectors(documents)
-    assert all(sum(w * w for w in v.values()) <= 1 + 1e-9 for v in vectors)
+    assert all(sum(w * w for w in v.weights) <= 1 + 1e-9 for v in vectors)
+    assert all(list(v.terms) == sorted(v.terms) for v in vectors)
     assert all(len(n) <= 4 for n in nearest(vectors, 4))
 
 
@@ -126,32 +127,33 @@ def test_weights_are_tf_idf_over_the_norm_of_every_term():
         weights = {t: (1 + math.log(tf)) * math.log(len(documents) / frequency[t]) for t, tf in document.items()}
         norm = math.sqrt(sum(w * w for w in weights.values()))
         expected = {names.index(t): w / norm for t, w in weights.items() if 1 < frequency[t] < len(documents)}
-        assert vector == expected
+        assert vector.as_dict() == expected
 
 
 def test_a_score_is_the_exact_cosine_and_the_same_both_ways():
     vectors = tfidf_vectors([text_terms(p.title_plain, p.abstract_plain) for p in synthetic(60)])
     for a, b in zip(vectors, vectors[1:] + vectors[:1]):
-        score = _cosine(a, frozenset(a), b, tuple(b))
-        assert abs(score - _reference_dot(a, b)) < 1e-9
-        assert score == _cosine(b, frozenset(b), a, tuple(a))
+        score = _cosine(a.as_dict(), b)
+        assert abs(score - _reference_dot(a.as_dict(), b.as_dict())) < 1e-9
+        assert score == _cosine(b.as_dict(), a)
 
 
 def test_nearest_is_the_best_of_each_papers_candidates_by_exact_cosine():
     # The pairs scored once for both papers, and the topic order, change no list.
     vectors = tfidf_vectors([text_terms(p.title_plain, p.abstract_plain) for p in synthetic(500, seed=3)])
-    top = [sorted(v, key=lambda t: (-v[t], t))[:TOP_TERMS] for v in vectors]
+    weights = [v.as_dict() for v in vectors]
+    top = [sorted(v, key=lambda t: (-v[t], t))[:TOP_TERMS] for v in weights]
     index: dict[int, list[int]] = {}
     for number, heaviest in enumerate(top):
         for term in heaviest:
             index.setdefault(term, []).append(number)
     index = {term: papers for term, papers in index.items() if len(papers) <= MAX_POSTINGS}
     expected = []
-    for number, vector in enumerate(vectors):
+    for number, vector in enumerate(weights):
         candidates = _candidates(number, top[number], index)
         shared = Counter(o for term in top[number] for o in index.get(term, ()) if o != number)
         assert set(candidates) == {o for o, _ in shared.most_common(CANDIDATES)}
-        scored = sorted((-round(_reference_dot(vector, vectors[o]), 9), o) for o in candidates)
+        scored = sorted((-round(_reference_dot(vector, weights[o]), 9), o) for o in candidates)
         expected.append([o for _, o in scored[:RELATED_COUNT]])
     assert nearest(vectors, RELATED_COUNT) == expected
 
@@ -165,3 +167,9 @@ def test_terms_are_the_search_terms_less_single_letters_and_numbers():
     for word in telling(title):
         expected[word] += 2
     assert text_terms(title, abstract) == expected and "10" not in expected and "x" not in expected
+
+
+def test_documents_are_read_once_as_they_come():
+    # _neighbours hands a generator, so that each paper's Counter is let go once it is compact.
+    documents = [text_terms(p.title_plain, p.abstract_plain) for p in synthetic(80)]
+    assert tfidf_vectors(iter(documents)) == tfidf_vectors(documents)

@@ -2,8 +2,10 @@
 
 Standard library only, and built to stay fast at 10,000 papers:
 
-* sparse vectors: a paper is a dict of its terms, never a vocabulary-sized row;
-  weights are worked out term by term in C (``map``, ``zip``), not in a loop;
+* sparse, compact vectors: a paper is its terms' numbers and an array of their
+  weights (``Vector``), never a vocabulary-sized row nor a dict (at 50,000
+  papers the dicts were 300 MB beside the search index's child); weights are
+  worked out term by term in C (``map``, ``zip``), not in a loop;
 * top-terms pruning and an inverted index: each paper is indexed under its
   ``TOP_TERMS`` heaviest terms and looks up the papers indexed under those
   same terms, so it meets only papers that share a telling word with it,
@@ -37,10 +39,13 @@ from __future__ import annotations
 
 import functools
 import math
+from array import array
+from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from itertools import chain, repeat
-from operator import mul, truediv
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, compress, islice, repeat
+from operator import itemgetter, mul, truediv
+from typing import NamedTuple
 
 from generator.pipeline.background import map_in_parallel
 from generator.pipeline.cache import BuildCache
@@ -56,7 +61,18 @@ CANDIDATES = 40
 MAX_POSTINGS = 400
 _SCORE_DIGITS = 9  # scores equal to 9 digits are a tie
 
-Vector = dict[int, float]  # term number → weight
+
+
+class Vector(NamedTuple):
+    """A paper's weights, compact: its term numbers in increasing order and, in the same order,
+    each one's weight (about 20 bytes a term, where a dict of floats took about 80: 50,000 papers
+    held 300 MB of them beside the search index's child)."""
+
+    terms: tuple[int, ...]  # the ints are the numbering's own, shared by every paper: none is made
+    weights: array  # of doubles ("d")
+
+    def as_dict(self) -> dict[int, float]:
+        return dict(zip(self.terms, self.weights))
 
 
 def related_papers(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT) -> dict[str, tuple[RenderedPaper, ...]]:
@@ -94,7 +110,8 @@ def _fits(found: object, count: int, k: int) -> bool:
 @functools.lru_cache(maxsize=1)
 def _neighbours(texts: tuple[tuple[str, str], ...], k: int, jobs: int = 1) -> tuple[tuple[int, ...], ...]:
     # The dev server rebuilds after template and config edits too: the same texts, no new work.
-    vectors = tfidf_vectors([text_terms(title, abstract) for title, abstract in texts])
+    # A generator: each paper's Counter of words is let go once it is made compact.
+    vectors = tfidf_vectors(text_terms(title, abstract) for title, abstract in texts)
     return tuple(map(tuple, nearest(vectors, k, jobs)))
 
 
@@ -117,28 +134,47 @@ class _Telling(dict[str, bool]):
 _TELLING = _Telling()
 
 
-def tfidf_vectors(documents: Sequence[Counter[str]]) -> list[Vector]:
+def tfidf_vectors(documents: Iterable[Counter[str]]) -> list[Vector]:
     """Unit vectors weighted (1 + ln tf) · ln(N / df), less the terms no other document has.
 
     Those terms still count in the norm; they are dropped only because they
     cannot add to any similarity. Terms become numbers (their place in the
     sorted vocabulary), so a score can add its terms in number order: the
     same order on every run, where strings would follow the per-process hash
-    seed.
+    seed. ``documents`` is read once: each is kept only as arrays of its
+    terms' first-seen numbers and counts.
     """
-    frequency = Counter(chain.from_iterable(documents))
-    idf = {t: math.log(len(documents) / df) for t, df in frequency.items()}
-    # The terms that can add to a similarity: in another document too, and not in all (idf 0).
-    number = {t: n for n, t in enumerate(sorted(frequency)) if 1 < frequency[t] < len(documents)}
+    seen = _Numbering()
+    compact: list = [(array("I", map(seen.__getitem__, d)), array("I", d.values())) for d in documents]
+    frequency = Counter(chain.from_iterable(ids for ids, _ in compact))
+    idf = [math.log(len(compact) / frequency[n]) for n in range(len(seen))]
+    # The terms that can add to a similarity: in another document too, and not in all (idf 0);
+    # -1 for the others, which sort first and are cut off below.
+    number = [-1] * len(seen)
+    for n, term in enumerate(sorted(seen)):
+        if 1 < frequency[seen[term]] < len(compact):
+            number[seen[term]] = n
+    numbers = list(range(len(seen)))  # one int object per number, shared by every vector's terms
     vectors = []
-    for document in documents:
-        # Term by term in C (map, zip), not in a comprehension: a million terms at 10,000 papers.
-        weights = list(map(mul, map(_TF_WEIGHT.__getitem__, document.values()), map(idf.__getitem__, document)))
+    for at, (ids, counts) in enumerate(compact):
+        compact[at] = None  # let go as it is made a vector
+        # Term by term in C (map, zip), not in a comprehension: a million terms at 10,000 papers;
+        # the norm is summed in the document's own order, as its Counter was.
+        weights = list(map(mul, map(_TF_WEIGHT.__getitem__, counts), map(idf.__getitem__, ids)))
         norm = math.sqrt(sum(map(mul, weights, weights))) or 1.0
-        vector = dict(zip(map(number.get, document), map(truediv, weights, repeat(norm))))
-        vector.pop(None, None)  # the terms left out above
-        vectors.append(vector)
+        pairs = sorted(zip(map(number.__getitem__, ids), map(truediv, weights, repeat(norm))))
+        kept = list(islice(pairs, bisect_left(pairs, (0,)), None))
+        vectors.append(Vector(tuple(map(numbers.__getitem__, map(itemgetter(0), kept))),
+                              array("d", map(itemgetter(1), kept))))
     return vectors
+
+
+class _Numbering(dict[str, int]):
+    """Term → a number, in the order terms are first met (the next one for a new term)."""
+
+    def __missing__(self, term: str) -> int:
+        number = self[term] = len(self)
+        return number
 
 
 class _TfWeight(dict[int, float]):
@@ -155,20 +191,16 @@ _TF_WEIGHT = _TfWeight()
 def nearest(vectors: Sequence[Vector], k: int, jobs: int = 1) -> list[list[int]]:
     """For each vector, the indexes of its ``k`` most similar others; scored on ``jobs`` cores
     (forked processes share the vectors and the index; each scores a share of the papers)."""
-    # Heaviest first; equal weights in term order (a stable sort of the sorted terms), the same every time.
-    top = [sorted(sorted(v), key=v.__getitem__, reverse=True)[:TOP_TERMS] for v in vectors]
+    top = [_heaviest(v) for v in vectors]
     index: dict[int, list[int]] = {}
     for number, heaviest in enumerate(top):
         for term in heaviest:
             index.setdefault(term, []).append(number)
     index = {term: papers for term, papers in index.items() if len(papers) <= MAX_POSTINGS}
-    # A paper's terms as a tuple: what a candidate is read through (compact; the query's own
-    # set is the one probed, and it stays in the cache while its candidates are scored).
-    term_lists = [tuple(v) for v in vectors]
 
     def best_of(numbers: list[int]) -> list[list[int]]:
         candidates = {n: _candidates(n, top[n], index) for n in numbers}
-        return list(_best(numbers, candidates, vectors, term_lists, k))
+        return list(_best(numbers, candidates, vectors, k))
 
     # Papers on one topic, one after the other: they are each other's candidates, so the vectors
     # they read are still in the CPU cache (in paper order, each read comes from memory).
@@ -179,6 +211,13 @@ def nearest(vectors: Sequence[Vector], k: int, jobs: int = 1) -> list[list[int]]
     for number, near in zip(order, found):
         result[number] = near
     return result
+
+
+def _heaviest(vector: Vector) -> list[int]:
+    """The ``TOP_TERMS`` heaviest terms; equal weights in term order (a stable sort of the sorted
+    terms), the same every time."""
+    heaviest = sorted(range(len(vector.terms)), key=vector.weights.__getitem__, reverse=True)
+    return list(map(vector.terms.__getitem__, heaviest[:TOP_TERMS]))
 
 
 def _candidates(number: int, query: list[int], index: dict[int, list[int]]) -> list[int]:
@@ -193,20 +232,19 @@ def _candidates(number: int, query: list[int], index: dict[int, list[int]]) -> l
 
 
 def _best(numbers: list[int], candidates: dict[int, list[int]], vectors: Sequence[Vector],
-          term_lists: Sequence[tuple[int, ...]], k: int) -> Iterator[list[int]]:
+          k: int) -> Iterator[list[int]]:
     """Each paper's ``k`` best candidates by exact cosine. A pair that are each other's candidates
     is scored once: the score waits in ``mutual`` for the one of them that comes later in ``numbers``."""
     mutual: dict[tuple[int, int], float] = {}
     done: set[int] = set()
     for number in numbers:
-        vector = vectors[number]
-        own = frozenset(vector)
+        own = vectors[number].as_dict()  # the query's weights by term, while its candidates are scored
         scored = []
         for other in candidates[number]:
             pair = (other, number) if other < number else (number, other)
             score = mutual.pop(pair, None) if other in done else None
             if score is None:
-                score = _cosine(vector, own, vectors[other], term_lists[other])
+                score = _cosine(own, vectors[other])
                 if other not in done and number in candidates.get(other, ()):
                     mutual[pair] = score
             scored.append((-score, other))
@@ -214,7 +252,8 @@ def _best(numbers: list[int], candidates: dict[int, list[int]], vectors: Sequenc
         yield [other for _, other in sorted(scored)[:k]]
 
 
-def _cosine(a: Vector, a_terms: frozenset[int], b: Vector, b_terms: tuple[int, ...]) -> float:
+def _cosine(a: dict[int, float], b: Vector) -> float:
     """a · b, rounded: summed in term order, so the same for (a, b) and (b, a) and on every run."""
-    common = sorted(a_terms.intersection(b_terms))
-    return round(sum(map(mul, map(a.__getitem__, common), map(b.__getitem__, common))), _SCORE_DIGITS)
+    common = list(compress(range(len(b.terms)), map(a.__contains__, b.terms)))  # b's places of shared terms
+    return round(sum(map(mul, map(a.__getitem__, map(b.terms.__getitem__, common)),
+                         map(b.weights.__getitem__, common))), _SCORE_DIGITS)

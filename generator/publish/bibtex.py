@@ -182,7 +182,8 @@ def _bibtex_value(field: Field, value: Any) -> str:
 
 def volume_bib(entries: Iterable[str]) -> bytes:
     """Every paper's entry, in proceedings order, as one UTF-8 .bib file."""
-    return "\n".join(entries).encode("utf-8")
+    # Each entry encoded on its own: the volume never exists as one str (papers_json's reason).
+    return b"\n".join(entry.encode("utf-8") for entry in entries)
 
 
 def _page(paper: RenderedPaper) -> str:

@@ -41,5 +41,7 @@ def csl_item(ref: Reference) -> dict[str, Any]:
 
 def csl_json(items: Iterable[dict[str, Any]]) -> bytes:
     """A CSL-JSON file: an array of items, one a line (readable in a diff), UTF-8."""
-    lines = ",\n".join(json.dumps(item, ensure_ascii=False) for item in items)
-    return f"[\n{lines}\n]\n".encode("utf-8") if lines else b"[]\n"
+    # Each item encoded on its own: 50,000 items never exist as one str, nor copied into a second
+    # (at 50,000 papers a spike of 250 MB in the build, issue 29; papers_json's reason).
+    lines = b",\n".join(json.dumps(item, ensure_ascii=False).encode("utf-8") for item in items)
+    return b"".join((b"[\n", lines, b"\n]\n")) if lines else b"[]\n"

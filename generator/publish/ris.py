@@ -46,4 +46,5 @@ def ris_record(ref: Reference) -> str:
 
 def volume_ris(records: Iterable[str]) -> bytes:
     """Every paper's record, in proceedings order, one blank line apart."""
-    return "\r\n".join(records).encode("utf-8")
+    # Each record encoded on its own: the volume never exists as one str (papers_json's reason).
+    return b"\r\n".join(record.encode("utf-8") for record in records)

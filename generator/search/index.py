@@ -45,7 +45,7 @@ class _Terms:
 
     def add(self, ref: int, fields: list[list[str]]) -> None:
         for field, field_terms in enumerate(fields):
-            counted = array("l")
+            counted = array("I")  # 4 bytes a number: a term number or a count
             for t, tf in Counter(field_terms).items():
                 posting = self.postings.get(t)
                 if posting is None:
