@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from generator.derive.groups import PaperGroup, group_kind, paper_groups
 from generator.model.paper import RenderedPaper
+from generator.render.paginate import chunk_by_weight
 from generator.text.slugs import slugify, unique
 
 # Papers on the one contents page of a volume, and the bytes their list items may make (about 95 KB
@@ -80,15 +81,7 @@ def plan_contents(papers: Sequence[RenderedPaper], weight: Callable[[RenderedPap
 
 def _parts(group: PaperGroup, weight: Callable[[RenderedPaper], int]) -> list[PaperGroup]:
     """A group as pieces that each fit a page: the whole group, or its parts (numbered in ``part``)."""
-    chunks: list[list[RenderedPaper]] = [[]]
-    load = 0
-    for paper in group.papers:
-        cost = weight(paper)
-        if chunks[-1] and (len(chunks[-1]) == PAGE_PAPERS or load + cost > PAGE_BUDGET):
-            chunks.append([])
-            load = 0
-        chunks[-1].append(paper)
-        load += cost
+    chunks = chunk_by_weight(group.papers, PAGE_PAPERS, weight, PAGE_BUDGET)
     if len(chunks) == 1:
         return [group]
     return [PaperGroup(group.name, f"{group.anchor}-part-{n}" if n > 1 else group.anchor, tuple(chunk), n, len(chunks))

@@ -6,7 +6,7 @@ Topic, author and people pages are paginated by a count of items and a budget of
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from generator.model.paper import RenderedPaper
 
@@ -29,7 +29,7 @@ def paginate(items: list, size: int, stem: str, joiner: str = "-", weight: Calla
     worth a link (first, last and the neighbours of the current one), with ``None`` where
     numbers are skipped, so that a 100-page list does not put 100 links on every page.
     """
-    chunks = _chunks(items, size, weight, budget)
+    chunks = chunk_by_weight(items, size, weight, budget)
     urls = [f"{stem}.html"] + [f"{stem}{joiner}{n}.html" for n in range(2, len(chunks) + 1)]
     first = 1
     for number, (url, chunk) in enumerate(zip(urls, chunks), start=1):
@@ -43,7 +43,9 @@ def paginate(items: list, size: int, stem: str, joiner: str = "-", weight: Calla
         first += len(chunk)
 
 
-def _chunks(items: list, size: int, weight: Callable[[Any], int] | None, budget: int) -> list[list]:
+def chunk_by_weight(items: Sequence, size: int, weight: Callable[[Any], int] | None, budget: int) -> list[list]:
+    """Consecutive runs of at most ``size`` items whose ``weight`` stays within ``budget`` (an item heavier than
+    the budget alone still gets a run of its own)."""
     chunks: list[list] = [[]]
     load = 0
     for item in items:
