@@ -110,3 +110,20 @@ def test_cancelling_what_follows_a_forked_job_stops_the_job():
     pending = in_parallel(lambda: time.sleep(30)).then(lambda result: result)
     pending.cancel()
     assert time.monotonic() - began < 10
+
+
+def test_a_forked_job_leaves_frozen_what_was_frozen_before_it():
+    """serve freezes its whole site between whole passes (pipeline/live.py); the search index's job, started
+    after each edit, froze everything for its fork and then unfroze it all, site included, so that every
+    later collection scanned the whole site again. A build, which freezes nothing, still ends unfrozen."""
+    import gc
+
+    gc.freeze()
+    frozen = gc.get_freeze_count()
+    try:
+        assert in_parallel(lambda: 42)() == 42
+        assert gc.get_freeze_count() >= frozen, "starting a job handed the frozen site back to the collector"
+    finally:
+        gc.unfreeze()
+    assert in_parallel(lambda: 43)() == 43
+    assert gc.get_freeze_count() == 0

@@ -120,11 +120,13 @@ def in_parallel(job: Job) -> Pending:
     # Objects that exist now are moved out of the collector's sight in the child: its
     # collections then never touch (and so never copy) the pages it shares with us.
     release_free_memory()
+    frozen_already = gc.get_freeze_count() > 0  # serve keeps its whole site frozen between whole passes
     gc.freeze()
     try:
         process.start()
     finally:
-        gc.unfreeze()
+        if not frozen_already:  # unfreezing would hand serve's whole site back to every collection
+            gc.unfreeze()
     sender.close()
     return Pending(None, process, receiver)
 
