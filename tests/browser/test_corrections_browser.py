@@ -48,6 +48,13 @@ def test_an_old_address_leads_to_the_new_page(page, moved_site, scheme):
     assert not page.errors and not page.failed
 
 
+def test_an_old_address_names_the_sites_icon_so_a_browser_asks_for_no_missing_favicon(moved_site):
+    site, old, _ = moved_site
+    html = (site / "papers" / f"{old}.html").read_text(encoding="utf-8")
+    assert '<link rel="icon" href="../assets/favicon.svg"' in html
+    assert (site / "assets" / "favicon.svg").is_file()
+
+
 def test_a_retraction_comes_first_on_the_page_and_marks_its_list_item(page, moved_site):
     site, _, new = moved_site
     page.goto(f"{site.as_uri()}/papers/{new}.html")
