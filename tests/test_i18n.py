@@ -25,6 +25,8 @@ TEMPLATES = REPO / "themes" / "default" / "templates"
 SEARCH_JS = REPO / "themes" / "default" / "static" / "search.js"
 SERIES_ONLY = {"searched", "searched_some", "volume_failed", "all_in_volume"}  # search across volumes
 KEYWORDS = {**DEFAULT_KEYWORDS, "plural_forms": (1, 2)}  # as generator/locales/babel.cfg's command says
+# As babel.cfg names it: a template using {% once %} cannot be read without it, and would yield no words.
+EXTRACT_OPTIONS = {"extensions": "generator.render.fragments.OnceExtension"}
 ABSTRACTS = [
     "We study **sparse** attention for long documents and show a $2\\times$ speed-up on $n$ tokens.",
     "A benchmark of optimisation methods for training large language models with little memory.",
@@ -41,7 +43,7 @@ def template_messages() -> dict[tuple[str, str | None], tuple[str, str]]:
     sources = [(path, jinja2.ext.babel_extract) for path in sorted(TEMPLATES.glob("*.html"))]
     for path, method in [*sources, *((path, "python") for path in PYTHON_MESSAGES)]:
         with path.open("rb") as source:
-            for line, message, _comments, context in extract(method, source, KEYWORDS):
+            for line, message, _comments, context in extract(method, source, KEYWORDS, options=EXTRACT_OPTIONS):
                 msgid = message if isinstance(message, str) else message[0]
                 found.setdefault((msgid, context), (path.name, line))
     return found

@@ -193,10 +193,13 @@ class SiteRenderer:
         }
         # What a page shows of papers it does not list (the home pages' index of groups), as page types find it.
         self.cross_page: list[Any] = []
+        # What ``{% once %}`` rendered in this build (render/fragments.py); a new renderer starts empty.
+        self.fragments: dict[Any, Markup] = {}
 
     def render(self, template: str, root: str, **context: Any) -> bytes:
         try:
-            html = self.env.get_template(template).render(site=self.site, root=root, **self.shared, **context)
+            html = self.env.get_template(template).render(site=self.site, root=root, **self.shared, **context,
+                                                          _fragments=self.fragments)
         except jinja2.TemplateSyntaxError as exc:
             raise ThemeError(f"template syntax error: {exc.message}", path=exc.filename or exc.name,
                              line=exc.lineno) from None
@@ -210,7 +213,7 @@ class SiteRenderer:
         if self.people is None:
             self.people = group_authors(papers, self.rules)
         parts = SiteParts(papers, group_tags(papers), self.people.people)
-        self.cross_page = []
+        self.cross_page, self.fragments = [], {}
         self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in parts.tags}
         self.shared["author_urls"] = author_urls(self.people)
         self.shared["abstract_files"] = abstracts.file_count(len(papers))  # moves only in powers of two

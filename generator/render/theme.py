@@ -17,6 +17,7 @@ import jinja2
 from jinja2.debug import rewrite_traceback_stack
 
 from generator.render import i18n
+from generator.render.fragments import OnceExtension
 
 # The fixed, documented set of page templates a theme provides.
 TEMPLATE_NAMES = ("base.html", "index.html", "contents.html", "paper.html", "tag.html", "tags.html", "author.html",
@@ -58,7 +59,7 @@ class Theme:
         ])
         env = _Environment(
             loader=loader,
-            extensions=["jinja2.ext.i18n"],
+            extensions=["jinja2.ext.i18n", OnceExtension],
             autoescape=True,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
