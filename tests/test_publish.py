@@ -401,7 +401,7 @@ def test_paper_pages_cite_and_relate(seed_content, tmp_path):
         assert page.meta["citation_title"] and page.meta["citation_publication_date"] == ["2026/12/06"]
         assert page.meta["og:url"] == [BASE_URL + "papers/" + path.name]
         assert not page.inline
-        assert '<pre class="bibtex" id="bibtex"' in html and 'data-copy="bibtex"' in html
+        assert '<pre class="bibtex" id="bibtex"' in html and '<script src="../assets/cite.js" defer>' in html
         related = re.findall(r'<li><a href="\.\./(papers/[^"]+)">', html.split('class="related-list"')[1])
         assert 1 <= len(related) <= 5 and f"papers/{path.name}" not in related
         assert all((site / link).is_file() for link in related)

@@ -243,10 +243,12 @@ class SiteRenderer:
         yield Output(SEARCH_MESSAGES, self.search_messages, frozenset())
 
     def search_messages(self) -> bytes:
-        """The script handing search.js its words: ``messages`` of _search_messages.html (JSON made safe
-        for HTML by ``tojson``, and so for a script too)."""
+        """The script handing search.js and cite.js their words: ``messages`` of _search_messages.html and
+        of _cite_messages.html (JSON made safe for HTML by ``tojson``, and so for a script too)."""
         messages = self.env.get_template("_search_messages.html").module.messages
-        return f"globalThis.proceedingsSearchMessages = {messages};\n".encode("utf-8")
+        cite = self.env.get_template("_cite_messages.html").module.messages
+        return (f"globalThis.proceedingsSearchMessages = {messages};\n"
+                f"globalThis.proceedingsCiteMessages = {cite};\n").encode("utf-8")
 
     def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """The volume's contents (render/contents.py): every paper on the home page, or past 1,000 papers
