@@ -59,8 +59,9 @@ def script_messages(site: Path) -> tuple[dict, dict]:
     """The words of search.js and of cite.js (the Cite box's buttons, made by script), in that file."""
     script = (site / "assets" / "search-messages.js").read_text(encoding="utf-8")
     found = re.fullmatch(r"globalThis\.proceedingsSearchMessages = (.*);\n"
-                         r"globalThis\.proceedingsCiteMessages = (.*);\n", script, re.S)
-    return json.loads(found.group(1)), json.loads(found.group(2))
+                         r"globalThis\.proceedingsCiteMessages = (.*);\n"
+                         r"globalThis\.proceedingsReadingListMessages = (.*);\n", script, re.S)
+    return json.loads(found.group(1)), json.loads(found.group(2)), json.loads(found.group(3))
 
 
 def catalogue(name: str) -> Catalog:
@@ -216,7 +217,8 @@ def test_chinese_build_speaks_chinese(tmp_path):
     assert "找不到页面" in pages["404.html"] and "个主题" in pages["tags/index.html"]
     messages = search_messages(site)
     assert messages["none"] == "没有与“{query}”匹配的论文。"
-    cite = script_messages(site)[1]
+    cite, reading = script_messages(site)[1:]
+    assert reading == {"label": "阅读列表", "add": "加入阅读列表", "remove": "从阅读列表中移除", "abstract": "摘要"}
     assert cite["copy_bibtex"] == "复制 BibTeX" and "Ctrl+C" in cite["selected"] and cite["selected"] != (
         "Selected: press Ctrl+C (⌘C on a Mac) to copy")
     assert "Copy BibTeX" not in paper and "data-copied" not in paper  # the buttons are made by cite.js

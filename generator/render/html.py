@@ -243,12 +243,14 @@ class SiteRenderer:
         yield Output(SEARCH_MESSAGES, self.search_messages, frozenset())
 
     def search_messages(self) -> bytes:
-        """The script handing search.js and cite.js their words: ``messages`` of _search_messages.html and
-        of _cite_messages.html (JSON made safe for HTML by ``tojson``, and so for a script too)."""
-        messages = self.env.get_template("_search_messages.html").module.messages
-        cite = self.env.get_template("_cite_messages.html").module.messages
-        return (f"globalThis.proceedingsSearchMessages = {messages};\n"
-                f"globalThis.proceedingsCiteMessages = {cite};\n").encode("utf-8")
+        """The script handing search.js, cite.js and reading-list.js their words: ``messages`` of
+        _search_messages.html, _cite_messages.html and _reading_messages.html (JSON made safe for HTML by
+        ``tojson``, and so for a script too): once for the volume, not in every page (issue 29)."""
+        words = {name: self.env.get_template(template).module.messages for name, template in (
+            ("Search", "_search_messages.html"), ("Cite", "_cite_messages.html"),
+            ("ReadingList", "_reading_messages.html"))}
+        return "".join(f"globalThis.proceedings{name}Messages = {messages};\n"
+                       for name, messages in words.items()).encode("utf-8")
 
     def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """The volume's contents (render/contents.py): every paper on the home page, or past 1,000 papers

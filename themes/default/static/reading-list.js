@@ -13,8 +13,9 @@
  * assets/reading/ (generator/publish/reading_list.py), injected by script tag when needed: fetch() is
  * refused from file://. Nothing from content goes through innerHTML: titles and names are text nodes.
  * The script tag says where the page is (data-series: "volume" for a series' volume, "archive" for the
- * series' own pages, absent for a lone volume) and the buttons' words (data-label, data-add, data-remove,
- * data-abstract).
+ * series' own pages, absent for a lone volume). The buttons' words (label, add, remove, abstract) are the
+ * volume's, in assets/search-messages.js (globalThis.proceedingsReadingListMessages, loaded before this
+ * script), or the tag's own data-label, data-add, data-remove (a series' pages, which have no such file).
  */
 (function () {
   "use strict";
@@ -25,8 +26,9 @@
   var SERIES = PLACE !== "";
   var HOME = PLACE === "volume" ? new URL("../", ROOT) : ROOT;  // where the list and reading-list.html live
   var KEY = "proceedings-reading-list:" + HOME.href;
-  var WORDS = { add: script.getAttribute("data-add") || "", remove: script.getAttribute("data-remove") || "",
-                label: script.getAttribute("data-label") || "", abstract: script.getAttribute("data-abstract") || "" };
+  var GIVEN = globalThis.proceedingsReadingListMessages || {};
+  function word(name) { return script.getAttribute("data-" + name) || GIVEN[name] || ""; }
+  var WORDS = { add: word("add"), remove: word("remove"), label: word("label"), abstract: word("abstract") };
   var MAX_KEY = 500;  // longer is nothing this site wrote
 
   // -- the list in storage -----------------------------------------------------------
