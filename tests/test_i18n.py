@@ -218,7 +218,8 @@ def test_chinese_build_speaks_chinese(tmp_path):
     messages = search_messages(site)
     assert messages["none"] == "没有与“{query}”匹配的论文。"
     cite, reading = script_messages(site)[1:]
-    assert reading == {"label": "阅读列表", "add": "加入阅读列表", "remove": "从阅读列表中移除", "abstract": "摘要"}
+    assert reading == {"label": "阅读列表", "add": "加入阅读列表", "remove": "从阅读列表中移除", "abstract": "摘要",
+                       "bibtex": "BibTeX"}
     assert cite["copy_bibtex"] == "复制 BibTeX" and "Ctrl+C" in cite["selected"] and cite["selected"] != (
         "Selected: press Ctrl+C (⌘C on a Mac) to copy")
     assert "Copy BibTeX" not in paper and "data-copied" not in paper  # the buttons are made by cite.js

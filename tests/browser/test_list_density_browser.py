@@ -66,6 +66,8 @@ def test_a_list_shows_seven_papers_above_the_fold(page, venue_site, page_name):
     first = page.locator(".paper-item").first
     assert [a.inner_text() for a in first.locator(".item-links > a").all()] == ["PDF", "Code", "OpenReview",
                                                                                  "BibTeX"]
+    title = first.locator(".paper-item-title a").get_attribute("href")
+    assert first.locator(".item-links > a", has_text="BibTeX").get_attribute("href") == title + "#cite-heading"
     authors = first.locator(".item-authors").inner_text().split(", ")
     assert len(authors) >= 3 and set(authors) <= set(NAMES)
 
@@ -105,6 +107,7 @@ def test_without_javascript_no_abstract_toggle_is_shown_and_the_title_leads_to_i
         item = page.locator(".paper-item").nth(2)
         assert item.locator(".item-abstract").count() == 0
         assert item.get_attribute("data-abstract") == ""
+        assert "BibTeX" not in item.locator(".item-links").inner_text()  # made by script too, from the title
         item.locator(".paper-item-title a").click()
         assert page.locator("section.abstract math").count() == 6
     finally:

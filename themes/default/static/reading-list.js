@@ -1,7 +1,8 @@
 /* The reading list (issue 31): a button on every list item, search result and paper page adds the paper
  * to the reader's list, or removes it; reading-list.html shows the list, exports it (BibTeX, RIS, CSL-JSON:
  * a download or a copy) and gives a link that carries it (reading-list.html#ids=…). A list item marked
- * data-abstract also gets an "Abstract" toggle that opens the abstract in place, from the same block.
+ * data-abstract also gets an "Abstract" toggle that opens the abstract in place, from the same block, and
+ * every list item a "BibTeX" link to its paper's Cite box (made here from its title's link: issue 29).
  *
  * The list lives in this browser (localStorage), under a key named after the site's root, so that two
  * proceedings on one host (or opened from file://, where every page shares one origin) keep two lists; in
@@ -13,7 +14,7 @@
  * assets/reading/ (generator/publish/reading_list.py), injected by script tag when needed: fetch() is
  * refused from file://. Nothing from content goes through innerHTML: titles and names are text nodes.
  * The script tag says where the page is (data-series: "volume" for a series' volume, "archive" for the
- * series' own pages, absent for a lone volume). The buttons' words (label, add, remove, abstract) are the
+ * series' own pages, absent for a lone volume). The buttons' words (label, add, remove, abstract, bibtex) are the
  * volume's, in assets/search-messages.js (globalThis.proceedingsReadingListMessages, loaded before this
  * script), or the tag's own data-label, data-add, data-remove (a series' pages, which have no such file).
  */
@@ -28,7 +29,8 @@
   var KEY = "proceedings-reading-list:" + HOME.href;
   var GIVEN = globalThis.proceedingsReadingListMessages || {};
   function word(name) { return script.getAttribute("data-" + name) || GIVEN[name] || ""; }
-  var WORDS = { add: word("add"), remove: word("remove"), label: word("label"), abstract: word("abstract") };
+  var WORDS = { add: word("add"), remove: word("remove"), label: word("label"), abstract: word("abstract"),
+                bibtex: word("bibtex") };
   var MAX_KEY = 500;  // longer is nothing this site wrote
 
   // -- the list in storage -----------------------------------------------------------
@@ -173,7 +175,14 @@
     var items = document.querySelectorAll(".paper-item");
     for (var i = 0; i < items.length; i++) {
       var link = items[i].querySelector(".paper-item-title a"), links = items[i].querySelector(".item-links");
-      var made = link && links && buttonFor(link.href);
+      if (!link || !links) continue;
+      if (WORDS.bibtex && keyOf(link.href)) {  // the paper's Cite box: after its links, before its topics
+        var cite = document.createElement("a");
+        cite.href = link.getAttribute("href") + "#cite-heading";
+        cite.textContent = WORDS.bibtex;
+        links.insertBefore(cite, links.querySelector(".tags"));
+      }
+      var made = buttonFor(link.href);
       if (made) links.insertBefore(made, links.querySelector(".tags"));
     }
     var title = document.querySelector("body.paper .page-title");
