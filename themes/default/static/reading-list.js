@@ -12,7 +12,8 @@
  *
  * What the list page shows and exports of a paper comes from small scripts under each volume's
  * assets/reading/ (generator/publish/reading_list.py), injected by script tag when needed: fetch() is
- * refused from file://. Nothing from content goes through innerHTML: titles and names are text nodes.
+ * refused from file://. Nothing from content goes through innerHTML but an abstract's HTML as the build
+ * rendered it for the paper's page (a list's toggle: see fillAbstract); titles and names are text nodes.
  * The script tag says where the page is (data-series: "volume" for a series' volume, "archive" for the
  * series' own pages, absent for a lone volume). The buttons' words (label, add, remove, abstract, bibtex) are the
  * volume's, in assets/search-messages.js (globalThis.proceedingsReadingListMessages, loaded before this
