@@ -166,6 +166,8 @@ def test_cjk_text_in_a_site_of_another_language_says_its_language(tmp_path, ja_s
     assert '<html lang="en">' in ja_page and '<h1 class="page-title" lang="ja">' in ja_page
     assert '<section class="abstract" aria-labelledby="abstract-heading" lang="ja">' in ja_page
     assert '<h2 id="abstract-heading" lang="en">' in ja_page
+    # A list's item says its abstract's language, which the toggle reading-list.js makes takes as its lang.
+    assert '<li class="paper-item" data-abstract="ja">' in read(site, "index.html")
     assert '<h1 class="page-title" lang="zh">' in read(site, "papers/基于扩散模型的图像超分辨率重建.html")
     # In its own language's site the text needs no attribute of its own.
     assert '<h1 class="page-title">' in read(ja_site, "papers/拡散モデルを用いた高速な画像生成.html")

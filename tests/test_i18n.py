@@ -54,8 +54,16 @@ def search_messages(site: Path) -> dict:
     loads (a volume's search form carries none of its own)."""
     home = (site / "index.html").read_text(encoding="utf-8")
     assert '<script src="assets/search-messages.js" defer></script>' in home and "data-messages" not in home
+    return script_messages(site)[0]
+
+
+def script_messages(site: Path) -> tuple[dict, dict]:
+    """The words of search.js and of cite.js (the Cite box's buttons, made by script), in that file."""
     script = (site / "assets" / "search-messages.js").read_text(encoding="utf-8")
-    return json.loads(re.fullmatch(r"globalThis\.proceedingsSearchMessages = (.*);\n", script, re.S).group(1))
+    found = re.fullmatch(r"globalThis\.proceedingsSearchMessages = (.*);\n"
+                         r"globalThis\.proceedingsCiteMessages = (.*);\n"
+                         r"globalThis\.proceedingsReadingListMessages = (.*);\n", script, re.S)
+    return json.loads(found.group(1)), json.loads(found.group(2)), json.loads(found.group(3))
 
 
 def catalogue(name: str) -> Catalog:
@@ -211,6 +219,12 @@ def test_chinese_build_speaks_chinese(tmp_path):
     assert "找不到页面" in pages["404.html"] and "个主题" in pages["tags/index.html"]
     messages = search_messages(site)
     assert messages["none"] == "没有与“{query}”匹配的论文。"
+    cite, reading = script_messages(site)[1:]
+    assert reading == {"label": "阅读列表", "add": "加入阅读列表", "remove": "从阅读列表中移除", "abstract": "摘要",
+                       "bibtex": "BibTeX"}
+    assert cite["copy_bibtex"] == "复制 BibTeX" and "Ctrl+C" in cite["selected"] and cite["selected"] != (
+        "Selected: press Ctrl+C (⌘C on a Mac) to copy")
+    assert "Copy BibTeX" not in paper and "data-copied" not in paper  # the buttons are made by cite.js
 
 
 def test_other_languages_keep_their_lang_and_get_english_words(tmp_path):

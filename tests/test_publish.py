@@ -17,6 +17,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from markupsafe import escape as html_escape
 
 from generator.commands.build import build
 from generator.pipeline.stages import Options, Pipeline
@@ -115,8 +116,9 @@ class Head(HTMLParser):
         attributes = dict(attrs)
         self.inline += [name for name in attributes if name.startswith("on")]
         if tag == "meta" and ("name" in attributes or "property" in attributes):
-            key = attributes.get("name") or attributes["property"]
-            self.meta.setdefault(key, []).append(attributes.get("content"))
+            # A tag may carry both (base.html: the description is og:description too): each reader reads its own.
+            for key in filter(None, (attributes.get("name"), attributes.get("property"))):
+                self.meta.setdefault(key, []).append(attributes.get("content"))
         elif tag == "link":
             self.links.append(attributes)
         elif tag == "script":
@@ -255,7 +257,8 @@ def test_paper_template_escapes_every_value(seed_content):
     page = head(html)
     assert page.meta["citation_title"] == [paper.title_plain]
     assert page.meta["og:title"] == [paper.title_plain]
-    assert page.meta["og:description"] == page.meta["description"]
+    assert page.meta["og:description"] == page.meta["description"] and len(page.meta["description"]) == 1
+    assert html.count(f'content="{html_escape(page.meta["description"][0])}"') == 1, "one tag for both"
     assert not page.inline, "no inline script or event handler (CSP: script-src 'self')"
     assert {"src": "../assets/cite.js", "defer": None} in page.scripts
     assert any(link.get("type") == "application/atom+xml" and link["href"] == "../feed.xml" for link in page.links)
@@ -401,7 +404,7 @@ def test_paper_pages_cite_and_relate(seed_content, tmp_path):
         assert page.meta["citation_title"] and page.meta["citation_publication_date"] == ["2026/12/06"]
         assert page.meta["og:url"] == [BASE_URL + "papers/" + path.name]
         assert not page.inline
-        assert '<pre class="bibtex" id="bibtex"' in html and 'data-copy="bibtex"' in html
+        assert '<pre class="bibtex" id="bibtex"' in html and '<script src="../assets/cite.js" defer>' in html
         related = re.findall(r'<li><a href="\.\./(papers/[^"]+)">', html.split('class="related-list"')[1])
         assert 1 <= len(related) <= 5 and f"papers/{path.name}" not in related
         assert all((site / link).is_file() for link in related)

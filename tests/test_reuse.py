@@ -57,7 +57,7 @@ def test_an_unchanged_rebuild_renders_no_page_and_keeps_every_file(seed_content,
     assert renders == []
     pages = [n for n in snapshot(tmp_path / "site")
              if n.endswith((".html", ".json", ".bib", ".ris", ".txt", ".nojekyll"))
-             or n.startswith(("assets/abstracts/", "assets/reading/")) or n == "assets/search-messages.js"]
+             or n.startswith("assets/reading/") or n == "assets/search-messages.js"]
     assert second.kept == len(pages)
     run(seed_content, tmp_path / "fresh", cache=False)
     assert snapshot(tmp_path / "site") == snapshot(tmp_path / "fresh")
@@ -74,9 +74,9 @@ def test_an_edited_abstract_renders_only_the_pages_that_show_it(seed_content, tm
     slug = re.search(r"^slug: (\S+)$", target.read_text(encoding="utf-8"), re.M)[1]
     again = {name for name in snapshot(site) if (site / name).stat().st_ino != inode.get(name)}
     assert f"papers/{slug}.html" in again and "papers.json" in again
-    assert any(name.startswith("assets/abstracts/") for name in again)  # the file a list opens it from
+    assert any(name.startswith("assets/reading/r") for name in again)  # the block a list opens it from
     assert "404.html" not in again and "search.html" not in again
-    assert "index.html" not in again  # the contents show no abstract (render/abstracts.py)
+    assert "index.html" not in again  # the contents show no abstract (publish/reading_list.py)
     assert 0 < renders.count("paper.html") < 19, "only the paper, its neighbours and papers relating to it"
     run(seed_content, tmp_path / "fresh", cache=False)
     assert snapshot(site) == snapshot(tmp_path / "fresh")

@@ -116,18 +116,36 @@ def test_percent_sign_keeps_the_rest_of_the_sentence(seed_site):
 
 
 def test_home_lists_every_paper_with_title_and_its_abstract_a_click_away(seed_site):
+    from generator.publish.reading_list import file_of, is_plain_paragraph
+
     home = (seed_site / "index.html").read_text(encoding="utf-8")
     assert home.count('class="paper-item"') == SEED_ABSTRACTS
     assert "19 papers" in home
-    # Each opens in place, from the file under assets/abstracts/ its toggle names (contents.js).
-    toggles = re.findall(r'<details class="item-abstract" data-abstract="(a\d+)" data-paper="([^"]+)">', home)
-    assert len(toggles) == SEED_ABSTRACTS
-    for name, paper in toggles:
-        text = (seed_site / "assets" / "abstracts" / f"{name}.js").read_text(encoding="ascii")
-        held = json.loads(json.loads(re.fullmatch(r'proceedingsAbstracts\.arrived\("a\d+",JSON\.parse\((".*")\)\);\n',
-                                                  text).group(1)))
-        assert held[paper].startswith("<p>"), (name, paper)
+    # Each is marked as having an abstract, which reading-list.js opens in place from the paper's block.
+    assert home.count('<li class="paper-item" data-abstract>') == SEED_ABSTRACTS
+    papers = json.loads((seed_site / "papers.json").read_text(encoding="utf-8"))
+    count = block_data(seed_site / "assets" / "reading" / "manifest.js")["files"]
+    with_html = 0
+    for paper in papers:
+        record = block_data(seed_site / "assets" / "reading" / f"{file_of(paper['slug'], count)}.js")[paper["slug"]]
+        assert record["p"] == paper["abstract"]
+        page = (seed_site / paper["url"]).read_text(encoding="utf-8")
+        shown = page.split('<h2 id="abstract-heading">Abstract</h2>\n', 1)[1].split("\n  </section>", 1)[0].strip()
+        if "h" in record:  # its HTML only when more than the plain text in a paragraph: as its page shows it
+            assert record["h"].strip() == shown and not is_plain_paragraph(record["h"], record["p"])
+            with_html += 1
+        else:
+            assert is_plain_paragraph(shown + "\n", record["p"]), shown
+    assert 0 < with_html < len(papers)
     assert "<p>" not in home.split('class="paper-list"', 1)[1].rsplit("</ol>", 1)[0]  # no abstract on the list
+    assert not (seed_site / "assets" / "abstracts").exists()  # not written twice
+
+
+def block_data(path):
+    """The data a script under assets/reading/ hands to reading-list.js."""
+    text = path.read_text(encoding="ascii")
+    match = re.fullmatch(r'proceedingsReadingList\.arrived\("(\w+)",JSON\.parse\((".*")\)\);\n', text, re.S)
+    return json.loads(json.loads(match.group(2)))
 
 
 def test_paper_pages_link_previous_and_next(seed_site):
@@ -172,7 +190,7 @@ def test_long_lists_paginate_and_every_link_still_resolves(seed_content, tmp_pat
 
 def test_long_abstracts_with_math_stay_off_the_one_contents_page(tmp_path):
     """A volume of long, math-heavy abstracts: its 150 papers are listed on one contents page, once each, in
-    order; the abstracts are in the files the toggles open (render/abstracts.py), and no page passes 100 KB."""
+    order; the abstracts are in the blocks the toggles open (publish/reading_list.py), and no page passes 100 KB."""
     from conftest import write_list
     from generator.commands.build import build
     from generator.commands.reporter import Reporter
@@ -188,8 +206,9 @@ def test_long_abstracts_with_math_stay_off_the_one_contents_page(tmp_path):
     homes = sorted(site.glob("index*.html"), key=lambda p: int(re.sub(r"\D", "", p.stem) or 1))
     assert [p.name for p in homes] == ["index.html"]
     assert "We show" not in homes[0].read_text(encoding="utf-8")  # the abstracts are not on the contents
-    abstracts_on_disk = "".join(p.read_text(encoding="ascii") for p in (site / "assets" / "abstracts").glob("*.js"))
-    assert abstracts_on_disk.count("Paper 150 studies") == 1
+    blocks = [block_data(p) for p in (site / "assets" / "reading").glob("r*.js")]
+    shown = [record["h"] for block in blocks for record in block.values()]  # math: its HTML beside its text
+    assert sum(html.count("Paper 150 studies") for html in shown) == 1
     sizes = {p.name: p.stat().st_size for p in site.rglob("*.html")}
     assert max(sizes.values()) < 100_000, max(sizes.items(), key=lambda item: item[1])
     listed, starts = [], []

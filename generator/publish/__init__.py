@@ -3,9 +3,8 @@
 A ``Publication`` is made once per build, after the abstracts are rendered:
 
 * ``template_globals()``: ``feed_url`` for every page's ``<head>`` ("" when no feed);
-* ``paper_context(paper)``: ``meta``, ``bibtex``, ``apa`` (HTML), ``cite_files`` (the names its RIS and
-  CSL-JSON download to: the Cite box makes them from the reading list's blocks, publish/reading_list.py)
-  and ``related`` for paper.html;
+* ``paper_context(paper)``: ``meta``, ``bibtex``, ``apa`` (HTML) and ``related`` for paper.html (its own
+  RIS and CSL-JSON the Cite box makes in the browser from the reading list's blocks, publish/reading_list.py);
 * ``files(paths)``: ``.nojekyll`` and the volume's citations (``proceedings.bib``, ``.ris``,
   ``.csl.json``, ``.apa.txt``) always, ``feed.xml`` when the config has a date, ``corrections.xml``
   when a paper has a dated correction, ``sitemap.xml`` when the base URL is known, ``robots.txt``
@@ -40,7 +39,7 @@ if TYPE_CHECKING:
     from generator.model.volume import Volume
 
 __all__ = ["APA_PATH", "BIB_PATH", "CSL_PATH", "FEED_PATH", "NOJEKYLL", "RIS_PATH", "SITEMAP_PATH", "MetaTag",
-           "Publication", "citation_files"]
+           "Publication"]
 
 BIB_PATH = "proceedings.bib"
 RIS_PATH = "proceedings.ris"
@@ -86,7 +85,6 @@ class Publication:
             "meta": paper_meta(paper, self.volume),
             "bibtex": self.bibtex[paper.paper.id],
             "apa": html,
-            "cite_files": citation_files(paper),
             "related": self.related[paper.paper.id],
         }
 
@@ -127,13 +125,6 @@ class Publication:
         for name in volume_sitemap_names(paths) if self.volume.base_url else []:
             makers[name] = functools.partial(lambda n: sitemaps()[n], name)
         return makers
-
-
-def citation_files(paper: RenderedPaper) -> dict[str, str]:
-    """The names a paper's RIS and CSL-JSON download to. They are no files of the site: at 50,000 papers
-    two small files a paper were 135 MB and 100,000 files (issue 29), and the reading list's blocks hold
-    the same records, from which the Cite box makes them (assets/cite.js)."""
-    return {"ris": f"{paper.paper.slug}.ris", "csl": f"{paper.paper.slug}.csl.json"}
 
 
 class _Lazy(dict):

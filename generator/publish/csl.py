@@ -1,6 +1,10 @@
 """CSL-JSON (Zotero, Pandoc, citeproc): one ``paper-conference`` item per paper, a volume's as one array.
 
-Variables are those of the CSL 1.0.2 schema; a fact the paper and the volume do not give is left out.
+Variables are those of the CSL 1.0.2 schema; a fact the paper and the volume do not give is left out. The
+abstract is left out too (issue 29): CSL-JSON is what citeproc and Pandoc format references from, and no
+citation style prints an abstract; at 50,000 papers the volume's abstracts were 55 MB of this file. A reference
+manager gets them from ``proceedings.ris``, and a paper's own CSL-JSON (the Cite box, the reading list's
+export, made in the browser: reading_list.py) has its abstract, which costs no file.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ def csl_item(ref: Reference) -> dict[str, Any]:
         "editor": [csl_name(editor) for editor in ref.editors],
         "container-title": ref.container, "collection-title": ref.series, "issued": issued,
         "volume": ref.volume, "page": pages, "publisher": ref.publisher, "publisher-place": ref.address,
-        "ISBN": ref.isbn, "ISSN": ref.issn, "DOI": ref.doi, "URL": ref.url, "abstract": ref.abstract,
+        "ISBN": ref.isbn, "ISSN": ref.issn, "DOI": ref.doi, "URL": ref.url,
         "keyword": ", ".join(ref.keywords),
     }
     return {key: value for key, value in item.items() if value}

@@ -3,7 +3,7 @@
 Only facts we have are written: no author, PDF or address tag is made up
 when the paper or the config does not give one. Values are plain text; the
 template escapes them as attributes. ``og:description`` is the page's own
-meta description, so the template writes it from the same block.
+meta description: base.html gives that one tag both names (``name`` and ``property``).
 """
 
 from __future__ import annotations

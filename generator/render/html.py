@@ -22,7 +22,6 @@ from generator.model.config import Config
 from generator.model.details import is_web_link
 from generator.errors import ThemeError
 from generator.render.i18n import interface
-from generator.render import abstracts
 from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
 from generator.derive.groups import group_index
@@ -216,7 +215,6 @@ class SiteRenderer:
         self.cross_page, self.fragments = [], {}
         self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in parts.tags}
         self.shared["author_urls"] = author_urls(self.people)
-        self.shared["abstract_files"] = abstracts.file_count(len(papers))  # moves only in powers of two
         outputs = [output for page_type in PAGE_TYPES for output in page_type(self, parts)]
         if self.publication is not None:
             paths = [output.path for output in outputs]  # the sitemap's: the old addresses only lead elsewhere
@@ -248,10 +246,14 @@ class SiteRenderer:
         yield Output(SEARCH_MESSAGES, self.search_messages, frozenset())
 
     def search_messages(self) -> bytes:
-        """The script handing search.js its words: ``messages`` of _search_messages.html (JSON made safe
-        for HTML by ``tojson``, and so for a script too)."""
-        messages = self.env.get_template("_search_messages.html").module.messages
-        return f"globalThis.proceedingsSearchMessages = {messages};\n".encode("utf-8")
+        """The script handing search.js, cite.js and reading-list.js their words: ``messages`` of
+        _search_messages.html, _cite_messages.html and _reading_messages.html (JSON made safe for HTML by
+        ``tojson``, and so for a script too): once for the volume, not in every page (issue 29)."""
+        words = {name: self.env.get_template(template).module.messages for name, template in (
+            ("Search", "_search_messages.html"), ("Cite", "_cite_messages.html"),
+            ("ReadingList", "_reading_messages.html"))}
+        return "".join(f"globalThis.proceedings{name}Messages = {messages};\n"
+                       for name, messages in words.items()).encode("utf-8")
 
     def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """The volume's contents (render/contents.py): every paper on the home page, or past 1,000 papers
@@ -287,18 +289,13 @@ class SiteRenderer:
         return self.render("paper.html", "../", paper=paper, previous=previous, next=following, **extra)
 
     def citation_files(self, papers: list[RenderedPaper]) -> Iterator[Output]:
-        """The reading list's blocks, each paper's citations as the volume's files have them, which the
-        reading list and the Cite box's downloads read (publish/reading_list.py; its manifest depends on the
-        count of papers: deps None)."""
+        """Each paper's block (publish/reading_list.py): its citations as the volume's files have them and its
+        abstract, which the reading list, the Cite box's downloads and a list's abstract toggles read (its
+        manifest depends on the count of papers: deps None)."""
         if self.publication is None:
             return
         for path, held, make in reading_files(papers, self.publication):
             yield Output(path, make, _ids(held) if held else None)
-
-    def abstract_files(self, papers: list[RenderedPaper]) -> Iterator[Output]:
-        """The abstracts list items open in place (render/abstracts.py), each file made from its papers."""
-        for path, held, make in abstracts.abstract_files(papers):
-            yield Output(path, make, _ids(held))
 
     def tag_pages(self, tag_pages: list[TagPage]) -> Iterator[Output]:
         # The topic index shows names and counts only: a paper's text never changes it.
@@ -337,10 +334,14 @@ class SiteRenderer:
 def _lang_attribute(site_language: str, text: str) -> Markup:
     """`` lang="ja"`` for a paper's text in a CJK language other than the site's, so that it gets
     its language's fonts and glyph forms; empty when the language is the site's or not known."""
+    found = _lang_code(site_language, text)
+    return Markup(f' lang="{found}"') if found else Markup("")
+
+
+def _lang_code(site_language: str, text: str) -> str:
+    """The language (``ja``) of a paper's text in a CJK language other than the site's, else ""."""
     found = language_of(text)
-    if not found or found == site_language.split("-")[0].lower():
-        return Markup("")
-    return Markup(f' lang="{found}"')
+    return "" if not found or found == site_language.split("-")[0].lower() else found
 
 
 def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
@@ -366,7 +367,6 @@ PAGE_TYPES: tuple[Callable[[SiteRenderer, SiteParts], Iterable[Output]], ...] = 
     lambda renderer, parts: renderer.tag_pages(parts.tags),
     lambda renderer, parts: renderer.author_pages(parts.authors),
     lambda renderer, parts: renderer.fixed_pages(parts.papers),
-    lambda renderer, parts: renderer.abstract_files(parts.papers),
     lambda renderer, parts: renderer.citation_files(parts.papers),
 )
 
@@ -377,14 +377,8 @@ def install_functions(env: jinja2.Environment) -> jinja2.Environment:
     env.globals["authors_in_lists"] = AUTHORS_IN_LISTS
     env.globals["author_url"] = _author_url
     env.filters.update(tag_url=_tag_url, topic=_topic, lang_attr=_lang_attr, teaser=teaser, href=link_href,
-                       abstract_file=_abstract_file)
+                       lang_code=_lang_code_filter)
     return env
-
-
-@jinja2.pass_context
-def _abstract_file(context, paper: RenderedPaper) -> str:
-    """The file under assets/abstracts/ (no suffix) a list item opens its paper's abstract from."""
-    return abstracts.file_of(paper.paper.id, context["abstract_files"])
 
 
 @jinja2.pass_context
@@ -413,5 +407,10 @@ def _topic(context, name: str) -> str:
 @jinja2.pass_context
 def _lang_attr(context, text: str) -> Markup:
     return _lang_attribute(context["site"].language, text)
+
+
+@jinja2.pass_context
+def _lang_code_filter(context, text: str) -> str:
+    return _lang_code(context["site"].language, text)
 
 

@@ -16,7 +16,7 @@ AUTHORS_IN_LISTS = 10
 # A list page's papers stop short of this many bytes (the page's own header, contents and navigation
 # come on top): every page stays under 100 KB, however long its abstracts or heavy their math.
 LIST_PAGE_BUDGET = 80_000
-ITEM_MARKUP = 700  # bytes of a list item's own markup: links, topics, the abstract's toggle
+ITEM_MARKUP = 700  # bytes of a list item's own markup, about: links, topics (its abstract toggle is made by script)
 
 
 def paginate(items: list, size: int, stem: str, joiner: str = "-", weight: Callable[[Any], int] | None = None,
@@ -60,7 +60,7 @@ def chunk_by_weight(items: Sequence, size: int, weight: Callable[[Any], int] | N
 
 def list_weight(paper: RenderedPaper) -> int:
     """About the bytes a paper adds to a list page (_paper_item.html): its title, names and links (its
-    abstract is not on the page: render/abstracts.py)."""
+    abstract is not on the page: publish/reading_list.py)."""
     names = sum(len(author.name) + 40 for author in paper.details.authors[:AUTHORS_IN_LISTS])
     return len(paper.title_html) + names + ITEM_MARKUP
 

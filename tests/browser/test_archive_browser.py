@@ -98,3 +98,16 @@ def test_a_volume_page_links_to_the_archive_and_its_search(page, archive_site):
     page.fill("#search-q", "quasar")
     wait_done(page, 5)
     assert page.locator(".search-hit-title").all_inner_texts() == ["Sparse Kernels for Quasar Spectra"]
+
+
+def test_a_volumes_list_opens_an_abstract_from_its_own_block(page, archive_site):
+    """In a series the reading list's key is "<volume>/<slug>": a volume's toggle loads that volume's block
+    (assets/reading/ under its folder, issue 29) and its BibTeX link leads to the paper's Cite box."""
+    page.goto((archive_site / "2023" / "index.html").as_uri())
+    item = page.locator(".paper-item[data-abstract]").first
+    item.locator(".item-abstract summary").click()
+    page.wait_for_selector(".paper-item .item-abstract[data-loaded]")
+    assert item.locator(".item-abstract .abstract").inner_text().strip()
+    loaded = page.eval_on_selector_all("script[src*='/assets/reading/']", "tags => tags.map(t => t.src)")
+    assert loaded and all("/2023/assets/reading/" in src for src in loaded), loaded
+    assert item.locator(".item-links > a", has_text="BibTeX").get_attribute("href").endswith(".html#cite-heading")

@@ -108,5 +108,37 @@ def test_the_papers_ris_and_csl_json_download_as_the_volumes_files_have_them(pag
     assert made.value.suggested_filename == f"{paper['slug']}.csl.json"
     items = json.loads(Path(made.value.path()).read_text(encoding="utf-8"))
     volume_items = json.loads((search_site / "proceedings.csl.json").read_text(encoding="utf-8"))
-    assert items == [volume_items[paper["order"] - 1]]
+    # The paper's item is the volume's with its abstract, which the volume's file leaves out (csl.py).
+    assert "abstract" not in volume_items[paper["order"] - 1]
+    assert items == [{**volume_items[paper["order"] - 1], "abstract": paper["abstract"]}]
     assert not page.errors, page.errors
+
+
+def test_the_buttons_are_made_by_script_and_the_files_download_by_keyboard(page, site_url, search_site):
+    """cite.js makes the buttons and the download line (issue 29: not in every page's HTML), in the volume's
+    words; a download link with no file yet is reached and started with the keyboard."""
+    paper = json.loads((search_site / "papers.json").read_text(encoding="utf-8"))[1]
+    page.goto(site_url + paper["url"])
+    expect(page.locator("button[data-copy='bibtex']")).to_have_text("Copy BibTeX")
+    expect(page.locator("button[data-copy='apa-reference']")).to_have_text("Copy APA reference")
+    expect(page.locator(".cite-files").first).to_have_text("Download: RIS CSL-JSON")
+    ris_link = page.locator("a[data-cite-download='ris']")
+    ris_link.focus()
+    with page.expect_download() as made:
+        page.keyboard.press("Enter")
+    assert made.value.suggested_filename == f"{paper['slug']}.ris"
+    assert f"TI  - {paper['title']}\r\n" in Path(made.value.path()).read_bytes().decode("utf-8")
+    assert not page.errors, page.errors
+
+
+def test_without_javascript_the_cite_box_has_its_text_and_no_buttons(browser, search_site):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        paper = json.loads((search_site / "papers.json").read_text(encoding="utf-8"))[1]
+        page.goto((search_site / paper["url"]).as_uri())
+        assert page.locator("#bibtex").inner_text().startswith("@inproceedings{")
+        assert page.locator(".cite button").count() == 0 and page.locator("a[data-cite-download]").count() == 0
+        assert page.locator(".volume-cite a[href$='proceedings.ris']").is_visible()
+    finally:
+        context.close()

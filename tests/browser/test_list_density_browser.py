@@ -66,37 +66,50 @@ def test_a_list_shows_seven_papers_above_the_fold(page, venue_site, page_name):
     first = page.locator(".paper-item").first
     assert [a.inner_text() for a in first.locator(".item-links > a").all()] == ["PDF", "Code", "OpenReview",
                                                                                  "BibTeX"]
+    title = first.locator(".paper-item-title a").get_attribute("href")
+    assert first.locator(".item-links > a", has_text="BibTeX").get_attribute("href") == title + "#cite-heading"
     authors = first.locator(".item-authors").inner_text().split(", ")
     assert len(authors) >= 3 and set(authors) <= set(NAMES)
 
 
 def test_the_abstract_opens_in_place_from_file(page, venue_site):
-    """The list carries no abstract (issue 29: a volume on one page); opening one loads the small file that holds
-    it (assets/abstracts/, contents.js), from file:// as over http, and shows it typeset."""
+    """The list carries no abstract (issue 29: a volume on one page); opening one loads the paper's block
+    (assets/reading/, reading-list.js), from file:// as over http, and shows it typeset."""
     page.set_viewport_size(DESKTOP)
     page.goto((venue_site / "index.html").as_uri())
     item = page.locator(".paper-item").nth(2)
     abstract = item.locator(".item-abstract .abstract")
     assert not abstract.is_visible()
+    assert item.locator(".item-links > *").first.evaluate("e => e.matches('details.item-abstract')")  # first in line
     item.locator(".item-abstract summary").click()
     page.wait_for_selector(".paper-item:nth-child(3) .item-abstract[data-loaded] math")
     assert abstract.is_visible() and page.url.endswith("index.html")
     assert abstract.locator("math").count() == 6  # the math is typeset, not half-converted text
     assert "$" not in abstract.inner_text()
-    loaded = page.eval_on_selector_all("script[src*='/assets/abstracts/']", "tags => tags.map(t => t.src)")
-    assert len(loaded) == 1, loaded
+    loaded = page.eval_on_selector_all("script[src*='/assets/reading/']", "tags => tags.map(t => t.src)")
+    assert len(loaded) == 2 and loaded[0].endswith("/assets/reading/manifest.js"), loaded  # and the paper's block
+    plain = page.locator(".paper-item").nth(0)  # an abstract without math: its plain text, as its page has it
+    plain.locator(".item-abstract summary").click()
+    page.wait_for_selector(".paper-item:nth-child(1) .item-abstract[data-loaded]")
+    paper = page.evaluate("document.querySelector('.paper-item .paper-item-title a').href")
+    text = plain.locator(".item-abstract .abstract").inner_text()
+    page.goto(paper)
+    assert text == page.locator("section.abstract > p").first.inner_text()
+    assert not page.errors, page.errors
 
 
-def test_without_javascript_the_abstract_toggle_links_the_paper(browser, venue_site):
+def test_without_javascript_no_abstract_toggle_is_shown_and_the_title_leads_to_it(browser, venue_site):
+    """A toggle only a script can fill is made by the script: without it, the title leads to the paper's page."""
     context = browser.new_context(java_script_enabled=False, viewport=DESKTOP)
     page = context.new_page()
     try:
         page.goto((venue_site / "index.html").as_uri())
         item = page.locator(".paper-item").nth(2)
-        item.locator(".item-abstract summary").click()
-        link = item.locator(".item-abstract .abstract a")
-        assert link.is_visible()
-        assert link.get_attribute("href") == item.locator(".paper-item-title a").get_attribute("href")
+        assert item.locator(".item-abstract").count() == 0
+        assert item.get_attribute("data-abstract") == ""
+        assert "BibTeX" not in item.locator(".item-links").inner_text()  # made by script too, from the title
+        item.locator(".paper-item-title a").click()
+        assert page.locator("section.abstract math").count() == 6
     finally:
         context.close()
 

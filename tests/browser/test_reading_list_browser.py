@@ -77,6 +77,8 @@ def test_three_papers_from_the_home_page_are_listed_exported_and_shared(browser,
     assert ris.count("TY  - CPAPER") == 3 and ris.count("ER  - ") == 3
     items = json.loads(download(page, "csl.json"))
     assert [item["title"] for item in items] == titles
+    assert [item["abstract"] for item in items] == [records[title]["abstract"] for title in titles]
+    assert ris.count("AB  - ") == 3 and "\x01" not in ris  # each abstract put back from the record's "p"
 
     link = page.locator("[data-reading-share]").input_value()
     assert "reading-list.html#ids=" in link

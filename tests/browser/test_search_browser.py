@@ -63,6 +63,18 @@ def test_index_loads_only_when_a_reader_starts_searching(page, site_url):
     assert "manifest.js" in requested and "search-shards.js" in requested
 
 
+def test_the_panel_is_made_by_search_js_in_the_volumes_words(page, site_url, search_site):
+    """Not written in every page (issue 29): the page has the form alone, search.js adds the panel."""
+    html = (search_site / "index.html").read_text(encoding="utf-8")
+    assert "search-panel" not in html and "aria-controls" not in html.split("</form>")[0]
+    page.goto(site_url + "index.html")
+    page.wait_for_function("() => document.querySelector('#search-panel') !== null", timeout=TIMEOUT)
+    assert page.locator("#search-q").get_attribute("aria-controls") == "search-panel"
+    assert page.locator("#search-tag option").first.inner_text() == "All topics"
+    assert page.locator("label[for='search-tag']").inner_text() == "Topic"
+    assert page.locator("#search-tag").get_attribute("form") == "search-form"
+
+
 def test_keyboard_slash_arrows_and_enter(page, site_url, search_site):
     page.goto(site_url + "index.html")
     page.keyboard.press("/")

@@ -1,21 +1,23 @@
-/* Copy buttons on paper pages: <button data-copy="ID"> copies the text of the element #ID.
+/* The Cite box's buttons on paper pages: "Copy BibTeX" under #bibtex and "Copy APA reference" under
+ * #apa-reference copy the text of that element, and "Download: RIS · CSL-JSON" gives the paper's own files.
  *
- * A file rather than inline script or onclick attributes, so a Content-Security-Policy
- * of script-src 'self' allows it. The button is hidden in the HTML and shown here, so a
- * reader without JavaScript never meets a button that does nothing; the text itself can
- * always be selected by hand. The Clipboard API needs a secure context (https, localhost;
- * most browsers count file: too); elsewhere, or when it is refused, the text is selected
- * and copied the old way, or left selected for Ctrl+C. What it says comes from the
- * button's data-copied and data-selected attributes (the message catalogue's words).
+ * A file rather than inline script or onclick attributes, so a Content-Security-Policy of script-src
+ * 'self' allows it. The buttons are made here, not written in the page (issue 29: they were 700 bytes of
+ * every paper page): a reader without JavaScript never meets a button that does nothing, and the text
+ * itself can always be selected by hand. Their words are the volume's, in assets/search-messages.js
+ * (globalThis.proceedingsCiteMessages: copy_bibtex, copy_apa, copied, selected, download). The Clipboard
+ * API needs a secure context (https, localhost; most browsers count file: too); elsewhere, or when it is
+ * refused, the text is selected and copied the old way, or left selected for Ctrl+C.
  *
- * The paper's own RIS and CSL-JSON downloads (<a data-cite-download="ris|csl" data-file="NAME">) are made here from its
- * record in the reading list's blocks (assets/reading/, loaded by script tag, so from file:// too, through
- * reading-list.js) at the first click: one copy of each paper's citations serves the reading list and the
- * Cite box, instead of two files beside every page. Their line is hidden in the HTML and shown here; without
- * JavaScript the volume's citation files below it remain.
+ * The paper's own RIS and CSL-JSON are made from its record in the reading list's blocks (assets/reading/,
+ * loaded by script tag, so from file:// too, through reading-list.js) at the first click: one copy of each
+ * paper's citations serves the reading list and the Cite box, instead of two files beside every page.
+ * Without JavaScript the volume's citation files below remain.
  */
 (function () {
   "use strict";
+
+  var WORDS = globalThis.proceedingsCiteMessages || {};
 
   function selectContents(element) {
     var range = document.createRange();
@@ -27,7 +29,7 @@
 
   function say(button, message) {
     var status = button.parentNode.querySelector(".copy-status");
-    if (status) status.textContent = message;
+    if (status) status.textContent = message || "";
   }
 
   function copyBySelection(button, source) {
@@ -38,7 +40,7 @@
     } catch (error) {
       copied = false;
     }
-    say(button, button.getAttribute(copied ? "data-copied" : "data-selected") || "");
+    say(button, copied ? WORDS.copied : WORDS.selected);
   }
 
   function copy(button) {
@@ -47,7 +49,7 @@
     say(button, "");
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(source.textContent).then(
-        function () { say(button, button.getAttribute("data-copied") || ""); },
+        function () { say(button, WORDS.copied); },
         function () { copyBySelection(button, source); }
       );
     } else {
@@ -55,25 +57,63 @@
     }
   }
 
-  var TYPES = { ris: "application/x-research-info-systems", csl: "application/vnd.citationstyles.csl+json" };
+  /* A line of actions after ``place``: a button copying the element ``id``, and where it says so. */
+  function actions(place, id, label) {
+    var line = document.createElement("p");
+    line.className = "cite-actions";
+    var button = line.appendChild(document.createElement("button"));
+    button.type = "button";
+    button.className = "copy-button";
+    button.setAttribute("data-copy", id);
+    button.textContent = label || "";
+    button.addEventListener("click", copy.bind(null, button));
+    var status = line.appendChild(document.createElement("span"));
+    status.className = "copy-status";
+    status.setAttribute("role", "status");
+    status.setAttribute("aria-live", "polite");
+    place.parentNode.insertBefore(line, place.nextSibling);
+    return line;
+  }
 
-  function offerDownloads(links) {
+  var TYPES = { ris: "application/x-research-info-systems", csl: "application/vnd.citationstyles.csl+json" };
+  var LABELS = { ris: "RIS", csl: "CSL-JSON" };
+  var SUFFIXES = { ris: ".ris", csl: ".csl.json" };
+
+  /* "Download: RIS CSL-JSON" at the end of ``line``: each a link whose file is made at the first click. */
+  function offerDownloads(line) {
     var list = globalThis.proceedingsReadingList;
-    if (!links.length || !list || !list.citationsOf) return;
+    if (!list || !list.citationsOf) return;
+    var slug = "";
+    try {  // papers/<slug>.html: the files are named after the page, as the volume's are after the volume
+      slug = decodeURIComponent(window.location.pathname.split("/").pop()).replace(/\.html$/, "");
+    } catch (error) { slug = ""; }
+    var holder = line.appendChild(document.createElement("span"));
+    holder.className = "cite-files";
+    holder.appendChild(document.createTextNode((WORDS.download || "") + " "));
     var made = null;  // the files, asked for at the first click: a reader who never downloads loads nothing
+    var links = ["ris", "csl"].map(function (format, number) {
+      if (number) holder.appendChild(document.createTextNode(" "));
+      var link = holder.appendChild(document.createElement("a"));
+      link.setAttribute("data-cite-download", format);
+      link.setAttribute("role", "button");  // no address until its file is made
+      link.tabIndex = 0;
+      link.textContent = LABELS[format];
+      return link;
+    });
 
     function fill(texts) {
-      for (var i = 0; i < links.length; i++) {
-        var format = links[i].getAttribute("data-cite-download");
+      links.forEach(function (link) {
+        var format = link.getAttribute("data-cite-download");
         var file = new Blob([texts[format]], { type: TYPES[format] + ";charset=utf-8" });
-        // A link to download has an address only once its file is made (a link without one is a placeholder).
-        links[i].download = links[i].getAttribute("data-file");
-        links[i].href = URL.createObjectURL(file);
-      }
+        link.download = (slug || "citation") + SUFFIXES[format];
+        link.href = URL.createObjectURL(file);
+        link.removeAttribute("role");
+        link.removeAttribute("tabindex");
+      });
     }
 
-    Array.prototype.forEach.call(links, function (link) {
-      link.addEventListener("click", function (event) {
+    links.forEach(function (link) {
+      function start(event) {
         if (link.href) return;  // made: the browser downloads it
         event.preventDefault();
         made = made || list.citationsOf(window.location.href);
@@ -82,17 +122,17 @@
           if (!link.href) fill(texts);
           link.click();
         });
+      }
+      link.addEventListener("click", start);
+      link.addEventListener("keydown", function (event) {
+        if (!link.href && (event.key === "Enter" || event.key === " ")) start(event);
       });
     });
-    links[0].parentNode.hidden = false;
   }
 
-  offerDownloads(document.querySelectorAll("a[data-cite-download]"));
-
-  var buttons = document.querySelectorAll("button[data-copy]");
-  for (var i = 0; i < buttons.length; i++) {
-    var button = buttons[i];
-    button.hidden = false;
-    button.addEventListener("click", copy.bind(null, button));
-  }
+  var bibtex = document.getElementById("bibtex");
+  if (bibtex) actions(bibtex, "bibtex", WORDS.copy_bibtex);
+  var apa = document.getElementById("apa-reference");
+  var apaLine = apa && apa.closest("p");
+  if (apaLine) offerDownloads(actions(apaLine, "apa-reference", WORDS.copy_apa));
 })();

@@ -1,6 +1,8 @@
 /* The reading list (issue 31): a button on every list item, search result and paper page adds the paper
  * to the reader's list, or removes it; reading-list.html shows the list, exports it (BibTeX, RIS, CSL-JSON:
- * a download or a copy) and gives a link that carries it (reading-list.html#ids=…).
+ * a download or a copy) and gives a link that carries it (reading-list.html#ids=…). A list item marked
+ * data-abstract also gets an "Abstract" toggle that opens the abstract in place, from the same block, and
+ * every list item a "BibTeX" link to its paper's Cite box (made here from its title's link: issue 29).
  *
  * The list lives in this browser (localStorage), under a key named after the site's root, so that two
  * proceedings on one host (or opened from file://, where every page shares one origin) keep two lists; in
@@ -10,9 +12,12 @@
  *
  * What the list page shows and exports of a paper comes from small scripts under each volume's
  * assets/reading/ (generator/publish/reading_list.py), injected by script tag when needed: fetch() is
- * refused from file://. Nothing from content goes through innerHTML: titles and names are text nodes.
+ * refused from file://. Nothing from content goes through innerHTML but an abstract's HTML as the build
+ * rendered it for the paper's page (a list's toggle: see fillAbstract); titles and names are text nodes.
  * The script tag says where the page is (data-series: "volume" for a series' volume, "archive" for the
- * series' own pages, absent for a lone volume) and the buttons' words (data-label, data-add, data-remove).
+ * series' own pages, absent for a lone volume). The buttons' words (label, add, remove, abstract, bibtex) are the
+ * volume's, in assets/search-messages.js (globalThis.proceedingsReadingListMessages, loaded before this
+ * script), or the tag's own data-label, data-add, data-remove (a series' pages, which have no such file).
  */
 (function () {
   "use strict";
@@ -23,8 +28,10 @@
   var SERIES = PLACE !== "";
   var HOME = PLACE === "volume" ? new URL("../", ROOT) : ROOT;  // where the list and reading-list.html live
   var KEY = "proceedings-reading-list:" + HOME.href;
-  var WORDS = { add: script.getAttribute("data-add") || "", remove: script.getAttribute("data-remove") || "",
-                label: script.getAttribute("data-label") || "" };
+  var GIVEN = globalThis.proceedingsReadingListMessages || {};
+  function word(name) { return script.getAttribute("data-" + name) || GIVEN[name] || ""; }
+  var WORDS = { add: word("add"), remove: word("remove"), label: word("label"), abstract: word("abstract"),
+                bibtex: word("bibtex") };
   var MAX_KEY = 500;  // longer is nothing this site wrote
 
   // -- the list in storage -----------------------------------------------------------
@@ -169,7 +176,14 @@
     var items = document.querySelectorAll(".paper-item");
     for (var i = 0; i < items.length; i++) {
       var link = items[i].querySelector(".paper-item-title a"), links = items[i].querySelector(".item-links");
-      var made = link && links && buttonFor(link.href);
+      if (!link || !links) continue;
+      if (WORDS.bibtex && keyOf(link.href)) {  // the paper's Cite box: after its links, before its topics
+        var cite = document.createElement("a");
+        cite.href = link.getAttribute("href") + "#cite-heading";
+        cite.textContent = WORDS.bibtex;
+        links.insertBefore(cite, links.querySelector(".tags"));
+      }
+      var made = buttonFor(link.href);
       if (made) links.insertBefore(made, links.querySelector(".tags"));
     }
     var title = document.querySelector("body.paper .page-title");
@@ -207,7 +221,7 @@
   var CRC = null;
   var ABSTRACT = "\u0001";
 
-  /* zlib's crc32 of the text's UTF-8 bytes: the block a paper's record is in (render/abstracts.py). */
+  /* zlib's crc32 of the text's UTF-8 bytes: the block a paper's record is in (publish/reading_list.py, file_of). */
   function crc32(text) {
     if (!CRC) {
       CRC = [];
@@ -230,15 +244,60 @@
       return load(new URL("assets/reading/r" + (crc32(slug) % manifest.files) + ".js", root).href);
     }).then(function (block) {
       var record = Object.prototype.hasOwnProperty.call(block, slug) ? block[slug] : null;
-      // The RIS record's abstract is written once, in the CSL item (publish/reading_list.py: ABSTRACT).
+      // The abstract is written once, as "p" (publish/reading_list.py): the RIS record holds ABSTRACT for it.
       if (record && record.r.indexOf(ABSTRACT) >= 0) {
-        record.r = record.r.replace(ABSTRACT, function () { return record.c.abstract; });
+        record.r = record.r.replace(ABSTRACT, function () { return record.p; });
       }
       return { key: key, root: root, volume: volume, record: record };
     }, function () {
       return { key: key, root: root, volume: volume, record: null };
     });
   }
+
+  // -- a list's abstracts, opened in place -----------------------------------------------
+
+  /* An "Abstract" toggle first in the line of links of each list item marked data-abstract (its value the
+     abstract's language, when it is not the page's), filled from the paper's block when first opened. */
+  function addAbstracts() {
+    var items = document.querySelectorAll(".paper-item[data-abstract]");
+    for (var i = 0; i < items.length; i++) {
+      var link = items[i].querySelector(".paper-item-title a"), links = items[i].querySelector(".item-links");
+      var key = link && links && keyOf(link.href);
+      if (!key) continue;
+      var details = document.createElement("details");
+      details.className = "item-abstract";
+      details.setAttribute("data-abstract-key", key);
+      details.appendChild(document.createElement("summary")).textContent = WORDS.abstract;
+      var holder = details.appendChild(document.createElement("div"));
+      holder.className = "abstract";
+      if (items[i].getAttribute("data-abstract")) holder.lang = items[i].getAttribute("data-abstract");
+      links.insertBefore(details, links.firstChild);
+    }
+  }
+
+  /* The abstract's HTML ("h") is the build's own rendering of it, as on the paper's page (everything from the
+     content escaped; the page's CSP lets no script in it run); a plain one ("p") goes in as text. */
+  function fillAbstract(details) {
+    recordOf(details.getAttribute("data-abstract-key")).then(function (entry) {
+      var record = entry.record, holder = details.querySelector(".abstract");
+      if (!record || details.hasAttribute("data-loaded")) return;  // not loaded: the next opening tries again
+      if (record.h) {
+        holder.innerHTML = record.h;
+      } else {
+        holder.appendChild(document.createElement("p")).textContent = record.p || "";
+      }
+      details.setAttribute("data-loaded", "");
+    });
+  }
+
+  // "toggle" does not bubble: listened for on the way down.
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (details.open && details.classList && details.classList.contains("item-abstract") &&
+        details.hasAttribute("data-abstract-key") && !details.hasAttribute("data-loaded")) {
+      fillAbstract(details);
+    }
+  }, true);
 
   globalThis.proceedingsReadingList = {
     arrived: function (name, data) {
@@ -270,6 +329,15 @@
     return new URL("reading-list.html#ids=" + keys.map(encodeURIComponent).join(","), HOME).href;
   }
 
+  /* The paper's CSL item under ``key``, with its abstract: the volume's proceedings.csl.json leaves abstracts
+     out (publish/csl.py), a paper's own item has it. */
+  function cslItem(record, key) {
+    var item = {};
+    Object.keys(record.c).forEach(function (name) { item[name] = name === "id" ? key : record.c[name]; });
+    if (record.p) item.abstract = record.p;
+    return item;
+  }
+
   /* Entries whose keys repeat across volumes (two .bib files' keys) get "-2", "-3"… in every format. */
   function exports(found) {
     var taken = Object.create(null), bib = [], ris = [], csl = [];
@@ -280,9 +348,7 @@
       var renamed = key !== wanted;
       bib.push(renamed ? record.b.replace("{" + wanted + ",", "{" + key + ",") : record.b);
       ris.push(renamed ? record.r.replace("\r\nID  - " + wanted + "\r\n", "\r\nID  - " + key + "\r\n") : record.r);
-      var item = {};
-      Object.keys(record.c).forEach(function (name) { item[name] = name === "id" ? key : record.c[name]; });
-      csl.push(JSON.stringify(item));
+      csl.push(JSON.stringify(cslItem(record, key)));
     });
     return {
       bib: bib.join("\n"),
@@ -418,7 +484,7 @@
     title.id = "reading-item-" + number;
     if (entry.record) {
       title.href = new URL(entry.record.u, entry.root).href;
-      title.textContent = entry.record.t;
+      title.textContent = entry.record.c.title;
     } else {
       title.textContent = this.say("missing", { key: entry.key });
     }
@@ -451,6 +517,7 @@
     return item;
   };
 
+  addAbstracts();
   addButtons();
   var listPage = document.querySelector("[data-reading-page]");
   if (listPage) new ListPage(listPage).start();

@@ -1,0 +1,105 @@
+"""The bytes a paper costs on disk (issue 29: at most 10 KB a paper at 50,000 papers, and a site under GitHub
+Pages' 1 GB), on a volume of a few hundred made-up papers: the budget per paper, the parts that grow with the
+volume, and how many times an abstract is written.
+
+The figures at 50,000 papers are in bench/RESULTS.md ("Issue 29, session 11"); these budgets sit a little above
+what the build writes now, so that a change that puts back what was taken out fails here first.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from conftest import write_list
+from generator.commands.build import build
+from generator.commands.reporter import Reporter
+
+PAPERS = 400
+WORDS = ("model learning data network training method results show propose approach performance task "
+         "optimization gradient stochastic convex bound theory sample complexity regret policy reward agent "
+         "graph neural representation inference posterior variational kernel estimator robust adversarial "
+         "language vision diffusion transformer attention sparse efficient benchmark dataset empirical").split()
+
+
+def abstract(number: int, rng: random.Random) -> str:
+    """About 1,000 characters, as the benchmark corpus's abstracts are; every fifth with inline math; each
+    ends in a sentence no other abstract has, to count where it is written."""
+    sentences = []
+    while sum(map(len, sentences)) < 900:
+        words = rng.choices(WORDS, k=rng.randint(8, 16))
+        sentences.append(" ".join(words).capitalize() + ".")
+    if number % 5 == 0:
+        sentences.insert(1, r"We bound the error by $O(\sqrt{n} \log n)$ for $n \ge 2$.")
+    sentences.append(f"Marker sentence number {number} closes it.")
+    return " ".join(sentences)
+
+
+@pytest.fixture(scope="module")
+def volume(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("bytes")
+    content = root / "content"
+    content.mkdir()
+    rng = random.Random(29)
+    write_list(content / "papers.txt", "Proceedings of Bytes", [abstract(n, rng) for n in range(1, PAPERS + 1)])
+    (content / "proceedings.yaml").write_text("date: 2026-12-06\n", encoding="utf-8")
+    reporter = Reporter()
+    build(content, root / "site", reporter)
+    assert not reporter.errors, reporter.errors
+    return root / "site"
+
+
+def volume_bytes(site: Path) -> dict[str, int]:
+    """Bytes by part, leaving out the theme's own files (the same for any volume: lunr.js, style.css…)."""
+    parts: dict[str, int] = {}
+    for path in site.rglob("*"):
+        relative = path.relative_to(site).parts
+        if not path.is_file() or (relative[0] == "assets" and len(relative) == 2
+                                  and path.name != "search-messages.js"):
+            continue
+        part = "/".join(relative[:2]) if relative[0] == "assets" else relative[0]
+        parts[part] = parts.get(part, 0) + path.stat().st_size
+    return parts
+
+
+def test_a_paper_costs_at_most_its_budget(volume):
+    parts = volume_bytes(volume)
+    del parts["feed.xml"]  # the first 1,000 papers' summaries (publish/feeds.FEED_ENTRIES): no more at 50,000
+    per_paper = sum(parts.values()) / PAPERS
+    # 400 papers of ~1 KB abstracts: 16.1 KB a paper now (21.6 KB before issue 29's session 11).
+    assert per_paper <= 16_800, (per_paper, sorted(parts.items(), key=lambda item: -item[1])[:12])
+    pages = sorted((volume / "papers").glob("*.html"))
+    assert len(pages) == PAPERS
+    assert sum(page.stat().st_size for page in pages) / PAPERS <= 7_700  # 7.3 KB now, 9.0 KB before
+    assert "assets/abstracts" not in parts  # a list's toggles read the reading list's blocks
+    assert parts["assets/reading"] / PAPERS <= 2_700  # every abstract once, the HTML of the math ones: 2.5 KB
+
+
+def test_no_page_passes_100_kb_but_the_contents(volume):
+    heavy = {path.relative_to(volume).as_posix(): path.stat().st_size for path in volume.rglob("*.html")
+             if path.stat().st_size > 100_000}
+    assert not [name for name in heavy if name != "index.html" and not name.startswith("contents/")], heavy
+
+
+def test_an_abstract_is_written_where_a_reader_needs_it_and_no_more(volume):
+    """Its page, its reading-list block (the toggles, the Cite box, the reading list), papers.json and the
+    volume's RIS; not a toggle file of its own, not the volume's CSL-JSON (no style prints an abstract), not
+    the search's preview (its start only)."""
+    def holding(text: str) -> list[str]:
+        found = set()
+        for path in volume.rglob("*"):
+            if path.is_file() and text.encode("utf-8") in path.read_bytes():
+                relative = path.relative_to(volume).parts
+                found.add("/".join(relative[:2]) if relative[0] == "assets" else relative[0])
+        return sorted(found)
+
+    plain = holding("Marker sentence number 7 closes it.")  # (and feed.xml's summary: its first 1,000 papers)
+    assert plain == ["assets/reading", "feed.xml", "papers", "papers.json", "proceedings.ris"], plain
+    # With math: its HTML beside its text in the block (a toggle shows the math typeset), and no more.
+    block = next((volume / "assets" / "reading").glob("r*.js"))
+    with_math = holding("Marker sentence number 10 closes it.")
+    assert with_math == ["assets/reading", "feed.xml", "papers", "papers.json", "proceedings.ris"], with_math
+    assert sum(b.read_bytes().count(b"Marker sentence number 10 closes it.")
+               for b in block.parent.glob("r*.js")) == 2
