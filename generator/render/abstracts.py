@@ -14,7 +14,7 @@ the list pages that show them stay as they were.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 
 from generator.model.paper import RenderedPaper
 from generator.search.payload import data_script
@@ -38,13 +38,18 @@ def file_of(paper_id: str, count: int, stem: str = "a") -> str:
     return f"{stem}{zlib.crc32(paper_id.encode('utf-8')) % count}"
 
 
-def abstract_files(papers: list[RenderedPaper]) -> Iterator[tuple[str, list[RenderedPaper], Callable[[], bytes]]]:
-    """(path, the papers it holds, a function making its bytes) of every file with an abstract in it."""
+def abstract_files(papers: list[RenderedPaper], only: Collection[str] | None = None
+                   ) -> Iterator[tuple[str, list[RenderedPaper], Callable[[], bytes]]]:
+    """(path, the papers it holds, a function making its bytes) of every file with an abstract in it; given
+    ``only`` (paper ids), of the files that hold one of those papers' abstracts."""
     count = file_count(len(papers))
+    wanted = None if only is None else {file_of(paper_id, count) for paper_id in only}
     held: dict[str, list[RenderedPaper]] = {}
     for paper in papers:
         if paper.abstract_html:
-            held.setdefault(file_of(paper.paper.id, count), []).append(paper)
+            name = file_of(paper.paper.id, count)
+            if wanted is None or name in wanted:
+                held.setdefault(name, []).append(paper)
     for name in sorted(held, key=lambda n: int(n[1:])):
         yield f"{FOLDER}/{name}.js", held[name], _maker(name, held[name])
 

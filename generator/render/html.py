@@ -167,6 +167,11 @@ def _ids(papers) -> frozenset[str]:
     return frozenset([p.paper.id for p in papers if p is not None])
 
 
+def _shows(papers, only: frozenset[str] | None) -> bool:
+    """Whether a file showing these papers is listed: always (``only`` None), or when it shows one of ``only``."""
+    return only is None or any(p.paper.id in only for p in papers)
+
+
 class SiteRenderer:
     """Lists every output of the site; the Jinja environment is built once."""
 
@@ -191,8 +196,10 @@ class SiteRenderer:
             "people_rules": self.rules,
             **(publication.template_globals() if publication is not None else {}),  # feed_url
         }
-        # What a page shows of papers it does not list (the home pages' index of groups), as page types find it.
+        # What a page shows of papers it does not list (the home pages' index of groups, the topics' names), as
+        # page types find it.
         self.cross_page: list[Any] = []
+        self.pages: list[str] = []  # the page types' files, once ``outputs`` ran (the sitemap's)
 
     def render(self, template: str, root: str, **context: Any) -> bytes:
         try:
@@ -206,25 +213,43 @@ class SiteRenderer:
             raise ThemeError(f"template {template} failed: {exc}") from None
         return html.encode("utf-8")
 
-    def outputs(self, papers: list[RenderedPaper]) -> list[Output]:
+    def outputs(self, papers: list[RenderedPaper], only: frozenset[str] | None = None,
+                pages: list[str] | None = None) -> list[Output]:
+        """Every file of the site; or, given ``only`` (paper ids), the files whose deps name one of those
+        papers and the files made from the whole volume (deps None): what an edit that moves no list must
+        render again (pipeline/listing.py). ``pages`` are then the page types' files of the last whole
+        listing (``self.pages``), for the sitemap."""
+        if only is not None and pages is None:
+            raise TypeError("outputs(only=…) needs the pages of a whole listing")
         if self.people is None:
             self.people = group_authors(papers, self.rules)
-        parts = SiteParts(papers, group_tags(papers), self.people.people)
+        parts = SiteParts(papers, group_tags(papers), self.people.people, only)
         self.cross_page = []
         self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in parts.tags}
         self.shared["author_urls"] = author_urls(self.people)
         self.shared["abstract_files"] = abstracts.file_count(len(papers))  # moves only in powers of two
         outputs = [output for page_type in PAGE_TYPES for output in page_type(self, parts)]
+        # The sitemap's: the old addresses only lead elsewhere.
+        self.pages = [output.path for output in outputs] if only is None else list(pages or ())
         if self.publication is not None:
-            paths = [output.path for output in outputs]  # the sitemap's: the old addresses only lead elsewhere
             # .bib, feed and sitemap depend on every paper (deps None); each made when it is written.
-            makers = self.publication.file_makers(paths)
-            outputs += [Output(name, makers[name]) for name in self.publication.file_names(paths)]
-        return outputs + list(self.redirect_pages(papers))
+            makers = self.publication.file_makers(self.pages)
+            outputs += [Output(name, makers[name]) for name in self.publication.file_names(self.pages)]
+        outputs += self.redirect_pages(papers, only)
+        if only is None:
+            return outputs
+        return [output for output in outputs if output.deps is None or not output.deps.isdisjoint(only)]
 
-    def redirect_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+    def context(self) -> tuple:
+        """What every page may show beyond its own papers, once ``outputs`` ran: an edit that changes it
+        moves more than the files that name the paper."""
+        return self.site, dict(self.shared), list(self.cross_page)
+
+    def redirect_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         """A page at each address a paper had before, leading to it (render/redirects.py)."""
         for path, paper in redirect_paths(papers):
+            if only is not None and paper.paper.id not in only:
+                continue
             target = quote(f"{paper.paper.slug}.html")
             render = functools.partial(self.render, "redirect.html", "../", paper=paper, target=target,
                                        canonical=self.site.volume.absolute(paper.url) or target)
@@ -250,7 +275,7 @@ class SiteRenderer:
         messages = self.env.get_template("_search_messages.html").module.messages
         return f"globalThis.proceedingsSearchMessages = {messages};\n".encode("utf-8")
 
-    def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+    def home_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         """The volume's contents (render/contents.py): every paper on the home page, or past 1,000 papers
         the home page's list of groups and a contents page for each group (or part, or run of small groups)."""
         contents = plan_contents(papers, list_weight)
@@ -265,43 +290,60 @@ class SiteRenderer:
                                                       contents=contents.index), frozenset())
         urls = [page.url for page in contents.pages]
         for number, page in enumerate(contents.pages):
+            if not _shows(page.papers, only):
+                continue
             render = functools.partial(self.render, "contents.html", "../", groups=page.groups, papers=page.papers,
                                        previous=urls[number - 1] if number else None,
                                        next=urls[number + 1] if number + 1 < len(urls) else None)
             yield Output(page.url, render, _ids(page.papers))
 
-    def paper_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
-        for index, paper in enumerate(papers):
+    def paper_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
+        for index in range(len(papers)) if only is None else self._pages_showing(papers, only):
+            paper = papers[index]
             previous = papers[index - 1] if index > 0 else None
             following = papers[index + 1] if index + 1 < len(papers) else None
             related = self.publication.related[paper.paper.id] if self.publication else ()
             render = functools.partial(self._paper_page, paper, previous, following)
             yield Output(paper.url, render, _ids((previous, paper, following, *related)))
 
+    def _pages_showing(self, papers: list[RenderedPaper], only: frozenset[str]) -> list[int]:
+        """The places of the paper pages that show one of the papers ``only``: theirs, their neighbours', and
+        those whose related papers name one."""
+        places = {index for index, paper in enumerate(papers) if paper.paper.id in only}
+        places |= {index + step for index in places for step in (-1, 1) if 0 <= index + step < len(papers)}
+        if self.publication is not None:
+            naming = self.publication.naming(only)
+            places |= {index for index, paper in enumerate(papers) if paper.paper.id in naming}
+        return sorted(places)
+
     def _paper_page(self, paper: RenderedPaper, previous, following) -> bytes:
         # Citations and meta tags are made here, when the page is rendered, not for every paper up front.
         extra = self.publication.paper_context(paper) if self.publication else {}
         return self.render("paper.html", "../", paper=paper, previous=previous, next=following, **extra)
 
-    def citation_files(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+    def citation_files(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         """The reading list's blocks, each paper's citations as the volume's files have them, which the
         reading list and the Cite box's downloads read (publish/reading_list.py; its manifest depends on the
         count of papers: deps None)."""
         if self.publication is None:
             return
-        for path, held, make in reading_files(papers, self.publication):
+        for path, held, make in reading_files(papers, self.publication, only):
             yield Output(path, make, _ids(held) if held else None)
 
-    def abstract_files(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+    def abstract_files(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         """The abstracts list items open in place (render/abstracts.py), each file made from its papers."""
-        for path, held, make in abstracts.abstract_files(papers):
+        for path, held, make in abstracts.abstract_files(papers, only):
             yield Output(path, make, _ids(held))
 
-    def tag_pages(self, tag_pages: list[TagPage]) -> Iterator[Output]:
+    def tag_pages(self, tag_pages: list[TagPage], only: frozenset[str] | None = None) -> Iterator[Output]:
         # The topic index shows names and counts only: a paper's text never changes it.
         yield Output("tags/index.html", functools.partial(self.render, "tags.html", "../", tags=tag_pages),
                      frozenset())
+        # A topic's name, as its first paper spells it, heads each of its pages, those that do not list that paper too.
+        self.cross_page.append([page.tag for page in tag_pages])
         for page in tag_pages:
+            if not _shows(page.papers, only):
+                continue
             # "tags/foo.2.html": a dot never occurs in a slug, so page 2 of one tag is never another tag.
             stem = page.url.removesuffix(".html")
             for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, ".",
@@ -310,7 +352,8 @@ class SiteRenderer:
                                            count=len(page.papers), pagination=pagination)
                 yield Output(url, render, _ids(chunk))
 
-    def author_pages(self, author_pages: list[Person[RenderedPaper]]) -> Iterator[Output]:
+    def author_pages(self, author_pages: list[Person[RenderedPaper]],
+                     only: frozenset[str] | None = None) -> Iterator[Output]:
         """Only proceedings whose pages name authors have author pages and an author index."""
         if not author_pages:
             return
@@ -319,6 +362,8 @@ class SiteRenderer:
                                        count=len(author_pages))
             yield Output(url, render, _ids(p for page in chunk for p in page.papers))
         for page in author_pages:
+            if not _shows(page.papers, only):
+                continue
             stem = page.url.removesuffix(".html")
             for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, ".",
                                                    weight=list_weight):
@@ -348,23 +393,27 @@ def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class SiteParts:
-    """What the page types are made of: the papers in proceedings order, and their topic and author pages."""
+    """What the page types are made of: the papers in proceedings order, and their topic and author pages;
+    ``only``: the papers whose files are listed (None: every file)."""
 
     papers: list[RenderedPaper]
     tags: list[TagPage]
     authors: list[Person[RenderedPaper]]
+    only: frozenset[str] | None = None
 
 
 # The page types of a volume, in the order their outputs are listed: each takes the renderer and the
-# volume's parts and yields its outputs. A new page type is one method and one line here.
+# volume's parts and yields its outputs; given ``parts.only``, at least those whose deps name one of those
+# papers, skipping what cannot (``SiteRenderer.outputs`` drops the rest). A new page type is one method
+# and one line here.
 PAGE_TYPES: tuple[Callable[[SiteRenderer, SiteParts], Iterable[Output]], ...] = (
-    lambda renderer, parts: renderer.home_pages(parts.papers),
-    lambda renderer, parts: renderer.paper_pages(parts.papers),
-    lambda renderer, parts: renderer.tag_pages(parts.tags),
-    lambda renderer, parts: renderer.author_pages(parts.authors),
+    lambda renderer, parts: renderer.home_pages(parts.papers, parts.only),
+    lambda renderer, parts: renderer.paper_pages(parts.papers, parts.only),
+    lambda renderer, parts: renderer.tag_pages(parts.tags, parts.only),
+    lambda renderer, parts: renderer.author_pages(parts.authors, parts.only),
     lambda renderer, parts: renderer.fixed_pages(parts.papers),
-    lambda renderer, parts: renderer.abstract_files(parts.papers),
-    lambda renderer, parts: renderer.citation_files(parts.papers),
+    lambda renderer, parts: renderer.abstract_files(parts.papers, parts.only),
+    lambda renderer, parts: renderer.citation_files(parts.papers, parts.only),
 )
 
 
