@@ -153,6 +153,19 @@ def test_an_edit_that_moves_a_list_lists_every_file(live, programme, tmp_path, m
     assert live.files == built(programme, tmp_path / "built")
 
 
+def test_a_topic_respelled_by_its_first_paper_renders_every_page_that_names_it(live, programme, tmp_path):
+    """Its first paper spells a topic's name for every page of that topic, those that do not list the paper
+    too, and for the topic index: what every page may show beyond its own papers moved, so all are rendered."""
+    page = page_of(programme, 1)
+    edit(page, r"^tags: \[(.*)theory\]$", r"tags: [\1Theory]")
+    rebuilt = live.rebuild({page.resolve()})
+    assert rebuilt.listed >= live.whole - 2 and rebuilt.rendered >= rebuilt.listed - 12, rebuilt.summary()
+    assert b">Theory<" in live.files["tags/theory.7.html"] and b">Theory<" in live.files["tags/index.html"]
+    live.wait_for_search()
+    live.settle()
+    assert live.files == built(programme, tmp_path / "built")
+
+
 def test_a_page_added_or_removed_lists_every_file(live, programme, tmp_path):
     page = page_of(programme, 30)
     copy = page.with_name("a-new-paper.md")

@@ -60,12 +60,15 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool
         state.listing = dataclasses.replace(state.listing, papers=papers, related=state.related)
         return outputs, False, renderer.fingerprint
     outputs = renderer.outputs(papers)
-    shape = {output.path: output.deps for output in outputs}
+    shape, context = {output.path: output.deps for output in outputs}, renderer.context()
     # A paper came or went, or a list moved: every page may show it. Related papers settled after an edit
     # move only the deps of their papers' own pages (render_stage renders those), not the files there are.
     moved = shape != state.shape and (not settled or list(shape) != list(state.shape))
+    # What every page shows beyond its own papers moved (a topic respelled by its first paper heads pages
+    # that do not list it, and the topic index): every page may show it.
+    moved = moved or (state.listing is not None and context != state.listing.context)
     state.shape = shape
-    state.listing = Listing(papers, renderer.pages, renderer.context(), state.related)
+    state.listing = Listing(papers, renderer.pages, context, state.related)
     return outputs, everything or moved, renderer.fingerprint
 
 

@@ -41,7 +41,6 @@ from generator.commands.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
-from generator.render.html import tag_urls
 from generator.render.redirects import settle_old_slugs
 from generator.model.corrections import OLD_SLUGS
 from generator.render.theme import Theme
@@ -307,7 +306,7 @@ def search_stage(p: Pipeline) -> None:
     assert project is not None
     papers = site_papers(p)
     fresh = whole_site(p) or (bool(p.state.changed_ids) and p.now.related is None)
-    p.timed("start search", p.schedule.start, SearchInput(papers, tag_urls(papers), project.topic_names()), p.sink,
+    p.timed("start search", p.schedule.start, SearchInput(papers, project.topic_names()), p.sink,
             p.store, p.options.cores, fresh)
 
 
