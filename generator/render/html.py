@@ -14,23 +14,21 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 from urllib.parse import quote
 
 import jinja2
-from markupsafe import Markup
 
 from generator import __version__
-from generator.text.cjk import excerpt, language_of
 from generator.model.config import Config
-from generator.model.details import is_web_link
 from generator.errors import ThemeError
+from generator.render.filters import install_functions
 from generator.render.i18n import interface
 from generator.render import abstracts
 from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
 from generator.derive.groups import group_index
 from generator.render.contents import plan_contents
-from generator.render.paginate import AUTHORS_IN_LISTS, list_weight, paginate
+from generator.render.paginate import list_weight, paginate
 from generator.render.records import papers_json
-from generator.model.paper import Author, RenderedPaper, Tag
-from generator.derive.people import People, Person, Rules, group, name_key, own_key
+from generator.model.paper import RenderedPaper, Tag
+from generator.derive.people import People, Person, Rules, group, name_key
 from generator.text.slugs import list_page_name, slugify, unique
 from generator.render.theme import Theme
 from generator.model.volume import Volume
@@ -42,7 +40,6 @@ READING_LIST = "reading-list.html"
 # The words the search box shows (_search_messages.html), once for the volume rather than in every page's
 # search form: 930 bytes a page, 50 MB at 50,000 papers (issue 29). A series' own pages keep theirs inline.
 SEARCH_MESSAGES = "assets/search-messages.js"
-TEASER_LENGTH = 220
 AUTHORS_PER_PAGE = 400  # names on each page of the author index (about 40 KB)
 
 
@@ -96,18 +93,6 @@ class TagPage:
     @property
     def url(self) -> str:
         return f"tags/{self.tag.slug}.html"
-
-
-@functools.lru_cache(maxsize=4)  # a paper page asks twice: its description and og:description
-def teaser(plain: str, length: int = TEASER_LENGTH) -> str:
-    """The start of the abstract for the page's description (cjk.excerpt: display columns, so a CJK
-    character takes two)."""
-    return excerpt(plain, length)
-
-
-def link_href(link: str, root: str) -> str:
-    """A detail link in a page at ``root``: a web address as it is, a path inside the site from the root."""
-    return link if is_web_link(link) else root + link
 
 
 def group_tags(papers: list[RenderedPaper]) -> list[TagPage]:
@@ -376,15 +361,6 @@ class SiteRenderer:
         return self.config.base_path
 
 
-def _lang_attribute(site_language: str, text: str) -> Markup:
-    """`` lang="ja"`` for a paper's text in a CJK language other than the site's, so that it gets
-    its language's fonts and glyph forms; empty when the language is the site's or not known."""
-    found = language_of(text)
-    if not found or found == site_language.split("-")[0].lower():
-        return Markup("")
-    return Markup(f' lang="{found}"')
-
-
 def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
     """Every spelling of a topic name the papers use → its page."""
     urls = {page.tag.name.casefold(): page.url for page in group_tags(papers)}
@@ -415,49 +391,3 @@ PAGE_TYPES: tuple[Callable[[SiteRenderer, SiteParts], Iterable[Output]], ...] = 
     lambda renderer, parts: renderer.abstract_files(parts.papers, parts.only),
     lambda renderer, parts: renderer.citation_files(parts.papers, parts.only),
 )
-
-
-def install_functions(env: jinja2.Environment) -> jinja2.Environment:
-    """Our filters and functions, once per environment (docs/themes.md lists them). Those that need
-    the build's data read it from the render's context (``SiteRenderer.shared``)."""
-    env.globals["authors_in_lists"] = AUTHORS_IN_LISTS
-    env.globals["author_url"] = _author_url
-    env.filters.update(tag_url=_tag_url, topic=_topic, lang_attr=_lang_attr, teaser=teaser, href=link_href,
-                       abstract_file=_abstract_file)
-    return env
-
-
-@jinja2.pass_context
-def _abstract_file(context, paper: RenderedPaper) -> str:
-    """The file under assets/abstracts/ (no suffix) a list item opens its paper's abstract from."""
-    return abstracts.file_of(paper.paper.id, context["abstract_files"])
-
-
-@jinja2.pass_context
-def _tag_url(context, name: str) -> str:
-    """``{{ name | tag_url }}``: the page of a topic, from its name in any case."""
-    # Not .get(key, default): the default would slugify every name, found or not (half a contents page's time).
-    found = context["tag_urls"].get(name.casefold())
-    return found if found is not None else f"tags/{slugify(name)}.html"
-
-
-@jinja2.pass_context
-def _author_url(context, author: Author | str) -> str:
-    """``author_url(author)``: the page of the person a paper's author is, relative to the root; from a
-    name alone, the page of the first person of that name."""
-    author = Author(author) if isinstance(author, str) else author
-    urls, rules = context["author_urls"], context["people_rules"]
-    return urls.get(own_key(author, rules)) or urls.get(name_key(author.name, rules), "authors/index.html")
-
-
-@jinja2.pass_context
-def _topic(context, name: str) -> str:
-    """``{{ name | topic }}``: a topic's name in the interface language; its page keeps its address."""
-    return context["topic_names"].get(name, name)
-
-
-@jinja2.pass_context
-def _lang_attr(context, text: str) -> Markup:
-    return _lang_attribute(context["site"].language, text)
-
-
