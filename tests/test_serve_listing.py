@@ -115,6 +115,19 @@ def test_a_title_and_abstract_edit_lists_only_what_shows_the_paper_and_serves_wh
     assert live.files == built(programme, tmp_path / "built")
 
 
+def test_related_papers_that_move_no_list_are_taken_without_a_pass(live, programme):
+    """Worked out again after an edit that moved no paper's related list: nothing to render, no pass to run;
+    the next edit still lists only the files that show it."""
+    state = live.pipeline.state
+    again = {key: tuple(listed) for key, listed in (state.related or {}).items()}
+    live._related_ready(again)
+    assert live.settle() is None and state.related is again and state.listing.related is again
+    page = page_of(programme, 40)
+    edit(page, r"^title: .*$", "title: 'Retitled'")
+    rebuilt = live.rebuild({page.resolve()})
+    assert 0 < rebuilt.listed < live.whole // 4, rebuilt.summary()
+
+
 def test_a_page_broken_then_mended_lists_only_what_shows_it(live, programme, tmp_path):
     page = page_of(programme, 12)
     good = page.read_text(encoding="utf-8")

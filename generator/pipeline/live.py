@@ -24,7 +24,7 @@ from typing import Callable
 from generator.content.changes import Classifier, Kind
 from generator.errors import Diagnostic, ProceedingsError
 from generator.content.people_file import Rules
-from generator.pipeline.stages import OUTPUTS, STAGE_NAMES, Options, Pass, Pipeline, first_stage
+from generator.pipeline.stages import OUTPUTS, STAGE_NAMES, Options, Pass, Pipeline, first_stage, keep_related
 from generator.commands.reporter import Reporter
 from generator.pipeline.schedule import Background
 from generator.pipeline.sinks import MemorySink
@@ -115,7 +115,7 @@ class LiveSite:
         """Show the related papers the background worked out after the last edit (a small edit serves
         its page at once with the related papers of before): then the site is the one ``build`` makes."""
         related, self._related = self._related, None
-        if related is None:
+        if related is None or keep_related(self.pipeline.state, related):
             return None
         return self._run(["related papers"], OUTPUTS, Pass(related=related))
 

@@ -376,6 +376,17 @@ def moved_lists(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, 
     return {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
 
 
+def keep_related(state: Run, related: dict[str, tuple[str, ...]]) -> bool:
+    """Take related papers worked out after the last pass if they move no paper's list: no page shows
+    anything new, so no pass need run (at 10,000 papers one took 250–500 ms of the rebuild thread)."""
+    if state.project is None or state.related is None or moved_lists(state.related, related):
+        return False
+    state.related = related
+    if state.listing is not None:  # the next edit lists its files with these (pipeline/listing.py)
+        state.listing = dataclasses.replace(state.listing, related=related)
+    return True
+
+
 STAGES: tuple[Stage, ...] = (
     Stage("project", load_stage),
     Stage("pages", pages_stage),
