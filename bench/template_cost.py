@@ -92,8 +92,9 @@ def main() -> None:
             for output in outputs:
                 output.render()
             rounds.append(time.process_time() - start)
-        total += min(rounds)
-        print(f"  {kind:20} {len(outputs):7,} files  {min(rounds):7.2f} s CPU  {1000 * min(rounds) / len(outputs):8.3f} ms each")
+        least = min(rounds)
+        total += least
+        print(f"  {kind:20} {len(outputs):7,} files  {least:7.2f} s CPU  {1000 * least / len(outputs):8.3f} ms each")
     print(f"  {'all':20} {sum(map(len, kinds.values())):7,} files  {total:7.2f} s CPU")
 
 

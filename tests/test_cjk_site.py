@@ -151,7 +151,7 @@ def test_fonts_follow_the_language(ja_site):
 
 def test_chinese_teasers_are_cut_by_width_at_a_clause():
     from generator.text import cjk
-    from generator.render.html import TEASER_LENGTH, teaser
+    from generator.render.filters import TEASER_LENGTH, teaser
     text = ("图像超分辨率是计算机视觉中的基础问题。"
             "本文提出了一种基于扩散模型的超分辨率重建方法，通过逐步去噪生成图像。") * 4
     short = teaser(text)

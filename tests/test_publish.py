@@ -439,5 +439,5 @@ def test_a_known_topic_is_not_slugified_again(seed_content, monkeypatch):
     renderer.outputs(papers)
     name = papers[0].paper.tags[0]
     template = renderer.env.from_string("{{ name | tag_url }}")
-    monkeypatch.setattr("generator.render.html.slugify", lambda text: pytest.fail(f"slugified {text!r}"))
+    monkeypatch.setattr("generator.render.filters.slugify", lambda text: pytest.fail(f"slugified {text!r}"))
     assert template.render(name=name.upper(), **renderer.shared) == renderer.shared["tag_urls"][name.casefold()]

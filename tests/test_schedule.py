@@ -122,7 +122,9 @@ def test_a_forked_job_leaves_frozen_what_was_frozen_before_it():
     frozen = gc.get_freeze_count()
     try:
         assert in_parallel(lambda: 42)() == 42
-        assert gc.get_freeze_count() >= frozen, "starting a job handed the frozen site back to the collector"
+        # (a frozen object freed meanwhile, by another test's thread ending, lowers the count a little: the
+        # fault unfroze everything)
+        assert gc.get_freeze_count() >= frozen * 0.9, "starting a job handed the frozen site back to the collector"
     finally:
         gc.unfreeze()
     assert in_parallel(lambda: 43)() == 43

@@ -12,6 +12,7 @@ name none is one plain list.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -54,7 +55,12 @@ def names_of(paper: RenderedPaper, kind: str) -> tuple[str, ...]:
 def group_kind(papers: Sequence[RenderedPaper], topics: bool = False) -> str:
     """The first kind some paper names ("" when none does; ``topic`` only when ``topics`` is asked for)."""
     kinds = (*KINDS, TOPIC) if topics else KINDS
-    return next((kind for kind in kinds if any(names_of(paper, kind) for paper in papers)), "")
+    return next((kind for kind in kinds if any(map(functools.partial(_names_some, kind=kind), papers))), "")
+
+
+def _names_some(paper: RenderedPaper, kind: str) -> bool:
+    """Whether ``names_of(paper, kind)`` is not empty, without making it (a volume's every paper, each kind)."""
+    return bool(paper.paper.tags if kind == TOPIC else getattr(paper.details, kind))
 
 
 def paper_groups(papers: Sequence[RenderedPaper], kind: str | None = None) -> list[PaperGroup]:

@@ -5,7 +5,9 @@ The dev server holds a ``LiveSite``: the build's pipeline (pipeline/stages.py) w
 after that, ``rebuild`` classifies the changed paths and reruns from the first
 stage they invalidate: an edited paper is read, parsed and rendered again and
 re-renders the files whose ``deps`` name it (its page, its neighbours, its home
-and topic pages); a template re-renders every page from the rendered abstracts;
+and topic pages) — when it keeps its place in every list, those files alone are
+listed, not the whole site (pipeline/listing.py); a template re-renders every
+page from the rendered abstracts;
 a list or the config reloads the project. Files whose bytes did not change are
 not rewritten. The search index follows in the background (the pipeline's
 ``Background`` schedule, pipeline/schedule.py); its lag is reported.
@@ -22,7 +24,7 @@ from typing import Callable
 from generator.content.changes import Classifier, Kind
 from generator.errors import Diagnostic, ProceedingsError
 from generator.content.people_file import Rules
-from generator.pipeline.stages import OUTPUTS, STAGE_NAMES, Options, Pass, Pipeline, first_stage
+from generator.pipeline.stages import OUTPUTS, STAGE_NAMES, Options, Pass, Pipeline, first_stage, keep_related
 from generator.commands.reporter import Reporter
 from generator.pipeline.schedule import Background
 from generator.pipeline.sinks import MemorySink
@@ -36,6 +38,7 @@ class Rebuild:
     kinds: list[str]
     seconds: float
     rendered: int = 0
+    listed: int = 0  # files listed to choose those rendered from (pipeline/listing.py)
     written: int = 0
     removed: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -52,8 +55,9 @@ class Rebuild:
                     "still serving the last good site")
         errors = sum(d.level == "error" for d in self.diagnostics)
         shown = f"; {errors} errors shown in the browser" if errors else ""
-        return (f"rebuilt ({', '.join(self.kinds) or 'nothing'}): {self.rendered} files rendered, "
-                f"{self.written} written, {self.removed} removed in {self.seconds * 1000:.0f} ms{shown}")
+        return (f"rebuilt ({', '.join(self.kinds) or 'nothing'}): {self.rendered} files rendered of "
+                f"{self.listed} listed, {self.written} written, {self.removed} removed "
+                f"in {self.seconds * 1000:.0f} ms{shown}")
 
 
 class LiveSite:
@@ -111,7 +115,7 @@ class LiveSite:
         """Show the related papers the background worked out after the last edit (a small edit serves
         its page at once with the related papers of before): then the site is the one ``build`` makes."""
         related, self._related = self._related, None
-        if related is None:
+        if related is None or keep_related(self.pipeline.state, related):
             return None
         return self._run(["related papers"], OUTPUTS, Pass(related=related))
 
@@ -130,8 +134,9 @@ class LiveSite:
             return Rebuild(kinds, time.perf_counter() - began, diagnostics=reporter.diagnostics, failed=True)
         if whole:  # out of its sight until the next whole pass (see freeze_whole_site)
             freeze_whole_site()
-        result = Rebuild(kinds, time.perf_counter() - began, rendered=self.sink.rendered, written=self.sink.written,
-                         removed=self.sink.removed, diagnostics=reporter.diagnostics)
+        result = Rebuild(kinds, time.perf_counter() - began, rendered=self.sink.rendered,
+                         listed=self.pipeline.state.listed, written=self.sink.written, removed=self.sink.removed,
+                         diagnostics=reporter.diagnostics)
         if reads_pages:
             self._page_errors = reporter.errors
         errors = reporter.errors if reads_pages else self._page_errors + reporter.errors

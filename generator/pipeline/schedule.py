@@ -17,6 +17,7 @@ takes the files, and every schedule works with every sink.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Callable
 from generator.pipeline.background import BackgroundRunner, Pending
 from generator.pipeline.cache import BuildCache
 from generator.model.paper import RenderedPaper
+from generator.render.html import tag_urls
 from generator.search import search_files, start_search_files
 from generator.pipeline.sinks import Sink
 
@@ -39,8 +41,13 @@ class SearchInput:
     """What the search index is made of."""
 
     papers: list[RenderedPaper]
-    tag_urls: dict[str, str]
     names: dict[str, str]  # the topics' names in the interface language
+
+    @functools.cached_property
+    def tag_urls(self) -> dict[str, str]:
+        """Each topic's page, worked out where the index is made (serve: in the background job, off the edit's
+        way)."""
+        return tag_urls(self.papers)
 
 
 class Schedule:

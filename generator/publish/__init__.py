@@ -66,12 +66,11 @@ class Publication:
         self.bibtex = _Lazy(lambda paper_id: writer.entry(by_id[paper_id], keys[paper_id]))
         self.references: dict[str, Reference] = _Lazy(
             lambda paper_id: reference_of(by_id[paper_id], volume, keys[paper_id]))
+        self._related = related
         if related is None:
-            self.related = related_papers(self.papers, related_count)
-        else:  # the dev server reuses the last full computation between small edits
-            by_id = {p.paper.id: p for p in self.papers}
-            self.related = {p.paper.id: tuple(by_id[i] for i in related.get(p.paper.id, ()) if i in by_id)
-                            for p in self.papers}
+            self.related: dict[str, tuple[RenderedPaper, ...]] = related_papers(self.papers, related_count)
+        else:  # the dev server reuses the last full computation between small edits; a pass needs few
+            self.related = _Lazy(lambda paper_id: tuple(by_id[i] for i in related.get(paper_id, ()) if i in by_id))
         # Only a site being published (it has an address) is told: a local preview needs no feed.
         if self.volume.date is None and self.volume.base_url and warn is not None:
             warn(NO_DATE, CONFIG_NAME)
@@ -88,8 +87,11 @@ class Publication:
             "related": self.related[paper.paper.id],
         }
 
-    def related_ids(self) -> dict[str, tuple[str, ...]]:
-        return {key: tuple(p.paper.id for p in value) for key, value in self.related.items()}
+    def naming(self, ids: frozenset[str]) -> set[str]:
+        """The papers (by id) whose related papers name one of ``ids``."""
+        if self._related is not None:
+            return {key for key, listed in self._related.items() if not ids.isdisjoint(listed)}
+        return {key for key, listed in self.related.items() if any(p.paper.id in ids for p in listed)}
 
     def file_names(self, paths: Iterable[str]) -> list[str]:
         """The names ``files`` will return, without making the files; ``paths`` as for ``files``."""

@@ -81,7 +81,7 @@ Dated = tuple[RenderedPaper, str, Notice, dt.date]  # a paper, the kind of its c
 def dated_corrections(papers: Sequence[RenderedPaper], volume: Volume) -> list[Dated]:
     """(paper, kind, notice, its date) of every correction with a date (its own, else the volume's), newest
     first, then in proceedings order: what ``corrections.xml`` lists."""
-    found = [(paper, kind, notice, notice.date or volume.date) for paper in papers
+    found = [(paper, kind, notice, notice.date or volume.date) for paper in papers if paper.paper.corrections
              for kind, notice in paper.paper.corrections.notices() if notice.date or volume.date]
     return sorted(found, key=lambda item: item[3], reverse=True)  # a stable sort: ties keep proceedings order
 

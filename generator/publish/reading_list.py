@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import html
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import TYPE_CHECKING, Any
 
 from generator.model.paper import RenderedPaper
@@ -84,13 +84,17 @@ def _abstract_once(ris: str, abstract: str) -> str:
     return ris.replace(f"\r\nAB  - {abstract}\r\n", f"\r\nAB  - {ABSTRACT}\r\n", 1)
 
 
-def reading_files(papers: list[RenderedPaper], publication: Publication
+def reading_files(papers: list[RenderedPaper], publication: Publication, only: Collection[str] | None = None
                   ) -> Iterator[tuple[str, list[RenderedPaper], Callable[[], bytes]]]:
-    """(path, the papers it holds, a function making its bytes) of every block, then the manifest (no papers)."""
+    """(path, the papers it holds, a function making its bytes) of every block, then the manifest (no papers);
+    given ``only`` (paper ids), of the blocks that hold one of those papers, then the manifest."""
     count = file_count(len(papers))
+    wanted = None if only is None else {file_of(p.slug, count) for p in papers if p.paper.id in only}
     held: dict[str, list[RenderedPaper]] = {}
     for paper in papers:
-        held.setdefault(file_of(paper.slug, count), []).append(paper)
+        name = file_of(paper.slug, count)
+        if wanted is None or name in wanted:
+            held.setdefault(name, []).append(paper)
     for name in sorted(held, key=lambda n: int(n[len(STEM):])):
         yield f"{FOLDER}/{name}.js", held[name], _maker(name, held[name], publication)
     title = publication.volume.title

@@ -11,6 +11,7 @@ within the budget, never hundreds of numbered ones.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -69,6 +70,8 @@ class Contents:
 
 def plan_contents(papers: Sequence[RenderedPaper], weight: Callable[[RenderedPaper], int]) -> Contents:
     """The home page's groups when the volume fits one page, else its contents pages."""
+    costs = {id(paper): weight(paper) for paper in papers}  # once a paper, however many groups list it
+    weight = functools.partial(_cost, costs)
     if len(papers) <= CONTENTS_PAPERS and sum(map(weight, papers)) <= CONTENTS_BUDGET:
         groups = paper_groups(papers)
         if sum(weight(paper) for group in groups for paper in group.papers) <= LISTINGS_BUDGET:
@@ -77,6 +80,10 @@ def plan_contents(papers: Sequence[RenderedPaper], weight: Callable[[RenderedPap
     pieces = [part for group in groups for part in _parts(group, weight)]
     pages = _pages(_packed(pieces, weight))
     return Contents(pages=pages, index=_index(groups, pages))
+
+
+def _cost(costs: dict[int, int], paper: RenderedPaper) -> int:
+    return costs[id(paper)]
 
 
 def _parts(group: PaperGroup, weight: Callable[[RenderedPaper], int]) -> list[PaperGroup]:

@@ -17,19 +17,18 @@ import jinja2
 from markupsafe import Markup
 
 from generator import __version__
-from generator.text.cjk import excerpt, language_of
 from generator.model.config import Config
-from generator.model.details import is_web_link
 from generator.errors import ThemeError
+from generator.render.filters import install_functions
 from generator.render.i18n import interface
 from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
 from generator.derive.groups import group_index
 from generator.render.contents import plan_contents
-from generator.render.paginate import AUTHORS_IN_LISTS, list_weight, paginate
+from generator.render.paginate import list_weight, paginate
 from generator.render.records import papers_json
-from generator.model.paper import Author, RenderedPaper, Tag
-from generator.derive.people import People, Person, Rules, group, name_key, own_key
+from generator.model.paper import RenderedPaper, Tag
+from generator.derive.people import People, Person, Rules, group, name_key
 from generator.text.slugs import list_page_name, slugify, unique
 from generator.render.theme import Theme
 from generator.model.volume import Volume
@@ -41,7 +40,6 @@ READING_LIST = "reading-list.html"
 # The words the search box shows (_search_messages.html), once for the volume rather than in every page's
 # search form: 930 bytes a page, 50 MB at 50,000 papers (issue 29). A series' own pages keep theirs inline.
 SEARCH_MESSAGES = "assets/search-messages.js"
-TEASER_LENGTH = 220
 AUTHORS_PER_PAGE = 400  # names on each page of the author index (about 40 KB)
 
 
@@ -95,18 +93,6 @@ class TagPage:
     @property
     def url(self) -> str:
         return f"tags/{self.tag.slug}.html"
-
-
-@functools.lru_cache(maxsize=4)  # a paper page asks twice: its description and og:description
-def teaser(plain: str, length: int = TEASER_LENGTH) -> str:
-    """The start of the abstract for the page's description (cjk.excerpt: display columns, so a CJK
-    character takes two)."""
-    return excerpt(plain, length)
-
-
-def link_href(link: str, root: str) -> str:
-    """A detail link in a page at ``root``: a web address as it is, a path inside the site from the root."""
-    return link if is_web_link(link) else root + link
 
 
 def group_tags(papers: list[RenderedPaper]) -> list[TagPage]:
@@ -166,6 +152,11 @@ def _ids(papers) -> frozenset[str]:
     return frozenset([p.paper.id for p in papers if p is not None])
 
 
+def _shows(papers, only: frozenset[str] | None) -> bool:
+    """Whether a file showing these papers is listed: always (``only`` None), or when it shows one of ``only``."""
+    return only is None or any(p.paper.id in only for p in papers)
+
+
 class SiteRenderer:
     """Lists every output of the site; the Jinja environment is built once."""
 
@@ -190,8 +181,10 @@ class SiteRenderer:
             "people_rules": self.rules,
             **(publication.template_globals() if publication is not None else {}),  # feed_url
         }
-        # What a page shows of papers it does not list (the home pages' index of groups), as page types find it.
+        # What a page shows of papers it does not list (the home pages' index of groups, the topics' names), as
+        # page types find it.
         self.cross_page: list[Any] = []
+        self.pages: list[str] = []  # the page types' files, once ``outputs`` ran (the sitemap's)
         # What ``{% once %}`` rendered in this build (render/fragments.py); a new renderer starts empty.
         self.fragments: dict[Any, Markup] = {}
 
@@ -208,24 +201,42 @@ class SiteRenderer:
             raise ThemeError(f"template {template} failed: {exc}") from None
         return html.encode("utf-8")
 
-    def outputs(self, papers: list[RenderedPaper]) -> list[Output]:
+    def outputs(self, papers: list[RenderedPaper], only: frozenset[str] | None = None,
+                pages: list[str] | None = None) -> list[Output]:
+        """Every file of the site; or, given ``only`` (paper ids), the files whose deps name one of those
+        papers and the files made from the whole volume (deps None): what an edit that moves no list must
+        render again (pipeline/listing.py). ``pages`` are then the page types' files of the last whole
+        listing (``self.pages``), for the sitemap."""
+        if only is not None and pages is None:
+            raise TypeError("outputs(only=…) needs the pages of a whole listing")
         if self.people is None:
             self.people = group_authors(papers, self.rules)
-        parts = SiteParts(papers, group_tags(papers), self.people.people)
+        parts = SiteParts(papers, group_tags(papers), self.people.people, only)
         self.cross_page, self.fragments = [], {}
         self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in parts.tags}
         self.shared["author_urls"] = author_urls(self.people)
         outputs = [output for page_type in PAGE_TYPES for output in page_type(self, parts)]
+        # The sitemap's: the old addresses only lead elsewhere.
+        self.pages = [output.path for output in outputs] if only is None else list(pages or ())
         if self.publication is not None:
-            paths = [output.path for output in outputs]  # the sitemap's: the old addresses only lead elsewhere
             # .bib, feed and sitemap depend on every paper (deps None); each made when it is written.
-            makers = self.publication.file_makers(paths)
-            outputs += [Output(name, makers[name]) for name in self.publication.file_names(paths)]
-        return outputs + list(self.redirect_pages(papers))
+            makers = self.publication.file_makers(self.pages)
+            outputs += [Output(name, makers[name]) for name in self.publication.file_names(self.pages)]
+        outputs += self.redirect_pages(papers, only)
+        if only is None:
+            return outputs
+        return [output for output in outputs if output.deps is None or not output.deps.isdisjoint(only)]
 
-    def redirect_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+    def context(self) -> tuple:
+        """What every page may show beyond its own papers, once ``outputs`` ran: an edit that changes it
+        moves more than the files that name the paper."""
+        return self.site, dict(self.shared), list(self.cross_page)
+
+    def redirect_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         """A page at each address a paper had before, leading to it (render/redirects.py)."""
         for path, paper in redirect_paths(papers):
+            if only is not None and paper.paper.id not in only:
+                continue
             target = quote(f"{paper.paper.slug}.html")
             render = functools.partial(self.render, "redirect.html", "../", paper=paper, target=target,
                                        canonical=self.site.volume.absolute(paper.url) or target)
@@ -255,7 +266,7 @@ class SiteRenderer:
         return "".join(f"globalThis.proceedings{name}Messages = {messages};\n"
                        for name, messages in words.items()).encode("utf-8")
 
-    def home_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+    def home_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         """The volume's contents (render/contents.py): every paper on the home page, or past 1,000 papers
         the home page's list of groups and a contents page for each group (or part, or run of small groups)."""
         contents = plan_contents(papers, list_weight)
@@ -270,38 +281,55 @@ class SiteRenderer:
                                                       contents=contents.index), frozenset())
         urls = [page.url for page in contents.pages]
         for number, page in enumerate(contents.pages):
+            if not _shows(page.papers, only):
+                continue
             render = functools.partial(self.render, "contents.html", "../", groups=page.groups, papers=page.papers,
                                        previous=urls[number - 1] if number else None,
                                        next=urls[number + 1] if number + 1 < len(urls) else None)
             yield Output(page.url, render, _ids(page.papers))
 
-    def paper_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
-        for index, paper in enumerate(papers):
+    def paper_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
+        for index in range(len(papers)) if only is None else self._pages_showing(papers, only):
+            paper = papers[index]
             previous = papers[index - 1] if index > 0 else None
             following = papers[index + 1] if index + 1 < len(papers) else None
             related = self.publication.related[paper.paper.id] if self.publication else ()
             render = functools.partial(self._paper_page, paper, previous, following)
             yield Output(paper.url, render, _ids((previous, paper, following, *related)))
 
+    def _pages_showing(self, papers: list[RenderedPaper], only: frozenset[str]) -> list[int]:
+        """The places of the paper pages that show one of the papers ``only``: theirs, their neighbours', and
+        those whose related papers name one."""
+        places = {index for index, paper in enumerate(papers) if paper.paper.id in only}
+        places |= {index + step for index in places for step in (-1, 1) if 0 <= index + step < len(papers)}
+        if self.publication is not None:
+            naming = self.publication.naming(only)
+            places |= {index for index, paper in enumerate(papers) if paper.paper.id in naming}
+        return sorted(places)
+
     def _paper_page(self, paper: RenderedPaper, previous, following) -> bytes:
         # Citations and meta tags are made here, when the page is rendered, not for every paper up front.
         extra = self.publication.paper_context(paper) if self.publication else {}
         return self.render("paper.html", "../", paper=paper, previous=previous, next=following, **extra)
 
-    def citation_files(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+    def citation_files(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         """Each paper's block (publish/reading_list.py): its citations as the volume's files have them and its
         abstract, which the reading list, the Cite box's downloads and a list's abstract toggles read (its
         manifest depends on the count of papers: deps None)."""
         if self.publication is None:
             return
-        for path, held, make in reading_files(papers, self.publication):
+        for path, held, make in reading_files(papers, self.publication, only):
             yield Output(path, make, _ids(held) if held else None)
 
-    def tag_pages(self, tag_pages: list[TagPage]) -> Iterator[Output]:
+    def tag_pages(self, tag_pages: list[TagPage], only: frozenset[str] | None = None) -> Iterator[Output]:
         # The topic index shows names and counts only: a paper's text never changes it.
         yield Output("tags/index.html", functools.partial(self.render, "tags.html", "../", tags=tag_pages),
                      frozenset())
+        # A topic's name, as its first paper spells it, heads each of its pages, those that do not list that paper too.
+        self.cross_page.append([page.tag for page in tag_pages])
         for page in tag_pages:
+            if not _shows(page.papers, only):
+                continue
             # "tags/foo.2.html": a dot never occurs in a slug, so page 2 of one tag is never another tag.
             stem = page.url.removesuffix(".html")
             for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, ".",
@@ -310,7 +338,8 @@ class SiteRenderer:
                                            count=len(page.papers), pagination=pagination)
                 yield Output(url, render, _ids(chunk))
 
-    def author_pages(self, author_pages: list[Person[RenderedPaper]]) -> Iterator[Output]:
+    def author_pages(self, author_pages: list[Person[RenderedPaper]],
+                     only: frozenset[str] | None = None) -> Iterator[Output]:
         """Only proceedings whose pages name authors have author pages and an author index."""
         if not author_pages:
             return
@@ -319,6 +348,8 @@ class SiteRenderer:
                                        count=len(author_pages))
             yield Output(url, render, _ids(p for page in chunk for p in page.papers))
         for page in author_pages:
+            if not _shows(page.papers, only):
+                continue
             stem = page.url.removesuffix(".html")
             for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, ".",
                                                    weight=list_weight):
@@ -331,19 +362,6 @@ class SiteRenderer:
         return self.config.base_path
 
 
-def _lang_attribute(site_language: str, text: str) -> Markup:
-    """`` lang="ja"`` for a paper's text in a CJK language other than the site's, so that it gets
-    its language's fonts and glyph forms; empty when the language is the site's or not known."""
-    found = _lang_code(site_language, text)
-    return Markup(f' lang="{found}"') if found else Markup("")
-
-
-def _lang_code(site_language: str, text: str) -> str:
-    """The language (``ja``) of a paper's text in a CJK language other than the site's, else ""."""
-    found = language_of(text)
-    return "" if not found or found == site_language.split("-")[0].lower() else found
-
-
 def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
     """Every spelling of a topic name the papers use → its page."""
     urls = {page.tag.name.casefold(): page.url for page in group_tags(papers)}
@@ -352,65 +370,24 @@ def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class SiteParts:
-    """What the page types are made of: the papers in proceedings order, and their topic and author pages."""
+    """What the page types are made of: the papers in proceedings order, and their topic and author pages;
+    ``only``: the papers whose files are listed (None: every file)."""
 
     papers: list[RenderedPaper]
     tags: list[TagPage]
     authors: list[Person[RenderedPaper]]
+    only: frozenset[str] | None = None
 
 
 # The page types of a volume, in the order their outputs are listed: each takes the renderer and the
-# volume's parts and yields its outputs. A new page type is one method and one line here.
+# volume's parts and yields its outputs; given ``parts.only``, at least those whose deps name one of those
+# papers, skipping what cannot (``SiteRenderer.outputs`` drops the rest). A new page type is one method
+# and one line here.
 PAGE_TYPES: tuple[Callable[[SiteRenderer, SiteParts], Iterable[Output]], ...] = (
-    lambda renderer, parts: renderer.home_pages(parts.papers),
-    lambda renderer, parts: renderer.paper_pages(parts.papers),
-    lambda renderer, parts: renderer.tag_pages(parts.tags),
-    lambda renderer, parts: renderer.author_pages(parts.authors),
+    lambda renderer, parts: renderer.home_pages(parts.papers, parts.only),
+    lambda renderer, parts: renderer.paper_pages(parts.papers, parts.only),
+    lambda renderer, parts: renderer.tag_pages(parts.tags, parts.only),
+    lambda renderer, parts: renderer.author_pages(parts.authors, parts.only),
     lambda renderer, parts: renderer.fixed_pages(parts.papers),
-    lambda renderer, parts: renderer.citation_files(parts.papers),
+    lambda renderer, parts: renderer.citation_files(parts.papers, parts.only),
 )
-
-
-def install_functions(env: jinja2.Environment) -> jinja2.Environment:
-    """Our filters and functions, once per environment (docs/themes.md lists them). Those that need
-    the build's data read it from the render's context (``SiteRenderer.shared``)."""
-    env.globals["authors_in_lists"] = AUTHORS_IN_LISTS
-    env.globals["author_url"] = _author_url
-    env.filters.update(tag_url=_tag_url, topic=_topic, lang_attr=_lang_attr, teaser=teaser, href=link_href,
-                       lang_code=_lang_code_filter)
-    return env
-
-
-@jinja2.pass_context
-def _tag_url(context, name: str) -> str:
-    """``{{ name | tag_url }}``: the page of a topic, from its name in any case."""
-    # Not .get(key, default): the default would slugify every name, found or not (half a contents page's time).
-    found = context["tag_urls"].get(name.casefold())
-    return found if found is not None else f"tags/{slugify(name)}.html"
-
-
-@jinja2.pass_context
-def _author_url(context, author: Author | str) -> str:
-    """``author_url(author)``: the page of the person a paper's author is, relative to the root; from a
-    name alone, the page of the first person of that name."""
-    author = Author(author) if isinstance(author, str) else author
-    urls, rules = context["author_urls"], context["people_rules"]
-    return urls.get(own_key(author, rules)) or urls.get(name_key(author.name, rules), "authors/index.html")
-
-
-@jinja2.pass_context
-def _topic(context, name: str) -> str:
-    """``{{ name | topic }}``: a topic's name in the interface language; its page keeps its address."""
-    return context["topic_names"].get(name, name)
-
-
-@jinja2.pass_context
-def _lang_attr(context, text: str) -> Markup:
-    return _lang_attribute(context["site"].language, text)
-
-
-@jinja2.pass_context
-def _lang_code_filter(context, text: str) -> str:
-    return _lang_code(context["site"].language, text)
-
-

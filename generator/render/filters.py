@@ -1,0 +1,87 @@
+"""The template functions and filters of our themes (docs/themes.md lists them), installed once in each
+Jinja environment; those that need the build's data read it from the render's context
+(``SiteRenderer.shared``, render/html.py)."""
+
+from __future__ import annotations
+
+import functools
+
+import jinja2
+from markupsafe import Markup
+
+from generator.derive.people import name_key, own_key
+from generator.model.details import is_web_link
+from generator.model.paper import Author
+from generator.render.paginate import AUTHORS_IN_LISTS
+from generator.text.cjk import excerpt, language_of
+from generator.text.slugs import slugify
+
+TEASER_LENGTH = 220
+
+
+@functools.lru_cache(maxsize=4)  # a paper page asks twice: its description and og:description
+def teaser(plain: str, length: int = TEASER_LENGTH) -> str:
+    """The start of the abstract for the page's description (cjk.excerpt: display columns, so a CJK
+    character takes two)."""
+    return excerpt(plain, length)
+
+
+def link_href(link: str, root: str) -> str:
+    """A detail link in a page at ``root``: a web address as it is, a path inside the site from the root."""
+    return link if is_web_link(link) else root + link
+
+
+def _lang_attribute(site_language: str, text: str) -> Markup:
+    """`` lang="ja"`` for a paper's text in a CJK language other than the site's, so that it gets
+    its language's fonts and glyph forms; empty when the language is the site's or not known."""
+    found = _lang_code(site_language, text)
+    return Markup(f' lang="{found}"') if found else Markup("")
+
+
+def _lang_code(site_language: str, text: str) -> str:
+    """The language (``ja``) of a paper's text in a CJK language other than the site's, else ""."""
+    found = language_of(text)
+    return "" if not found or found == site_language.split("-")[0].lower() else found
+
+
+def install_functions(env: jinja2.Environment) -> jinja2.Environment:
+    """Our filters and functions, once per environment (docs/themes.md lists them). Those that need
+    the build's data read it from the render's context (``SiteRenderer.shared``)."""
+    env.globals["authors_in_lists"] = AUTHORS_IN_LISTS
+    env.globals["author_url"] = _author_url
+    env.filters.update(tag_url=_tag_url, topic=_topic, lang_attr=_lang_attr, teaser=teaser, href=link_href,
+                       lang_code=_lang_code_filter)
+    return env
+
+
+@jinja2.pass_context
+def _tag_url(context, name: str) -> str:
+    """``{{ name | tag_url }}``: the page of a topic, from its name in any case."""
+    # Not .get(key, default): the default would slugify every name, found or not (half a contents page's time).
+    found = context["tag_urls"].get(name.casefold())
+    return found if found is not None else f"tags/{slugify(name)}.html"
+
+
+@jinja2.pass_context
+def _author_url(context, author: Author | str) -> str:
+    """``author_url(author)``: the page of the person a paper's author is, relative to the root; from a
+    name alone, the page of the first person of that name."""
+    author = Author(author) if isinstance(author, str) else author
+    urls, rules = context["author_urls"], context["people_rules"]
+    return urls.get(own_key(author, rules)) or urls.get(name_key(author.name, rules), "authors/index.html")
+
+
+@jinja2.pass_context
+def _topic(context, name: str) -> str:
+    """``{{ name | topic }}``: a topic's name in the interface language; its page keeps its address."""
+    return context["topic_names"].get(name, name)
+
+
+@jinja2.pass_context
+def _lang_attr(context, text: str) -> Markup:
+    return _lang_attribute(context["site"].language, text)
+
+
+@jinja2.pass_context
+def _lang_code_filter(context, text: str) -> str:
+    return _lang_code(context["site"].language, text)
