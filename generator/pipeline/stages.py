@@ -40,7 +40,8 @@ from generator.commands.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
-from generator.render.html import tag_urls
+from generator.render.html import SiteRenderer, tag_urls
+from generator.pipeline.shares import ShareContext, Shares
 from generator.render.redirects import settle_old_slugs
 from generator.model.corrections import OLD_SLUGS
 from generator.render.theme import Theme
@@ -332,7 +333,7 @@ def render_stage(p: Pipeline) -> None:
     file the last site holds as made from the same inputs is kept; those the schedule defers follow later."""
     state, sink = p.state, p.sink
     papers = site_papers(p)
-    outputs, everything, shared = site_outputs(p, papers, whole_site(p))
+    outputs, everything, shared, renderer = site_outputs(p, papers, whole_site(p))
     changed = state.changed_ids or set()
     if p.now.related is not None and not everything:  # a related list shows on its paper's own page only
         own = {paper.url for paper in papers if paper.paper.id in changed}
@@ -340,7 +341,8 @@ def render_stage(p: Pipeline) -> None:
     else:
         wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
     wanted = sink.keep_unchanged(wanted, lambda: output_inputs(p, shared, outputs, papers), p.store)
-    p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.options.cores)
+    p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.options.cores,
+            worker_shares(p, renderer, papers))
 
 
 def publish_stage(p: Pipeline) -> None:
@@ -359,9 +361,9 @@ def publish_stage(p: Pipeline) -> None:
     state.files = names + sorted(static)
 
 
-def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool) -> tuple[list, bool, str]:
+def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool) -> tuple[list, bool, str, SiteRenderer]:
     """Every file of the site, to render on demand; whether every one must be (the site's shape moved);
-    and what every page may show beyond its own papers (``SiteRenderer.fingerprint``)."""
+    what every page may show beyond its own papers (``SiteRenderer.fingerprint``); and the renderer."""
     state = p.state
     assert state.project is not None
     # check warns of every paper's citation itself; its sample's would be said twice
@@ -377,7 +379,18 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool) -> 
     moved = shape != state.shape and (p.now.related is None or list(shape) != list(state.shape))
     everything = everything or moved
     state.env, state.shape = renderer.env, shape
-    return outputs, everything, renderer.fingerprint()
+    return outputs, everything, renderer.fingerprint(), renderer
+
+
+def worker_shares(p: Pipeline, renderer: SiteRenderer, papers: list[RenderedPaper]) -> Shares | None:
+    """What the render stage's workers are sent, when they write into a folder and related papers are
+    known (pipeline/shares.py); None: workers are forked."""
+    staging, project = p.sink.worker_staging(), p.state.project
+    if staging is None or project is None or p.state.related is None:
+        return None
+    context = ShareContext(project.content_dir, project.config, renderer.site, dict(renderer.shared),
+                           p.state.related, staging)
+    return Shares(renderer, papers, context)
 
 
 def output_inputs(p: Pipeline, shared: str, outputs: list, papers: list[RenderedPaper]) -> dict[str, str]:
