@@ -47,10 +47,10 @@ def test_a_site_rendered_by_fresh_workers_is_the_site_made_in_one_process(tmp_pa
     sent: list[list] = []
     real_start = shares.in_fresh_process
 
-    def start(job, items, *args):
+    def start(job, items, *args, **kwargs):
         items = list(items)
         sent.append(items)
-        return real_start(job, items, *args)
+        return real_start(job, items, *args, **kwargs)
 
     monkeypatch.setattr(rendering, "IN_PARALLEL", 1)  # a worker even for a small volume
     monkeypatch.setattr(shares, "in_fresh_process", start)
@@ -109,3 +109,6 @@ def test_a_fresh_process_holds_nothing_of_the_build_but_what_it_is_sent(monkeypa
     sees, got = background.in_fresh_process(_reads_mark, iter(items), "!")()
     assert not sees, "the process inherited the build's memory"
     assert got == [item + "!" for item in items]
+    # The first items sent by the caller, the rest by the feeding thread: the same items, in order.
+    assert background.in_fresh_process(_reads_mark, iter(items), "?", now=background.FEED_BATCH + 1)()[1] == \
+        [item + "?" for item in items]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import gc
+import itertools
 import multiprocessing
 import os
 import pickle
@@ -145,7 +146,7 @@ def _fresh_context():
     return context
 
 
-def in_fresh_process(job: Callable[..., T], items: Iterable, *args: Any) -> Pending:
+def in_fresh_process(job: Callable[..., T], items: Iterable, *args: Any, now: int = 0) -> Pending:
     """Start ``job(iterator of items, *args)`` in a process that holds none of this one's memory; call
     the returned ``Pending`` for its result (an exception in the job is raised again there).
 
@@ -154,7 +155,9 @@ def in_fresh_process(job: Callable[..., T], items: Iterable, *args: Any) -> Pend
     inherited then counts twice. At 50,000 papers the search index's child so held ~650 MB of papers it
     read only the words of (issue 29). This process is forked from multiprocessing's fork server, a small
     process started once, and sent ``items`` (which must pickle, as must ``job``, a module-level function,
-    and ``args``) ``FEED_BATCH`` at a time by a thread of this one, as the job reads them.
+    and ``args``) ``FEED_BATCH`` at a time by a thread of this one, as the job reads them; the first
+    ``now`` by this thread before it returns (what the job needs before it can start: sent by a thread
+    that shares the interpreter with this one's work, they came a few at a time).
     Without the fork server the job runs in this process when its result is asked for.
     """
     context = _fresh_context()
@@ -167,20 +170,28 @@ def in_fresh_process(job: Callable[..., T], items: Iterable, *args: Any) -> Pend
     process.start()
     feed_in.close()
     sender.close()
+    items = iter(items)
+    if now:
+        _send(itertools.islice(items, now), feed_out)
     threading.Thread(target=_feed, args=(items, feed_out), daemon=True, name="fresh-feed").start()
     return Pending(None, process, receiver)
+
+
+def _send(items: Iterable, connection) -> None:
+    batch: list = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == FEED_BATCH:
+            connection.send(batch)
+            batch = []
+    if batch:
+        connection.send(batch)
 
 
 def _feed(items: Iterable, connection) -> None:
     """Send ``items`` in batches, then None; a job cancelled or dead ends the sending."""
     try:
-        batch: list = []
-        for item in items:
-            batch.append(item)
-            if len(batch) == FEED_BATCH:
-                connection.send(batch)
-                batch = []
-        connection.send(batch)
+        _send(items, connection)
         connection.send(None)
     except OSError:
         pass

@@ -97,7 +97,8 @@ class Shares:
             mine = lists[part::workers]
             theirs = pages[given * part // workers:given * (part + 1) // workers]
             whole = {number[id(output.render.args[0])] for output in theirs}
-            pendings.append(in_fresh_process(render_share, self._items(mine + theirs, whole, number), self.context))
+            pendings.append(in_fresh_process(render_share, self._items(mine + theirs, whole, number), self.context,
+                                             now=len(self.papers) + 1))  # the papers, before this process renders
         return own, pendings
 
     def _kind(self, output, number: dict[int, int]) -> str | None:
