@@ -57,11 +57,11 @@ def forbid(monkeypatch):
         guards = {
             "render": Forbidden(rendering_module.render_paper, renders),
             "relate": Forbidden(related_module._neighbours, int(relate)),
-            "index": Forbidden(search_module.record_files, int(index)),
+            "index": Forbidden(search_module.index_files, int(index)),
         }
         monkeypatch.setattr(rendering_module, "render_paper", guards["render"])
         monkeypatch.setattr(related_module, "_neighbours", guards["relate"])
-        monkeypatch.setattr(search_module, "record_files", guards["index"])
+        monkeypatch.setattr(search_module, "index_files", guards["index"])
         return guards
 
     yield install

@@ -24,42 +24,35 @@ def site_files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_a_build_makes_the_search_index_in_a_fresh_process_while_papers_are_related_and_pages_render(
+def test_a_build_makes_the_search_index_in_a_child_while_papers_are_related_and_pages_render(
         seed_content, tmp_path, monkeypatch):
     events: list[str] = []
-    started: list = []
-    real_start = search_package.in_fresh_process
-    real_relate, real_render = pipeline.related_ids, pipeline.render_outputs
+    real_fork, real_relate, real_render = search_package.in_parallel, pipeline.related_ids, pipeline.render_outputs
+    pid_file = tmp_path / "index-pid"
 
-    def fresh(job, items, *args):
+    def forked(job):
         events.append("index started")
-        started.append(real_start(job, items, *args))
-        return started[-1].then(lambda names: events.append("index waited for") or names)
 
-    monkeypatch.setattr(search_package, "in_fresh_process", fresh)
+        def in_child():
+            pid_file.write_text(str(os.getpid()), encoding="utf-8")
+            return job()
+
+        return real_fork(in_child).then(lambda names: events.append("index waited for") or names)
+
+    monkeypatch.setattr(search_package, "in_parallel", forked)
     monkeypatch.setattr(pipeline, "related_ids", lambda *a, **k: events.append("relate") or real_relate(*a, **k))
     monkeypatch.setattr(pipeline, "render_outputs", lambda *a, **k: events.append("render") or real_render(*a, **k))
     build(seed_content, tmp_path / "site", Reporter(), jobs=2, cache=False)
     assert events == ["index started", "relate", "render", "index waited for"]
-    assert started[0]._process.pid != os.getpid()
+    assert int(pid_file.read_text(encoding="utf-8")) != os.getpid()
     assert (tmp_path / "site" / MANIFEST_JS).stat().st_size > 0
-
-
-def _slowly(items, job, *args):
-    """The search index's job, two seconds late (run in a fresh process: a module's function)."""
-    time.sleep(2)
-    return job(items, *args)
-
-
-def _stuck(items, job, *args):
-    time.sleep(30)
 
 
 def test_papers_are_related_on_the_cores_the_index_child_leaves(seed_content, tmp_path, monkeypatch):
     """Two cores, the index made in a child: related papers on one; the index from the cache: on two."""
-    real_start, real_relate = search_package.in_fresh_process, pipeline.related_ids
+    real_fork, real_relate = search_package.in_parallel, pipeline.related_ids
     jobs: list[int] = []
-    monkeypatch.setattr(search_package, "in_fresh_process", lambda job, items, *a: real_start(_slowly, items, job, *a))
+    monkeypatch.setattr(search_package, "in_parallel", lambda job: real_fork(lambda: time.sleep(2) or job()))
     monkeypatch.setattr(pipeline, "related_ids", lambda *a, **k: jobs.append(k["jobs"]) or real_relate(*a, **k))
     build(seed_content, tmp_path / "site", Reporter(), jobs=2)
     build(seed_content, tmp_path / "site", Reporter(), jobs=2)  # the index's files from the cache
@@ -92,16 +85,17 @@ def test_check_makes_no_search_index(seed_content):
 
 def test_a_failed_stage_stops_the_index_child_before_the_staging_folder_goes(seed_content, tmp_path, monkeypatch):
     started: list = []
-    real_start = search_package.in_fresh_process
+    real_fork = search_package.in_parallel
 
-    def fresh(job, items, *args):
-        started.append(real_start(_stuck, items, job, *args))  # the child is still busy
+    def forked(job):
+        started.append(real_fork(job))
         return started[-1]
 
     def broken_render(*args, **kwargs):
         raise RuntimeError("a template failed")
 
-    monkeypatch.setattr(search_package, "in_fresh_process", fresh)
+    monkeypatch.setattr(search_package, "in_parallel", forked)
+    monkeypatch.setattr(search_package, "write_chunks", lambda *args: time.sleep(30))  # the child is still busy
     monkeypatch.setattr(pipeline, "render_outputs", broken_render)
     began = time.monotonic()
     with pytest.raises(RuntimeError, match="a template failed"):

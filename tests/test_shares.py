@@ -11,7 +11,7 @@ import generator.search as search_package
 from generator.commands.build import build
 from generator.commands.reporter import Reporter
 from generator.model.paper import RenderedPaper
-from generator.pipeline import background, rendering, shares
+from generator.pipeline import background, rendering, shares, stages
 from generator.search.payload import IndexRecord
 from generator.text.cjk import language_of
 
@@ -53,6 +53,7 @@ def test_a_site_rendered_by_fresh_workers_is_the_site_made_in_one_process(tmp_pa
         return real_start(job, items, *args, **kwargs)
 
     monkeypatch.setattr(rendering, "IN_PARALLEL", 1)  # a worker even for a small volume
+    monkeypatch.setattr(stages, "FRESH_FROM", 1)  # and a fresh one
     monkeypatch.setattr(shares, "in_fresh_process", start)
     build(content, tmp_path / "two", Reporter(), jobs=2, cache=False)
     assert len(sent) == 1, "the templates were not rendered by a fresh worker"
@@ -89,6 +90,7 @@ def test_the_search_index_job_is_sent_each_papers_index_record_only(tmp_path, mo
         return real_start(job, items, *args)
 
     monkeypatch.setattr(search_package, "in_fresh_process", start)
+    monkeypatch.setattr(search_package, "FRESH_FROM", 1)
     build(content, tmp_path / "two", Reporter(), jobs=2, cache=False)
     assert len(sent) == 1 and len(sent[0]) == 8
     assert all(type(item) is IndexRecord for item in sent[0])

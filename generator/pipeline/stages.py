@@ -41,6 +41,7 @@ from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
 from generator.render.html import SiteRenderer, tag_urls
+from generator.pipeline.background import FRESH_FROM
 from generator.pipeline.shares import ShareContext, Shares
 from generator.render.redirects import settle_old_slugs
 from generator.model.corrections import OLD_SLUGS
@@ -383,10 +384,10 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool) -> 
 
 
 def worker_shares(p: Pipeline, renderer: SiteRenderer, papers: list[RenderedPaper]) -> Shares | None:
-    """What the render stage's workers are sent, when they write into a folder and related papers are
-    known (pipeline/shares.py); None: workers are forked."""
+    """What the render stage's workers are sent, when they write into a folder, related papers are known
+    and the volume is large (``background.FRESH_FROM``; pipeline/shares.py); None: workers are forked."""
     staging, project = p.sink.worker_staging(), p.state.project
-    if staging is None or project is None or p.state.related is None:
+    if staging is None or project is None or p.state.related is None or len(papers) < FRESH_FROM:
         return None
     context = ShareContext(project.content_dir, project.config, renderer.site, dict(renderer.shared),
                            p.state.related, staging)

@@ -31,7 +31,7 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
-from generator.pipeline.background import Pending, in_fresh_process, in_parallel
+from generator.pipeline.background import FRESH_FROM, Pending, in_fresh_process, in_parallel
 from generator.pipeline.cache import BuildCache
 from generator.model.paper import RenderedPaper
 from generator.search.index import FIELDS, build_index, utf16_key
@@ -105,11 +105,11 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], si
     """Write the search files into ``sink`` (``sinks.Sink``); the result names them (lunr.js first).
 
     The index's files the cache holds for these papers (one entry, ``bundle``) are written at
-    once. Otherwise they are made in a fresh process (``parallel``; ``background.in_fresh_process``:
-    it is sent each paper's ``IndexRecord`` and holds nothing else of this one's) that writes them
-    itself into the sink's folder (``Sink.target``), so that the index never travels back through a
-    pipe, and stores them in the cache for the next build. A sink without a folder (memory,
-    nowhere) is given the files' bytes.
+    once. Otherwise they are made in a child process (``parallel``) that writes them itself into the
+    sink's folder (``Sink.target``), so that the index never travels back through a pipe, and stores
+    them in the cache for the next build: forked, or from ``background.FRESH_FROM`` papers on a fresh
+    process sent each paper's ``IndexRecord`` that holds nothing else of this one's (issue 29). A sink
+    without a folder (memory, nowhere) is given the files' bytes.
     """
     sink.write(LUNR_JS, lunr_js())
     if sink.target(MANIFEST_JS) is None:
@@ -122,11 +122,21 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], si
             sink.write(name, data)
         return Pending(lambda: [LUNR_JS, *files])
 
-    # The index's process is sent each paper's IndexRecord, and holds nothing else of this one's (issue 29).
-    root = sink.target(MANIFEST_JS).parents[len(MANIFEST_JS.split("/")) - 1]
-    records = map(index_record, papers)
-    args = (tag_urls, names, root, cache if cache.enabled else None, key)
-    return in_fresh_process(index_job, records, *args) if parallel else Pending(lambda: index_job(records, *args))
+    if parallel and len(papers) >= FRESH_FROM:
+        # The index's process is sent each paper's IndexRecord, and holds nothing else of this one's (issue 29).
+        root = sink.target(MANIFEST_JS).parents[len(MANIFEST_JS.split("/")) - 1]
+        args = (tag_urls, names, root, cache if cache.enabled else None, key)
+        return in_fresh_process(index_job, map(index_record, papers), *args)
+
+    def job() -> list[str]:
+        made = index_files(papers, tag_urls, names)
+        for name, data in made.items():
+            write_chunks(sink.target(name), [data])
+        if cache.enabled:
+            cache.store_bytes("search", key, bundle(made))
+        return [LUNR_JS, *made]
+
+    return in_parallel(job) if parallel else Pending(job)
 
 
 def index_job(records: Iterable[IndexRecord], tag_urls: dict[str, str], names: dict[str, str] | None, root: Path,
