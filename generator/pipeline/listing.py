@@ -39,10 +39,10 @@ class Listing:
 
 
 def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool
-                 ) -> tuple[list[Output], bool, Callable[[], str]]:
+                 ) -> tuple[list[Output], bool, Callable[[], str], SiteRenderer]:
     """The files of the site to render on demand: every one, or those that show the papers the pass changed;
-    whether every one must be rendered (the site's shape moved); and what every page may show beyond its own
-    papers, when asked (``SiteRenderer.fingerprint``, for the build cache)."""
+    whether every one must be rendered (the site's shape moved); what every page may show beyond its own
+    papers, when asked (``SiteRenderer.fingerprint``, for the build cache); and the renderer."""
     state = p.state
     assert state.project is not None
     # check warns of every paper's citation itself; its sample's would be said twice
@@ -58,7 +58,7 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool
     if outputs is not None:
         assert state.listing is not None
         state.listing = dataclasses.replace(state.listing, papers=papers, related=state.related)
-        return outputs, False, renderer.fingerprint
+        return outputs, False, renderer.fingerprint, renderer
     outputs = renderer.outputs(papers)
     shape, context = {output.path: output.deps for output in outputs}, renderer.context()
     # A paper came or went, or a list moved: every page may show it. Related papers settled after an edit
@@ -69,7 +69,7 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool
     moved = moved or (state.listing is not None and context != state.listing.context)
     state.shape = shape
     state.listing = Listing(papers, renderer.pages, context, state.related)
-    return outputs, everything or moved, renderer.fingerprint
+    return outputs, everything or moved, renderer.fingerprint, renderer
 
 
 def edited(state: Run, papers: list[RenderedPaper], settled: bool) -> frozenset[str] | None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.pipeline.background import map_chunks, map_in_parallel
+from generator.pipeline.shares import Shares
 from generator.pipeline.cache import EntryCache, from_rendered_record, paper_key, rendered_record
 from generator.errors import Diagnostic, ProceedingsError, shown
 from generator.latex import AbstractRenderer
@@ -145,12 +146,13 @@ def site_renderer(project: Project, papers: list[RenderedPaper], env=None, warn=
                         project.topic_names(), project.people, authors)
 
 
-def render_outputs(outputs: list, sink, reporter: Reporter, jobs: int = 1) -> list[str]:
+def render_outputs(outputs: list, sink, reporter: Reporter, jobs: int = 1, shares: Shares | None = None) -> list[str]:
     """Render every output into the sink, on ``jobs`` cores when the sink takes files from workers.
 
     The files made from the whole volume (deps None: the .bib, feed, sitemap, papers.json)
     come first, in this process: the .bib makes every paper's citation, which this
-    process's paper pages then reuse, so it takes a smaller share of the pages.
+    process's paper pages then reuse, so it takes a smaller share of the pages. With ``shares``
+    the workers are fresh processes sent only their share (pipeline/shares.py), else forked.
     """
     whole = [output for output in outputs if output.deps is None]
     ordered = whole + [output for output in outputs if output.deps is not None]
@@ -165,6 +167,15 @@ def render_outputs(outputs: list, sink, reporter: Reporter, jobs: int = 1) -> li
 
     if workers < 2:
         return render_chunk(ordered)
+    if shares is not None:
+        own, pendings = shares.split(ordered, workers - 1)
+        try:
+            names = render_chunk(own)
+        except BaseException:
+            for pending in pendings:
+                pending.cancel()
+            raise
+        return names + [name for pending in pendings for name in pending()]
     first = len(whole) + (len(ordered) - len(whole)) * 2 // (3 * workers)
     rest = ordered[first:]
     size = max(1, -(-len(rest) // (workers - 1)))

@@ -58,6 +58,10 @@ class Sink:
         """Where another process may write this file itself (None: no folder; give its bytes to ``write``)."""
         return None
 
+    def worker_staging(self) -> Staging | None:
+        """The folder a fresh process may write files into itself (pipeline/shares.py); None: none."""
+        return None
+
     def finish(self, names: list[str], static: dict[str, Path]) -> None:
         """Publish the site: the files written now, those kept from the last site, the static files."""
 
@@ -131,6 +135,9 @@ class StagingSink(Sink):
         path = self.staging.path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         return path
+
+    def worker_staging(self) -> Staging | None:
+        return self.staging
 
     def finish(self, names: list[str], static: dict[str, Path]) -> None:
         assert self.staging is not None

@@ -41,6 +41,9 @@ from generator.commands.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
+from generator.render.html import SiteRenderer
+from generator.pipeline.background import FRESH_FROM
+from generator.pipeline.shares import ShareContext, Shares
 from generator.render.redirects import settle_old_slugs
 from generator.model.corrections import OLD_SLUGS
 from generator.render.theme import Theme
@@ -334,7 +337,7 @@ def render_stage(p: Pipeline) -> None:
     file the last site holds as made from the same inputs is kept; those the schedule defers follow later."""
     state, sink = p.state, p.sink
     papers = site_papers(p)
-    outputs, everything, fingerprint = site_outputs(p, papers, whole_site(p))
+    outputs, everything, fingerprint, renderer = site_outputs(p, papers, whole_site(p))
     state.listed = len(outputs)
     changed = state.changed_ids or set()
     if p.now.related is not None and not everything:  # a related list shows on its paper's own page only
@@ -343,7 +346,8 @@ def render_stage(p: Pipeline) -> None:
     else:
         wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
     wanted = sink.keep_unchanged(wanted, lambda: output_inputs(p, fingerprint(), outputs, papers), p.store)
-    p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.options.cores)
+    p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.options.cores,
+            worker_shares(p, renderer, papers))
 
 
 def publish_stage(p: Pipeline) -> None:
@@ -360,6 +364,17 @@ def publish_stage(p: Pipeline) -> None:
     p.timed("write site", sink.finish, names, static)
     p.schedule.published(sink)
     state.files = names + sorted(static)
+
+
+def worker_shares(p: Pipeline, renderer: SiteRenderer, papers: list[RenderedPaper]) -> Shares | None:
+    """What the render stage's workers are sent, when they write into a folder, related papers are known
+    and the volume is large (``background.FRESH_FROM``; pipeline/shares.py); None: workers are forked."""
+    staging, project = p.sink.worker_staging(), p.state.project
+    if staging is None or project is None or p.state.related is None or len(papers) < FRESH_FROM:
+        return None
+    context = ShareContext(project.content_dir, project.config, renderer.site, dict(renderer.shared),
+                           p.state.related, staging)
+    return Shares(renderer, papers, context)
 
 
 def output_inputs(p: Pipeline, shared: str, outputs: list, papers: list[RenderedPaper]) -> dict[str, str]:

@@ -28,15 +28,17 @@ misses papers it should find. Where lunr.py and lunr.js differ we follow lunr.js
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from pathlib import Path
 
-from generator.pipeline.background import Pending, in_parallel
+from generator.pipeline.background import FRESH_FROM, Pending, in_fresh_process, in_parallel
 from generator.pipeline.cache import BuildCache
 from generator.model.paper import RenderedPaper
 from generator.search.index import FIELDS, build_index, utf16_key
 from generator.search.lunrjs import lunr_js, lunr_js_path
-from generator.search.payload import (FORMAT_VERSION, GLOBAL_NAME, SNIPPET_LENGTH, index_script,
-                                      index_script_chunks, search_data, snippet, write_chunks)
-from generator.search.shards import FOLDER, shard_files
+from generator.search.payload import (FORMAT_VERSION, GLOBAL_NAME, SNIPPET_LENGTH, IndexRecord, index_record,
+                                      index_script, index_script_chunks, search_data, snippet, write_chunks)
+from generator.search.shards import FOLDER, record_files, shard_files
 from generator.search.terms import JsPorterStemmer, normalise, term, terms
 
 __all__ = ["FIELDS", "FORMAT_VERSION", "GLOBAL_NAME", "LUNR_JS", "MANIFEST_JS", "SNIPPET_LENGTH",
@@ -103,10 +105,11 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], si
     """Write the search files into ``sink`` (``sinks.Sink``); the result names them (lunr.js first).
 
     The index's files the cache holds for these papers (one entry, ``bundle``) are written at
-    once. Otherwise they are made in a forked process (``parallel``) that writes them itself
-    into the sink's folder (``Sink.target``), so that the index never travels back through a
-    pipe, and stored in the cache for the next build. A sink without a folder (memory,
-    nowhere) is given the files' bytes.
+    once. Otherwise they are made in a child process (``parallel``) that writes them itself into the
+    sink's folder (``Sink.target``), so that the index never travels back through a pipe, and stores
+    them in the cache for the next build: forked, or from ``background.FRESH_FROM`` papers on a fresh
+    process sent each paper's ``IndexRecord`` that holds nothing else of this one's (issue 29). A sink
+    without a folder (memory, nowhere) is given the files' bytes.
     """
     sink.write(LUNR_JS, lunr_js())
     if sink.target(MANIFEST_JS) is None:
@@ -119,6 +122,12 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], si
             sink.write(name, data)
         return Pending(lambda: [LUNR_JS, *files])
 
+    if parallel and len(papers) >= FRESH_FROM:
+        # The index's process is sent each paper's IndexRecord, and holds nothing else of this one's (issue 29).
+        root = sink.target(MANIFEST_JS).parents[len(MANIFEST_JS.split("/")) - 1]
+        args = (tag_urls, names, root, cache if cache.enabled else None, key)
+        return in_fresh_process(index_job, map(index_record, papers), *args)
+
     def job() -> list[str]:
         made = index_files(papers, tag_urls, names)
         for name, data in made.items():
@@ -128,6 +137,18 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], si
         return [LUNR_JS, *made]
 
     return in_parallel(job) if parallel else Pending(job)
+
+
+def index_job(records: Iterable[IndexRecord], tag_urls: dict[str, str], names: dict[str, str] | None, root: Path,
+              cache: BuildCache | None, key: str) -> list[str]:
+    """The index's files made from ``records`` and written under ``root`` (the site's folder), stored in the
+    ``cache`` under ``key``; their names (lunr.js first)."""
+    made = dict(record_files(records, tag_urls, names))
+    for name, data in made.items():
+        write_chunks(root / name, [data])
+    if cache is not None:
+        cache.store_bytes("search", key, bundle(made))
+    return [LUNR_JS, *made]
 
 
 def _start_bytes(papers: list[RenderedPaper], tag_urls: dict[str, str], sink, parallel: bool,

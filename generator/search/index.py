@@ -137,11 +137,15 @@ def _list_pieces(items: Iterator) -> Iterator[str]:
 def found_terms(papers: list[RenderedPaper], names: dict[str, str] | None = None) -> _Terms:
     """Every paper's terms per field (a tag indexed by its name and its shown name)."""
     found = _Terms()
-    names = names or {}
     for ref, paper in enumerate(papers):
-        shown = tuple(names[t] for t in paper.paper.tags if t in names)
-        found.add(ref, field_terms(paper.title_plain, paper.paper.tags + shown, paper.abstract_plain))
+        found.add(ref, paper_terms(paper.title_plain, paper.paper.tags, paper.abstract_plain, names or {}))
     return found
+
+
+def paper_terms(title: str, tags: tuple[str, ...], abstract: str, names: dict[str, str]) -> list[list[str]]:
+    """A volume's paper's terms per field: a tag is indexed by its name and its name in ``names``."""
+    shown = tuple(names[t] for t in tags if t in names)
+    return field_terms(title, tags + shown, abstract)
 
 
 def field_terms(title: str, topics: tuple[str, ...] | list[str], abstract: str) -> list[list[str]]:

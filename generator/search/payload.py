@@ -9,6 +9,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from generator.text import cjk
 from generator.latex.tree import math_tree
@@ -74,17 +75,45 @@ def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str], names: di
     return {"version": FORMAT_VERSION, "tags": tags, "docs": docs, "index": build_index(papers, names or {})}
 
 
+class IndexRecord(NamedTuple):
+    """What the search index reads of a paper: its words and what a result shows. The index's job is
+    sent these alone (issue 29), not the paper, its details and its citations."""
+
+    title_plain: str
+    url: str
+    tags: tuple[str, ...]
+    abstract_plain: str
+    abstract_html: str  # for the result's preview, which keeps formulas that read on one line
+    title_html: str  # for a title with math: its tree
+
+
+def index_record(paper: RenderedPaper) -> IndexRecord:
+    return IndexRecord(paper.title_plain, paper.url, paper.paper.tags, paper.abstract_plain, paper.abstract_html,
+                       paper.title_html)
+
+
 def display_records(papers: list[RenderedPaper], tag_urls: dict[str, str],
                     names: dict[str, str] | None = None) -> tuple[list, list]:
     """The tags ([shown name, url] each) and the display record of each paper."""
+    return numbered_tags([display_record(index_record(p)) for p in papers], tag_urls, names)
+
+
+def display_record(record: IndexRecord) -> list:
+    """[title, url, tag names, snippet] and, for a title with math, its tree: what a result shows (the tag
+    names become numbers in ``numbered_tags``, once every paper's are known)."""
+    tree = math_tree(record.title_html)
+    return ([record.title_plain, record.url, list(record.tags), snippet(preview(record.abstract_html))]
+            + ([tree] if tree else []))
+
+
+def numbered_tags(docs: list[list], tag_urls: dict[str, str], names: dict[str, str] | None = None
+                  ) -> tuple[list, list]:
+    """The tags ([shown name, url] each, in name order) and ``docs`` with each tag name as its number there."""
     shown = names or {}
-    ordered = sorted(set(tag_urls) | {t for p in papers for t in p.paper.tags}, key=lambda n: (n.casefold(), n))
+    ordered = sorted(set(tag_urls) | {t for doc in docs for t in doc[2]}, key=lambda n: (n.casefold(), n))
     number = {name: i for i, name in enumerate(ordered)}
-    docs = [
-        [p.title_plain, p.url, [number[t] for t in p.paper.tags], snippet(preview(p.abstract_html))]
-        + ([tree] if (tree := math_tree(p.title_html)) else [])
-        for p in papers
-    ]
+    for doc in docs:
+        doc[2] = [number[t] for t in doc[2]]
     return [[shown.get(name, name), tag_urls.get(name)] for name in ordered], docs
 
 

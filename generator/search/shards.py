@@ -26,11 +26,12 @@ alone pass it is a shard of its own.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from generator.model.paper import RenderedPaper
-from generator.search.index import FIELDS, FieldVectors, _Terms, found_terms, utf16_key
-from generator.search.payload import compact_json, data_script, display_records, json_script
+from generator.search.index import FIELDS, FieldVectors, _Terms, paper_terms, utf16_key
+from generator.search.payload import (IndexRecord, compact_json, data_script, display_record, index_record, json_script,
+                                     numbered_tags)
 
 SHARD_BYTES = 24_000  # JSON text per term shard before gzip (about 8 KB over the wire)
 BLOCK = 8  # documents per display block: the 8 results a dropdown shows touch at most 8 small files
@@ -76,8 +77,18 @@ def term_shards(postings: dict[str, list], limit: int = SHARD_BYTES) -> list[lis
 def shard_files(papers: list[RenderedPaper], tag_urls: dict[str, str], names: dict[str, str] | None = None,
                 shard_bytes: int = SHARD_BYTES) -> Iterator[tuple[str, bytes]]:
     """(path under the site root, script) for the manifest, every term shard and every display block."""
-    found = found_terms(papers, names)
-    tags, docs = display_records(papers, tag_urls, names)
+    return record_files(map(index_record, papers), tag_urls, names, shard_bytes)
+
+
+def record_files(records: Iterable[IndexRecord], tag_urls: dict[str, str], names: dict[str, str] | None = None,
+                 shard_bytes: int = SHARD_BYTES) -> Iterator[tuple[str, bytes]]:
+    """``shard_files`` from each paper's ``IndexRecord``, read once, in order: each record's words are
+    counted and its display record made as it comes, so that its texts need not outlive it."""
+    found, docs = _Terms(), []
+    for ref, record in enumerate(records):
+        found.add(ref, paper_terms(record.title_plain, record.tags, record.abstract_plain, names or {}))
+        docs.append(display_record(record))
+    tags, docs = numbered_tags(docs, tag_urls, names)
     yield from term_files(found, len(docs), {"block": BLOCK, "tags": tags}, shard_bytes)
     for number, start in enumerate(range(0, len(docs), BLOCK)):
         yield f"{FOLDER}/d{number}.js", _script(f"d{number}", docs[start:start + BLOCK])

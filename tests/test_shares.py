@@ -1,0 +1,116 @@
+"""The build's workers hold only their share (pipeline/shares.py, background.in_fresh_process; issue 29):
+a template worker is sent the papers whose pages it renders in full and the others as a list shows them,
+the search index's job each paper's index record; the site is the same bytes as made in one process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import generator.search as search_package
+from generator.commands.build import build
+from generator.commands.reporter import Reporter
+from generator.model.paper import RenderedPaper
+from generator.pipeline import background, rendering, shares, stages
+from generator.search.payload import IndexRecord
+from generator.text.cjk import language_of
+
+ABSTRACTS = [
+    "We learn the edges of a graph with $O(n \\log n)$ memory and show it on ten benchmarks.",
+    "本研究では、大規模言語モデルの推論を高速化する手法を提案する。実験により有効性を示した。",
+    "我们提出了一种新的图神经网络训练方法，并在多个数据集上验证了其有效性。",
+    "우리는 새로운 강화 학습 알고리즘을 제안하고 여러 환경에서 성능을 보인다.",
+    "",  # a paper with a title and no abstract
+    "A study of how *diffusion* models memorise their training images, and how to stop them -- with $x^2$.",
+]
+
+
+def volume(tmp_path: Path, papers: int = 36) -> Path:
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "proceedings.yaml").write_text("title: Shares 2026\n", encoding="utf-8")
+    records = [{"id": f"p{n}", "title": f"Paper {n} on graphs and images", "abstract": ABSTRACTS[n % len(ABSTRACTS)],
+                "authors": [f"Author {n % 5}", f"Writer {n % 7}"], "keywords": [f"Topic {n % 4}", "Graphs"]}
+               for n in range(papers)]
+    (content / "papers.jsonl").write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n",
+                                          encoding="utf-8")
+    return content
+
+
+def site_files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_site_rendered_by_fresh_workers_is_the_site_made_in_one_process(tmp_path, monkeypatch):
+    content = volume(tmp_path)
+    build(content, tmp_path / "one", Reporter(), jobs=1, cache=False)
+    sent: list[list] = []
+    real_start = shares.in_fresh_process
+
+    def start(job, items, *args, **kwargs):
+        items = list(items)
+        sent.append(items)
+        return real_start(job, items, *args, **kwargs)
+
+    monkeypatch.setattr(rendering, "IN_PARALLEL", 1)  # a worker even for a small volume
+    monkeypatch.setattr(stages, "FRESH_FROM", 1)  # and a fresh one
+    monkeypatch.setattr(shares, "in_fresh_process", start)
+    build(content, tmp_path / "two", Reporter(), jobs=2, cache=False)
+    assert len(sent) == 1, "the templates were not rendered by a fresh worker"
+    assert site_files(tmp_path / "two") == site_files(tmp_path / "one")
+
+    papers = [item for item in sent[0] if isinstance(item, RenderedPaper)]
+    assert len(papers) == 36
+    whole = [paper for paper in papers if paper.paper.abstract]  # (a paper without an abstract is the same either way)
+    listed = [paper for paper in papers if paper.abstract_html == shares.HAS_ABSTRACT]
+    # The papers whose pages the worker renders, in full: a run of the volume; the others as a list shows them.
+    assert whole and listed
+    first, last = min(p.paper.order for p in whole), max(p.paper.order for p in whole)
+    assert not [paper for paper in listed if first <= paper.paper.order <= last]
+    assert all(paper.paper.abstract == "" and paper.abstract_plain in shares.LANGUAGE_SAMPLES.values()
+               for paper in listed)
+
+
+def test_a_listed_paper_keeps_what_a_list_shows_of_its_abstract():
+    for language, sample in shares.LANGUAGE_SAMPLES.items():
+        assert language_of(sample) == language
+    for text in ABSTRACTS:
+        assert language_of(shares.LANGUAGE_SAMPLES[language_of(text)]) == language_of(text)
+
+
+def test_the_search_index_job_is_sent_each_papers_index_record_only(tmp_path, monkeypatch):
+    content = volume(tmp_path, papers=8)
+    build(content, tmp_path / "one", Reporter(), jobs=1, cache=False)
+    sent: list[list] = []
+    real_start = search_package.in_fresh_process
+
+    def start(job, items, *args):
+        items = list(items)
+        sent.append(items)
+        return real_start(job, items, *args)
+
+    monkeypatch.setattr(search_package, "in_fresh_process", start)
+    monkeypatch.setattr(search_package, "FRESH_FROM", 1)
+    build(content, tmp_path / "two", Reporter(), jobs=2, cache=False)
+    assert len(sent) == 1 and len(sent[0]) == 8
+    assert all(type(item) is IndexRecord for item in sent[0])
+    assert site_files(tmp_path / "two") == site_files(tmp_path / "one")
+
+
+MARK = "set in the build's process"
+
+
+def _reads_mark(items, suffix: str) -> tuple[bool, list[str]]:
+    """A fresh process's job: whether it sees what the test set in its own process, and its items."""
+    return hasattr(background, "_test_mark"), [item + suffix for item in items]
+
+
+def test_a_fresh_process_holds_nothing_of_the_build_but_what_it_is_sent(monkeypatch):
+    monkeypatch.setattr(background, "_test_mark", MARK, raising=False)
+    items = [f"item {n}" for n in range(2 * background.FEED_BATCH + 3)]  # three batches
+    sees, got = background.in_fresh_process(_reads_mark, iter(items), "!")()
+    assert not sees, "the process inherited the build's memory"
+    assert got == [item + "!" for item in items]
+    # The first items sent by the caller, the rest by the feeding thread: the same items, in order.
+    assert background.in_fresh_process(_reads_mark, iter(items), "?", now=background.FEED_BATCH + 1)()[1] == \
+        [item + "?" for item in items]
