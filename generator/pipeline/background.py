@@ -212,15 +212,7 @@ def _received(connection) -> Iterator:
 
 def _fresh_child(job: Callable[..., Any], args: tuple, feed, sender) -> None:
     _die_with(os.getppid())  # the fork server, which ends with the process that started it
-    try:
-        try:
-            outcome = (False, job(_received(feed), *args))
-        except BaseException as exc:  # noqa: BLE001 - the parent raises it again
-            outcome = (True, exc if _picklable(exc) else RuntimeError(f"{type(exc).__name__}: {exc}"))
-        sender.send(outcome)
-    finally:
-        sender.close()
-        os._exit(0)
+    _send_outcome(sender, lambda: job(_received(feed), *args))
 
 
 def _trim() -> Callable[[int], int] | None:
@@ -312,6 +304,12 @@ def _child_reporting(job: Job, sender, receiver, parent: int) -> None:
     """Like ``_child``, but an exception goes back to the parent as (True, exception)."""
     _die_with(parent)
     receiver.close()
+    _send_outcome(sender, job)
+
+
+def _send_outcome(sender, job: Callable[[], Any]) -> None:
+    """Run ``job`` in this child and send the parent (False, its result) or (True, the exception it raised,
+    or a RuntimeError naming it when it cannot be pickled); then end the child."""
     try:
         try:
             outcome = (False, job())
