@@ -16,7 +16,9 @@ from pathlib import Path
 from generator import __version__
 from generator.commands.build import build
 from generator.pipeline.stages import sync_project
-from generator.content.project import load_project
+from generator.content.project import Project, load_project
+from generator.model.config import CONFIG_NAME
+from generator.model.volume import title_origin
 from generator.errors import ProceedingsError
 from generator.content.merge import Change
 from generator.commands.reporter import ConsoleReporter, Reporter, printable
@@ -181,7 +183,25 @@ def _import(args, source: Path, reporter: ConsoleReporter, created: bool) -> int
         verb = "would copy" if args.dry_run else "copied"
         reporter.info(f"{verb} {source} to {target}")
     report_changes(plan.changes, args.content, reporter, dry_run=args.dry_run)
+    write_config(project, args.content, reporter, args.dry_run)
     return finish("dry run: nothing written" if args.dry_run else "import done", reporter, args.strict)
+
+
+def write_config(project: Project, content_dir: Path, reporter: Reporter, dry_run: bool) -> None:
+    """A folder without proceedings.yaml gets one with the volume's title (the one a build would show) and
+    the other keys commented out to fill; an existing one is never touched."""
+    from generator.commands.scaffold import write_volume_config
+
+    path = content_dir / CONFIG_NAME
+    if path.exists():
+        return
+    title = project.volume.title
+    origin = title_origin(project.sources, title if project.volume.titled else "")
+    if dry_run:
+        reporter.info(f"would write {path} (title: {title!r})")
+    elif write_volume_config(content_dir, title, origin) is not None:
+        reporter.info(f"wrote {path} (title: {title!r}, from {origin or 'nothing: give it yours'}; the other "
+                      "keys are there to fill, commented out)")
 
 
 def run_new(args, reporter: ConsoleReporter) -> int:

@@ -199,13 +199,33 @@ def create(target: Path, title: str | None, install: str | None,
 def render(project: NewProject, content: str = "content") -> dict[str, str]:
     """Every file of the new folder: path relative to it → text (``content``: where the list will be)."""
     environment = _environment()
-    context = {"title": project.title, "install": project.install.spec, "install_known": project.install.known,
-               "install_origin": project.install.origin, "list_path": f"{content}/{project.list_name}.txt",
-               "tool": _tool_link(project.install.spec)}
+    context = {"title": project.title, "origin": "", "install": project.install.spec,
+               "install_known": project.install.known, "install_origin": project.install.origin,
+               "list_path": f"{content}/{project.list_name}.txt", "tool": _tool_link(project.install.spec)}
     context["install_line"] = _line_of(_render(environment, "github/workflows/pages.yml", context), INSTALL_KEY)
     files = {target.format(list=project.list_name): _render(environment, template, context)
              for template, target in FILES}
     return dict(sorted(files.items()))
+
+
+def volume_config(title: str, origin: str = "") -> str:
+    """A volume's proceedings.yaml, as `new` writes it: the title, and every other key commented out to fill.
+    ``origin`` says where a title the tool made came from ("the file name ismir-2024-papers.csv")."""
+    return _render(_environment(), "content/proceedings.yaml", {"title": title, "origin": origin})
+
+
+def write_volume_config(content_dir: Path, title: str, origin: str = "") -> Path | None:
+    """``proceedings.yaml`` in a content folder that has none (``import``); None, and nothing written, when
+    one is there already: a config is never overwritten."""
+    path = content_dir / "proceedings.yaml"
+    try:
+        with path.open("x", encoding="utf-8", newline="\n") as stream:
+            stream.write(volume_config(title, origin))
+    except FileExistsError:
+        return None
+    except OSError as error:
+        raise ProceedingsError(f"could not write: {error.strerror}", path=path) from None
+    return path
 
 
 SERIES_CONFIG = """\

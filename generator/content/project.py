@@ -98,7 +98,7 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     topics = survey(taxonomy, (entry for source in sources for entry in source.entries), config.auto_tags, known)
     if known is not None:
         known.save()
-    return Project(content_dir, config, Volume.of(config, sources), sources, taxonomy,
+    return Project(content_dir, config, Volume.of(config, sources, content_dir.resolve().name), sources, taxonomy,
                    AbstractRenderer(config.macros), people, topics)
 
 

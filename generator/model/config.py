@@ -17,6 +17,7 @@ from generator.errors import ConfigError, Diagnostic, shown
 from generator.render.i18n import catalogue_for, catalogue_locales
 from generator.latex import MacroDef
 from generator.content.yamlutil import key_lines, load_mapping, read_utf8
+from generator.model.details import natural_order, split_names
 from generator.model.link_patterns import check_pattern
 
 CONFIG_NAME = "proceedings.yaml"
@@ -53,6 +54,11 @@ class Config:
     """A short name for the site's header ("COLT 2024"), so that the long title is shown once."""
     place: str = field(default="", repr=False)
     """Where the meeting was ("Edmonton, Canada"): on the home page and as the citations' address."""
+    editors: tuple[str, ...] = field(default=(), repr=False)
+    """The volume's editors, "Given Family" (a .bib's @proceedings gives them too): on the home page and in
+    every paper's citation."""
+    publisher: str = field(default="", repr=False)
+    """The publisher every paper's citation names when the paper names none."""
     start_date: dt.date | None = field(default=None, repr=False)
     """The meeting's first day (YYYY-MM-DD)."""
     end_date: dt.date | None = field(default=None, repr=False)
@@ -105,6 +111,15 @@ def _date(value: Any) -> dt.date:
         return dt.date.fromisoformat(str(value))
     except ValueError:
         raise ValueError(f"must be a date written YYYY-MM-DD, not {shown(value)}") from None
+
+
+def _editors(value: Any) -> tuple[str, ...]:
+    """``editors: [Jane Doe, John Smith]``, or one string as a source writes names ("Doe, Jane and Smith, John")."""
+    if isinstance(value, str):
+        value = split_names(value)
+    if not isinstance(value, list) or not value or not all(isinstance(name, str) and name.strip() for name in value):
+        raise ValueError(f"must be a list of names, such as [Jane Doe, John Smith], not {shown(value)}")
+    return tuple(natural_order(" ".join(name.split())) for name in value)
 
 
 def _volume_number(value: Any) -> str:
@@ -241,6 +256,8 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "venue": _text,
     "short_title": _text,
     "place": _text,
+    "editors": _editors,
+    "publisher": _text,
     "start_date": _date,
     "end_date": _date,
     "issn": _issn,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote, urljoin
 
 from generator.model.paper import RenderedPaper, SourceList, VolumeInfo
+from generator.model.volume_title import derived_title
 from generator.render.i18n import default_title
 
 if TYPE_CHECKING:
@@ -48,14 +49,15 @@ class Volume:
     short: str = ""  # the config's short title for the header
 
     @classmethod
-    def of(cls, config: Config, sources: Sequence[SourceList] = ()) -> Volume:
-        """The config's title, else the first source's (a list's first line, an @proceedings title)."""
-        title = config.title or next((s.title for s in sources if s.title), None) or default_title(config.language)
+    def of(cls, config: Config, sources: Sequence[SourceList] = (), folder: str = "") -> Volume:
+        """The config's title, else the first source's (a list's first line, an @proceedings title), else
+        one made from the sources' file names or the content ``folder``'s name (``title_of``)."""
+        title = config.title or title_of(sources, folder, config.language)
         describing = next((s for s in sources if s.volume.title), None)
         info = describing.volume if describing else VolumeInfo()
         described = describing.entries[0].source if describing and describing.entries else ""
         given = VolumeInfo(volume=config.volume, venue=config.venue, address=config.place, start=config.start_date,
-                           end=config.end_date)
+                           end=config.end_date, editors=config.editors, publisher=config.publisher)
         return cls(title, config.description, config.language, config.base_url, config.date or info.date,
                    info, config.series, described, config.issn, config.isbn, config.online_date, given,
                    config.short_title)
@@ -67,7 +69,8 @@ class Volume:
 
     @property
     def editors(self) -> tuple[str, ...]:
-        return self.source.editors
+        """The config's editors, else its @proceedings'."""
+        return self.given.editors or self.source.editors
 
     @property
     def number(self) -> str:
@@ -124,6 +127,31 @@ class Volume:
         if paper.paper.source.lower().endswith(".bib") and BIBTEX_KEY.fullmatch(paper.paper.uid):
             return paper.paper.uid
         return f"{self.key_prefix}-{_KEY_UNSAFE.sub('-', paper.paper.id)}"
+
+
+def title_of(sources: Sequence[SourceList], folder: str, language: str) -> str:
+    """The title a volume whose config names none has: its first source's own, else one made readable from
+    the sources' file names or the folder's name ("ismir-2024-papers.csv" → "ISMIR 2024"), else "Proceedings"
+    in its language. A name that gives only a year gives "Proceedings 2024"."""
+    own = next((source.title for source in sources if source.title), "")
+    if own:
+        return own
+    texts = (text for source in sources for entry in source.entries for text in (entry.title, entry.text))
+    made = derived_title([source.path.name for source in sources], folder, texts)
+    if made and not any(char.isalpha() for char in made):
+        return f"{default_title(language)} {made}"
+    return made or default_title(language)
+
+
+def title_origin(sources: Sequence[SourceList], title: str) -> str:
+    """Where ``title_of`` found a title, as `import` says it in the proceedings.yaml it writes."""
+    own = next((source for source in sources if source.title), None)
+    if own is not None:
+        where = "@proceedings entry" if own.volume.title else "first line"
+        return f"the {where} of {own.path.name}"
+    if title and sources:
+        return f"the names of {', '.join(source.path.name for source in sources)} and of its folder"
+    return ""
 
 
 def key_prefix(title: str) -> str:
