@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from generator.errors import ProceedingsError
+from generator.model.config import CONFIG_NAME
 from generator.content.merge import Change
 from generator.pipeline.hosting import host_warnings, site_size
 from generator.pipeline.output import Staging, check_replaceable, staged_site
@@ -29,6 +30,7 @@ class BuildResult:
     files: int = 0
     kept: int = 0  # files of the last site kept as they were: their inputs did not change
     changes: list[Change] = field(default_factory=list)
+    undated: int = 0  # papers whose citations have no year (no date or year in the volume or the paper)
 
 
 @dataclass
@@ -38,7 +40,23 @@ class SiteResult(BuildResult):
     built: dict[str, BuildResult] = field(default_factory=dict)  # prefix → its volume's build ("" alone)
     volumes: list[SeriesVolume] = field(default_factory=list)  # a series' volumes, as its pages list them
     unchanged: list[str] = field(default_factory=list)  # a series' volumes carried over whole: nothing moved
+    undated_volumes: dict[str, int] = field(default_factory=dict)  # a series' volumes → their undated papers
     series: bool = False
+
+    def date_note(self) -> str:
+        """Said once, beside the summary: the volumes whose citations will say "n.d.", and the key that fixes it."""
+        fix = f"add `date: YYYY-MM-DD` (the proceedings' date) to {CONFIG_NAME}"
+        if not self.series:
+            if not self.undated:
+                return ""
+            some = "" if self.undated == self.papers else f" {self.undated} of {self.papers} papers:"
+            return (f"note: the volume has no date:{some} citations will say “n.d.” (no year in BibTeX, RIS, "
+                    f"CSL-JSON or the meta tags); {fix}")
+        undated = sorted(prefix for prefix, count in self.undated_volumes.items() if count)
+        if not undated:
+            return ""
+        return (f"note: {len(undated)} of {len(self.volumes)} volumes have no date ({', '.join(undated)}): their "
+                f"citations will say “n.d.”; {fix} in each one's folder")
 
     def summary(self, out_dir: Path) -> str:
         kept = f" ({self.kept} kept unchanged)" if self.kept else ""
@@ -110,7 +128,8 @@ class _Build:
             # let it run and be the one recorded.
             inputs = "" if run.changes else writer.inputs(member, options)
             writer.add(member, run.project.volume, run.rendered, run.files, inputs, reporter.diagnostics)
-        self.result.built[member.prefix] = BuildResult(len(run.rendered), len(run.files), sink.kept, run.changes)
+        self.result.built[member.prefix] = BuildResult(len(run.rendered), len(run.files), sink.kept, run.changes,
+                                                       run.project.volume.undated(run.rendered) if run.project else 0)
         self.sinks.append(sink)
 
     def series(self) -> None:
@@ -126,6 +145,7 @@ class _Build:
         self.writer.say_again(self.reporter)
         self.result.volumes, self.series_files = self.writer.finish(self.reporter)
         self.result.unchanged = list(self.unchanged_files)
+        self.result.undated_volumes = dict(self.writer.undated)
 
     def published(self) -> SiteResult:
         """The result, once the site is swapped in: the files are where they stay, their identities recorded."""
@@ -136,5 +156,7 @@ class _Build:
                          else sum(b.papers for b in built))
         result.files = sum(b.files for b in built) + sum(self.unchanged_files.values()) + self.series_files
         result.kept = sum(b.kept for b in built)
+        result.undated = sum(b.undated for b in built)
         result.changes = [change for b in built for change in b.changes]
         return result
+

@@ -129,6 +129,8 @@ def run_build(args, reporter: ConsoleReporter) -> int:
     result = build(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache, jobs=args.jobs)
     for prefix, built in result.built.items():
         report_changes(built.changes, args.content / prefix if prefix else args.content, reporter)
+    if note := result.date_note():
+        reporter.info(note)
     return finish(result.summary(args.out), reporter, args.strict)
 
 

@@ -108,6 +108,10 @@ class Volume:
     def year(self) -> str:
         return str(self.date.year) if self.date else self.source.year
 
+    def undated(self, papers: Sequence[RenderedPaper]) -> int:
+        """How many of its papers a citation gives no year ("n.d."): neither the paper nor the volume has one."""
+        return 0 if self.year else sum(not paper.details.year for paper in papers)
+
     @functools.cached_property
     def key_prefix(self) -> str:
         """Citation keys are "<prefix>-<paper id>"."""

@@ -49,8 +49,9 @@ CITATIONS = (BIB_PATH, RIS_PATH, CSL_PATH, APA_PATH)
 # GitHub Pages runs Jekyll on a site published from a branch; this file turns it off,
 # so nothing is dropped or rewritten. (A site deployed by the Actions workflow skips Jekyll anyway.)
 NOJEKYLL = ".nojekyll"
-NO_DATE = ("the site has a base URL but no date: feed.xml is not written and citations have no year "
-           "(add `date: YYYY-MM-DD`, the date of the proceedings)")
+# What no date does to citations ("n.d.") the build's summary says, once (commands/build.py).
+NO_DATE = ("the site has a base URL but no date: feed.xml is not written (add `date: YYYY-MM-DD`, the date of the "
+           "proceedings)")
 
 
 class Publication:

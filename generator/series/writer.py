@@ -52,6 +52,7 @@ class SeriesWriter:
         self.seen: dict[str, dict] = {}
         self.part_digests: dict[str, str] = {}  # volume → digest of its part file's records
         self.unsaid: dict[str, list] = {}  # what the volumes carried over reported when last built
+        self.undated: dict[str, int] = {}  # volume → its papers whose citations have no year
         self._shared: str | None = None
 
     # -- volumes ---------------------------------------------------------------------------
@@ -85,14 +86,17 @@ class SeriesWriter:
         if self.newest is None or entry.sort_key > self.newest[0].sort_key:
             self.newest = (entry, [])
         self.unsaid[member.prefix] = known.get("said", [])
+        self.undated[member.prefix] = known.get("undated", 0)
         return known
 
     def add(self, member: Member, volume: Volume, papers: list[RenderedPaper], files: Iterable[str],
             inputs: str = "", said: Iterable[Diagnostic] = ()) -> None:
         """A volume just built: listed, its records written out, kept for the feed if it is the newest."""
         entry = SeriesVolume.of(member.prefix, volume, papers, files)
+        undated = volume.undated(papers)
         record = {"inputs": inputs, "said": [[d.level, d.message, None if d.path is None else str(d.path), d.line]
-                                             for d in said], "files": len(list(files))}
+                                             for d in said], "files": len(list(files)), "undated": undated}
+        self.undated[member.prefix] = undated
         self._listed(entry, series_records(entry, (paper_record(p) for p in papers)), record)
         if self.newest is None or entry.sort_key > self.newest[0].sort_key:
             self.newest = (entry, papers)
@@ -103,6 +107,7 @@ class SeriesWriter:
         if not isinstance(known, dict) or not (self.staging.path / member.prefix / "papers.json").is_file():
             return
         entry = from_json(member.prefix, known)
+        self.undated[member.prefix] = known.get("undated", 0)
         self._listed(entry, self._published_records(entry), {**known, "inputs": ""})  # built again next time
         if self.newest is None or entry.sort_key > self.newest[0].sort_key:
             self.newest = (entry, [])
@@ -127,6 +132,7 @@ class SeriesWriter:
         self.volumes = [v for v in self.volumes if v.path != prefix]
         self.seen.pop(prefix, None)
         self.unsaid.pop(prefix, None)
+        self.undated.pop(prefix, None)
         self.newest = None
         for volume in newest_first(self.volumes)[:1]:
             self.newest = (volume, [])
