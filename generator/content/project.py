@@ -29,6 +29,7 @@ from generator.sources.duplicates import drop_duplicates
 from generator.sources.relative import RelativeLinks
 from generator.content.people_file import Rules, load_rules
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
+from generator.derive.sanity import lint_project
 from generator.derive.titles import title_candidates
 from generator.derive.volume_topics import VolumeTopics, survey
 from generator.model.volume import Volume
@@ -98,8 +99,9 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     topics = survey(taxonomy, (entry for source in sources for entry in source.entries), config.auto_tags, known)
     if known is not None:
         known.save()
-    return Project(content_dir, config, Volume.of(config, sources, content_dir.resolve().name), sources, taxonomy,
-                   AbstractRenderer(config.macros), people, topics)
+    volume = Volume.of(config, sources, content_dir.resolve().name)
+    lint_project(content_dir, config, volume, sources, people, reporter.warn)  # pmlint's checks: dates, names
+    return Project(content_dir, config, volume, sources, taxonomy, AbstractRenderer(config.macros), people, topics)
 
 
 def with_papers_language(config: Config, sources: list[SourceList], reporter: Reporter) -> Config:

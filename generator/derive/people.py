@@ -24,12 +24,14 @@ from typing import Callable, Generic, Iterable, Sequence, TypeVar
 
 import yaml
 
+from generator.derive.names import placeholder
 from generator.text.cjk import has_cjk
 from generator.model.paper import Author
 from generator.content.people_file import PEOPLE_FILE, Rules, fold
 from generator.text.slugs import list_page_name, slug_or_digest, unique
 
 T = TypeVar("T")
+_EDGE_MARKS = "\"'“”„«»‘’()[]{}*,;:.!?-"
 
 __all__ = ["People", "Person", "Rules", "fold", "group", "variants"]
 
@@ -155,9 +157,11 @@ def group(papers: Iterable[tuple[T, Sequence[Author]]], rules: Rules | None = No
     return People(ordered, rules, by_own_key, unclear, known)
 
 
-def _sort_key(person: Person) -> tuple[str, str, str]:
+def _sort_key(person: Person) -> tuple[bool, str, str, str]:
+    """By family name; a template's text kept as a name (``Firstnames" format…``, warned about by
+    derive/sanity.py) after every person, so that it never heads the index."""
     name = person.name
-    return family_name(name), spaced_key(name), person.key
+    return placeholder(name), family_name(name), spaced_key(name), person.key
 
 
 def spaced_key(name: str) -> str:
@@ -169,7 +173,8 @@ def family_name(name: str) -> str:
     """The last word of a name, for sorting ("Ada Lovelace" under L); a name in one word sorts as is.
     A Chinese, Japanese or Korean name is written family name first ("山田 太郎", "张伟"): as written."""
     key = spaced_key(name)
-    return key if has_cjk(key) else key.rsplit(" ", 1)[-1]
+    # A stray quote or bracket around the word ("Nicolas "Gast") does not sort it before every letter.
+    return key if has_cjk(key) else key.rsplit(" ", 1)[-1].strip(_EDGE_MARKS) or key
 
 
 @functools.lru_cache(maxsize=1 << 16)
