@@ -19,7 +19,9 @@ from generator.errors import Diagnostic
 from generator.latex.guesses import advice, pin_line
 from generator.content.merge import Change, entry_digest
 from generator.model.paper import Author, Entry, RenderedPaper
+from generator.content.pages import PAGES_DIR
 from generator.derive.people import group
+from generator.derive.sanity import Place, orders_across
 from generator.content.people_file import Rules
 from generator.pipeline.stages import Options, Pipeline
 from generator.content.project import Project
@@ -198,7 +200,17 @@ def check_site(content_dir: Path, reporter: Reporter, site: Path | None = None) 
     papers = (((prefix, paper), authors) for prefix, result in reversed(results.items())
               for paper, authors in result.authors)
     group(papers, layout.people, "people").report(reporter.warn)
+    orders_across(((prefix, author.name, _place(prefix, paper)) for prefix, result in results.items()
+                   for paper, authors in result.authors for author in authors), layout.people, reporter.warn)
     return SiteCheck(results, True)
+
+
+def _place(prefix: str, paper: object) -> Place:
+    """Where an author of a checked paper is written: its page, or its list's line when it has no page yet."""
+    if isinstance(paper, RenderedPaper):
+        return Place(f"{prefix}/{PAGES_DIR}/{paper.paper.path.name}", None)
+    assert isinstance(paper, Entry)
+    return Place(f"{prefix}/{paper.source}", paper.line)
 
 
 def summary(result: CheckResult) -> str:

@@ -11,7 +11,7 @@ pages decide what to do with one).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from generator.content.people_file import fold
 from generator.text.cjk import has_cjk
@@ -77,3 +77,10 @@ def reversed_pairs(names: Iterable[str]) -> list[tuple[str, str]]:
         seen.add(frozenset((name, other)))
         pairs.append((name, other))
     return pairs
+
+
+def odd_one(first: str, second: str, count: Callable[[str], int]) -> tuple[str, str]:
+    """Of a pair of ``reversed_pairs`` (``second`` the first one turned family name first), the odd spelling and
+    the usual one: the one fewer papers write is odd; on a tie, the family-name-first one."""
+    odd, usual = sorted((first, second), key=lambda name: (count(name), name != second))
+    return odd, usual

@@ -24,7 +24,7 @@ from typing import Callable, Generic, Iterable, Sequence, TypeVar
 
 import yaml
 
-from generator.derive.names import placeholder
+from generator.derive.names import odd_one, placeholder, reversed_pairs
 from generator.text.cjk import has_cjk
 from generator.model.paper import Author
 from generator.content.people_file import PEOPLE_FILE, Rules, fold
@@ -145,7 +145,8 @@ def group(papers: Iterable[tuple[T, Sequence[Author]]], rules: Rules | None = No
             if author.affiliation:
                 person.affiliations[author.affiliation] = None
             person.papers.append(payload)
-    ordered = sorted(people.values(), key=_sort_key)
+    turned = _turned_families(people.values())
+    ordered = sorted(people.values(), key=lambda person: _sort_key(person, turned.get(person.key)))
     taken: set[str] = set()
     prefix = "author" if folder == "authors" else "person"
     for person in ordered:
@@ -157,11 +158,23 @@ def group(papers: Iterable[tuple[T, Sequence[Author]]], rules: Rules | None = No
     return People(ordered, rules, by_own_key, unclear, known)
 
 
-def _sort_key(person: Person) -> tuple[bool, str, str, str]:
+def _sort_key(person: Person, family: str | None = None) -> tuple[bool, str, str, str]:
     """By family name; a template's text kept as a name (``Firstnames" format…``, warned about by
     derive/sanity.py) after every person, so that it never heads the index."""
     name = person.name
-    return placeholder(name), family_name(name), spaced_key(name), person.key
+    return placeholder(name), family or family_name(name), spaced_key(name), person.key
+
+
+def _turned_families(people: Iterable[Person]) -> dict[str, str]:
+    """A person written family name first where another writes the name given name first ("Sidford Aaron" beside
+    "Aaron Sidford", warned about by derive/sanity.py) → the family name to sort by: the usual spelling's, so
+    that "Sidford Aaron" is listed under S beside Aaron Sidford, not under A."""
+    by_name = {person.name: person for person in people}
+    families = {}
+    for first, second in reversed_pairs(by_name):
+        odd, usual = odd_one(first, second, lambda name: len(by_name[name].papers))
+        families[by_name[odd].key] = family_name(usual)
+    return families
 
 
 def spaced_key(name: str) -> str:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.content.people_file import PEOPLE_FILE, Rules
-from generator.derive.names import name_problem, reversed_pairs
+from generator.derive.names import name_problem, odd_one, reversed_pairs
 from generator.model.config import CONFIG_NAME, Config
 from generator.model.paper import Entry, SourceList
 from generator.model.volume import Volume
@@ -186,17 +186,33 @@ def check_orders(entries: Sequence[Entry], rules: Rules, warn: Warn) -> None:
     report_orders(places, rules, warn)
 
 
-def report_orders(places: dict[str, list[Place]], rules: Rules, warn: Warn) -> None:
-    """``places``: each spelling → where it is written (a series gives its volumes' pages)."""
+def report_orders(places: dict[str, list[Place]], rules: Rules, warn: Warn,
+                  only: Callable[[str], bool] = lambda name: True) -> None:
+    """``places``: each spelling → where it is written (a series gives its volumes' pages); ``only``: whether
+    a pair (by one of its names) is this report's to make."""
     for first, second in reversed_pairs(places):
-        if rules.apart(first, second) or rules.key(first) == rules.key(second):
+        if not only(first) or rules.apart(first, second) or rules.key(first) == rules.key(second):
             continue  # people.yaml says they are two people, or joins them already
-        odd, usual = sorted((first, second), key=lambda name: (len(places[name]), name != second))
+        odd, usual = odd_one(first, second, lambda name: len(places[name]))
         shown = ", ".join(str(place) for place in places[usual][:SHOWN])
         warn(f"one name in two orders: “{odd}” here and “{usual}” in {len(places[usual])} paper(s) ({shown}"
              f"{', …' if len(places[usual]) > SHOWN else ''}); write it one way in the source (given name first, "
              f"as a page shows names), or, if they are two people, list them under `different:` in {PEOPLE_FILE}",
              places[odd][0].path, places[odd][0].line)
+
+
+def orders_across(written: Iterable[tuple[str, str, Place]], rules: Rules, warn: Warn) -> None:
+    """``report_orders`` over a series: ``written`` holds (volume, name, place) for every author of every
+    paper. A pair written within one volume only is that volume's own warning (``check_orders``)."""
+    places: dict[str, list[Place]] = defaultdict(list)
+    volumes: dict[str, set[str]] = defaultdict(set)
+    for volume, name, place in written:
+        places[name].append(place)
+        volumes[name].add(volume)
+    partner: dict[str, str] = {}
+    for first, second in reversed_pairs(places):
+        partner[first], partner[second] = second, first
+    report_orders(places, rules, warn, only=lambda name: len(volumes[name] | volumes[partner[name]]) > 1)
 
 
 def _by_source(entries: Iterable[Entry]) -> dict[str, list[Entry]]:

@@ -45,12 +45,12 @@ class Listing:
     title: str  # plain text
     authors: tuple[Author, ...]
     year: str = ""
+    page: str = ""  # its page file, from the series' content folder ("2024/papers/x.md"): where warnings point
 
     @classmethod
     def of(cls, paper: RenderedPaper, prefix: str) -> Listing:
         return cls(paper.paper.id, f"{quote(prefix, safe='')}/{quote(paper.url)}", paper.title_plain,
-                   paper.details.authors,
-                   paper.details.year)
+                   paper.details.authors, paper.details.year, f"{prefix}/{PAGES_DIR}/{paper.paper.path.name}")
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from generator.derive.people import Person, Rules, group
+from generator.derive.sanity import Place, orders_across
 from generator.series.layout import Listing, SeriesVolume
 
 
@@ -28,4 +29,13 @@ def group_people(volumes: list[SeriesVolume], warn: Callable[..., None], rules: 
     people = group((((volume, paper), paper.authors) for volume in volumes for paper in volume.papers), rules,
                    "people", ArchivePerson)
     people.report(warn)
+    report_orders_across(volumes, people.rules, warn)
     return people.people
+
+
+def report_orders_across(volumes: list[SeriesVolume], rules: Rules, warn: Callable[..., None]) -> None:
+    """One name written family name first in one volume and given name first in another, named at a page of
+    the order fewer papers use (oldest volume first)."""
+    orders_across(((volume.path, author.name, Place(paper.page or volume.path, None))
+                   for volume in reversed(volumes) for paper in volume.papers for author in paper.authors),
+                  rules, warn)

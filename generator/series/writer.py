@@ -204,13 +204,12 @@ def _files(folder: Path) -> list[Path]:
 def to_json(volume: SeriesVolume) -> dict:
     return {"title": volume.title, "description": volume.volume.description, "date": volume.date,
             "year": volume.year, "sitemaps": list(volume.sitemaps), "number": volume.number, "venue": volume.venue,
-            "papers": [[p.id, p.url, p.title, p.year,
-                                             [[a.name, a.affiliation, a.orcid, a.id] for a in p.authors]]
-                                            for p in volume.papers]}
+            "papers": [[p.id, p.url, p.title, p.year, [[a.name, a.affiliation, a.orcid, a.id] for a in p.authors],
+                        p.page] for p in volume.papers]}
 
 
 def from_json(path: str, data: dict) -> SeriesVolume:
     volume = Volume(data["title"], data["description"], date=volume_date(data["date"]))
-    papers = tuple(Listing(id_, url, title, tuple(Author(*author) for author in authors), year)
-                   for id_, url, title, year, authors in data["papers"])
+    papers = tuple(Listing(id_, url, title, tuple(Author(*author) for author in authors), year, page)
+                   for id_, url, title, year, authors, page in data["papers"])
     return SeriesVolume(path, volume, papers, data["year"], tuple(data["sitemaps"]), data["number"], data["venue"])

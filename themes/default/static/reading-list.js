@@ -338,12 +338,20 @@
     return item;
   }
 
-  /* Entries whose keys repeat across volumes (two .bib files' keys) get "-2", "-3"… in every format. */
+  /* A key that two entries share (two volumes of a series; BibTeX compares keys without case) is written with
+     its volume's folder in front in every format, "2024-paper-1" and "2025-paper-1", whichever was added first;
+     a key still repeated after that gets "-2", "-3"… A paper alone (its Cite box) keeps its volume's own key. */
   function exports(found) {
-    var taken = Object.create(null), bib = [], ris = [], csl = [];
+    var taken = Object.create(null), shared = Object.create(null), bib = [], ris = [], csl = [];
     found.forEach(function (entry) {
-      var record = entry.record, key = record.c.id, wanted = key, n = 2;
-      while (taken[key.toLowerCase()]) key = wanted + "-" + n++;
+      var folded = entry.record.c.id.toLowerCase();
+      shared[folded] = (shared[folded] || 0) + 1;
+    });
+    found.forEach(function (entry) {
+      var record = entry.record, wanted = record.c.id, key = wanted, n = 2;
+      if (SERIES && shared[wanted.toLowerCase()] > 1) key = volumeKey(entry.key) + "-" + wanted;
+      var base = key;
+      while (taken[key.toLowerCase()]) key = base + "-" + n++;
       taken[key.toLowerCase()] = true;
       var renamed = key !== wanted;
       bib.push(renamed ? record.b.replace("{" + wanted + ",", "{" + key + ",") : record.b);
@@ -355,6 +363,11 @@
       ris: ris.join("\r\n"),
       csl: csl.length ? "[\n" + csl.join(",\n") + "\n]\n" : "[]\n",
     };
+  }
+
+  /* A series' volume folder (of a list key "<folder>/<slug>") as a citation key may hold it. */
+  function volumeKey(key) {
+    return key.slice(0, key.indexOf("/")).replace(/[^A-Za-z0-9_.:+-]+/g, "-").replace(/^-+|-+$/g, "") || "volume";
   }
 
   /* Promise of the citations (bib, ris, csl: as the list exports them) of the paper whose page is at
