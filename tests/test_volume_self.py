@@ -209,3 +209,56 @@ def test_a_config_date_of_another_year_than_the_proceedings_is_named_at_its_line
     status, err = run(capsys, "check", "--content", str(content))
     assert status == 0
     assert "proceedings.yaml:2: warning: `start_date: 2023-06-30` is in 2023, but the volume's year is 2024" in err
+
+
+# -- a series ------------------------------------------------------------------------------------
+
+COLT_2023 = """UID,title,authors,abstract
+1,Faster Spectral Density Estimation,Arun Jambulapati|Aaron Sidford,We estimate spectral densities fast.
+2,Mean Field Limits of Queues,Nicolas Gast|Benny Van Houdt,The mean field limit of a queue is accurate to order 1/N.
+3,Private Learning of Halfspaces,Aaron Roth|Adam Smith,We learn halfspaces privately from few samples.
+"""
+COLT_2024 = """UID,title,authors,abstract
+1,Randomized Methods for Linear Programs,Yujia Jin|Sidford Aaron,We solve linear programs by random walks.
+2,Parallel Sampling Under Isoperimetry,Nima Anari,We sample in parallel from log-concave distributions.
+"""
+
+
+def series(tmp_path: Path) -> Path:
+    """Two Mini-Conf volumes of one series, each a `colt-<year>-papers.csv`, with no date; Aaron Sidford written
+    given name first in 2023 and family name first in 2024."""
+    content = tmp_path / "colt"
+    for year, table in (("2023", COLT_2023), ("2024", COLT_2024)):
+        (content / year).mkdir(parents=True)
+        (content / year / f"colt-{year}-papers.csv").write_text(table, encoding="utf-8")
+    (content / "proceedings.yaml").write_text("title: COLT\n", encoding="utf-8")
+    return content
+
+
+def test_a_series_names_its_undated_volumes_once_and_keys_never_repeat_across_it(tmp_path, capsys):
+    content = series(tmp_path)
+    (content / "2024" / "proceedings.yaml").write_text("date: 2024-06-30\n", encoding="utf-8")
+    status, err = run(capsys, "build", "--content", str(content), "--out", str(tmp_path / "site"))
+    notes = [line for line in err.splitlines() if "n.d." in line]
+    assert status == 0 and notes == [notes[0]] and "1 of 2 volumes have no date (2023)" in notes[0]
+    keys = {year: re.findall(r"@inproceedings\{([^,]+),",
+                             (tmp_path / "site" / year / "proceedings.bib").read_text(encoding="utf-8"))
+            for year in ("2023", "2024")}
+    assert keys == {"2023": ["colt2023-1", "colt2023-2", "colt2023-3"], "2024": ["colt2024-1", "colt2024-2"]}
+    # A volume carried over unchanged says it again.
+    status, err = run(capsys, "build", "--content", str(content), "--out", str(tmp_path / "site"))
+    assert "1 of 2 volumes have no date (2023)" in err
+
+
+def test_one_name_in_two_orders_across_a_series_is_warned_at_a_page_by_build_and_check(tmp_path, capsys):
+    content = series(tmp_path)
+    status, built = run(capsys, "build", "--content", str(content), "--out", str(tmp_path / "site"))
+    warning = ("2024/papers/randomized-methods-for-linear-programs.md: warning: one name in two orders: “Sidford "
+               "Aaron” here and “Aaron Sidford” in 1 paper(s) (2023/papers/faster-spectral-density-estimation.md)")
+    assert status == 0 and built.count(warning) == 1
+    status, checked = run(capsys, "check", "--content", str(content))
+    assert status == 0 and checked.count(warning) == 1
+    index = (tmp_path / "site" / "people" / "index.html").read_text(encoding="utf-8")
+    people = re.findall(r'<a href="\.\./people/(?!index)[^"]+\.html">([^<]+)</a>', index)
+    assert people[0] == "Nima Anari"  # "Sidford Aaron" does not head the index under A
+    assert people.index("Sidford Aaron") == people.index("Aaron Sidford") + 1  # under S, beside the usual spelling

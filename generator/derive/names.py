@@ -11,6 +11,7 @@ pages decide what to do with one).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 
 from generator.content.people_file import fold
@@ -79,8 +80,26 @@ def reversed_pairs(names: Iterable[str]) -> list[tuple[str, str]]:
     return pairs
 
 
-def odd_one(first: str, second: str, count: Callable[[str], int]) -> tuple[str, str]:
-    """Of a pair of ``reversed_pairs`` (``second`` the first one turned family name first), the odd spelling and
-    the usual one: the one fewer papers write is odd; on a tie, the family-name-first one."""
-    odd, usual = sorted((first, second), key=lambda name: (count(name), name != second))
+def odd_one(first: str, second: str, count: Callable[[str], int], names: Iterable[str] = ()) -> tuple[str, str]:
+    """Of a pair of ``reversed_pairs`` (in the order found), the odd spelling and the usual one: the one fewer
+    papers write is odd; on a tie, the one whose words stand where the other ``names`` seldom put them (in
+    "Aaron Roth", "Aaron" comes first: "Sidford Aaron" is the odd one); then the one found second."""
+    evidence = _positions(names)
+
+    def given_first(name: str) -> int:
+        found = words(name)
+        return evidence[0][found[0]] + evidence[1][found[-1]]
+
+    odd, usual = sorted((first, second), key=lambda name: (count(name), given_first(name), name == first))
     return odd, usual
+
+
+def _positions(names: Iterable[str]) -> tuple[Counter, Counter]:
+    """How often each word begins a name, and how often it ends one."""
+    firsts, lasts = Counter(), Counter()
+    for name in names:
+        found = words(name)
+        if len(found) > 1 and not has_cjk(name):
+            firsts[found[0]] += 1
+            lasts[found[-1]] += 1
+    return firsts, lasts

@@ -172,7 +172,7 @@ def _turned_families(people: Iterable[Person]) -> dict[str, str]:
     by_name = {person.name: person for person in people}
     families = {}
     for first, second in reversed_pairs(by_name):
-        odd, usual = odd_one(first, second, lambda name: len(by_name[name].papers))
+        odd, usual = odd_one(first, second, lambda name: len(by_name[name].papers), by_name)
         families[by_name[odd].key] = family_name(usual)
     return families
 

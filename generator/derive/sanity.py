@@ -193,7 +193,7 @@ def report_orders(places: dict[str, list[Place]], rules: Rules, warn: Warn,
     for first, second in reversed_pairs(places):
         if not only(first) or rules.apart(first, second) or rules.key(first) == rules.key(second):
             continue  # people.yaml says they are two people, or joins them already
-        odd, usual = odd_one(first, second, lambda name: len(places[name]))
+        odd, usual = odd_one(first, second, lambda name: len(places[name]), places)
         shown = ", ".join(str(place) for place in places[usual][:SHOWN])
         warn(f"one name in two orders: “{odd}” here and “{usual}” in {len(places[usual])} paper(s) ({shown}"
              f"{', …' if len(places[usual]) > SHOWN else ''}); write it one way in the source (given name first, "

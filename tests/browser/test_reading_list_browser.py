@@ -235,3 +235,32 @@ def test_one_list_across_the_volumes_of_a_series(page, archive_site, scheme, tmp
         assert bib.count("@inproceedings{") == 3
         page.goto(root + "2023/index.html")
         expect(page.locator(".reading-toggle[aria-pressed='true']")).to_have_count(2)
+
+
+TWO_PMLR_VOLUMES = {  # two PMLR volumes of one year: each volume's keys are its own, and one key is in both
+    "alt-2023": ("Algorithmic Learning Theory 2023", "Mistake Bounds for Tiny Classes"),
+    "colt-2023": ("Conference on Learning Theory 2023", "Regret of Tiny Bandits"),
+}
+
+
+def test_a_key_two_volumes_share_is_prefixed_with_each_volume_in_the_export(page, tmp_path):
+    content = tmp_path / "content"
+    for folder, (booktitle, title) in TWO_PMLR_VOLUMES.items():
+        (content / folder).mkdir(parents=True)
+        (content / folder / f"{folder}.bib").write_text(
+            f"@Proceedings{{P,\n  booktitle = {{{booktitle}}},\n  year = {{2023}}\n}}\n\n"
+            f"@InProceedings{{doe23a,\n  title = {{{title}}},\n  author = {{Doe, Jane}},\n"
+            f"  abstract = {{We study {title.lower()}.}}\n}}\n", encoding="utf-8")
+    (content / "proceedings.yaml").write_text("title: Learning Theory\n", encoding="utf-8")
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
+    for folder in TWO_PMLR_VOLUMES:  # each volume's own citation keeps the key its venue published
+        assert "@inproceedings{doe23a," in (tmp_path / "site" / folder / "proceedings.bib").read_text(encoding="utf-8")
+    root = (tmp_path / "site").as_uri() + "/"
+    add_from_home(page, root + "colt-2023/", 1)
+    add_from_home(page, root + "alt-2023/", 1)
+    page.goto(root + "reading-list.html")
+    expect(page.locator(".reading-item-title")).to_have_count(2, timeout=TIMEOUT)
+    bib = download(page, "bib")
+    assert re.findall(r"@inproceedings\{([^,]+),", bib) == ["colt-2023-doe23a", "alt-2023-doe23a"]
+    ris = download(page, "ris")
+    assert "ID  - colt-2023-doe23a" in ris and "ID  - alt-2023-doe23a" in ris
