@@ -14,7 +14,6 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from generator.content.people_file import fold
 from generator.text.cjk import has_cjk
 
 _QUOTES = re.compile(r"[\"“”„«»]")
@@ -28,8 +27,16 @@ _TEX = re.compile(r"[{}\\$]")
 _DIGIT = re.compile(r"\d")
 
 
+# What any rule below looks for, as characters and as words: most names hold none, and are let go at once.
+_SUSPECT_CHARACTERS = re.compile(r"[\"“”„«»@{}\\$&\d]")
+_SUSPECT_WORDS = ("name", "format", "separated", "author", "and", "http", "www", "tbd", "tba", "et al", "placeholder")
+
+
 def name_problem(name: str) -> str:
     """What is wrong with a name as a person's name ("" when nothing is)."""
+    folded = name.casefold()
+    if not _SUSPECT_CHARACTERS.search(name) and not any(word in folded for word in _SUSPECT_WORDS):
+        return ""
     if _PLACEHOLDER.search(name):
         return "looks like a template's placeholder or instructions, not a name"
     if _QUOTES.search(name):
@@ -51,8 +58,10 @@ def placeholder(name: str) -> bool:
 
 
 def words(name: str) -> tuple[str, ...]:
-    """The words of a name, each folded (``J.`` → ``j``, ``Müller`` → ``muller``), empty ones dropped."""
-    return tuple(word for part in name.replace(".", " ").split() if (word := fold(part)))
+    """The words of a name without case or full stops (``J.`` → ``j``): enough to see one name in two orders,
+    and cheap for the hundreds of thousands of names of a big series (people_file.fold, which also drops
+    diacritics, is not needed to compare a name with itself)."""
+    return tuple(name.casefold().replace(".", " ").replace(",", " ").split())
 
 
 def turned(name: str) -> tuple[str, ...]:

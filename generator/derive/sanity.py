@@ -157,6 +157,8 @@ def check_names(entries: Iterable[Entry], warn: Warn) -> None:
 def shouted(title: str) -> bool:
     """A title in capitals only ("DEEP LEARNING FOR SYMBOLIC MUSIC"); math, TeX commands and short acronym
     titles aside."""
+    if title.upper() != title:  # the common case, at C speed: a lower-case letter somewhere
+        return False
     text = _MATH.sub(" ", title)
     cased = [char for char in text if char.isupper() or char.islower()]
     return len(cased) >= _CASED_LETTERS and all(char.isupper() for char in cased) and len(text.split()) >= 3
