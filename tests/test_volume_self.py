@@ -39,6 +39,7 @@ def page_title(site: Path) -> str:
     (["sigdial_2023.csv"], "site-src", [], "SIGDIAL 2023"),
     (["sigdial_2023.csv"], "", ["Accepted at SIGdial 2023.", "SIGdial and INLG"], "SIGdial 2023"),  # as the papers
     (["icwsm-2021-papers.csv"], "", [], "ICWSM 2021"),
+    (["colt-2020-papers.csv"], "", ["Colt is a horse; COLT a meeting.", "Colt again."], "COLT 2020"),
     (["accepted_papers.csv"], "ismir-2024", [], "ISMIR 2024"),  # nothing in the file's name: the folder's
     (["ismir-papers.csv"], "2024", [], "ISMIR 2024"),  # a word but no year: the folder's year
     (["2024.csv"], "ismir", [], "ISMIR 2024"),

@@ -5,8 +5,9 @@ name usually does: ``ismir-2024-papers.csv`` is ISMIR 2024, ``sigdial_2023.csv``
 is split on ``-``, ``_``, ``.`` and spaces (and a year fused to a word, ``icml2024``, is split off); words
 that name the export rather than the meeting (papers, accepted, export, list…) and stamps (``v2``, the
 ``06`` of a date) are dropped; years are kept. A word written in lower case is spelt as the papers spell it
-when they write it with capitals (``sigdial`` → SIGdial when the abstracts say so), else as an acronym when
-it is the only word left and short (``ismir`` → ISMIR), else capitalised (``interspeech`` → Interspeech).
+when they write it with capitals (``tiny`` → Tiny), else as an acronym when it is the only word left and short
+(``ismir`` → ISMIR; ``sigdial`` → SIGdial when the papers write it so, not "Colt" from a sentence's start),
+else capitalised (``interspeech`` → Interspeech).
 A file name that leaves no word (``papers.csv``) gives way to the folder's name (``ismir-2024/`` →
 ISMIR 2024); a file name with a word but no year takes the folder's year (``2024/ismir-papers.csv``).
 
@@ -78,9 +79,13 @@ def _spelt(word: str, position: int, spellings: dict[str, str], lone: bool) -> s
         return word
     if word in MINOR and position:
         return word
-    if word in spellings:
-        return spellings[word]
-    if lone and word.isalpha() and len(word) <= ACRONYM_LETTERS:
+    spelt = spellings.get(word, "")
+    acronym = lone and word.isalpha() and len(word) <= ACRONYM_LETTERS
+    # A lone short word is the meeting's acronym: the papers' spelling wins only when it is one too (SIGdial,
+    # NeurIPS), not a word that begins a sentence ("Colt").
+    if spelt and (not acronym or sum(char.isupper() for char in spelt) > 1):
+        return spelt
+    if acronym:
         return word.upper()
     return word[:1].upper() + word[1:]
 
