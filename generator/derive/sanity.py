@@ -59,36 +59,40 @@ def lint_project(content_dir: Path, config: Config, volume: Volume, sources: Seq
 
 def check_dates(content_dir: Path, config: Config, volume: Volume, sources: Sequence[SourceList], warn: Warn) -> None:
     """The meeting's days and the volume's dates against the volume's year: its @proceedings ``year``, else the
-    year of ``date:`` in proceedings.yaml."""
+    year of ``date:`` in proceedings.yaml (the day it came out: a meeting may then be in the year before)."""
     info = volume.source
-    described = next((source for source in sources if source.volume.title), None)
-    year = int(info.year) if info.year.isdigit() else (config.date.year if config.date else None)
+    given = info.year.isdigit()
+    year = int(info.year) if given else (config.date.year if config.date else None)
     if year is None:
         return
-    whose = "the @proceedings entry's `year`" if info.year.isdigit() else f"`date:` in {CONFIG_NAME}"
-    config_lines = _config_lines(content_dir)
+    whose = "the @proceedings entry's `year`" if given else f"`date:` in {CONFIG_NAME}"
+    meeting = {year} if given else {year - 1, year}
+    described = next((source for source in sources if source.volume.title), None)
     if described is not None:
-        bib_lines = _proceedings_lines(described.path)
-        name = described.path.name
-        for key, day in (("start", info.start), ("end", info.end)):
-            if day is not None and day.year != year:
-                warn(f"@proceedings `{key} = {day.isoformat()}` is in {day.year}, but the volume's year is {year} "
-                     f"({whose}): is the meeting's day mistyped?", name, bib_lines.get(key))
-        if info.start and info.end and info.end < info.start:
-            warn(f"@proceedings `end` {info.end.isoformat()} is before `start` {info.start.isoformat()}",
-                 name, bib_lines.get("end"))
-        published = bib_lines.get("published")
-        if info.date is not None and published and not year <= info.date.year <= year + 1:
-            warn(f"@proceedings `published = {info.date.isoformat()}` is not in {year} or the year after, the "
-                 f"volume's year ({whose})", name, published)
-    for key, day in (("date", config.date), ("start_date", config.start_date), ("end_date", config.end_date)):
-        if day is None or (key == "date" and not info.year.isdigit()):
-            continue
-        wrong = not year <= day.year <= year + 1 if key == "date" else day.year != year
-        if wrong:
+        _check_proceedings(described, year, meeting, whose, warn)
+    lines = _config_lines(content_dir)
+    for key, day in (("date", config.date if given else None), ("start_date", config.start_date),
+                     ("end_date", config.end_date)):
+        if day is not None and (not year <= day.year <= year + 1 if key == "date" else day.year not in meeting):
             warn(f"`{key}: {day.isoformat()}` is in {day.year}, but the volume's year is {year} ({whose})",
-                 CONFIG_NAME, config_lines.get(key))
+                 CONFIG_NAME, lines.get(key))
     check_paper_years(sources, year, whose, warn)
+
+
+def _check_proceedings(described: SourceList, year: int, meeting: set[int], whose: str, warn: Warn) -> None:
+    """An @proceedings' own days: the meeting's in its year, published in it or the year after, in order."""
+    info, name, lines = described.volume, described.path.name, _proceedings_lines(described.path)
+    for key, day in (("start", info.start), ("end", info.end)):
+        if day is not None and day.year not in meeting:
+            warn(f"@proceedings `{key} = {day.isoformat()}` is in {day.year}, but the volume's year is {year} "
+                 f"({whose}): is the meeting's day mistyped?", name, lines.get(key))
+    if info.start and info.end and info.end < info.start:
+        warn(f"@proceedings `end` {info.end.isoformat()} is before `start` {info.start.isoformat()}",
+             name, lines.get("end"))
+    published = lines.get("published")
+    if info.date is not None and published and not year <= info.date.year <= year + 1:
+        warn(f"@proceedings `published = {info.date.isoformat()}` is not in {year} or the year after, the "
+             f"volume's year ({whose})", name, published)
 
 
 def check_paper_years(sources: Sequence[SourceList], year: int, whose: str, warn: Warn) -> None:
