@@ -47,6 +47,8 @@ def page_title(site: Path) -> str:
     (["icml2024-export-v2.jsonl"], "", [], "ICML 2024"),  # a fused year split off, a version dropped
     (["acl-2023-06-01-export.csv"], "", ["ACL rolling review", "the ACL anthology"], "ACL 2023"),  # a date stamp
     (["workshop-on-tiny-things.tsv"], "", [], "Workshop on Tiny Things"),
+    (["tiny-things-2025.jsonl"], "", [], "Tiny Things 2025"),
+    (["emnlp-2023-findings.csv"], "", [], "EMNLP 2023 Findings"),  # the first word, a year after it: the acronym
     (["NeurIPS-2026-accepted.csv"], "", [], "NeurIPS 2026"),  # a name's own capitals are kept
     (["papers.csv"], "content", [], ""),  # nothing to take a title from
 ])

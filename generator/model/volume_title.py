@@ -4,10 +4,11 @@ A Mini-Conf CSV, a JSON Lines export or a ConfTool sheet carries no proceedings 
 name usually does: ``ismir-2024-papers.csv`` is ISMIR 2024, ``sigdial_2023.csv`` SIGDIAL 2023. The name
 is split on ``-``, ``_``, ``.`` and spaces (and a year fused to a word, ``icml2024``, is split off); words
 that name the export rather than the meeting (papers, accepted, export, list…) and stamps (``v2``, the
-``06`` of a date) are dropped; years are kept. A word written in lower case is spelt as the papers spell it
-when they write it with capitals (``tiny`` → Tiny), else as an acronym when it is the only word left and short
-(``ismir`` → ISMIR; ``sigdial`` → SIGdial when the papers write it so, not "Colt" from a sentence's start),
-else capitalised (``interspeech`` → Interspeech).
+``06`` of a date) are dropped; years are kept. A lower-case word of at most 8 letters in the acronym's
+place — the only word left, or the first with a year after it — is the meeting's acronym (``ismir`` → ISMIR,
+``acl-2023-long`` → ACL 2023 Long; SIGdial when the papers write it so, never "Colt" from a sentence's start);
+another lower-case word is spelt as the papers spell it with a capital (``tiny`` → Tiny), else capitalised
+(``interspeech`` → Interspeech).
 A file name that leaves no word (``papers.csv``) gives way to the folder's name (``ismir-2024/`` →
 ISMIR 2024); a file name with a word but no year takes the folder's year (``2024/ismir-papers.csv``).
 
@@ -37,7 +38,7 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 # A year fused to a word, either side: icml2024, 2024icml.
 _FUSED = re.compile(r"(?<=[A-Za-z])(?=(?:19|20)\d\d(?!\d))|(?<=(?<!\d)(?:19|20)\d\d)(?=[A-Za-z])")
 _STAMP = re.compile(r"v\d{1,2}|\d{1,2}|\d{5,}")  # a version, a month or day of a date stamp, a long number
-ACRONYM_LETTERS = 8  # a lone lower-case word this short is taken for the meeting's acronym (sigdial, neurips)
+ACRONYM_LETTERS = 8  # a lower-case word this short is taken for the meeting's acronym (sigdial, neurips)
 _TEXTS_READ = 2_000  # entries whose words are searched for a spelling: enough for a venue's name to show
 
 
@@ -64,15 +65,17 @@ def derived_title(names: Sequence[str], folder: str = "", texts: Iterable[str] =
     if not found:
         return ""
     spellings = _spellings({word.casefold() for word in found if word.islower()}, texts)
+    # The meeting's acronym: the only word, or the first when a year follows it ("acl-2023-long" is ACL 2023 Long).
     lone = sum(_alphabetic(word) for word in found) == 1
-    return " ".join(_spelt(word, n, spellings, lone) for n, word in enumerate(found))
+    named = lone or (len(found) > 1 and bool(_YEAR.fullmatch(found[1])))
+    return " ".join(_spelt(word, n, spellings, lone or (named and n == 0)) for n, word in enumerate(found))
 
 
 def _alphabetic(word: str) -> bool:
     return any(char.isalpha() for char in word)
 
 
-def _spelt(word: str, position: int, spellings: dict[str, str], lone: bool) -> str:
+def _spelt(word: str, position: int, spellings: dict[str, str], acronym_place: bool) -> str:
     """A word as the title writes it: as the name writes it when that has a capital, else as the papers
     do, else a lone short word as an acronym, a minor word in lower case, any other capitalised."""
     if not word.islower():
@@ -80,9 +83,9 @@ def _spelt(word: str, position: int, spellings: dict[str, str], lone: bool) -> s
     if word in MINOR and position:
         return word
     spelt = spellings.get(word, "")
-    acronym = lone and word.isalpha() and len(word) <= ACRONYM_LETTERS
-    # A lone short word is the meeting's acronym: the papers' spelling wins only when it is one too (SIGdial,
-    # NeurIPS), not a word that begins a sentence ("Colt").
+    acronym = acronym_place and word.isalpha() and len(word) <= ACRONYM_LETTERS
+    # A short word in the acronym's place is the meeting's acronym: the papers' spelling wins only when it is one
+    # too (SIGdial, NeurIPS), not a word that begins a sentence ("Colt").
     if spelt and (not acronym or sum(char.isupper() for char in spelt) > 1):
         return spelt
     if acronym:
