@@ -209,7 +209,7 @@ def report_orders(places: dict[str, list[Place]], rules: Rules, warn: Warn,
 
 def orders_across(written: Iterable[tuple[str, str, Place]], rules: Rules, warn: Warn) -> None:
     """``report_orders`` over a series: ``written`` holds (volume, name, place) for every author of every
-    paper. A pair written within one volume only is that volume's own warning (``check_orders``)."""
+    paper. A pair that one volume writes both ways is that volume's own warning (``check_orders``)."""
     places: dict[str, list[Place]] = defaultdict(list)
     volumes: dict[str, set[str]] = defaultdict(set)
     for volume, name, place in written:
@@ -218,7 +218,8 @@ def orders_across(written: Iterable[tuple[str, str, Place]], rules: Rules, warn:
     partner: dict[str, str] = {}
     for first, second in reversed_pairs(places):
         partner[first], partner[second] = second, first
-    report_orders(places, rules, warn, only=lambda name: len(volumes[name] | volumes[partner[name]]) > 1)
+    # A volume writing both spellings says so itself (at its source's line): the series speaks of the others.
+    report_orders(places, rules, warn, only=lambda name: volumes[name].isdisjoint(volumes[partner[name]]))
 
 
 def _by_source(entries: Iterable[Entry]) -> dict[str, list[Entry]]:
