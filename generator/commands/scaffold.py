@@ -199,7 +199,7 @@ def create(target: Path, title: str | None, install: str | None,
 def render(project: NewProject, content: str = "content") -> dict[str, str]:
     """Every file of the new folder: path relative to it → text (``content``: where the list will be)."""
     environment = _environment()
-    context = {"title": project.title, "origin": "", "install": project.install.spec,
+    context = {"title": project.title, "origin": "", "year": title_year(project.title), "install": project.install.spec,
                "install_known": project.install.known, "install_origin": project.install.origin,
                "list_path": f"{content}/{project.list_name}.txt", "tool": _tool_link(project.install.spec)}
     context["install_line"] = _line_of(_render(environment, "github/workflows/pages.yml", context), INSTALL_KEY)
@@ -211,7 +211,14 @@ def render(project: NewProject, content: str = "content") -> dict[str, str]:
 def volume_config(title: str, origin: str = "") -> str:
     """A volume's proceedings.yaml, as `new` writes it: the title, and every other key commented out to fill.
     ``origin`` says where a title the tool made came from ("the file name ismir-2024-papers.csv")."""
-    return _render(_environment(), "content/proceedings.yaml", {"title": title, "origin": origin})
+    return _render(_environment(), "content/proceedings.yaml", {"title": title, "origin": origin,
+                                                                 "year": title_year(title)})
+
+
+def title_year(title: str) -> str:
+    """The year a title names ("ISMIR 2024"), for the config's example dates; 2026 when it names none."""
+    found = re.findall(r"(?<!\d)(?:19|20)\d\d(?!\d)", title)
+    return found[-1] if found else "2026"
 
 
 def write_volume_config(content_dir: Path, title: str, origin: str = "") -> Path | None:
