@@ -19,6 +19,7 @@ from generator.pipeline.stages import sync_project
 from generator.content.project import Project, load_project
 from generator.model.config import CONFIG_NAME
 from generator.model.volume import title_origin
+from generator.render.i18n import default_title
 from generator.errors import ProceedingsError
 from generator.content.merge import Change
 from generator.commands.reporter import ConsoleReporter, Reporter, printable
@@ -198,7 +199,7 @@ def write_config(project: Project, content_dir: Path, reporter: Reporter, dry_ru
     if path.exists():
         return
     title = project.volume.title
-    origin = title_origin(project.sources, title if project.volume.titled else "")
+    origin = title_origin(project.sources, title if title != default_title(project.config.language) else "")
     if dry_run:
         reporter.info(f"would write {path} (title: {title!r})")
     elif write_volume_config(content_dir, title, origin) is not None:

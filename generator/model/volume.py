@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 # Words a citation key leaves out of the proceedings title ("Proceedings of the …").
 _MINOR_WORDS = frozenset("a an and at de for in of on the to proceedings".split())
 _MAX_PREFIX = 16
+_YEAR_AFTER = re.compile(r"\s+(?:19|20)\d\d$")
 _KEY_UNSAFE = re.compile(r"[^A-Za-z0-9_.:+-]+")
 # A key BibTeX and biber both read back: printable ASCII without separators or braces.
 BIBTEX_KEY = re.compile(r"[A-Za-z0-9_.:/+-]+")
@@ -64,8 +65,9 @@ class Volume:
 
     @property
     def titled(self) -> bool:
-        """Whether the config or a source names the volume (else its title is "Proceedings" in its language)."""
-        return self.title != default_title(self.language)
+        """Whether the config or a source names the volume: its title is more than "Proceedings" in its language,
+        or that and a year (made from a file named ``2020.csv``), which a series shows as its folder's name."""
+        return _YEAR_AFTER.sub("", self.title) != default_title(self.language)
 
     @property
     def editors(self) -> tuple[str, ...]:
