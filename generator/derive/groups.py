@@ -2,12 +2,14 @@
 
 A volume from PMLR has sections ("Contributed Papers", "Invited Talks"); a
 Mini-Conf programme has sessions and tracks, and a paper may be in several
-sessions (COLT 2020: ``Session 1A|Session 1E``). The contents list every group
-once, with each of its papers, so a paper in two sessions is listed under both;
-sessions come in the programme's order (by day and time when the papers give
-them, else by the natural order of their names: Session 2A before Session 10A).
-Papers that name no group come last, under "Other papers"; a volume whose papers
-name none is one plain list.
+sessions (COLT 2020: ``Session 1A|Session 1E``). The contents list every paper
+once, under its first group (sessions come in the programme's order: by day and
+time when the papers give them, else by the natural order of their names, Session
+2A before Session 10A); a later group it is in names it among the papers ``also``
+in it, so its count says papers, not entries. A group knows what all its papers
+share of the programme (``when``: its day, time and room). Papers that name no
+group come last, under "Other papers"; a volume whose papers name none is one
+plain list.
 """
 
 from __future__ import annotations
@@ -28,18 +30,42 @@ _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _CLOCK = re.compile(r"(\d{1,2})(?:[:.h](\d{2}))?\s*([ap]\.?m\.?)?", re.I)
 
 
+# What a session's heading shows when all its papers share it: the programme's fields (model.Details).
+PROGRAMME = ("day", "time", "room")
+
+
 @dataclass(frozen=True)
 class PaperGroup:
     name: str  # "" for the papers that name no group
     anchor: str  # the heading's id on its page
-    papers: tuple[RenderedPaper, ...]
+    papers: tuple[RenderedPaper, ...]  # listed here: the papers whose first group this is
     part: int = 1  # a group too big for one contents page is cut into parts (render/contents.py)
     parts: int = 1
+    kind: str = ""  # section, sessions, track or topic (KINDS, TOPIC)
+    also: tuple[RenderedPaper, ...] = ()  # in this group too, listed under an earlier one
 
     @property
     def start(self) -> int:
         """The number of its first paper in the volume (the list's ``start``)."""
         return self.papers[0].paper.order if self.papers else 1
+
+    @property
+    def count(self) -> int:
+        """Its papers, those listed under an earlier group included."""
+        return len(self.papers) + len(self.also)
+
+    @property
+    def when(self) -> tuple[tuple[str, str], ...]:
+        """(field, value) of the programme's fields that every paper of the group gives alike: the day, time
+        and room of a session. A paper in several sessions has one day and time in the file, which cannot
+        tell whose it is, so only the papers of one session speak for it."""
+        members = [p for p in (*self.papers, *self.also) if self.kind != "sessions" or len(p.details.sessions) == 1]
+        shared = []
+        for name in PROGRAMME if members and self.name else ():
+            values = {getattr(paper.details, name) for paper in members}
+            if len(values) == 1 and "" not in values:
+                shared.append((name, values.pop()))
+        return tuple(shared)
 
 
 def names_of(paper: RenderedPaper, kind: str) -> tuple[str, ...]:
@@ -81,9 +107,15 @@ def paper_groups(papers: Sequence[RenderedPaper], kind: str | None = None) -> li
         slots = session_slots(papers)
         names.sort(key=lambda name: (name not in slots, slots.get(name, ()), natural_key(name), name))
     taken: set[str] = set()
-    groups = [PaperGroup(name, _anchor(name, taken), tuple(members[name])) for name in names]
+    listed: set[int] = set()
+    groups = []
+    for name in names:  # a paper is listed under its first group, and named among the papers also in the others
+        first = tuple(paper for paper in members[name] if id(paper) not in listed)
+        also = tuple(paper for paper in members[name] if id(paper) in listed)
+        listed.update(map(id, first))
+        groups.append(PaperGroup(name, _anchor(name, taken), first, kind=kind, also=also))
     if others:
-        groups.append(PaperGroup("", _anchor("", taken), tuple(others)))
+        groups.append(PaperGroup("", _anchor("", taken), tuple(others), kind=kind))
     return groups
 
 

@@ -49,3 +49,18 @@ def subject_topic(name: str) -> str:
         return " ".join(" ".join(levels).split())
     leaf = " ".join(levels[-1].split())
     return leaf[:1].upper() + leaf[1:] if leaf[:1].islower() else leaf
+
+
+# A session's label rather than a subject: a few words and a number, maybe with a letter ("Poster/Demo 3",
+# "Session 2A", "Oral 5", "Poster Session 1"). A subject area is named by words ("Misinformation, Rumors, and
+# Fact-Checking", "MIR tasks -> music transcription").
+# The number stands apart from the words ("COVID-19" and "Web 2.0" are subjects).
+_SESSION_LABEL = re.compile(r"[^\W\d_][\w&+'/.-]*(?:\s+[^\W\d_][\w&+'/.-]*){0,3}\s+#?\d{1,3}[A-Za-z]?")
+
+
+def looks_like_session(name: str, sessions: Iterable[str] = ()) -> bool:
+    """Whether a subject is a session's name: a label such as "Poster/Demo 3", or one of ``sessions``."""
+    text = " ".join(name.split())
+    return bool(_SESSION_LABEL.fullmatch(text)) or text.casefold() in {" ".join(s.split()).casefold()
+                                                                        for s in sessions}
+
