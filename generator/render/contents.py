@@ -43,7 +43,13 @@ class ContentsPage:
 
     @property
     def papers(self) -> tuple[RenderedPaper, ...]:
+        """The papers it lists."""
         return tuple(paper for group in self.groups for paper in group.papers)
+
+    @property
+    def shown(self) -> tuple[RenderedPaper, ...]:
+        """Every paper it shows: those it lists and those its groups name as listed under an earlier one."""
+        return (*self.papers, *(paper for group in self.groups for paper in group.also))
 
 
 @dataclass(frozen=True)

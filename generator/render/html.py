@@ -273,14 +273,16 @@ class SiteRenderer:
         the home page's list of groups and a contents page for each group (or part, or run of small groups)."""
         contents = plan_contents(papers, list_weight)
         awarded = sum(1 for paper in papers if paper.details.award)  # the home page links awards.html
-        self.cross_page.append(awarded)
+        # The papers' tracks, in the order the volume first names them: the home page's filter when there are two.
+        tracks = list(dict.fromkeys(track for paper in papers for track in paper.details.track))
+        self.cross_page.append((awarded, tracks))
         if not contents.split:
             index = group_index([("index.html", contents.groups)])
             self.shared["group_links"] = {name: link for name, link in index if name}
             self.cross_page.append(index)
             yield Output("index.html", functools.partial(self.render, "index.html", "", papers=papers,
                                                           groups=contents.groups, group_index=index,
-                                                          award_count=awarded), _ids(papers))
+                                                          award_count=awarded, tracks=tracks), _ids(papers))
             return
         self.cross_page.append(contents.index)  # names, counts and places of the groups: on the home page
         self.shared["group_links"] = {entry.name: entry.links[0] for entry in contents.index if entry.name}
@@ -288,12 +290,12 @@ class SiteRenderer:
                                                       contents=contents.index, award_count=awarded), frozenset())
         urls = [page.url for page in contents.pages]
         for number, page in enumerate(contents.pages):
-            if not _shows(page.papers, only):
+            if not _shows(page.shown, only):
                 continue
             render = functools.partial(self.render, "contents.html", "../", groups=page.groups, papers=page.papers,
                                        previous=urls[number - 1] if number else None,
                                        next=urls[number + 1] if number + 1 < len(urls) else None)
-            yield Output(page.url, render, _ids(page.papers))
+            yield Output(page.url, render, _ids(page.shown))
 
     def awards_page(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """``awards.html``: the papers with an award or a nomination, under each award as the venue names it
