@@ -300,3 +300,10 @@ def test_a_volume_without_a_programme_is_unchanged(tmp_path):
     home = page(site, "index.html")
     assert not headings(home) and "track-filter" not in home and "awards.html" not in home
     assert not (site / "awards.html").exists()
+
+
+def test_a_bare_session_number_is_named_in_the_sites_language(tmp_path):
+    site, _ = built(tmp_path, VENUES / "ismir-2024-programme.csv", config="language: ja\n")
+    home = page(site, "index.html")
+    assert headings(home) == ["セッション 1", "セッション 2", "セッション 3"]
+    assert "1 日目" in home and 'href="awards.html">受賞・ノミネート：2 件</a>' in home
