@@ -170,3 +170,13 @@ def group_index(pages: Sequence[tuple[str, Sequence[PaperGroup]]]) -> list[tuple
             if group.name not in links:
                 links[group.name] = f"{url}#{group.anchor}"
     return list(links.items())
+
+
+def award_groups(papers: Sequence[RenderedPaper]) -> list[tuple[str, tuple[RenderedPaper, ...]]]:
+    """(award, its papers) for each award as the venue names it ("Best Paper Nominee"), in the order the volume
+    first names it, each paper in proceedings order: the awards page."""
+    awards: dict[str, list[RenderedPaper]] = {}
+    for paper in papers:
+        if paper.details.award:
+            awards.setdefault(paper.details.award, []).append(paper)
+    return [(award, tuple(awarded)) for award, awarded in awards.items()]

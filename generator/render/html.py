@@ -23,7 +23,7 @@ from generator.render.filters import install_functions
 from generator.render.i18n import interface
 from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
-from generator.derive.groups import group_index
+from generator.derive.groups import award_groups, group_index
 from generator.render.contents import plan_contents
 from generator.render.paginate import list_weight, paginate
 from generator.render.records import papers_json
@@ -298,16 +298,12 @@ class SiteRenderer:
             yield Output(page.url, render, _ids(page.shown))
 
     def awards_page(self, papers: list[RenderedPaper]) -> Iterator[Output]:
-        """``awards.html``: the papers with an award or a nomination, under each award as the venue names it
-        (in the order the volume first names it); none when no paper has one."""
-        awards: dict[str, list[RenderedPaper]] = {}
-        for paper in papers:
-            if paper.details.award:
-                awards.setdefault(paper.details.award, []).append(paper)
+        """``awards.html``: the papers with an award or a nomination (derive/groups.py); none when no paper has one."""
+        awards = award_groups(papers)
         if awards:
-            listed = [paper for awarded in awards.values() for paper in awarded]
-            yield Output(AWARDS, functools.partial(self.render, "awards.html", "", awards=list(awards.items()),
-                                                   papers=listed), _ids(listed))
+            listed = [paper for _, awarded in awards for paper in awarded]
+            yield Output(AWARDS, functools.partial(self.render, "awards.html", "", awards=awards, papers=listed),
+                         _ids(listed))
 
     def paper_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         for index in range(len(papers)) if only is None else self._pages_showing(papers, only):
