@@ -19,6 +19,12 @@ class Author:
     id: str = ""  # a person id of the series' own (tells apart two people of one name in an archive)
 
 
+# What a source calls an award (sources/awards.py reads each): its own column, a yes/no flag column, a note.
+AWARD_NAMES = ("award", "awards", "paper_award", "awardnominee", "award_nominee", "best_paper", "best_paper_award",
+               "best_paper_nominee", "best_paper_candidate", "best_student_paper", "outstanding_paper", "notes", "note",
+               "remarks")
+
+
 @dataclass(frozen=True)
 class Details:
     """What is known about a paper beyond its title, abstract and tags; every field optional.
@@ -48,9 +54,7 @@ class Details:
     section: str = detail("text")
     # An award or a nomination: a column of its own, a yes/no flag column (ISMIR's `AwardNominee`) or a note that
     # reads as one (SIGDIAL's `notes`: "Best Paper Nominee"); sources/awards.py reads each.
-    award: str = detail("text", "award", "awards", "paper_award", "awardnominee", "award_nominee", "best_paper",
-                        "best_paper_award", "best_paper_nominee", "best_paper_candidate", "best_student_paper",
-                        "outstanding_paper", "notes", "note", "remarks", tex=True)
+    award: str = detail("text", *AWARD_NAMES, tex=True)
     # The materials, as venues' exports name them: Mini-Conf (ISMIR's `pdf_path`, `poster_pdf`, `slides_pdf`),
     # ICWSM (`pdf_url`, `href`), SIGDIAL/INLG (`paper`, `poster`, `full_video`), PMLR (`pdf`, `software`, `url`).
     pdf: str = detail("link", "pdf", "pdf_url", "pdf_path", "paper_pdf", "url_pdf", "paper",
