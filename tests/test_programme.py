@@ -273,13 +273,13 @@ def test_session_names_in_the_topic_column_are_not_topics(icwsm):
     assert topics
 
 
-@pytest.mark.parametrize("name, session", [
+@pytest.mark.parametrize("name, label", [
     ("Poster/Demo 3", True), ("Session 2A", True), ("Oral 5", True), ("Poster Session 1", True),
     ("COVID-19", False), ("Web 2.0", False), ("Misinformation, Rumors, and Fact-Checking", False),
     ("Music transcription and annotation", False), ("Keynote", False),
 ])
-def test_what_reads_as_a_session_label(name, session):
-    assert looks_like_session(name) is session
+def test_what_reads_as_a_session_label(name, label):
+    assert looks_like_session(name) is label
 
 
 @pytest.mark.parametrize("column, value, award", [
@@ -307,3 +307,36 @@ def test_a_bare_session_number_is_named_in_the_sites_language(tmp_path):
     home = page(site, "index.html")
     assert headings(home) == ["セッション 1", "セッション 2", "セッション 3"]
     assert "1 日目" in home and 'href="awards.html">受賞・ノミネート：2 件</a>' in home
+
+
+def test_a_pattern_added_later_gives_the_imported_pages_their_links(tmp_path):
+    """The links are made as the source is read: adding the pattern to a built volume updates its pages."""
+    site, _ = built(tmp_path, VENUES / "colt-2020-papers.csv")
+    assert "slideslive.com" not in paper_page(site, "Sharper Bounds")
+    (tmp_path / "content" / "proceedings.yaml").write_text(COLT_LINKS, encoding="utf-8")
+    result = run("build", "--content", str(tmp_path / "content"), "--out", str(site))
+    assert result.returncode == 0 and "pages: update 6" in result.stdout + result.stderr
+    assert '<a href="https://slideslive.com/38931117">Talk</a>' in paper_page(site, "Sharper Bounds")
+
+
+def test_a_json_lines_key_makes_a_link_through_its_pattern(tmp_path):
+    records = [{"id": "p1", "title": "A Talk Recorded", "abstract": "We talk.", "talk_id": 38931109},
+               {"id": "p2", "title": "A Talk Not Recorded", "abstract": "We talk less.", "talk_id": ""}]
+    site, result = built(tmp_path, "".join(json.dumps(r) + "\n" for r in records), name="papers.jsonl",
+                         config='links:\n  talk_id: {pattern: "https://slideslive.com/{value}", label: Talk}\n')
+    assert '<a href="https://slideslive.com/38931109">Talk</a>' in paper_page(site, "A Talk Recorded")
+    assert "slideslive.com" not in paper_page(site, "A Talk Not Recorded")
+    assert "talk_id" not in result.stderr  # not named among the ignored keys
+
+
+def test_a_session_named_like_a_subject_leaves_the_subjects_of_other_papers(tmp_path):
+    """A venue whose sessions are named by topic ("Fairness") keeps the topic when its subject column classifies
+    the papers: only a column that mostly repeats the sessions is read as sessions."""
+    rows = ["UID,title,abstract,primary_subject,session"]
+    rows += [f"{n},Paper {n},We study fair things number {n}.,{subject},{session}" for n, subject, session in [
+        (1, "Fairness", "Fairness"), (2, "Fairness", "Privacy"), (3, "Privacy", "Fairness"),
+        (4, "Robustness", "Privacy"), (5, "Robustness", "Fairness")]]
+    site, result = built(tmp_path, "\n".join(rows) + "\n", name="papers.csv")
+    index = page(site, "tags/index.html")
+    assert "Fairness" in index and "Privacy" in index and "Robustness" in index
+    assert "session names" not in result.stderr

@@ -94,7 +94,7 @@ class RecordReader:
     links: RelativeLinks | None = None  # how relative links are published (None: kept as paths)
     spelled: dict[str, str] = field(default_factory=dict)  # our name of a field → the source's, for messages
     # Each subject column's values by entry (its index), and the first session name met in a column.
-    subject_values: dict[str, list[tuple[int, list[str]]]] = field(default_factory=dict)
+    subject_values: dict[str, list[tuple[int, list[str], set[str]]]] = field(default_factory=dict)
     session_subjects: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     def entry(self, record: Mapping[str, Any], line: int, patterned: Iterable[tuple[Any, Any]] = ()) -> Entry | None:
@@ -133,38 +133,44 @@ class RecordReader:
         )
 
     def _subjects(self, record: Mapping[str, Any], line: int) -> list[str]:
-        """The topics the record's subject columns give, without the session names some venues put there
-        (sources/subjects.py); each column's values are kept for ``settle``'s look at the whole column."""
-        sessions = [*record.get("sessions", ())]
+        """The topics the record's subject columns give, without the session labels some venues put there
+        ("Poster/Demo 3": sources/subjects.py); each column's values are kept for ``settle``'s look at the column."""
         topics = []
         for column in SUBJECT_COLUMNS:
             names = subject_topics(split_list(record.get(column)))
-            sessions_named = [name for name in names if looks_like_session(name, sessions)]
+            sessions_named = [name for name in names if looks_like_session(name)]
             if sessions_named:
                 self.session_subjects.setdefault(column, (line, sessions_named[0]))
             names = [name for name in names if name not in sessions_named]
-            self.subject_values.setdefault(column, []).append((self.index, names))
+            own = {_folded(session) for session in record.get("sessions", ())}
+            self.subject_values.setdefault(column, []).append((self.index, names, own))
             topics += names
         return topics
 
     def settle(self, entries: list[Entry]) -> list[Entry]:
-        """The entries once the whole file is read: a subject that names one of the file's sessions (another
-        paper's too) is a session, not a topic; one warning per column says so."""
-        sessions = {" ".join(name.split()).casefold() for entry in entries for name in entry.details.sessions}
+        """The entries once the whole file is read. A subject column that repeats the sessions column (at least
+        half of the papers that give it name their own session there) holds sessions, not subjects: its values
+        that name a session of the file are not topics. A venue whose sessions are named by topic ("Fairness",
+        holding papers of other subjects too) keeps its topics."""
+        sessions = {_folded(name) for entry in entries for name in entry.details.sessions}
+        lines = {entry.index: entry.line for entry in entries}
         dropped: dict[int, set[str]] = {}
         for column, rows in self.subject_values.items():
-            for index, names in rows:
-                for name in names:
-                    if " ".join(name.split()).casefold() in sessions:
-                        dropped.setdefault(index, set()).add(name.casefold())
-                        self.session_subjects.setdefault(column, (entries[0].line if entries else 1, name))
+            given = [row for row in rows if row[1]]
+            repeating = [(index, names) for index, names, own in given if own & set(map(_folded, names))]
+            if not repeating or 2 * len(repeating) < len(given):
+                continue
+            for index, names, _ in given:
+                dropped.setdefault(index, set()).update(name for name in map(_folded, names) if name in sessions)
+            index, names = repeating[0]
+            self.session_subjects.setdefault(column, (lines.get(index, 1), names[0]))
         for column, (line, example) in self.session_subjects.items():
             self.warn(f"the `{self.spelled.get(column, column)}` column holds session names (such as "
                       f"{shown(example)}), not subjects: they are not made into topics", line)
         if not dropped:
             return entries
         return [dataclasses.replace(entry, keywords=tuple(k for k in entry.keywords
-                                                          if k.casefold() not in dropped.get(entry.index, ())))
+                                                          if _folded(k) not in dropped.get(entry.index, ())))
                 for entry in entries]
 
     def _text(self, value: Any) -> str:
@@ -254,6 +260,11 @@ def _name(record: Mapping[str, Any]) -> str:
 
 def _text(value: Any) -> str:
     return "" if value is None else str(value).strip()
+
+
+def _folded(name: str) -> str:
+    """A name as two spellings of one are compared: spaces and case aside."""
+    return " ".join(name.split()).casefold()
 
 
 def _paragraphs(text: str) -> str:

@@ -5,6 +5,10 @@ subjects a record gives are its first topics, before its keywords. ISMIR's subje
 hierarchical (`MIR tasks -> music transcription and annotation`): a paper's topic is the most
 specific name, its last part, with a capital, since the parent ("MIR tasks", "Applications")
 is shared by a large part of the volume and would tell a reader little.
+
+Some venues put their programme's sessions in such a column (ICWSM 2021's `topic`: "Poster/Demo 3"). A
+session's label — a few words and a number standing apart — is never a topic (``looks_like_session``), and a
+column that repeats the sessions column is read as sessions (``records.RecordReader.settle``).
 """
 
 from __future__ import annotations
@@ -58,9 +62,7 @@ def subject_topic(name: str) -> str:
 _SESSION_LABEL = re.compile(r"[^\W\d_][\w&+'/.-]*(?:\s+[^\W\d_][\w&+'/.-]*){0,3}\s+#?\d{1,3}[A-Za-z]?")
 
 
-def looks_like_session(name: str, sessions: Iterable[str] = ()) -> bool:
-    """Whether a subject is a session's name: a label such as "Poster/Demo 3", or one of ``sessions``."""
-    text = " ".join(name.split())
-    return bool(_SESSION_LABEL.fullmatch(text)) or text.casefold() in {" ".join(s.split()).casefold()
-                                                                        for s in sessions}
-
+def looks_like_session(name: str) -> bool:
+    """Whether a subject is a session's label, such as "Poster/Demo 3" (records.RecordReader.settle also drops a
+    column's values that mostly repeat the sessions column)."""
+    return bool(_SESSION_LABEL.fullmatch(" ".join(name.split())))
