@@ -17,6 +17,7 @@ import pytest
 
 from conftest import REPO
 from contents_fixtures import COLT_PAPERS, colt2020_csv
+from generator.derive.groups import readable_sessions
 from generator.sources.awards import award_value
 from generator.sources.subjects import looks_like_session
 
@@ -223,6 +224,32 @@ def test_the_conference_column_is_a_track_the_home_page_filters_by(sigdial):
     assert len(re.findall(r'<li class="paper-item" data-track="inlg"', home)) == 4
     assert (sigdial / "assets" / "track-filter.js").exists()
     assert '<span class="track">inlg</span>' in paper_page(sigdial, "Guided Beam Search")
+
+
+def test_session_ids_built_from_programme_words_are_shown_as_those_words(sigdial):
+    """SIGDIAL/INLG's file gives its sessions only as ids: each heading, and each session on a paper's page, is
+    the id's words apart ("Sigdial Oral Session 1"), never the id; the anchors keep the id."""
+    home = page(sigdial, "index.html")
+    assert headings(home) == ["Genchal Poster Session + Demos", "Inlg Oral Session 2", "Sigdial Oral Session 1",
+                              "Sigdial Poster Session 1"]
+    assert 'id="group-genchalpostersession-demos"' in home
+    assert ">genchalpostersession+demos<" not in home
+    assert re.findall(r'class="session"[^>]*>([^<]+)<', paper_page(sigdial, "VisuaLLM")) == [
+        "Genchal Poster Session + Demos"]
+
+
+@pytest.mark.parametrize("names, readable", [
+    (["sigdialoralsession1", "inlgoralsession2", "inlggenchalpresentation", "genchalpostersession+demos"],
+     {"sigdialoralsession1": "Sigdial Oral Session 1", "inlgoralsession2": "Inlg Oral Session 2",
+      "inlggenchalpresentation": "Inlg Genchal Presentation",
+      "genchalpostersession+demos": "Genchal Poster Session + Demos"}),
+    (["virtualpostersession", "postersession12b", "longitudinal"],  # "long" is not most of `longitudinal`
+     {"virtualpostersession": "Virtual Poster Session", "postersession12b": "Poster Session 12B"}),
+    (["Session 1A", "Session 1B", "keynote-one"], {}),  # a programme of names: its odd id is left as written
+    (["1", "2", "3"], {}),
+])
+def test_which_session_ids_are_read_as_words(names, readable):
+    assert readable_sessions(names) == readable
 
 
 def test_a_session_title_column_names_the_session_instead_of_its_id(tmp_path):

@@ -180,3 +180,67 @@ def award_groups(papers: Sequence[RenderedPaper]) -> list[tuple[str, tuple[Rende
         if paper.details.award:
             awards.setdefault(paper.details.award, []).append(paper)
     return [(award, tuple(awarded)) for award, awarded in awards.items()]
+
+
+# Words programmes build their sessions' ids from (SIGDIAL/INLG 2023: `sigdialoralsession1`,
+# `genchalpostersession+demos`, `inlgpostersession+flash`), longest first so that "posters" wins over "poster".
+_PROGRAMME_WORDS = sorted("""session sessions poster posters oral orals demo demos keynote keynotes panel plenary
+    presentation presentations flash lightning spotlight spotlights virtual online remote invited talk talks tutorial
+    workshop track main short long paper papers student findings industry opening closing award awards""".split(),
+                          key=len, reverse=True)
+# An id rather than a name: one lower-case token of letters and digits, maybe joined by + _ - (no spaces).
+_SESSION_ID = re.compile(r"[a-z][a-z0-9]*(?:[+_-][a-z0-9]+)*")
+_NUMBER = re.compile(r"\d+[a-z]?")
+
+
+def readable_sessions(names: Sequence[str]) -> dict[str, str]:
+    """When most of a programme's session names are ids (one lower-case token, SIGDIAL/INLG 2023's), each id
+    whose letters are mostly programme words → the same words apart and capitalised
+    (`sigdialoralsession1` → "Sigdial Oral Session 1", `genchalpostersession+demos` → "Genchal Poster Session +
+    Demos"); a readable name, or an id with no programme word in it, is not in the mapping. What is not a
+    programme word is a piece of its own (the venue's name, "sigdial"), split further by the pieces the other
+    ids show alone (`inlggenchalpresentation` → "Inlg Genchal Presentation", once `inlg` and `genchal` are seen)."""
+    names = list(dict.fromkeys(names))
+    ids = [name for name in names if _SESSION_ID.fullmatch(name) and len(name) >= 8]
+    if 2 * len(ids) < len(names):  # a programme of names, with an odd lower-case one, is left as written
+        return {}
+    first = {name: _pieces(name, _PROGRAMME_WORDS) for name in ids}
+    known = {piece for pieces in first.values() for piece, word in pieces if not word and piece.isalpha()}
+    # A piece the others make up whole (`inlggenchal`: `inlg` and `genchal`) is not one of its own.
+    known = {piece for piece in known if any(not word for _, word in _pieces(piece, sorted(known - {piece})))}
+    vocabulary = [*_PROGRAMME_WORDS, *sorted(known, key=len, reverse=True)]
+    readable = {}
+    for name, pieces in first.items():
+        # Programme words make at least half of its letters (`longitudinal` holds "long", and is no id of one).
+        if 2 * sum(len(piece) for piece, word in pieces if word) < sum(map(str.isalpha, name)):
+            continue
+        words = [piece for piece, _ in _pieces(name, vocabulary)]
+        readable[name] = " ".join(word[:1].upper() + word[1:] if word.isalpha() else word.upper() for word in words)
+    return readable
+
+
+def _pieces(name: str, vocabulary: Sequence[str]) -> list[tuple[str, bool]]:
+    """``name`` cut into the vocabulary's words (True) and what lies between them (False): runs of digits, a
+    joiner (+), runs of other letters; the cut that leaves the fewest letters outside words, then the fewest
+    pieces (``postersession`` is "poster" "session", not "posters" "ession")."""
+    words = set(vocabulary)
+    # best[j]: (letters outside words, pieces, the pieces) for name[:j]
+    best: list[tuple[int, int, list[tuple[str, bool]]] | None] = [None] * (len(name) + 1)
+    best[0] = (0, 0, [])
+    for start in range(len(name)):
+        if best[start] is None:
+            continue
+        unknown, count, pieces = best[start]  # type: ignore[misc]
+        for end in range(start + 1, len(name) + 1):
+            piece = name[start:end]
+            if piece in words:
+                step = (unknown, count + 1, [*pieces, (piece, True)])
+            elif piece.isalpha() or _NUMBER.fullmatch(piece):  # a number may end in a letter: 12b
+                step = (unknown + (len(piece) if piece.isalpha() else 0), count + 1, [*pieces, (piece, False)])
+            elif end == start + 1:  # a joiner: "+" shown, "_" and "-" only part words
+                step = (unknown, count, [*pieces, (piece, False)] if piece == "+" else pieces)
+            else:
+                break
+            if best[end] is None or step[:2] < best[end][:2]:  # type: ignore[index]
+                best[end] = step
+    return best[-1][2] if best[-1] is not None else [(name, False)]

@@ -23,7 +23,7 @@ from generator.render.filters import install_functions
 from generator.render.i18n import interface
 from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
-from generator.derive.groups import award_groups, group_index
+from generator.derive.groups import award_groups, group_index, readable_sessions
 from generator.render.contents import plan_contents
 from generator.render.paginate import list_weight, paginate
 from generator.render.records import papers_json
@@ -180,6 +180,7 @@ class SiteRenderer:
             "tag_urls": {},
             "author_urls": {},
             "group_links": {},  # a group's name → its heading in the contents, from the root (home_pages)
+            "session_names": {},  # a session's id → its words (derive/groups.readable_sessions; home_pages)
             "people_rules": self.rules,
             **(publication.template_globals() if publication is not None else {}),  # feed_url
         }
@@ -272,6 +273,7 @@ class SiteRenderer:
         """The volume's contents (render/contents.py): every paper on the home page, or past 1,000 papers
         the home page's list of groups and a contents page for each group (or part, or run of small groups)."""
         contents = plan_contents(papers, list_weight)
+        self.shared["session_names"] = readable_sessions([name for paper in papers for name in paper.details.sessions])
         awarded = sum(1 for paper in papers if paper.details.award)  # the home page links awards.html
         # The papers' tracks, in the order the volume first names them: the home page's filter when there are two.
         tracks = list(dict.fromkeys(track for paper in papers for track in paper.details.track))

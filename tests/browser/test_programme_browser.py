@@ -44,7 +44,7 @@ def test_a_track_keeps_its_papers_and_their_sessions(page, sigdial_site):
                                  "Generation" in shown
     headings = [h for h, visible in page.locator(".group-title").evaluate_all(
         "hs => hs.map(h => [h.textContent, h.offsetParent !== null])") if visible]
-    assert headings == ["genchalpostersession+demos", "inlgoralsession2"]
+    assert headings == ["Genchal Poster Session + Demos", "Inlg Oral Session 2"]
     select.select_option("")
     assert len(visible_titles(page)) == 8
 
