@@ -199,7 +199,8 @@ def test_keywords_with_commas_sessions_as_lists_and_one_topic_per_name(miniconf)
                             "Studies of society (culture, history, arts) using ML"]
     assert page["sessions"] == ["Session 3B", "Session 3D"]
     html = (site / "papers" / f"{page['slug']}.html").read_text(encoding="utf-8")
-    assert '<span class="session">Session 3B</span><span class="session">Session 3D</span>' in html
+    # each linked to its place in the contents (issue 38)
+    assert re.findall(r'<a class="session" href="[^"]+">([^<]+)</a>', html) == ["Session 3B", "Session 3D"]
     # "privacy, fairness, and robustness" on another paper is the same topic: one page lists both papers.
     topics = text_of((site / "tags" / "index.html").read_text(encoding="utf-8"))
     assert topics.lower().count("privacy, fairness, and robustness") == 1

@@ -26,7 +26,7 @@ from generator.content.pages import PAGES_DIR
 from generator.commands.reporter import Reporter
 from generator.sources import READERS, find_sources, links_out, read_source
 from generator.sources.duplicates import drop_duplicates
-from generator.sources.relative import RelativeLinks
+from generator.sources.relative import RelativeLinks, column_patterns
 from generator.content.people_file import Rules, load_rules
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.derive.sanity import lint_project
@@ -83,7 +83,8 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
         report_links_out(content_dir, reporter)
     if incoming is not None:
         paths[incoming.name] = incoming
-    sources = [read_source(path, name, RelativeLinks(content_dir, config.venue_base_url))
+    columns = column_patterns(config.links)  # links: patterns over a source's columns, applied as it is read
+    sources = [read_source(path, name, RelativeLinks(content_dir, config.venue_base_url, columns))
                for name, path in sorted(paths.items())]
     for source in sources:
         for diagnostic in source.diagnostics:

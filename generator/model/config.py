@@ -78,9 +78,11 @@ class Config:
     venue_base_url: str = field(default="", repr=False)
     """The address of the venue's own site, which a source's relative links (Mini-Conf's
     ``pdf_path: static/pdfs/123.pdf``) are resolved against. Not in the repr: abstracts do not depend on it."""
-    links: dict[str, str] = field(default_factory=dict, repr=False)
+    links: dict[str, Any] = field(default_factory=dict, repr=False)
     """Link kind → the address pattern its links are made from when a paper gives none
-    (``pdf: https://proceedings.mlr.press/v247/{key}/{key}.pdf``). Not in the repr: abstracts do not depend on it."""
+    (``pdf: https://proceedings.mlr.press/v247/{key}/{key}.pdf``); a source's column → a ColumnLink, the pattern
+    its value makes a labelled link with (``slideslive_1: https://slideslive.com/{value}``). Not in the repr:
+    abstracts do not depend on it."""
     auto_tags: str = "missing"
     """Topics from the taxonomy: for papers whose source gives no keywords (missing), for every paper
     beside its keywords (always), or never (only the source's keywords)."""
@@ -225,7 +227,7 @@ class EntryProblem(ValueError):
         self.entry = entry
 
 
-def _links(value: Any) -> dict[str, str]:
+def _links(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ValueError("must be a mapping of link kind to address pattern, like "
                          "{pdf: \"https://proceedings.mlr.press/v247/{key}/{key}.pdf\"}")

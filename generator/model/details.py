@@ -266,10 +266,31 @@ def _names(raw: Mapping[str, Any], key: str, problem: Problem) -> tuple[str, ...
     return tuple(author.name for author in parse_authors(raw.get(key), problem, key))
 
 
+def parse_labelled(raw: Mapping[str, Any], key: str, problem: Problem) -> tuple[tuple[str, str], ...]:
+    """Links each with its label: ``[{label: Talk, link: https://…}]``; each link checked as a link field's."""
+    value = raw.get(key)
+    if value is None or value == "" or value == []:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(item, Mapping) for item in value):
+        problem(key, "must be a list of `{label: …, link: …}`")
+        return ()
+    found = []
+    for item in value:
+        label = _clean(item.get("label"))
+        link = parse_link({key: item.get("link")}, key, problem)
+        if link and not is_web_link(link):
+            problem(key, f"{shown(link)} is not an http(s) address; left out")
+        elif link and not label:
+            problem(key, f"{shown(link)} has no label; left out")
+        elif link:
+            found.append((label, link))
+    return tuple(dict.fromkeys(found))
+
+
 # How each kind of field (schema.Kind) is read: (record, key, problem) → its value.
 _PARSE: dict[str, Callable[[Mapping[str, Any], str, Problem], Any]] = {
     "authors": _authors, "names": _names, "list": parse_text_list, "text": _text, "link": parse_link,
-    "doi": parse_doi,
+    "doi": parse_doi, "labelled": parse_labelled,
 }
 
 
@@ -284,6 +305,8 @@ def details_to_meta(details: Details) -> dict[str, Any]:
             meta[field.name] = value[0] if len(value) == 1 else list(value)  # `track: Main`
         elif field.kind == "names" and value:
             meta[field.name] = list(value)
+        elif field.kind == "labelled" and value:
+            meta[field.name] = [{"label": label, "link": link} for label, link in value]
         elif value:
             meta[field.name] = value
     return meta

@@ -19,6 +19,12 @@ class Author:
     id: str = ""  # a person id of the series' own (tells apart two people of one name in an archive)
 
 
+# What a source calls an award (sources/awards.py reads each): its own column, a yes/no flag column, a note.
+AWARD_NAMES = ("award", "awards", "paper_award", "awardnominee", "award_nominee", "best_paper", "best_paper_award",
+               "best_paper_nominee", "best_paper_candidate", "best_student_paper", "outstanding_paper", "notes", "note",
+               "remarks")
+
+
 @dataclass(frozen=True)
 class Details:
     """What is known about a paper beyond its title, abstract and tags; every field optional.
@@ -31,18 +37,24 @@ class Details:
     # it beside `authors` (names alone), it is the one read (records.field_ranks).
     authors: tuple[Author, ...] = detail("authors", "authors_and_affil", "authors_and_affiliations", "authors",
                                          "author", cite=Cite("author", bibtex_at=1))
-    # Tracks, most papers have one ("Main", "Datasets and Benchmarks"); a programme's sessions ("Session 3B").
-    track: tuple[str, ...] = detail("list", tex=True)
-    sessions: tuple[str, ...] = detail("list", "sessions", "session", tex=True)
+    # Tracks, most papers have one ("Main", "Datasets and Benchmarks"; SIGDIAL/INLG's joint export names the
+    # `conference`, sigdial or inlg); a programme's sessions ("Session 3B"). A session's readable title, where the
+    # file has a column for it beside the session's id (`session_title` beside `genchalpostersession+demos`), is
+    # read first (records.field_rank), so the title is what pages show.
+    track: tuple[str, ...] = detail("list", "track", "tracks", "conference", tex=True)
+    sessions: tuple[str, ...] = detail("list", "session_title", "session_titles", "session_name", "session_names",
+                                       "sessions", "session", tex=True)
     # Programme data, kept as the source writes it (ISMIR's `day`/`position`, ICWSM's `date`/`time`/`room`):
-    # in the front matter and papers.json for a programme made elsewhere; the pages do not show it.
+    # shown on the paper's page, and on a session's heading when all its papers share it.
     day: str = detail("text", "day", "date")
     time: str = detail("text", "time", "start_time", "time_slot")
     room: str = detail("text", "room")
     position: str = detail("text", "position", "poster_position")  # the paper's place in its session
     # The part of the volume it is in (PMLR's `section`, named by the volume's `sections`).
     section: str = detail("text")
-    award: str = detail("text", "award", "awards", tex=True)
+    # An award or a nomination: a column of its own, a yes/no flag column (ISMIR's `AwardNominee`) or a note that
+    # reads as one (SIGDIAL's `notes`: "Best Paper Nominee"); sources/awards.py reads each.
+    award: str = detail("text", *AWARD_NAMES, tex=True)
     # The materials, as venues' exports name them: Mini-Conf (ISMIR's `pdf_path`, `poster_pdf`, `slides_pdf`),
     # ICWSM (`pdf_url`, `href`), SIGDIAL/INLG (`paper`, `poster`, `full_video`), PMLR (`pdf`, `software`, `url`).
     pdf: str = detail("link", "pdf", "pdf_url", "pdf_path", "paper_pdf", "url_pdf", "paper",
@@ -54,6 +66,9 @@ class Details:
     slides: str = detail("link", "slides", "slides_pdf", "slides_url")
     thumbnail: str = detail("link", "thumbnail", "thumbnail_url")  # an image; linked, never loaded from elsewhere
     data: str = detail("link", "data", "data_url", "dataset", "dataset_url")
+    # Links made from a source's column through a `links:` pattern (COLT 2020's `slideslive_1`, a bare talk id,
+    # with `slideslive_1: {pattern: "https://slideslive.com/{value}", label: Talk}`), each with its label.
+    more_links: tuple[tuple[str, str], ...] = detail("labelled")
     # The paper on the publisher's own site (PMLR's and a .bib's `url`, ICWSM's `href`).
     publisher_page: str = detail("link", "publisher_page", "url", "href")
     doi: str = detail("doi", cite=Cite("doi", bibtex_at=61, meta=(("citation_doi", "doi"),), meta_at=20))

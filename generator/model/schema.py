@@ -19,9 +19,10 @@ from typing import Any, Literal
 
 # authors: names with affiliation and ORCID; names: plain names (editors); list: short texts (a session,
 # a track), one may be written as a plain string; text: one string; link: an http(s) URL or a path inside
-# the site (a file of the content folder, published with the site); doi: a DOI, kept bare.
-Kind = Literal["authors", "names", "list", "text", "link", "doi"]
-LIST_KINDS = frozenset({"authors", "names", "list"})  # a tuple in Details; the others a str
+# the site (a file of the content folder, published with the site); doi: a DOI, kept bare; labelled: links each
+# with its label, (label, link) pairs (a `links:` pattern over a source's column: "Talk" → its SlidesLive page).
+Kind = Literal["authors", "names", "list", "text", "link", "doi", "labelled"]
+LIST_KINDS = frozenset({"authors", "names", "list", "labelled"})  # a tuple in Details; the others a str
 SCHEMA_KEY = "schema"  # where a dataclass field's metadata holds its Field
 LAST = 100  # the place of a citation field that gives none: after the established ones
 

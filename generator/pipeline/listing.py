@@ -91,10 +91,12 @@ def edited(state: Run, papers: list[RenderedPaper], settled: bool) -> frozenset[
 
 def placing(paper: Paper) -> tuple:
     """What decides which files show a paper, and where: its address (and old ones), topics as spelled,
-    authors, groups and their times, place in the volume, and what its citation key is made of."""
+    authors, groups and their times and rooms, award (awards.html's headings), place in the volume, and what its
+    citation key is made of."""
     details = paper.details
     return (paper.slug, paper.old_slugs, paper.tags, paper.order, paper.source, paper.entry, paper.uid, paper.path,
-            details.authors, details.track, details.sessions, details.day, details.time, details.section)
+            details.authors, details.track, details.sessions, details.day, details.time, details.room,
+            details.section, details.award)
 
 
 def listed_for(state: Run, renderer: SiteRenderer, papers: list[RenderedPaper], only: frozenset[str],

@@ -24,11 +24,11 @@ from generator.text.slugs import slugify, unique
 # gzip for 1,000 papers of a NeurIPS-like volume; tests/test_site.py holds it to 300 KB gzip).
 CONTENTS_PAPERS = 1_000
 CONTENTS_BUDGET = 1_000_000
-# A paper in several sessions is listed under each: 1,000 papers in two sessions each still make one page
-# (about 200 KB gzip), three or more may not.
+# A paper in several sessions is listed once (derive/groups.py), so its listings weigh what its papers do; the
+# bound stays for a theme that lists papers again under each of their groups.
 LISTINGS_BUDGET = 2_500_000
 # A split volume's pages hold more (about 140 KB gzip; list items gzip about ten to one), so that 50,000
-# papers listed under two sessions each still make at most 100 pages (tests/test_contents.py).
+# papers in two sessions each make at most 100 pages (tests/test_contents.py).
 PAGE_PAPERS = 1_500
 PAGE_BUDGET = 1_500_000
 FOLDER = "contents"
@@ -43,7 +43,13 @@ class ContentsPage:
 
     @property
     def papers(self) -> tuple[RenderedPaper, ...]:
+        """The papers it lists."""
         return tuple(paper for group in self.groups for paper in group.papers)
+
+    @property
+    def shown(self) -> tuple[RenderedPaper, ...]:
+        """Every paper it shows: those it lists and those its groups name as listed under an earlier one."""
+        return (*self.papers, *(paper for group in self.groups for paper in group.also))
 
 
 @dataclass(frozen=True)
@@ -51,8 +57,9 @@ class GroupEntry:
     """A group as the home page of a split volume lists it: its name, its count and where its parts are."""
 
     name: str
-    count: int
+    count: int  # its papers, those listed under an earlier group included
     links: tuple[str, ...]  # "contents/<page>.html#<anchor>", one per part
+    kind: str = ""  # as PaperGroup's
 
 
 @dataclass(frozen=True)
@@ -91,7 +98,8 @@ def _parts(group: PaperGroup, weight: Callable[[RenderedPaper], int]) -> list[Pa
     chunks = chunk_by_weight(group.papers, PAGE_PAPERS, weight, PAGE_BUDGET)
     if len(chunks) == 1:
         return [group]
-    return [PaperGroup(group.name, f"{group.anchor}-part-{n}" if n > 1 else group.anchor, tuple(chunk), n, len(chunks))
+    return [PaperGroup(group.name, f"{group.anchor}-part-{n}" if n > 1 else group.anchor, tuple(chunk), n, len(chunks),
+                       group.kind, group.also if n == 1 else ())
             for n, chunk in enumerate(chunks, start=1)]
 
 
@@ -128,4 +136,4 @@ def _index(groups: list[PaperGroup], pages: tuple[ContentsPage, ...]) -> tuple[G
     for page in pages:
         for piece in page.groups:
             links[piece.name].append(f"{page.url}#{piece.anchor}")
-    return tuple(GroupEntry(group.name, len(group.papers), tuple(links[group.name])) for group in groups)
+    return tuple(GroupEntry(group.name, group.count, tuple(links[group.name]), group.kind) for group in groups)

@@ -5,6 +5,7 @@ Jinja environment; those that need the build's data read it from the render's co
 from __future__ import annotations
 
 import functools
+import re
 
 import jinja2
 from markupsafe import Markup
@@ -17,6 +18,10 @@ from generator.text.cjk import excerpt, language_of
 from generator.text.slugs import slugify
 
 TEASER_LENGTH = 220
+# Images a browser shows in an <img>. SVG is one, but a content folder's SVG is never published (it could
+# run script when opened by itself: model/details.DOCUMENT_TYPES), so only another site's can be one.
+IMAGE_TYPES = frozenset({"png", "jpg", "jpeg", "gif", "webp", "svg"})
+_BARE_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?")
 
 
 @functools.lru_cache(maxsize=4)  # a paper page asks twice: its description and og:description
@@ -51,7 +56,24 @@ def install_functions(env: jinja2.Environment) -> jinja2.Environment:
     env.globals["author_url"] = _author_url
     env.filters.update(tag_url=_tag_url, topic=_topic, lang_attr=_lang_attr, teaser=teaser, href=link_href,
                        lang_code=_lang_code_filter)
+    env.tests.update(bare_number=is_bare_number, site_image=is_site_image)
     return env
+
+
+def is_bare_number(value: object) -> bool:
+    """``{% if name is bare_number %}``: a session, day or room named by its number alone (ISMIR's "1", "3B"),
+    which the theme names in the site's language ("Session 1")."""
+    return isinstance(value, str) and bool(_BARE_NUMBER.fullmatch(value.strip()))
+
+
+def is_site_image(link: object) -> bool:
+    """``{% if link is site_image %}``: a link to an image published with the site (a path, not an address:
+    an image from another site would be a request outside the site), by its extension or, with none, as
+    a thumbnail column gives it."""
+    if not isinstance(link, str) or not link or is_web_link(link):
+        return False
+    name = link.split("#", 1)[0].split("?", 1)[0].rsplit("/", 1)[-1]
+    return "." not in name or name.rsplit(".", 1)[1].lower() in IMAGE_TYPES
 
 
 @jinja2.pass_context

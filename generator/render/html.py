@@ -23,7 +23,7 @@ from generator.render.filters import install_functions
 from generator.render.i18n import interface
 from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
-from generator.derive.groups import group_index
+from generator.derive.groups import award_groups, group_index, readable_sessions
 from generator.render.contents import plan_contents
 from generator.render.paginate import list_weight, paginate
 from generator.render.records import papers_json
@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # publish never imports site, so the two cannot import each o
     from generator.publish import Publication
 
 READING_LIST = "reading-list.html"
+AWARDS = "awards.html"
 # The words the search box shows (_search_messages.html), once for the volume rather than in every page's
 # search form: 930 bytes a page, 50 MB at 50,000 papers (issue 29). A series' own pages keep theirs inline.
 SEARCH_MESSAGES = "assets/search-messages.js"
@@ -178,6 +179,8 @@ class SiteRenderer:
             "topic_names": dict(topic_names or {}),  # the taxonomy's names in the interface language
             "tag_urls": {},
             "author_urls": {},
+            "group_links": {},  # a group's name → its heading in the contents, from the root (home_pages)
+            "session_names": {},  # a session's id → its words (derive/groups.readable_sessions; home_pages)
             "people_rules": self.rules,
             **(publication.template_globals() if publication is not None else {}),  # feed_url
         }
@@ -270,23 +273,39 @@ class SiteRenderer:
         """The volume's contents (render/contents.py): every paper on the home page, or past 1,000 papers
         the home page's list of groups and a contents page for each group (or part, or run of small groups)."""
         contents = plan_contents(papers, list_weight)
+        self.shared["session_names"] = readable_sessions([name for paper in papers for name in paper.details.sessions])
+        awarded = sum(1 for paper in papers if paper.details.award)  # the home page links awards.html
+        # The papers' tracks, in the order the volume first names them: the home page's filter when there are two.
+        tracks = list(dict.fromkeys(track for paper in papers for track in paper.details.track))
+        self.cross_page.append((awarded, tracks))
         if not contents.split:
             index = group_index([("index.html", contents.groups)])
+            self.shared["group_links"] = {name: link for name, link in index if name}
             self.cross_page.append(index)
             yield Output("index.html", functools.partial(self.render, "index.html", "", papers=papers,
-                                                          groups=contents.groups, group_index=index), _ids(papers))
+                                                          groups=contents.groups, group_index=index,
+                                                          award_count=awarded, tracks=tracks), _ids(papers))
             return
         self.cross_page.append(contents.index)  # names, counts and places of the groups: on the home page
+        self.shared["group_links"] = {entry.name: entry.links[0] for entry in contents.index if entry.name}
         yield Output("index.html", functools.partial(self.render, "index.html", "", papers=(),
-                                                      contents=contents.index), frozenset())
+                                                      contents=contents.index, award_count=awarded), frozenset())
         urls = [page.url for page in contents.pages]
         for number, page in enumerate(contents.pages):
-            if not _shows(page.papers, only):
+            if not _shows(page.shown, only):
                 continue
             render = functools.partial(self.render, "contents.html", "../", groups=page.groups, papers=page.papers,
                                        previous=urls[number - 1] if number else None,
                                        next=urls[number + 1] if number + 1 < len(urls) else None)
-            yield Output(page.url, render, _ids(page.papers))
+            yield Output(page.url, render, _ids(page.shown))
+
+    def awards_page(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+        """``awards.html``: the papers with an award or a nomination (derive/groups.py); none when no paper has one."""
+        awards = award_groups(papers)
+        if awards:
+            listed = [paper for _, awarded in awards for paper in awarded]
+            yield Output(AWARDS, functools.partial(self.render, "awards.html", "", awards=awards, papers=listed),
+                         _ids(listed))
 
     def paper_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         for index in range(len(papers)) if only is None else self._pages_showing(papers, only):
@@ -389,5 +408,6 @@ PAGE_TYPES: tuple[Callable[[SiteRenderer, SiteParts], Iterable[Output]], ...] = 
     lambda renderer, parts: renderer.tag_pages(parts.tags, parts.only),
     lambda renderer, parts: renderer.author_pages(parts.authors, parts.only),
     lambda renderer, parts: renderer.fixed_pages(parts.papers),
+    lambda renderer, parts: renderer.awards_page(parts.papers),
     lambda renderer, parts: renderer.citation_files(parts.papers, parts.only),
 )

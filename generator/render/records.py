@@ -43,7 +43,9 @@ def _details_json(paper: RenderedPaper) -> dict[str, Any]:
     record: dict[str, Any] = {"authors": [author_fields(author) for author in details.authors]}
     for field in PUBLIC_DETAILS:
         value = getattr(details, field.name)
-        if value:
+        if value and field.kind == "labelled":
+            record[field.name] = [{"label": label, "link": link} for label, link in value]
+        elif value:
             record[field.name] = list(value) if isinstance(value, tuple) else value
     return record
 

@@ -30,7 +30,7 @@ from generator.errors import ContentError
 from generator.model.paper import DETAILS, SourceList, VolumeInfo
 from generator.model.schema import ENTRY_FIELDS
 from generator.sources.bibstrings import Strings
-from generator.sources.records import RecordReader, field_name
+from generator.sources.records import RecordReader, field_name, source_value
 from generator.sources.relative import RelativeLinks
 from generator.content.yamlutil import read_utf8
 
@@ -146,7 +146,7 @@ def _record(key: str, fields: dict) -> dict:
         if name in _NAMES:
             record[name] = _names(value)
         elif name in _TEX:
-            record[name] = to_unicode(value)
+            record[name] = source_value(name, field, to_unicode(value))
         elif name is not None and name != "id":
             record[name] = value
     # `url` is the paper's page at its publisher (PMLR's abstract page), unless it is the PDF or OpenReview.

@@ -23,7 +23,7 @@ from generator.errors import ContentError
 from generator.model.paper import SourceList
 from generator.sources.escapes import decided_breaks, shows_escaped_breaks
 from generator.sources.relative import RelativeLinks
-from generator.sources.records import RecordReader, field_name
+from generator.sources.records import RecordReader, field_name, patterned_columns, source_value
 from generator.content.yamlutil import as_lf
 
 # Bytes one line (one record) may take: a 10 MB abstract is read; a 100 MB line (a whole export on one
@@ -90,7 +90,7 @@ def _parse_lines(lines: Iterable[tuple[int, str]], name: str, path: Path | None,
                  links: RelativeLinks | None = None) -> SourceList:
     reader = RecordReader(name, escaped_breaks=True, links=links)
     entries = []
-    records: list[tuple[dict, int]] = []
+    records: list[tuple[dict, int, list]] = []
     evidence: int | None = None  # the first line whose text writes a line break as \\n
     ignored: dict[str, int] = {}  # a key we do not use → the first line it is on
     for number, line in lines:
@@ -111,25 +111,29 @@ def _parse_lines(lines: Iterable[tuple[int, str]], name: str, path: Path | None,
             reader.warn("each line must be a JSON object like {\"title\": …, \"abstract\": …}; skipped it", number)
             continue
         value = {_replace_surrogates(str(key)): item for key, item in value.items()}
+        patterned = [(pattern, value[key]) for key, pattern in zip(value, patterned_columns(value, links))
+                     if pattern is not None and isinstance(value[key], (str, int))]
         for key in _unused_keys(value):
-            ignored.setdefault(key, number)
+            if not links or key.lower() not in links.columns:
+                ignored.setdefault(key, number)
         record = _replace_surrogates(_our_names(value))
         for key in value:  # how the file names a field, for messages: the first spelling met
             reader.spelled.setdefault(field_name(str(key)) or "", str(key))
         if evidence is None and any(isinstance(record.get(key), str) and shows_escaped_breaks(record[key])
                                     for key in ("abstract", "title")):
             evidence = number
-        records.append((record, number))
+        records.append((record, number, patterned))
     # Made once every record is read: whether the file escapes its line breaks is the whole file's to say.
     reader.file_escapes = evidence is not None
-    for record, number in records:
-        entry = reader.entry(record, number)
+    for record, number, patterned in records:
+        entry = reader.entry(record, number, patterned)
         if entry is not None:
             entries.append(entry)
     if ignored:
         reader.warn(f"ignored key(s) {', '.join(ignored)}", min(ignored.values()))
     if reader.decided:
         reader.warn(decided_breaks(reader.decided), evidence)
+    entries = reader.settle(entries)
     reader.finish()
     return SourceList(path or Path(name), "", tuple(entries), tuple(reader.diagnostics))
 
@@ -159,7 +163,8 @@ def _our_names(value: dict) -> dict:
     record = {}
     for key, item in [*links.items(), *value.items()]:
         name = field_name(str(key))
-        if name is not None and name not in record:
+        item = source_value(name or "", str(key), item)
+        if name is not None and (name not in record or (name == "award" and not record[name])):
             record[name] = item
     return record
 

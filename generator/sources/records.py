@@ -11,6 +11,7 @@ third-party file with one odd record still publishes every usable one.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -18,13 +19,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.text.cleantext import clean_fields
-from generator.model.details import parse_details
+from generator.model.details import NOT_KNOWN, parse_details
 from generator.errors import ContentError, Diagnostic, shown
 from generator.model.paper import DETAILS, Entry
 from generator.model.schema import ENTRY_FIELDS
+from generator.sources.awards import award_value
 from generator.sources.escapes import decode_line_breaks
 from generator.sources.relative import RelativeLinks, resolve_links
-from generator.sources.subjects import subject_topics
+from generator.sources.subjects import looks_like_session, subject_topics
 from generator.content.yamlutil import as_lf, read_raw
 
 # Our name for a field → the names sources use for it (compared lower case, spaces and dashes as _): the
@@ -35,6 +37,8 @@ _LISTS = tuple(field.name for field in DETAILS if field.kind == "list")
 _ALIASES = {alias: name for name, aliases in FIELDS.items() for alias in aliases}
 # A record needs one of these to be a paper: a title alone (a keynote, a demo) is one.
 REQUIRED_ANY = ("title", "abstract")
+# The columns of a venue's own classification, primary first (model.schema.ENTRY_FIELDS).
+SUBJECT_COLUMNS = ("subjects", "secondary_subjects")
 
 
 def field_name(column: str) -> str | None:
@@ -52,12 +56,24 @@ def field_rank(column: str) -> int:
 def row_record(columns: Iterable[str | None], header: Iterable[str], row: Iterable[Any]) -> dict[str, Any]:
     """A table row as a record keyed by our field names, each field from its best column (``field_rank``)."""
     record: dict[str, Any] = {}
-    ranked = sorted(((column, field_rank(name), cell) for column, name, cell in zip(columns, header, row)
-                     if column is not None), key=lambda item: item[1])
+    ranked = sorted(((column, field_rank(name), source_value(column, name, cell))
+                     for column, name, cell in zip(columns, header, row) if column is not None),
+                    key=lambda item: item[1])
     for column, _, cell in ranked:
         if column not in record or (not str(record[column]).strip() and str(cell).strip()):
             record[column] = cell
     return record
+
+
+def source_value(field: str, column: str, value: Any) -> Any:
+    """A source's value as the field reads it: an award from a flag or a notes column (sources/awards.py)."""
+    return award_value(column, value) if field == "award" else value
+
+
+def patterned_columns(header: Iterable[str], links: Any) -> list[Any]:
+    """For each column of ``header``, the ``links:`` pattern over it (a ColumnLink), else None."""
+    columns = links.columns if links is not None else {}
+    return [columns.get(_normal(str(name))) for name in header]
 
 
 def _normal(column: str) -> str:
@@ -77,9 +93,13 @@ class RecordReader:
     ids: dict[str, int] = field(default_factory=dict)  # the source's ids seen so far → their line
     links: RelativeLinks | None = None  # how relative links are published (None: kept as paths)
     spelled: dict[str, str] = field(default_factory=dict)  # our name of a field → the source's, for messages
+    # Each subject column's values by entry (its index), and the first session name met in a column.
+    subject_values: dict[str, list[tuple[int, list[str], set[str]]]] = field(default_factory=dict)
+    session_subjects: dict[str, tuple[int, str]] = field(default_factory=dict)
 
-    def entry(self, record: Mapping[str, Any], line: int) -> Entry | None:
-        """``record`` uses our field names; ``line`` is where it starts in the file."""
+    def entry(self, record: Mapping[str, Any], line: int, patterned: Iterable[tuple[Any, Any]] = ()) -> Entry | None:
+        """``record`` uses our field names; ``line`` is where it starts in the file; ``patterned``: (ColumnLink,
+        the record's value) of each column a ``links:`` pattern names, whose links become ``more_links``."""
 
         def problem(key: str, message: str) -> None:
             self.warn(f"{_name(record)}: `{key}` {message}", line)
@@ -92,6 +112,10 @@ class RecordReader:
             return None
         self.index += 1
         record = {**record, **{key: split_list(record.get(key)) for key in _LISTS}}
+        made = [{"label": pattern.label, "link": pattern.link(_text(value), _text(record.get("id")))}
+                for pattern, value in patterned if _text(value) and _text(value).lower() not in NOT_KNOWN]
+        if made:
+            record["more_links"] = [link for link in made if link["link"]]
         record = resolve_links(record, self.links, self.spelled, line)
         uid = " ".join(_text(record.get("id")).split())
         self._check_id(uid, line)
@@ -102,12 +126,52 @@ class RecordReader:
             line=line,
             title=title,
             # The venue's subjects first: its own classification (a subject may hold commas, a keyword not).
-            keywords=unique_names([*subject_topics([*split_list(record.get("subjects")),
-                                                    *split_list(record.get("secondary_subjects"))]),
+            keywords=unique_names([*self._subjects(record, line),
                                    *split_list(record.get("keywords"), commas=True)]),
             details=parse_details(record, problem),
             uid=uid,
         )
+
+    def _subjects(self, record: Mapping[str, Any], line: int) -> list[str]:
+        """The topics the record's subject columns give, without the session labels some venues put there
+        ("Poster/Demo 3": sources/subjects.py); each column's values are kept for ``settle``'s look at the column."""
+        topics = []
+        for column in SUBJECT_COLUMNS:
+            names = subject_topics(split_list(record.get(column)))
+            sessions_named = [name for name in names if looks_like_session(name)]
+            if sessions_named:
+                self.session_subjects.setdefault(column, (line, sessions_named[0]))
+            names = [name for name in names if name not in sessions_named]
+            own = {_folded(session) for session in record.get("sessions", ())}
+            self.subject_values.setdefault(column, []).append((self.index, names, own))
+            topics += names
+        return topics
+
+    def settle(self, entries: list[Entry]) -> list[Entry]:
+        """The entries once the whole file is read. A subject column that repeats the sessions column (at least
+        half of the papers that give it name their own session there) holds sessions, not subjects: its values
+        that name a session of the file are not topics. A venue whose sessions are named by topic ("Fairness",
+        holding papers of other subjects too) keeps its topics."""
+        sessions = {_folded(name) for entry in entries for name in entry.details.sessions}
+        lines = {entry.index: entry.line for entry in entries}
+        dropped: dict[int, set[str]] = {}
+        for column, rows in self.subject_values.items():
+            given = [row for row in rows if row[1]]
+            repeating = [(index, names) for index, names, own in given if own & set(map(_folded, names))]
+            if not repeating or 2 * len(repeating) < len(given):
+                continue
+            for index, names, _ in given:
+                dropped.setdefault(index, set()).update(name for name in map(_folded, names) if name in sessions)
+            index, names = repeating[0]
+            self.session_subjects.setdefault(column, (lines.get(index, 1), names[0]))
+        for column, (line, example) in self.session_subjects.items():
+            self.warn(f"the `{self.spelled.get(column, column)}` column holds session names (such as "
+                      f"{shown(example)}), not subjects: they are not made into topics", line)
+        if not dropped:
+            return entries
+        return [dataclasses.replace(entry, keywords=tuple(k for k in entry.keywords
+                                                          if _folded(k) not in dropped.get(entry.index, ())))
+                for entry in entries]
 
     def _text(self, value: Any) -> str:
         text = _text(value)
@@ -196,6 +260,11 @@ def _name(record: Mapping[str, Any]) -> str:
 
 def _text(value: Any) -> str:
     return "" if value is None else str(value).strip()
+
+
+def _folded(name: str) -> str:
+    """A name as two spellings of one are compared: spaces and case aside."""
+    return " ".join(name.split()).casefold()
 
 
 def _paragraphs(text: str) -> str:

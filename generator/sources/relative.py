@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, urljoin
 
 from generator.model.details import CONTROL, NOT_KNOWN, OPENREVIEW_ID, site_file_name
@@ -31,6 +32,9 @@ class RelativeLinks:
 
     content_dir: Path | None  # None: no folder to look in (every path is the venue's)
     base: str = ""  # an http(s) URL ending in / ("" none)
+    # `links:` patterns over a source's columns (model/link_patterns.ColumnLink), by column name as
+    # records.field_name compares them (lower case, spaces and dashes as _).
+    columns: dict[str, Any] = field(default_factory=dict)
     # (field, the source's name for it, line, path) of each path neither the folder nor a base could publish
     left_out: list[tuple[str, str, int, str]] = field(default_factory=list)
 
@@ -102,3 +106,9 @@ def resolve_links(record: dict, links: RelativeLinks | None, spelled: dict[str, 
             else:
                 resolved[key] = value
     return resolved
+
+
+def column_patterns(links: dict[str, Any]) -> dict[str, Any]:
+    """The ``links:`` patterns over columns (ColumnLink), by the column's name as sources are compared."""
+    return {re.sub(r"[\s-]+", "_", str(column).strip().lower()): pattern for column, pattern in links.items()
+            if not isinstance(pattern, str)}

@@ -5,6 +5,10 @@ subjects a record gives are its first topics, before its keywords. ISMIR's subje
 hierarchical (`MIR tasks -> music transcription and annotation`): a paper's topic is the most
 specific name, its last part, with a capital, since the parent ("MIR tasks", "Applications")
 is shared by a large part of the volume and would tell a reader little.
+
+Some venues put their programme's sessions in such a column (ICWSM 2021's `topic`: "Poster/Demo 3"). A
+session's label — a few words and a number standing apart — is never a topic (``looks_like_session``), and a
+column that repeats the sessions column is read as sessions (``records.RecordReader.settle``).
 """
 
 from __future__ import annotations
@@ -49,3 +53,16 @@ def subject_topic(name: str) -> str:
         return " ".join(" ".join(levels).split())
     leaf = " ".join(levels[-1].split())
     return leaf[:1].upper() + leaf[1:] if leaf[:1].islower() else leaf
+
+
+# A session's label rather than a subject: a few words and a number, maybe with a letter ("Poster/Demo 3",
+# "Session 2A", "Oral 5", "Poster Session 1"). A subject area is named by words ("Misinformation, Rumors, and
+# Fact-Checking", "MIR tasks -> music transcription").
+# The number stands apart from the words ("COVID-19" and "Web 2.0" are subjects).
+_SESSION_LABEL = re.compile(r"[^\W\d_][\w&+'/.-]*(?:\s+[^\W\d_][\w&+'/.-]*){0,3}\s+#?\d{1,3}[A-Za-z]?")
+
+
+def looks_like_session(name: str) -> bool:
+    """Whether a subject is a session's label, such as "Poster/Demo 3" (records.RecordReader.settle also drops a
+    column's values that mostly repeat the sessions column)."""
+    return bool(_SESSION_LABEL.fullmatch(" ".join(name.split())))

@@ -20,7 +20,7 @@ from generator.model.paper import SourceList
 from generator.sources.escapes import decided_breaks, shows_escaped_breaks
 from generator.sources.relative import RelativeLinks
 from generator.sources.records import (REQUIRED_ANY, RecordReader, accepted_names, bad_bytes_in, field_name,
-                                       field_rank, read_lines_leniently, row_record)
+                                       field_rank, patterned_columns, read_lines_leniently, row_record)
 
 
 def read_csv(path: Path, name: str, links: RelativeLinks | None = None) -> SourceList:
@@ -44,7 +44,9 @@ def parse(text: str, name: str, delimiter: str, path: Path | None = None,
     evidence = next((n for n, line in enumerate(lines[1:], start=2) if shows_escaped_breaks(line)), None)
     reader = RecordReader(name, escaped_breaks=True, file_escapes=evidence is not None, links=links,
                           spelled=_spelled(header, columns))
-    ignored = [cell for cell, column in zip(header, columns) if column is None and cell.strip()]
+    patterns = patterned_columns(header, links)  # columns a `links:` pattern makes links from
+    ignored = [cell for cell, column, pattern in zip(header, columns, patterns)
+               if column is None and pattern is None and cell.strip()]
     if ignored:
         reader.warn(f"ignored column(s) {', '.join(ignored)}", 1)
     if "abstract" not in columns:
@@ -60,11 +62,13 @@ def parse(text: str, name: str, delimiter: str, path: Path | None = None,
             continue
         if len(row) > len(header):
             reader.warn(f"row has {len(row)} cells but the header names {len(header)}; ignored the extra cells", first)
-        entry = reader.entry(row_record(columns, header, row), first)
+        entry = reader.entry(row_record(columns, header, row), first,
+                             [(pattern, cell) for pattern, cell in zip(patterns, row) if pattern is not None])
         if entry is not None:
             entries.append(entry)
     if reader.decided:
         reader.warn(decided_breaks(reader.decided), evidence)
+    entries = reader.settle(entries)
     reader.finish()
     return SourceList(path or Path(name), "", tuple(entries), tuple(reader.diagnostics))
 

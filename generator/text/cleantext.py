@@ -61,7 +61,8 @@ def clean_value(value: Any, lines: bool = False) -> Any:
 
 # The fields that are text to read, in a record and on a page (ids, slugs and links have their own checks).
 TEXT_FIELDS = frozenset(("title", "abstract", "keywords", "tags", "subjects", "secondary_subjects",
-                         *(field.name for field in DETAILS if field.kind in ("authors", "names", "list", "text"))))
+                         *(field.name for field in DETAILS
+                           if field.kind in ("authors", "names", "list", "text", "labelled"))))
 
 
 def clean_fields(record: Mapping[str, Any], keys: Iterable[str] = TEXT_FIELDS,

@@ -42,15 +42,21 @@ def split_site(tmp_path_factory) -> Path:
             colt2020_csv(), encoding="utf-8"))
 
 
-def test_a_paper_listed_under_two_sessions_is_one_paper_to_the_reading_list(page, colt_site):
+def test_a_paper_in_two_sessions_is_listed_once_and_leads_to_both(page, colt_site):
+    """Listed under its first session only (issue 38), its two sessions each a link to its heading."""
     page.set_viewport_size(DESKTOP)
     page.goto((colt_site / "index.html").as_uri())
     href = page.locator(".paper-item-title a").first.get_attribute("href")
     listings = page.locator(".paper-item", has=page.locator(f'.paper-item-title a[href="{href}"]'))
-    assert listings.count() == 2
+    assert listings.count() == 1
     listings.first.locator("button[data-reading-key]").click()
-    for n in range(2):
-        assert listings.nth(n).locator("button[data-reading-key]").get_attribute("aria-pressed") == "true"
+    assert listings.first.locator("button[data-reading-key]").get_attribute("aria-pressed") == "true"
+    sessions = listings.first.locator(".item-sessions a.session")
+    assert sessions.count() == 2
+    anchor = sessions.nth(1).get_attribute("href").split("#", 1)[1]
+    assert page.locator(f"h2#{anchor}").count() == 1  # the second session's heading, on this page
+    sessions.nth(1).click()
+    assert page.url.endswith(f"#{anchor}")
 
 
 def test_a_contents_page_opens_abstracts_and_leads_home(page, split_site):
