@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from babel import Locale
 
@@ -97,11 +98,26 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     known = None
     if store is not None and store.enabled:
         known = EntryCache(store, "volume-topics-2", taxonomy.version, str(STRONG))
-    topics = survey(taxonomy, (entry for source in sources for entry in source.entries), config.auto_tags, known)
+    remembered = _RememberedTopics(store) if store is not None and store.enabled else None
+    topics = survey(taxonomy, (entry for source in sources for entry in source.entries), config.auto_tags, known,
+                    remembered)
     if known is not None:
         known.save()
     return Project(content_dir, config, Volume.of(config, sources), sources, taxonomy,
                    AbstractRenderer(config.macros), people, topics)
+
+
+class _RememberedTopics:
+    """The volume's own topics as the last build chose them, in the build cache (volume_topics.Remembered)."""
+
+    def __init__(self, store: BuildCache):
+        self.cache = store
+
+    def load(self, key: str) -> Any:
+        return self.cache.load_json("own-topics", self.cache.key("own-topics", key))
+
+    def store(self, key: str, value: Any) -> None:
+        self.cache.store_json("own-topics", self.cache.key("own-topics", key), value)
 
 
 def with_papers_language(config: Config, sources: list[SourceList], reporter: Reporter) -> Config:

@@ -25,7 +25,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
-from generator.text.cjk import CJK_RANGES
+from generator.text.cjk import CJK_RANGES, has_cjk
 
 MAX_WORDS = 3  # words in a Latin-script phrase (a hyphenated compound is one)
 MAX_CHARS = 8  # characters in a CJK phrase
@@ -34,14 +34,21 @@ SHORT_CHARS = 6
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006"  # with 々 and 〆
 _KATAKANA = "\u30a1-\u30fa\u30fc-\u30ff"  # with ー; not the middle dot ・, which separates words
-_TERM_RUN = re.compile(f"[{_HAN}{_KATAKANA}]{{2,}}")
+# A run may hold the okurigana of a Han word (誤り訂正, 埋め込み): one such kana after a Han character, before
+# another, a particle or the end of the words.
+_OKURIGANA = "りみきけえめ"
+_AFTER_OKURIGANA = f"[{_HAN}]|[^{_HAN}{_KATAKANA}\u3040-\u309f]|[をはがにのでとへもや]|$"
+_TERM_RUN = re.compile(
+    f"[{_HAN}{_KATAKANA}](?:[{_HAN}{_KATAKANA}]|(?<=[{_HAN}])[{_OKURIGANA}](?={_AFTER_OKURIGANA}))+")
 _IS_KATAKANA = re.compile(f"[{_KATAKANA}]")
 _KATAKANA_CHARS = frozenset(chr(c) for c in (*range(0x30A1, 0x30FB), *range(0x30FC, 0x3100)))
 # A Latin-script word (letters and digits; a hyphenated compound is one word: "low-resource", "data-to-text").
 # Words of one phrase have only spaces between them: punctuation, a free-standing dash and CJK text end a clause.
 _LETTERS = f"[^\\W_{CJK_RANGES}]+"
 _WORD = re.compile(f"{_LETTERS}(?:[-‐‑]{_LETTERS})*")
-_CLAUSE_BREAK = re.compile(f"[^\\w\\s\\-‐‑]+|[{CJK_RANGES}]+|_|(?<![^\\W_])[-‐‑]|[-‐‑](?![^\\W_])")
+_CLAUSE_BREAK = re.compile(r"[^\w\s-]+|_|\s-+|-+(?!\w)")
+_CJK_RUNS = re.compile(f"[{CJK_RANGES}]+")
+_HYPHENS = str.maketrans({"‐": "-", "‑": "-"})
 _NUMBER = re.compile(r"[\d\-]+")
 # TeX and markup that is not the paper's words: math, commands, tags.
 _MARKUP = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\[a-zA-Z]+\*?|<[^>]{0,200}>|https?://\S+", re.S)
@@ -49,6 +56,7 @@ _MARKUP = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\[a-zA-Z]+\*?|<[^>]{0,200}>|https?
 # Words that end a Latin-script phrase: function words, and the verbs, adverbs and vague adjectives an
 # abstract is made of. Kept short on purpose: the volume's own counts drop most of what this misses.
 STOP_WORDS = frozenset("""
+ask asks asked asking
 a an the and or nor but if then than as at by for from in into of on onto to with within without via over under
 between among across through about against along around after before during while whereas whether upon per up down
 out off both either neither each every all any some many much more most less least few fewer several such same other
@@ -97,6 +105,7 @@ modelling understanding loss weight weights distribution inference search genera
 identification training learning prediction predictions representation outcome outcomes
 """.split())
 _CJK_GENERIC = frozenset("""
+組み合 取り組 取り入 組み込 見込 手がかり
 本研究 本稿 本論文 本手法 提案 手法 提案手法 実験 結果 性能 評価 精度 分析 検証 既存 従来 課題
 問題 必要 可能 効果 有効 有効性 可能性 向上 改善 比較 調査 場合 影響 考察 報告 構築 利用 使用
 適用 検討 目的 一方 近年 我々 様々 多様 重要 示唆 確認 実現 達成 獲得 解決 存在 発展 傾向 特徴
@@ -112,7 +121,8 @@ _CJK_GENERIC = frozenset("""
 """.split())
 # Characters a CJK phrase does not start or end on: particles and function words written in Han.
 # Japanese suffixes (有害性, 多言語化, 正解率) do not start one, nor prefixes (各, 非, 再, 超) end one.
-_CJK_NOT_FIRST = frozenset("的了是和与及并等将被从由在该本其这此各且而或也都就所把向使让给性化率度型用者済間内外後別毎")
+_CJK_NOT_FIRST = frozenset("的了是和与及并等将被从由在该本其这此各且而或也都就所把向使让给"
+                           "性化率度型用者済間内外後別毎込")
 _CJK_NOT_LAST = frozenset("的了是和与及并将被从由在该其这此各且而或也都就所把向使让给对为于中非未無再超第同異他両当")
 
 
@@ -144,22 +154,24 @@ def phrases_of(title: str, abstract: str) -> PaperPhrases:
 def candidates(text: str) -> tuple[Counter[str], set[str], set[str]]:
     """The keys of the candidate phrases of ``text`` with how often each occurs, those that end a stretch, and
     the CJK ones that start a run."""
-    text = _MARKUP.sub(" , ", unicodedata.normalize("NFKC", text))
+    text = _MARKUP.sub(" , ", unicodedata.normalize("NFKC", text)).translate(_HYPHENS)
     found: list[str] = []  # counted at the end, in C
     heads: set[str] = set()
     starts: set[str] = set()
-    for clause in _CLAUSE_BREAK.split(text):
-        words = _WORD.findall(clause)
+    cjk = has_cjk(text)
+    for clause in _CLAUSE_BREAK.split(_CJK_RUNS.sub(" , ", text) if cjk else text):
+        words = _WORD.findall(clause.lower())
         if words:
             _add_latin(words, found, heads)
-    for run in _TERM_RUN.findall(text):
-        _add_cjk(run, found, heads, starts)
+    if cjk:
+        for run in _TERM_RUN.findall(text):
+            _add_cjk(run, found, heads, starts)
     return Counter(found), heads, starts
 
 
 def key_of(words: list[str]) -> str:
     """A Latin-script phrase's key: its words in lower case, the last one singular."""
-    lower = [word.lower().replace("‐", "-").replace("‑", "-") for word in words]
+    lower = [word.lower().translate(_HYPHENS) for word in words]
     lower[-1] = singular(lower[-1])
     return " ".join(lower)
 
@@ -174,16 +186,16 @@ def singular(word: str) -> str:
 
 
 def _add_latin(words: list[str], found: list[str], heads: set[str]) -> None:
-    """A clause's phrases: the n-grams of each stretch between its stop words and numbers."""
+    """A clause's phrases (its words in lower case): the n-grams of each stretch between its stop words and
+    numbers."""
     stretch: list[str] = []
     for word in words:
-        lower = word.lower()
-        if lower in STOP_WORDS or len(lower) < 2 or _NUMBER.fullmatch(lower):
+        if word in STOP_WORDS or len(word) < 2 or (not word.isalpha() and _NUMBER.fullmatch(word)):
             if stretch:
                 _add_ngrams(stretch, found, heads)
                 stretch = []
         else:
-            stretch.append(lower.replace("‐", "-").replace("‑", "-"))
+            stretch.append(word)
     if stretch:
         _add_ngrams(stretch, found, heads)
 
@@ -199,15 +211,20 @@ def _add_ngrams(words: list[str], found: list[str], heads: set[str]) -> None:
         for end in range(start + 2, min(start + MAX_WORDS, last) + 1):
             add(prefix + " " + ends[end - 1])
             prefix += " " + words[end - 1]
-    # The phrases that end the stretch: each start to its end.
-    heads.update(" ".join(words[start:-1] + [ends[-1]]) for start in range(max(0, last - MAX_WORDS), last))
+    # The phrases that end the stretch: each of its last starts, to its end.
+    heads.add(ends[-1])
+    if last > 1:
+        heads.add(words[-2] + " " + ends[-1])
+        if last > 2 and MAX_WORDS > 2:
+            heads.add(words[-3] + " " + words[-2] + " " + ends[-1])
 
 
 def _add_cjk(run: str, found: list[str], heads: set[str], starts: set[str]) -> None:
     """Every stretch of the run that may be a phrase: cut between two Han characters or where the script
     changes, never inside a Katakana word."""
     katakana = [char in _KATAKANA_CHARS for char in run]
-    cuts = [0] + [i for i in range(1, len(run)) if not (katakana[i - 1] and katakana[i])] + [len(run)]
+    cuts = [0] + [i for i in range(1, len(run)) if not (katakana[i - 1] and katakana[i]) and run[i] not in _OKURIGANA]
+    cuts.append(len(run))
     longest = MAX_CHARS if len(run) <= LONG_RUN else SHORT_CHARS
     last = len(run)
     for i, start in enumerate(cuts):
