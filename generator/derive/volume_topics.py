@@ -75,6 +75,8 @@ class VolumeTopics:
 
     @property
     def fits(self) -> bool:
+        if self.tagged * 2 < self.papers:
+            return True  # most papers have the venue's own subjects: the taxonomy only fills in for the others
         if self.fell_back >= FIT_MIN and self.fell_back > self.tagged * FIT_SHARE:
             return False
         return self.tagged < DESCRIBE_MIN or self.described >= self.tagged * DESCRIBE_SHARE
