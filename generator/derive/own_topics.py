@@ -1,19 +1,23 @@
 """Topics from a volume's own papers, for a volume the taxonomy does not describe (volume_topics.py).
 
 A topic is a key phrase that several papers share (phrases.py finds each paper's candidates), named as the
-papers write it. Corpus statistics, not a model, so the same papers always give the same topics:
+papers write it. Corpus statistics, not a model, so the same papers always give the same topics, in any order:
 
-1. **Shared, not everywhere.** A phrase is a candidate when at least ``MIN_PAPERS`` papers use it and, in a
-   volume of ``BROAD_MIN`` or more, no more than half of them ("dialogue" in a dialogue volume tells a reader
-   nothing); and when it is not nearly always part of one longer candidate ("dialogue state" inside
-   "dialogue state tracking"; 模言語モデル inside 大規模言語モデル).
-2. **A topic for every paper that shares one.** Topics are chosen greedily, as a set cover: each time the
-   phrase that brings the most papers without a topic yet, weighted by how much it reads as a topic (in
-   titles, several words long), until no paper left shares a candidate.
+1. **Candidates.** A phrase at least ``MIN_PAPERS`` papers use and, in a volume of ``BROAD_MIN`` or more, no
+   more than half of them ("dialogue" in a dialogue volume tells a reader nothing); not generic; not a
+   modifier (ending a stretch in fewer than ``HEAD_SHARE`` of its papers: "natural language" of "natural
+   language generation"); not nearly always part of one longer phrase ("dialogue state" inside "dialogue
+   state tracking"; 模言語モデル inside 大規模言語モデル). A one-word phrase also needs titles that use it and
+   papers that come back to it (``SHORT_MIN``): 対話 and "summarization", not 変化 or "related".
+2. **Topics.** The specific candidates (on at most ``SPECIFIC_SHARE`` of the volume, or ``SPECIFIC_ROOT`` √
+   papers) that several titles name; then, greedily (a set cover), the one that brings the most papers without
+   a topic yet, weighted by how much it reads as a topic (titles use it, its papers repeat it, it is several
+   words long), until no paper left shares one. A paper that shares only broader candidates gets those, by
+   the same cover.
 3. **A paper's topics** are the chosen phrases it uses, those in its title first, at most ``MAX_TOPICS``, a
    phrase giving way to a longer one it is part of ("language models" to "large language models"). A topic
-   left on fewer than ``MIN_PAPERS`` papers is dropped, and the papers it leaves are looked at again.
-4. **Its name** is the form most of its papers write (``Dialogue state tracking``, ``LLM``, 対話システム),
+   left on fewer than ``MIN_PAPERS`` papers is dropped and the topics chosen again (``ROUNDS`` times at most).
+4. **Its name** is the form most of its papers write (``Dialogue state tracking``, ``LLMs``, 対話システム),
    its first letter raised when the papers write it in lower case.
 """
 

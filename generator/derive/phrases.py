@@ -4,17 +4,19 @@ papers of its volume may share (own_topics.py picks the topics among them).
 No tagger and no model: a phrase is what stands between the words that cannot be part of a topic's name,
 as RAKE (Rose et al. 2010) finds keywords, and then its shorter pieces.
 
-- **Latin script.** A clause (text between punctuation other than a hyphen) is cut at stop words: function
-  words, the verbs and fillers of an abstract ("we propose", "novel", "significantly"), numbers. Each stretch
-  left gives its n-grams of 1–4 words. A phrase made only of an abstract's generic nouns ("proposed method",
-  "experimental results") is none. "task-oriented dialogue" and "task oriented dialogues" are one phrase: its
-  key is its words in lower case, the last one without a plural ``s``.
+- **Latin script.** A clause (text between punctuation, CJK text or a free-standing dash) is cut at stop
+  words: function words, the verbs and fillers of an abstract ("we propose", "novel", "significantly"),
+  numbers. Each stretch left gives its n-grams of 1–3 words, a hyphenated compound ("low-resource",
+  "data-to-text") being one word. A phrase's key is its words in lower case, the last one without a plural
+  ("dialogue systems" and "dialogue system" are one phrase).
 - **Chinese and Japanese** have no spaces, so a phrase is a stretch of a run of Han and Katakana characters
-  (hiragana — particles, verb endings — ends a run, as does punctuation): 大規模言語モデル, 質問応答. Every
-  stretch of 2–8 characters is a candidate (a Katakana word is never cut: ンプト is no phrase of プロンプト);
-  own_topics.py keeps those that are not always part of a longer one (模言語モデル is always inside
-  大規模言語モデル). A stretch that is a generic word of an abstract (本研究, 提案手法, 实验结果) or starts or
-  ends on a function character (的, 基于…) is none.
+  (hiragana — particles, verb endings — ends a run, except a Han word's okurigana: 文法誤り訂正, 埋め込み;
+  so does punctuation): 大規模言語モデル, 質問応答. Every stretch of 2–8 characters is a candidate (6 in a run
+  longer than 16, a Chinese clause), a Katakana word never cut (ンプト is no phrase of プロンプト).
+
+Generic phrases ("proposed method", "experimental results", 本研究, 提案手法, 实验结果) and CJK ones that
+start or end on a function character (的, 基于…) are kept as candidates, so that their parts are seen to be
+nested in them (案手法 in 提案手法), but ``can_name`` says they name no topic.
 """
 
 from __future__ import annotations
