@@ -3,13 +3,16 @@
 A taxonomy is a guess about a field; a volume shows whether the guess fits. Two rules,
 both on the tags the taxonomy would give the volume's papers:
 
-- **The built-in taxonomy does not fit** when more than ``FIT_SHARE`` of the papers it would tag
-  (and at least ``FIT_MIN``) match none of its tags: it is machine learning's, and a field it
-  describes leaves few papers out (ICLR 2020: 4%, NeurIPS 2010–2018: 7%), one it does not many
-  (a SIGDIAL/INLG volume: 15%, the Japanese NLP annual meeting: 23–27%, ISMIR: 32%). It then tags
-  no paper: the papers' topics are the key phrases they share (own_topics.py), and the build says
-  so once. A ``taxonomy.yaml`` is the organisers' own word on their field, its fallback their
-  choice: it is applied as written, and each paper it misses is named.
+- **The built-in taxonomy fits** a volume it describes: at most ``FIT_SHARE`` of the papers it
+  would tag (or fewer than ``FIT_MIN``) match none of its tags, and in a volume of ``DESCRIBE_MIN``
+  or more, a tag other than a broad one scores ``STRONG`` on at least ``DESCRIBE_SHARE`` of them.
+  It is machine learning's: ICLR 2020 (4% match nothing, 80% described) and NeurIPS 2010–2018 (7%,
+  77%) keep it; a SIGDIAL/INLG volume (7%, but 36%: "dialogue" puts most papers under "Language &
+  speech" and the rest is chance), the Japanese NLP annual meeting (23–27%, 34%) and ISMIR (32%)
+  do not. Where it does not fit it tags no paper: the papers' topics are the key phrases they share
+  (own_topics.py), and the build says so once. Where most papers have subjects or keywords of their
+  own, it only fills in for the others and always fits. A ``taxonomy.yaml`` is the organisers' own
+  word on their field, its fallback their choice: it is applied as written, each paper it misses named.
 - **A broad tag** is one it would give more than half of the papers of a volume of at least
   ``BROAD_MIN`` ("Learning theory & statistics" on a COLT volume): it tells a reader nothing there,
   so it gives way to the paper's narrower tags, and stays only on papers that have no other.
