@@ -149,3 +149,26 @@ def test_phrases_are_the_stretches_between_stop_words():
     found, heads, starts = candidates("大規模言語モデルを用いた文法誤り訂正の性能評価")
     assert {"大規模言語モデル", "言語モデル", "文法誤り訂正"} <= set(found)
     assert "ンプ" not in found and "言語モデ" not in found  # a Katakana word is never cut
+
+
+def test_an_unchanged_volume_reads_its_topics_from_the_cache(monkeypatch):
+    entries = read_source(DIALOGUE, DIALOGUE.name).entries
+
+    class Remembered(dict):
+        def load(self, key):
+            return self.get(key)
+
+        def store(self, key, value):
+            self[key] = value
+
+    remembered = Remembered()
+    first = survey(default_taxonomy(), entries, "missing", remembered=remembered)
+    assert first.own and len(remembered) == 1
+
+    def chosen_again(*args):
+        raise AssertionError("an unchanged volume chose its topics again")
+    monkeypatch.setattr("generator.derive.volume_topics.own_topics", chosen_again)
+    again = survey(default_taxonomy(), entries, "missing", remembered=remembered)
+    assert (again.own, again.own_tags, again.version) == (first.own, first.own_tags, first.version)
+    with pytest.raises(AssertionError, match="chose its topics again"):  # a changed volume chooses again
+        survey(default_taxonomy(), entries[:-1], "missing", remembered=remembered)
