@@ -26,6 +26,7 @@ from generator.sources import read_source
 from test_venue_topics import VENUES, built, page_tags
 
 TOPICS = Path(__file__).parent / "fixtures" / "topics"
+CJK = Path(__file__).parent / "fixtures" / "cjk"
 DIALOGUE = TOPICS / "dialogue-volume.csv"
 NLP_JA = TOPICS / "nlp-ja-volume.csv"
 OTHER = "Other topics"
@@ -149,6 +150,20 @@ def test_phrases_are_the_stretches_between_stop_words():
     found, heads, starts = candidates("大規模言語モデルを用いた文法誤り訂正の性能評価")
     assert {"大規模言語モデル", "言語モデル", "文法誤り訂正"} <= set(found)
     assert "ンプ" not in found and "言語モデ" not in found  # a Katakana word is never cut
+    # Chinese: a clause is cut at its function words, so a phrase can start and end where words do.
+    found, heads, starts = candidates("本文提出了一种基于大语言模型的对话生成方法，"
+                                      "实验结果表明该方法显著提高了对话生成的质量。")
+    named = {key for key in found if key in heads and key in starts}
+    assert {"大语言模型", "对话生成"} <= named and not any(key.startswith("基于") for key in named)
+
+
+def test_a_chinese_volume_gets_chinese_topics():
+    entries = read_source(CJK / "zh" / "papers.jsonl", "papers.jsonl").entries
+    found = own_topics([phrases_of(e.title, e.text) for e in entries], [f"{e.title}\n{e.text}" for e in entries])
+    assert {"扩散模型", "微调"} <= set(found.names)
+    for name in found.names:  # each on two papers or more, and written in them
+        papers = [e for e, names in zip(entries, found.per_paper) if name in names]
+        assert len(papers) >= 2 and all(name in f"{e.title}{e.text}" for e in papers)
 
 
 def test_an_unchanged_volume_reads_its_topics_from_the_cache(monkeypatch):

@@ -27,7 +27,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
-from generator.text.cjk import CJK_RANGES, has_cjk
+from generator.text.cjk import CJK_RANGES, has_cjk, language_of
 
 MAX_WORDS = 3  # words in a Latin-script phrase (a hyphenated compound is one)
 MAX_CHARS = 8  # characters in a CJK phrase
@@ -121,6 +121,11 @@ _CJK_GENERIC = frozenset("""
 评估 验证 框架 算法 技术 应用 领域 系统 信息 准确率 方面 过程 能力 目前 近年来 然而 同时 此外
 因此 其中 以及 对于 由于 并且 研究 方法 分析
 """.split())
+# Where a Chinese clause is cut: particles and the function words and verbs of an abstract (本文提出了一种基于
+# 大语言模型的对话生成方法 → 大语言模型, 对话生成方法). Not 对, 在 or 中 alone: 对话, 潜在, 中文.
+_ZH_BREAK = re.compile("本文|我们|提出|一种|基于|通过|进行|使用|利用|采用|以及|并且|针对|面向|用于|实现|表明"
+                       "|显著|提高|提升|对于|关于|由于|因此|然而|同时|此外|其中|这些|这种|该|的|了|是|与|及|将"
+                       "|被|从|把|和|或|并")
 # Characters a CJK phrase does not start or end on: particles and function words written in Han.
 # Japanese suffixes (有害性, 多言語化, 正解率) do not start one, nor prefixes (各, 非, 再, 超) end one.
 _CJK_NOT_FIRST = frozenset("的了是和与及并等将被从由在该本其这此各且而或也都就所把向使让给"
@@ -145,15 +150,16 @@ class PaperPhrases:
 
 
 def phrases_of(title: str, abstract: str) -> PaperPhrases:
-    in_title, title_heads, title_starts = candidates(title)
-    found, heads, starts = candidates(abstract)
+    chinese = language_of(f"{title}\n{abstract}") == "zh"  # the paper's language, not its title's alone
+    in_title, title_heads, title_starts = candidates(title, chinese)
+    found, heads, starts = candidates(abstract, chinese)
     repeated = {key for key, n in found.items() if n > 1 or key in in_title}
     repeated.update(key for key, n in in_title.items() if n > 1)
     return PaperPhrases(frozenset(in_title.keys() | found.keys()), frozenset(in_title), frozenset(title_heads | heads),
                         frozenset(title_starts | starts), frozenset(repeated))
 
 
-def candidates(text: str) -> tuple[Counter[str], set[str], set[str]]:
+def candidates(text: str, chinese: bool | None = None) -> tuple[Counter[str], set[str], set[str]]:
     """The keys of the candidate phrases of ``text`` with how often each occurs, those that end a stretch, and
     the CJK ones that start a run."""
     text = _MARKUP.sub(" , ", unicodedata.normalize("NFKC", text)).translate(_HYPHENS)
@@ -166,8 +172,12 @@ def candidates(text: str) -> tuple[Counter[str], set[str], set[str]]:
         if words:
             _add_latin(words, found, heads)
     if cjk:
+        chinese = language_of(text) == "zh" if chinese is None else chinese
         for run in _TERM_RUN.findall(text):
-            _add_cjk(run, found, heads, starts)
+            # Chinese has no kana to end a run at its particles: a run is a clause, cut at its function words.
+            for part in _ZH_BREAK.split(run) if chinese else (run,):
+                if len(part) > 1:
+                    _add_cjk(part, found, heads, starts)
     return Counter(found), heads, starts
 
 
