@@ -97,7 +97,7 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     # The taxonomy's tags of each entry, kept by the build cache: an unchanged volume is not tagged again.
     known = None
     if store is not None and store.enabled:
-        known = EntryCache(store, "volume-topics-2", taxonomy.version, str(STRONG))
+        known = EntryCache(store, "volume-topics", taxonomy.version, str(STRONG))
     remembered = _RememberedTopics(store) if store is not None and store.enabled else None
     topics = survey(taxonomy, (entry for source in sources for entry in source.entries), config.auto_tags, known,
                     remembered)
