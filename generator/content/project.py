@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from babel import Locale
 
@@ -31,7 +32,7 @@ from generator.content.people_file import Rules, load_rules
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.derive.sanity import lint_project
 from generator.derive.titles import title_candidates
-from generator.derive.volume_topics import VolumeTopics, survey
+from generator.derive.volume_topics import STRONG, VolumeTopics, is_front_matter, paper_key, survey
 from generator.model.volume import Volume
 
 DERIVE_IN_PARALLEL = 500  # entries; fewer are derived in this process (a fork costs more than it saves)
@@ -96,13 +97,30 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     people = load_rules(content_dir, reporter.warn) if content_dir.is_dir() else Rules()
     taxonomy = load_taxonomy(content_dir)
     # The taxonomy's tags of each entry, kept by the build cache: an unchanged volume is not tagged again.
-    known = EntryCache(store, "volume-topics", taxonomy.version) if store is not None and store.enabled else None
-    topics = survey(taxonomy, (entry for source in sources for entry in source.entries), config.auto_tags, known)
+    known = None
+    if store is not None and store.enabled:
+        known = EntryCache(store, "volume-topics", taxonomy.version, str(STRONG))
+    remembered = _RememberedTopics(store) if store is not None and store.enabled else None
+    topics = survey(taxonomy, (entry for source in sources for entry in source.entries), config.auto_tags, known,
+                    remembered)
     if known is not None:
         known.save()
     volume = Volume.of(config, sources, content_dir.resolve().name)
     lint_project(content_dir, config, volume, sources, people, reporter.warn)  # pmlint's checks: dates, names
     return Project(content_dir, config, volume, sources, taxonomy, AbstractRenderer(config.macros), people, topics)
+
+
+class _RememberedTopics:
+    """The volume's own topics as the last build chose them, in the build cache (volume_topics.Remembered)."""
+
+    def __init__(self, store: BuildCache):
+        self.cache = store
+
+    def load(self, key: str) -> Any:
+        return self.cache.load_json("own-topics", self.cache.key("own-topics", key))
+
+    def store(self, key: str, value: Any) -> None:
+        self.cache.store_json("own-topics", self.cache.key("own-topics", key), value)
 
 
 def with_papers_language(config: Config, sources: list[SourceList], reporter: Reporter) -> Config:
@@ -162,9 +180,15 @@ def derive_one(project: Project, entry: Entry) -> tuple[Derived, bool]:
     """
     plain = project.renderer.render(entry.text).plain
     candidates = [entry.title] if entry.title else title_candidates(plain)
-    if not _taxonomy_tags(project, entry) or not project.topics.fits:
+    topics = project.topics
+    if not _taxonomy_tags(project, entry) or is_front_matter(entry) or (topics.fits and not entry.text.strip()):
         return Derived(candidates[0], entry.keywords, tuple(candidates[1:]), given=bool(entry.title)), False
-    broad = project.topics.broad_names
+    if not topics.fits:
+        # The volume's own phrases; a paper that shares none is under the fallback, as one no tag matches.
+        own = topics.own_tags.get(paper_key(entry), (project.taxonomy.fallback,)) if topics.own else ()
+        tags = tuple(dict.fromkeys((*entry.keywords, *own)))
+        return Derived(candidates[0], tags, tuple(candidates[1:]), given=bool(entry.title)), False
+    broad = topics.broad_names
     tags = project.taxonomy.tags_for(entry.title or candidates[0], plain, narrower_than=broad)
     fell_back = tags == (project.taxonomy.fallback,)
     if entry.keywords:  # a broad tag gives way to them too
@@ -182,6 +206,13 @@ def _taxonomy_tags(project: Project, entry: Entry) -> bool:
 def report_volume_topics(project: Project, reporter: Reporter) -> None:
     """What the volume made of the taxonomy, said once a build: that it does not fit, or which tags give way."""
     topics, taxonomy = project.topics, project.taxonomy
+    if not topics.fits and topics.own:
+        none = topics.own_of - len(topics.own_tags)
+        reporter.info(f"topics: {topics.fell_back} of {topics.tagged} papers match no tag of {taxonomy.name}, so it "
+                      f"does not fit this volume: their topics are the {len(topics.own)} key phrases its papers share "
+                      f"({', '.join(topics.own[:5])}…), {none} of {topics.own_of} papers under {taxonomy.fallback!r}. "
+                      f"A {TAXONOMY_FILE} names topics of your own")
+        return
     if not topics.fits:
         source = project.sources[0].path.name if project.sources else None
         reporter.warn(f"{topics.fell_back} of {topics.papers} papers match no tag of {taxonomy.name}: it does not "

@@ -98,9 +98,17 @@ class Taxonomy:
         The tags named in ``narrower_than`` (a volume's broad tags: volume_topics.py) give way to the others:
         they are ranked only when no other tag scores enough, and the others are weighed against the best
         of them alone."""
+        return self.ranked(self.scores(title, plain), narrower_than)
+
+    def scores(self, title: str, plain: str) -> list[int]:
+        """Each tag's score, in taxonomy order."""
         scores = [TITLE_WEIGHT * len(hits) for hits in self._hits(title)]
         for tag, hits in enumerate(self._hits(plain)):
             scores[tag] += sum(min(count, REPEAT_CAP) for count in hits.values())
+        return scores
+
+    def ranked(self, scores: list[int], narrower_than: frozenset[str] = frozenset()) -> tuple[str, ...]:
+        """The tags ``scores`` earn (``tags_for``)."""
         if narrower_than:
             narrower = [0 if rule.name in narrower_than else score for rule, score in zip(self.tags, scores)]
             if max(narrower, default=0) >= THRESHOLD:
