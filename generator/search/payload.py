@@ -70,8 +70,9 @@ def preview(abstract_html: str) -> str:
 
 def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str], names: dict[str, str] | None = None) -> dict:
     """Index plus display records: [title, url, tag numbers, snippet, first authors, how many more] per
-    paper, and for a title with math a seventh item, the title's MathML as a tree (latex/tree.py) that search.js typesets;
-    a tag is shown by its name in ``names`` (the interface language's) and is indexed by both names."""
+    paper, and for a title with math a seventh item, the title's MathML as a tree (latex/tree.py) that
+    search.js typesets; a tag is shown by its name in ``names`` (the interface language's) and is indexed
+    by both names."""
     tags, docs = display_records(papers, tag_urls, names)
     return {"version": FORMAT_VERSION, "tags": tags, "docs": docs, "index": build_index(papers, names or {})}
 
