@@ -275,7 +275,8 @@
 
   /* The query as it was answered: each word tried again replaced by what the reader most likely meant,
      the first word of `text` (the first result's title, authors and preview) that it matched there,
-     as written, else the variant that gave the first of its alternatives. */
+     as written (in lower case if the reader typed the word so), else the variant that gave the first of
+     its alternatives. */
   function correctedQuery(query, fixed, text) {
     var shown = Object.create(null);
     fixed.forEach(function (w) {
@@ -285,8 +286,9 @@
     });
     return query.split(SPLIT_KEEP).map(function (piece, i) {
       if (i % 2) return piece;
-      var word = trim(normalise(piece)), edges = EDGES.exec(piece);
-      return shown[word] !== undefined ? edges[1] + shown[word] + edges[3] : piece;
+      var word = trim(normalise(piece)), edges = EDGES.exec(piece), fix = shown[word];
+      if (fix === undefined) return piece;
+      return edges[1] + (piece === piece.toLowerCase() ? fix.toLowerCase() : fix) + edges[3];  // as typed: agnostic
     }).join("");
   }
 
