@@ -68,11 +68,12 @@ def test_the_series_index_finds_a_person_in_every_volume():
 
 
 def test_every_term_of_three_code_units_is_in_the_buckets_of_both_its_keys():
-    words = ["learn", "lern", "gaussian", "高村", "ab", "abc", "𝒪bound", "ε-greedy"]
+    words = {"learn": 40, "lern": 1, "gaussian": 7, "高村": 1, "ab": 2, "abc": 3, "𝒪bound": 1, "ε-greedy": 2}
     made = fuzzy.buckets(words, limit=20)
     assert len(made) > 1
-    for word in words:
+    for word, count in words.items():
         units = fuzzy._units(word)
         homes = {fuzzy.key_hash("<", units[:3]) % len(made), fuzzy.key_hash(">", units[3:]) % len(made)}
-        listed = {n for n, bucket in enumerate(made) if word in bucket}
+        listed = {n for n, bucket in enumerate(made) if word in bucket[::2]}
         assert listed == (homes if len(units) >= 3 else set()), word
+        assert all(bucket[bucket.index(word) + 1] == count for bucket in made if word in bucket[::2])

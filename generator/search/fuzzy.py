@@ -7,15 +7,17 @@ Each term of three or more UTF-16 code units is listed in two buckets: the one o
 units (``<`` and them) and the one of the rest (``>`` and it). A word one edit from the typed one either
 keeps its first three code units (the edit is further on) or keeps what follows them up to a shift of one,
 so the stems of all its variants fall in about six buckets (measured on the corpora: 5.9 on average, at
-most 9), a few kilobytes each; their terms tell exactly which stems exist, and only those stems' term
-shards are then loaded. A bucket is ``f<n>.js``: the terms whose key hashes to n (FNV-1a over the key's
-code units, modulo the number of buckets, which the manifest gives as ``fuzzy``), in UTF-16 order.
+most 9), a few kilobytes each; their terms tell exactly which stems exist, and how many papers hold each:
+the box keeps the most common (`lerning` is `learning`, not the surname `Leoning`), and only its term
+shard is then loaded. A bucket is ``f<n>.js``: the terms whose key hashes to n (FNV-1a over the key's code
+units, modulo the number of buckets, which the manifest gives as ``fuzzy``), in UTF-16 order, each followed
+by the number of documents holding it (a flat list: term, count, term, count…).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Mapping
 
 KEY_FROM = 3  # code units: the first three are one key, the rest the other
 BUCKET_BYTES = 8_000  # JSON text per bucket before gzip (about 3 KB over the wire)
@@ -34,19 +36,21 @@ def key_hash(kind: str, units: list[int]) -> int:
     return h
 
 
-def buckets(terms: Iterable[str], limit: int = BUCKET_BYTES) -> list[list[str]]:
-    """The buckets' terms, each bucket in UTF-16 order; none when no term is long enough to be listed."""
+def buckets(counts: Mapping[str, int], limit: int = BUCKET_BYTES) -> list[list]:
+    """The buckets (term, documents holding it, term…), each in UTF-16 order; none when no term is long
+    enough to be listed. ``counts``: term → the number of documents holding it."""
     keyed = []
-    for term in terms:
+    for term in counts:
         units = _units(term)
         if len(units) >= KEY_FROM:
             keyed.append((term, key_hash("<", units[:KEY_FROM]), key_hash(">", units[KEY_FROM:])))
     if not keyed:
         return []
-    size = sum(2 * (len(term) + 3) for term, _, _ in keyed)  # each term twice, quoted, with a comma
+    size = sum(2 * (len(term) + 8) for term, _, _ in keyed)  # each term twice, quoted, its count, commas
     count = max(1, math.ceil(size / limit))
     made: list[set[str]] = [set() for _ in range(count)]
     for term, first, rest in keyed:
         made[first % count].add(term)
         made[rest % count].add(term)
-    return [sorted(bucket, key=lambda t: t.encode("utf-16-be", "surrogatepass")) for bucket in made]
+    return [[x for term in sorted(bucket, key=lambda t: t.encode("utf-16-be", "surrogatepass"))
+             for x in (term, counts[term])] for bucket in made]

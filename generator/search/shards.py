@@ -103,7 +103,7 @@ def term_files(found: _Terms, documents: int, described: dict,
                shard_bytes: int = SHARD_BYTES) -> Iterator[tuple[str, bytes]]:
     """The manifest (with ``described``: what else the index's reader needs) and every term shard."""
     shards = term_shards(term_postings(found, documents), shard_bytes) if found.postings else []
-    listed = fuzzy.buckets(found.postings)
+    listed = fuzzy.buckets({term: len(set().union(*refs)) for term, (_, refs) in found.postings.items()})
     manifest = {"version": 1, "fields": list(FIELDS), "documents": documents, **described,
                 "shards": [shard[0][0] for shard in shards], "fuzzy": len(listed)}
     yield f"{FOLDER}/manifest.js", _script("manifest", manifest)

@@ -131,7 +131,9 @@
     return function (q) {
       words.forEach(function (w) {
         if (w.fuzzy) {  // a word tried again: the index's terms one edit from it, as they are
-          Object.keys(w.alternatives).forEach(function (term) { q.term(term, { usePipeline: false }); });
+          Object.keys(w.alternatives).forEach(function (term) {
+            q.term(term, { usePipeline: false, boost: w.boosts[term] });
+          });
           return;
         }
         q.term(w.word, { usePipeline: !w.cjk });
@@ -213,15 +215,21 @@
     return found;
   }
 
-  /* The word tried again: its alternatives, the stems one edit away that the index holds (`held`),
-     each with the first variant that gave it (what "did you mean" shows when no result has the word). */
+  /* The word tried again: its alternatives, the stems one edit away that the index holds (`held`: stem →
+     how many papers hold it), each with the first variant that gave it (what the status shows when no
+     result has the word) and a boost, its papers over those of the commonest (1 for that one): a speller
+     takes the commonest word, so `lerning` ranks the papers on learning first, not those of a rarer
+     surname `Leoning` that BM25 alone would put first; the rarer ones still come, after. */
   function fuzzyWord(w, away, held) {
-    var holds = Object.create(null), alternatives = Object.create(null);
-    held.forEach(function (term) { holds[term] = true; });
+    var alternatives = Object.create(null), boosts = Object.create(null), most = 0;
+    Object.keys(held).forEach(function (term) { most = Math.max(most, held[term]); });
     away.forEach(function (pair) {
-      if (holds[pair[1]] === true && alternatives[pair[1]] === undefined) alternatives[pair[1]] = pair[0];
+      if (held[pair[1]] === undefined || alternatives[pair[1]] !== undefined) return;
+      alternatives[pair[1]] = pair[0];
+      boosts[pair[1]] = held[pair[1]] / most;
     });
-    return { word: w.word, stem: w.stem, prefix: false, required: true, fuzzy: true, alternatives: alternatives };
+    return { word: w.word, stem: w.stem, prefix: false, required: true, fuzzy: true, alternatives: alternatives,
+             boosts: boosts };
   }
 
   /* The box's search: the words, and when they find nothing, each word of FUZZY_FROM letters or more
@@ -229,7 +237,7 @@
      (all required, as before). `engine` answers over the whole index or its shards alike:
      query(lunrQuery, requiredTests) → Promise of lunr's results; holds(lunrQuery of one word, test of a
      term) → Promise of whether some term the word can match passes; existing(stems, first three code
-     units of the word) → Promise of the stems the index holds. Promise of {hits (refs, in requiredHits'
+     units of the word) → Promise of {stem: how many documents hold it} for the stems the index holds. Promise of {hits (refs, in requiredHits'
      order), words (as asked the last time: a word tried again is `fuzzy`, with its `alternatives`),
      fixed (the words tried again), results (lunr's, of the last query asked)}. */
   function search(engine, words) {
@@ -266,23 +274,28 @@
       query: function (fn) { return Promise.resolve(index.query(fn)); },
       holds: function (fn, test) { return Promise.resolve(terms.some(test)); },
       existing: function (stems) {
-        return Promise.resolve(stems.filter(function (s) {
-          return Object.prototype.hasOwnProperty.call(index.invertedIndex, s);
-        }));
+        var held = Object.create(null);
+        stems.forEach(function (s) {
+          if (!Object.prototype.hasOwnProperty.call(index.invertedIndex, s)) return;
+          var posting = index.invertedIndex[s], refs = Object.create(null);
+          index.fields.forEach(function (field) { Object.keys(posting[field]).forEach(function (r) { refs[r] = 1; }); });
+          held[s] = Object.keys(refs).length;
+        });
+        return Promise.resolve(held);
       },
     };
   }
 
   /* The query as it was answered: each word tried again replaced by what the reader most likely meant,
      the first word of `text` (the first result's title, authors and preview) that it matched there,
-     as written (in lower case if the reader typed the word so), else the variant that gave the first of
-     its alternatives. */
+     as written (in lower case if the reader typed the word so), else the variant that gave its
+     commonest alternative. */
   function correctedQuery(query, fixed, text) {
     var shown = Object.create(null);
     fixed.forEach(function (w) {
       var ranges = markedRanges(text, [w]);
-      shown[w.word] = ranges.length ? text.slice(ranges[0][0], ranges[0][1])
-        : w.alternatives[Object.keys(w.alternatives)[0]];
+      var commonest = Object.keys(w.boosts).filter(function (t) { return w.boosts[t] === 1; })[0];
+      shown[w.word] = ranges.length ? text.slice(ranges[0][0], ranges[0][1]) : w.alternatives[commonest];
     });
     return query.split(SPLIT_KEEP).map(function (piece, i) {
       if (i % 2) return piece;

@@ -213,21 +213,24 @@
   /* Which of `terms` (each of three or more code units) the index holds, told by the buckets of terms
      (generator/search/fuzzy.py): a term beginning with `prefix` (three code units) is looked for in the
      bucket of its first three, any other in the bucket of the rest, so the variants of one word need a
-     few buckets, not every term shard. Promise of the terms held, in the order given. */
+     few buckets, not every term shard. Promise of {term: how many documents hold it} for those held. */
   Shards.prototype.existing = function (terms, prefix) {
     var self = this;
     return this.manifest().then(function (manifest) {
       var count = manifest.fuzzy || 0, byBucket = Object.create(null);
-      if (!count) return [];
+      if (!count) return Object.create(null);
       terms.forEach(function (term) {
         var key = term.slice(0, KEY_FROM) === prefix ? "<" + prefix : ">" + term.slice(KEY_FROM);
         byBucket[keyHash(key) % count] = true;
       });
       var numbers = Object.keys(byBucket);
       return Promise.all(numbers.map(function (n) { return self.file("f" + n); })).then(function (buckets) {
-        var held = Object.create(null);
-        buckets.forEach(function (bucket) { bucket.forEach(function (term) { held[term] = true; }); });
-        return terms.filter(function (term) { return held[term] === true; });
+        var listed = Object.create(null), held = Object.create(null);
+        buckets.forEach(function (bucket) {
+          for (var k = 0; k < bucket.length; k += 2) listed[bucket[k]] = bucket[k + 1];
+        });
+        terms.forEach(function (term) { if (listed[term] !== undefined) held[term] = listed[term]; });
+        return held;
       });
     });
   };
