@@ -109,3 +109,33 @@ def test_a_long_author_list_is_cut_with_et_al(page, people_site, tmp_path):
     assert hits == [("Sorting Networks Revisited", "<b>Ada</b> Lovelace, Grace Hopper, Alan Turing et al. (2 more)")]
     assert page.locator("#search-panel .search-hit-authors b").count() == 0
     assert not page.errors, page.errors
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory) -> Path:
+    from archive_fixtures import make_archive
+    from generator.commands.build import build
+    from generator.commands.reporter import Reporter
+
+    root = tmp_path_factory.mktemp("people-archive")
+    reporter = Reporter()
+    build(make_archive(root), root / "site", reporter)
+    assert not reporter.errors, reporter.errors
+    return root / "site"
+
+
+@pytest.mark.parametrize("query, volumes, status", [
+    ("Lovelace", {"2023", "2020"}, "2 papers match “Lovelace”."),  # one person, two volumes
+    ("Muller", {"2021", "2019"}, "2 papers match “Muller”."),  # Jörg Müller, typed without the umlaut
+    ("Lovelaec", {"2023", "2020"}, "No paper matches “Lovelaec”; 2 papers match “Lovelace”."),
+])
+def test_the_series_search_finds_a_person_in_every_volume(page, archive, query, volumes, status):
+    page.goto((archive / "search.html").as_uri() + "?q=" + query)
+    page.wait_for_function("() => document.querySelector('.search-status').textContent.endsWith('Searched 5 volumes.')",
+                           timeout=TIMEOUT)
+    assert page.locator(".search-status").inner_text().startswith(status)
+    found = page.locator(".search-volume:has(.search-hit)").evaluate_all("nodes => nodes.map(n => n.dataset.volume)")
+    assert set(found) == volumes
+    lines = page.locator(".search-hit-authors").all_inner_texts()
+    assert len(lines) == 2 and all(query.lower()[:5] in line.lower() or "Müller" in line for line in lines), lines
+    assert not page.errors, page.errors
