@@ -237,9 +237,10 @@
      (all required, as before). `engine` answers over the whole index or its shards alike:
      query(lunrQuery, requiredTests) → Promise of lunr's results; holds(lunrQuery of one word, test of a
      term) → Promise of whether some term the word can match passes; existing(stems, first three code
-     units of the word) → Promise of {stem: how many documents hold it} for the stems the index holds. Promise of {hits (refs, in requiredHits'
-     order), words (as asked the last time: a word tried again is `fuzzy`, with its `alternatives`),
-     fixed (the words tried again), results (lunr's, of the last query asked)}. */
+     units of the word) → Promise of {stem: how many documents hold it} for the stems the index holds.
+     Promise of {hits (refs, in requiredHits' order), words (as asked the last time: a word tried again
+     is `fuzzy`, with its `alternatives`), fixed (the words tried again), results (lunr's, of the last
+     query asked)}. */
   function search(engine, words) {
     return engine.query(lunrQuery(words), requiredTests(words)).then(function (results) {
       var hits = requiredHits(results, words), eligible = words.filter(fuzzable);
@@ -278,7 +279,9 @@
         stems.forEach(function (s) {
           if (!Object.prototype.hasOwnProperty.call(index.invertedIndex, s)) return;
           var posting = index.invertedIndex[s], refs = Object.create(null);
-          index.fields.forEach(function (field) { Object.keys(posting[field]).forEach(function (r) { refs[r] = 1; }); });
+          index.fields.forEach(function (field) {
+            Object.keys(posting[field]).forEach(function (ref) { refs[ref] = true; });
+          });
           held[s] = Object.keys(refs).length;
         });
         return Promise.resolve(held);
