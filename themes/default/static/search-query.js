@@ -216,16 +216,17 @@
   }
 
   /* The word tried again: its alternatives, the stems one edit away that the index holds (`held`: stem →
-     how many papers hold it), each with the first variant that gave it (what the status shows when no
-     result has the word) and a boost, its papers over those of the commonest (1 for that one): a speller
+     how many papers hold it), each with the longest variant that gave it (what the status shows when no
+     result has the word: a letter dropped is the commonest typo) and a boost, its papers over those of the commonest (1 for that one): a speller
      takes the commonest word, so `lerning` ranks the papers on learning first, not those of a rarer
      surname `Leoning` that BM25 alone would put first; the rarer ones still come, after. */
   function fuzzyWord(w, away, held) {
     var alternatives = Object.create(null), boosts = Object.create(null), most = 0;
     Object.keys(held).forEach(function (term) { most = Math.max(most, held[term]); });
     away.forEach(function (pair) {
-      if (held[pair[1]] === undefined || alternatives[pair[1]] !== undefined) return;
-      alternatives[pair[1]] = pair[0];
+      var shown = alternatives[pair[1]];
+      if (held[pair[1]] === undefined || (shown !== undefined && shown.length >= pair[0].length)) return;
+      alternatives[pair[1]] = pair[0];  // the longest variant of a stem: agnostc → agnostic, not agnost
       boosts[pair[1]] = held[pair[1]] / most;
     });
     return { word: w.word, stem: w.stem, prefix: false, required: true, fuzzy: true, alternatives: alternatives,
