@@ -138,11 +138,11 @@
   }
 
   /* What the status says of `count` results: with a word tried again, what was asked instead of what
-     was typed ("No paper matches “agnostc”; 3 papers match “agnostic”"), the first result's text
-     telling how the word is written. */
+     was typed ("No paper matches “agnostc”; 3 papers match “agnostic”"), the first result's display
+     record (if it has come) telling how the word is written. */
   function foundText(count, query, tagName, found, first) {
     if (!found.fixed.length || !count) return countText(count, query, tagName);
-    var text = [first[0], first[4].join(" "), first[3]].join(" ");
+    var text = first ? [first[0], first[4].join(" "), first[3]].join(" ") : "";
     return say("corrected", { count: count, query: Q.correctedQuery(query, found.fixed, text), typed: query });
   }
 
@@ -271,8 +271,8 @@
 
   /* A series' count, and how many of its volumes' sections are filled (each loads its own records). */
   function seriesText(count, query, done, volumes, answer, first) {
-    var found = answer && first ? foundText(count, query, "", answer, first)
-                                : say(count ? "matches" : "none", { count: count, query: query });
+    var found = answer ? foundText(count, query, "", answer, first)
+                       : say(count ? "matches" : "none", { count: count, query: query });
     var progress = done < volumes ? say("searched_some", { count: volumes, done: done })
                                   : say("searched", { count: volumes });
     return found + " " + progress;
