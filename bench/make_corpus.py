@@ -24,16 +24,23 @@ VARIATIONS = [
 ]
 
 
-def load_abstracts(corpora: Path = CORPORA) -> list[str]:
-    abstracts = []
+def load_records(corpora: Path = CORPORA) -> list[dict]:
+    """The corpora's papers (title, authors, abstract), those with an abstract."""
+    records = []
     for path in sorted(corpora.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").split("\n"):
             if not line.strip():
                 continue
-            text = re.sub(r"\s+", " ", json.loads(line).get("abstract") or "").strip()
+            record = json.loads(line)
+            text = re.sub(r"\s+", " ", record.get("abstract") or "").strip()
             if len(text) > 80:  # placeholders such as "Abstract Unavailable" make no paper
-                abstracts.append(text)
-    return abstracts
+                records.append({"title": record.get("title") or "", "authors": record.get("authors") or [],
+                                "abstract": text})
+    return records
+
+
+def load_abstracts(corpora: Path = CORPORA) -> list[str]:
+    return [record["abstract"] for record in load_records(corpora)]
 
 
 def vary(text: str, round_number: int, rng: random.Random) -> str:
@@ -43,19 +50,30 @@ def vary(text: str, round_number: int, rng: random.Random) -> str:
     return f"{text} {sentence}"
 
 
-def make(count: int, target: Path, seed: int = 2026, corpora: Path = CORPORA) -> Path:
+def make(count: int, target: Path, seed: int = 2026, corpora: Path = CORPORA, records: bool = False) -> Path:
+    """A plain list of ``count`` abstracts; with ``records``, papers.jsonl of the same papers with their
+    titles and authors (a search index with its authors field filled, as a venue's export has it)."""
     rng = random.Random(seed)
-    pool = load_abstracts(corpora)
+    pool = load_records(corpora)
     if not pool:
         raise SystemExit(f"no abstracts in {corpora}/*.jsonl: name the corpora's folder with --corpora")
-    chosen = []
+    chosen, papers = [], []
     for index in range(count):
         round_number, position = divmod(index, len(pool))
         if position == 0:
             order = list(range(len(pool)))
             rng.shuffle(order)
-        chosen.append(vary(pool[order[position]], round_number, rng))
+        record = pool[order[position]]
+        chosen.append(vary(record["abstract"], round_number, rng))
+        title = record["title"] + (f" ({round_number + 1})" if round_number else "")
+        papers.append({"title": title, "authors": record["authors"], "abstract": chosen[-1]})
     target.mkdir(parents=True, exist_ok=True)
+    if records:
+        (target / "papers.jsonl").write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in papers),
+                                             encoding="utf-8")
+        (target / "proceedings.yaml").write_text(f"title: Benchmark Proceedings ({count} papers)\ndate: 2026-12-06\n"
+                                                 "papers_per_page: 100\n", encoding="utf-8")
+        return target
     (target / "proceedings.txt").write_text(f"Benchmark Proceedings ({count} papers)\n\n" + "\n\n".join(chosen) + "\n",
                                             encoding="utf-8")
     (target / "proceedings.yaml").write_text("date: 2026-12-06\npapers_per_page: 100\n", encoding="utf-8")
@@ -69,8 +87,10 @@ def main() -> None:
     parser.add_argument("--corpora", type=Path, default=CORPORA,
                         help="the folder of *.jsonl abstracts (default: ../shared/corpora beside the repository; "
                              "a git worktree elsewhere names it, e.g. /work/shared/corpora)")
+    parser.add_argument("--records", action="store_true",
+                        help="papers.jsonl with the papers' titles and authors, not a plain list of abstracts")
     args = parser.parse_args()
-    make(args.count, args.target, corpora=args.corpora)
+    make(args.count, args.target, corpora=args.corpora, records=args.records)
     print(f"wrote {args.count} abstracts to {args.target}")
 
 

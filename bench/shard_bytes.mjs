@@ -3,7 +3,8 @@
 //   node shard_bytes.mjs LUNR_JS SEARCH_QUERY_JS SEARCH_SHARDS_JS SITE QUERIES_JSON [SHOWN]
 //
 // For each query (a fresh reader: nothing cached), every prefix of it is asked as the box asks it
-// (but for one ending in a lone letter, which the box asks only when the reader pauses), then the
+// (search-query.js `search`: a word that finds nothing is tried again within one edit; but for a prefix
+// ending in a lone letter, which the box asks only when the reader pauses), then the
 // first SHOWN results' display records are loaded (the dropdown shows 8). SITE is a volume, or a
 // series (its manifest names its volumes): then the series' index is asked, and the records come
 // from the volumes' own files, the newest volume's first, as search.js shows them. Prints
@@ -57,8 +58,7 @@ for (const query of JSON.parse(readFileSync(queriesPath, "utf8"))) {
     if (end < query.length && search.unfinishedLetter(query.slice(0, end))) continue;  // the box waits
     const words = search.queryWords(query.slice(0, end));
     if (!words.length) continue;
-    const results = await shards.query(search.lunrQuery(words));
-    hits = search.requiredHits(results, words);
+    hits = (await search.search(shards, words)).hits;  // as the box asks: a word that finds nothing tried again
   }
   await records(shards, hits);  // as Pagefind's side: the shown results of the query typed
   const typed = loaded.length;

@@ -196,7 +196,7 @@ def shard_data(path: Path):
 
 def series_postings(site: Path, term: str) -> list[int]:
     """The refs of the archive's index whose abstract holds ``term`` (a term shard entry is [term, number,
-    [ref step, weight…] per field], fields title, tags, abstract)."""
+    [ref step, weight…] per field], fields title, tags, abstract, authors)."""
     for shard in sorted((site / "assets" / "search").glob("t*.js")):
         for entry in shard_data(shard):
             if entry[0] == term:
@@ -211,7 +211,7 @@ def test_the_archive_has_one_index_over_every_volumes_papers(archive):
     site, _, _ = archive
     manifest = shard_data(site / "assets" / "search" / "manifest.js")
     records = json.loads(read(site, "papers.json"))
-    assert manifest["documents"] == len(records) and manifest["fields"] == ["title", "tags", "abstract"]
+    assert manifest["documents"] == len(records) and manifest["fields"] == ["title", "tags", "abstract", "authors"]
     assert [run[0] for run in manifest["volumes"]] == ["2023", "2021", "2022", "2020", "2019"]
     assert not list((site / "assets" / "search").glob("d*.js"))  # no record is written twice
     for path, first, count in manifest["volumes"]:

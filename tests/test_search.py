@@ -15,19 +15,24 @@ from lunr.stemmer import stemmer as lunr_stemmer
 import corpora
 from generator import search
 from generator.errors import ThemeError
-from generator.model.paper import Paper, RenderedPaper
+from generator.model.paper import Author, Details, Paper, RenderedPaper
+from generator.search.index import people
+from generator.search.terms import people_terms
 from generator.render.theme import Theme
 
 ADVERSARIAL = Path(__file__).parent / "js" / "adversarial.json"
 
 
 def rendered(records: list[dict]) -> list[RenderedPaper]:
-    """RenderedPapers from dicts with title, abstract, tags (and maybe slug)."""
+    """RenderedPapers from dicts with title, abstract, tags (and maybe slug, and authors: names, or
+    {name, affiliation} as papers.json has them)."""
     papers = []
     for n, record in enumerate(records):
         slug = record.get("slug") or f"paper-{n}"
+        authors = tuple(Author(a) if isinstance(a, str) else Author(a["name"], a.get("affiliation", ""))
+                        for a in record.get("authors", ()))
         paper = Paper(str(n), slug, record["title"], record["abstract"], tuple(record["tags"]), n,
-                      "list.txt", n + 1, Path(f"papers/{slug}.md"))
+                      "list.txt", n + 1, Path(f"papers/{slug}.md"), Details(authors=authors))
         papers.append(RenderedPaper(paper, record["title"], record["title"], record["abstract"], record["abstract"]))
     return papers
 
@@ -58,7 +63,7 @@ def corpus(limit: int) -> list[RenderedPaper]:
     topics = ["Deep learning", "Optimization", "Theory", "Vision", "Language", "Reinforcement learning"]
     return rendered([
         {"title": r["title"], "abstract": " ".join(r["abstract"].split()), "tags": [topics[n % 6], topics[n * 5 % 6]],
-         "slug": f"p{n}-" + "-".join(r["title"].lower().split()[:6])}
+         "slug": f"p{n}-" + "-".join(r["title"].lower().split()[:6]), "authors": r.get("authors", [])}
         for n, r in enumerate(records[:limit])
     ])
 
@@ -83,11 +88,11 @@ def test_files_are_lunr_and_the_sharded_index(seed_site):
     files = search.search_files(papers, tag_urls(papers))
     assert "assets/search-index.js" not in files
     assert list(files)[:2] == ["assets/lunr.js", "assets/search/manifest.js"]
-    assert all(re.fullmatch(r"assets/search/(manifest|tags|t\d+|d\d+)\.js", name) for name in list(files)[1:])
+    assert all(re.fullmatch(r"assets/search/(manifest|tags|t\d+|d\d+|f\d+)\.js", name) for name in list(files)[1:])
     assert b"lunr - http://lunrjs.com" in files["assets/lunr.js"][:200]
     name, manifest = load_shard(files["assets/search/manifest.js"])
     assert name == "manifest" and manifest["documents"] == len(papers)
-    assert manifest["fields"] == ["title", "tags", "abstract"]
+    assert manifest["fields"] == ["title", "tags", "abstract", "authors"]
     assert {n for n in files if "/t" in n and n != "assets/search/tags.js"} == \
         {f"assets/search/t{n}.js" for n in range(len(manifest["shards"]))}
     docs = search.search_data(papers, tag_urls(papers))["docs"]
@@ -99,7 +104,7 @@ def test_files_are_lunr_and_the_sharded_index(seed_site):
     # The whole index as one script is still made for node (tests, benchmarks), only no longer shipped.
     data = load_script(search.index_script(search.search_data(papers, tag_urls(papers))))
     assert data["index"]["version"] == "2.3.9"
-    assert data["index"]["fields"] == ["title", "tags", "abstract"]
+    assert data["index"]["fields"] == ["title", "tags", "abstract", "authors"]
     assert data["index"]["pipeline"] == ["stemmer"]
 
 
@@ -109,8 +114,10 @@ def test_refs_are_positions_and_docs_carry_display_fields_only(seed_site):
     refs = {ref.split("/", 1)[1] for ref, _ in data["index"]["fieldVectors"]}
     assert refs == {str(n) for n in range(len(papers))}
     names = [name for name, _ in data["tags"]]
-    for paper, (title, url, tags, snippet) in zip(papers, data["docs"]):
+    for paper, (title, url, tags, snippet, authors, more, *_) in zip(papers, data["docs"]):
         assert (title, url) == (paper.title_plain, paper.url)
+        written = [author.name for author in paper.details.authors]
+        assert (authors, more) == (written[:3], max(0, len(written) - 3))
         assert [names[t] for t in tags] == list(paper.paper.tags)
         assert len(snippet) <= search.SNIPPET_LENGTH + 1
         assert paper.abstract_plain.startswith(snippet.rstrip("…"))
@@ -196,7 +203,8 @@ def test_the_index_is_lunrs_own(seed_site, monkeypatch):
     for ref, paper in enumerate(papers):
         builder.add_terms(str(ref), {"title": search.terms(paper.title_plain),
                                      "tags": search.terms(" ".join(paper.paper.tags)),
-                                     "abstract": search.terms(paper.abstract_plain)})
+                                     "abstract": search.terms(paper.abstract_plain),
+                                     "authors": people_terms(people(paper))})
     theirs = builder.build().serialize()
     theirs["invertedIndex"].sort(key=lambda entry: search.utf16_key(entry[0]))
     ours = load_script(search.index_script(search.search_data(papers, tag_urls(papers))))["index"]
@@ -206,7 +214,7 @@ def test_the_index_is_lunrs_own(seed_site, monkeypatch):
 
 def test_an_index_of_no_papers_loads():
     assert load_script(search.index_script(search.search_data([], {})))["index"] == {
-        "version": "2.3.9", "fields": ["title", "tags", "abstract"], "fieldVectors": [], "invertedIndex": [],
+        "version": "2.3.9", "fields": ["title", "tags", "abstract", "authors"], "fieldVectors": [], "invertedIndex": [],
         "pipeline": ["stemmer"]}
 
 

@@ -26,7 +26,7 @@ QUERIES = 1000
 
 def corpus_papers(limit: int = 1500):
     records = corpora.records(limit)
-    return rendered([{"title": r["title"], "abstract": r["abstract"],
+    return rendered([{"title": r["title"], "abstract": r["abstract"], "authors": r.get("authors", []),
                       "tags": [TOPICS[n % len(TOPICS)]] + ([TOPICS[(n + 1) % 4]] if n % 3 == 0 else [])}
                      for n, r in enumerate(records)])
 
@@ -116,3 +116,65 @@ def test_a_display_block_holds_the_records_of_its_documents(sharded):
     name, payload = re.fullmatch(r'proceedingsShards\.arrived\("(\w+)",JSON\.parse\((".*")\)\);\n', text).groups()
     records = json.loads(json.loads(payload))
     assert name == "d1" and [r[0] for r in records] == [p.title_plain for p in papers[BLOCK:2 * BLOCK]]
+
+
+LETTERS = "etaoinsrhl"
+
+
+def one_edit(word: str, n: int) -> str:
+    """A one-letter typo of ``word``, of the n-th kind in turn: a letter dropped, changed, added, or two
+    swapped, anywhere in the word (the first letter too, which moves the word to another shard)."""
+    at = n * 7 % len(word)
+    kind = n % 4
+    if kind == 0:
+        return word[:at] + word[at + 1:]
+    if kind == 1:
+        letter = next(c for c in LETTERS[n % 10:] + LETTERS if c != word[at])
+        return word[:at] + letter + word[at + 1:]
+    if kind == 2:
+        return word[:at] + LETTERS[n % 10] + word[at:]
+    at = min(at, len(word) - 2)
+    return word[:at] + word[at + 1] + word[at] + word[at + 2:]
+
+
+def typo_queries(papers, count: int = 300) -> list[tuple[int, str]]:
+    """(paper, query) pairs: one word of its title (5 letters or more) mistyped, alone or beside another."""
+    made = []
+    for n, paper in enumerate(papers):
+        words = [w for w in re.findall(r"[a-z]{5,}", paper.title_plain.lower()) if w not in STOP_WORDS]
+        if not words:
+            continue
+        typo = one_edit(words[n % len(words)], n)
+        other = [w for w in words if w != words[n % len(words)]]
+        made.append((n, f"{typo} {other[0]}" if n % 3 == 0 and other else typo))
+        if len(made) == count:
+            break
+    return made
+
+
+def test_a_mistyped_word_is_tried_again_and_the_shards_answer_as_the_whole_index(node, sharded):
+    """The box's whole search (search-query.js `search`): a word of 5+ letters that finds nothing is tried
+    again as the words one edit from it that the index holds. Over the shards (its buckets telling which
+    exist) the answer is the whole index's: the same words tried, the same results and scores."""
+    papers, folder = sharded
+    asked = typo_queries(papers)
+    answers = ask(node, folder, [{"typo": query} for _, query in asked])
+    differ = [(query, whole, shards) for (_, query), (whole, shards, _, _) in zip(asked, answers) if whole != shards]
+    assert not differ, f"{len(differ)} of {len(asked)} typo queries differ (query, whole, shards): {differ[:2]}"
+    fixed = [(n, query, whole) for (n, query), (whole, _, _, _) in zip(asked, answers) if whole[2]]
+    assert len(fixed) > 0.6 * len(asked), "most typos find nothing as typed: the test shows the retry"
+    missed = [(query, papers[n].title_plain) for n, query, whole in fixed if n not in whole[0]]
+    assert not missed, f"{len(missed)} of {len(fixed)} typos tried again missed their paper: {missed[:5]}"
+
+
+def test_a_word_tried_again_loads_a_few_buckets_not_every_shard(node, sharded):
+    papers, folder = sharded
+    asked = typo_queries(papers, 60)
+    answers = ask(node, folder, [{"typo": query} for _, query in asked])
+    shard_count = len(list((folder / "assets" / "search").glob("t*.js")))
+    for (_, query), (whole, _, loaded, _) in zip(asked, answers):
+        if not whole[2]:
+            continue
+        buckets = [name for name in loaded if name.startswith("f")]
+        terms = [name for name in loaded if name.startswith("t")]
+        assert 1 <= len(buckets) <= 12 and len(terms) < shard_count / 2, (query, loaded, shard_count)

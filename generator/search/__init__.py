@@ -34,7 +34,7 @@ from pathlib import Path
 from generator.pipeline.background import FRESH_FROM, Pending, in_fresh_process, in_parallel
 from generator.pipeline.cache import BuildCache
 from generator.model.paper import RenderedPaper
-from generator.search.index import FIELDS, build_index, utf16_key
+from generator.search.index import FIELDS, build_index, people, utf16_key
 from generator.search.lunrjs import lunr_js, lunr_js_path
 from generator.search.payload import (FORMAT_VERSION, GLOBAL_NAME, SNIPPET_LENGTH, IndexRecord, index_record,
                                       index_script, index_script_chunks, search_data, snippet, write_chunks)
@@ -91,12 +91,13 @@ def unbundle(data: bytes) -> dict[str, bytes] | None:
 def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[str, str],
                names: dict[str, str] | None = None) -> str:
     """Everything the index's files are made of: each paper's title, URL, tags and abstract, the tag
-    pages and their names."""
+    pages and their names, and its authors (names and affiliations: indexed, and shown)."""
     parts = ["shards", str(FORMAT_VERSION), json.dumps(sorted(tag_urls.items()), ensure_ascii=False),
              json.dumps(sorted((names or {}).items()), ensure_ascii=False)]
     for paper in papers:
         parts += [paper.title_plain, paper.url, "\x1f".join(paper.paper.tags), paper.abstract_plain,
-                  paper.abstract_html]  # the result's preview is made from the HTML (its math)
+                  paper.abstract_html,  # the result's preview is made from the HTML (its math)
+                  "\x1f".join(f"{name}\x1e{affiliation}" for name, affiliation in people(paper))]
     return cache.key("search", *parts)
 
 

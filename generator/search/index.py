@@ -22,10 +22,12 @@ from lunr import __TARGET_JS_VERSION__
 from lunr.stemmer import stemmer as lunr_stemmer
 
 from generator.model.paper import RenderedPaper
-from generator.search.terms import terms
+from generator.search.terms import people_terms, terms
 
-# name → boost; a title word weighs most, a topic more than a word of the abstract.
-FIELDS = {"title": 10, "tags": 5, "abstract": 1}
+# name → boost; a title word weighs most, a topic more than a word of the abstract. The authors' names and
+# affiliations (3) rank a paper by its author above one whose abstract cites them, below a title or topic
+# that holds the word: an affiliation's words ("Machine Learning Department") do not outrank a title's.
+FIELDS = {"title": 10, "tags": 5, "abstract": 1, "authors": 3}
 _K1, _B = 1.2, 0.75  # lunr's BM25 parameters (Builder._k1, Builder._b)
 _BATCH = 2_000  # entries JSON-encoded at a time
 
@@ -134,23 +136,33 @@ def _list_pieces(items: Iterator) -> Iterator[str]:
     yield "]"
 
 
+People = tuple[tuple[str, str], ...]  # (name, affiliation) of each author
+
+
+def people(paper: RenderedPaper) -> People:
+    return tuple((author.name, author.affiliation) for author in paper.details.authors)
+
+
 def found_terms(papers: list[RenderedPaper], names: dict[str, str] | None = None) -> _Terms:
     """Every paper's terms per field (a tag indexed by its name and its shown name)."""
     found = _Terms()
     for ref, paper in enumerate(papers):
-        found.add(ref, paper_terms(paper.title_plain, paper.paper.tags, paper.abstract_plain, names or {}))
+        found.add(ref, paper_terms(paper.title_plain, paper.paper.tags, paper.abstract_plain, names or {},
+                                   people(paper)))
     return found
 
 
-def paper_terms(title: str, tags: tuple[str, ...], abstract: str, names: dict[str, str]) -> list[list[str]]:
+def paper_terms(title: str, tags: tuple[str, ...], abstract: str, names: dict[str, str],
+                authors: People = ()) -> list[list[str]]:
     """A volume's paper's terms per field: a tag is indexed by its name and its name in ``names``."""
     shown = tuple(names[t] for t in tags if t in names)
-    return field_terms(title, tags + shown, abstract)
+    return field_terms(title, tags + shown, abstract, authors)
 
 
-def field_terms(title: str, topics: tuple[str, ...] | list[str], abstract: str) -> list[list[str]]:
+def field_terms(title: str, topics: tuple[str, ...] | list[str], abstract: str,
+                authors: People = ()) -> list[list[str]]:
     """A document's terms per field of ``FIELDS``, in their order: a volume's and a series' index alike."""
-    return [terms(title), terms(" ".join(topics)), terms(abstract)]
+    return [terms(title), terms(" ".join(topics)), terms(abstract), people_terms(authors)]
 
 
 def build_index(papers: list[RenderedPaper], names: dict[str, str] | None = None) -> dict:

@@ -14,11 +14,12 @@ from typing import NamedTuple
 from generator.text import cjk
 from generator.latex.tree import math_tree
 from generator.model.paper import RenderedPaper
-from generator.search.index import build_index
+from generator.search.index import People, build_index, people
 
 GLOBAL_NAME = "proceedingsSearchData"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the authors field, and authors in a result (issue 38)
 SNIPPET_LENGTH = 240
+RESULT_AUTHORS = 3  # names a result shows before "et al. (N more)": one line under the title
 
 
 def snippet(plain: str, length: int = SNIPPET_LENGTH) -> str:
@@ -68,9 +69,10 @@ def preview(abstract_html: str) -> str:
 
 
 def search_data(papers: list[RenderedPaper], tag_urls: dict[str, str], names: dict[str, str] | None = None) -> dict:
-    """Index plus display records: [title, url, tag numbers, snippet] per paper, and for a title
-    with math a fifth item, the title's MathML as a tree (latex/tree.py) that search.js typesets;
-    a tag is shown by its name in ``names`` (the interface language's) and is indexed by both names."""
+    """Index plus display records: [title, url, tag numbers, snippet, first authors, how many more] per
+    paper, and for a title with math a seventh item, the title's MathML as a tree (latex/tree.py) that
+    search.js typesets; a tag is shown by its name in ``names`` (the interface language's) and is indexed
+    by both names."""
     tags, docs = display_records(papers, tag_urls, names)
     return {"version": FORMAT_VERSION, "tags": tags, "docs": docs, "index": build_index(papers, names or {})}
 
@@ -85,11 +87,12 @@ class IndexRecord(NamedTuple):
     abstract_plain: str
     abstract_html: str  # for the result's preview, which keeps formulas that read on one line
     title_html: str  # for a title with math: its tree
+    authors: People = ()  # (name, affiliation) each: indexed, and the first names shown
 
 
 def index_record(paper: RenderedPaper) -> IndexRecord:
     return IndexRecord(paper.title_plain, paper.url, paper.paper.tags, paper.abstract_plain, paper.abstract_html,
-                       paper.title_html)
+                       paper.title_html, people(paper))
 
 
 def display_records(papers: list[RenderedPaper], tag_urls: dict[str, str],
@@ -99,11 +102,13 @@ def display_records(papers: list[RenderedPaper], tag_urls: dict[str, str],
 
 
 def display_record(record: IndexRecord) -> list:
-    """[title, url, tag names, snippet] and, for a title with math, its tree: what a result shows (the tag
-    names become numbers in ``numbered_tags``, once every paper's are known)."""
+    """[title, url, tag names, snippet, the first ``RESULT_AUTHORS`` names, how many more] and, for a title
+    with math, its tree: what a result shows (the tag names become numbers in ``numbered_tags``, once every
+    paper's are known)."""
     tree = math_tree(record.title_html)
-    return ([record.title_plain, record.url, list(record.tags), snippet(preview(record.abstract_html))]
-            + ([tree] if tree else []))
+    names = [name for name, _ in record.authors]
+    return ([record.title_plain, record.url, list(record.tags), snippet(preview(record.abstract_html)),
+             names[:RESULT_AUTHORS], max(0, len(names) - RESULT_AUTHORS)] + ([tree] if tree else []))
 
 
 def numbered_tags(docs: list[list], tag_urls: dict[str, str], names: dict[str, str] | None = None

@@ -8,7 +8,8 @@ each volume's in the order of its own index; the manifest says where each volume
 volume's own ``d<n>.js`` (ref − first ref is its number there), so no paper's record is written twice.
 
 The words are those of a volume's index (``index.found_terms``), taken from the series' papers.json
-records (title, topics, plain-text abstract); a topic is indexed by its name (a volume's index also
+records (title, topics, plain-text abstract, authors and their affiliations: a person is found across
+volumes); a topic is indexed by its name (a volume's index also
 by its name in the volume's interface language, which the series' records do not carry).
 """
 
@@ -31,7 +32,8 @@ def series_index_files(volumes: Iterable[tuple[str, Iterable[dict]]]) -> Iterato
     for path, records in volumes:
         first = ref
         for record in records:
-            found.add(ref, field_terms(record["title"], record["tags"], record["abstract"]))
+            authors = tuple((a.get("name", ""), a.get("affiliation", "")) for a in record.get("authors", ()))
+            found.add(ref, field_terms(record["title"], record["tags"], record["abstract"], authors))
             ref += 1
         runs.append([path, first, ref - first])
     yield from term_files(found, ref, {"volumes": runs})

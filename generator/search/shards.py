@@ -17,7 +17,9 @@ calls ``proceedingsShards.arrived(name, data)``):
   (refs as steps from the previous ref of that field, ascending);
 * ``d<n>.js``: what a result shows for ``block`` documents in a row (payload's display records);
 * ``tags.js``: the tag numbers of every document, in ref order (loaded only for a topic filter, so
-  that a topic's papers are found without loading every display block).
+  that a topic's papers are found without loading every display block);
+* ``f<n>.js``: the terms in buckets (fuzzy.py; the manifest's ``fuzzy`` says how many), loaded only when
+  a word finds nothing and is tried again within one edit.
 
 A shard is cut after the term that takes it past ``SHARD_BYTES`` of JSON; a term whose postings
 alone pass it is a shard of its own.
@@ -29,6 +31,7 @@ from array import array
 from collections.abc import Iterable, Iterator
 
 from generator.model.paper import RenderedPaper
+from generator.search import fuzzy
 from generator.search.index import FIELDS, FieldVectors, _Terms, paper_terms, utf16_key
 from generator.search.payload import (IndexRecord, compact_json, data_script, display_record, index_record, json_script,
                                      numbered_tags)
@@ -86,7 +89,8 @@ def record_files(records: Iterable[IndexRecord], tag_urls: dict[str, str], names
     counted and its display record made as it comes, so that its texts need not outlive it."""
     found, docs = _Terms(), []
     for ref, record in enumerate(records):
-        found.add(ref, paper_terms(record.title_plain, record.tags, record.abstract_plain, names or {}))
+        found.add(ref, paper_terms(record.title_plain, record.tags, record.abstract_plain, names or {},
+                                   record.authors))
         docs.append(display_record(record))
     tags, docs = numbered_tags(docs, tag_urls, names)
     yield from term_files(found, len(docs), {"block": BLOCK, "tags": tags}, shard_bytes)
@@ -99,12 +103,15 @@ def term_files(found: _Terms, documents: int, described: dict,
                shard_bytes: int = SHARD_BYTES) -> Iterator[tuple[str, bytes]]:
     """The manifest (with ``described``: what else the index's reader needs) and every term shard."""
     shards = term_shards(term_postings(found, documents), shard_bytes) if found.postings else []
+    listed = fuzzy.buckets({term: len(set().union(*refs)) for term, (_, refs) in found.postings.items()})
     manifest = {"version": 1, "fields": list(FIELDS), "documents": documents, **described,
-                "shards": [shard[0][0] for shard in shards]}
+                "shards": [shard[0][0] for shard in shards], "fuzzy": len(listed)}
     yield f"{FOLDER}/manifest.js", _script("manifest", manifest)
     for number, shard in enumerate(shards):
         text = "[" + ",".join(entry for _, entry in shard) + "]"
         yield f"{FOLDER}/t{number}.js", json_script(CALLBACK, f"t{number}", text)
+    for number, bucket in enumerate(listed):
+        yield f"{FOLDER}/f{number}.js", _script(f"f{number}", bucket)
 
 
 def _script(name: str, value) -> bytes:

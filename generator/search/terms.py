@@ -100,3 +100,32 @@ def _mixed_terms(word: str) -> list[str]:
             if t:
                 found.append(t)
     return found
+
+
+# Latin letters that NFKD does not split into a letter and an accent, as names are written without them.
+_PLAIN_LETTERS = str.maketrans({"ø": "o", "ł": "l", "đ": "d", "ß": "ss", "æ": "ae", "œ": "oe", "ı": "i", "þ": "th",
+                                "ð": "d", "ħ": "h"})
+
+
+def _fold(char: str) -> str:
+    """A Latin letter without its accents (é → e, ø → o); any other character as it is (a kana's
+    voicing mark is part of the kana, not an accent)."""
+    if not ("\u00c0" <= char <= "\u024f" or "\u1e00" <= char <= "\u1eff"):
+        return char
+    return "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
+
+
+def unaccented(text: str) -> str:
+    return "".join(map(_fold, normalise(text).translate(_PLAIN_LETTERS)))
+
+
+def people_terms(authors) -> list[str]:
+    """The authors field's terms: each author's name, each affiliation once (five authors of one
+    university do not weigh it five times), and each name's word written with accents also as written
+    without them, so that `Hogsgaard` finds Høgsgaard and `Gabor` Gábor, as readers type them."""
+    affiliations = dict.fromkeys(affiliation for _, affiliation in authors if affiliation)
+    text = " ".join([name for name, _ in authors] + list(affiliations))
+    found = terms(text)
+    seen = set(found)
+    plain = [t for t in terms(unaccented(text)) if t not in seen]
+    return found + list(dict.fromkeys(plain))

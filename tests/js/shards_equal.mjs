@@ -3,11 +3,14 @@
 //
 //   node shards_equal.mjs LUNR_JS SEARCH_QUERY_JS SEARCH_SHARDS_JS INDEX_JS SHARDS_DIR QUERIES_JSON
 //
-// QUERIES_JSON holds [{"box": "words as typed"} or {"lunr": "a lunr query string"}, ...]; prints
+// QUERIES_JSON holds [{"box": "words as typed"} or {"lunr": "a lunr query string"} or {"typo": "words as
+// typed"}, ...]; prints
 // {"results": [[[whole refs and scores], [shard refs and scores], [shard files loaded], box]], ...]}, where
 // box (for a box query, else null) is [[the results the box keeps of the whole index's: ref and score],
 // [those of the shards asked as the box asks them, with its required words' tests], how many results
-// lunr.js scored so].
+// lunr.js scored so]. For a typo query (the box's whole search, a word that finds nothing tried again within
+// one edit: search-query.js `search`), the whole and the shards' answers are [hits, [ref, score] of each,
+// the alternatives of each word tried again].
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -45,6 +48,14 @@ for (const q of JSON.parse(readFileSync(queriesPath, "utf8"))) {
   loaded = [];
   shards.files = Object.create(null);  // each query from a cold start: what it fetches alone
   let expected, got, box = null;
+  if (q.typo !== undefined) {
+    const words = search.queryWords(q.typo);
+    const summary = (found) => [found.hits, kept(found.results, found.words),
+                                found.fixed.map((w) => Object.keys(w.alternatives).sort())];
+    const fromWhole = summary(await search.search(search.wholeEngine(whole), words));
+    results.push([fromWhole, summary(await search.search(shards, words)), loaded, null]);
+    continue;
+  }
   if (q.box !== undefined) {
     const words = search.queryWords(q.box), fn = search.lunrQuery(words);
     expected = whole.query(fn);

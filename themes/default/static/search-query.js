@@ -118,6 +118,7 @@
   }
 
   function matches(word, term) {
+    if (word.fuzzy) return word.alternatives[term] !== undefined;
     return term === word.stem || (word.prefix && term.lastIndexOf(word.word, 0) === 0) ||
       (word.single === true && term.lastIndexOf(word.word, 0) === 0);
   }
@@ -129,6 +130,12 @@
   function lunrQuery(words) {
     return function (q) {
       words.forEach(function (w) {
+        if (w.fuzzy) {  // a word tried again: the index's terms one edit from it, as they are
+          Object.keys(w.alternatives).forEach(function (term) {
+            q.term(term, { usePipeline: false, boost: w.boosts[term] });
+          });
+          return;
+        }
         q.term(w.word, { usePipeline: !w.cjk });
         if (w.prefix) q.term(w.word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
         if (w.single) q.term(w.word, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
@@ -138,12 +145,11 @@
 
   /* The refs of lunr's results (of lunrQuery(words)) in which every required word matched some
      term: over the whole index (find) or over its shards (search.js with search-shards.js). */
-  /* Whether a result matched in its own text (title or abstract), not only through a topic's name. */
+  /* Whether a result matched in its own text (title, abstract, authors), not only through a topic's name. */
   function inText(result) {
     var metadata = result.matchData.metadata;
     return Object.keys(metadata).some(function (term) {
-      return Object.prototype.hasOwnProperty.call(metadata[term], "title") ||
-        Object.prototype.hasOwnProperty.call(metadata[term], "abstract");
+      return Object.keys(metadata[term]).some(function (field) { return field !== "tags"; });
     });
   }
 
@@ -168,6 +174,139 @@
     return words.filter(function (w) { return w.required; }).map(function (w) {
       return function (term) { return matches(w, term); };
     });
+  }
+
+  // A word tried again within one edit ------------------------------------------------------------
+
+  var FUZZY_FROM = 5;  // letters: a shorter word one edit away is most often another word, not a typo
+  var KEY_FROM = 3;  // code units: shorter terms are not in the buckets (generator/search/fuzzy.py)
+  var EDIT_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+  /* Whether a word may be tried again within one edit when it finds nothing: a Latin word every
+     result must hold, of FUZZY_FROM letters or more. */
+  function fuzzable(w) {
+    return !w.cjk && !w.fuzzy && w.required && Array.from(w.word).length >= FUZZY_FROM;
+  }
+
+  /* Every word one edit from `word` (two neighbouring letters swapped, a letter dropped, changed or
+     added: lunr's `~1`, applied to the word as typed rather than to its stem, since the index holds
+     stems: `learnng` stems to itself, two edits from `learn`) with its stem, the stems of three or more
+     code units only; as [variant, stem], in that order of edits, each variant once. A letter changed or
+     added is one of a-z, 0-9 or the word's own. */
+  function oneEditAway(word) {
+    var chars = Array.from(word), seen = Object.create(null), found = [];
+    var letters = Array.from(new Set(EDIT_LETTERS.split("").concat(chars)));
+    function add(variant) {
+      var text = variant.join("");
+      if (text === word || seen[text] === true) return;
+      seen[text] = true;
+      var s = stem(text);
+      if (s.length >= KEY_FROM) found.push([text, s]);
+    }
+    var n = chars.length, i;
+    for (i = 0; i + 1 < n; i++) add(chars.slice(0, i).concat(chars[i + 1], chars[i], chars.slice(i + 2)));
+    for (i = 0; i < n; i++) add(chars.slice(0, i).concat(chars.slice(i + 1)));
+    for (i = 0; i < n; i++) {
+      letters.forEach(function (c) { add(chars.slice(0, i).concat(c, chars.slice(i + 1))); });
+    }
+    for (i = 0; i <= n; i++) {
+      letters.forEach(function (c) { add(chars.slice(0, i).concat(c, chars.slice(i))); });
+    }
+    return found;
+  }
+
+  /* The word tried again: its alternatives, the stems one edit away that the index holds (`held`: stem →
+     how many papers hold it), each with the longest variant that gave it (what the status shows when no
+     result has the word: a letter dropped is the commonest typo) and a boost, its papers over those of the commonest (1 for that one): a speller
+     takes the commonest word, so `lerning` ranks the papers on learning first, not those of a rarer
+     surname `Leoning` that BM25 alone would put first; the rarer ones still come, after. */
+  function fuzzyWord(w, away, held) {
+    var alternatives = Object.create(null), boosts = Object.create(null), most = 0;
+    Object.keys(held).forEach(function (term) { most = Math.max(most, held[term]); });
+    away.forEach(function (pair) {
+      var shown = alternatives[pair[1]];
+      if (held[pair[1]] === undefined || (shown !== undefined && shown.length >= pair[0].length)) return;
+      alternatives[pair[1]] = pair[0];  // the longest variant of a stem: agnostc → agnostic, not agnost
+      boosts[pair[1]] = held[pair[1]] / most;
+    });
+    return { word: w.word, stem: w.stem, prefix: false, required: true, fuzzy: true, alternatives: alternatives,
+             boosts: boosts };
+  }
+
+  /* The box's search: the words, and when they find nothing, each word of FUZZY_FROM letters or more
+     that matches no term of the index tried again as the words one edit from it that the index holds
+     (all required, as before). `engine` answers over the whole index or its shards alike:
+     query(lunrQuery, requiredTests) → Promise of lunr's results; holds(lunrQuery of one word, test of a
+     term) → Promise of whether some term the word can match passes; existing(stems, first three code
+     units of the word) → Promise of {stem: how many documents hold it} for the stems the index holds.
+     Promise of {hits (refs, in requiredHits' order), words (as asked the last time: a word tried again
+     is `fuzzy`, with its `alternatives`), fixed (the words tried again), results (lunr's, of the last
+     query asked)}. */
+  function search(engine, words) {
+    return engine.query(lunrQuery(words), requiredTests(words)).then(function (results) {
+      var hits = requiredHits(results, words), eligible = words.filter(fuzzable);
+      var none = { hits: hits, words: words, fixed: [], results: results };
+      if (hits.length || !eligible.length) return none;
+      return Promise.all(eligible.map(function (w) {
+        return engine.holds(lunrQuery([w]), function (term) { return matches(w, term); });
+      })).then(function (held) {
+        var missing = eligible.filter(function (w, n) { return !held[n]; });
+        if (!missing.length) return none;
+        return Promise.all(missing.map(function (w) {
+          var away = oneEditAway(w.word);
+          var stems = Array.from(new Set(away.map(function (pair) { return pair[1]; })));
+          return engine.existing(stems, w.word.slice(0, KEY_FROM)).then(function (found) {
+            return fuzzyWord(w, away, found);
+          });
+        })).then(function (fixed) {
+          if (fixed.some(function (w) { return !Object.keys(w.alternatives).length; })) return none;
+          var asked = words.map(function (w) { return fixed[missing.indexOf(w)] || w; });
+          return engine.query(lunrQuery(asked), requiredTests(asked)).then(function (again) {
+            return { hits: requiredHits(again, asked), words: asked, fixed: fixed, results: again };
+          });
+        });
+      });
+    });
+  }
+
+  /* An engine for `search` over a whole lunr.Index (tests and benchmarks in node: the oracle). */
+  function wholeEngine(index) {
+    var terms = Object.keys(index.invertedIndex);
+    return {
+      query: function (fn) { return Promise.resolve(index.query(fn)); },
+      holds: function (fn, test) { return Promise.resolve(terms.some(test)); },
+      existing: function (stems) {
+        var held = Object.create(null);
+        stems.forEach(function (s) {
+          if (!Object.prototype.hasOwnProperty.call(index.invertedIndex, s)) return;
+          var posting = index.invertedIndex[s], refs = Object.create(null);
+          index.fields.forEach(function (field) {
+            Object.keys(posting[field]).forEach(function (ref) { refs[ref] = true; });
+          });
+          held[s] = Object.keys(refs).length;
+        });
+        return Promise.resolve(held);
+      },
+    };
+  }
+
+  /* The query as it was answered: each word tried again replaced by what the reader most likely meant,
+     the first word of `text` (the first result's title, authors and preview) that it matched there,
+     as written (in lower case if the reader typed the word so), else the variant that gave its
+     commonest alternative. */
+  function correctedQuery(query, fixed, text) {
+    var shown = Object.create(null);
+    fixed.forEach(function (w) {
+      var ranges = markedRanges(text, [w]);
+      var commonest = Object.keys(w.boosts).filter(function (t) { return w.boosts[t] === 1; })[0];
+      shown[w.word] = ranges.length ? text.slice(ranges[0][0], ranges[0][1]) : w.alternatives[commonest];
+    });
+    return query.split(SPLIT_KEEP).map(function (piece, i) {
+      if (i % 2) return piece;
+      var word = trim(normalise(piece)), edges = EDGES.exec(piece), fix = shown[word];
+      if (fix === undefined) return piece;
+      return edges[1] + (piece === piece.toLowerCase() ? fix.toLowerCase() : fix) + edges[3];  // as typed: agnostic
+    }).join("");
   }
 
   function find(search, words, tag) {
@@ -242,7 +381,8 @@
 
   var api = { normalise: normalise, queryWords: queryWords, unfinishedLetter: unfinishedLetter,
               fromLatex: fromLatex, find: find, lunrQuery: lunrQuery, requiredHits: requiredHits, requiredTests: requiredTests,
-              markedRanges: markedRanges };
+              markedRanges: markedRanges, search: search, wholeEngine: wholeEngine, oneEditAway: oneEditAway,
+              correctedQuery: correctedQuery };
   if (typeof module === "object" && module.exports) module.exports = api;  // node (tests/js)
   else globalThis.proceedingsQuery = api;
 })();

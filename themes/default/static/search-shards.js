@@ -186,6 +186,55 @@
     return this.run(function (query) { new lunr.QueryParser(text, query).parse(); });
   };
 
+  /* Whether the index holds a term passing `test` among those the query `fn` makes (as for `query`) can
+     match: the shards its clauses need, most often loaded already by the query that found nothing.
+     With `query` and `existing`, what search-query.js's `search` asks of an engine. */
+  Shards.prototype.holds = function (fn, test) {
+    var self = this;
+    return this.manifest().then(function (manifest) {
+      var query = new lunr.Query(manifest.fields);
+      fn.call(query, query);
+      var wanted = neededShards(manifest, clauseTerms(query, lunr.Pipeline.load(["stemmer"])));
+      return Promise.all(wanted.map(function (n) { return self.file("t" + n); })).then(function (shards) {
+        return shards.some(function (shard) { return shard.some(function (entry) { return test(entry[0]); }); });
+      });
+    });
+  };
+
+  /* FNV-1a (32 bits) of a bucket's key, over UTF-16 code units: generator/search/fuzzy.py key_hash. */
+  function keyHash(key) {
+    var h = 0x811c9dc5;
+    for (var i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193) >>> 0;
+    return h;
+  }
+
+  var KEY_FROM = 3;  // generator/search/fuzzy.py: a term is listed under its first three code units and the rest
+
+  /* Which of `terms` (each of three or more code units) the index holds, told by the buckets of terms
+     (generator/search/fuzzy.py): a term beginning with `prefix` (three code units) is looked for in the
+     bucket of its first three, any other in the bucket of the rest, so the variants of one word need a
+     few buckets, not every term shard. Promise of {term: how many documents hold it} for those held. */
+  Shards.prototype.existing = function (terms, prefix) {
+    var self = this;
+    return this.manifest().then(function (manifest) {
+      var count = manifest.fuzzy || 0, byBucket = Object.create(null);
+      if (!count) return Object.create(null);
+      terms.forEach(function (term) {
+        var key = term.slice(0, KEY_FROM) === prefix ? "<" + prefix : ">" + term.slice(KEY_FROM);
+        byBucket[keyHash(key) % count] = true;
+      });
+      var numbers = Object.keys(byBucket);
+      return Promise.all(numbers.map(function (n) { return self.file("f" + n); })).then(function (buckets) {
+        var listed = Object.create(null), held = Object.create(null);
+        buckets.forEach(function (bucket) {
+          for (var k = 0; k < bucket.length; k += 2) listed[bucket[k]] = bucket[k + 1];
+        });
+        terms.forEach(function (term) { if (listed[term] !== undefined) held[term] = listed[term]; });
+        return held;
+      });
+    });
+  };
+
   /* The display records of some documents (title, URL, tag numbers, preview…), from their blocks.
      `arrived`, if given, is called with the records of the longest run of `refs` from the first
      whose blocks have come, each time that run grows: the first results can be shown while a
@@ -212,7 +261,7 @@
     });
   };
 
-  var api = { Shards: Shards, shardOf: shardOf, shardsOfTerm: shardsOfTerm };
+  var api = { Shards: Shards, shardOf: shardOf, shardsOfTerm: shardsOfTerm, keyHash: keyHash };
   if (typeof module === "object" && module.exports) module.exports = api;  // node (tests/js)
   else globalThis.proceedingsShardedSearch = api;
 })();

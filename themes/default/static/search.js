@@ -123,19 +123,27 @@
   function findHits(search, words, tag) {
     var found;
     if (words.length) {
-      found = search.shards.query(Q.lunrQuery(words), Q.requiredTests(words)).then(function (results) {
-        return Q.requiredHits(results, words);
-      });
+      found = Q.search(search.shards, words);  // a word that finds nothing is tried again within one edit
     } else {
       var all = [];
       for (var n = 0; n < search.manifest.documents; n++) all.push(n);
-      found = Promise.resolve(all);
+      found = Promise.resolve({ hits: all, words: words, fixed: [] });
     }
     if (tag < 0) return found;
     return Promise.all([found, search.shards.file("tags")]).then(function (both) {
-      var tags = both[1];
-      return both[0].filter(function (n) { return tags[n].indexOf(tag) >= 0; });
+      var tags = both[1], got = both[0];
+      return { hits: got.hits.filter(function (n) { return tags[n].indexOf(tag) >= 0; }), words: got.words,
+               fixed: got.fixed };
     });
+  }
+
+  /* What the status says of `count` results: with a word tried again, what was asked instead of what
+     was typed ("No paper matches “agnostc”; 3 papers match “agnostic”"), the first result's display
+     record (if it has come) telling how the word is written. */
+  function foundText(count, query, tagName, found, first) {
+    if (!found.fixed.length || !count) return countText(count, query, tagName);
+    var text = first ? [first[0], first[4].join(" "), first[3]].join(" ") : "";
+    return say("corrected", { count: count, query: Q.correctedQuery(query, found.fixed, text), typed: query });
   }
 
   /* What a box searches: shelves of {root, path, title}: the volume itself, or a series' volumes
@@ -193,14 +201,22 @@
     return parent;
   }
 
-  /* doc: a display record, [title, url, tag numbers, snippet, title with math as a tree (if any)];
-     tags: the volume's [name, url] by tag number (its manifest's). */
+  /* The first authors' names, the words found in them marked, and "et al. (N more)" for the rest. */
+  function authorLine(names, more, words) {
+    var line = marked(el("p", "search-hit-authors"), names.join(", "), words);
+    if (more) line.appendChild(document.createTextNode(" " + say("et_al", { count: more })));
+    return line;
+  }
+
+  /* doc: a display record, [title, url, tag numbers, snippet, first authors' names, how many more,
+     title with math as a tree (if any)]; tags: the volume's [name, url] by tag number (its manifest's). */
   function renderHit(doc, tags, words, root) {
     var item = el("li", "search-hit");
-    var link = doc[4] ? typeset(el("a", "search-hit-title"), doc[4], words)
+    var link = doc[6] ? typeset(el("a", "search-hit-title"), doc[6], words)
                       : marked(el("a", "search-hit-title"), doc[0], words);
     link.href = new URL(doc[1], root).href;
     item.appendChild(link);
+    if (doc[4].length) item.appendChild(authorLine(doc[4], doc[5], words));
     if (doc[3]) item.appendChild(marked(el("p", "search-hit-snippet"), doc[3], words));
     if (doc[2].length) {
       var chips = item.appendChild(el("ul", "tags search-hit-tags"));
@@ -254,8 +270,9 @@
   }
 
   /* A series' count, and how many of its volumes' sections are filled (each loads its own records). */
-  function seriesText(count, query, done, volumes) {
-    var found = say(count ? "matches" : "none", { count: count, query: query });
+  function seriesText(count, query, done, volumes, answer, first) {
+    var found = answer ? foundText(count, query, "", answer, first)
+                       : say(count ? "matches" : "none", { count: count, query: query });
     var progress = done < volumes ? say("searched_some", { count: volumes, done: done })
                                   : say("searched", { count: volumes });
     return found + " " + progress;
@@ -385,19 +402,19 @@
       if (id !== box.runs) return;
       var tags = search.manifest.tags;
       var tag = tags.findIndex(function (t) { return t[0] === tagName; });
-      return findHits(search, words, tag).then(function (hits) {
+      return findHits(search, words, tag).then(function (found) {
         if (id !== box.runs) return;
-        var list = null;
+        var list = null, hits = found.hits;
         function shown(records) {  // the first results, then the rest as their blocks come
           if (id !== box.runs) return;
           var fresh = !list;
           if (fresh) list = el("ol", "search-results");
           records.slice(list.childElementCount).forEach(function (doc) {
-            list.appendChild(renderHit(doc, tags, words, shelf.root));
+            list.appendChild(renderHit(doc, tags, found.words, shelf.root));
           });
           if (!fresh) return;
           box.replaceList(list);
-          box.show(countText(hits.length, query, tagName));
+          box.show(foundText(hits.length, query, tagName, found, records[0]));
           box.moreLink(hits.length);
         }
         return search.shards.records(hits.slice(0, box.limit), shown).then(shown);
@@ -416,6 +433,7 @@
      volume cut short links to its own search. */
   SearchBox.prototype.searchVolumes = function (id, query, volume, words) {
     var box = this, total = 0, shown = 0, done = 0, turn = Promise.resolve(), first = true, failed = false;
+    var answer = null, firstRecord = null;  // the series' answer, and the first result shown (for its words)
     var wanted = this.shelves.filter(function (s) { return !volume || s.path === volume; });
     var list = el("div", "search-results search-volumes");
     var sections = wanted.map(function (shelf) {
@@ -426,7 +444,10 @@
     this.replaceList(list);
     var found = loadIndex({ root: ROOT }).then(function (series) {
       if (id !== box.runs) return null;
-      return findHits(series, words, -1).then(function (hits) { return byVolume(series.manifest, hits); });
+      return findHits(series, words, -1).then(function (got) {
+        answer = got;
+        return byVolume(series.manifest, got.hits);
+      });
     });
     found.catch(function (error) {  // the series' index: no volume can answer (said once, not per volume)
       failed = true;
@@ -452,7 +473,8 @@
         return wait;
       }).then(function () { return records; }).then(function (got) {
         if (!got || id !== box.runs) return;
-        box.fillVolume(sections[n], shelf, got.tags, got.count, got.records, words);
+        firstRecord = firstRecord || got.records[0] || null;
+        box.fillVolume(sections[n], shelf, got.tags, got.count, got.records, answer.words);
       }).catch(function () {
         if (id === box.runs && !failed) {
           sections[n].appendChild(el("p", "search-error", say("volume_failed", { volume: shelf.title })));
@@ -460,7 +482,7 @@
       }).then(function () {
         if (id !== box.runs || failed) return;
         done += 1;
-        box.show(seriesText(total, query, done, wanted.length));
+        box.show(seriesText(total, query, done, wanted.length, answer, firstRecord));
         if (done === wanted.length) box.moreLink(total);
       });
     });
