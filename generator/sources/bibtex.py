@@ -22,13 +22,14 @@ import re
 from pathlib import Path
 
 import bibtexparser
-from bibtexparser import middlewares
+from bibtexparser import middlewares, model
 from bibtexparser.middlewares.names import parse_single_name_into_parts
 from pylatexenc.latex2text import LatexNodes2Text
 
 from generator.errors import ContentError
 from generator.model.paper import DETAILS, SourceList, VolumeInfo
 from generator.model.schema import ENTRY_FIELDS
+from generator.sources.bibrecover import Blocks, reason, recover
 from generator.sources.bibstrings import Strings
 from generator.sources.records import RecordReader, field_name
 from generator.sources.relative import RelativeLinks
@@ -56,10 +57,7 @@ def parse(text: str, name: str, path: Path | None = None, links: RelativeLinks |
     finally:
         logger.setLevel(level)
     reader = RecordReader(name, links=links)
-    library = _resolve(library, Strings(reader.warn))
-    for block in library.failed_blocks:
-        reader.warn(f"cannot parse this BibTeX entry ({_reason(block)}); skipped it", block.start_line + 1)
-    blocks = sorted(library.entries, key=lambda e: e.start_line)
+    blocks = _resolve(recover(library, text, reader.warn), Strings(reader.warn), reader.warn)
     volume = next((volume_info(_fields(block), lambda message, at=block.start_line + 1: reader.warn(message, at))
                    for block in blocks if block.entry_type.lower() == "proceedings"), VolumeInfo())
     section_titles = dict(volume.sections)
@@ -81,14 +79,22 @@ def parse(text: str, name: str, path: Path | None = None, links: RelativeLinks |
     return SourceList(path or Path(name), volume.title, tuple(entries), tuple(diagnostics), volume)
 
 
-def _resolve(library, strings: Strings):
+def _resolve(found: Blocks, strings: Strings, warn) -> list:
     """Every @string and field value as BibTeX reads it, then authors split into names."""
-    for block in sorted(library.strings, key=lambda b: b.start_line):
+    for block in found.strings:
         strings.define(block.key, block.value, block.start_line + 1)
-    for block in library.entries:
+    names = middlewares.SeparateCoAuthors()
+    entries = []
+    for block in found.entries:
         for field in block.fields:
             field.value = strings.resolve(field.value, (field.start_line or block.start_line) + 1)
-    return middlewares.SeparateCoAuthors().transform(library)
+        split = names.transform_entry(block, None)
+        if isinstance(split, model.MiddlewareErrorBlock):  # BibTeX would still keep the entry and its names
+            warn(f"@{block.entry_type}{{{block.key}}}: the names cannot be split as BibTeX names "
+                 f"({reason(split)}); each list is kept as one name", block.start_line + 1)
+            split = block
+        entries.append(split)
+    return entries
 
 
 def _fields(block) -> dict:
@@ -190,9 +196,3 @@ def _text_to_unicode(text: str) -> str:
         return text.replace("{", "").replace("}", "")
     return _TO_TEXT.latex_to_text(text)
 
-
-def _reason(block) -> str:
-    error = getattr(block, "error", None)
-    message = str(error).strip() if error else ""
-    # bibtexparser adds a note for programmers ("Note: The entry … is available as `failed_block…`").
-    return message.splitlines()[0].split(". Note:")[0] if message else "syntax error"
