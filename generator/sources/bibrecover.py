@@ -16,13 +16,19 @@ all four):
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import bibtexparser
 from bibtexparser import model
 
 Warn = Callable[[str, int], None]  # (message, 1-based line)
+
+# bibtexparser does not count a brace after a backslash; BibTeX counts every brace. Hidden behind this mark
+# while bibtexparser splits the file, `\{` and `\}` count as BibTeX counts them, then are put back.
+_HIDDEN = "\x01"
 
 _START = re.compile(r"@\s*([A-Za-z][\w:-]*)\s*([{(])")
 _NAME = re.compile(r"\s*([^\s=,{}()\"#]+)\s*")
@@ -39,6 +45,28 @@ class Blocks:
     strings: list[model.String] = field(default_factory=list)
 
 
+def read_blocks(text: str, warn: Warn) -> Blocks:
+    """The entries and strings of a .bib, as BibTeX reads them."""
+    text = text.replace(_HIDDEN, "").replace("\\{", _HIDDEN + "{").replace("\\}", _HIDDEN + "}")
+    # bibtexparser logs each block it cannot parse; they are recovered here, or reported with their line.
+    logger = logging.getLogger("bibtexparser")
+    level, logger.level = logger.level, logging.CRITICAL
+    try:
+        # Without bibtexparser's own string middleware: it leaves `a # "b"` and `jun` as written.
+        library = bibtexparser.parse_string(text, parse_stack=[])
+    finally:
+        logger.setLevel(level)
+    found = recover(library, text, warn)
+    for block in [*found.entries, *found.strings]:
+        block.key = block.key.replace(_HIDDEN, "\\")
+    for string in found.strings:
+        string.value = string.value.replace(_HIDDEN, "\\")
+    for entry in found.entries:
+        for field_ in entry.fields:
+            field_.value = field_.value.replace(_HIDDEN, "\\")
+    return found
+
+
 def recover(library, text: str, warn: Warn) -> Blocks:
     """The library's entries and strings, with those bibtexparser failed on recovered."""
     found = Blocks(list(library.entries), list(library.strings))
@@ -51,7 +79,9 @@ def recover(library, text: str, warn: Warn) -> Blocks:
             found.strings.append(kept)
         elif kept is not None:
             found.entries.append(kept)
-    found.entries.sort(key=lambda entry: entry.start_line or 0)
+    # Field names are BibTeX's in any case (BibDesk writes `Author`): one spelling, each field once.
+    found.entries = sorted((first_values(entry, warn) for entry in found.entries),
+                           key=lambda entry: entry.start_line or 0)
     found.strings.sort(key=lambda string: string.start_line or 0)
     return found
 
@@ -59,7 +89,7 @@ def recover(library, text: str, warn: Warn) -> Blocks:
 def _recovered(block, lines: list[str], anchors: list[int], warn: Warn):
     line = (block.start_line or 0) + 1
     if isinstance(block, model.DuplicateFieldKeyBlock):
-        return first_values(block.ignore_error_block, warn)
+        return block.ignore_error_block
     if isinstance(block, model.DuplicateBlockKeyBlock):
         kept = block.ignore_error_block
         if isinstance(kept, model.String):
@@ -69,18 +99,18 @@ def _recovered(block, lines: list[str], anchors: list[int], warn: Warn):
         end = next((anchor for anchor in anchors if anchor > block.start_line), len(lines))
         entry = read_entry("\n".join(lines[block.start_line:end]), block.start_line, warn, len(lines))
         if entry is not None:
-            return first_values(entry, warn)
+            return entry
     warn(f"cannot parse this BibTeX block ({reason(block)}); skipped it", line)
     return None
 
 
 def first_values(entry: model.Entry, warn: Warn) -> model.Entry:
-    """``entry`` with each field once, its first value, and a warning for each repeat."""
+    """``entry`` with each field once, named in lower case, its first value; a warning for each repeat."""
     seen: dict[str, model.Field] = {}
     for field_ in entry.fields:
         name = field_.key.lower()
         if name not in seen:
-            seen[name] = field_
+            seen[name] = model.Field(name, field_.value, field_.start_line)
             continue
         at = (field_.start_line if field_.start_line is not None else entry.start_line or 0) + 1
         same = "the same value" if _bare(field_.value) == _bare(seen[name].value) else "another value"
@@ -100,12 +130,17 @@ def read_entry(text: str, first_line: int, warn: Warn, total_lines: int = 0) -> 
     if start is None:
         return None
     close = "}" if start.group(2) == "{" else ")"
-    scan = _Scan(text, first_line, close)
     key_end = _key_end(text, start.end(), close)
     key = text[start.end():key_end].strip()
     if not key or any(char in key for char in "{}=\"") or text[key_end:key_end + 1] != ",":
         return None
+    scan = _Scan(text, first_line, close)
     fields = scan.fields(key_end + 1)
+    if scan.unclosed_entry or scan.unclosed_values:
+        # Braces that never balance: a value may have run on through the fields after it (`title = {Half,`
+        # then `author = {…}`). Read again, each value stopped where a line starts the next field.
+        scan = _Scan(text, first_line, close, fenced=True)
+        fields = scan.fields(key_end + 1)
     entry = f"@{start.group(1)}{{{key}}}"
     after = first_line + text.count("\n") + 2  # the line of the block after, if any
     until = f"the next block (line {after})" if after <= total_lines else "the end of the file"
@@ -120,8 +155,9 @@ def read_entry(text: str, first_line: int, warn: Warn, total_lines: int = 0) -> 
 class _Scan:
     """Fields of one entry, scanned as BibTeX scans them, and where its braces never close."""
 
-    def __init__(self, text: str, first_line: int, close: str):
+    def __init__(self, text: str, first_line: int, close: str, fenced: bool = False):
         self.text, self.first_line, self.close = text, first_line, close
+        self.fenced = fenced  # a group never runs past a line that starts a field
         self.unclosed_values: list[tuple[int, int]] = []  # (line its group opens, its last line), 1-based
         self.unclosed_entry = False
 
@@ -172,8 +208,11 @@ class _Scan:
             while end < len(self.text) and self.text[end] not in _BARE_END:
                 end += 1
             return max(end, at + 1)
-        depth = 0
-        for index in range(at + 1, len(self.text)):
+        depth, fence = 0, len(self.text)
+        if self.fenced:
+            next_field = _FIELD_LINE.search(self.text, at)
+            fence = next_field.start() if next_field else fence
+        for index in range(at + 1, fence):
             char = self.text[index]
             if char == "{":
                 depth += 1

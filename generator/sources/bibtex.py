@@ -17,19 +17,17 @@ abstract is a paper without an abstract.
 from __future__ import annotations
 
 import datetime as dt
-import logging
 import re
 from pathlib import Path
 
-import bibtexparser
-from bibtexparser import middlewares, model
+from bibtexparser import middlewares
 from bibtexparser.middlewares.names import parse_single_name_into_parts
 from pylatexenc.latex2text import LatexNodes2Text
 
 from generator.errors import ContentError
 from generator.model.paper import DETAILS, SourceList, VolumeInfo
 from generator.model.schema import ENTRY_FIELDS
-from generator.sources.bibrecover import Blocks, reason, recover
+from generator.sources.bibrecover import Blocks, read_blocks
 from generator.sources.bibstrings import Strings
 from generator.sources.records import RecordReader, field_name
 from generator.sources.relative import RelativeLinks
@@ -48,16 +46,8 @@ def read(path: Path, name: str, links: RelativeLinks | None = None) -> SourceLis
 
 
 def parse(text: str, name: str, path: Path | None = None, links: RelativeLinks | None = None) -> SourceList:
-    # bibtexparser logs each block it cannot parse; we report them ourselves, with their line.
-    logger = logging.getLogger("bibtexparser")
-    level, logger.level = logger.level, logging.CRITICAL
-    try:
-        # Without bibtexparser's own string middleware: it leaves `a # "b"` and `jun` as written.
-        library = bibtexparser.parse_string(text, parse_stack=[])
-    finally:
-        logger.setLevel(level)
     reader = RecordReader(name, links=links)
-    blocks = _resolve(recover(library, text, reader.warn), Strings(reader.warn), reader.warn)
+    blocks = _resolve(read_blocks(text, reader.warn), Strings(reader.warn))
     volume = next((volume_info(_fields(block), lambda message, at=block.start_line + 1: reader.warn(message, at))
                    for block in blocks if block.entry_type.lower() == "proceedings"), VolumeInfo())
     section_titles = dict(volume.sections)
@@ -79,7 +69,7 @@ def parse(text: str, name: str, path: Path | None = None, links: RelativeLinks |
     return SourceList(path or Path(name), volume.title, tuple(entries), tuple(diagnostics), volume)
 
 
-def _resolve(found: Blocks, strings: Strings, warn) -> list:
+def _resolve(found: Blocks, strings: Strings) -> list:
     """Every @string and field value as BibTeX reads it, then authors split into names."""
     for block in found.strings:
         strings.define(block.key, block.value, block.start_line + 1)
@@ -88,12 +78,7 @@ def _resolve(found: Blocks, strings: Strings, warn) -> list:
     for block in found.entries:
         for field in block.fields:
             field.value = strings.resolve(field.value, (field.start_line or block.start_line) + 1)
-        split = names.transform_entry(block, None)
-        if isinstance(split, model.MiddlewareErrorBlock):  # BibTeX would still keep the entry and its names
-            warn(f"@{block.entry_type}{{{block.key}}}: the names cannot be split as BibTeX names "
-                 f"({reason(split)}); each list is kept as one name", block.start_line + 1)
-            split = block
-        entries.append(split)
+        entries.append(names.transform_entry(block, None))  # (it raises no error: a name splits or stays whole)
     return entries
 
 
