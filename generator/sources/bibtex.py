@@ -24,14 +24,13 @@ from bibtexparser import middlewares
 from bibtexparser.middlewares.names import parse_single_name_into_parts
 from pylatexenc.latex2text import LatexNodes2Text
 
-from generator.errors import ContentError
 from generator.model.paper import DETAILS, SourceList, VolumeInfo
 from generator.model.schema import ENTRY_FIELDS
 from generator.sources.bibrecover import Blocks, read_blocks
 from generator.sources.bibstrings import Strings
+from generator.sources.encoding import read_text, with_note
 from generator.sources.records import RecordReader, field_name
 from generator.sources.relative import RelativeLinks
-from generator.content.yamlutil import read_utf8
 
 _MATH = re.compile(r"(\$[^$]+\$)")
 _TO_TEXT = LatexNodes2Text(math_mode="verbatim")
@@ -42,7 +41,8 @@ _TEX = frozenset(field.name for field in (*ENTRY_FIELDS, *DETAILS) if field.tex)
 
 
 def read(path: Path, name: str, links: RelativeLinks | None = None) -> SourceList:
-    return parse(read_utf8(path, name, ContentError), name, path, links)
+    decoded = read_text(path, name)
+    return with_note(parse(decoded.text, name, path, links), decoded, name)
 
 
 def parse(text: str, name: str, path: Path | None = None, links: RelativeLinks | None = None) -> SourceList:
