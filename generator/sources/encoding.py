@@ -28,6 +28,7 @@ from generator.model.paper import SourceList
 
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+_TIE = 0.01  # charset-normalizer's "chaos" (0 = reads cleanly): two codecs this close read the text as well
 _FALLBACK = "cp1252"  # for lines no codec reads better: every byte but five is a character in it
 _NAMES = {"cp1252": "Windows-1252", "latin_1": "Latin-1", "iso8859_1": "Latin-1", "utf_16": "UTF-16",
           "utf_16_le": "UTF-16 (little-endian, no byte-order mark)",
@@ -113,11 +114,16 @@ def _first_not_utf8(raw: bytes) -> tuple[int, int]:
 
 
 def _detect(raw: bytes) -> str | None:
-    best = charset_normalizer.from_bytes(raw).best()
+    """The codec that reads ``raw`` best; of those that read it as cleanly, Windows-1252, when it is one
+    (a short Western text reads as cleanly in mac_latin2 or cp1250, whose letters differ where it matters)."""
+    matches = charset_normalizer.from_bytes(raw)
+    best = matches.best()
     if best is None:
         return None
-    same = {codec.lower() for codec in best.could_be_from_charset}
-    return _FALLBACK if _FALLBACK in same else best.encoding
+    clean = [match for match in matches if match.chaos <= best.chaos + _TIE]
+    if any(_FALLBACK in (codec.lower() for codec in match.could_be_from_charset) for match in clean):
+        return _FALLBACK
+    return best.encoding
 
 
 def _mostly_utf8(raw: bytes) -> Decoded | None:
