@@ -45,8 +45,8 @@ class Blocks:
     strings: list[model.String] = field(default_factory=list)
 
 
-def read_blocks(text: str, warn: Warn) -> Blocks:
-    """The entries and strings of a .bib, as BibTeX reads them."""
+def read_blocks(text: str, warn: Warn, skip: Warn) -> Blocks:
+    """The entries and strings of a .bib, as BibTeX reads them; ``skip`` hears of a block that is not read."""
     text = text.replace(_HIDDEN, "").replace("\\{", _HIDDEN + "{").replace("\\}", _HIDDEN + "}")
     # bibtexparser logs each block it cannot parse; they are recovered here, or reported with their line.
     logger = logging.getLogger("bibtexparser")
@@ -56,7 +56,7 @@ def read_blocks(text: str, warn: Warn) -> Blocks:
         library = bibtexparser.parse_string(text, parse_stack=[])
     finally:
         logger.setLevel(level)
-    found = recover(library, text, warn)
+    found = recover(library, text, warn, skip)
     for block in [*found.entries, *found.strings]:
         block.key = block.key.replace(_HIDDEN, "\\")
     for string in found.strings:
@@ -67,14 +67,14 @@ def read_blocks(text: str, warn: Warn) -> Blocks:
     return found
 
 
-def recover(library, text: str, warn: Warn) -> Blocks:
+def recover(library, text: str, warn: Warn, skip: Warn) -> Blocks:
     """The library's entries and strings, with those bibtexparser failed on recovered."""
     found = Blocks(list(library.entries), list(library.strings))
     lines = text.split("\n")
     anchors = sorted(block.start_line for block in library.blocks
                      if not isinstance(block, model.ImplicitComment) and block.start_line is not None)
     for block in library.failed_blocks:
-        kept = _recovered(block, lines, anchors, warn)
+        kept = _recovered(block, lines, anchors, warn, skip)
         if isinstance(kept, model.String):
             found.strings.append(kept)
         elif kept is not None:
@@ -86,7 +86,7 @@ def recover(library, text: str, warn: Warn) -> Blocks:
     return found
 
 
-def _recovered(block, lines: list[str], anchors: list[int], warn: Warn):
+def _recovered(block, lines: list[str], anchors: list[int], warn: Warn, skip: Warn):
     line = (block.start_line or 0) + 1
     if isinstance(block, model.DuplicateFieldKeyBlock):
         return block.ignore_error_block
@@ -100,7 +100,7 @@ def _recovered(block, lines: list[str], anchors: list[int], warn: Warn):
         entry = read_entry("\n".join(lines[block.start_line:end]), block.start_line, warn, len(lines))
         if entry is not None:
             return entry
-    warn(f"cannot parse this BibTeX block ({reason(block)}); skipped it", line)
+    skip(f"cannot parse this BibTeX block ({reason(block)}); skipped it", line)
     return None
 
 

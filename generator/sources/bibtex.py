@@ -47,7 +47,7 @@ def read(path: Path, name: str, links: RelativeLinks | None = None) -> SourceLis
 
 def parse(text: str, name: str, path: Path | None = None, links: RelativeLinks | None = None) -> SourceList:
     reader = RecordReader(name, links=links)
-    blocks = _resolve(read_blocks(text, reader.warn), Strings(reader.warn))
+    blocks = _resolve(read_blocks(text, reader.warn, reader.skip), Strings(reader.warn))
     volume = next((volume_info(_fields(block), lambda message, at=block.start_line + 1: reader.warn(message, at))
                    for block in blocks if block.entry_type.lower() == "proceedings"), VolumeInfo())
     section_titles = dict(volume.sections)
@@ -57,7 +57,7 @@ def parse(text: str, name: str, path: Path | None = None, links: RelativeLinks |
         if block.entry_type.lower() == "proceedings":
             continue
         if "abstract" not in fields and "title" not in fields:
-            reader.warn(f"@{block.entry_type}{{{block.key}}} has neither a title nor an abstract; skipped it", line)
+            reader.skip(f"@{block.entry_type}{{{block.key}}} has neither a title nor an abstract; skipped it", line)
             continue
         if "section" in fields:  # PMLR names a section by its key; a reader wants its title
             fields["section"] = section_titles.get(str(fields["section"]).strip(), fields["section"])

@@ -18,7 +18,7 @@ from typing import Any
 
 from generator.text.cleantext import clean_fields
 from generator.model.details import parse_details
-from generator.errors import Diagnostic, shown
+from generator.errors import SKIPPED, Diagnostic, shown
 from generator.model.paper import DETAILS, Entry
 from generator.model.schema import ENTRY_FIELDS
 from generator.sources.escapes import decode_line_breaks
@@ -86,7 +86,7 @@ class RecordReader:
 
         abstract, title = self._text(record.get("abstract")), " ".join(self._text(record.get("title")).split())
         if not abstract and not title:
-            self.warn(f"{_name(record)} has neither a title nor an abstract; skipped it", line)
+            self.skip(f"{_name(record)} has neither a title nor an abstract; skipped it", line)
             return None
         self.index += 1
         record = {**record, **{key: split_list(record.get(key)) for key in _LISTS}}
@@ -121,6 +121,10 @@ class RecordReader:
 
     def warn(self, message: str, line: int | None) -> None:
         self.diagnostics.append(Diagnostic("warning", message, self.source, line))
+
+    def skip(self, message: str, line: int | None) -> None:
+        """A warning that the record on ``line`` is not published."""
+        self.diagnostics.append(Diagnostic("warning", message, self.source, line, SKIPPED))
 
     def finish(self) -> None:
         """The warnings about the whole file, once its last record is read."""

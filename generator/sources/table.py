@@ -132,6 +132,6 @@ def _rows(lines: list[str], start: int, delimiter: str, reader: RecordReader) ->
                 first = start + rows.line_num
             return
         except csv.Error as exc:
-            reader.warn(f"this row cannot be read ({exc}: is a quote never closed?); skipped it and read on "
+            reader.skip(f"this row cannot be read ({exc}: is a quote never closed?); skipped it and read on "
                         "from the next line", first)
             start = first + 1
