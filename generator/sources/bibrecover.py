@@ -16,6 +16,7 @@ all four):
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 from collections.abc import Callable
@@ -96,7 +97,8 @@ def _recovered(block, lines: list[str], anchors: list[int], warn: Warn, skip: Wa
             warn(f"@string {kept.key} is defined again here; the later definition is used, as BibTeX uses it", line)
         return kept
     if isinstance(block, model.ParsingFailedBlock) and block.start_line is not None:
-        end = next((anchor for anchor in anchors if anchor > block.start_line), len(lines))
+        after = bisect.bisect_right(anchors, block.start_line)
+        end = anchors[after] if after < len(anchors) else len(lines)
         entry = read_entry("\n".join(lines[block.start_line:end]), block.start_line, warn, len(lines))
         if entry is not None:
             return entry
@@ -158,6 +160,7 @@ class _Scan:
     def __init__(self, text: str, first_line: int, close: str, fenced: bool = False):
         self.text, self.first_line, self.close = text, first_line, close
         self.fenced = fenced  # a group never runs past a line that starts a field
+        self.fields_at = [match.start() for match in _FIELD_LINE.finditer(text)]  # where such lines start
         self.unclosed_values: list[tuple[int, int]] = []  # (line its group opens, its last line), 1-based
         self.unclosed_entry = False
 
@@ -192,14 +195,18 @@ class _Scan:
     def unclosed(self, begin: int) -> tuple[str, int]:
         """A value whose group never closes: up to the next line that starts a field (``author = {``),
         else to the end of the entry, its groups closed there."""
-        field_start = _FIELD_LINE.search(self.text, begin)
-        end = field_start.start() if field_start else len(self.text)
+        end = self.next_field(begin)
         value = self.text[begin:end].rstrip().removesuffix(",").rstrip()
         self.unclosed_values.append((self.first_line + _line_of(self.text, begin) + 1,
                                      self.first_line + _line_of(self.text, begin + len(value)) + 1))
         depth = sum(1 if char == "{" else -1 for char in value if char in "{}")
         closing = "}" * max(depth, 0) if value.startswith("{") else "}" * max(depth, 0) + '"'
         return value + closing, end
+
+    def next_field(self, at: int) -> int:
+        """Where the first line after ``at`` that starts a field begins, else the end of the text."""
+        index = bisect.bisect_right(self.fields_at, at)
+        return self.fields_at[index] if index < len(self.fields_at) else len(self.text)
 
     def piece(self, at: int) -> int | None:
         opener = self.text[at]
@@ -208,10 +215,7 @@ class _Scan:
             while end < len(self.text) and self.text[end] not in _BARE_END:
                 end += 1
             return max(end, at + 1)
-        depth, fence = 0, len(self.text)
-        if self.fenced:
-            next_field = _FIELD_LINE.search(self.text, at)
-            fence = next_field.start() if next_field else fence
+        depth, fence = 0, self.next_field(at) if self.fenced else len(self.text)
         for index in range(at + 1, fence):
             char = self.text[index]
             if char == "{":
