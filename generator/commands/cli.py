@@ -206,7 +206,7 @@ def run_new(args, reporter: ConsoleReporter) -> int:
     return finish(f"created {project.title!r} in {args.dir}/", reporter)
 
 
-CHANGES_SHOWN = 20  # pages changed, each named; past that (a first build), counted (-v names each)
+CHANGES_SHOWN = 10  # pages changed, each named; past that (a first build), counted (-v names each)
 
 
 def report_changes(changes: list[Change], content_dir: Path, reporter: Reporter, dry_run: bool = False,

@@ -78,8 +78,8 @@ class ConsoleReporter(Reporter):
     """
 
     WARNINGS_SHOWN = 30
-    NOT_PUBLISHED_SHOWN = 10
-    NOTES_SHOWN = 10
+    NOT_PUBLISHED_SHOWN = 5
+    NOTES_SHOWN = 8
 
     def __init__(self, stream: TextIO | None = None, *, verbose: bool = False, quiet: bool = False):
         super().__init__()
