@@ -18,11 +18,15 @@ from conftest import REPO
 from generator.errors import ContentError
 from generator.sources import read_source
 from generator.sources.encoding import decode
-from generator.sources.table import sniff_delimiter
+from generator.sources.table import parse, sniff_delimiter
 
 VENUES = Path(__file__).parent / "fixtures" / "venues"
 TABLES = ["ismir-2024-papers.csv", "miniconf-2020-papers.csv", "sigdial-2023-papers.csv", "icwsm-2021-papers.csv",
           "conftool-export.csv"]
+
+
+def read_source_text(text: str, name: str):
+    return parse(text, name, "\t" if name.endswith(".tsv") else ",")
 
 
 def resaved(text: str, delimiter: str) -> str:
@@ -89,6 +93,12 @@ def test_a_utf8_file_with_one_row_pasted_in_windows_1252_keeps_the_row(tmp_path)
     assert line == 3 and message.startswith("line 3 is not UTF-8 like the rest of the file: read as Windows-1252")
 
 
+def test_a_quote_closed_mid_cell_is_read_as_a_spreadsheet_reads_it():
+    source = read_source_text('UID\ttitle\tabstract\n1\tOne\t"Quoted" and more\n2\tTwo\tSecond\n', "p.tsv")
+    assert [(e.uid, e.text) for e in source.entries] == [("1", "Quoted and more"), ("2", "Second")]
+    assert [d.line for d in source.diagnostics] == [2]
+
+
 def test_a_binary_file_named_csv_is_refused_naming_it(tmp_path):
     (tmp_path / "p.csv").write_bytes(bytes(range(256)) * 8)
     with pytest.raises(ContentError) as raised:
@@ -117,7 +127,8 @@ def test_an_unterminated_quote_is_reported_on_the_line_it_opens(tmp_path, encodi
     source = read_source(tmp_path / "p.csv", "p.csv")
     unread = [d for d in source.diagnostics if "cannot be read" in d.message]
     assert [d.line for d in unread] == [3]
-    assert [e.title for e in source.entries] == ["Café", "Last"]
+    assert [(e.title, e.text) for e in source.entries] == [("Café", "Fine"), ("Broken", "Never closed"),
+                                                           ("Last", "Fine too")]  # its line kept, as Excel would
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

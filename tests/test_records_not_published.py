@@ -34,8 +34,7 @@ def lossy_content(folder: Path) -> Path:
     folder.mkdir()
     (folder / "a.bib").write_text("@inproceedings{good, title = {Good}, abstract = {Kept.}}\n"
                                   "@inproceedings{x title = {No comma after the key}}\n", encoding="utf-8")
-    (folder / "b.csv").write_text('UID,title,abstract\n1,One,Fine\n2,Two,"Never closed\n3,Three,Fine too\n',
-                                  encoding="utf-8")
+    (folder / "b.csv").write_text('UID,title,abstract\n1,One,Fine\n,,\n3,Three,Fine too\n4,,\n', encoding="utf-8")
     lines = [json.dumps({"id": "j1", "title": "Jay", "abstract": "Kept too."}), "{not json", json.dumps({"id": "j2"})]
     (folder / "c.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return folder
@@ -47,7 +46,7 @@ def test_the_summary_line_counts_every_record_not_published_with_its_place(tmp_p
         result = run(command[0], "--content", str(content), *command[1:])
         assert result.returncode == 0, result.stderr
         last = result.stderr.strip().splitlines()[-1]
-        assert last.endswith("; 4 records not published (a.bib:2, b.csv:3, c.jsonl:2, c.jsonl:3)"), last
+        assert last.endswith("; 4 records not published (a.bib:2, b.csv:5, c.jsonl:2, c.jsonl:3)"), last
     built = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
     assert "built 4 papers" in built.stderr  # Good, One, Three, Jay
     assert run("build", "--strict", "--content", str(content), "--out", str(tmp_path / "site")).returncode == 1

@@ -3,9 +3,9 @@
 Columns are matched by name, in any order and case (``UID``, ``title``,
 ``authors``, ``abstract``, ``keywords``, ``pdf_url``, ``session``… see
 ``records.FIELDS``); authors and keywords are separated by ``|`` (or ``;``).
-Unknown columns are ignored with one warning. A row without an abstract is
-skipped with a warning naming its line, as is a row that cannot be read (a
-quote never closed): reading goes on with the next.
+Unknown columns are ignored with one warning. A row with neither a title nor
+an abstract is skipped with a warning naming its line; a row whose quote never
+closes is read from its own line, as a spreadsheet reads it, with a warning.
 
 As a spreadsheet saves them: in any encoding (sources/encoding.py), with cells separated by a comma, a
 semicolon (Excel where the decimal mark is a comma), a tab or ``|`` — the one whose header cells name the
@@ -119,7 +119,8 @@ def _header(lines: list[str], name: str, delimiter: str) -> list[str]:
 
 def _rows(lines: list[str], start: int, delimiter: str, reader: RecordReader) -> Iterator[tuple[list[str], int]]:
     """Rows from line ``start`` on, with the line each starts on. A row the csv module cannot read (a quote
-    never closed) is skipped with a warning and reading starts again on the line after it starts."""
+    never closed, a quote closed mid-cell) is read from its first line alone, as a spreadsheet reads it (the
+    quote's cell up to the line's end), with a warning; reading goes on with the line after it."""
     # A cell may be as long as the file: the csv module's own limit (128 KiB) would stop the whole table.
     csv.field_size_limit(max(csv.field_size_limit(), sum(len(line) + 1 for line in lines)))
     while start <= len(lines):
@@ -132,6 +133,21 @@ def _rows(lines: list[str], start: int, delimiter: str, reader: RecordReader) ->
                 first = start + rows.line_num
             return
         except csv.Error as exc:
-            reader.skip(f"this row cannot be read ({exc}: is a quote never closed?); skipped it and read on "
-                        "from the next line", first)
+            row = _line_alone(lines[first - 1], delimiter)
+            if row is None:
+                reader.skip(f"this row cannot be read ({exc}: is a quote never closed?); skipped it and read on "
+                            "from the next line", first)
+            else:
+                reader.warn(f"this row cannot be read whole ({exc}: is a quote never closed?); read its first "
+                            "line alone, as a spreadsheet would, and on from the next line", first)
+                yield row, first
             start = first + 1
+
+
+def _line_alone(line: str, delimiter: str) -> list[str] | None:
+    """The cells of one line whose quotes do not pair, as a spreadsheet reads them; None if it holds none."""
+    try:
+        row = next(csv.reader([line], delimiter=delimiter, strict=False), None)
+    except csv.Error:
+        return None
+    return row if row and any(cell.strip() for cell in row) else None
