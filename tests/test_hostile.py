@@ -123,7 +123,7 @@ class Built:
 def hostile(tmp_path_factory) -> Built:
     root = tmp_path_factory.mktemp("hostile")
     content = hostile_content(root / "content")
-    result = build(content, root / "site", via=run)
+    result = build(content, root / "site", "-v", via=run)  # every warning printed: the tests read them
     return Built(content, root / "site", result)
 
 
