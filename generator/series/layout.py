@@ -157,6 +157,8 @@ def refuse_nothing_to_read(content_dir: Path) -> None:
     naming what it holds and the formats read: building it would publish an empty site and say nothing."""
     if not content_dir.is_dir() or find_sources(content_dir) or any((content_dir / PAGES_DIR).glob("*.md")):
         return
+    if (content_dir / CONFIG_NAME).is_file():
+        load_config(content_dir, lambda _: None)  # a config that cannot be read is said first (its warnings later)
     found = sorted(f"{child.name}/" if child.is_dir() else child.name
                    for child in content_dir.iterdir() if not child.name.startswith("."))
     held = (f"it holds {', '.join(found[:8])}{f' and {len(found) - 8} more' if len(found) > 8 else ''}"
