@@ -58,14 +58,22 @@ class OutputError(ProceedingsError):
     """The site could not be written; the previous site is left as it was."""
 
 
+# Diagnostic codes, for what output counts and groups rather than reads from the message's words.
+SKIPPED = "record-skipped"  # a source's record no page shows: it could not be read or holds nothing to show
+REPEAT = "record-repeat"  # a record published once, from the earlier record it repeats
+NOT_PUBLISHED = (SKIPPED, REPEAT)
+
+
 @dataclass(frozen=True)
 class Diagnostic:
-    """A warning or a per-paper error, collected rather than raised."""
+    """A warning, a per-paper error or a note ("info"), collected rather than raised."""
 
-    level: str  # "warning" or "error"
+    level: str  # "warning", "error" or "info"
     message: str
     path: Path | str | None = None
     line: int | None = None
+    code: str = ""  # one of the codes above, or "" (not yet given one)
+    count: int = 1  # the records it stands for (a file's repeats of another file are one warning)
 
     def __str__(self) -> str:
         return f"{_location(self.path, self.line)}{self.level}: {self.message}"

@@ -68,3 +68,22 @@ def _newest_volume(folder: Path) -> None:
     folder.mkdir()
     (folder / "workshop.jsonl").write_text("".join(json.dumps(record) + "\n" for record in NEWEST), encoding="utf-8")
     (folder / "proceedings.yaml").write_text("title: Tiny Things Workshop 2023\ndate: 2023-12-01\n", encoding="utf-8")
+
+
+# The venues' own files (tests/fixtures/venues/), one per volume of a long series, in turn.
+VENUE_FILES = ("pmlr-quirks.bib", "ismir-2024-papers.csv", "pmlr-v247.bib", "miniconf-2020-papers.csv",
+               "colt-2024-theory.bib", "sigdial-2023-papers.csv", "pmlr-v999.bib", "icwsm-2021-papers.csv",
+               "conftool-export.csv")
+
+
+def make_long_series(root: Path, volumes: int = 16) -> Path:
+    """A series of ``volumes`` volumes (2001, 2002…), each one of the venues' files, as a PMLR or ACL series
+    of many years is: the same quirks and warnings volume after volume."""
+    content = root / "series"
+    for number in range(volumes):
+        source = FIXTURES / "venues" / VENUE_FILES[number % len(VENUE_FILES)]
+        folder = content / str(2001 + number)
+        folder.mkdir(parents=True)
+        shutil.copyfile(source, folder / source.name)
+    (content / "proceedings.yaml").write_text("title: A Long Series\n", encoding="utf-8")
+    return content

@@ -123,7 +123,7 @@ class Built:
 def hostile(tmp_path_factory) -> Built:
     root = tmp_path_factory.mktemp("hostile")
     content = hostile_content(root / "content")
-    result = build(content, root / "site", via=run)
+    result = build(content, root / "site", "-v", via=run)  # every warning printed: the tests read them
     return Built(content, root / "site", result)
 
 
@@ -409,17 +409,19 @@ def test_blank_and_whitespace_only_entries_are_no_entries(tmp_path):
     assert result.returncode == 0 and "built 2 papers" in result.stderr and "warning:" not in result.stderr
 
 
-def test_bytes_that_are_not_utf8_are_refused_naming_file_and_line(tmp_path):
+def test_a_list_that_is_not_utf8_is_read_in_the_encoding_detected_naming_file_and_line(tmp_path):
     content = list_folder(tmp_path, "T\n\nFine abstract.\n\nLatin-1 café here.\n".encode("latin-1"))
     for result in (build(content, tmp_path / "site", via=run), check(content, via=run)):
-        assert result.returncode == 2
-        assert "list.txt:5: byte 0xe9 is not UTF-8; save the file as UTF-8" in result.stderr
+        assert result.returncode == 0, result.stderr
+        assert ("list.txt:5: warning: not UTF-8 (byte 0xe9 here is the first that is not): read as Windows-1252"
+                in result.stderr)
+    assert "Latin-1 café here." in "".join(p.read_text(encoding="utf-8") for p in (content / "papers").glob("*.md"))
 
 
 def test_a_list_file_that_is_binary_is_refused(tmp_path):
     content = list_folder(tmp_path, bytes(range(256)) * 4)
     result = build(content, tmp_path / "site")
-    assert result.returncode == 2 and "list.txt:" in result.stderr and "is not UTF-8" in result.stderr
+    assert result.returncode == 2 and "list.txt:1: byte 0x00 is not UTF-8" in result.stderr
 
 
 # -- pages: broken front matter, wrong fields ----------------------------------------------------------

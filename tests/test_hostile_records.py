@@ -35,6 +35,7 @@ def jsonl_bytes(bad_line: bytes) -> bytes:
 CASES = {
     "csv-field-over-limit": ("papers.csv", csv_bytes(b"big,Big," + b"word " * 40_000), 3, None),
     "csv-unterminated-quote": ("papers.csv", csv_bytes(b'bad,"Never closed,Abstract'), 3, "cannot be read"),
+    # Read in the encoding detected (Windows-1252), and said where: the row is kept.
     "csv-invalid-utf8": ("papers.csv", csv_bytes(b"bad,Caf\xe9,An abstract in Latin-1."), 3, "0xe9"),
     "jsonl-lone-surrogate": ("papers.jsonl", jsonl_bytes(b'{"title": "Lone \\ud800", "abstract": "Half \\udfff"}'),
                              2, None),

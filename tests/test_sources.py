@@ -39,7 +39,7 @@ def names(entry) -> list[str]:
 def test_bibtex_entries_in_unicode_with_their_details():
     source = read("venue.bib")
     assert source.title == "Proceedings of the First Workshop on Small Models"  # from the @proceedings entry
-    sparse, rates, _, tokens = source.entries
+    sparse, rates, _, _, tokens = source.entries
     assert sparse.title == "Sparse Attention for Tiny Transformers"
     assert names(sparse) == ["Jane Doe", "Ludwig van Beethoven", "Jörg Müller"]
     assert sparse.keywords == ("attention", "efficiency", "small models")
@@ -55,21 +55,23 @@ def test_bibtex_entries_in_unicode_with_their_details():
     assert "\n\nA second paragraph" in rates.text
     assert tokens.title == "Counting Tokens with $O(\\log n)$ Memory"  # math in a title stays LaTeX
     assert names(tokens) == ["Wei Chen", "Søren Østergaard"]
-    assert tokens.line == 57 and tokens.index == 4
+    assert tokens.line == 57 and tokens.index == 5
     assert rates.details.pages == "13--24" and rates.details.volume == "300" and rates.details.publisher == "PMLR"
     assert rates.details.editors == ("Jane Doe",)
     assert source.volume.editors == ("Jane Doe", "Richard Roe") and source.volume.year == "2026"
 
 
-def test_bibtex_problems_name_their_line_and_the_other_entries_still_import():
+def test_bibtex_problems_name_their_line_and_the_broken_entry_keeps_what_it_can():
     source = read("venue.bib")
-    assert problems(source) == [
-        ("warning", 52, "cannot parse this BibTeX entry (syntax error); skipped it"),
-    ]
+    assert [(level, line) for level, line, _ in problems(source)] == [("warning", 53), ("warning", 55)]
+    assert "the brace opened here never closes; the value is read up to line 53" in problems(source)[0][2]
     # An entry with a title and no abstract is a paper without an abstract.
     assert [e.uid for e in source.entries] == ["doe-etal-2026-sparse", "pmlr-v300-garcia26a",
-                                               "roe-2026-no-abstract", "chen-2026-tokens"]
+                                               "roe-2026-no-abstract", "broken-2026", "chen-2026-tokens"]
     assert source.entries[2].text == "" and source.entries[2].title == "A Paper Without an Abstract"
+    broken = source.entries[3]  # its title's brace never closes: it ends where `author = {` starts
+    assert (broken.title, broken.text, names(broken)) == ("This entry never closes its braces", "Lost.",
+                                                          ["Anne Nobody"])
 
 
 def test_bibtex_and_others_duplicates_and_openreview_urls():
@@ -79,11 +81,12 @@ def test_bibtex_and_others_duplicates_and_openreview_urls():
 @inproceedings{b, title = {Twice}, title = {Again}, abstract = {Second.}}
 """
     source = bibtex.parse(text, "x.bib")
-    (entry,) = source.entries
+    entry, twice = source.entries
     assert names(entry) == ["Jane Doe"]  # "and others" is et al., not an author
     assert entry.details.openreview == "https://openreview.net/forum?id=abcdef"
-    assert problems(source) == [("warning", 4, "cannot parse this BibTeX entry "
-                                               "(Duplicate field keys on entry: 'title'); skipped it")]
+    assert twice.title == "Twice"  # the first value, as BibTeX keeps it
+    assert problems(source) == [("warning", 4, "@inproceedings{b} gives `title` again, with another value: "
+                                               "the first value is kept, as BibTeX keeps it")]
 
 
 # -- CSV and TSV --------------------------------------------------------------

@@ -22,7 +22,7 @@ from generator.model.volume import title_origin
 from generator.render.i18n import default_title
 from generator.errors import ProceedingsError
 from generator.content.merge import Change
-from generator.commands.reporter import ConsoleReporter, Reporter, printable
+from generator.commands.reporter import ConsoleReporter, Reporter, not_published, printable
 from generator.sources import READERS
 
 
@@ -55,7 +55,7 @@ def make_parser() -> argparse.ArgumentParser:
     build_parser.add_argument("--out", type=Path, default=Path("site"), help="output folder (default: site)")
     build_parser.add_argument("--base-url", help="absolute URL the site will be published at "
                                                  "(overrides base_url in proceedings.yaml)")
-    build_parser.add_argument("-v", "--verbose", action="store_true", help="print each stage's time")
+    _verbose_option(build_parser, "; and each stage's time")
     build_parser.add_argument("--no-cache", dest="cache", action="store_false",
                               help="neither use nor update the build cache (CONTENT/.proceedings-cache)")
     build_parser.add_argument("--jobs", type=int, metavar="N",
@@ -82,8 +82,7 @@ def make_parser() -> argparse.ArgumentParser:
     check_parser.add_argument("--site", type=Path, default=None,
                               help="the built site to check against Google Scholar's inclusion rules "
                                    "(default: site, when it has been built)")
-    check_parser.add_argument("-v", "--verbose", action="store_true",
-                              help="print every warning (past 50, the others are counted by kind)")
+    _verbose_option(check_parser)
     _strict_option(check_parser)
     check_parser.set_defaults(command=run_check)
 
@@ -95,6 +94,7 @@ def make_parser() -> argparse.ArgumentParser:
                                     "or JSON Lines (.jsonl)")
     _content_option(import_parser)
     import_parser.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
+    _verbose_option(import_parser)
     _strict_option(import_parser)
     import_parser.set_defaults(command=run_import)
 
@@ -114,6 +114,14 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _verbose_option(parser: argparse.ArgumentParser, also: str = "") -> None:
+    shown = ConsoleReporter
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help=f"print every warning, note and page changed{also} (without -v: the first "
+                             f"{shown.WARNINGS_SHOWN} warnings, then counts by kind; every record not published "
+                             f"is counted in the last line either way)")
+
+
 def _strict_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 on warnings too (a record skipped, a link left out…), not only on errors")
@@ -128,10 +136,9 @@ def run_build(args, reporter: ConsoleReporter) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise ProceedingsError("--jobs must be at least 1")
     result = build(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache, jobs=args.jobs)
-    for prefix, built in result.built.items():
-        report_changes(built.changes, args.content / prefix if prefix else args.content, reporter)
+    report_changes(result.changes, args.content, reporter, verbose=args.verbose)
     if note := result.date_note():
-        reporter.info(note)
+        reporter.say(note)
     return finish(result.summary(args.out), reporter, args.strict)
 
 
@@ -147,7 +154,7 @@ def run_check(args, reporter: ConsoleReporter) -> int:
     site = args.site if args.site is not None else (Path("site") if (Path("site") / "index.html").is_file() else None)
     checked = check_site(args.content, reporter, site)
     for line in checked.lines():
-        reporter.info(line)
+        reporter.say(line)
     return finish(checked.summary(), reporter, args.strict)
 
 
@@ -172,7 +179,7 @@ def _import(args, source: Path, reporter: ConsoleReporter, created: bool) -> int
     if created:  # importing into a new proceedings
         if not args.dry_run:
             args.content.mkdir(parents=True)
-        reporter.info(f"{'would create' if args.dry_run else 'created'} {args.content}/")
+        reporter.say(f"{'would create' if args.dry_run else 'created'} {args.content}/")
     target = args.content / source.name
     copying = not target.exists() or source.resolve() != target.resolve()
     plan = sync_project(project, reporter, apply=not args.dry_run)
@@ -184,8 +191,8 @@ def _import(args, source: Path, reporter: ConsoleReporter, created: bool) -> int
                                    "full or read-only?", path=target) from None
     if copying:
         verb = "would copy" if args.dry_run else "copied"
-        reporter.info(f"{verb} {source} to {target}")
-    report_changes(plan.changes, args.content, reporter, dry_run=args.dry_run)
+        reporter.say(f"{verb} {source} to {target}")
+    report_changes(plan.changes, args.content, reporter, dry_run=args.dry_run, verbose=args.verbose)
     write_config(project, args.content, reporter, args.dry_run)
     return finish("dry run: nothing written" if args.dry_run else "import done", reporter, args.strict)
 
@@ -201,9 +208,9 @@ def write_config(project: Project, content_dir: Path, reporter: Reporter, dry_ru
     title = project.volume.title
     origin = title_origin(project.sources, title if title != default_title(project.config.language) else "")
     if dry_run:
-        reporter.info(f"would write {path} (title: {title!r})")
+        reporter.say(f"would write {path} (title: {title!r})")
     elif write_volume_config(content_dir, title, origin) is not None:
-        reporter.info(f"wrote {path} (title: {title!r}, from {origin or 'nothing: give it yours'}; the other "
+        reporter.say(f"wrote {path} (title: {title!r}, from {origin or 'nothing: give it yours'}; the other "
                       "keys are there to fill, commented out)")
 
 
@@ -212,25 +219,31 @@ def run_new(args, reporter: ConsoleReporter) -> int:
 
     project, files = create(args.dir, args.title, args.install, archive=args.archive)
     for name in files:
-        reporter.info(f"  create {args.dir / name}")
+        reporter.say(f"  create {args.dir / name}")
     if not project.install.known:
         reporter.warn("where the workflow installs Proceedings from is not known: set PROCEEDINGS before "
                       "publishing (README.md says how), or run `new` again with --install SPEC",
                       path=args.dir / WORKFLOW)
-    reporter.info(f"next: cd {args.dir} && proceedings build, then open site/index.html; "
+    reporter.say(f"next: cd {args.dir} && proceedings build, then open site/index.html; "
                   f"README.md says how to publish")
     return finish(f"created {project.title!r} in {args.dir}/", reporter)
 
 
-def report_changes(changes: list[Change], content_dir: Path, reporter: Reporter, dry_run: bool = False) -> None:
+CHANGES_SHOWN = 10  # pages changed, each named; past that (a first build), counted (-v names each)
+
+
+def report_changes(changes: list[Change], content_dir: Path, reporter: Reporter, dry_run: bool = False,
+                   verbose: bool = False) -> None:
     if not changes:
-        reporter.info("pages: no changes")
+        reporter.say("pages: no changes")
         return
     prefix = "would " if dry_run else ""
-    for change in changes:
-        reporter.info(f"  {prefix}{change.action} {_relative(change.path, content_dir)}: {change.detail}")
+    listed = verbose or len(changes) <= CHANGES_SHOWN
+    for change in changes if listed else ():
+        reporter.say(f"  {prefix}{change.action} {_relative(change.path, content_dir)}: {change.detail}")
     counts = {action: sum(c.action == action for c in changes) for action in ("create", "update", "remove")}
-    reporter.info("pages: " + ", ".join(f"{prefix}{a} {n}" for a, n in counts.items() if n))
+    reporter.say("pages: " + ", ".join(f"{prefix}{a} {n}" for a, n in counts.items() if n)
+                 + ("" if listed else " (-v names each)"))
 
 
 def _relative(path: Path, base: Path) -> str:
@@ -242,16 +255,18 @@ def _relative(path: Path, base: Path) -> str:
 
 def finish(summary: str, reporter: Reporter, strict: bool = False) -> int:
     """Exit 1 when content was lost (an error: a page that could not be built), or on any warning
-    with ``strict``; warnings alone (a record skipped, a link left out) exit 0, summarised by file."""
+    with ``strict``; warnings alone (a record skipped, a link left out) exit 0, summarised by file. The
+    last line counts every record not published and names the first."""
     hidden = reporter.summary() if isinstance(reporter, ConsoleReporter) else ""
     if hidden:
-        reporter.info(hidden)
+        reporter.say(hidden)
     errors, warnings = len(reporter.errors), len(reporter.warnings)
     if warnings:
         by_file = Counter(str(d.path) if d.path else "other" for d in reporter.warnings)
         listed = ", ".join(f"{name} ({count})" for name, count in by_file.most_common(8))
-        reporter.info(f"warnings by file: {listed}" + ("" if strict else "; --strict makes them fail the run"))
-    reporter.info(f"{summary} ({errors} errors, {warnings} warnings)")
+        reporter.say(f"warnings by file: {listed}" + ("" if strict else "; --strict makes them fail the run"))
+    lost = not_published(reporter.not_published)
+    reporter.say(f"{summary} ({errors} errors, {warnings} warnings)" + (f"; {lost}" if lost else ""))
     return 1 if errors or (strict and warnings) else 0
 
 

@@ -11,7 +11,7 @@ import time
 from collections import Counter
 from typing import TextIO
 
-from generator.errors import Diagnostic
+from generator.errors import NOT_PUBLISHED, Diagnostic
 
 # What a terminal would act on rather than show: C0 and C1 controls (ESC starts colour, cursor and
 # OSC sequences; CR overwrites the line) and the direction overrides. A line break stays a line break.
@@ -42,6 +42,10 @@ class Reporter:
     def info(self, message: str) -> None:
         """A line of progress for a person; silent by default."""
 
+    def say(self, message: str) -> None:
+        """A line the command itself prints (what changed, its summary): never held back."""
+        self.info(message)
+
     def stage(self, name: str, seconds: float) -> None:
         self.timings[name] = seconds
 
@@ -56,16 +60,26 @@ class Reporter:
     def warnings(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.level == "warning"]
 
+    @property
+    def not_published(self) -> list[Diagnostic]:
+        """The diagnostics of records no page shows (skipped, or repeats published once)."""
+        return [d for d in self.diagnostics if d.code in NOT_PUBLISHED]
+
 
 class ConsoleReporter(Reporter):
     """Prints diagnostics as they come, and info lines unless quiet.
 
     On a terminal, long stages show a progress line (done/total, rate) that
-    the next message overwrites; piped output never gets one. After many
-    warnings, further ones are counted, not printed, and summarised by kind.
+    the next message overwrites; piped output never gets one. Without ``verbose``,
+    what a large build prints stays within a screen: past ``WARNINGS_SHOWN``
+    warnings and ``NOTES_SHOWN`` notes, the others are counted, not printed, and
+    summarised by kind — but a record not published is printed past that, up to
+    ``NOT_PUBLISHED_SHOWN`` of them (the summary line counts them all).
     """
 
-    WARNINGS_SHOWN = 50
+    WARNINGS_SHOWN = 30
+    NOT_PUBLISHED_SHOWN = 5
+    NOTES_SHOWN = 8
 
     def __init__(self, stream: TextIO | None = None, *, verbose: bool = False, quiet: bool = False):
         super().__init__()
@@ -76,16 +90,43 @@ class ConsoleReporter(Reporter):
         self._progress_shown = False
         self._last_progress = 0.0
         self._stage_start: dict[str, float] = {}
+        self._hidden: list[Diagnostic] = []
+        self._shown = Counter[str]()  # "warning", "not published", "note" → lines printed
 
     def report(self, diagnostic: Diagnostic) -> None:
         super().report(diagnostic)
-        if diagnostic.level == "warning" and len(self.warnings) > self.WARNINGS_SHOWN and not self.verbose:
-            return
-        self._print(str(diagnostic))
+        if diagnostic.level == "info":
+            self._note(str(diagnostic))
+        elif diagnostic.level == "error" or self.verbose or self._room(diagnostic):
+            self._print(str(diagnostic))
+        else:
+            self._hidden.append(diagnostic)
+
+    def _room(self, diagnostic: Diagnostic) -> bool:
+        """Whether a warning is printed (without ``verbose``), counting it if so."""
+        kind = "not published" if diagnostic.code in NOT_PUBLISHED else "warning"
+        if self._shown["warning"] < self.WARNINGS_SHOWN:
+            kind = "warning"
+        elif kind == "warning" or self._shown[kind] >= self.NOT_PUBLISHED_SHOWN:
+            return False
+        self._shown[kind] += 1
+        return True
 
     def info(self, message: str) -> None:
+        self._note(message)
+
+    def say(self, message: str) -> None:
         if not self.quiet:
             self._print(message)
+
+    def _note(self, message: str) -> None:
+        if self.quiet:
+            return
+        if self.verbose or self._shown["note"] < self.NOTES_SHOWN:
+            self._shown["note"] += 1
+            self._print(message)
+        else:
+            self._shown["notes hidden"] += 1
 
     def stage(self, name: str, seconds: float) -> None:
         super().stage(name, seconds)
@@ -106,19 +147,31 @@ class ConsoleReporter(Reporter):
         self._progress_shown = True
 
     def summary(self) -> str:
-        """A closing line naming how many warnings went unprinted, by kind."""
-        hidden = self.warnings[self.WARNINGS_SHOWN:] if not self.verbose else []
-        if not hidden:
+        """A closing line naming how many warnings and notes went unprinted, by kind."""
+        notes = self._shown["notes hidden"]
+        if not self._hidden and not notes:
             return ""
-        kinds = Counter(_kind(d.message) for d in hidden)
+        kinds = Counter(_kind(d.message) for d in self._hidden)
         listed = ", ".join(f"{count} × {kind}" for kind, count in kinds.most_common(5))
-        return f"{len(hidden)} more warnings not shown (-v shows all): {listed}"
+        hidden = [f"{len(self._hidden)} more warnings"] if self._hidden else []
+        hidden += [f"{notes} more notes"] if notes else []
+        return f"{' and '.join(hidden)} not shown (-v shows all)" + (f": {listed}" if listed else "")
 
     def _print(self, line: str) -> None:
         if self._progress_shown:
             self.stream.write("\r\x1b[K")
             self._progress_shown = False
         print(printable(line), file=self.stream)
+
+
+def not_published(diagnostics: list[Diagnostic], shown: int = 5) -> str:
+    """"3 records not published (a.bib:55, b.csv:3, …)" for the diagnostics of records no page shows."""
+    records = sum(d.count for d in diagnostics)
+    if not records:
+        return ""
+    places = [f"{d.path}:{d.line}" if d.line else str(d.path) for d in diagnostics[:shown]]
+    more = ", …" if len(diagnostics) > shown else ""
+    return f"{records} record{'' if records == 1 else 's'} not published ({', '.join(places)}{more})"
 
 
 def _kind(message: str) -> str:

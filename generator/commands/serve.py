@@ -139,7 +139,7 @@ def serve(content_dir: Path, out_dir: Path, host: str, port: int, open_browser: 
     check_port(host, port)  # before a build that may take a while
 
     def search_ready(lag: float) -> None:
-        reporter.info(f"  search index ready {lag * 1000:.0f} ms after the pages")
+        reporter.say(f"  search index ready {lag * 1000:.0f} ms after the pages")
 
     live = LiveSeries(content_dir, out_dir, base_url, on_search_ready=search_ready)
     _report(live.build_all(), reporter)
@@ -164,7 +164,7 @@ def serve(content_dir: Path, out_dir: Path, host: str, port: int, open_browser: 
     rebuilds = OffLoop(ioloop.IOLoop.current(), rebuild, _guard(show, reporter, live, reload))
     ioloop.PeriodicCallback(rebuilds.poke, POLL_INTERVAL * 1000).start()
     url = f"http://{_display_host(host)}:{port}/"
-    reporter.info(f"serving {out_dir}/ at {url} (watching {content_dir} and the theme; Ctrl+C stops)")
+    reporter.say(f"serving {out_dir}/ at {url} (watching {content_dir} and the theme; Ctrl+C stops)")
     if open_browser:
         ioloop.IOLoop.current().call_later(0.5, lambda: webbrowser.open(url))
     loop = ioloop.IOLoop.current()
@@ -338,7 +338,7 @@ def _guard(show: Callable[[object], None], reporter: Reporter, live: LiveSeries,
 def _report(result: Rebuild, reporter: Reporter) -> None:
     for diagnostic in result.diagnostics:
         reporter.report(diagnostic)
-    reporter.info(result.summary())
+    reporter.say(result.summary())
 
 
 def _display_host(host: str) -> str:

@@ -20,12 +20,12 @@ from typing import Iterable
 from urllib.parse import quote
 
 from generator.model.config import CONFIG_NAME, Config, load_config
-from generator.errors import Diagnostic
+from generator.errors import ContentError, Diagnostic
 from generator.model.paper import Author, RenderedPaper
 from generator.content.pages import PAGES_DIR
 from generator.content.people_file import Rules, load_rules
 from generator.commands.reporter import Reporter
-from generator.sources import find_sources
+from generator.sources import READERS, find_sources
 from generator.model.volume import Volume
 
 VOLUME_MARKERS = (PAGES_DIR, CONFIG_NAME)
@@ -152,10 +152,27 @@ def is_series(content_dir: Path) -> bool:
     return bool(volume_dirs(content_dir) or linked_volumes(content_dir))
 
 
+def refuse_nothing_to_read(content_dir: Path) -> None:
+    """A content folder with no source it reads and no page (empty, or only ``abstracts.docx``) is refused
+    naming what it holds and the formats read: building it would publish an empty site and say nothing."""
+    if not content_dir.is_dir() or find_sources(content_dir) or any((content_dir / PAGES_DIR).glob("*.md")):
+        return
+    if (content_dir / CONFIG_NAME).is_file():
+        load_config(content_dir, lambda _: None)  # a config that cannot be read is said first (its warnings later)
+    found = sorted(f"{child.name}/" if child.is_dir() else child.name
+                   for child in content_dir.iterdir() if not child.name.startswith("."))
+    held = (f"it holds {', '.join(found[:8])}{f' and {len(found) - 8} more' if len(found) > 8 else ''}"
+            if found else "it is empty")
+    raise ContentError(f"no source of abstracts to read: {held}. The formats read are {' '.join(READERS)} "
+                       "(a spreadsheet saved as CSV, a .bib export…); put one here, or start with "
+                       "`proceedings new` or `proceedings import FILE`", path=content_dir)
+
+
 def load_layout(content_dir: Path, reporter: Reporter, base_url: str | None = None) -> Layout:
     """The one place that tells a series from a volume. A series' config is validated here (an error in it
     stops the build); a volume named like one of the series' own files is reported and left out."""
     if not is_series(content_dir):
+        refuse_nothing_to_read(content_dir)
         return Layout(content_dir, (Member(content_dir, ""),))
     config = load_config(content_dir, reporter.report, base_url)
     members = []

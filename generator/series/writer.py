@@ -94,8 +94,9 @@ class SeriesWriter:
         """A volume just built: listed, its records written out, kept for the feed if it is the newest."""
         entry = SeriesVolume.of(member.prefix, volume, papers, files)
         undated = volume.undated(papers)
-        record = {"inputs": inputs, "said": [[d.level, d.message, None if d.path is None else str(d.path), d.line]
-                                             for d in said], "files": len(list(files)), "undated": undated}
+        record = {"inputs": inputs, "said": [[d.level, d.message, None if d.path is None else str(d.path), d.line,
+                                              d.code, d.count] for d in said],
+                  "files": len(list(files)), "undated": undated}
         self.undated[member.prefix] = undated
         self._listed(entry, series_records(entry, (paper_record(p) for p in papers)), record)
         if self.newest is None or entry.sort_key > self.newest[0].sort_key:
@@ -123,8 +124,8 @@ class SeriesWriter:
     def say_again(self, reporter: Reporter) -> None:
         """What the volumes carried over reported when they were built, said again (``--strict`` sees it)."""
         for said in self.unsaid.values():
-            for level, message, path, line in said:
-                reporter.report(Diagnostic(level, message, path, line))
+            for level, message, path, line, *coded in said:  # (a record of an older build has no code)
+                reporter.report(Diagnostic(level, message, path, line, *coded))
         self.unsaid = {}
 
     def drop(self, prefix: str) -> None:

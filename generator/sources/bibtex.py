@@ -17,22 +17,20 @@ abstract is a paper without an abstract.
 from __future__ import annotations
 
 import datetime as dt
-import logging
 import re
 from pathlib import Path
 
-import bibtexparser
 from bibtexparser import middlewares
 from bibtexparser.middlewares.names import parse_single_name_into_parts
 from pylatexenc.latex2text import LatexNodes2Text
 
-from generator.errors import ContentError
 from generator.model.paper import DETAILS, SourceList, VolumeInfo
 from generator.model.schema import ENTRY_FIELDS
+from generator.sources.bibrecover import Blocks, read_blocks
 from generator.sources.bibstrings import Strings
+from generator.sources.encoding import read_text, with_note
 from generator.sources.records import RecordReader, field_name, source_value
 from generator.sources.relative import RelativeLinks
-from generator.content.yamlutil import read_utf8
 
 _MATH = re.compile(r"(\$[^$]+\$)")
 _TO_TEXT = LatexNodes2Text(math_mode="verbatim")
@@ -43,23 +41,13 @@ _TEX = frozenset(field.name for field in (*ENTRY_FIELDS, *DETAILS) if field.tex)
 
 
 def read(path: Path, name: str, links: RelativeLinks | None = None) -> SourceList:
-    return parse(read_utf8(path, name, ContentError), name, path, links)
+    decoded = read_text(path, name)
+    return with_note(parse(decoded.text, name, path, links), decoded, name)
 
 
 def parse(text: str, name: str, path: Path | None = None, links: RelativeLinks | None = None) -> SourceList:
-    # bibtexparser logs each block it cannot parse; we report them ourselves, with their line.
-    logger = logging.getLogger("bibtexparser")
-    level, logger.level = logger.level, logging.CRITICAL
-    try:
-        # Without bibtexparser's own string middleware: it leaves `a # "b"` and `jun` as written.
-        library = bibtexparser.parse_string(text, parse_stack=[])
-    finally:
-        logger.setLevel(level)
     reader = RecordReader(name, links=links)
-    library = _resolve(library, Strings(reader.warn))
-    for block in library.failed_blocks:
-        reader.warn(f"cannot parse this BibTeX entry ({_reason(block)}); skipped it", block.start_line + 1)
-    blocks = sorted(library.entries, key=lambda e: e.start_line)
+    blocks = _resolve(read_blocks(text, reader.warn, reader.skip), Strings(reader.warn))
     volume = next((volume_info(_fields(block), lambda message, at=block.start_line + 1: reader.warn(message, at))
                    for block in blocks if block.entry_type.lower() == "proceedings"), VolumeInfo())
     section_titles = dict(volume.sections)
@@ -69,7 +57,7 @@ def parse(text: str, name: str, path: Path | None = None, links: RelativeLinks |
         if block.entry_type.lower() == "proceedings":
             continue
         if "abstract" not in fields and "title" not in fields:
-            reader.warn(f"@{block.entry_type}{{{block.key}}} has neither a title nor an abstract; skipped it", line)
+            reader.skip(f"@{block.entry_type}{{{block.key}}} has neither a title nor an abstract; skipped it", line)
             continue
         if "section" in fields:  # PMLR names a section by its key; a reader wants its title
             fields["section"] = section_titles.get(str(fields["section"]).strip(), fields["section"])
@@ -81,14 +69,17 @@ def parse(text: str, name: str, path: Path | None = None, links: RelativeLinks |
     return SourceList(path or Path(name), volume.title, tuple(entries), tuple(diagnostics), volume)
 
 
-def _resolve(library, strings: Strings):
+def _resolve(found: Blocks, strings: Strings) -> list:
     """Every @string and field value as BibTeX reads it, then authors split into names."""
-    for block in sorted(library.strings, key=lambda b: b.start_line):
+    for block in found.strings:
         strings.define(block.key, block.value, block.start_line + 1)
-    for block in library.entries:
+    names = middlewares.SeparateCoAuthors()
+    entries = []
+    for block in found.entries:
         for field in block.fields:
             field.value = strings.resolve(field.value, (field.start_line or block.start_line) + 1)
-    return middlewares.SeparateCoAuthors().transform(library)
+        entries.append(names.transform_entry(block, None))  # (it raises no error: a name splits or stays whole)
+    return entries
 
 
 def _fields(block) -> dict:
@@ -190,9 +181,3 @@ def _text_to_unicode(text: str) -> str:
         return text.replace("{", "").replace("}", "")
     return _TO_TEXT.latex_to_text(text)
 
-
-def _reason(block) -> str:
-    error = getattr(block, "error", None)
-    message = str(error).strip() if error else ""
-    # bibtexparser adds a note for programmers ("Note: The entry … is available as `failed_block…`").
-    return message.splitlines()[0].split(". Note:")[0] if message else "syntax error"

@@ -95,20 +95,20 @@ def _parse_lines(lines: Iterable[tuple[int, str]], name: str, path: Path | None,
     ignored: dict[str, int] = {}  # a key we do not use → the first line it is on
     for number, line in lines:
         if isinstance(line, _Skipped):
-            reader.warn(str(line), number)
+            reader.skip(str(line), number)
             continue
         if not line.strip():
             continue
         try:
             value = json.loads(line)
         except json.JSONDecodeError as exc:
-            reader.warn(f"not valid JSON ({exc.msg}, column {exc.colno}); skipped the line", number)
+            reader.skip(f"not valid JSON ({exc.msg}, column {exc.colno}); skipped the line", number)
             continue
         except (RecursionError, ValueError) as exc:  # arrays nested thousands deep; an integer of 5,000 digits
-            reader.warn(f"cannot read this line ({_reason(exc)}); skipped it", number)
+            reader.skip(f"cannot read this line ({_reason(exc)}); skipped it", number)
             continue
         if not isinstance(value, dict):
-            reader.warn("each line must be a JSON object like {\"title\": …, \"abstract\": …}; skipped it", number)
+            reader.skip("each line must be a JSON object like {\"title\": …, \"abstract\": …}; skipped it", number)
             continue
         value = {_replace_surrogates(str(key)): item for key, item in value.items()}
         patterned = [(pattern, value[key]) for key, pattern in zip(value, patterned_columns(value, links))

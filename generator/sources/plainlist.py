@@ -7,12 +7,13 @@ from pathlib import Path
 from generator.text.cleantext import clean
 from generator.errors import ContentError
 from generator.model.paper import Entry, SourceList
-from generator.content.yamlutil import read_utf8
+from generator.sources.encoding import read_text, with_note
 
 
 def read(path: Path, name: str, links: object = None) -> SourceList:
     """``links`` is the other readers' (a plain list has none)."""
-    return parse(read_utf8(path, name, ContentError), name, path)
+    decoded = read_text(path, name)
+    return with_note(parse(decoded.text, name, path), decoded, name)
 
 
 def parse(text: str, name: str, path: Path | None = None) -> SourceList:

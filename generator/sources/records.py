@@ -14,20 +14,18 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any
 
 from generator.text.cleantext import clean_fields
 from generator.model.details import NOT_KNOWN, parse_details
-from generator.errors import ContentError, Diagnostic, shown
+from generator.errors import SKIPPED, Diagnostic, shown
 from generator.model.paper import DETAILS, Entry
 from generator.model.schema import ENTRY_FIELDS
 from generator.sources.awards import award_value
 from generator.sources.escapes import decode_line_breaks
 from generator.sources.relative import RelativeLinks, resolve_links
 from generator.sources.subjects import looks_like_session, subject_topics
-from generator.content.yamlutil import as_lf, read_raw
 
 # Our name for a field → the names sources use for it (compared lower case, spaces and dashes as _): the
 # record's own fields and every detail, as generator/model/schema.py declares them.
@@ -108,7 +106,7 @@ class RecordReader:
 
         abstract, title = self._text(record.get("abstract")), " ".join(self._text(record.get("title")).split())
         if not abstract and not title:
-            self.warn(f"{_name(record)} has neither a title nor an abstract; skipped it", line)
+            self.skip(f"{_name(record)} has neither a title nor an abstract; skipped it", line)
             return None
         self.index += 1
         record = {**record, **{key: split_list(record.get(key)) for key in _LISTS}}
@@ -188,6 +186,10 @@ class RecordReader:
     def warn(self, message: str, line: int | None) -> None:
         self.diagnostics.append(Diagnostic("warning", message, self.source, line))
 
+    def skip(self, message: str, line: int | None) -> None:
+        """A warning that the record on ``line`` is not published."""
+        self.diagnostics.append(Diagnostic("warning", message, self.source, line, SKIPPED))
+
     def finish(self) -> None:
         """The warnings about the whole file, once its last record is read."""
         left_out = self.links.warning() if self.links is not None else None
@@ -198,34 +200,6 @@ class RecordReader:
 def accepted_names(*fields: str) -> str:
     """The column or key names a source may use for ``fields``, for a message."""
     return ", ".join(f"`{alias}`" for name in fields for alias in FIELDS[name])
-
-
-def read_lines_leniently(path: Path, name: str) -> tuple[str, dict[int, str]]:
-    """A record format's text, and the lines whose bytes are not UTF-8 (line → the first bad byte).
-
-    A record format is read line by line: one stray byte costs only the record it is in (the reader
-    skips that record with a warning), not the whole file. The bad bytes become U+FFFD so that the
-    rest of the line still parses.
-    """
-    raw = read_raw(path, name, ContentError)
-    try:
-        return as_lf(raw.decode("utf-8-sig")), {}
-    except UnicodeDecodeError:
-        pass
-    bad: dict[int, str] = {}
-    lines = []
-    for number, line in enumerate(raw.removeprefix(b"\xef\xbb\xbf").split(b"\n"), start=1):
-        try:
-            lines.append(line.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            bad[number] = f"0x{line[exc.start]:02x}"
-            lines.append(line.decode("utf-8", "replace"))
-    return "\n".join(lines).replace("\r", ""), bad
-
-
-def bad_bytes_in(bad: dict[int, str], first: int, last: int) -> str | None:
-    """The first bad byte on lines ``first``…``last``, if any."""
-    return next((bad[n] for n in range(first, last + 1) if n in bad), None) if bad else None
 
 
 def split_list(value: Any, commas: bool = False) -> list[str]:

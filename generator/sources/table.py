@@ -3,9 +3,13 @@
 Columns are matched by name, in any order and case (``UID``, ``title``,
 ``authors``, ``abstract``, ``keywords``, ``pdf_url``, ``session``… see
 ``records.FIELDS``); authors and keywords are separated by ``|`` (or ``;``).
-Unknown columns are ignored with one warning. A row without an abstract is
-skipped with a warning naming its line, as is a row that cannot be read (a
-quote never closed, a byte that is not UTF-8): reading goes on with the next.
+Unknown columns are ignored with one warning. A row with neither a title nor
+an abstract is skipped with a warning naming its line; a row whose quote never
+closes is read from its own line, as a spreadsheet reads it, with a warning.
+
+As a spreadsheet saves them: in any encoding (sources/encoding.py), with cells separated by a comma, a
+semicolon (Excel where the decimal mark is a comma), a tab or ``|`` — the one whose header cells name the
+most known columns, said once when it is not the extension's own.
 """
 
 from __future__ import annotations
@@ -15,27 +19,36 @@ import io
 from collections.abc import Iterator
 from pathlib import Path
 
-from generator.errors import ContentError
+from generator.errors import ContentError, Diagnostic
 from generator.model.paper import SourceList
+from generator.sources.encoding import read_text, with_note
 from generator.sources.escapes import decided_breaks, shows_escaped_breaks
 from generator.sources.relative import RelativeLinks
-from generator.sources.records import (REQUIRED_ANY, RecordReader, accepted_names, bad_bytes_in, field_name,
-                                       field_rank, patterned_columns, read_lines_leniently, row_record)
+from generator.sources.records import (REQUIRED_ANY, RecordReader, accepted_names, field_name, field_rank,
+                                       patterned_columns, row_record)
+
+
+DELIMITERS = (",", ";", "\t", "|")
+_SAID = {",": "commas", ";": "semicolons", "\t": "tabs", "|": "`|`"}
 
 
 def read_csv(path: Path, name: str, links: RelativeLinks | None = None) -> SourceList:
-    text, bad_lines = read_lines_leniently(path, name)
-    return parse(text, name, ",", path, bad_lines, links)
+    return _read(path, name, ",", links)
 
 
 def read_tsv(path: Path, name: str, links: RelativeLinks | None = None) -> SourceList:
-    text, bad_lines = read_lines_leniently(path, name)
-    return parse(text, name, "\t", path, bad_lines, links)
+    return _read(path, name, "\t", links)
+
+
+def _read(path: Path, name: str, delimiter: str, links: RelativeLinks | None) -> SourceList:
+    decoded = read_text(path, name)
+    return with_note(parse(decoded.text, name, delimiter, path, links), decoded, name)
 
 
 def parse(text: str, name: str, delimiter: str, path: Path | None = None,
-          bad_lines: dict[int, str] | None = None, links: RelativeLinks | None = None) -> SourceList:
+          links: RelativeLinks | None = None) -> SourceList:
     lines = text.split("\n")
+    given, delimiter = delimiter, sniff_delimiter(lines[0] if lines else "", delimiter)
     header = _header(lines, name, delimiter)
     columns = [field_name(cell) for cell in header]
     if not any(required in columns for required in REQUIRED_ANY):
@@ -44,6 +57,9 @@ def parse(text: str, name: str, delimiter: str, path: Path | None = None,
     evidence = next((n for n, line in enumerate(lines[1:], start=2) if shows_escaped_breaks(line)), None)
     reader = RecordReader(name, escaped_breaks=True, file_escapes=evidence is not None, links=links,
                           spelled=_spelled(header, columns))
+    if delimiter != given:
+        reader.diagnostics.append(Diagnostic("info", f"cells are separated by {_SAID[delimiter]}, not "
+                                             f"{_SAID[given]}: read so", name, 1))
     patterns = patterned_columns(header, links)  # columns a `links:` pattern makes links from
     ignored = [cell for cell, column, pattern in zip(header, columns, patterns)
                if column is None and pattern is None and cell.strip()]
@@ -53,12 +69,8 @@ def parse(text: str, name: str, delimiter: str, path: Path | None = None,
         reader.warn(f"no abstract column, so no paper of this file has an abstract: the header names "
                     f"{', '.join(header)}; an abstract column may be named {accepted_names('abstract')}", 1)
     entries = []
-    for row, first, last in _rows(lines, 2, delimiter, reader):
+    for row, first in _rows(lines, 2, delimiter, reader):
         if not any(cell.strip() for cell in row):
-            continue
-        byte = bad_bytes_in(bad_lines or {}, first, last)
-        if byte:
-            reader.warn(f"byte {byte} on this row is not UTF-8; skipped the row (save the file as UTF-8)", first)
             continue
         if len(row) > len(header):
             reader.warn(f"row has {len(row)} cells but the header names {len(header)}; ignored the extra cells", first)
@@ -71,6 +83,21 @@ def parse(text: str, name: str, delimiter: str, path: Path | None = None,
     entries = reader.settle(entries)
     reader.finish()
     return SourceList(path or Path(name), "", tuple(entries), tuple(reader.diagnostics))
+
+
+def sniff_delimiter(header: str, default: str) -> str:
+    """The separator of a table's cells: of ``DELIMITERS``, the one whose header cells name the most known
+    columns (a tie keeps ``default``, the extension's)."""
+    def known(delimiter: str) -> int:
+        try:
+            cells = next(csv.reader([header], delimiter=delimiter), [])
+        except csv.Error:
+            return 0
+        return len({field_name(cell) for cell in cells} - {None})
+
+    counts = {delimiter: known(delimiter) for delimiter in DELIMITERS}
+    best = max(DELIMITERS, key=lambda delimiter: (counts[delimiter], delimiter == default))
+    return best if counts[best] > counts[default] else default
 
 
 def _spelled(header: list[str], columns: list[str | None]) -> dict[str, str]:
@@ -94,9 +121,10 @@ def _header(lines: list[str], name: str, delimiter: str) -> list[str]:
     return header
 
 
-def _rows(lines: list[str], start: int, delimiter: str, reader: RecordReader) -> Iterator[tuple[list[str], int, int]]:
-    """Rows from line ``start`` on, with the lines each spans. A row the csv module cannot read (a quote
-    never closed) is skipped with a warning and reading starts again on the line after it starts."""
+def _rows(lines: list[str], start: int, delimiter: str, reader: RecordReader) -> Iterator[tuple[list[str], int]]:
+    """Rows from line ``start`` on, with the line each starts on. A row the csv module cannot read (a quote
+    never closed, a quote closed mid-cell) is read from its first line alone, as a spreadsheet reads it (the
+    quote's cell up to the line's end), with a warning; reading goes on with the line after it."""
     # A cell may be as long as the file: the csv module's own limit (128 KiB) would stop the whole table.
     csv.field_size_limit(max(csv.field_size_limit(), sum(len(line) + 1 for line in lines)))
     while start <= len(lines):
@@ -105,10 +133,25 @@ def _rows(lines: list[str], start: int, delimiter: str, reader: RecordReader) ->
         first = start
         try:
             for row in rows:
-                yield row, first, start - 1 + rows.line_num
+                yield row, first
                 first = start + rows.line_num
             return
         except csv.Error as exc:
-            reader.warn(f"this row cannot be read ({exc}: is a quote never closed?); skipped it and read on "
-                        "from the next line", first)
+            row = _line_alone(lines[first - 1], delimiter)
+            if row is None:
+                reader.skip(f"this row cannot be read ({exc}: is a quote never closed?); skipped it and read on "
+                            "from the next line", first)
+            else:
+                reader.warn(f"this row cannot be read whole ({exc}: is a quote never closed?); read its first "
+                            "line alone, as a spreadsheet would, and on from the next line", first)
+                yield row, first
             start = first + 1
+
+
+def _line_alone(line: str, delimiter: str) -> list[str] | None:
+    """The cells of one line whose quotes do not pair, as a spreadsheet reads them; None if it holds none."""
+    try:
+        row = next(csv.reader([line], delimiter=delimiter, strict=False), None)
+    except csv.Error:
+        return None
+    return row if row and any(cell.strip() for cell in row) else None
