@@ -224,7 +224,8 @@ def test_check_warns_about_what_the_build_shows_as_written(hostile):
     assert result.returncode == 0, result.stderr
     stderr = result.stderr
     assert "hostile.txt:41: warning: entry 20 repeats the abstract of entry 12 (line 25)" in stderr
-    assert "hostile.txt:27: warning: entry 13 has HTML (<script>); it is shown as text" in stderr
+    assert ("hostile.txt:27: warning: entry 13 has HTML (<script>) outside the tags an abstract may use; "
+            "it is shown as text") in stderr
     assert "hostile.txt:29: warning: entry 14 has a javascript:, vbscript: or data: link" in stderr
     assert "bytes.txt:3: warning: entry 1 contains direction-override characters" in stderr
     assert f"bytes.txt:11: warning: entry 4 is {len(BYTE_ENTRIES[3]):,} characters long; is it one abstract?" in stderr
