@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from generator.latex import AbstractRenderer, MacroDef
+from generator.latex.htmltags import ALLOWED, ATTRIBUTES
 from generator.latex.plaintext import collapse
 from generator.latex.symbols import IGNORED
 from generator.latex.texscan import find_group_end
@@ -36,7 +37,9 @@ FRAGMENTS = [
     "javascript:alert(1)", "https://example.org", "\\'", "\\\"o", "\\c{c}", "\\ss", "\\ldots",
     "\\frac{", "\\left(", "\\right)", "\\alpha", "\\text{", "\\mathrm{", "\\begin{equation}",
     "\\end{equation}", "\\dVC", "\\pair{a}{b}", "\\loop", "\\foo", "\\cite{k}", "<script>",
-    "</script>", "<b>", "^", "\\%", "\\&", "\\#", "\\_",
+    "</script>", "<b>", "^", "</b>", "<em>", "</em>", "<i>", "<ul>", "</ul>", "<ol>", "<li>", "</li>", "<p>",
+    "</p>", "<br>", "<br/>", "<sub>", "<img src=x onerror=alert(1)>", '<b onclick="x">', "<!--", "-->",
+    "\\%", "\\&", "\\#", "\\_",
     # damaged LaTeX and structure from real abstract lists
     "\\begin{itemize}", "\\begin{enumerate}", "\\item", "\\end{itemize}", "\\end{enumerate}", "\\par",
     "\\footnote{", "\\citep[", "\\citet{", "^{", "_{", "\\sqrt{", "\\sqrtT", "\\eps", "\\R", "\\log",
@@ -48,7 +51,7 @@ abstracts = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=4)),
 VOID = frozenset({"br", "hr", "img", "input", "meta", "link", "wbr", "area", "base", "col", "embed",
                   "source", "track"})
 HTML_TAGS = frozenset({"p", "em", "strong", "code", "u", "span", "a", "br", "ul", "ol", "li",
-                       "blockquote", "sub", "sup"})
+                       "blockquote", "sub", "sup", "b", "i"})
 MATHML_TAGS = frozenset("""math mrow mi mn mo mtext mspace ms msub msup msubsup munder mover
     munderover mfrac msqrt mroot mstyle mpadded mphantom menclose mtable mtr mtd mlabeledtr merror
     mmultiscripts mprescripts none semantics annotation""".split())
@@ -169,6 +172,7 @@ CONSUMED = [
     re.compile(r"\\(?:begin|end)\s*\{[A-Za-z*]*\}"),
     re.compile(r"\\[A-Za-z]+"),
     re.compile(r"&#?[A-Za-z0-9]+;"),
+    re.compile(r"</?(?:" + "|".join(ALLOWED) + ")" + ATTRIBUTES + "/?>", re.IGNORECASE),  # the HTML subset
     re.compile(r"(?m)^(?:[ \t]*(?:>|[*+-](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)))+"),
 ]
 

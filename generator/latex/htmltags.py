@@ -111,4 +111,8 @@ class _Balancer:
             self._open(inner)
 
     def _emit(self, name: str, nesting: int) -> None:
+        last = self.out[-1] if self.out else None
+        if nesting < 0 and last is not None and last.type == "html_tag" and last.tag == name and last.nesting > 0:
+            self.out.pop()  # <b></b> holds nothing: neither is written
+            return
         self.out.append(Token("html_tag", name, nesting))
