@@ -143,17 +143,18 @@ ENTRIES = {
     2: ("an opening $ at the very end", ["ends the abstract $</p>"], []),
     3: ("unclosed braces", ['<span class="tex-error" title="missing argument for \\emph">'],
         ["missing argument for \\emph"]),
-    4: ("\\begin{equation} without \\end", ["\\begin{equation}</span> E = mc<sup>2</sup> and the environment"],
+    4: ("\\begin{equation} without \\end", ["E = mc<sup>2</sup> and the environment"],
         ["\\begin{equation} without a matching \\end{equation}"]),
     5: ("\\\\", ["line<br>"], []),
     6: ("nested and self-referencing macros",
         ["<msub><mi>x</mi><mrow><mi>a</mi></mrow></msub><mo>+</mo>", "$\\selfref$</span>"],
         ["macro \\selfref expands without end", "macro \\twice expands without end",
          "macro \\ping expands without end"]),
-    7: ("unknown macros", ["\\frobnicate{x}</span>",  # in math, marked in place and the formula renders
-                           '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mrow><merror '
-                           'class="tex-error" title="undefined macro \\frobnicate">'
-                           '<mtext>\\frobnicate</mtext></merror>'],
+    7: ("unknown macros", ['<span class="tex-unknown" title="undefined macro \\frobnicate">x</span>',
+                           # in math, the name in place and the formula renders
+                           '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mrow><mi '
+                           'mathvariant="normal" class="tex-unknown" title="undefined macro \\frobnicate">'
+                           'frobnicate</mi>'],
         ["undefined macro \\frobnicate"]),
     8: ("\\left( without \\right", ["$\\left( x + y$</span>"], ["\\left without a matching \\right"]),
     9: ("5,000 nested braces in text", ["deep text"], []),
