@@ -245,9 +245,27 @@ def _guessed(state: StateInline, silent: bool, name: str, end: int) -> bool:
     return True
 
 
+# Quotation commands (csquotes' \enquote, dirtytalk's \say): the argument between curly quotes.
+QUOTES = frozenset(("enquote", "say", "textquote"))
+
+
+def _quote(state: StateInline, silent: bool, name: str, end: int) -> bool:
+    if name not in QUOTES:
+        return False
+    arg = braced(state, end)
+    if arg is None:
+        return _missing_argument(state, silent, name, end)
+    if not silent:
+        state.push("text", "", 0).content = "“"
+        tokenize_range(state, *arg)
+        state.push("text", "", 0).content = "”"
+    state.pos = arg[1] + 1
+    return True
+
+
 # Tried in order after the config macros; the first that takes the command wins.
 _HANDLERS = (_style, _switch, _link, _letter_accent, _symbol, _layout, citation, footnote,
-             math_run, _fused_style, _guessed)
+             math_run, _fused_style, _quote, _guessed)
 
 
 # -- problems ---------------------------------------------------------------------
