@@ -30,6 +30,7 @@ def test_a_conventional_name_has_its_guess(name, body):
     ("sumt", r"\sum_{t}"), ("Rd", r"\mathbb{R}^{d}"), ("mX", r"\boldsymbol{X}"), ("gO", r"\mathcal{O}"),
     ("bigo", "O"), ("bigomega", r"\Omega"), ("lp", r"\left("), ("rp", r"\right)"), ("PTF", r"\mathrm{PTF}"),
     ("ReLU", r"\mathrm{ReLU}"), ("w", r"\mathbf{w}"), ("epilon", r"\epsilon"), ("mathb", r"\mathbb"),
+    ("minf", r"m_{\inf}"), ("xmax", r"x_{\max}"),
 ])
 def test_more_conventions_of_real_volumes(name, body):
     assert guess(name) == body
@@ -49,6 +50,12 @@ def test_a_guess_with_an_argument_renders_and_pins_with_args(renderer):
     assert result.problems == () and "<mfrac>" in result.html and "ℝ" in result.html
     pinned = {problem.source: advice(problem) for problem in result.guesses}
     assert pinned["\\rbr"].endswith(r"rbr: {body: '\left( #1 \right)', args: 1}")
+
+
+def test_two_braced_arguments_make_an_inner_product(renderer):
+    result = renderer.render(r"$\abs{\inp{X - \mu}{v}}$")
+    assert result.problems == () and "⟨ X - μ, v ⟩" in result.plain
+    assert advice(result.guesses[0]).endswith(r"inp: {body: '\langle #1, #2 \rangle', args: 2}")
 
 
 def test_a_guess_that_breaks_its_formula_is_dropped(renderer):

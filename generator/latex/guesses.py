@@ -18,8 +18,8 @@ The conventions, tried in this order on a name (x a letter or a Greek letter's n
 - a lone capital, ``\\X``: calligraphic (a space or a class: 𝒳, 𝒜); a lone small letter, ``\\w``: bold;
 - the deep-learning book's letters (``math_commands.tex``): ``\\m<X>`` a bold matrix, ``\\g<X>``
   calligraphic, ``\\s<X>`` blackboard;
-- a Greek letter and a letter, ``\\kappax``: the letter as subscript (κ_x); ``\\<x>min``/``\\<x>max``
-  (``\\lambdamin``, ``\\gapmin``): min or max as subscript;
+- a Greek letter and a letter, ``\\kappax``: the letter as subscript (κ_x); ``\\<x>min``, ``\\<x>max``,
+  ``\\<x>inf``, ``\\<x>sup`` (``\\lambdamin``, ``\\gapmin``, ``\\xmax``): the operator as subscript;
 - ``\\sum<i>``, ``\\prod<i>``: the index under the operator (``\\sumt``); ``\\R<d>``: ℝ^d;
 - ``\\bigo``, ``\\bigomega``, ``\\bigtheta``: O, Ω, Θ; ``\\lp``/``\\rp``: ``\\left(``/``\\right)``;
 - an acronym, two capitals or more (``\\PTF``, ``\\ReLU``): the name set upright;
@@ -28,7 +28,8 @@ The conventions, tried in this order on a name (x a letter or a Greek letter's n
 With a braced argument (``\\rbr{x}``, ``\\mc{D}``): a delimiter pair (``\\rbr``, ``\\Paren``, ``\\pa``,
 ``\\lr``, ``\\lprp`` parentheses; ``\\sbr``, ``\\brk`` brackets; ``\\cbr`` braces) or a font shorthand
 (``\\mc``/``\\mcal`` calligraphic, ``\\mb``/``\\mbb`` blackboard, ``\\mbf`` bold, ``\\mrm`` upright,
-``\\mf`` Fraktur). A guess that breaks its formula is dropped (math.py).
+``\\mf`` Fraktur); with two, an inner product (``\\inp{x}{y}`` → ⟨x, y⟩).
+A guess that breaks its formula is dropped (math.py).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from collections.abc import Mapping
 
 from .model import MacroDef, TexProblem
 from .repair import GREEK
+from .texscan import find_group_end
 from .undefined import DEFINED
 
 GUESSED_MESSAGE = "guessed \\{name} as {body}"
@@ -65,7 +67,7 @@ _MORE_NAMED = {"bigo": "O", "bigO": "O", "bigomega": r"\Omega", "bigOmega": r"\O
                "bigTheta": r"\Theta", "lp": r"\left(", "rp": r"\right)"}
 _LETTER_FONTS = {"m": r"\boldsymbol{{{0}}}", "g": r"\mathcal{{{0}}}", "s": r"\mathbb{{{0}}}"}
 _GREEK_INDEX = re.compile(r"(" + "|".join(sorted(GREEK, key=len, reverse=True)) + r")([A-Za-z])$")
-_EXTREME = re.compile(r"([A-Za-z]{2,})(min|max)$")
+_EXTREME = re.compile(r"([A-Za-z]+?)(min|max|inf|sup)$")
 _BIG_OPERATOR = re.compile(r"(sum|prod)([A-Za-z])$")
 _ACRONYM = re.compile(r"[A-Z][A-Za-z]{1,7}$")
 # What a slip of one letter is checked against: names long enough that one letter off is no other word.
@@ -73,8 +75,14 @@ _SLIP_TARGETS = frozenset(name for name in GREEK | {"mathbb", "mathcal", "mathbf
                                                     "operatorname", "boldsymbol"} if len(name) >= 5)
 
 
-def guess_argument(name: str) -> str | None:
-    """The LaTeX (with ``#1``) an undefined ``\\name{…}`` conventionally stands for, or None."""
+_INNER_PRODUCTS = frozenset("inp inprod iprod innerprod dotprod".split())  # \\inp{x}{y}: ⟨x, y⟩
+
+
+def guess_argument(name: str, arguments: int = 1) -> str | None:
+    """The LaTeX (with ``#1``…) an undefined ``\\name{…}`` followed by ``arguments`` braced groups
+    conventionally stands for, or None."""
+    if name in _INNER_PRODUCTS and arguments >= 2:
+        return r"\langle #1, #2 \rangle"
     if name in _DELIMITERS:
         opening, closing = _DELIMITERS[name]
         return f"{opening} #1 {closing}"
@@ -118,7 +126,8 @@ def _word_guess(name: str) -> str | None:
         return f"\\{greek.group(1)}_{{{greek.group(2)}}}"
     extreme = _EXTREME.match(name)
     if extreme:
-        base = f"\\{extreme.group(1)}" if extreme.group(1) in GREEK else f"\\mathrm{{{extreme.group(1)}}}"
+        word = extreme.group(1)
+        base = f"\\{word}" if word in GREEK else word if len(word) == 1 else f"\\mathrm{{{word}}}"
         return f"{base}_{{\\{extreme.group(2)}}}"
     operator = _BIG_OPERATOR.match(name)
     if operator:
@@ -157,18 +166,30 @@ def guess_macros(latex: str, macros: Mapping[str, MacroDef]) -> dict[str, MacroD
         name = match.group(1)
         if name in found or name in macros or name in DEFINED:
             continue
-        with_argument = guess_argument(name) if latex[match.end() : match.end() + 1] == "{" else None
+        with_argument = guess_argument(name, _braced_groups(latex, match.end()))
         body = with_argument or guess(name)
         if body is not None:
-            found[name] = MacroDef(body, 1 if with_argument else 0)
+            found[name] = MacroDef(body, body.count("#") if with_argument else 0)
     return found
+
+
+def _braced_groups(latex: str, pos: int) -> int:
+    """How many braced groups (up to two) follow ``pos`` directly."""
+    count = 0
+    while count < 2 and latex.startswith("{", pos):
+        close = find_group_end(latex, pos)
+        if close < 0:
+            break
+        count, pos = count + 1, close + 1
+    return count
 
 
 def pin_line(name: str, body: str) -> str:
     """The ``macros:`` line that pins a guess: ``fhat: '\\hat{f}'`` (YAML single quotes keep backslashes),
     ``rbr: {body: '\\left( #1 \\right)', args: 1}`` for one that takes an argument."""
     quoted = "'" + body.replace("'", "''") + "'"
-    return f"{name}: {{body: {quoted}, args: 1}}" if "#1" in body else f"{name}: {quoted}"
+    arguments = body.count("#")
+    return f"{name}: {{body: {quoted}, args: {arguments}}}" if arguments else f"{name}: {quoted}"
 
 
 def advice(problem: TexProblem) -> str:
