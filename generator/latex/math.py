@@ -22,6 +22,7 @@ listed on the token (``meta["guesses"]``) to be reported.
 from __future__ import annotations
 
 import functools
+import html
 import re
 from collections.abc import Callable, Mapping
 
@@ -311,5 +312,16 @@ def _plain_source(latex: str, marks: tuple[tuple[str, str], ...]) -> str:
     return re.sub(r"\\(" + names + r")(?![A-Za-z])", r"\\mathrm{\1}", latex)
 
 
+# An inline formula showing more characters than this may be wider than a phone's column (about
+# 36 characters of math at 390 px): it goes in a box that scrolls sideways on its own (style.css
+# .math-wide). Shorter ones stay plain inline math, on the text's baseline.
+WIDE_INLINE = 24
+_TAG = re.compile(r"<[^>]*>")
+
+
 def render_math(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
-    return tokens[idx].meta["mathml"]
+    token = tokens[idx]
+    mathml = token.meta["mathml"]
+    if token.type == "math_inline" and len(html.unescape(_TAG.sub("", mathml))) > WIDE_INLINE:
+        return f'<span class="math-wide">{mathml}</span>'
+    return mathml
