@@ -32,7 +32,7 @@ CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 DEFAULT_FILES = [CORPORA / "neurips-2010-2018.jsonl", CORPORA / "iclr-2020.jsonl"]
 
 _MATH = re.compile(r"<math\b.*?</math>", re.DOTALL)
-_MARKED_IN_MATH = re.compile(r'class="tex-(?:error|unknown)" title="undefined macro')
+_MARKED_IN_MATH = re.compile(r'<(?:merror|mi)\b[^>]*class="tex-(?:error|unknown)" title="undefined macro')
 _WHOLE_FORMULA = ("$", "\\(", "\\[", "\\begin{")
 # Known ways math came out wrong without a mark (issue 18): an alternating-current sign for \AC,
 # a script with no script (d_\rm TV), TeX left in text (\text{poly\,log}, \text{--}), an
