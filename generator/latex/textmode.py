@@ -292,15 +292,15 @@ def _undefined(state: StateInline, silent: bool, end: int) -> bool:
         if environment:
             push_unknown(state, "", message, source)
         elif argument:
-            _unknown_with_argument(state, name, message, argument, end)
+            _unknown_with_argument(state, name, message, argument)
         else:
             push_unknown(state, name, message)
     state.pos = end
     return True
 
 
-def _unknown_with_argument(state: StateInline, name: str, message: str, argument: tuple[int, int], end: int) -> None:
-    """``\\say{AND}``: the argument, tokenized as text, in a span that names the macro."""
+def _unknown_with_argument(state: StateInline, name: str, message: str, argument: tuple[int, int]) -> None:
+    """``\\snew{nearly}``: the argument, tokenized as text, in a span that names the macro."""
     opening = state.push("latex_style_open", "span", 1)
     opening.attrSet("class", UNKNOWN_CLASS)
     opening.attrSet("title", message)
