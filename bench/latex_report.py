@@ -32,7 +32,7 @@ CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 DEFAULT_FILES = [CORPORA / "neurips-2010-2018.jsonl", CORPORA / "iclr-2020.jsonl"]
 
 _MATH = re.compile(r"<math\b.*?</math>", re.DOTALL)
-_MARKED_IN_MATH = re.compile(r'<merror class="tex-error" title="undefined macro')
+_MARKED_IN_MATH = re.compile(r'<(?:merror|mi)\b[^>]*class="tex-(?:error|unknown)" title="undefined macro')
 _WHOLE_FORMULA = ("$", "\\(", "\\[", "\\begin{")
 # Known ways math came out wrong without a mark (issue 18): an alternating-current sign for \AC,
 # a script with no script (d_\rm TV), TeX left in text (\text{poly\,log}, \text{--}), an
@@ -44,7 +44,7 @@ SILENT = {
     "alignment & printed": re.compile(r"<mi>&amp;</mi>"),
     "empty fraction part": re.compile(r"<mfrac[^>]*>(<mrow></mrow>|<mrow><mrow></mrow></mrow>)|<mrow></mrow></mfrac>"),
 }
-_ERROR = re.compile(r'<span class="tex-error"[^>]*>.*?</span>', re.DOTALL)
+_ERROR = re.compile(r'<span class="tex-error"[^>]*>.*?</span>', re.DOTALL)  # an unknown macro's name is text
 # A citation's keys in the source (issue 30: the page must never show them).
 _CITE_KEYS = re.compile(r"\\[Cc]ite[A-Za-z]*\s*(?:\[[^\]]*\]\s*){0,2}\{([^{}]*)\}")
 _TAG = re.compile(r"<[^>]+>")

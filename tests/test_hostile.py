@@ -143,17 +143,18 @@ ENTRIES = {
     2: ("an opening $ at the very end", ["ends the abstract $</p>"], []),
     3: ("unclosed braces", ['<span class="tex-error" title="missing argument for \\emph">'],
         ["missing argument for \\emph"]),
-    4: ("\\begin{equation} without \\end", ["\\begin{equation}</span> E = mc<sup>2</sup> and the environment"],
+    4: ("\\begin{equation} without \\end", ["E = mc<sup>2</sup> and the environment"],
         ["\\begin{equation} without a matching \\end{equation}"]),
     5: ("\\\\", ["line<br>"], []),
     6: ("nested and self-referencing macros",
         ["<msub><mi>x</mi><mrow><mi>a</mi></mrow></msub><mo>+</mo>", "$\\selfref$</span>"],
         ["macro \\selfref expands without end", "macro \\twice expands without end",
          "macro \\ping expands without end"]),
-    7: ("unknown macros", ["\\frobnicate{x}</span>",  # in math, marked in place and the formula renders
-                           '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mrow><merror '
-                           'class="tex-error" title="undefined macro \\frobnicate">'
-                           '<mtext>\\frobnicate</mtext></merror>'],
+    7: ("unknown macros", ['<span class="tex-unknown" title="undefined macro \\frobnicate">x</span>',
+                           # in math, the name in place and the formula renders
+                           '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mrow><mi '
+                           'mathvariant="normal" class="tex-unknown" title="undefined macro \\frobnicate">'
+                           'frobnicate</mi>'],
         ["undefined macro \\frobnicate"]),
     8: ("\\left( without \\right", ["$\\left( x + y$</span>"], ["\\left without a matching \\right"]),
     9: ("5,000 nested braces in text", ["deep text"], []),
@@ -224,7 +225,8 @@ def test_check_warns_about_what_the_build_shows_as_written(hostile):
     assert result.returncode == 0, result.stderr
     stderr = result.stderr
     assert "hostile.txt:41: warning: entry 20 repeats the abstract of entry 12 (line 25)" in stderr
-    assert "hostile.txt:27: warning: entry 13 has HTML (<script>); it is shown as text" in stderr
+    assert ("hostile.txt:27: warning: entry 13 has HTML (<script>) outside the tags an abstract may use; "
+            "it is shown as text") in stderr
     assert "hostile.txt:29: warning: entry 14 has a javascript:, vbscript: or data: link" in stderr
     assert "bytes.txt:3: warning: entry 1 contains direction-override characters" in stderr
     assert f"bytes.txt:11: warning: entry 4 is {len(BYTE_ENTRIES[3]):,} characters long; is it one abstract?" in stderr

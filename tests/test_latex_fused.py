@@ -70,3 +70,17 @@ def test_fused_edges_of_rewritten_and_starred_environments(renderer):
     result = renderer.render(r"$\beginaligned a &= b \\ c &= d \endaligned$ and $\beginalign* x &= y \endalign*$")
     assert result.problems == ()
     assert result.html.count("<mtable") == 2 and "&amp;" not in result.html
+
+
+def test_pmlr_fused_forms_render():
+    """The forms issue 38 names: a citation fused with its key, \\textmax, \\frac12 and {a \\over b}."""
+    result = AbstractRenderer().render(r"as in \citeProc and \citepSmith2020, $\textmax_x f$, $\frac12 + {a \over b}$")
+    assert result.problems == ()
+    assert "as in [1] and [Smith 2020]," in result.plain
+    assert "<msub><mtext>max</mtext><mi>x</mi></msub>" in result.html
+    assert "<mfrac><mn>1</mn><mn>2</mn></mfrac>" in result.html and "<mfrac><mi>a</mi><mi>b</mi></mfrac>" in result.html
+
+
+def test_an_operator_name_after_a_word_font_is_its_word():
+    assert unfuse("textmax", {}) == r"\text{max}" and unfuse("textrmmin", {}) == r"\textrm{min}"
+    assert unfuse("textbf", {}) is None  # a known command stays itself

@@ -9,7 +9,7 @@ import pytest
 from generator.commands.build import build
 from generator.commands.reporter import Reporter
 from generator.latex import AbstractRenderer, MacroDef
-from generator.latex.guesses import advice, guess, pin_line
+from generator.latex.guesses import advice, guess, guess_argument, pin_line
 
 
 @pytest.mark.parametrize("name, body", [
@@ -22,6 +22,47 @@ from generator.latex.guesses import advice, guess, pin_line
 ])
 def test_a_conventional_name_has_its_guess(name, body):
     assert guess(name) == body
+
+
+# From PMLR's COLT and ALT volumes (2018-2025), where nothing defined them.
+@pytest.mark.parametrize("name, body", [
+    ("kappax", r"\kappa_{x}"), ("lambdamin", r"\lambda_{\min}"), ("gapmin", r"\mathrm{gap}_{\min}"),
+    ("sumt", r"\sum_{t}"), ("Rd", r"\mathbb{R}^{d}"), ("mX", r"\boldsymbol{X}"), ("gO", r"\mathcal{O}"),
+    ("bigo", "O"), ("bigomega", r"\Omega"), ("lp", r"\left("), ("rp", r"\right)"), ("PTF", r"\mathrm{PTF}"),
+    ("ReLU", r"\mathrm{ReLU}"), ("w", r"\mathbf{w}"), ("epilon", r"\epsilon"), ("mathb", r"\mathbb"),
+    ("minf", r"m_{\inf}"), ("xmax", r"x_{\max}"),
+])
+def test_more_conventions_of_real_volumes(name, body):
+    assert guess(name) == body
+
+
+@pytest.mark.parametrize("name, body", [
+    ("rbr", r"\left( #1 \right)"), ("Paren", r"\left( #1 \right)"), ("lprp", r"\left( #1 \right)"),
+    ("sbr", r"\left[ #1 \right]"), ("cbr", r"\left\{ #1 \right\}"), ("mc", r"\mathcal{#1}"), ("mb", r"\mathbb{#1}"),
+])
+def test_a_name_with_a_braced_argument_is_a_delimiter_pair_or_a_font(name, body):
+    assert guess_argument(name) == body
+    assert guess(name) is None  # without its argument it is no guess
+
+
+def test_a_guess_with_an_argument_renders_and_pins_with_args(renderer):
+    result = renderer.render(r"error $O\rbr{\frac{d}{n}}$ over $\mb{R}^d$")
+    assert result.problems == () and "<mfrac>" in result.html and "ℝ" in result.html
+    pinned = {problem.source: advice(problem) for problem in result.guesses}
+    assert pinned["\\rbr"].endswith(r"rbr: {body: '\left( #1 \right)', args: 1}")
+
+
+def test_two_braced_arguments_make_an_inner_product(renderer):
+    result = renderer.render(r"$\abs{\inp{X - \mu}{v}}$")
+    assert result.problems == () and "⟨ X - μ, v ⟩" in result.plain
+    assert advice(result.guesses[0]).endswith(r"inp: {body: '\langle #1, #2 \rangle', args: 2}")
+
+
+def test_a_guess_that_breaks_its_formula_is_dropped(renderer):
+    """\\lp without its \\rp would leave a \\left unmatched: the formula renders without the guess."""
+    result = renderer.render(r"cost $\lp x$ here")
+    assert "<math" in result.html and result.guesses == ()
+    assert [problem.message for problem in result.problems] == ["undefined macro \\lp"]
 
 
 @pytest.mark.parametrize("name", ["rsvrg", "errnoise", "atk", "hset", "newtron", "cuf", "vxy", "xyhat"])

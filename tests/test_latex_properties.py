@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from generator.latex import AbstractRenderer, MacroDef
+from generator.latex.htmltags import ALLOWED, ATTRIBUTES
 from generator.latex.plaintext import collapse
 from generator.latex.symbols import IGNORED
 from generator.latex.texscan import find_group_end
@@ -36,7 +37,9 @@ FRAGMENTS = [
     "javascript:alert(1)", "https://example.org", "\\'", "\\\"o", "\\c{c}", "\\ss", "\\ldots",
     "\\frac{", "\\left(", "\\right)", "\\alpha", "\\text{", "\\mathrm{", "\\begin{equation}",
     "\\end{equation}", "\\dVC", "\\pair{a}{b}", "\\loop", "\\foo", "\\cite{k}", "<script>",
-    "</script>", "<b>", "^", "\\%", "\\&", "\\#", "\\_",
+    "</script>", "<b>", "^", "</b>", "<em>", "</em>", "<i>", "<ul>", "</ul>", "<ol>", "<li>", "</li>", "<p>",
+    "</p>", "<br>", "<br/>", "<sub>", "<img src=x onerror=alert(1)>", '<b onclick="x">', "<!--", "-->",
+    "\\%", "\\&", "\\#", "\\_",
     # damaged LaTeX and structure from real abstract lists
     "\\begin{itemize}", "\\begin{enumerate}", "\\item", "\\end{itemize}", "\\end{enumerate}", "\\par",
     "\\footnote{", "\\citep[", "\\citet{", "^{", "_{", "\\sqrt{", "\\sqrtT", "\\eps", "\\R", "\\log",
@@ -48,7 +51,7 @@ abstracts = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=4)),
 VOID = frozenset({"br", "hr", "img", "input", "meta", "link", "wbr", "area", "base", "col", "embed",
                   "source", "track"})
 HTML_TAGS = frozenset({"p", "em", "strong", "code", "u", "span", "a", "br", "ul", "ol", "li",
-                       "blockquote", "sub", "sup"})
+                       "blockquote", "sub", "sup", "b", "i"})
 MATHML_TAGS = frozenset("""math mrow mi mn mo mtext mspace ms msub msup msubsup munder mover
     munderover mfrac msqrt mroot mstyle mpadded mphantom menclose mtable mtr mtd mlabeledtr merror
     mmultiscripts mprescripts none semantics annotation""".split())
@@ -112,8 +115,13 @@ def test_render_inline_gives_balanced_safe_html(text):
 @SETTINGS
 @given(abstracts)
 def test_every_problem_is_shown_once(text):
+    """Each problem has one mark on the page (an error shown as written, or an unknown macro as its name),
+    except an environment's edge (shown as nothing) and a double script (its formula renders)."""
     result = RENDERER.render(text)
-    assert result.html.count(' class="tex-error"') == len(result.problems)
+    shown = result.html.count(' class="tex-error"') + result.html.count(' class="tex-unknown"')
+    unmarked = [problem for problem in result.problems if problem.source.startswith(("\\begin", "\\end"))
+                and "macro" not in problem.message or problem.message in ("double subscript", "double superscript")]
+    assert shown + len(unmarked) == len(result.problems)
     for problem in result.problems:
         assert problem.message and problem.source
 
@@ -169,6 +177,7 @@ CONSUMED = [
     re.compile(r"\\(?:begin|end)\s*\{[A-Za-z*]*\}"),
     re.compile(r"\\[A-Za-z]+"),
     re.compile(r"&#?[A-Za-z0-9]+;"),
+    re.compile(r"</?(?:" + "|".join(ALLOWED) + ")" + ATTRIBUTES + "/?>", re.IGNORECASE),  # the HTML subset
     re.compile(r"(?m)^(?:[ \t]*(?:>|[*+-](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)))+"),
 ]
 
@@ -269,7 +278,7 @@ def test_every_letter_and_digit_stays_visible_in_order(text):
 def test_the_visibility_check_finds_a_lost_word():
     """The property above is not vacuous: it sees a word that a rule drops, and one shown out of order."""
     assert visible_letters(r"Our \emph{bold} claim at $x^2$ and \foo{bar}") == \
-        list("Ourboldclaimatx2andfoobar")
+        list("Ourboldclaimatx2andbar")
     assert kept_in_order(input_letters("a b c"), list("abc"))
     assert not kept_in_order(input_letters("a b c"), list("ab"))
     assert not kept_in_order(input_letters("a b c"), list("acb"))

@@ -3,9 +3,10 @@
 Built as markdown-it plugins: math rules (math.py), LaTeX text commands
 (textmode.py, with citations.py, textgroups.py and textmath.py for math that
 lost its dollars), lists and paragraphs (structure.py), typography
-(typography.py), problem reporting (problems.py); renderer.py assembles them.
+(typography.py), the HTML subset an abstract may carry (htmltags.py, then nh3 in
+sanitise.py), problem reporting (problems.py); renderer.py assembles them.
 Math is converted by latex2mathml (mathml.py) and corrected (mathfix.py);
-undefined.py marks undefined macros in place and sets \\text{…} as text;
+undefined.py shows undefined macros as their names in place and sets \\text{…} as text;
 builtins.py holds the macros authors define for themselves, guesses.py the
 meaning of conventional ones nothing defines (each guess reported), repair.py fixes
 damaged math source (and writes amsmath environments latex2mathml lacks as

@@ -7,12 +7,15 @@ same key keeps its number). So, with any page note:
 
 - ``\\cite``, ``\\citep`` and the other parenthetical commands: "[Smith et al. 2020; 1, p. 5]";
 - ``\\citet``, ``\\textcite`` and the other textual ones: "Smith et al. (2020, § 9.2)", or "[1]";
-- ``\\citeauthor``: "Smith et al."; ``\\citeyear``: "2020"; ``\\citenum``: "[1]".
+- ``\\citeauthor``: "Smith et al."; ``\\citeyear``: "2020"; ``\\citenum``: "[1]";
+- a command fused with its key by a conversion that lost the braces (``\\citeProc``): the same.
 
 A footnote has no page foot either: ``\\footnote{…}`` becomes parenthesised text.
 """
 
 from __future__ import annotations
+
+import re
 
 from markdown_it.rules_inline import StateInline
 
@@ -30,7 +33,7 @@ _NUMBERS_KEY = "cite_numbers"  # env: key → its number in this abstract
 def citation(state: StateInline, silent: bool, name: str, end: int) -> bool:
     """Text-mode handler for ``\\cite[pre][post]{a,b}`` → "[pre a, b, post]"."""
     if name not in CITE_COMMANDS:
-        return False
+        return _fused_citation(state, silent, name, end)
     notes, pos = _options(state, end)
     keys = braced(state, pos) if notes is not None else None
     if keys is None:
@@ -38,6 +41,23 @@ def citation(state: StateInline, silent: bool, name: str, end: int) -> bool:
     if not silent:
         _cite(state, name, notes, keys)
     state.pos = keys[1] + 1
+    return True
+
+
+_FUSED_PREFIXES = sorted(CITE_COMMANDS, key=len, reverse=True)
+_KEY_TAIL = re.compile(r"[A-Za-z0-9:_-]*")
+
+
+def _fused_citation(state: StateInline, silent: bool, name: str, end: int) -> bool:
+    """``\\citeProc``, ``\\citepSmith2020``: a citation whose key lost its braces in a conversion (PMLR).
+    The key is the rest of the name, up to the next character a key cannot hold."""
+    prefix = next((command for command in _FUSED_PREFIXES if name.startswith(command)), None)
+    if prefix is None or not name[len(prefix)].isupper() or state.src.startswith("{", end):
+        return False
+    key_end = _KEY_TAIL.match(state.src, end, state.posMax).end()
+    if not silent:
+        _cite(state, prefix, [], (state.pos + 1 + len(prefix), key_end))
+    state.pos = key_end
     return True
 
 

@@ -15,7 +15,21 @@ The conventions, tried in this order on a name (x a letter or a Greek letter's n
   ``\\<x>prime``: x′;
 - ``\\cu<X>`` (a capital): calligraphic, as ``\\c<X>`` (built in) is;
 - ``\\d<in|out|eff|…>`` and ``\\<word>dim`` (``\\effdim``): a dimension, d with the word as subscript;
-- a lone capital, ``\\X``: calligraphic (a space or a class: 𝒳, 𝒜).
+- a lone capital, ``\\X``: calligraphic (a space or a class: 𝒳, 𝒜); a lone small letter, ``\\w``: bold;
+- the deep-learning book's letters (``math_commands.tex``): ``\\m<X>`` a bold matrix, ``\\g<X>``
+  calligraphic, ``\\s<X>`` blackboard;
+- a Greek letter and a letter, ``\\kappax``: the letter as subscript (κ_x); ``\\<x>min``, ``\\<x>max``,
+  ``\\<x>inf``, ``\\<x>sup`` (``\\lambdamin``, ``\\gapmin``, ``\\xmax``): the operator as subscript;
+- ``\\sum<i>``, ``\\prod<i>``: the index under the operator (``\\sumt``); ``\\R<d>``: ℝ^d;
+- ``\\bigo``, ``\\bigomega``, ``\\bigtheta``: O, Ω, Θ; ``\\lp``/``\\rp``: ``\\left(``/``\\right)``;
+- an acronym, two capitals or more (``\\PTF``, ``\\ReLU``): the name set upright;
+- a name one typing slip from a Greek letter or a font command (``\\epilon``, ``\\mathb``): that one.
+
+With a braced argument (``\\rbr{x}``, ``\\mc{D}``): a delimiter pair (``\\rbr``, ``\\Paren``, ``\\pa``,
+``\\lr``, ``\\lprp`` parentheses; ``\\sbr``, ``\\brk`` brackets; ``\\cbr`` braces) or a font shorthand
+(``\\mc``/``\\mcal`` calligraphic, ``\\mb``/``\\mbb`` blackboard, ``\\mbf`` bold, ``\\mrm`` upright,
+``\\mf`` Fraktur); with two, an inner product (``\\inp{x}{y}`` → ⟨x, y⟩).
+A guess that breaks its formula is dropped (math.py).
 """
 
 from __future__ import annotations
@@ -25,6 +39,7 @@ from collections.abc import Mapping
 
 from .model import MacroDef, TexProblem
 from .repair import GREEK
+from .texscan import find_group_end
 from .undefined import DEFINED
 
 GUESSED_MESSAGE = "guessed \\{name} as {body}"
@@ -40,10 +55,48 @@ _WORD_DIMENSION = re.compile(r"([a-z]{2,4})dim$")
 _CONTROL_WORD = re.compile(r"(?<!\\)(?:\\\\)*\\([A-Za-z]+)")
 
 
+_DELIMITERS = {
+    **dict.fromkeys("rbr paren Paren parens pa prn lr lprp".split(), (r"\left(", r"\right)")),
+    **dict.fromkeys("sbr brk brack Brack bracket sqbr".split(), (r"\left[", r"\right]")),
+    **dict.fromkeys("cbr brace Brace braces curly".split(), (r"\left\{", r"\right\}")),
+}
+_FONTS = {**dict.fromkeys(("mc", "mcal", "cal"), "mathcal"), **dict.fromkeys(("mb", "mbb", "bbm"), "mathbb"),
+          **dict.fromkeys(("mbf", "bfm"), "mathbf"), "mrm": "mathrm", "mf": "mathfrak", "mfrak": "mathfrak",
+          "msf": "mathsf"}
+_MORE_NAMED = {"bigo": "O", "bigO": "O", "bigomega": r"\Omega", "bigOmega": r"\Omega", "bigtheta": r"\Theta",
+               "bigTheta": r"\Theta", "lp": r"\left(", "rp": r"\right)"}
+_LETTER_FONTS = {"m": r"\boldsymbol{{{0}}}", "g": r"\mathcal{{{0}}}", "s": r"\mathbb{{{0}}}"}
+_GREEK_INDEX = re.compile(r"(" + "|".join(sorted(GREEK, key=len, reverse=True)) + r")([A-Za-z])$")
+_EXTREME = re.compile(r"([A-Za-z]+?)(min|max|inf|sup)$")
+_BIG_OPERATOR = re.compile(r"(sum|prod)([A-Za-z])$")
+_ACRONYM = re.compile(r"[A-Z][A-Za-z]{1,7}$")
+# What a slip of one letter is checked against: names long enough that one letter off is no other word.
+_SLIP_TARGETS = frozenset(name for name in GREEK | {"mathbb", "mathcal", "mathbf", "mathrm", "mathsf", "mathfrak",
+                                                    "operatorname", "boldsymbol"} if len(name) >= 5)
+
+
+_INNER_PRODUCTS = frozenset("inp inprod iprod innerprod dotprod".split())  # \\inp{x}{y}: ⟨x, y⟩
+
+
+def guess_argument(name: str, arguments: int = 1) -> str | None:
+    """The LaTeX (with ``#1``…) an undefined ``\\name{…}`` followed by ``arguments`` braced groups
+    conventionally stands for, or None."""
+    if name in _INNER_PRODUCTS and arguments >= 2:
+        return r"\langle #1, #2 \rangle"
+    if name in _DELIMITERS:
+        opening, closing = _DELIMITERS[name]
+        return f"{opening} #1 {closing}"
+    return f"\\{_FONTS[name]}{{#1}}" if name in _FONTS else None
+
+
 def guess(name: str) -> str | None:
     """The LaTeX an undefined ``\\name`` conventionally stands for, or None."""
     if name in _NAMED:
         return _NAMED[name]
+    return _letter_guess(name) or _word_guess(name)
+
+
+def _letter_guess(name: str) -> str | None:
     if name.startswith("v") and _base(name[1:]):
         base = _base(name[1:])
         return f"\\boldsymbol{{{base}}}" if base.startswith("\\") else f"\\mathbf{{{base}}}"
@@ -56,9 +109,45 @@ def guess(name: str) -> str | None:
     word = _WORD_DIMENSION.match(name)
     if dimension or word:
         return f"d_{{\\mathrm{{{dimension or word.group(1)}}}}}"
-    if len(name) == 1 and name.isupper():
-        return f"\\mathcal{{{name}}}"
+    if len(name) == 1 and name.isascii() and name.isalpha():
+        return f"\\mathcal{{{name}}}" if name.isupper() else f"\\mathbf{{{name}}}"
+    if len(name) == 2 and name[0] in _LETTER_FONTS and name[1].isupper():
+        return _LETTER_FONTS[name[0]].format(name[1])
+    if len(name) == 2 and name[0] == "R" and name[1].islower():
+        return f"\\mathbb{{R}}^{{{name[1]}}}"
     return None
+
+
+def _word_guess(name: str) -> str | None:
+    if name in _MORE_NAMED:
+        return _MORE_NAMED[name]
+    greek = _GREEK_INDEX.match(name)
+    if greek:
+        return f"\\{greek.group(1)}_{{{greek.group(2)}}}"
+    extreme = _EXTREME.match(name)
+    if extreme:
+        word = extreme.group(1)
+        base = f"\\{word}" if word in GREEK else word if len(word) == 1 else f"\\mathrm{{{word}}}"
+        return f"{base}_{{\\{extreme.group(2)}}}"
+    operator = _BIG_OPERATOR.match(name)
+    if operator:
+        return f"\\{operator.group(1)}_{{{operator.group(2)}}}"
+    if _ACRONYM.match(name) and sum(char.isupper() for char in name) >= 2 and not any(g in name for g in GREEK):
+        return f"\\mathrm{{{name}}}"
+    slip = next((target for target in sorted(_SLIP_TARGETS) if _one_slip(name, target)), None)
+    return f"\\{slip}" if slip else None
+
+
+def _one_slip(name: str, target: str) -> bool:
+    """Whether ``name`` is ``target`` with one letter dropped, added, changed, or two swapped."""
+    if abs(len(name) - len(target)) > 1 or name == target or len(name) < 5:
+        return False
+    if len(name) == len(target):
+        diff = [i for i, (a, b) in enumerate(zip(name, target)) if a != b]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and name[diff[0]] == target[diff[1]] and name[diff[1]] == target[diff[0]])
+    short, long = sorted((name, target), key=len)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
 def _base(word: str) -> str | None:
@@ -77,16 +166,30 @@ def guess_macros(latex: str, macros: Mapping[str, MacroDef]) -> dict[str, MacroD
         name = match.group(1)
         if name in found or name in macros or name in DEFINED:
             continue
-        body = guess(name)
+        with_argument = guess_argument(name, _braced_groups(latex, match.end()))
+        body = with_argument or guess(name)
         if body is not None:
-            found[name] = MacroDef(body)
+            found[name] = MacroDef(body, body.count("#") if with_argument else 0)
     return found
 
 
+def _braced_groups(latex: str, pos: int) -> int:
+    """How many braced groups (up to two) follow ``pos`` directly."""
+    count = 0
+    while count < 2 and latex.startswith("{", pos):
+        close = find_group_end(latex, pos)
+        if close < 0:
+            break
+        count, pos = count + 1, close + 1
+    return count
+
+
 def pin_line(name: str, body: str) -> str:
-    """The ``macros:`` line that pins a guess: ``fhat: '\\hat{f}'`` (YAML single quotes keep backslashes)."""
-    quoted = body.replace("'", "''")
-    return f"{name}: '{quoted}'"
+    """The ``macros:`` line that pins a guess: ``fhat: '\\hat{f}'`` (YAML single quotes keep backslashes),
+    ``rbr: {body: '\\left( #1 \\right)', args: 1}`` for one that takes an argument."""
+    quoted = "'" + body.replace("'", "''") + "'"
+    arguments = body.count("#")
+    return f"{name}: {{body: {quoted}, args: {arguments}}}" if arguments else f"{name}: {quoted}"
 
 
 def advice(problem: TexProblem) -> str:

@@ -22,6 +22,7 @@ listed on the token (``meta["guesses"]``) to be reported.
 from __future__ import annotations
 
 import functools
+import html
 import re
 from collections.abc import Callable, Mapping
 
@@ -221,14 +222,40 @@ Guesses = tuple[tuple[str, str], ...]  # (name, body) of each macro guessed in a
 
 def convert_math(latex: str, display: str, macros: Mapping[str, MacroDef]) -> tuple[MathResult, str, Guesses]:
     """Repair fused names, guess conventional macros, expand macros, then convert; returns the result,
-    the expanded LaTeX and the guesses."""
-    try:
-        repaired = repair_math(latex, macros)
-        guessed = guess_macros(repaired, macros)
-        expanded = expand(repaired, {**macros, **guessed} if guessed else macros)
-    except MacroError as exc:
-        return MathResult(error=str(exc)), latex, ()
-    return to_mathml(expanded, display), expanded, tuple((name, macro.body) for name, macro in guessed.items())
+    the expanded LaTeX and the guesses.
+
+    A guess that breaks its formula (``\\effdim_{\\alpha}``: d_{eff}, then a second subscript) is
+    dropped: the formula renders without it, the macro shown as its name and reported as undefined.
+    A formula TeX itself refuses for a double script (``x_1_2``) renders with the scripts apart.
+    """
+    repaired = repair_math(latex, macros)
+    guessed = guess_macros(repaired, macros)
+    attempts = [({**macros, **guessed}, tuple((name, m.body) for name, m in guessed.items()))] if guessed else []
+    result, expanded = MathResult(error="no conversion"), latex
+    for definitions, guesses in [*attempts, (macros, ())]:
+        try:
+            expanded = expand(repaired, definitions)
+        except MacroError as exc:
+            result, expanded = MathResult(error=str(exc)), latex
+            continue
+        result = _convert(expanded, display, latex)
+        if not result.error:
+            return result, expanded, guesses
+    return result, expanded, ()
+
+
+def _convert(expanded: str, display: str, source: str) -> MathResult:
+    result = to_mathml(expanded, display)
+    if result.error in _DOUBLE_SCRIPTS:
+        # TeX refuses x_1_2; a reader is better served by x₁ followed by ₂ than by the source.
+        separated = to_mathml(_SCRIPT.sub(r"{}\1", expanded), display)
+        if not separated.error:
+            return MathResult(separated.mathml, marks=separated.marks + ((result.error, source),))
+    return result
+
+
+_DOUBLE_SCRIPTS = ("double subscript", "double superscript")
+_SCRIPT = re.compile(r"(?<![\\{\s])([_^])")  # a script after its base (not \_ nor one that opens a group)
 
 
 # latex2mathml takes some 25–60 µs per character of math, and more for long formulas: the
@@ -276,13 +303,25 @@ def _convert_token(token: Token, convert: Callable[[str, str], tuple[MathResult,
 
 
 def _plain_source(latex: str, marks: tuple[tuple[str, str], ...]) -> str:
-    """The LaTeX the plain text is made from: an undefined macro keeps its name (pylatexenc would drop it)."""
+    """The LaTeX the plain text is made from: an undefined macro is its name, as on the page (pylatexenc
+    would drop it)."""
     undefined = {source[1:] for message, source in marks if message.startswith("undefined macro")}
     if not undefined:
         return latex
     names = "|".join(sorted(undefined, key=len, reverse=True))
-    return re.sub(r"\\(" + names + r")(?![A-Za-z])", r"\\textbackslash{}\1", latex)
+    return re.sub(r"\\(" + names + r")(?![A-Za-z])", r"\\mathrm{\1}", latex)
+
+
+# An inline formula showing more characters than this may be wider than a phone's column (about
+# 36 characters of math at 390 px): it goes in a box that scrolls sideways on its own (style.css
+# .math-wide). Shorter ones stay plain inline math, on the text's baseline.
+WIDE_INLINE = 24
+_TAG = re.compile(r"<[^>]*>")
 
 
 def render_math(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
-    return tokens[idx].meta["mathml"]
+    token = tokens[idx]
+    mathml = token.meta["mathml"]
+    if token.type == "math_inline" and len(html.unescape(_TAG.sub("", mathml))) > WIDE_INLINE:
+        return f'<span class="math-wide">{mathml}</span>'
+    return mathml

@@ -19,7 +19,7 @@ from xml.etree.ElementTree import Element
 from latex2mathml.converter import Converter
 
 from .mathfix import polish
-from .undefined import mark_tree, mark_undefined
+from .undefined import UNKNOWN_CLASS, mark_tree, mark_undefined
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 
@@ -36,7 +36,8 @@ ALLOWED_ATTRS = frozenset("""
     scriptlevel displaystyle notation open close mathsize linebreak
 """.split())
 
-# Only our own marks (undefined.py) carry these; latex2mathml never writes merror.
+# Only our own marks (undefined.py) carry these: an merror (latex2mathml never writes one) and an
+# unknown macro's mi, whose class no converted input can give it (no \class in latex2mathml).
 _MARK_ATTRS = frozenset(("class", "title"))
 # latex2mathml writes characters as numeric references inside element text.
 _CHAR_REF = re.compile(r"&#(x[0-9A-Fa-f]+|[0-9]+);")
@@ -113,7 +114,7 @@ def _write(element: Element, out: list[str]) -> None:
     if keep:
         out.append("<" + tag)
         for name, value in element.attrib.items():
-            if name in ALLOWED_ATTRS or (tag == "merror" and name in _MARK_ATTRS):
+            if name in ALLOWED_ATTRS or (name in _MARK_ATTRS and _is_mark(element)):
                 out.append(f' {name}="{html.escape(_decode(value))}"')
         out.append(">")
     if element.text:
@@ -124,6 +125,10 @@ def _write(element: Element, out: list[str]) -> None:
         out.append(f"</{tag}>")
     if element.tail:
         out.append(html.escape(_decode(element.tail), quote=False))
+
+
+def _is_mark(element: Element) -> bool:
+    return element.tag == "merror" or (element.tag == "mi" and element.get("class") == UNKNOWN_CLASS)
 
 
 def _decode(text: str) -> str:

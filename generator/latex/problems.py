@@ -37,8 +37,25 @@ def mark_error(token: Token, source: str, message: str) -> None:
     token.meta = {"problem": TexProblem(message, source)}
 
 
+UNKNOWN_CLASS = "tex-unknown"  # an undefined macro shown as its name, in the text's own style
+
+
+def push_unknown(state: StateInline, name: str, message: str, source: str = "") -> Token:
+    """Push a token that shows an undefined macro as its ``name`` (no backslash), reported as ``message``."""
+    token = state.push("tex_error", "span", 0)
+    token.content = name
+    token.meta = {"problem": TexProblem(message, source or "\\" + name), "unknown": True}
+    return token
+
+
 def render_error(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
-    problem: TexProblem = tokens[idx].meta["problem"]
+    token = tokens[idx]
+    problem: TexProblem = token.meta["problem"]
+    if token.meta.get("unknown"):
+        if not token.content:
+            return ""
+        return (f'<span class="{UNKNOWN_CLASS}" title="{html.escape(problem.message)}">'
+                f"{html.escape(token.content, quote=False)}</span>")
     return (f'<span class="tex-error" title="{html.escape(problem.message)}">'
             f"{html.escape(problem.source, quote=False)}</span>")
 
@@ -49,8 +66,8 @@ def collect(state: StateCore) -> None:
     guessed: dict[TexProblem, None] = state.env.setdefault(GUESSES_KEY, {})
     for block in state.tokens:
         for token in block.children or ():
-            if token.type == "tex_error":
-                found.append(token.meta["problem"])
+            if token.type == "tex_error" or (token.meta and "problem" in token.meta):
+                found.append(token.meta["problem"])  # an error shown as written, or an unknown macro as its name
                 continue
             if token.meta and "problems" in token.meta:  # math rendered with undefined macros marked
                 found.extend(token.meta["problems"])

@@ -14,24 +14,25 @@ from collections.abc import Mapping
 
 from markdown_it import MarkdownIt
 
+from .htmltags import HTML_KEY, html_plugin
 from .math import math_plugin
 from .model import MacroDef, RenderedAbstract
 from .plaintext import MathText, collapse, inline_text, plain_text
 from .problems import ENV_KEY, GUESSES_KEY, problems_plugin
+from .sanitise import LINK_SCHEMES, sanitise
 from .structure import structure_plugin
 from .textmode import textmode_plugin
 from .typography import typography_plugin
 
 # Markdown that abstracts do not use and that would mis-render them: a `#` or a
 # line of dashes is not a heading, indented lines are not code, "[1]: x" is not
-# a link definition, and raw HTML and images are never live.
-DISABLED_RULES = ["heading", "lheading", "code", "fence", "hr", "reference",
-                  "html_block", "html_inline", "image"]
+# a link definition, and images are never live. HTML is read inline only (htmltags.py
+# keeps a safe subset): an HTML block would take its lines out of Markdown and LaTeX.
+DISABLED_RULES = ["heading", "lheading", "code", "fence", "hr", "reference", "html_block", "image"]
 
 # A link in an abstract goes to a web page or an address. markdown-it's own check refuses
-# javascript:, vbscript:, file: and data:, but lets data:image/png through; we allow only these
-# schemes (and links without one), so nothing else ever becomes an href.
-LINK_SCHEMES = frozenset(("http", "https", "mailto", "ftp"))
+# javascript:, vbscript:, file: and data:, but lets data:image/png through; we allow only
+# LINK_SCHEMES (and links without one), so nothing else ever becomes an href.
 REMEMBERED = 20_000  # renderings kept for a second ``render`` of the same text
 _SCHEME = re.compile(r"([a-z][a-z0-9+.\-]*):")
 
@@ -44,12 +45,13 @@ def validate_link(url: str) -> bool:
 
 def build_markdown(macros: Mapping[str, MacroDef] | None = None) -> MarkdownIt:
     """The markdown-it instance: CommonMark minus DISABLED_RULES plus our plugins."""
-    md = MarkdownIt("commonmark", {"html": False, "xhtmlOut": False})
+    md = MarkdownIt("commonmark", {"html": True, "xhtmlOut": False})
     md.disable(DISABLED_RULES)
     md.validateLink = validate_link  # type: ignore[method-assign]
     md.use(math_plugin, macros=macros)
     md.use(textmode_plugin, macros=macros)
     md.use(structure_plugin)
+    md.use(html_plugin)
     md.use(typography_plugin)
     md.use(problems_plugin)
     return md
@@ -91,6 +93,8 @@ class AbstractRenderer:
         env: dict = {}
         tokens = self._md.parse(text.strip(), env)
         html = self._md.renderer.render(tokens, self._md.options, env)
+        if env.get(HTML_KEY):
+            html = sanitise(html)
         return RenderedAbstract(html, plain_text(tokens, self._math_text), tuple(env.get(ENV_KEY, ())),
                                 tuple(env.get(GUESSES_KEY, ())))
 
@@ -99,6 +103,8 @@ class AbstractRenderer:
         env: dict = {}
         tokens = self._md.parseInline(collapse(text), env)
         html = self._md.renderer.render(tokens, self._md.options, env)
+        if env.get(HTML_KEY):
+            html = sanitise(html)
         children = tokens[0].children if tokens else []
         return RenderedAbstract(html, collapse(inline_text(children or (), self._math_text)),
                                 tuple(env.get(ENV_KEY, ())), tuple(env.get(GUESSES_KEY, ())))

@@ -109,8 +109,8 @@ def split_fused_word(name: str, following: str = "") -> tuple[str, str] | None:
         return None
     for prefix in WORD_FONTS:
         rest = name[len(prefix):]
-        if name.startswith(prefix) and len(rest) >= 3 and not is_math_command(rest):
-            return prefix, rest
+        if name.startswith(prefix) and len(rest) >= 3 and (not is_math_command(rest) or rest in FUNCTIONS):
+            return prefix, rest  # \textmax: \text{max}, as the author wrote it
     return None
 
 

@@ -1,4 +1,5 @@
-"""LaTeX structure inside a paragraph: ``itemize``/``enumerate`` lists and ``\\par``.
+"""Structure inside a paragraph: ``itemize``/``enumerate`` lists and ``\\par``, and their HTML
+twins ``<ul>``/``<ol>``/``<li>`` and ``<p>``.
 
 Abstracts paste ``\\begin{itemize} \\item … \\end{itemize}`` into the middle of
 a paragraph, where HTML cannot hold a list. So a core rule, run after the
@@ -22,16 +23,23 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from .htmltags import ATTRIBUTES
 from .model import TexProblem
 
 # A list edge with its braces, or fused by a conversion that lost them (PMLR's \beginitemize).
 _LIST = r"(?P<{0}_brace>\{{)?(?P<{0}>itemize|enumerate)(?({0}_brace)\}}|(?![A-Za-z]))"
-_SPLIT = re.compile(r"\\begin" + _LIST.format("begin") + r"|\\par(?![A-Za-z])|\\item(?![A-Za-z])")
+# The HTML twins (htmltags.py): <ul> is itemize, <ol> enumerate, <li> an item, <p> and </p> a \\par.
+_HTML_LIST = r"<(?P<{0}_close>/?)(?P<{0}>[uUoO][lL])" + ATTRIBUTES + ">"
+_HTML_EDGE = r"<(?:/?[pP]|[lL][iI])" + ATTRIBUTES + r">|</[lL][iI]\s*>"
+_SPLIT = re.compile(r"\\begin" + _LIST.format("begin") + r"|\\par(?![A-Za-z])|\\item(?![A-Za-z])|"
+                    + _HTML_LIST.format("x") + "|" + _HTML_EDGE)
 # Everything the splitter acts on, in one pattern: list edges, items, \par and unescaped dollars.
 _EDGE = re.compile(r"\\begin" + _LIST.format("begin") + r"|\\end" + _LIST.format("end")
-                   + r"|(?P<item>\\item(?![A-Za-z])(?:[ \t\n]*\[[^\]\n]{0,200}\])?)|(?P<par>\\par(?![A-Za-z]))"
-                   r"|(?<!\\)\$")
+                   + r"|(?P<item>\\item(?![A-Za-z])(?:[ \t\n]*\[[^\]\n]{0,200}\])?|<[lL][iI]" + ATTRIBUTES + ">)"
+                   r"|(?P<par>\\par(?![A-Za-z])|</?[pP]" + ATTRIBUTES + r">)|(?P<item_end></[lL][iI]\s*>)|"
+                   + _HTML_LIST.format("html") + r"|(?<!\\)\$")
 _KINDS = {"itemize": ("bullet_list", "ul"), "enumerate": ("ordered_list", "ol")}
+_HTML_KINDS = {"ul": "itemize", "ol": "enumerate"}
 # Block nesting (each list or quote adds one or two levels) past which text is shown as written;
 # below markdown-it's maxNesting (20), where it would drop the text instead.
 DEEP_LEVEL = 16
@@ -90,12 +98,41 @@ def split_paragraphs(state: StateCore) -> None:
         token = tokens[index]
         if (token.type == "paragraph_open" and index + 2 < len(tokens)
                 and _SPLIT.search(tokens[index + 1].content)):
-            out.extend(_Splitter(tokens[index + 1].content, token).blocks())
-            index += 3
+            text, index = _joined(tokens, index)
+            out.extend(_Splitter(text, token).blocks())
         else:
             out.append(token)
             index += 1
     state.tokens = out
+
+
+def _joined(tokens: list[Token], index: int) -> tuple[str, int]:
+    """The text of the paragraph at ``index`` and of those after it that a list left open spans,
+    and the index after the last of them."""
+    parts = [tokens[index + 1].content]
+    depth = _list_depth(parts[0])
+    index += 3
+    while depth > 0 and _is_paragraph(tokens, index, tokens[index - 3].level):
+        parts.append(tokens[index + 1].content)
+        depth += _list_depth(parts[-1])
+        index += 3
+    return "\n\n".join(parts), index
+
+
+def _is_paragraph(tokens: list[Token], index: int, level: int) -> bool:
+    return (index + 2 < len(tokens) and tokens[index].type == "paragraph_open" and tokens[index].level == level
+            and tokens[index + 1].type == "inline")
+
+
+def _list_depth(text: str) -> int:
+    """How many more lists ``text`` opens than it closes."""
+    depth = 0
+    for edge in _EDGE.finditer(text):
+        if _opens(edge):
+            depth += 1
+        elif edge.group("end") or edge.group("html_close"):
+            depth -= 1
+    return depth
 
 
 class _Splitter:
@@ -119,14 +156,18 @@ class _Splitter:
     def blocks(self) -> list[Token]:
         dollars = 0
         for edge in _EDGE.finditer(self.text):
+            kind = _opens(edge)
             if self.too_deep is not None:
                 self._skip(edge)
             elif edge.group() == "$":
                 dollars += 1
-            elif edge.group("begin") or edge.group("par"):
+            elif kind or edge.group("par"):
                 if dollars % 2 == 0:
-                    self._begin(edge) if edge.group("begin") else self._par(edge)
+                    self._begin(edge, kind) if kind else self._par(edge)
                     dollars = 0
+            elif edge.group("item_end"):
+                if dollars % 2 == 0:
+                    self._par(edge)  # the item's text ends here; the item stays open until the next
             elif self.lists:
                 self._item(edge) if edge.group("item") else self._end(edge)
                 dollars = 0
@@ -134,6 +175,8 @@ class _Splitter:
                 self.lists.append(_OpenList("itemize", self.contexts[-1]))
                 self._item(edge)
                 dollars = 0
+            elif edge.group("html_close") and dollars % 2 == 0:  # a </ul> with no list open
+                self._par(edge)
         if self.too_deep is not None:
             self._deep_error(len(self.text))
         self._flush(len(self.text))
@@ -148,12 +191,12 @@ class _Splitter:
         self._flush(edge.start())
         self.chunk = edge.end()
 
-    def _begin(self, edge: re.Match[str]) -> None:
+    def _begin(self, edge: re.Match[str], kind: str) -> None:
         self._flush(edge.start())
         if len(self.lists) >= MAX_LIST_DEPTH:
             self.too_deep = (edge.start(), 1)
             return
-        self.lists.append(_OpenList(edge.group("begin"), self.contexts[-1]))
+        self.lists.append(_OpenList(kind, self.contexts[-1]))
         self.chunk = edge.end()
 
     def _item(self, edge: re.Match[str]) -> None:
@@ -190,9 +233,9 @@ class _Splitter:
     def _skip(self, edge: re.Match[str]) -> None:
         """Inside a list nested too deeply: find where it ends."""
         start, depth = self.too_deep
-        if edge.group("begin"):
+        if _opens(edge):
             depth += 1
-        elif edge.group("end"):
+        elif edge.group("end") or edge.group("html_close"):
             depth -= 1
         self.too_deep = (start, depth)
         if depth == 0:
@@ -211,6 +254,15 @@ class _Splitter:
         inline.children = [error]
         self.out += [_token("paragraph_open", "p", 1, context.level, context), inline,
                      _token("paragraph_close", "p", -1, context.level, context)]
+
+
+def _opens(edge: re.Match[str]) -> str | None:
+    """The kind of list ``edge`` opens (``itemize``/``enumerate``), if it opens one."""
+    if edge.group("begin"):
+        return edge.group("begin")
+    if edge.group("html") and not edge.group("html_close"):
+        return _HTML_KINDS[edge.group("html").lower()]
+    return None
 
 
 @dataclass

@@ -21,8 +21,8 @@ from .builtins import TEXT_ABBREVIATIONS
 from .citations import citation, footnote
 from .guesses import guess
 from .math import MATH_ENVIRONMENTS, push_macro_math
-from .model import MacroDef
-from .problems import push_error
+from .model import MacroDef, TexProblem
+from .problems import UNKNOWN_CLASS, push_error, push_unknown
 from .repair import split_fused_edge, split_fused_text
 from .symbols import (BREAKS, CONTROL_SYMBOLS, DOTLESS, IGNORED, LETTER_ACCENTS, LETTER_SYMBOLS,
                       STYLE_COMMANDS, SWITCHES, SYMBOL_ACCENTS, WORD_SYMBOLS, accented)
@@ -245,27 +245,68 @@ def _guessed(state: StateInline, silent: bool, name: str, end: int) -> bool:
     return True
 
 
+# Quotation commands (csquotes' \enquote, dirtytalk's \say): the argument between curly quotes.
+QUOTES = frozenset(("enquote", "say", "textquote"))
+
+
+def _quote(state: StateInline, silent: bool, name: str, end: int) -> bool:
+    if name not in QUOTES:
+        return False
+    arg = braced(state, end)
+    if arg is None:
+        return _missing_argument(state, silent, name, end)
+    if not silent:
+        state.push("text", "", 0).content = "“"
+        tokenize_range(state, *arg)
+        state.push("text", "", 0).content = "”"
+    state.pos = arg[1] + 1
+    return True
+
+
 # Tried in order after the config macros; the first that takes the command wins.
 _HANDLERS = (_style, _switch, _link, _letter_accent, _symbol, _layout, citation, footnote,
-             math_run, _fused_style, _guessed)
+             math_run, _fused_style, _quote, _guessed)
 
 
 # -- problems ---------------------------------------------------------------------
 
 def _undefined(state: StateInline, silent: bool, end: int) -> bool:
-    """Show an unknown command with its arguments (``\\cite{key}``) as one error."""
+    """An unknown command, reported; the reader sees its name (``\\nnc`` → nnc) or, when it has a
+    braced argument, the last one (``\\snew{nearly}`` → nearly), in the text's own style. An unknown
+    environment's edges show nothing: its body is ordinary text."""
     src, limit = state.src, state.posMax
     name_end = end
+    argument: tuple[int, int] | None = None
     while end < limit and src[end] in "[{":
         close = group_end(state, end) if src[end] == "{" else src.find("]", end, limit)
         if close < 0:
             break
+        if src[end] == "{" and src[end + 1 : close].strip():
+            argument = (end + 1, close)
         end = close + 1
     if not silent:
         source = src[state.pos : end]
-        push_error(state, source, _environment_problem(source) or f"undefined macro {src[state.pos : name_end]}")
+        name = src[state.pos + 1 : name_end]
+        environment = _environment_problem(source)
+        message = environment or f"undefined macro {src[state.pos : name_end]}"
+        if environment:
+            push_unknown(state, "", message, source)
+        elif argument:
+            _unknown_with_argument(state, name, message, argument)
+        else:
+            push_unknown(state, name, message)
     state.pos = end
     return True
+
+
+def _unknown_with_argument(state: StateInline, name: str, message: str, argument: tuple[int, int]) -> None:
+    """``\\snew{nearly}``: the argument, tokenized as text, in a span that names the macro."""
+    opening = state.push("latex_style_open", "span", 1)
+    opening.attrSet("class", UNKNOWN_CLASS)
+    opening.attrSet("title", message)
+    opening.meta = {"problem": TexProblem(message, "\\" + name)}
+    tokenize_range(state, *argument)
+    state.push("latex_style_close", "span", -1)
 
 
 _BEGIN_OR_END = re.compile(r"\\(begin|end)\s*\{([^{}]*)\}")

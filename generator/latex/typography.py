@@ -17,9 +17,12 @@ from markdown_it.rules_inline import StateInline
 _SINGLE_BACKTICK = re.compile(r"(?<!`)`(?!`)")
 # After a closing quote comes a space or punctuation: `greater than,' or `predict 0'.
 _AFTER_CLOSING_QUOTE = frozenset(" \t\n.,;:!?)")
-# What may precede a tie: a word, or the end of an abbreviation or bracket (Fig.~3,
-# al.~(2012)). "(~3%" and "by ~20%" mean "about", so their tilde stays.
-_BEFORE_TIE = re.compile(r"[\w.,;:!?)\]}'\"’”]")
+# A tilde that means "about": "(~3%", "by ~20%", "~$10^6$" at the start of a word. Every other
+# tilde in text is TeX's tie (Fig.~3, $f$~\citep{…}, ---~all): a no-break space.
+_ABOUT_BEFORE = frozenset(" \t\n([{")
+_ABOUT_AFTER = re.compile(r"[\d$.]")
+# A tilde inside a web address written as plain text (http://x.org/~user, /~jojic) is part of it.
+_URL_START = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*\Z", re.IGNORECASE)
 
 # An apostrophe inside a word (HEL's) is matched first so that it never closes a quote.
 # Every alternative starts with its quote mark (the apostrophe's lookbehind follows it), so the engine
@@ -91,14 +94,19 @@ def dashes(state: StateInline, silent: bool) -> bool:
 
 
 def tie(state: StateInline, silent: bool) -> bool:
-    """``Fig.~3``: a tilde between two words is a no-break space."""
+    """``Fig.~3``, ``$f$~\\citep{…}``: a tilde is a no-break space, unless it means "about"
+    (``by ~20%``) or is part of a web address."""
     src, pos = state.src, state.pos
-    if src[pos] != "~" or pos == 0 or pos + 1 >= state.posMax:
+    if src[pos] != "~":
         return False
-    if src[pos + 1].isspace() or not _BEFORE_TIE.match(src[pos - 1]):
+    before = src[pos - 1] if pos > 0 else " "
+    after = src[pos + 1] if pos + 1 < len(src) else ""
+    if before in _ABOUT_BEFORE and _ABOUT_AFTER.match(after):
         return False
-    if not silent:
-        state.append_pending("\u00a0")
+    if before == "/" or (before not in _ABOUT_BEFORE and _URL_START.search(src, max(0, pos - 300), pos)):
+        return False  # a path: /~jojic, http://x.org/~user
+    if not silent and pos + 1 < state.posMax:  # a tie that ends the text ties nothing
+        state.append_pending("\u00a0" if not after.isspace() else " ")
     state.pos = pos + 1
     return True
 

@@ -4,7 +4,8 @@ An author's own macro (``\\wstar``, ``\\cuF``) used to sink its whole formula: l
 passes it through as ``<mi>\\wstar</mi>`` or drops it (``\\mathb{R}`` came out as a bare R).
 Like MathJax's *noundefined*, we now render the formula and mark only the macro: before
 conversion, each control word latex2mathml does not know is replaced by a marker it carries
-through as text; after it, the marker becomes ``<merror class="tex-error">`` showing the name.
+through as text; after it, the marker becomes an identifier of the macro's name
+(``<mi class="tex-unknown">effdim</mi>``): no error box in the reader's sentence.
 Arguments that followed the macro render as ordinary math.
 
 The argument of ``\\text`` and friends is text mode: ``\\,`` is a thin space, ``--`` an en dash,
@@ -189,9 +190,12 @@ def _flush(buffer: list[str], pieces: list[Element], like: Element) -> None:
         pieces.append(piece)
 
 
+UNKNOWN_CLASS = "tex-unknown"
+
+
 def error_mark(name: str) -> Element:
-    mark = Element("merror", {"class": "tex-error", "title": UNDEFINED_MESSAGE.format(name)})
-    text = Element("mtext")
-    text.text = "\\" + name
-    mark.append(text)
+    """An undefined macro as an identifier of its own name (``\\effdim`` → effdim), upright as a
+    multi-letter name is; its class and title say what it is (a reader's tooltip, a count)."""
+    mark = Element("mi", {"mathvariant": "normal", "class": UNKNOWN_CLASS, "title": UNDEFINED_MESSAGE.format(name)})
+    mark.text = name
     return mark
