@@ -1,14 +1,15 @@
 """Short titles for Chinese and Japanese abstracts that come without one.
 
-A title is the phrase the abstract names as its contribution: the object of
-本文提出了一种… / 我们设计了… / 本研究提出… in Chinese, the noun phrase before
-…を提案する or after 本論文では、 in Japanese, else what 本文/我们 study, else the
-first clause of the first sentence that is not a lead-in (近年来，随着…). The
-phrase ends at the first clause mark (，。；：, and 、 once the phrase is long
-enough to be more than the first item of a list), loses its parentheticals
-and filler (一种, 新的), and is kept to ``MAX_CHARS`` characters by dropping
-modifiers from its start where the language allows it (both languages put the
-head noun last: …的检测框架, …する手法) or else cut where a word cannot be split.
+The text is first normalised: the half-width marks many Chinese abstracts use between their
+characters (``方法.实验``, ``模型,在``) are read as the full-width ones (a ``.`` there ends a
+sentence; one inside a number, ``2.3倍``, does not). Chinese titles are chosen among the
+clauses of the first sentences by generator/derive/titles_zh.py. A Japanese title is the noun
+phrase before …を提案する or after 本論文では、, else the first clause of the first sentence
+that is not a lead-in (近年では、…). Either way a title loses its parentheticals and anything
+dangling at its ends (a clause mark, 的/の or another particle — never the end of a word such
+as 行为 or 目的), is never a date or a number (1964年1月27日, 21世纪), and is kept to
+``MAX_CHARS`` characters by dropping modifiers from its start where the language allows it
+(both put the head noun last: …的检测框架, …する手法), else cut where a word cannot be split.
 Every title is made of the abstract's own characters, as with English ones.
 """
 
@@ -22,22 +23,8 @@ MIN_CHARS = 6  # below this a phrase is too bare to stand as a title; the next r
 MAX_CHARS = 30
 _SHORTEST = 4  # a phrase shorter than this is no title at all ("方法")
 
-_SUBJECT = r"(?:本文|本研究|本工作|该文|該文|本论文|本論文|我们|我們|笔者|筆者)"  # simplified and traditional
-_ADVERB = r"(?:首先|还|還|又|进一步|進一步|创新性?地|創新性?地|主要|重点|重點|系统地|系統地|在此基础上|在此基礎上)?"
-_MEASURE = r"(?:一种|一種|一个|一個|一套|一类|一類|一款|一项|一項|一系列|种|種|个|個)?"
-_NOVEL = r"(?:(?:新的|新颖的|新穎的|新型的?|全新的|简单而?有效的|簡單而?有效的|高效的)\s*)?"
 _CLAUSE_START = r"(?:^|(?<=[。、，！？]))"
 _JA_VERB = r"を[\u3040-\u309f\u4e00-\u9fff]{0,6}?(?:する|した|します|しました|す|る|た)。"
-# Rules in order of preference; each captures the title phrase as ``phrase``.
-_CHINESE_RULES = (
-    # 本文提出了一种基于扩散模型的…方法，… / 本研究提出原型校准网络
-    re.compile(rf"{_SUBJECT}[^，。；：！？]{{0,12}}?{_ADVERB}(?:提出|设计|設計|构建|構建|开发|開發|建立|实现|實現|发布|發佈)了?{_MEASURE}{_NOVEL}"
-               r"(?P<phrase>[^。；！？]+)"),
-    re.compile(rf"提出了?{_MEASURE}{_NOVEL}(?P<phrase>[^。；！？]+)"),
-    # 本文研究视频的… / 本文综述了… / 我们将扩散模型用于…
-    re.compile(rf"{_SUBJECT}{_ADVERB}(?:研究|综述|綜述|分析|探讨|探討|探索|讨论|討論|介绍|介紹|考察|评估|評估|总结|總結)了?(?P<phrase>[^。；！？]+)"),
-    re.compile(rf"{_SUBJECT}{_ADVERB}(?P<phrase>[将將][^。；！？]+)"),
-)
 # A Japanese noun phrase is the clause before its verb: never across 、 or 。.
 _JAPANESE_RULES = (
     # 本論文では、…手法を提案する
@@ -50,16 +37,38 @@ _JAPANESE_RULES = (
     re.compile(rf"{_CLAUSE_START}(?P<phrase>[^。、，！？]+?){_JA_VERB}"),
 )
 _MARKERS = re.compile(r"提出|提案|本文|本研究|本論文|我们")
-_LEAD_IN = re.compile(r"^(?:近年来|近年來|近年|目前|当前|當前|[随隨][着著][^，]*|[针針]对[^，]*|[针針]對[^，]*|"
-                      r"[为為]了[^，]*|[为為]解决[^，]*|"
-                      r"在[^，]{0,20}中|近年では|近年|現在|本論文では|本研究では|本稿では)[，、]")
+_LEAD_IN = re.compile(r"^(?:近年では|近年|現在|本論文では|本研究では|本稿では)[，、]")
 _PARENTHETICAL = re.compile(r"\s*[（(][^（）()]*[）)]")
 _QUOTES = re.compile(r"[「」『』“”\"《》〈〉【】]")
-_TRAILING = re.compile(r"[\s，。；：、！？,.;:!?的のをにでがはと和与及或并且]+$")
+# A half-width mark beside a CJK character or a full-width bracket, not inside a number.
+_CJK_SIDE = f"[{cjk.CJK_RANGES}）」』】]"
+_HALF_WIDTH = re.compile(rf"(?<={_CJK_SIDE})\s*([,.;:!?])(?![0-9])\s*|(?<![0-9])([,.;:!?])\s*(?={_CJK_SIDE})")
+_FULL_WIDTH = {",": "，", ".": "。", ";": "；", ":": "：", "!": "！", "?": "？"}
+_SENTENCE = re.compile(r"[。！？｡!?]")
+_FULL_STOP = re.compile(r"(?<![0-9０-９])．(?![0-9０-９])")  # a full-width ． ends a sentence too (，． style)
+_BRACKET_LABEL = re.compile(r"[【\[〔［]\s*(目的|目标|目標|背景|方法|结果|結果|结论|結論|意义|意義|材料|对象|對象)\s*[】\]〕］][\s：:]*")
+# One character a title must not end on: a mark, 的/の and other particles, a preposition.
+_TRAILING_ONE = re.compile(r"[\s，。；：、！？,.;:!?\-—–/的之のをにでがはともへや和与與及或并並且而在对對将將把被从從以为為由于於向]$")
+# …unless it ends a word: 行为 and 目的 are nouns, 基于 is left for the preposition rule to judge.
+_WORDS_ENDING_SO = frozenset(
+    "行为 行為 作为 认为 成为 无为 有为 人为 目的 存在 现在 潜在 内在 所在 实在 外在 自在 相对 应对 面对 绝对 "
+    "饱和 中和 总和 缓和 温和 调和 融和 柔和 自由 理由 合并 兼并 吞并 可以 难以 足以 所以 予以 加以 得以 属于 "
+    "等于 在于 位于 处于 过于 善于 急于 趋于 用于 易于 大于 小于 高于 低于 多于 少于 然而 从而 进而 因而 继而 "
+    "指向 方向 走向 导向 面向 倾向 趋向 取向 定向 纵向 横向 双向 单向 反向 正向 转向 流向 意向 动向 去向 "
+    "地图 的士 是的 有的 确的".split()
+)
+_DATE_OR_NUMBER = re.compile(
+    r"[\s\d０-９〇零一二三四五六七八九十百千万亿億兩两.．,，%％~～\-–—/年月日号號世纪紀度代期届屆时時分秒"
+    r"第个個次季旬初末中上下半前后後底以来來间間至到、]+"
+)
 _JA_TRAILING = re.compile(r"(?:において|における|に対して|により|によって|として|のため|ため|し|て)$")
-_LEADING = re.compile(r"^[\s，。；：、！？,.;:!?了]+")
-# Where leading modifiers may be dropped (after these): 的/の end a modifier, 、/て end a clause.
-_MODIFIER_ENDS = "的のて、"
+_LEADING = re.compile(r"^[\s，。；：、！？,.;:!?了的之及和与與并並而]+")
+# Where leading modifiers may be dropped (after these): 的/の end a modifier, 、/て a Japanese clause.
+_MODIFIER_ENDS = {"zh": "的", "ja": "のて、"}
+# The middle items of a Chinese list (、 separates them; where the last one ends is not known).
+LIST_ITEMS = re.compile(r"、[^、，；：]{1,16}(?=、)")
+# A numbered reference to the bibliography: [1], [2,3], ［4-6］.
+_CITATION = re.compile(r"\s*[\[［][0-9０-９,，\-–~～、\s]+[\]］]")
 
 
 def is_cjk_abstract(text: str) -> bool:
@@ -72,9 +81,90 @@ def is_cjk_abstract(text: str) -> bool:
 
 def cjk_title_candidates(text: str) -> list[str]:
     """Titles for a Chinese or Japanese abstract, best first; never empty."""
-    text = " ".join(_QUOTES.sub("", text).split())
+    text = normalise(text)
+    if cjk.language_of(text) == "ja":
+        found = _japanese(text)
+    else:
+        from generator.derive import titles_zh  # imported here: it uses this module's helpers
+
+        found = titles_zh.candidates(text)
+    long_enough = [t for t in found if len(t) >= MIN_CHARS]
+    return long_enough + [t for t in found if t not in long_enough] or [_fallback(text)]
+
+
+def normalise(text: str) -> str:
+    """One line, without quotes, with a section label in brackets (【目的】) written as a label
+    (目的：), and with the half-width marks many Chinese abstracts use between their characters
+    (``方法.实验``, ``模型,在``) written full-width, so that they end a sentence or a clause as 。
+    and ， do; a ``.`` or ``,`` inside a number (``2.3倍``) stays, as does a full-width ``０．５``."""
+    text = _BRACKET_LABEL.sub(r"\1：", _CITATION.sub("", " ".join(text.split())))
+    text = _HALF_WIDTH.sub(_full_width, _QUOTES.sub("", text))
+    return _FULL_STOP.sub("。", text)
+
+
+def _full_width(match: re.Match[str]) -> str:
+    return _FULL_WIDTH[match[1] or match[2]]
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a normalised text, without their parentheticals."""
+    return [s.strip() for s in _SENTENCE.split(_PARENTHETICAL.sub("", text)) if s.strip()]
+
+
+def tidy(phrase: str, language: str = "zh") -> str:
+    """A phrase as a title: no parentheticals, nothing dangling at either end, at most ``MAX_CHARS``."""
+    return shorten(trim(phrase), language)
+
+
+def trim(phrase: str) -> str:
+    """The phrase without parentheticals, nor anything dangling at either end."""
+    phrase = _PARENTHETICAL.sub("", phrase)
+    return _strip_end(_JA_TRAILING.sub("", _strip_end(_LEADING.sub("", phrase)))).strip()
+
+
+def usable(title: str) -> bool:
+    """Long enough, has CJK, and is not a date or a number ("1964年1月27日", "21世纪", "2004年度")."""
+    return len(title) >= _SHORTEST and cjk.has_cjk(title) and not _DATE_OR_NUMBER.fullmatch(title)
+
+
+def _strip_end(phrase: str) -> str:
+    """Drop trailing marks and particles one at a time, but not the last character of a word
+    (行为, 目的, 面向)."""
+    while _TRAILING_ONE.search(phrase) and phrase[-2:] not in _WORDS_ENDING_SO:
+        phrase = phrase[:-1]
+    return phrase
+
+
+def shorten(phrase: str, language: str = "zh", cut: bool = True) -> str:
+    """At most ``MAX_CHARS`` wide characters: drop the middle items of a Chinese list, then leading
+    modifiers (the head noun is last), else cut where no word is split ("" if not ``cut``)."""
+    if cjk.width(phrase) <= 2 * MAX_CHARS:
+        return phrase
+    if language == "zh" and "、" in phrase:  # a list: keep its first and its last item (and the head after it)
+        shorter = LIST_ITEMS.sub("", phrase)
+        if shorter != phrase:
+            return shorten(shorter, language, cut)
+    for at, char in enumerate(phrase):
+        rest = phrase[at + 1 :]
+        if char in _MODIFIER_ENDS[language] and cjk.width(rest) <= 2 * MAX_CHARS:
+            if len(rest) >= MIN_CHARS:
+                return _LEADING.sub("", rest)
+            break
+    return _cut(phrase) if cut else ""
+
+
+def _cut(phrase: str) -> str:
+    return _strip_end(cjk.cut(phrase, 2 * MAX_CHARS))
+
+
+def _fallback(text: str) -> str:
+    """The start of the text, when no clause makes a title (a date, a number, a list of words)."""
+    return _cut(text) or text[:MAX_CHARS]
+
+
+def _japanese(text: str) -> list[str]:
     found: list[str] = []
-    for rule in _JAPANESE_RULES if cjk.language_of(text) == "ja" else _CHINESE_RULES:
+    for rule in _JAPANESE_RULES:
         for match in rule.finditer(text):
             title = _title(match["phrase"])
             if title and title not in found:
@@ -84,16 +174,12 @@ def cjk_title_candidates(text: str) -> list[str]:
     first = _first_clause(text)
     if first and first not in found and not _MARKERS.search(first):
         found.append(first)
-    long_enough = [t for t in found if len(t) >= MIN_CHARS]
-    return (long_enough + [t for t in found if t not in long_enough]
-            or [cjk.cut(text, 2 * MAX_CHARS) or text[:MAX_CHARS]])
+    return found
 
 
 def _title(phrase: str) -> str:
-    phrase = _PARENTHETICAL.sub("", _until_clause(phrase))
-    phrase = _TRAILING.sub("", _JA_TRAILING.sub("", _TRAILING.sub("", _LEADING.sub("", phrase)))).strip()
-    phrase = _shorten(phrase)
-    return phrase if len(phrase) >= _SHORTEST and cjk.has_cjk(phrase) else ""
+    title = tidy(_until_clause(phrase), "ja")
+    return title if usable(title) else ""
 
 
 def _until_clause(phrase: str) -> str:
@@ -104,25 +190,9 @@ def _until_clause(phrase: str) -> str:
     return phrase
 
 
-def _shorten(phrase: str) -> str:
-    """At most ``MAX_CHARS`` wide characters: drop leading modifiers (the head noun is last),
-    else cut where no word is split."""
-    if cjk.width(phrase) <= 2 * MAX_CHARS:
-        return phrase
-    for at, char in enumerate(phrase):
-        rest = phrase[at + 1 :]
-        if char in _MODIFIER_ENDS and cjk.width(rest) <= 2 * MAX_CHARS:
-            return _LEADING.sub("", rest) if len(rest) >= MIN_CHARS else _cut(phrase)
-    return _cut(phrase)
-
-
-def _cut(phrase: str) -> str:
-    return _TRAILING.sub("", cjk.cut(phrase, 2 * MAX_CHARS))
-
-
 def _first_clause(text: str) -> str:
-    """The first sentence's first clause that is more than a lead-in (近年来，随着…，)."""
-    sentence = re.split(r"[。！？!?]", text, maxsplit=1)[0]
+    """The first sentence's first clause that is more than a lead-in (近年では、…)."""
+    sentence = _SENTENCE.split(text, maxsplit=1)[0]
     while True:
         stripped = _LEAD_IN.sub("", sentence, count=1)
         if stripped == sentence:

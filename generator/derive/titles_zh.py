@@ -1,0 +1,124 @@
+"""Titles for untitled Chinese abstracts: the clause that best names what the paper is about.
+
+Every clause of the first sentences is a candidate, in the form a title would take: the object
+of 本文提出了一种… / 研究了… / 对…进行了分析 when the clause states the contribution or what was
+studied, else the clause itself. Each is scored by what makes authors' own titles (measured
+on the CSL corpus of Chinese paper abstracts, ``bench/titles_report.py``):
+
+- it states the contribution or the object of study (a strong sign), it comes early;
+- its words recur in the rest of the abstract (a title names what the abstract is about; its
+  character pairs are counted in the abstract, a dictionary-free measure of that);
+- it is not a lead-in (近年来…, 随着…, 以…为原料), a result (结果表明…, numbers), a date or a
+  fragment (starting on 的, ending on a particle or inside a list).
+
+The best one is kept to ``MAX_CHARS`` by ``titles_cjk.fit``. Deterministic: ties go to the
+earlier clause.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from generator.derive import titles_cjk as shared
+
+_SUBJECT = (r"(?:本文|本研究|本工作|该文|該文|本论文|我们|我們|笔者|筆者|文章|论文|作者|本课题|本项目|研究|这里"
+            r"|此外|同时|另外|然后|最后|首先|其次|并|并且|还|又|进而|从而)")
+_ADVERB = (r"(?:首先|还|還|又|进一步|進一步|创新性?地|主要|重点|重點|系统地|系統地|简要|简单|初步|全面|深入|详细"
+           r"|分别|着重|重新|综合|定量|定性|较为?系统地)?")
+# Verbs whose object is what the paper contributes.
+_MAKE = r"(?:提出|设计|設計|构建|構建|开发|開發|建立|研制|实现|實現|发布|發佈|给出|构造|创建|搭建|研发|制备|合成)"
+# Verbs whose object is what the paper studies.
+_STUDY = (r"(?:研究|综述|綜述|分析|探讨|探討|探索|探究|讨论|討論|介绍|介紹|考察|评估|評估|评价|評價|总结|總結|阐述|闡述"
+          r"|论述|論述|概述|比较|比較|测定|觀察|观察|揭示|报道|报告|描述|调查|回顾|梳理|剖析|解析|论证|评述|阐明"
+          r"|明确|了解|检测|验证|模拟|计算|预测|讨论了|介绍了|探析|浅析|论析|试论|对比)")
+_MEASURE = r"(?:一种|一種|一个|一個|一套|一类|一類|一款|一项|一項|一系列|一组|一批|种|種|个|個)?"
+_NOVEL = r"(?:(?:新的|新颖的|新穎的|新型的?|全新的|简单而?有效的|簡單而?有效的|高效的)\s*)?"
+# A verb the noun after it makes a noun (研究成果, 分析结果) or a report of findings (研究表明) is no verb here.
+_NOT_A_VERB = r"(?!成果|结果|結果|表明|发现|發現|显示|顯示|认为|認為|证明|證明|指出|方法|对象|對象|区域|者|人员|中|的|是|过程|工作|领域|現狀|现状|进展|進展|水平|内容|问题|思路)"
+_VERB_OBJECT = re.compile(
+    rf"^(?:{_SUBJECT}[^，]{{0,14}}?)?{_ADVERB}(?P<verb>{_MAKE}|{_STUDY}){_NOT_A_VERB}了?(?:{_MEASURE}{_NOVEL})(?P<x>.{{2,}})$"
+)
+_MAKE_ANYWHERE = re.compile(rf"{_MAKE}了?{_MEASURE}{_NOVEL}(?P<x>.{{4,}})$")
+# 对X进行了研究 / 就X作了探讨 / 对X加以分析 / 对X进行拟合: X is what was studied.
+_ABOUT = re.compile(
+    rf"^(?:{_SUBJECT}[^，]{{0,8}}?)?(?:对|對|就|针对|針對|围绕|圍繞)(?P<x>.{{3,}}?)"
+    r"(?:进行|進行|作|做|展开|開展|开展|加以|予以)了?.{0,6}$"
+)
+_LEAD_IN = re.compile(
+    r"^(?:近年来|近年來|近年|目前|当前|當前|随着|隨著|由于|由於|为了|為了|为|為|针对|針對|通过|通過|根据|根據|依据|基于"
+    r"|利用|采用|採用|运用|使用|应用|借助|结合|以|用|在|从|從|相对于|对于|對於|鉴于|按照|经过|经|自|当|如何|若|如果"
+    r"|虽然|尽管|但|但是|而|然而|因此|所以|此外|同时|其中|另外|并且|即|也|这|這|该|該|此|其|它|他|她)"
+)
+_RESULT = re.compile(
+    r"结果|結果|结论|結論|表明|显示|顯示|发现|發現|证明|證明|认为|認為|说明|說明|可见|指出|提示|得出|得到"
+)
+# A section label of a structured abstract (目的：…, 方法 …); brackets (【目的】) are made this form by ``normalise``.
+_LABEL = re.compile(r"^(?P<label>目的|目标|目標|背景|方法|结果|結果|结论|結論|意义|意義|摘要|材料|对象|對象)[\s：:]+")
+_AFTER_LABEL = frozenset("方法 结果 結果 结论 結論 材料 对象".split())
+_DIGIT = re.compile(r"[0-9０-９%％]")
+
+
+def candidates(text: str) -> list[str]:
+    """Titles for a Chinese abstract (already normalised by ``titles_cjk``), best first."""
+    pairs = Counter(_pairs(text))
+    scored: dict[str, tuple[float, int]] = {}
+    for order, (kind, clause, phrase, weak) in enumerate(_clauses(text)):
+        whole = shared.trim(phrase)
+        title = shared.shorten(whole, cut=False)
+        cut = not title
+        title = title or shared.shorten(whole)
+        if not shared.usable(title):
+            continue
+        score = _score(kind, clause, title, weak, order, pairs) - (10 if cut else 0)  # cut: the last resort
+        if title not in scored or scored[title][0] < score:
+            scored[title] = (score, order)
+    ranked = sorted(scored.items(), key=lambda item: (-item[1][0], item[1][1]))
+    return [title for title, _ in ranked[:4]]
+
+
+def _clauses(text: str):
+    """(kind, clause, phrase, weak) for each clause of the first sentences; weak: a result or a
+    method section, or a sentence reporting findings."""
+    for sentence in shared.sentences(text)[:6]:
+        label = _LABEL.match(sentence)
+        weak = bool(label and label["label"] in _AFTER_LABEL)
+        body = sentence[label.end() :] if label else sentence
+        weak = weak or bool(_RESULT.search(body[:12]))
+        for clause in re.split(r"[，；：]", body):
+            clause = clause.strip()
+            if clause:
+                yield (*_phrase(clause), weak)
+
+
+def _phrase(clause: str) -> tuple[str, str, str]:
+    """(kind, clause, the phrase a title takes from it)."""
+    found = _VERB_OBJECT.match(clause)
+    if found:
+        return ("make" if re.fullmatch(_MAKE, found["verb"]) else "study"), clause, found["x"]
+    found = _MAKE_ANYWHERE.search(clause)
+    if found:
+        return "make", clause, found["x"]
+    found = _ABOUT.match(clause)
+    if found:
+        return "study", clause, found["x"]
+    return "clause", clause, clause
+
+
+def _pairs(text: str) -> list[str]:
+    return [text[i : i + 2] for i in range(len(text) - 1)]
+
+
+def _score(kind: str, clause: str, title: str, weak: bool, order: int, pairs: Counter) -> float:
+    own = _pairs(title)
+    # Pairs that occur elsewhere in the abstract too (more than the candidate's own occurrence).
+    recurring = sum(1 for pair in own if pairs[pair] > own.count(pair)) / max(1, len(own))
+    score = 2.0 * recurring - 0.12 * order
+    score += {"make": 1.4, "study": 1.0, "clause": 0.0}[kind]
+    if kind == "clause" and _LEAD_IN.match(clause):
+        score -= 1.0
+    if weak:
+        score -= 1.5
+    if _DIGIT.search(title):
+        score -= 0.5
+    return score
