@@ -14,7 +14,7 @@ does, its title derived as for an untitled list, and compared with the title the
   preposition, with unbalanced brackets, or stopping inside a list the abstract goes on with (…、);
 - English: a title starting inside a parenthesis or a citation ("2014), we showed…") or ending on a
   function word (an article, a preposition, a conjunction, a determiner…);
-- the time deriving takes per abstract (rendering excluded).
+- the CPU time deriving takes per abstract (rendering excluded; the best of three runs).
 
 ``--rev REV`` derives the same titles with REV's generator too (exported with ``git archive``), and
 prints both columns: before (REV) and after (this tree). ``--show N`` prints N titles that fail a check.
@@ -44,7 +44,8 @@ _DATE_OR_NUMBER = re.compile(
 _CJK_CUT_END = re.compile(r"(?:[，,、；;：:（(「『《“‘\-—–/]|[的之及和与與或并並且而在对對将將把被从從以为為由于於向至"
                           r"のをにでがはともへやかより]|から|まで|および|並びに|ならびに)$")
 # Words that end on such a character and are no fragment (行为 "behaviour", 走向 "trend").
-_CJK_WORDS = frozenset("行为 行為 目的 存在 潜在 内在 所在 饱和 中和 自由 理由 走向 方向 面向 倾向 取向 导向 应对 相对 绝对".split())
+_CJK_WORDS = frozenset("行为 行為 目的 存在 潜在 内在 所在 饱和 中和 自由 理由 走向 方向 面向 倾向 取向"
+                       " 导向 动向 意向 去向 流向 转向 趋向 指向 应对 相对 绝对".split())
 _EN_FUNCTION = frozenset(
     "a an the and or nor but yet so of for with to in on at by via from into onto over under as upon about "
     "against among amongst between across through throughout toward towards within without during before after "
@@ -80,9 +81,11 @@ def derive(abstracts: list[str]) -> tuple[list[str], float]:
 
     renderer = AbstractRenderer()
     plains = [renderer.render(text).plain for text in abstracts]
-    start = time.perf_counter()
-    candidates = [title_candidates(plain) for plain in plains]
-    seconds = time.perf_counter() - start
+    seconds = float("inf")
+    for _ in range(3):  # the best of three, in CPU time: the machine may be busy with other work
+        start = time.process_time()
+        candidates = [title_candidates(plain) for plain in plains]
+        seconds = min(seconds, time.process_time() - start)
     taken: set[str] = set()
     titles = []
     for options in candidates:

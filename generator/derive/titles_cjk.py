@@ -46,9 +46,13 @@ _HALF_WIDTH = re.compile(rf"(?<={_CJK_SIDE})\s*([,.;:!?])(?![0-9])\s*|(?<![0-9])
 _FULL_WIDTH = {",": "，", ".": "。", ";": "；", ":": "：", "!": "！", "?": "？"}
 _SENTENCE = re.compile(r"[。！？｡!?]")
 _FULL_STOP = re.compile(r"(?<![0-9０-９])．(?![0-9０-９])")  # a full-width ． ends a sentence too (，． style)
-_BRACKET_LABEL = re.compile(r"[【\[〔［]\s*(目的|目标|目標|背景|方法|结果|結果|结论|結論|意义|意義|材料|对象|對象)\s*[】\]〕］][\s：:]*")
+_BRACKET_LABEL = re.compile(
+    r"[【\[〔［]\s*(目的|目标|目標|背景|方法|结果|結果|结论|結論|意义|意義|材料|对象|對象)\s*[】\]〕］][\s：:]*"
+)
 # One character a title must not end on: a mark, 的/の and other particles, a preposition.
-_TRAILING_ONE = re.compile(r"[\s，。；：、！？,.;:!?\-—–/的之のをにでがはともへや和与與及或并並且而在对對将將把被从從以为為由于於向]$")
+_TRAILING_ONE = re.compile(
+    r"[\s，。；：、！？,.;:!?\-—–/的之のをにでがはともへや和与與及或并並且而在对對将將把被从從以为為由于於向]$"
+)
 # …unless it ends a word: 行为 and 目的 are nouns, 基于 is left for the preposition rule to judge.
 _WORDS_ENDING_SO = frozenset(
     "行为 行為 作为 认为 成为 无为 有为 人为 目的 存在 现在 潜在 内在 所在 实在 外在 自在 相对 应对 面对 绝对 "
@@ -138,7 +142,7 @@ def _strip_end(phrase: str) -> str:
 def shorten(phrase: str, language: str = "zh", cut: bool = True) -> str:
     """At most ``MAX_CHARS`` wide characters: drop the middle items of a Chinese list, then leading
     modifiers (the head noun is last), else cut where no word is split ("" if not ``cut``)."""
-    if cjk.width(phrase) <= 2 * MAX_CHARS:
+    if len(phrase) <= MAX_CHARS or cjk.width(phrase) <= 2 * MAX_CHARS:  # the first test is the cheap one
         return phrase
     if language == "zh" and "、" in phrase:  # a list: keep its first and its last item (and the head after it)
         shorter = LIST_ITEMS.sub("", phrase)
