@@ -149,7 +149,7 @@ def starts_inside(title: str) -> bool:
 
 def ends_on_function_word(title: str) -> bool:
     words = _WORD.findall(title)
-    return len(words) > 1 and words[-1].lower() in _EN_FUNCTION
+    return len(words) > 1 and not words[-1].isupper() and words[-1].lower() in _EN_FUNCTION
 
 
 def checks(lang: str) -> dict:
