@@ -97,7 +97,8 @@ _WEAK_OBJECT = re.compile(
 # A lead-in ends at a comma outside parentheses: "In prior work (Smith, 2014), we …" is one lead-in.
 _LEAD_IN = re.compile(
     r"(?:[A-Z][a-z]+ly|[A-Z][a-z]+(?:ing|ed)\s+(?:on|by|upon|from|with)|In|For|On|Over|Across|Under|With|Despite"
-    r"|Although|While|Since|As|Given|Because|When|Unlike|To|Due to|Here|However|Moreover|Thus|Today|Nowadays)\b(?:[^,()]|\([^()]*\)){0,80},\s+"
+    r"|Although|While|Since|As|Given|Because|When|Unlike|To|Due to|Here|However|Moreover|Thus|Today|Nowadays)\b"
+    r"(?:[^,()]|\([^()]*\)){0,80},\s+"
 )
 # A sentence that opens with a citation ("Smith et al. showed …", "[12] proposed …") names others' work.
 _CITATION_START = re.compile(r"^(?:[A-Z][\w\-']+(?:\s+(?:and|&)\s+[A-Z][\w\-']+)?\s+et\s+al\b|\[\d)")
