@@ -42,7 +42,9 @@ _DATE_OR_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _CJK_CUT_END = re.compile(r"(?:[，,、；;：:（(「『《“‘\-—–/]|[的之及和与與或并並且而在对對将將把被从從以为為由于於向至"
-                          r"のをにでがはともへやかより]|から|まで|および|並びに|ならびに)$")
+                          r"のをにでがはともへやより]|から|まで|および|並びに|ならびに|による|における|を用いた|ための)$")
+# A title that starts on a particle or a dependent noun is the tail of a clause (…ための, ように…).
+_JA_CUT_START = re.compile(r"^(?:ため|ように|こと|[のをにがはでへ])")
 # Words that end on such a character and are no fragment (行为 "behaviour", 走向 "trend").
 _CJK_WORDS = frozenset("行为 行為 目的 存在 潜在 内在 所在 饱和 中和 自由 理由 走向 方向 面向 倾向 取向"
                        " 导向 动向 意向 去向 流向 转向 趋向 指向 应对 相对 绝对".split())
@@ -134,7 +136,7 @@ def is_date_or_number(title: str) -> bool:
 
 def cut_mid_clause(title: str, abstract: str) -> bool:
     """Ends where no title can end, has unbalanced brackets, or stops inside a list that goes on."""
-    if _CJK_CUT_END.search(title) and title[-2:] not in _CJK_WORDS:
+    if _CJK_CUT_END.search(title) and title[-2:] not in _CJK_WORDS or _JA_CUT_START.match(title):
         return True
     for open_, close in ("()", "（）", "「」", "《》", "“”"):
         if title.count(open_) != title.count(close):

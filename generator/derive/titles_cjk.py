@@ -65,12 +65,19 @@ _DATE_OR_NUMBER = re.compile(
     r"[\s\d０-９〇零一二三四五六七八九十百千万亿億兩两.．,，%％~～\-–—/年月日号號世纪紀度代期届屆时時分秒"
     r"第个個次季旬初末中上下半前后後底以来來间間至到、]+"
 )
-_JA_TRAILING = re.compile(r"(?:において|における|に対して|により|によって|として|のため|ため|し|て)$")
+# What ends a Japanese modifier or adverbial, never a title (…による, …を用いた).
+_JA_TRAILING = re.compile(r"(?:において|における|に対して|に対する|により|による|によって|として|に関する|についての"
+                          r"|を用いた|を用いて|に基づく|に基づいた|のような|といった|に伴い|に伴って|とともに|のため|ため|など|し|て)$")
+# The topic of a Japanese sentence: the phrase before its first は (not では, には), when long enough.
+_JA_TOPIC = re.compile(r"^([^、，。]{6,}?)(?<![でにと])は")
+# A Japanese clause that starts on a particle or a dependent noun (ための…, ように…) is the tail of another.
+_JA_FRAGMENT = re.compile(r"^(?:ため|ように|よう|こと|もの|など|[のをにがはとでもへや])")
 _LEADING = re.compile(r"^[\s，。；：、！？,.;:!?了的之及和与與并並而]+")
 # Where leading modifiers may be dropped (after these): 的/の end a modifier, 、/て a Japanese clause.
 _MODIFIER_ENDS = {"zh": "的", "ja": "のて、"}
 # The middle items of a Chinese list (、 separates them; where the last one ends is not known).
 LIST_ITEMS = re.compile(r"、[^、，；：]{1,16}(?=、)")
+_BRACKET_OR_NOTE = re.compile(r"[(（]|[0-9]{1,2}[)）]|[)）]")
 # A numbered reference to the bibliography: [1], [2,3], ［4-6］.
 _CITATION = re.compile(r"\s*[\[［][0-9０-９,，\-–~～、\s]+[\]］]")
 
@@ -87,7 +94,7 @@ def cjk_title_candidates(text: str) -> list[str]:
     """Titles for a Chinese or Japanese abstract, best first; never empty."""
     text = normalise(text)
     if cjk.language_of(text) == "ja":
-        found = _japanese(text)
+        found = _japanese(_PARENTHETICAL.sub("", text))  # a parenthetical may hold a clause mark
     else:
         from generator.derive import titles_zh  # imported here: it uses this module's helpers
 
@@ -101,9 +108,25 @@ def normalise(text: str) -> str:
     (目的：), and with the half-width marks many Chinese abstracts use between their characters
     (``方法.实验``, ``模型,在``) written full-width, so that they end a sentence or a clause as 。
     and ， do; a ``.`` or ``,`` inside a number (``2.3倍``) stays, as does a full-width ``０．５``."""
-    text = _BRACKET_LABEL.sub(r"\1：", _CITATION.sub("", " ".join(text.split())))
+    text = _BRACKET_LABEL.sub(r"\1：", _CITATION.sub("", _drop_footnote_marks(" ".join(text.split()))))
     text = _HALF_WIDTH.sub(_full_width, _QUOTES.sub("", text))
     return _FULL_STOP.sub("。", text)
+
+
+def _drop_footnote_marks(text: str) -> str:
+    """Drop a footnote mark written as a number and a bracket never opened (``surya1）を``)."""
+    if ")" not in text and "）" not in text:
+        return text
+    kept, depth, at = [], 0, 0
+    for mark in _BRACKET_OR_NOTE.finditer(text):
+        if mark[0] in "(（":
+            depth += 1
+        elif depth:
+            depth -= 1
+        elif mark[0][0].isdigit():
+            kept.append(text[at : mark.start()])
+            at = mark.end()
+    return "".join(kept) + text[at:]
 
 
 def _full_width(match: re.Match[str]) -> str:
@@ -158,7 +181,7 @@ def shorten(phrase: str, language: str = "zh", cut: bool = True) -> str:
 
 
 def _cut(phrase: str) -> str:
-    return _strip_end(cjk.cut(phrase, 2 * MAX_CHARS))
+    return trim(cjk.cut(phrase, 2 * MAX_CHARS))
 
 
 def _fallback(text: str) -> str:
@@ -183,7 +206,7 @@ def _japanese(text: str) -> list[str]:
 
 def _title(phrase: str) -> str:
     title = tidy(_until_clause(phrase), "ja")
-    return title if usable(title) else ""
+    return title if usable(title) and not _JA_FRAGMENT.match(title) else ""
 
 
 def _until_clause(phrase: str) -> str:
@@ -202,4 +225,5 @@ def _first_clause(text: str) -> str:
         if stripped == sentence:
             break
         sentence = stripped
-    return _title(sentence)
+    topic = _JA_TOPIC.match(sentence)  # 満洲語における母音調和は…: what the sentence is about
+    return _title(topic[1] if topic else sentence)
