@@ -47,6 +47,8 @@ _ABOUT = re.compile(
     r"(?!称|稱|比|照|策|象|于|於|应|應|话|話|流|数|數|抗|接|外|立|偶|齐|冲)(?P<x>.{3,}?)"
     r"(?:进行|進行|作|做|展开|開展|开展|加以|予以)了?.{0,6}$"
 )
+# The writers naming themselves: 我们将扩散模型用于… → 将扩散模型用于….
+_OPENING_SUBJECT = re.compile(r"^(?:本文|本研究|本工作|该文|該文|本论文|我们|我們|笔者|筆者)(?=[将將把])")
 _LEAD_IN = re.compile(
     r"^(?:近年来|近年來|近年|目前|当前|當前|随着|隨著|由于|由於|为了|為了|为|為|针对|針對|通过|通過|根据|根據|依据|基于"
     r"|利用|采用|採用|运用|使用|应用|借助|结合|以|用|在|从|從|相对于|对于|對於|鉴于|按照|经过|经|自|当|如何|若|如果"
@@ -105,7 +107,7 @@ def _phrase(clause: str) -> tuple[str, str, str]:
     found = _ABOUT.match(clause)
     if found:
         return "study", clause, found["x"]
-    return "clause", clause, clause
+    return "clause", clause, _OPENING_SUBJECT.sub("", clause)
 
 
 def _score(kind: str, clause: str, title: str, weak: bool, order: int, text: str) -> float:
