@@ -41,10 +41,13 @@ _DATE_OR_NUMBER = re.compile(
     r"第個个次季旬初末中上下半前后後\s]|century|centur(?:y|ies)|years?|months?|days?|th|st|nd|rd|s)+$",
     re.IGNORECASE,
 )
-_CJK_CUT_END = re.compile(r"(?:[，,、；;：:（(「『《“‘\-—–/]|[的之及和与與或并並且而在对對将將把被从從以为為由于於向至"
-                          r"のをにでがはともへやより]|から|まで|および|並びに|ならびに|による|における|を用いた|ための)$")
+_CUT_END = {
+    "zh": re.compile(r"[，,、；;：:（(「『《“‘\-—–/的之及和与與或并並且而在对對将將把被从從以为為由于於向至]$"),
+    "ja": re.compile(r"(?:[，,、；;：:（(「『《“‘\-—–/のをにでがはともへや]|より|から|まで|および|並びに|ならびに"
+                     r"|による|における|を用いた|ための)$"),
+}
 # A title that starts on a particle or a dependent noun is the tail of a clause (…ための, ように…).
-_JA_CUT_START = re.compile(r"^(?:ため|ように|こと|[のをにがはでへ])")
+_JA_CUT_START = re.compile(r"^(?:ため|ように|こと|いる|[のをにがはでへ])")
 # Words that end on such a character and are no fragment (行为 "behaviour", 走向 "trend").
 _CJK_WORDS = frozenset("行为 行為 目的 存在 潜在 内在 所在 饱和 中和 自由 理由 走向 方向 面向 倾向 取向"
                        " 导向 动向 意向 去向 流向 转向 趋向 指向 应对 相对 绝对".split())
@@ -134,9 +137,11 @@ def is_date_or_number(title: str) -> bool:
     return bool(_DATE_OR_NUMBER.match(title.strip()))
 
 
-def cut_mid_clause(title: str, abstract: str) -> bool:
+def cut_mid_clause(title: str, abstract: str, lang: str) -> bool:
     """Ends where no title can end, has unbalanced brackets, or stops inside a list that goes on."""
-    if _CJK_CUT_END.search(title) and title[-2:] not in _CJK_WORDS or _JA_CUT_START.match(title):
+    if _CUT_END[lang].search(title) and title[-2:] not in _CJK_WORDS:
+        return True
+    if lang == "ja" and _JA_CUT_START.match(title):
         return True
     for open_, close in ("()", "（）", "「」", "《》", "“”"):
         if title.count(open_) != title.count(close):
@@ -156,7 +161,8 @@ def ends_on_function_word(title: str) -> bool:
 
 def checks(lang: str) -> dict:
     if lang in ("zh", "ja"):
-        return {"date or number only": lambda t, a: is_date_or_number(t), "cut mid-clause": cut_mid_clause}
+        return {"date or number only": lambda t, a: is_date_or_number(t),
+                "cut mid-clause": lambda t, a: cut_mid_clause(t, a, lang)}
     return {"date or number only": lambda t, a: is_date_or_number(t),
             "starts inside a parenthesis or citation": lambda t, a: starts_inside(t),
             "ends on a function word": lambda t, a: ends_on_function_word(t)}

@@ -50,9 +50,10 @@ _BRACKET_LABEL = re.compile(
     r"[【\[〔［]\s*(目的|目标|目標|背景|方法|结果|結果|结论|結論|意义|意義|材料|对象|對象)\s*[】\]〕］][\s：:]*"
 )
 # One character a title must not end on: a mark, 的/の and other particles, a preposition.
-_TRAILING_ONE = re.compile(
-    r"[\s，。；：、！？,.;:!?\-—–/的之のをにでがはともへや和与與及或并並且而在对對将將把被从從以为為由于於向]$"
-)
+_TRAILING_ONE = {
+    "zh": re.compile(r"[\s，。；：、！？,.;:!?\-—–/的之和与與及或并並且而在对對将將把被从從以为為由于於向]$"),
+    "ja": re.compile(r"[\s，。；：、！？,.;:!?\-—–/のをにでがはともへや]$"),
+}
 # …unless it ends a word: 行为 and 目的 are nouns, 基于 is left for the preposition rule to judge.
 _WORDS_ENDING_SO = frozenset(
     "行为 行為 作为 认为 成为 无为 有为 人为 目的 存在 现在 潜在 内在 所在 实在 外在 自在 相对 应对 面对 绝对 "
@@ -70,9 +71,11 @@ _JA_TRAILING = re.compile(r"(?:において|における|に対して|に対す�
                           r"|を用いた|を用いて|に基づく|に基づいた|のような|といった|に伴い|に伴って|とともに|のため|ため|など|し|て)$")
 # The topic of a Japanese sentence: the phrase before its first は (not では, には), when long enough.
 _JA_TOPIC = re.compile(r"^([^、，。]{6,}?)(?<![でにと])は")
-# A Japanese clause that starts on a particle or a dependent noun (ための…, ように…) is the tail of another.
-_JA_FRAGMENT = re.compile(r"^(?:ため|ように|よう|こと|もの|など|[のをにがはとでもへや])")
-_LEADING = re.compile(r"^[\s，。；：、！？,.;:!?了的之及和与與并並而]+")
+# A Japanese clause that starts on a particle, a dependent noun or an auxiliary (ための…, ように…, いる…)
+# is the tail of another.
+_JA_FRAGMENT = re.compile(r"^(?:ため|ように|よう|こと|もの|など|いる|いた|おり|おる|しまう|[のをにがはとでもへや])")
+_LEADING = {"zh": re.compile(r"^[\s，。；：、！？,.;:!?了的之及和与與并並而]+"),
+            "ja": re.compile(r"^[\s，。；：、！？,.;:!?]+")}
 # Where leading modifiers may be dropped (after these): 的/の end a modifier, 、/て a Japanese clause.
 _MODIFIER_ENDS = {"zh": "的", "ja": "のて、"}
 # The middle items of a Chinese list (、 separates them; where the last one ends is not known).
@@ -93,14 +96,15 @@ def is_cjk_abstract(text: str) -> bool:
 def cjk_title_candidates(text: str) -> list[str]:
     """Titles for a Chinese or Japanese abstract, best first; never empty."""
     text = normalise(text)
-    if cjk.language_of(text) == "ja":
+    language = "ja" if cjk.language_of(text) == "ja" else "zh"
+    if language == "ja":
         found = _japanese(_PARENTHETICAL.sub("", text))  # a parenthetical may hold a clause mark
     else:
         from generator.derive import titles_zh  # imported here: it uses this module's helpers
 
         found = titles_zh.candidates(text)
     long_enough = [t for t in found if len(t) >= MIN_CHARS]
-    return long_enough + [t for t in found if t not in long_enough] or [_fallback(text)]
+    return long_enough + [t for t in found if t not in long_enough] or [_fallback(text, language)]
 
 
 def normalise(text: str) -> str:
@@ -140,13 +144,15 @@ def sentences(text: str) -> list[str]:
 
 def tidy(phrase: str, language: str = "zh") -> str:
     """A phrase as a title: no parentheticals, nothing dangling at either end, at most ``MAX_CHARS``."""
-    return shorten(trim(phrase), language)
+    return shorten(trim(phrase, language), language)
 
 
-def trim(phrase: str) -> str:
+def trim(phrase: str, language: str = "zh") -> str:
     """The phrase without parentheticals, nor anything dangling at either end."""
-    phrase = _PARENTHETICAL.sub("", phrase)
-    return _strip_end(_JA_TRAILING.sub("", _strip_end(_LEADING.sub("", phrase)))).strip()
+    phrase = _LEADING[language].sub("", _PARENTHETICAL.sub("", phrase))
+    if language == "ja":
+        phrase = _JA_TRAILING.sub("", _strip_end(phrase, language))
+    return _strip_end(phrase, language).strip()
 
 
 def usable(title: str) -> bool:
@@ -154,10 +160,10 @@ def usable(title: str) -> bool:
     return len(title) >= _SHORTEST and cjk.has_cjk(title) and not _DATE_OR_NUMBER.fullmatch(title)
 
 
-def _strip_end(phrase: str) -> str:
+def _strip_end(phrase: str, language: str) -> str:
     """Drop trailing marks and particles one at a time, but not the last character of a word
     (行为, 目的, 面向)."""
-    while _TRAILING_ONE.search(phrase) and phrase[-2:] not in _WORDS_ENDING_SO:
+    while _TRAILING_ONE[language].search(phrase) and phrase[-2:] not in _WORDS_ENDING_SO:
         phrase = phrase[:-1]
     return phrase
 
@@ -175,18 +181,18 @@ def shorten(phrase: str, language: str = "zh", cut: bool = True) -> str:
         rest = phrase[at + 1 :]
         if char in _MODIFIER_ENDS[language] and cjk.width(rest) <= 2 * MAX_CHARS:
             if len(rest) >= MIN_CHARS:
-                return _LEADING.sub("", rest)
+                return _LEADING[language].sub("", rest)
             break
-    return _cut(phrase) if cut else ""
+    return _cut(phrase, language) if cut else ""
 
 
-def _cut(phrase: str) -> str:
-    return trim(cjk.cut(phrase, 2 * MAX_CHARS))
+def _cut(phrase: str, language: str = "zh") -> str:
+    return trim(cjk.cut(phrase, 2 * MAX_CHARS), language)
 
 
-def _fallback(text: str) -> str:
+def _fallback(text: str, language: str) -> str:
     """The start of the text, when no clause makes a title (a date, a number, a list of words)."""
-    return _cut(text) or text[:MAX_CHARS]
+    return _cut(text, language) or text[:MAX_CHARS]
 
 
 def _japanese(text: str) -> list[str]:
