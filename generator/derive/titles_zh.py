@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from operator import add
 
 from generator.derive import titles_cjk as shared
 
@@ -60,24 +61,38 @@ _RESULT = re.compile(
 # A section label of a structured abstract (目的：…, 方法 …); brackets (【目的】) are made this form by ``normalise``.
 _LABEL = re.compile(r"^(?P<label>目的|目标|目標|背景|方法|结果|結果|结论|結論|意义|意義|摘要|材料|对象|對象)[\s：:]+")
 _AFTER_LABEL = frozenset("方法 结果 結果 结论 結論 材料 对象".split())
+# The weights of ``_score``.
 _KIND_WEIGHT = {"make": 1.2, "study": 0.8, "clause": 0.0}  # a stated contribution first
+_RECURRING = 2.0  # times the share of the title's character pairs the abstract uses again
+_LENGTH = 1.6  # times the title's length up to _FULL_LENGTH, over _FULL_LENGTH
 _FULL_LENGTH = 15  # characters: a shorter title says less (authors' titles have about 19)
+_LATER = 0.08  # for each clause before this one
+_FINDING = 3.0  # a result or a method (结果表明…, 方法 …)
+_LEAD_IN_WEIGHT = 0.3  # a lead-in (近年来…, 以…为原料)
+_NUMBERS = 0.2  # numbers are for results, rarely for titles
 _DIGIT = re.compile(r"[0-9０-９%％]")
 
 
 def candidates(text: str) -> list[str]:
     """Titles for a Chinese abstract (already normalised by ``titles_cjk``), best first."""
+    # Character pairs the abstract uses more than once: a title's words recur in its abstract.
+    pairs = Counter(map(add, text, text[1:]))  # map in C: the fast way to list them
+    repeated = {pair for pair, count in pairs.items() if count > 1}
     scored: dict[str, tuple[float, int]] = {}
+    best = float("-inf")
     for order, (kind, clause, phrase, weak) in enumerate(_clauses(text)):
+        if _best_possible(kind, weak, order) < best:  # most result clauses: no need to look closer
+            continue
         whole = shared.trim(phrase)
         title = shared.shorten(whole, cut=False)
         cut = not title
         title = title or shared.shorten(whole)
         if not shared.usable(title):
             continue
-        score = _score(kind, clause, title, weak, order, text) - (10 if cut else 0)  # cut: the last resort
+        score = _score(kind, clause, title, weak, order, repeated) - (10 if cut else 0)  # cut: the last resort
         if title not in scored or scored[title][0] < score:
             scored[title] = (score, order)
+        best = max(best, score)
     ranked = sorted(scored.items(), key=lambda item: (-item[1][0], item[1][1]))
     return [title for title, _ in ranked[:4]]
 
@@ -110,18 +125,24 @@ def _phrase(clause: str) -> tuple[str, str, str]:
     return "clause", clause, _OPENING_SUBJECT.sub("", clause)
 
 
-def _score(kind: str, clause: str, title: str, weak: bool, order: int, text: str) -> float:
+def _best_possible(kind: str, weak: bool, order: int) -> float:
+    """The highest score a clause could get, whatever its words (``_score`` with every sign at its best)."""
+    return _RECURRING + _LENGTH + _position(kind, weak, order)
+
+
+def _position(kind: str, weak: bool, order: int) -> float:
+    """What a clause's place says: a stated contribution or object of study, early, not a finding."""
+    return _KIND_WEIGHT[kind] - _LATER * order - (_FINDING if weak else 0.0)
+
+
+def _score(kind: str, clause: str, title: str, weak: bool, order: int, repeated: set[str]) -> float:
     """How much the candidate reads as the paper's title. The weights were fitted on the dev half of
     the CSL title-prediction set and hold on its test half (``bench/titles_report.py``)."""
-    own = Counter(title[i : i + 2] for i in range(len(title) - 1))
-    # Pairs that occur elsewhere in the abstract too (more than the candidate's own occurrences).
-    recurring = sum(n for pair, n in own.items() if text.count(pair) > n) / max(1, len(title) - 1)
-    score = 2.0 * recurring - 0.08 * order + 1.6 * min(len(title), _FULL_LENGTH) / _FULL_LENGTH
-    score += _KIND_WEIGHT[kind]
+    recurring = sum(map(repeated.__contains__, map(add, title, title[1:]))) / max(1, len(title) - 1)
+    score = _RECURRING * recurring + _LENGTH * min(len(title), _FULL_LENGTH) / _FULL_LENGTH
+    score += _position(kind, weak, order)
     if kind == "clause" and _LEAD_IN.match(clause):
-        score -= 0.3
-    if weak:
-        score -= 3.0
+        score -= _LEAD_IN_WEIGHT
     if _DIGIT.search(title):
-        score -= 0.2
+        score -= _NUMBERS
     return score
