@@ -40,9 +40,9 @@ _MARKERS = re.compile(r"提出|提案|本文|本研究|本論文|我们")
 _LEAD_IN = re.compile(r"^(?:近年では|近年|現在|本論文では|本研究では|本稿では)[，、]")
 _PARENTHETICAL = re.compile(r"\s*[（(][^（）()]*[）)]")
 _QUOTES = re.compile(r"[「」『』“”\"《》〈〉【】]")
-# A half-width mark before a CJK character or a full-width bracket, or after one and not inside a number.
+# A half-width mark after a CJK character or a full-width bracket, or before one: never one inside a number (2.3).
 _CJK_SIDE = f"[{cjk.CJK_RANGES}）」』】]"
-_HALF_WIDTH = re.compile(rf"(?<={_CJK_SIDE})\s*([,.;:!?])(?![0-9])\s*|([,.;:!?])\s*(?={_CJK_SIDE})")
+_HALF_WIDTH = re.compile(rf"(?<={_CJK_SIDE})\s*([,.;:!?])\s*|([,.;:!?])\s*(?={_CJK_SIDE})")
 _FULL_WIDTH = {",": "，", ".": "。", ";": "；", ":": "：", "!": "！", "?": "？"}
 _SENTENCE = re.compile(r"[。！？｡!?]")
 _FULL_STOP = re.compile(r"(?<![0-9０-９])．(?![0-9０-９])")  # a full-width ． ends a sentence too (，． style)

@@ -39,15 +39,23 @@ _NOVEL = r"(?:(?:新的|新颖的|新穎的|新型的?|全新的|简单而?有�
 _NOT_A_VERB = (r"(?!成果|结果|結果|表明|发现|發現|显示|顯示|认为|認為|证明|證明|指出|方法|对象|對象|区域"
                r"|者|人员|中|的|是|过程|工作|领域|現狀|现状|进展|進展|水平|内容|问题|思路)")
 _VERB_OBJECT = re.compile(
-    rf"^(?:{_SUBJECT}[^，]{{0,14}}?)?{_ADVERB}(?P<verb>{_MAKE}|{_STUDY}){_NOT_A_VERB}了?(?:{_MEASURE}{_NOVEL})(?P<x>.{{2,}})$"
+    rf"^(?:{_SUBJECT}[^，]{{0,14}}?)?{_ADVERB}(?P<verb>{_MAKE}|{_STUDY}){_NOT_A_VERB}(?:出|得出)?了?(?:{_MEASURE}{_NOVEL})"
+    r"(?P<x>.{2,})$"
 )
 _MAKE_ANYWHERE = re.compile(rf"{_MAKE}了?{_MEASURE}{_NOVEL}(?P<x>.{{4,}})$")
 # 对X进行了研究 / 就X作了探讨 / 对X加以分析 / 对X进行拟合: X is what was studied.
 _ABOUT = re.compile(
     rf"^(?:{_SUBJECT}|[^，]{{0,24}}?)?(?<![相针針应應面绝絕反配核比])(?:对|對|就|针对|針對|围绕|圍繞)"
-    r"(?!称|稱|比|照|策|象|于|於|应|應|话|話|流|数|數|抗|接|外|立|偶|齐|冲)(?P<x>.{3,}?)"
-    r"(?:进行|進行|作|做|展开|開展|开展|加以|予以)了?.{0,6}$"
+    rf"(?!称|稱|比|照|策|象|于|於|应|應|话|話|流|数|數|抗|接|外|立|偶|齐|冲)(?P<x>.{{3,}}?){_SUBJECT}?"
+    r"(?:进行|進行|作|做|展开|開展|开展|加以|予以)了?.{0,12}$"
 )
+# A title does not point back: 该露天矿山的… → 露天矿山的…, 其添加量… → 添加量… (not 其中, 其他).
+_DEMONSTRATIVE = re.compile(
+    r"^(?:(?:该|該|此)(?![文是为為])|上述)(?:些|种|種|类|類|个|個|型|项|項|一)?"
+    r"|^(?:这|這)(?:些|种|種|类|類|个|個|项|項|一)|^其(?![中他它余餘实實次间間是为為])"
+)
+# 为了揭示X / 为探讨X: the purpose names what the paper is about.
+_PURPOSE = re.compile(rf"^(?:为了|為了|为|為|旨在|目的是|以期)(?:进一步|進一步|更好地)?{_STUDY}(?P<x>.{{4,}})$")
 # The writers naming themselves: 我们将扩散模型用于… → 将扩散模型用于….
 _OPENING_SUBJECT = re.compile(r"^(?:本文|本研究|本工作|该文|該文|本论文|我们|我們|笔者|筆者)(?=[将將把])")
 _LEAD_IN = re.compile(
@@ -83,7 +91,7 @@ def candidates(text: str) -> list[str]:
     for order, (kind, clause, phrase, weak) in enumerate(_clauses(text)):
         if _best_possible(kind, weak, order) < best:  # most result clauses: no need to look closer
             continue
-        whole = shared.trim(phrase)
+        whole = shared.trim(_DEMONSTRATIVE.sub("", phrase))
         title = shared.shorten(whole, cut=False)
         cut = not title
         title = title or shared.shorten(whole)
@@ -119,6 +127,9 @@ def _phrase(clause: str) -> tuple[str, str, str]:
     found = _MAKE_ANYWHERE.search(clause)
     if found:
         return "make", clause, found["x"]
+    found = _PURPOSE.match(clause)
+    if found:
+        return "study", clause, found["x"]
     found = _ABOUT.match(clause)
     if found:
         return "study", clause, found["x"]
