@@ -152,6 +152,18 @@ def test_an_english_title_never_ends_on_a_function_word(abstract):
     assert last.lower() not in FUNCTION_WORDS or last.isupper(), title
 
 
+@pytest.mark.parametrize("abstract, title", [
+    ("(Extended abstract) Learning with noisy labels is hard. We show a simple fix.",
+     "Learning with noisy labels is hard"),
+    ("Smith and Jones (2014) showed that dropout regularises. We extend their analysis to residual networks.",
+     "We extend their analysis to residual networks"),
+    ("Recent work (e.g., Smith et al., 2019; Doe, 2020) has shown that large models memorise. In this paper, "
+     "we study which examples are memorised.", "Recent work has shown that large models memorise"),
+])
+def test_labels_and_citations_are_no_part_of_a_title(abstract, title):
+    assert derive_title(abstract) == title
+
+
 def test_an_acronym_in_capitals_is_no_function_word():
     assert derive_title("We study the security of IT.").endswith("IT"), derive_title("We study the security of IT.")
 

@@ -101,7 +101,14 @@ _LEAD_IN = re.compile(
     r"(?:[^,()]|\([^()]*\)){0,80},\s+"
 )
 # A sentence that opens with a citation ("Smith et al. showed …", "[12] proposed …") names others' work.
-_CITATION_START = re.compile(r"^(?:[A-Z][\w\-']+(?:\s+(?:and|&)\s+[A-Z][\w\-']+)?\s+et\s+al\b|\[\d)")
+_CITATION_START = re.compile(
+    r"^(?:[A-Z][\w\-']+(?:\s+(?:and|&)\s+[A-Z][\w\-']+)?\s+(?:et\s+al\b|\(\d{4}[a-z]?\))|\[\d)"
+)
+# A citation in parentheses or brackets, "(Smith et al., 2019; Doe, 2020)", "[12, 14]": no part of a title.
+_CITATION = re.compile(r"\s*\((?:[^()]*\b(?:1[89]|20)\d\d[a-z]?\b|[^()]*\bet al\b)[^()]*\)|\s*\[[\d,;\s–-]+\]")
+# A label before the abstract: "(Extended abstract)", "[Invited talk]".
+_LABEL = re.compile(r"^\s*[(\[][^()\[\]]{1,40}[)\]]\s*")
+_CONJUNCTION = re.compile(r"^(?:and|or|but|nor|yet|so)\b,?\s*", re.IGNORECASE)
 _DANGLING_PARENTHESIS = re.compile(r"\s*\((\w+)\)$")
 # Text up to a closing parenthesis that was never opened: the end of a citation cut in two.
 _CLOSED_EARLY = re.compile(r"^[^()]*\)[\s,;:.]*")
@@ -262,8 +269,8 @@ def _phrase_title(sentences: list[str], text: str) -> str:
             if len(phrase.split()) >= 3 and not _ANAPHORA.search(phrase):
                 return _fit(_capitalise(_expand_acronyms(phrase, text)))
     opening = next((s for s in sentences if not _CITATION_START.match(s)), sentences[0])
-    first = _LEAD_IN.sub("", opening, count=1)
-    phrase = _FILLER.sub("", _until_clause(first))
+    first = _LEAD_IN.sub("", _CITATION.sub("", _LABEL.sub("", opening)), count=1)
+    phrase = _CONJUNCTION.sub("", _FILLER.sub("", _until_clause(first)))
     return _fit(_capitalise(_expand_acronyms(phrase, text))) if phrase else ""
 
 
