@@ -16,6 +16,7 @@ Every title is made of the abstract's own characters, as with English ones.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from generator.text import cjk
 
@@ -177,13 +178,25 @@ def shorten(phrase: str, language: str = "zh", cut: bool = True) -> str:
         shorter = LIST_ITEMS.sub("", phrase)
         if shorter != phrase:
             return shorten(shorter, language, cut)
-    for at, char in enumerate(phrase):
-        rest = phrase[at + 1 :]
-        if char in _MODIFIER_ENDS[language] and cjk.width(rest) <= 2 * MAX_CHARS:
-            if len(rest) >= MIN_CHARS:
-                return _LEADING[language].sub("", rest)
-            break
+    # The first modifier end whose rest fits: at or after the start of the longest tail that fits.
+    ends = _MODIFIER_ENDS[language]
+    at = next((i for i in range(_fitting_tail(phrase) - 1, len(phrase)) if phrase[i] in ends), len(phrase))
+    rest = phrase[at + 1 :]
+    if len(rest) >= MIN_CHARS:
+        return _LEADING[language].sub("", rest)
     return _cut(phrase, language) if cut else ""
+
+
+def _fitting_tail(phrase: str) -> int:
+    """Where the longest end of ``phrase`` no wider than ``MAX_CHARS`` wide characters starts (one pass
+    from the end: a phrase may be a whole abstract without a clause mark)."""
+    columns, start = 0, len(phrase)
+    while start:
+        columns += 2 if unicodedata.east_asian_width(phrase[start - 1]) in "WF" else 1
+        if columns > 2 * MAX_CHARS:
+            break
+        start -= 1
+    return max(start, 1)
 
 
 def _cut(phrase: str, language: str = "zh") -> str:
