@@ -182,8 +182,8 @@ def test_any_chinese_text_gives_a_short_title(text):
 def test_a_huge_abstract_without_a_clause_mark_is_quick():
     """Leading modifiers are dropped in one pass from the end (it took minutes, one pass per 的)."""
     start = time.process_time()
-    title = derive_title("本文提出了一种" + "基于深度学习的图像分割方法的" * 8000 + "框架。")
-    assert title.endswith("框架") and time.process_time() - start < 10
+    title = title_candidates("本文提出了一种" + "基于深度学习的图像分割方法的" * 8000 + "框架。")[0]
+    assert title.endswith("框架") and time.process_time() - start < 5
 
 
 def test_the_report_measures_a_file_before_and_after(tmp_path):
