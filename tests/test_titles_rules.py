@@ -119,6 +119,13 @@ def test_a_number_inside_a_sentence_is_no_sentence_end():
     assert normalise("an English sentence. Next, one more") == "an English sentence. Next, one more"
 
 
+def test_a_title_loses_a_dangling_word_whole_but_keeps_a_noun_that_ends_so():
+    from generator.derive.titles_cjk import trim
+
+    assert [trim(p) for p in ("城市交通的研究基于", "数据的处理以及", "消费者的行为", "研究的目的", "方法，")] == [
+        "城市交通的研究", "数据的处理", "消费者的行为", "研究的目的", "方法"]
+
+
 def test_japanese_titles_lose_footnote_marks_and_keep_their_words():
     assert derive_title("本研究では，OCR ライブラリ surya1）を利用したチャンキング手法を提案する．") == (
         "OCR ライブラリ suryaを利用したチャンキング手法")

@@ -55,13 +55,16 @@ _TRAILING_ONE = {
     "zh": re.compile(r"[\s，。；：、！？,.;:!?\-—–/的之和与與及或并並且而在对對将將把被从從以为為由于於向]$"),
     "ja": re.compile(r"[\s，。；：、！？,.;:!?\-—–/のをにでがはともへや]$"),
 }
-# …unless it ends a word: 行为 and 目的 are nouns, 基于 is left for the preposition rule to judge.
+# …unless it ends a word: 行为 and 目的 are nouns (a preposition of two characters goes whole, below).
 _WORDS_ENDING_SO = frozenset(
     "行为 行為 作为 认为 成为 无为 有为 人为 目的 存在 现在 潜在 内在 所在 实在 外在 自在 相对 应对 面对 绝对 "
     "饱和 中和 总和 缓和 温和 调和 融和 柔和 自由 理由 合并 兼并 吞并 可以 难以 足以 所以 予以 加以 得以 属于 "
     "等于 在于 位于 处于 过于 善于 急于 趋于 用于 易于 大于 小于 高于 低于 多于 少于 然而 从而 进而 因而 继而 "
     "指向 方向 走向 导向 面向 倾向 趋向 取向 定向 纵向 横向 双向 单向 反向 正向 转向 流向 意向 动向 去向 "
     "地图 的士 是的 有的 确的".split()
+)
+_TRAILING_PAIR = frozenset(
+    "基于 对于 對於 由于 由於 关于 關於 至于 鉴于 以及 及其 并且 並且 而且 因为 因為 为了 為了".split()
 )
 _DATE_OR_NUMBER = re.compile(
     r"[\s\d０-９〇零一二三四五六七八九十百千万亿億兩两.．,，%％~～\-–—/年月日号號世纪紀度代期届屆时時分秒"
@@ -80,7 +83,7 @@ _LEADING = {"zh": re.compile(r"^[\s，。；：、！？,.;:!?了的之及和与
 # Where leading modifiers may be dropped (after these): 的/の end a modifier, 、/て a Japanese clause.
 _MODIFIER_ENDS = {"zh": "的", "ja": "のて、"}
 # The middle items of a Chinese list (、 separates them; where the last one ends is not known).
-LIST_ITEMS = re.compile(r"、[^、，；：]{1,16}(?=、)")
+_LIST_ITEMS = re.compile(r"、[^、，；：]{1,16}(?=、)")
 _BRACKET_OR_NOTE = re.compile(r"[(（]|[0-9]{1,2}[)）]|[)）]")
 # A numbered reference to the bibliography: [1], [2,3], ［4-6］.
 _CITATION = re.compile(r"\s*[\[［][0-9０-９,，\-–~～、\s]+[\]］]")
@@ -165,7 +168,7 @@ def _strip_end(phrase: str, language: str) -> str:
     """Drop trailing marks and particles one at a time, but not the last character of a word
     (行为, 目的, 面向)."""
     while _TRAILING_ONE[language].search(phrase) and phrase[-2:] not in _WORDS_ENDING_SO:
-        phrase = phrase[:-1]
+        phrase = phrase[:-2] if phrase[-2:] in _TRAILING_PAIR else phrase[:-1]
     return phrase
 
 
@@ -175,7 +178,7 @@ def shorten(phrase: str, language: str = "zh", cut: bool = True) -> str:
     if len(phrase) <= MAX_CHARS or cjk.width(phrase) <= 2 * MAX_CHARS:  # the first test is the cheap one
         return phrase
     if language == "zh" and "、" in phrase:  # a list: keep its first and its last item (and the head after it)
-        shorter = LIST_ITEMS.sub("", phrase)
+        shorter = _LIST_ITEMS.sub("", phrase)
         if shorter != phrase:
             return shorten(shorter, language, cut)
     # The first modifier end whose rest fits: at or after the start of the longest tail that fits.

@@ -11,8 +11,8 @@ on the CSL corpus of Chinese paper abstracts, ``bench/titles_report.py``):
 - it is not a lead-in (近年来…, 随着…, 以…为原料), a result (结果表明…, numbers), a date or a
   fragment (starting on 的, ending on a particle or inside a list).
 
-The best one is kept to ``MAX_CHARS`` by ``titles_cjk.fit``. Deterministic: ties go to the
-earlier clause.
+Each is kept to ``MAX_CHARS`` by ``titles_cjk.shorten``; one that could only be cut short comes
+last. Deterministic: ties go to the earlier clause.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ _MAKE = r"(?:提出|设计|設計|构建|構建|开发|開發|建立|研制|实�
 # Verbs whose object is what the paper studies.
 _STUDY = (r"(?:研究|综述|綜述|分析|探讨|探討|探索|探究|讨论|討論|介绍|介紹|考察|评估|評估|评价|評價|总结|總結|阐述|闡述"
           r"|论述|論述|概述|比较|比較|测定|觀察|观察|揭示|报道|报告|描述|调查|回顾|梳理|剖析|解析|论证|评述|阐明"
-          r"|明确|了解|检测|验证|模拟|计算|预测|讨论了|介绍了|探析|浅析|论析|试论|对比)")
+          r"|明确|了解|检测|验证|模拟|计算|预测|探析|浅析|论析|试论|对比)")
 _MEASURE = r"(?:一种|一種|一个|一個|一套|一类|一類|一款|一项|一項|一系列|一组|一批|种|種|个|個)?"
 _NOVEL = r"(?:(?:新的|新颖的|新穎的|新型的?|全新的|简单而?有效的|簡單而?有效的|高效的)\s*)?"
 # A verb the noun after it makes a noun (研究成果, 分析结果) or a report of findings (研究表明) is no verb here.
@@ -78,6 +78,7 @@ _LATER = 0.08  # for each clause before this one
 _FINDING = 3.0  # a result or a method (结果表明…, 方法 …)
 _LEAD_IN_WEIGHT = 0.3  # a lead-in (近年来…, 以…为原料)
 _NUMBERS = 0.2  # numbers are for results, rarely for titles
+_CUT = 10.0  # a clause too long for a title, cut short: only when no other clause makes one
 _DIGIT = re.compile(r"[0-9０-９%％]")
 
 
@@ -97,7 +98,7 @@ def candidates(text: str) -> list[str]:
         title = title or shared.shorten(whole)
         if not shared.usable(title):
             continue
-        score = _score(kind, clause, title, weak, order, repeated) - (10 if cut else 0)  # cut: the last resort
+        score = _score(kind, clause, title, weak, order, repeated) - (_CUT if cut else 0.0)
         if title not in scored or scored[title][0] < score:
             scored[title] = (score, order)
         best = max(best, score)
