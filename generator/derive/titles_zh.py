@@ -58,6 +58,8 @@ _DEMONSTRATIVE = re.compile(
 _PURPOSE = re.compile(rf"^(?:为了|為了|为|為|旨在|目的是|以期)(?:进一步|進一步|更好地)?{_STUDY}(?P<x>.{{4,}})$")
 # The writers naming themselves: 我们将扩散模型用于… → 将扩散模型用于….
 _OPENING_SUBJECT = re.compile(r"^(?:本文|本研究|本工作|该文|該文|本论文|我们|我們|笔者|筆者)(?=[将將把])")
+# 结果表明X: when a finding must be the title, X without the report of it.
+_FINDING_OPENING = re.compile(r"^(?:结果|結果|研究|实验|實驗|试验|試驗|分析)?(?:表明|显示|顯示|发现|發現)")
 _LEAD_IN = re.compile(
     r"^(?:近年来|近年來|近年|目前|当前|當前|随着|隨著|由于|由於|为了|為了|为|為|针对|針對|通过|通過|根据|根據|依据|基于"
     r"|利用|采用|採用|运用|使用|应用|借助|结合|以|用|在|从|從|相对于|对于|對於|鉴于|按照|经过|经|自|当|如何|若|如果"
@@ -134,7 +136,7 @@ def _phrase(clause: str) -> tuple[str, str, str]:
     found = _ABOUT.match(clause)
     if found:
         return "study", clause, found["x"]
-    return "clause", clause, _OPENING_SUBJECT.sub("", clause)
+    return "clause", clause, _FINDING_OPENING.sub("", _OPENING_SUBJECT.sub("", clause))
 
 
 def _best_possible(kind: str, weak: bool, order: int) -> float:
