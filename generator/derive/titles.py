@@ -353,12 +353,14 @@ def _tidy(title: str) -> str:
     while True:
         while end and title[end - 1] in _TRAILING:
             end -= 1
-        word = _DANGLING_PARENTHESIS.search(title, 0, end)  # "… the spatial (where)"
+        # "…the spatial (where)": a function word fits in the last 20 characters, so look no further back.
+        word = title[end - 1 : end] == ")" and _DANGLING_PARENTHESIS.search(title, max(0, end - 20), end)
         if word and _dangles(word[1]):
             end = word.start()
             continue
-        # A dash joins words as a space does: "…versions–based".
-        space = max(title.rfind(" ", 0, end), title.rfind("–", 0, end), title.rfind("—", 0, end))
+        # A dash joins words as a space does: "…versions–based". A function word is short: look back 20.
+        back = max(0, end - 20)
+        space = max(title.rfind(" ", back, end), title.rfind("–", back, end), title.rfind("—", back, end))
         if space < 0 or not _dangles(title[space + 1 : end]):
             return title[:end]
         end = space
