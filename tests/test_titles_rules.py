@@ -193,6 +193,14 @@ def test_a_huge_abstract_without_a_clause_mark_is_quick():
     assert title.endswith("框架") and time.process_time() - start < 5
 
 
+def test_a_long_run_of_dangling_words_is_quick():
+    """Each dangling word is found by looking back a word's length, not the whole title."""
+    start = time.process_time()
+    for text in ("x " + "the (where) " * 3000, "x " + "the–" * 5000):
+        assert title_candidates(text)[0] == "X"
+    assert time.process_time() - start < 5
+
+
 def test_the_report_measures_a_file_before_and_after(tmp_path):
     """bench/titles_report.py on a fixture: the figures it prints are the checks above."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
