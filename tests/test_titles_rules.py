@@ -201,6 +201,23 @@ def test_a_long_run_of_dangling_words_is_quick():
     assert time.process_time() - start < 5
 
 
+def test_a_chinese_list_builds_with_titles_that_read_as_titles(tmp_path):
+    """End to end: `proceedings build` on an untitled Chinese list written with half-width marks."""
+    content = tmp_path / "content"
+    content.mkdir()
+    abstracts = [record["abstract"] for record in records("zh")[:4]]
+    (content / "abstracts.txt").write_text("中文论文摘要集\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    result = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content),
+                             "--out", str(tmp_path / "site")], env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    titles = [paper["title"] for paper in json.loads((tmp_path / "site" / "papers.json").read_text(encoding="utf-8"))]
+    assert "基于图卷积网络的城市交通流预测方法" in titles, titles
+    assert len(titles) == 4 and "利用常温海水养殖大菱鲆的试验" not in titles  # derived, not the fixture's
+    for title in titles:
+        assert not DATE.match(title) and not CUT_END["zh"].search(title), title
+
+
 def test_the_report_measures_a_file_before_and_after(tmp_path):
     """bench/titles_report.py on a fixture: the figures it prints are the checks above."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
