@@ -120,7 +120,7 @@ def test_a_number_inside_a_sentence_is_no_sentence_end():
 
 
 def test_a_title_loses_a_dangling_word_whole_but_keeps_a_noun_that_ends_so():
-    from generator.derive.titles_cjk import trim
+    from generator.derive.cjk_phrases import trim
 
     assert [trim(p) for p in ("城市交通的研究基于", "数据的处理以及", "消费者的行为", "研究的目的", "方法，")] == [
         "城市交通的研究", "数据的处理", "消费者的行为", "研究的目的", "方法"]

@@ -11,7 +11,7 @@ on the CSL corpus of Chinese paper abstracts, ``bench/titles_report.py``):
 - it is not a lead-in (近年来…, 随着…, 以…为原料), a result (结果表明…, numbers), a date or a
   fragment (starting on 的, ending on a particle or inside a list).
 
-Each is kept to ``MAX_CHARS`` by ``titles_cjk.shorten``; one that could only be cut short comes
+Each is kept to ``MAX_CHARS`` by ``cjk_phrases.shorten``; one that could only be cut short comes
 last. Deterministic: ties go to the earlier clause.
 """
 
@@ -21,7 +21,7 @@ import re
 from collections import Counter
 from operator import add
 
-from generator.derive import titles_cjk as shared
+from generator.derive import cjk_phrases as shared
 
 _SUBJECT = (r"(?:本文|本研究|本工作|该文|該文|本论文|我们|我們|笔者|筆者|文章|论文|作者|本课题|本项目|研究|这里"
             r"|此外|同时|另外|然后|最后|首先|其次|并|并且|还|又|进而|从而)")
@@ -85,7 +85,7 @@ _DIGIT = re.compile(r"[0-9０-９%％]")
 
 
 def candidates(text: str) -> list[str]:
-    """Titles for a Chinese abstract (already normalised by ``titles_cjk``), best first."""
+    """Titles for a Chinese abstract (already normalised by ``titles_cjk.normalise``), best first."""
     # Character pairs the abstract uses more than once: a title's words recur in its abstract.
     pairs = Counter(map(add, text, text[1:]))  # map in C: the fast way to list them
     repeated = {pair for pair, count in pairs.items() if count > 1}
