@@ -2,10 +2,12 @@
 
     python bench/titles_report.py FILE [FILE …] [--lang zh|ja|en] [--limit N] [--rev main] [--show 10]
 
-FILE is JSON Lines with ``title`` and ``abstract`` (the real corpora in ../shared/corpora), or a
+FILE is JSON Lines with ``title`` and ``abstract`` (the real corpora in ../shared/corpora), a
+Mini-Conf ``papers.json`` (NLP2025's, github:yuji96/miniconf ``data/nlp_2025/data/papers.json``), or a
 tab-separated file of ``prompt<TAB>abstract<TAB>title`` rows (the CSL title-prediction set,
-``benchmark/ts/*.tsv`` of github:ydli-ai/CSL). Each abstract is rendered to plain text as the build
-does, its title derived as for an untitled list, and compared with the title the authors gave:
+``benchmark/ts/*.tsv`` of github:ydli-ai/CSL). ``--lang`` keeps the abstracts written in that
+language. Each abstract is rendered to plain text as the build does, its title derived as for an
+untitled list, and compared with the title the authors gave:
 
 - ROUGE-L F1 of the longest common subsequence: of characters (punctuation and spaces left out) for
   Chinese and Japanese, of lower-case words for English;
@@ -62,7 +64,23 @@ _EN_FUNCTION = frozenset(
 _EN_INSIDE = re.compile(r"^(?:[^()]*\)|(?:\d{4}[a-z]?|et al\.?|al\.)[),;]|[a-z]+\s+et\s+al\b)", re.IGNORECASE)
 
 
-def read(path: Path, limit: int | None) -> list[dict]:
+def read(path: Path, limit: int | None, lang: str | None = None) -> list[dict]:
+    """The records with a title and an abstract (only those in ``lang`` when given: a file may mix languages)."""
+    rows = [r for r in _records(path) if not lang or _language_of(r["abstract"]) == lang]
+    return rows[:limit] if limit else rows
+
+
+def _language_of(text: str) -> str:
+    from generator.text import cjk
+
+    return cjk.language_of(text) or "en"
+
+
+def _records(path: Path) -> list[dict]:
+    if path.suffix == ".json":  # a Mini-Conf papers.json: a list of records, or records under their ids
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return [{"abstract": r["abstract"], "title": r["title"]} for r in (data.values() if isinstance(data, dict)
+                else data) if r.get("abstract") and r.get("title")]
     rows: list[dict] = []
     with open(path, encoding="utf-8") as lines:
         for line in lines:
@@ -74,8 +92,6 @@ def read(path: Path, limit: int | None) -> list[dict]:
                 record = json.loads(line)
                 if record.get("abstract") and record.get("title"):
                     rows.append({"abstract": record["abstract"], "title": record["title"]})
-            if limit and len(rows) >= limit:
-                break
     return rows
 
 
@@ -186,7 +202,8 @@ def language(rows: list[dict]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="*", type=Path)
-    parser.add_argument("--lang", choices=("zh", "ja", "en"), help="default: guessed from the abstracts")
+    parser.add_argument("--lang", choices=("zh", "ja", "en"),
+                        help="only the abstracts in this language (default: all, the language guessed)")
     parser.add_argument("--limit", type=int, help="the first N records of each file")
     parser.add_argument("--rev", help="also derive with this commit's generator (before), e.g. main")
     parser.add_argument("--show", type=int, default=0, help="print up to N failing titles of each check")
@@ -198,7 +215,7 @@ def main() -> None:
         return
     sys.path.insert(0, str(ROOT))
     for path in args.files:
-        rows = read(path, args.limit)
+        rows = read(path, args.limit, args.lang)
         lang = args.lang or language(rows)
         abstracts = [r["abstract"] for r in rows]
         columns = []
