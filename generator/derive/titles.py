@@ -19,9 +19,11 @@ UNTITLED = "Untitled paper"
 
 # Words a title must not end on: they promise a continuation that was cut.
 _DANGLING = frozenset(
-    "a an the and or nor but of for with to in on at by via from into over under as upon "
-    "its their our is are was were be that which whose who while when where than versus vs "
-    "using based toward towards through across between among".split()
+    "a an the and or nor but yet so of for with without within to in on at by via from into onto over under as upon "
+    "about against during before after like per its their our his her this these those that which whose who whom "
+    "while when where whether if because although though since unless than versus vs such both each every either "
+    "neither some any no not all is are was were be been being has have had can may will would should could must "
+    "do does did it them they we us using based toward towards through throughout across between among".split()
 )
 # Where a too-long phrase is best cut, in order of preference (before the word).
 _BREAK_TIERS = (
@@ -92,10 +94,24 @@ _WEAK_OBJECT = re.compile(
     r"|insights?|comparisons?))\b",
     re.IGNORECASE,
 )
+# A lead-in ends at a comma outside parentheses: "In prior work (Smith, 2014), we …" is one lead-in.
 _LEAD_IN = re.compile(
-    r"(?:[A-Z][a-z]+ly|In|For|On|Over|Across|Under|With|Despite|Although|While|Since|As|Given|Because|When|Unlike|To"
-    r"|Due to|Here|However|Moreover|Thus|Today|Nowadays)\b[^,]{0,80},\s+"
+    r"(?:[A-Z][a-z]+ly|[A-Z][a-z]+(?:ing|ed)\s+(?:on|by|upon|from|with)|In|For|On|Over|Across|Under|With|Despite"
+    r"|Although|While|Since|As|Given|Because|When|Unlike|To|Due to|Here|However|Moreover|Thus|Today|Nowadays)\b"
+    r"(?:[^,()]|\([^()]*\)){0,80},\s+"
 )
+# A sentence that opens with a citation ("Smith et al. showed …", "[12] proposed …") names others' work.
+_CITATION_START = re.compile(
+    r"^(?:[A-Z][\w\-']+(?:\s+(?:and|&)\s+[A-Z][\w\-']+)?\s+(?:et\s+al\b|\(\d{4}[a-z]?\))|\[\d)"
+)
+# A citation in parentheses or brackets, "(Smith et al., 2019; Doe, 2020)", "[12, 14]": no part of a title.
+_CITATION = re.compile(r"\s*\((?:[^()]*\b(?:1[89]|20)\d\d[a-z]?\b|[^()]*\bet al\b)[^()]*\)|\s*\[[\d,;\s–-]+\]")
+# A label before the abstract: "(Extended abstract)", "[Invited talk]".
+_LABEL = re.compile(r"^\s*[(\[][^()\[\]]{1,40}[)\]]\s*")
+_CONJUNCTION = re.compile(r"^(?:and|or|but|nor|yet|so)\b,?\s*", re.IGNORECASE)
+_DANGLING_PARENTHESIS = re.compile(r"\s*\((\w+)\)$")
+# Text up to a closing parenthesis that was never opened: the end of a citation cut in two.
+_CLOSED_EARLY = re.compile(r"^[^()]*\)[\s,;:.]*")
 _ANAPHORA = re.compile(r"\b(?:this|these|those|such|above|aforementioned)\b", re.IGNORECASE)
 _FILLER = re.compile(r"^(?:\(?(?:i{1,3}|iv|[1-4]|[a-d])\)\s+)?(?:the\s+|this\s+paper\s+|this\s+work\s+)?"
                      r"(?:(?:problem|task|question)\s+of\s+)?", re.IGNORECASE)
@@ -252,8 +268,9 @@ def _phrase_title(sentences: list[str], text: str) -> str:
             phrase = _FILLER.sub("", _drop_novel(_until_clause(match["object"])))
             if len(phrase.split()) >= 3 and not _ANAPHORA.search(phrase):
                 return _fit(_capitalise(_expand_acronyms(phrase, text)))
-    first = _LEAD_IN.sub("", sentences[0], count=1)
-    phrase = _FILLER.sub("", _until_clause(first))
+    opening = next((s for s in sentences if not _CITATION_START.match(s)), sentences[0])
+    first = _LEAD_IN.sub("", _CITATION.sub("", _LABEL.sub("", opening)), count=1)
+    phrase = _CONJUNCTION.sub("", _FILLER.sub("", _until_clause(first)))
     return _fit(_capitalise(_expand_acronyms(phrase, text))) if phrase else ""
 
 
@@ -329,16 +346,29 @@ def _tidy(title: str) -> str:
     Works back from the end with an index, so a long run of dangling words ("a a a …")
     costs one pass, not one pass per word.
     """
+    title = _CLOSED_EARLY.sub("", title)
     if title.count("(") > title.count(")"):
         title = title[: title.rfind("(")]
     end = len(title)
     while True:
         while end and title[end - 1] in _TRAILING:
             end -= 1
-        space = title.rfind(" ", 0, end)
-        if space < 0 or title[space + 1 : end].lower() not in _DANGLING:
+        # "…the spatial (where)": a function word fits in the last 20 characters, so look no further back.
+        word = title[end - 1 : end] == ")" and _DANGLING_PARENTHESIS.search(title, max(0, end - 20), end)
+        if word and _dangles(word[1]):
+            end = word.start()
+            continue
+        # A dash joins words as a space does: "…versions–based". A function word is short: look back 20.
+        back = max(0, end - 20)
+        space = max(title.rfind(" ", back, end), title.rfind("–", back, end), title.rfind("—", back, end))
+        if space < 0 or not _dangles(title[space + 1 : end]):
             return title[:end]
         end = space
+
+
+def _dangles(word: str) -> bool:
+    """A word that promises a continuation; an acronym in capitals ("IT", "AS") is a name."""
+    return word.lower() in _DANGLING and not (len(word) > 1 and word.isupper())
 
 
 def pick_title(candidates: list[str], taken: set[str] | frozenset[str]) -> str:

@@ -1,43 +1,27 @@
 """Short titles for Chinese and Japanese abstracts that come without one.
 
-A title is the phrase the abstract names as its contribution: the object of
-本文提出了一种… / 我们设计了… / 本研究提出… in Chinese, the noun phrase before
-…を提案する or after 本論文では、 in Japanese, else what 本文/我们 study, else the
-first clause of the first sentence that is not a lead-in (近年来，随着…). The
-phrase ends at the first clause mark (，。；：, and 、 once the phrase is long
-enough to be more than the first item of a list), loses its parentheticals
-and filler (一种, 新的), and is kept to ``MAX_CHARS`` characters by dropping
-modifiers from its start where the language allows it (both languages put the
-head noun last: …的检测框架, …する手法) or else cut where a word cannot be split.
-Every title is made of the abstract's own characters, as with English ones.
+The text is first normalised: the half-width marks many Chinese abstracts use between their
+characters (``方法.实验``, ``模型,在``) are read as the full-width ones (a ``.`` there ends a
+sentence; one inside a number, ``2.3倍``, does not). Chinese titles are chosen among the
+clauses of the first sentences by generator/derive/titles_zh.py. A Japanese title is the noun
+phrase before …を提案する or after 本論文では、, else the first clause of the first sentence
+that is not a lead-in (近年では、…), or its topic (the phrase before は). Either way the phrase
+is made a title by generator/derive/cjk_phrases.py (nothing dangling, never a date, at most
+``MAX_CHARS`` characters). Every title is made of the abstract's own characters, as with English ones.
 """
 
 from __future__ import annotations
 
 import re
 
+from generator.derive import titles_zh
+from generator.derive.cjk_phrases import PARENTHETICAL, SENTENCE, MAX_CHARS, MIN_CHARS, cut_short, tidy, usable
 from generator.text import cjk
 
-MIN_CHARS = 6  # below this a phrase is too bare to stand as a title; the next rule may do better
-MAX_CHARS = 30
-_SHORTEST = 4  # a phrase shorter than this is no title at all ("方法")
+__all__ = ["MAX_CHARS", "cjk_title_candidates", "is_cjk_abstract", "normalise"]
 
-_SUBJECT = r"(?:本文|本研究|本工作|该文|該文|本论文|本論文|我们|我們|笔者|筆者)"  # simplified and traditional
-_ADVERB = r"(?:首先|还|還|又|进一步|進一步|创新性?地|創新性?地|主要|重点|重點|系统地|系統地|在此基础上|在此基礎上)?"
-_MEASURE = r"(?:一种|一種|一个|一個|一套|一类|一類|一款|一项|一項|一系列|种|種|个|個)?"
-_NOVEL = r"(?:(?:新的|新颖的|新穎的|新型的?|全新的|简单而?有效的|簡單而?有效的|高效的)\s*)?"
 _CLAUSE_START = r"(?:^|(?<=[。、，！？]))"
 _JA_VERB = r"を[\u3040-\u309f\u4e00-\u9fff]{0,6}?(?:する|した|します|しました|す|る|た)。"
-# Rules in order of preference; each captures the title phrase as ``phrase``.
-_CHINESE_RULES = (
-    # 本文提出了一种基于扩散模型的…方法，… / 本研究提出原型校准网络
-    re.compile(rf"{_SUBJECT}[^，。；：！？]{{0,12}}?{_ADVERB}(?:提出|设计|設計|构建|構建|开发|開發|建立|实现|實現|发布|發佈)了?{_MEASURE}{_NOVEL}"
-               r"(?P<phrase>[^。；！？]+)"),
-    re.compile(rf"提出了?{_MEASURE}{_NOVEL}(?P<phrase>[^。；！？]+)"),
-    # 本文研究视频的… / 本文综述了… / 我们将扩散模型用于…
-    re.compile(rf"{_SUBJECT}{_ADVERB}(?:研究|综述|綜述|分析|探讨|探討|探索|讨论|討論|介绍|介紹|考察|评估|評估|总结|總結)了?(?P<phrase>[^。；！？]+)"),
-    re.compile(rf"{_SUBJECT}{_ADVERB}(?P<phrase>[将將][^。；！？]+)"),
-)
 # A Japanese noun phrase is the clause before its verb: never across 、 or 。.
 _JAPANESE_RULES = (
     # 本論文では、…手法を提案する
@@ -50,16 +34,24 @@ _JAPANESE_RULES = (
     re.compile(rf"{_CLAUSE_START}(?P<phrase>[^。、，！？]+?){_JA_VERB}"),
 )
 _MARKERS = re.compile(r"提出|提案|本文|本研究|本論文|我们")
-_LEAD_IN = re.compile(r"^(?:近年来|近年來|近年|目前|当前|當前|[随隨][着著][^，]*|[针針]对[^，]*|[针針]對[^，]*|"
-                      r"[为為]了[^，]*|[为為]解决[^，]*|"
-                      r"在[^，]{0,20}中|近年では|近年|現在|本論文では|本研究では|本稿では)[，、]")
-_PARENTHETICAL = re.compile(r"\s*[（(][^（）()]*[）)]")
+_LEAD_IN = re.compile(r"^(?:近年では|近年|現在|本論文では|本研究では|本稿では)[，、]")
 _QUOTES = re.compile(r"[「」『』“”\"《》〈〉【】]")
-_TRAILING = re.compile(r"[\s，。；：、！？,.;:!?的のをにでがはと和与及或并且]+$")
-_JA_TRAILING = re.compile(r"(?:において|における|に対して|により|によって|として|のため|ため|し|て)$")
-_LEADING = re.compile(r"^[\s，。；：、！？,.;:!?了]+")
-# Where leading modifiers may be dropped (after these): 的/の end a modifier, 、/て end a clause.
-_MODIFIER_ENDS = "的のて、"
+# A half-width mark after a CJK character or a full-width bracket, or before one: never one inside a number (2.3).
+_CJK_SIDE = f"[{cjk.CJK_RANGES}）」』】]"
+_HALF_WIDTH = re.compile(rf"(?<={_CJK_SIDE})\s*([,.;:!?])\s*|([,.;:!?])\s*(?={_CJK_SIDE})")
+_FULL_WIDTH = {",": "，", ".": "。", ";": "；", ":": "：", "!": "！", "?": "？"}
+_FULL_STOP = re.compile(r"(?<![0-9０-９])．(?![0-9０-９])")  # a full-width ． ends a sentence too (，． style)
+_BRACKET_LABEL = re.compile(
+    r"[【\[〔［]\s*(目的|目标|目標|背景|方法|结果|結果|结论|結論|意义|意義|材料|对象|對象)\s*[】\]〕］][\s：:]*"
+)
+# The topic of a Japanese sentence: the phrase before its first は (not では, には), when long enough.
+_JA_TOPIC = re.compile(r"^([^、，。]{6,}?)(?<![でにと])は")
+# A Japanese clause that starts on a particle, a dependent noun or an auxiliary (ための…, ように…, いる…)
+# is the tail of another.
+_JA_FRAGMENT = re.compile(r"^(?:ため|ように|よう|こと|もの|など|いる|いた|おり|おる|しまう|[のをにがはとでもへや])")
+_BRACKET_OR_NOTE = re.compile(r"[(（]|[0-9]{1,2}[)）]|[)）]")
+# A numbered reference to the bibliography: [1], [2,3], ［4-6］.
+_CITATION = re.compile(r"\s*[\[［][0-9０-９,，\-–~～、\s]+[\]］]")
 
 
 def is_cjk_abstract(text: str) -> bool:
@@ -72,9 +64,54 @@ def is_cjk_abstract(text: str) -> bool:
 
 def cjk_title_candidates(text: str) -> list[str]:
     """Titles for a Chinese or Japanese abstract, best first; never empty."""
-    text = " ".join(_QUOTES.sub("", text).split())
+    text = normalise(text)
+    language = "ja" if cjk.language_of(text) == "ja" else "zh"
+    if language == "ja":
+        found = _japanese(PARENTHETICAL.sub("", text))  # a parenthetical may hold a clause mark
+    else:
+        found = titles_zh.candidates(text)
+    long_enough = [t for t in found if len(t) >= MIN_CHARS]
+    return long_enough + [t for t in found if t not in long_enough] or [_fallback(text, language)]
+
+
+def normalise(text: str) -> str:
+    """One line, without quotes, with a section label in brackets (【目的】) written as a label
+    (目的：), and with the half-width marks many Chinese abstracts use between their characters
+    (``方法.实验``, ``模型,在``) written full-width, so that they end a sentence or a clause as 。
+    and ， do; a ``.`` or ``,`` inside a number (``2.3倍``) stays, as does a full-width ``０．５``."""
+    text = _BRACKET_LABEL.sub(r"\1：", _CITATION.sub("", _drop_footnote_marks(" ".join(text.split()))))
+    text = _HALF_WIDTH.sub(_full_width, _QUOTES.sub("", text))
+    return _FULL_STOP.sub("。", text)
+
+
+def _drop_footnote_marks(text: str) -> str:
+    """Drop a footnote mark written as a number and a bracket never opened (``surya1）を``)."""
+    if ")" not in text and "）" not in text:
+        return text
+    kept, depth, at = [], 0, 0
+    for mark in _BRACKET_OR_NOTE.finditer(text):
+        if mark[0] in "(（":
+            depth += 1
+        elif depth:
+            depth -= 1
+        elif mark[0][0].isdigit():
+            kept.append(text[at : mark.start()])
+            at = mark.end()
+    return "".join(kept) + text[at:]
+
+
+def _full_width(match: re.Match[str]) -> str:
+    return _FULL_WIDTH[match[1] or match[2]]
+
+
+def _fallback(text: str, language: str) -> str:
+    """The start of the text, when no clause makes a title (a date, a number, a list of words)."""
+    return cut_short(text, language) or text[:MAX_CHARS]
+
+
+def _japanese(text: str) -> list[str]:
     found: list[str] = []
-    for rule in _JAPANESE_RULES if cjk.language_of(text) == "ja" else _CHINESE_RULES:
+    for rule in _JAPANESE_RULES:
         for match in rule.finditer(text):
             title = _title(match["phrase"])
             if title and title not in found:
@@ -84,16 +121,12 @@ def cjk_title_candidates(text: str) -> list[str]:
     first = _first_clause(text)
     if first and first not in found and not _MARKERS.search(first):
         found.append(first)
-    long_enough = [t for t in found if len(t) >= MIN_CHARS]
-    return (long_enough + [t for t in found if t not in long_enough]
-            or [cjk.cut(text, 2 * MAX_CHARS) or text[:MAX_CHARS]])
+    return found
 
 
 def _title(phrase: str) -> str:
-    phrase = _PARENTHETICAL.sub("", _until_clause(phrase))
-    phrase = _TRAILING.sub("", _JA_TRAILING.sub("", _TRAILING.sub("", _LEADING.sub("", phrase)))).strip()
-    phrase = _shorten(phrase)
-    return phrase if len(phrase) >= _SHORTEST and cjk.has_cjk(phrase) else ""
+    title = tidy(_until_clause(phrase), "ja")
+    return title if usable(title) and not _JA_FRAGMENT.match(title) else ""
 
 
 def _until_clause(phrase: str) -> str:
@@ -104,28 +137,13 @@ def _until_clause(phrase: str) -> str:
     return phrase
 
 
-def _shorten(phrase: str) -> str:
-    """At most ``MAX_CHARS`` wide characters: drop leading modifiers (the head noun is last),
-    else cut where no word is split."""
-    if cjk.width(phrase) <= 2 * MAX_CHARS:
-        return phrase
-    for at, char in enumerate(phrase):
-        rest = phrase[at + 1 :]
-        if char in _MODIFIER_ENDS and cjk.width(rest) <= 2 * MAX_CHARS:
-            return _LEADING.sub("", rest) if len(rest) >= MIN_CHARS else _cut(phrase)
-    return _cut(phrase)
-
-
-def _cut(phrase: str) -> str:
-    return _TRAILING.sub("", cjk.cut(phrase, 2 * MAX_CHARS))
-
-
 def _first_clause(text: str) -> str:
-    """The first sentence's first clause that is more than a lead-in (近年来，随着…，)."""
-    sentence = re.split(r"[。！？!?]", text, maxsplit=1)[0]
+    """The first sentence's first clause that is more than a lead-in (近年では、…)."""
+    sentence = SENTENCE.split(text, maxsplit=1)[0]
     while True:
         stripped = _LEAD_IN.sub("", sentence, count=1)
         if stripped == sentence:
             break
         sentence = stripped
-    return _title(sentence)
+    topic = _JA_TOPIC.match(sentence)  # 満洲語における母音調和は…: what the sentence is about
+    return _title(topic[1] if topic else sentence)
