@@ -137,3 +137,20 @@ def test_a_local_pdf_whose_first_page_is_another_papers(tmp_path):
     assert len(found) == 1, result.stderr
     assert found[0].startswith("papers/robust-speech-recognition-in-noisy-rooms.md:")
     assert "the first page of the PDF papers/p2.pdf does not show the paper's title" in found[0]
+
+
+def test_check_opens_only_the_linked_files_the_build_publishes(tmp_path):
+    """A committed symlink to /dev/zero, a FIFO, named by pages' `pdf:`: the build publishes neither, and
+    `check` opens neither (it read the first whole: a MemoryError; it waited on the second for ever)."""
+    import os
+    content = _volume(tmp_path, PAPERS)
+    (content / "papers" / "p1.pdf").symlink_to("/dev/zero")
+    os.mkfifo(content / "papers" / "p2.pdf")
+    for page, pdf in zip(sorted((content / "papers").glob("*.md")), ("papers/p1.pdf", "papers/p2.pdf")):
+        page.write_text(page.read_text(encoding="utf-8").replace("\nid: ", f"\npdf: {pdf}\nid: ", 1),
+                        encoding="utf-8")
+    built = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    assert built.returncode == 0 and built.stderr.count("is not a document in the content folder") == 2, built.stderr
+    result = _check(tmp_path, content)
+    assert "Traceback" not in result.stderr and "MemoryError" not in result.stderr, result.stderr
+    assert not (tmp_path / "site" / "papers" / "p1.pdf").exists()

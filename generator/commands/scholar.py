@@ -24,10 +24,12 @@ from urllib.parse import quote, urlsplit
 from generator.commands.reporter import Reporter
 from generator.content.pages import PAGES_DIR, PageDoc
 from generator.model.config import CONFIG_NAME
-from generator.model.details import is_web_link, site_file_name
+from generator.model.details import is_web_link
 from generator.model.paper import RenderedPaper
 from generator.publish.feeds import ROBOTS_PATH, SITEMAP_LIMIT, SITEMAP_PATH
+from generator.render.files import linked_file
 
+PDF_READ_BYTES = 64 * 1024 * 1024  # a PDF's title is looked for in files up to this size
 SITEMAP_BYTES = 50 * 1024 * 1024  # what one sitemap may weigh, uncompressed, as the protocol allows
 # A citation tag, name before content (as paper.html writes them) or after it.
 _META = re.compile(r'<meta\s+name="(citation_\w+)"\s+content="([^"]*)"')
@@ -273,12 +275,13 @@ def pdf_findings(papers: Sequence[RenderedPaper], docs: dict[Path, PageDoc], con
         link = paper.details.pdf
         if not link or is_web_link(link):
             continue
-        path = content_dir / site_file_name(link)
+        path = linked_file(content_dir.resolve(), link)
+        if path is None:
+            continue  # the build already warns of a PDF it does not publish
         try:
-            data = path.read_bytes()
+            key, data = _digest_and_head(path)
         except OSError:
-            continue  # the build already warns of a PDF that is not there
-        key = hashlib.sha256(data).hexdigest()
+            continue
         if key in owners:
             other = owners[key]
             reporter.warn(f"Google Scholar: the PDF {link} is the same file as the PDF of "
@@ -287,8 +290,20 @@ def pdf_findings(papers: Sequence[RenderedPaper], docs: dict[Path, PageDoc], con
             count += 1
         else:
             owners[key] = paper
-        count += title_finding(paper, data, docs, reporter)
+        if len(data) <= PDF_READ_BYTES:  # a larger file is digested, not parsed: pypdf holds it whole
+            count += title_finding(paper, data, docs, reporter)
     return count
+
+
+def _digest_and_head(path: Path) -> tuple[str, bytes]:
+    """A file's SHA-256, read a block at a time, and its first ``PDF_READ_BYTES`` + 1 bytes."""
+    digest, head = hashlib.sha256(), bytearray()
+    with path.open("rb") as handle:
+        while block := handle.read(1 << 20):
+            digest.update(block)
+            if len(head) <= PDF_READ_BYTES:
+                head += block[: PDF_READ_BYTES + 1 - len(head)]
+    return digest.hexdigest(), bytes(head)
 
 
 def title_finding(paper: RenderedPaper, data: bytes, docs: dict[Path, PageDoc], reporter: Reporter) -> int:
