@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from test_cli import run
 
 PAPERS = [
@@ -154,3 +156,26 @@ def test_check_opens_only_the_linked_files_the_build_publishes(tmp_path):
     result = _check(tmp_path, content)
     assert "Traceback" not in result.stderr and "MemoryError" not in result.stderr, result.stderr
     assert not (tmp_path / "site" / "papers" / "p1.pdf").exists()
+
+
+@pytest.mark.parametrize("hiding", [
+    '<details><summary>Abstract</summary>{}</details>',
+    '<div hidden>{}</div>',
+    '<div style="display: none">{}</div>',
+    '<div style="visibility:hidden">{}</div>',
+    '<template>{}</template>',
+    '<!-- {} -->',
+    '<div aria-hidden="true">{}</div>',
+])
+def test_an_abstract_a_reader_cannot_see_is_found_however_it_is_hidden(hiding):
+    """What Scholar does not index: `check` read only <details> and passed the rest."""
+    from types import SimpleNamespace
+    from generator.commands.scholar import abstract_findings
+    paper = SimpleNamespace(abstract_plain="We study sparse attention patterns that scale to long documents.")
+    shown = f'<section class="abstract"><p>{paper.abstract_plain}</p></section>'
+    assert abstract_findings(f"<main>{shown}</main>", paper) == []
+    hidden = hiding.format(shown)
+    found = abstract_findings(f"<main>{hidden}</main>", paper)
+    assert [finding.rule for finding in found] == ["abstract"], hidden
+    inner = f'<section class="abstract">{hiding.format("<p>" + paper.abstract_plain + "</p>")}</section>'
+    assert [finding.rule for finding in abstract_findings(f"<main>{inner}</main>", paper)] == ["abstract"]

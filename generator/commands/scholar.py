@@ -18,6 +18,7 @@ import io
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -35,8 +36,8 @@ SITEMAP_BYTES = 50 * 1024 * 1024  # what one sitemap may weigh, uncompressed, as
 _META = re.compile(r'<meta\s+name="(citation_\w+)"\s+content="([^"]*)"')
 _META_AFTER = re.compile(r'<meta\s+content="([^"]*)"\s+name="(citation_\w+)"')
 _DATE = re.compile(r"[0-9]{4}(?:/[0-9]{2}/[0-9]{2})?")
-_ABSTRACT = re.compile(r'<section class="abstract"[^>]*>(.*?)</section>', re.DOTALL)
-_TAG = re.compile(r"<[^>]+>")
+# Where the abstract ends: the page is parsed up to there, not further (a long page's lists aside).
+_ABSTRACT_END = re.compile(r'<section\b[^>]*\bclass="[^"]*\babstract\b.*?</section>', re.DOTALL)
 _LOC = re.compile(r"<loc>([^<]*)</loc>")
 # Hosts whose addresses answer with a redirect: Scholar wants the PDF's own address.
 REDIRECTING = frozenset({"doi.org", "dx.doi.org", "hdl.handle.net", "bit.ly", "tinyurl.com"})
@@ -179,18 +180,59 @@ def pdf_url_findings(tags: dict[str, list[str]], paper: RenderedPaper) -> Iterab
 
 
 def abstract_findings(body: str, paper: RenderedPaper) -> list[Finding]:
-    """The whole abstract is on the page, not behind a click (a ``<details>`` or a script)."""
+    """The whole abstract is on the page as a reader sees it: not behind a click (``<details>``), nor hidden
+    (``hidden``, ``display:none``, ``visibility:hidden``, a ``<template>``, a comment, a script)."""
     if not paper.abstract_plain.strip():
         return [Finding("abstract", "the paper has no abstract", "add its abstract below the page's front matter")]
-    match = _ABSTRACT.search(body)
-    hidden = match is not None and body.rfind("<details", 0, match.start()) > body.rfind("</details>", 0,
-                                                                                            match.start())
+    shown = _VisibleAbstract.of(body)
     # Letters shown against letters written (spacing aside): a loose measure, as math is shown as MathML.
-    if not match or hidden or _letters(html.unescape(_TAG.sub("", match.group(1)))) < 0.9 * _letters(
-            paper.abstract_plain):
+    if shown is None or _letters(html.unescape(shown)) < 0.9 * _letters(paper.abstract_plain):
         return [Finding("abstract", "the full abstract is not visible on the page",
-                        "show the whole abstract in paper.html, outside any <details> or script")]
+                        "show the whole abstract in paper.html, outside any <details>, hidden element or script")]
     return []
+
+
+class _VisibleAbstract(HTMLParser):
+    """The text of the page's ``<section class="abstract">`` that a reader sees; None without one."""
+
+    _HIDING_TAGS = frozenset(("details", "template", "script", "style", "noscript"))
+    _VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+                       "track", "wbr"))
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, bool, bool]] = []  # (tag, hides, is the abstract)
+        self.text: list[str] | None = None
+
+    @classmethod
+    def of(cls, body: str) -> str | None:
+        parser = cls()
+        end = _ABSTRACT_END.search(body)
+        parser.feed(body[: end.end()] if end else body)
+        parser.close()
+        return None if parser.text is None else "".join(parser.text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._VOID:
+            return
+        values = dict(attrs)
+        style = re.sub(r"\s+", "", (values.get("style") or "").lower())
+        hides = (tag in self._HIDING_TAGS or "hidden" in values or values.get("aria-hidden") == "true"
+                 or "display:none" in style or "visibility:hidden" in style)
+        abstract = tag == "section" and "abstract" in (values.get("class") or "").split() and self.text is None
+        if abstract:
+            self.text = []
+        self.stack.append((tag, hides, abstract))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:  # close what a missing end tag left open
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        inside = any(abstract for _, _, abstract in self.stack)
+        if inside and self.text is not None and not any(hides for _, hides, _ in self.stack):
+            self.text.append(data)
 
 
 def _letters(text: str) -> int:
