@@ -33,6 +33,11 @@ from generator.errors import OutputError
 SITE_MARKERS = ("index.html", "papers.json")
 
 
+def is_built_site(folder: Path) -> bool:
+    """Whether ``folder`` holds a site a build made (never content to read)."""
+    return all((folder / marker).is_file() for marker in SITE_MARKERS)
+
+
 def _sibling(out_dir: Path, suffix: str) -> Path:
     return out_dir.parent / f".{out_dir.name}.{suffix}"
 
