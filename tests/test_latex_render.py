@@ -252,3 +252,15 @@ def test_seed_abstract_renders_cleanly(index):
         assert "``" not in text and "''" not in text
     assert result.html.count("<math ") == len(re.findall(r"\$[^$]+\$", source))
     assert "  " not in result.plain and result.plain == result.plain.strip()
+
+
+def test_a_macro_bomb_blames_the_macro_the_text_used():
+    """Each macro doubles the next: the budget runs out deep inside, but the one to fix is the one used
+    (the warning named the innermost, where the budget happened to end)."""
+    from generator.latex.macros import MacroError, expand
+    names = "abcdefghijkl"
+    tower = {name: MacroDef(f"\\{after}\\{after}") for name, after in zip(names, names[1:])}
+    tower["l"] = MacroDef("x")
+    with pytest.raises(MacroError) as raised:
+        expand(r"y + \a", tower)
+    assert str(raised.value).startswith(r"macro \a expands without end, through \a → \b → \c → … → ")
