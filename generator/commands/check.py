@@ -23,11 +23,11 @@ from generator.model.paper import Author, Entry, RenderedPaper
 from generator.content.pages import PAGES_DIR
 from generator.derive.people import group
 from generator.derive.sanity import Place, orders_across
-from generator.content.people_file import Rules
+from generator.derive.people_file import Rules
 from generator.pipeline.stages import Options, Pipeline
 from generator.content.project import Project
 from generator.publish.bibtex import BibTeX
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.commands.scholar import robots_findings, scholar_check
 from generator.publish.feeds import ROBOTS_PATH
 from generator.series.layout import load_layout, member_reporter

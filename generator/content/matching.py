@@ -6,7 +6,7 @@ import difflib
 import re
 from pathlib import Path
 
-from generator.pipeline.cache import digest
+from generator.runtime.cache import digest
 from generator.content.pages import PageDoc
 
 

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from generator.pipeline.background import map_in_parallel
+from generator.runtime.background import map_in_parallel
 from generator.model.details import details_to_meta
 from generator.errors import ContentError, Diagnostic
 from generator.model.paper import DETAIL_FIELDS, Entry, SourceList
 from generator.content.matching import WordIndex, another_paper, normalized
-from generator.pipeline.output import write_atomically
+from generator.runtime.output import write_atomically
 from generator.model.corrections import OLD_SLUGS
 from generator.content.pages import (FRONT_MATTER, PAGES_DIR, SLUG, Fingerprints, PageDoc, digest, front_key,
                                      last_published_slug, render_page, written_page)

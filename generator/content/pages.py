@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from generator.pipeline.background import map_in_parallel
-from generator.pipeline.cache import EntryCache
-from generator.pipeline.cache import digest as full_digest
+from generator.runtime.background import map_in_parallel
+from generator.runtime.cache import EntryCache
+from generator.runtime.cache import digest as full_digest
 from generator.text.cjk import CJK_RANGES
 from generator.text.cleantext import clean, clean_fields
 from generator.model.details import parse_details
@@ -28,8 +28,8 @@ from generator.errors import ContentError, ProceedingsError, shown
 from generator.model.corrections import CORRECTION_KEYS, OLD_SLUGS
 from generator.model.corrections_front import parse_corrections
 from generator.model.paper import DETAIL_FIELDS, DETAILS, Paper
-from generator.commands.reporter import Reporter
-from generator.content.yamlutil import as_lf, dump, load_mapping, read_utf8
+from generator.reporter import Reporter
+from generator.text.yamlutil import as_lf, dump, load_mapping, read_utf8
 
 PAGES_DIR = "papers"
 READ_IN_PARALLEL = 2_000  # pages; fewer are read in this process

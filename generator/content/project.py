@@ -14,21 +14,21 @@ from typing import Any
 
 from babel import Locale
 
-from generator.pipeline.background import map_in_parallel
-from generator.pipeline.cache import BuildCache, EntryCache, digest
+from generator.runtime.background import map_in_parallel
+from generator.runtime.cache import BuildCache, EntryCache, digest
 from generator.model.config import CONFIG_NAME, Config, load_config
-from generator.render.i18n import LANGUAGE_OF_SCRIPT
+from generator.text.i18n import LANGUAGE_OF_SCRIPT
 from generator.text.cjk import written_language
 from generator.errors import ContentError
 from generator.latex import AbstractRenderer, RenderedAbstract
 from generator.content.merge import Derived, Deriver
 from generator.model.paper import Entry, SourceList
 from generator.content.pages import PAGES_DIR
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.sources import READERS, find_sources, links_out, read_source
 from generator.sources.duplicates import drop_duplicates
 from generator.sources.relative import RelativeLinks, column_patterns
-from generator.content.people_file import Rules, load_rules
+from generator.derive.people_file import Rules, load_rules
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.derive.sanity import lint_project
 from generator.derive.titles import title_candidates

@@ -14,9 +14,9 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from generator.errors import ConfigError, Diagnostic, shown
-from generator.render.i18n import catalogue_for, catalogue_locales
+from generator.text.i18n import catalogue_for, catalogue_locales
 from generator.latex import MacroDef
-from generator.content.yamlutil import key_lines, load_mapping, read_utf8
+from generator.text.yamlutil import key_lines, load_mapping, read_utf8
 from generator.model.details import natural_order, split_names
 from generator.model.link_patterns import check_pattern
 

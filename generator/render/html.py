@@ -20,7 +20,7 @@ from generator import __version__
 from generator.model.config import Config
 from generator.errors import ThemeError
 from generator.render.filters import install_functions
-from generator.render.i18n import interface
+from generator.text.i18n import interface
 from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
 from generator.derive.groups import award_groups, group_index, readable_sessions

@@ -16,7 +16,7 @@ from types import TracebackType
 import jinja2
 from jinja2.debug import rewrite_traceback_stack
 
-from generator.render import i18n
+from generator.text import i18n
 from generator.render.fragments import OnceExtension
 
 # The fixed, documented set of page templates a theme provides.

@@ -23,8 +23,8 @@ from generator.model.config import CONFIG_NAME, Config, load_config
 from generator.errors import ContentError, Diagnostic
 from generator.model.paper import Author, RenderedPaper
 from generator.content.pages import PAGES_DIR
-from generator.content.people_file import Rules, load_rules
-from generator.commands.reporter import Reporter
+from generator.derive.people_file import Rules, load_rules
+from generator.reporter import Reporter
 from generator.sources import READERS, find_sources
 from generator.model.volume import Volume
 

@@ -20,11 +20,11 @@ import shutil
 from pathlib import Path
 from typing import Iterable
 
-from generator.pipeline.cache import BuildCache, code_digest, digest
+from generator.runtime.cache import BuildCache, code_digest, digest
 from generator.errors import Diagnostic
 from generator.model.paper import Author, RenderedPaper
-from generator.pipeline.output import Staging
-from generator.commands.reporter import Reporter
+from generator.runtime.output import Staging
+from generator.reporter import Reporter
 from generator.pipeline.reuse import LastSite, theme_digest
 from generator.series.layout import Layout, Listing, Member, SeriesVolume, newest_first, volume_date
 from generator.series.pages import join_records, series_files, series_records
