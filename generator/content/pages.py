@@ -27,7 +27,7 @@ from generator.sources import inside
 from generator.errors import ContentError, ProceedingsError, shown
 from generator.model.corrections import CORRECTION_KEYS, OLD_SLUGS
 from generator.model.corrections_front import parse_corrections
-from generator.model.paper import DETAIL_FIELDS, DETAILS, Paper
+from generator.model.paper import DETAIL_FIELDS, DETAILS, TEXT_FIELDS, Paper
 from generator.reporter import Reporter
 from generator.text.yamlutil import as_lf, dump, load_mapping, read_utf8
 
@@ -235,7 +235,7 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
     """
     if doc.error:
         raise doc.error
-    meta = clean_fields(doc.meta)  # NFC, no control or invisible characters (generator/text/cleantext.py)
+    meta = clean_fields(doc.meta, TEXT_FIELDS)  # NFC, no control or invisible characters (generator/text/cleantext.py)
 
     def fail(key: str, problem: str) -> ContentError:
         return ContentError(f"`{key}` {problem}", path=display, line=doc.lines.get(key, 1))
