@@ -50,7 +50,7 @@ class Project:
     topics: VolumeTopics = VolumeTopics()  # whether the taxonomy fits the volume, and its broad tags
 
     def in_series(self, series: str) -> Project:
-        """The same project built into an archive of that title (archive.py)."""
+        """The same project built into a series of that title (series/layout.py)."""
         config = replace(self.config, series=series)
         return replace(self, config=config, volume=replace(self.volume, series=series))
 

@@ -57,8 +57,8 @@ class Options:
     base_url: str | None = None  # instead of the config's
     jobs: int = 0  # cores to use; 0: all
     cache: bool = True  # reuse what an earlier build worked out (abstracts, related papers, search index)
-    series: str = ""  # the archive this volume is built into (archive.py)
-    people: Rules = Rules()  # the series' people.yaml (archive.py), applied beside the volume's own
+    series: str = ""  # the series this volume is built into (series/layout.py)
+    people: Rules = Rules()  # the series' people.yaml (series/layout.py), applied beside the volume's own
     write_pages: bool = True  # False (check): say what the sync would change, change nothing
     derive: bool = True  # False (check): new entries get placeholder titles, not derived ones
     sample: bool = False  # True (check): render the templates for a sample of the papers only
