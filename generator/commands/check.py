@@ -18,7 +18,8 @@ from generator.model.config import CONFIG_NAME
 from generator.errors import Diagnostic
 from generator.latex.guesses import advice, pin_line
 from generator.latex.htmltags import parse_tag
-from generator.content.merge import Change, entry_digest
+from generator.content.matching import entry_digest
+from generator.content.merge import Change
 from generator.model.paper import Author, Entry, RenderedPaper
 from generator.content.pages import PAGES_DIR
 from generator.derive.people import group
