@@ -369,7 +369,7 @@ def synthetic_abstracts(count: int, seed: int = 7) -> list[str]:
 def test_edited_abstracts_are_matched_to_their_pages_without_comparing_every_pair(tmp_path, monkeypatch):
     import difflib
 
-    from generator.content import merge
+    from generator.content import matching
     from test_merge import pages, sync
 
     content = tmp_path / "content"
@@ -385,7 +385,7 @@ def test_edited_abstracts_are_matched_to_their_pages_without_comparing_every_pai
             compared.append(1)
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(merge.difflib, "SequenceMatcher", Counting)
+    monkeypatch.setattr(matching.difflib, "SequenceMatcher", Counting)
     plan = sync(content, edited)
     assert {change.action for change in plan.changes} == {"update"} and len(plan.changes) == 50
     after = {page["body"]: page["id"] for page in pages(content).values()}

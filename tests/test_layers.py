@@ -131,6 +131,18 @@ def test_no_comment_names_a_module_that_is_gone():
     assert gone == []
 
 
+def test_no_doc_names_a_module_that_is_gone():
+    """docs/ and bench/README.md name modules by their path in generator/ (``runtime/cache.py``)."""
+    modules = {path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*.py")}
+    gone = []
+    for path in sorted([*(REPO / "docs").rglob("*.md"), REPO / "bench" / "README.md"]):
+        for line, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for named in re.findall(MODULE_NAME, text):
+                if "/" in named.rstrip("/") and named.endswith(".py") and missing_module(named, path, modules):
+                    gone.append(f"{path.relative_to(REPO)}:{line}: {named}")
+    assert gone == []
+
+
 def test_a_module_that_is_gone_is_found():
     modules = {"runtime/cache.py", "search/index.py"}
     here = PACKAGE / "pipeline" / "stages.py"
