@@ -12,11 +12,15 @@ or down. ``--list`` prints each import that points up.
 from __future__ import annotations
 
 import sys
-import tomllib
 from collections import defaultdict
 from pathlib import Path
 
 import grimp
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: import-linter brings tomli
+    import tomli as tomllib
 
 REPO = Path(__file__).resolve().parents[1]
 
