@@ -20,7 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from generator.commands.reporter import Reporter  # noqa: E402
+from generator.reporter import Reporter  # noqa: E402
 from generator.pipeline.sinks import NullSink  # noqa: E402
 from generator.pipeline.stages import Options, Pipeline  # noqa: E402
 from generator.render.html import tag_urls  # noqa: E402

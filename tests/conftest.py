@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED_CONTENT = REPO / "content"
@@ -28,7 +28,7 @@ def update_golden(request) -> bool:
 
 
 def copy_content(target: Path) -> Path:
-    # Without the build cache a build of the bundled content may have left (generator/pipeline/cache.py).
+    # Without the build cache a build of the bundled content may have left (generator/runtime/cache.py).
     shutil.copytree(BUNDLED_CONTENT, target, ignore=shutil.ignore_patterns(".proceedings-cache"))
     return target
 

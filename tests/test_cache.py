@@ -1,4 +1,4 @@
-"""The build cache (generator/pipeline/cache.py) and the streaming site writer: a cached build makes the
+"""The build cache (generator/runtime/cache.py) and the streaming site writer: a cached build makes the
 same bytes as an uncached one, skips only work whose inputs did not change, and a damaged,
 foreign or unwritable cache is never trusted and never fails a build."""
 
@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from generator.pipeline import rendering as rendering_module
-from generator.pipeline import cache as cache_module
+from generator.runtime import cache as cache_module
 from generator.derive import related as related_module
 from generator import search as search_module
-from generator.pipeline.background import in_parallel, map_chunks
+from generator.runtime.background import in_parallel, map_chunks
 from generator.commands.build import build
-from generator.pipeline.cache import CACHE_DIR, BuildCache, EntryCache
+from generator.runtime.cache import CACHE_DIR, BuildCache, EntryCache
 from generator.errors import ThemeError
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 
 def snapshot(site: Path) -> dict[str, bytes]:
@@ -253,7 +253,7 @@ def test_a_forked_job_ends_when_done_though_its_result_outgrows_the_pipe():
 
 
 def test_free_heap_pages_go_back_to_the_system_before_each_fork(monkeypatch):
-    from generator.pipeline import background
+    from generator.runtime import background
 
     released = []
     monkeypatch.setattr(background, "release_free_memory", lambda: released.append(True))

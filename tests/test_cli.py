@@ -126,7 +126,7 @@ def test_progress_only_on_a_terminal_and_warnings_summarised():
     import io
 
     from generator.errors import Diagnostic
-    from generator.commands.reporter import ConsoleReporter
+    from generator.reporter import ConsoleReporter
 
     class Terminal(io.StringIO):
         def isatty(self):

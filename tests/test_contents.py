@@ -12,7 +12,7 @@ import pytest
 
 from contents_fixtures import COLT_PAPERS, COLT_SESSIONS, colt2020_csv
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.derive.groups import day_key, natural_key, time_key
 from generator.render.contents import plan_contents
 

@@ -17,7 +17,7 @@ import pytest
 
 import corpora
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 # corpus → keep every n-th abstract
 CORPUS_FILES = {"fixture": 1, "iclr-2020.jsonl": 1, "neurips-2010-2018.jsonl": 1}

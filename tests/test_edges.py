@@ -209,7 +209,7 @@ def test_an_over_long_slug_is_cut_to_what_a_file_system_allows(seed_content, tmp
 def test_a_file_the_site_cannot_take_is_named_by_its_place_in_the_site(seed_content, tmp_path, monkeypatch, capsys):
     import errno
 
-    from generator.pipeline import output
+    from generator.runtime import output
 
     def refuse(path, data):
         raise OSError(errno.ENAMETOOLONG, "File name too long", str(path))
@@ -249,7 +249,7 @@ def test_a_full_or_read_only_content_folder_is_one_line_naming_the_page(tmp_path
                                                                         command):
     # Tests run as root, where chmod stops no write: the write itself is made to fail as the disk would.
     from generator.content import merge
-    from generator.pipeline import output
+    from generator.runtime import output
 
     def refuse(path, *args, **kwargs):
         raise OSError(code, os.strerror(code), str(path))

@@ -14,7 +14,7 @@ from conftest import REPO
 # Runs the CLI with one step of the writer replaced by "do part of it, then die like kill -9".
 KILLER = r"""
 import os, sys
-import generator.pipeline.output as output
+import generator.runtime.output as output
 point = sys.argv[1]
 if point == "before":
     original = output._write
@@ -73,10 +73,10 @@ def test_killed_build_then_next_build_leaves_a_complete_site(seed_content, tmp_p
 
 def test_read_only_output_folder_keeps_the_previous_site(seed_content, tmp_path, monkeypatch):
     """CI runs as root, which ignores permissions, so the refusal is simulated where it would happen."""
-    from generator.pipeline import output
+    from generator.runtime import output
     from generator.commands.build import build
     from generator.errors import OutputError
-    from generator.commands.reporter import Reporter
+    from generator.reporter import Reporter
 
     out = tmp_path / "site"
     build(seed_content, out, Reporter())
@@ -94,10 +94,10 @@ def test_read_only_output_folder_keeps_the_previous_site(seed_content, tmp_path,
 
 def test_full_output_folder_keeps_the_previous_site(seed_content, tmp_path, monkeypatch):
     """A write error (disk full) midway: nothing of the new site is published."""
-    from generator.pipeline import output
+    from generator.runtime import output
     from generator.commands.build import build
     from generator.errors import OutputError
-    from generator.commands.reporter import Reporter
+    from generator.reporter import Reporter
 
     out = tmp_path / "site"
     build(seed_content, out, Reporter())

@@ -17,7 +17,7 @@ import pytest
 from generator.commands.build import build
 from generator.commands.check import check
 from generator.commands.cli import main
-from generator.commands.reporter import ConsoleReporter, Reporter
+from generator.reporter import ConsoleReporter, Reporter
 
 ABSTRACTS = ["We learn the edges of a graph with linear memory and show it on ten benchmarks.",
              "We count things in images of cluttered rooms with a detector trained on synthetic data.",
@@ -190,7 +190,7 @@ def test_forked_workers_do_not_outlive_a_killed_build(runner):
 
     script = f"""
 import os, sys, time
-from generator.pipeline import background
+from generator.runtime import background
 job = lambda: (sys.stdout.write(str(os.getpid()) + "\\n"), sys.stdout.flush(), time.sleep(60))
 if "{runner}" == "in_parallel":
     background.in_parallel(job)
@@ -269,7 +269,7 @@ def test_a_killed_builds_lock_and_staging_do_not_block_the_next(tmp_path):
 # -- 9. the build cache cannot be poisoned ------------------------------------------------------------
 
 def test_a_forged_cache_entry_is_not_published(tmp_path, monkeypatch):
-    from generator.pipeline import cache as cache_module
+    from generator.runtime import cache as cache_module
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
     content = jsonl_content(tmp_path, records())
@@ -295,7 +295,7 @@ def test_a_forged_cache_entry_is_not_published(tmp_path, monkeypatch):
 def test_the_cache_key_never_appears_half_written(tmp_path, monkeypatch):
     """Two processes making the key at once (two first builds, two test workers): neither finds an
     empty key file, which would read as no key and turn its cache off; the first key linked wins."""
-    from generator.pipeline import cache
+    from generator.runtime import cache
 
     path = tmp_path / "proceedings" / "cache-key"
     seen, urandom = [], os.urandom
@@ -313,7 +313,7 @@ def test_the_cache_key_never_appears_half_written(tmp_path, monkeypatch):
 
 
 def test_a_cache_made_with_another_users_secret_is_not_trusted(tmp_path, monkeypatch):
-    from generator.pipeline.cache import BuildCache
+    from generator.runtime.cache import BuildCache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "alice"))
     BuildCache(tmp_path / "cache").store_json("x", "k", {"html": "<p>alice</p>"})
@@ -369,7 +369,7 @@ def synthetic_abstracts(count: int, seed: int = 7) -> list[str]:
 def test_edited_abstracts_are_matched_to_their_pages_without_comparing_every_pair(tmp_path, monkeypatch):
     import difflib
 
-    from generator.content import merge
+    from generator.content import matching
     from test_merge import pages, sync
 
     content = tmp_path / "content"
@@ -385,7 +385,7 @@ def test_edited_abstracts_are_matched_to_their_pages_without_comparing_every_pai
             compared.append(1)
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(merge.difflib, "SequenceMatcher", Counting)
+    monkeypatch.setattr(matching.difflib, "SequenceMatcher", Counting)
     plan = sync(content, edited)
     assert {change.action for change in plan.changes} == {"update"} and len(plan.changes) == 50
     after = {page["body"]: page["id"] for page in pages(content).values()}

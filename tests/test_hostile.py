@@ -574,7 +574,7 @@ def test_outputs_never_share_a_path(tmp_path):
             f"Abstract {number}.\n", encoding="utf-8")
     from generator.pipeline.stages import Options, Pipeline
     from generator.pipeline.rendering import site_renderer
-    from generator.commands.reporter import Reporter
+    from generator.reporter import Reporter
     from generator.pipeline.sinks import NullSink
 
     run = Pipeline(content, NullSink(), Options(cache=False)).run(Reporter(), until="rendered")

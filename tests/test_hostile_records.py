@@ -13,7 +13,7 @@ import pytest
 
 from generator.commands.build import build
 from generator.commands.check import check
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 GOOD = [("g1", "A Good First Paper", "We study the first good thing in detail."),
         ("g2", "A Good Second Paper", "We study the second good thing in detail.")]

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from generator.content.merge import Derived, plan_sync
 from generator.content.pages import read_page, render_page, split_front_matter
 from generator.sources.plainlist import parse
-from generator.content.yamlutil import load_mapping
+from generator.text.yamlutil import load_mapping
 from generator.errors import ContentError
 
 ABSTRACTS = [
@@ -196,7 +196,7 @@ _PRINTABLE = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40).f
 def test_a_written_page_is_the_page_read_back(tmp_path_factory, title, tags, order, body, extra):
     """A cold build takes the pages it writes as written (pages.written_page) instead of parsing their YAML
     again: that must be exactly what reading the file gives, or the page is read."""
-    from generator.pipeline.output import write_atomically
+    from generator.runtime.output import write_atomically
     from generator.content.pages import read_page, render_page, written_page
 
     meta = {"id": "7", "title": title, "slug": "a-b", "tags": tags, **extra, "order": order,

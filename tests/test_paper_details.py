@@ -8,7 +8,7 @@ import bibtexparser
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 RECORDS = [
     {"id": "p1", "title": "Graphs That Learn Their Own Edges",

@@ -1,4 +1,4 @@
-"""One person, one rule (derive/people.py, content/people_file.py): a volume's author pages and an archive's people
+"""One person, one rule (derive/people.py, derive/people_file.py): a volume's author pages and an archive's people
 pages agree about who is one person, and people.yaml decides what the rule cannot (issue 26)."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from generator.commands.cli import main
 from generator.errors import ContentError
 from generator.model.paper import Author
 from generator.derive.people import Rules, fold, group, variants
-from generator.content.people_file import parse_rules
-from generator.commands.reporter import Reporter
+from generator.derive.people_file import parse_rules
+from generator.reporter import Reporter
 
 from archive_fixtures import make_archive
 

@@ -13,7 +13,7 @@ from generator.pipeline import rendering
 from generator.commands.build import build
 from generator.commands.check import check
 from generator.pipeline.live import LiveSite
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 OUTPUTS = ["search", "relate", "render", "publish"]
 ALL = ["project", "pages", "papers", "rendered", *OUTPUTS]

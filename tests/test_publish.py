@@ -29,7 +29,7 @@ from generator.publish import feeds
 from generator.publish.feeds import ATOM_NS, ROBOTS_PATH, SITEMAP_NS
 from generator.publish.meta import paper_meta
 from generator.model.volume import Volume, key_prefix
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.render.html import SiteInfo, SiteRenderer
 from generator.render.theme import Theme
 

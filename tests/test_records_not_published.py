@@ -17,7 +17,7 @@ import pytest
 from archive_fixtures import make_long_series
 from conftest import REPO
 from generator.commands.cli import main
-from generator.commands.reporter import ConsoleReporter, not_published
+from generator.reporter import ConsoleReporter, not_published
 from generator.errors import REPEAT, SKIPPED, Diagnostic
 
 VENUES = Path(__file__).parent / "fixtures" / "venues"

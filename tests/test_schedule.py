@@ -11,11 +11,11 @@ import pytest
 
 import generator.search as search_package
 from generator.pipeline import stages as pipeline
-from generator.pipeline.background import in_parallel
+from generator.runtime.background import in_parallel
 from generator.commands.build import build
 from generator.commands.check import CHECKING
 from generator.pipeline.stages import Options, Pipeline
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.search import MANIFEST_JS
 from generator.pipeline.sinks import MemorySink, NullSink, StagingSink
 

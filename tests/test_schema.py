@@ -21,7 +21,7 @@ from conftest import REPO
 from generator.commands.build import build
 from generator.model.paper import DETAILS, Details
 from generator.content.pages import FRONT_MATTER, read_page
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.sources.records import FIELDS, field_name
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema"

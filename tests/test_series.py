@@ -18,7 +18,7 @@ from archive_fixtures import make_archive
 from conftest import REPO, copy_content
 from generator.commands.build import build
 from generator.commands.cli import main
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from test_serve import Served, get, wait_for
 from test_serve_hardened import request
 

@@ -316,7 +316,7 @@ def test_served_pages_are_the_built_pages(seed_content, tmp_path):
     edit has settled; over HTTP a page differs only by the CSP line (livereload adds its script as it sends it)."""
     from generator.commands.build import build
     from generator.pipeline.live import LiveSite
-    from generator.commands.reporter import Reporter
+    from generator.reporter import Reporter
     from generator.commands.serve import SiteApp, without_csp
 
     live = LiveSite(seed_content, tmp_path / "served")

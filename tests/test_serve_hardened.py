@@ -16,7 +16,7 @@ import pytest
 
 from conftest import REPO, copy_content
 from generator.errors import Diagnostic
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.commands.serve import OffLoop, SiteApp, _guard
 from test_serve import Served, free_port
 

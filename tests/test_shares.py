@@ -9,9 +9,10 @@ from pathlib import Path
 
 import generator.search as search_package
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.model.paper import RenderedPaper
-from generator.pipeline import background, rendering, shares, stages
+from generator.pipeline import rendering, shares, stages
+from generator.runtime import background
 from generator.search.payload import IndexRecord
 from generator.text.cjk import language_of
 

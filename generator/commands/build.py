@@ -16,9 +16,9 @@ from generator.errors import ProceedingsError
 from generator.model.config import CONFIG_NAME
 from generator.content.merge import Change
 from generator.pipeline.hosting import host_warnings, site_size
-from generator.pipeline.output import Staging, check_replaceable, staged_site
+from generator.runtime.output import Staging, check_replaceable, staged_site
 from generator.pipeline.stages import Options, Pipeline
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.series.layout import Layout, Member, SeriesVolume, load_layout, member_reporter
 from generator.series.writer import SeriesWriter
 from generator.pipeline.sinks import StagingSink

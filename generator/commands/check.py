@@ -18,16 +18,17 @@ from generator.model.config import CONFIG_NAME
 from generator.errors import Diagnostic
 from generator.latex.guesses import advice, pin_line
 from generator.latex.htmltags import parse_tag
-from generator.content.merge import Change, entry_digest
+from generator.content.matching import entry_digest
+from generator.content.merge import Change
 from generator.model.paper import Author, Entry, RenderedPaper
 from generator.content.pages import PAGES_DIR
 from generator.derive.people import group
 from generator.derive.sanity import Place, orders_across
-from generator.content.people_file import Rules
+from generator.derive.people_file import Rules
 from generator.pipeline.stages import Options, Pipeline
 from generator.content.project import Project
 from generator.publish.bibtex import BibTeX
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.commands.scholar import robots_findings, scholar_check
 from generator.publish.feeds import ROBOTS_PATH
 from generator.series.layout import load_layout, member_reporter

@@ -19,10 +19,10 @@ from generator.pipeline.stages import sync_project
 from generator.content.project import Project, load_project
 from generator.model.config import CONFIG_NAME
 from generator.model.volume import title_origin
-from generator.render.i18n import default_title
+from generator.text.i18n import default_title
 from generator.errors import ProceedingsError
 from generator.content.merge import Change
-from generator.commands.reporter import ConsoleReporter, Reporter, not_published, printable
+from generator.reporter import ConsoleReporter, Reporter, not_published, printable
 from generator.sources import READERS
 
 

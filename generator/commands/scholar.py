@@ -22,7 +22,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.content.pages import PAGES_DIR, PageDoc
 from generator.model.config import CONFIG_NAME
 from generator.model.details import is_web_link

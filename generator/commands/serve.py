@@ -26,7 +26,7 @@ from urllib.parse import unquote, urlsplit
 from generator.errors import ContentError, Diagnostic, ProceedingsError
 from generator.pipeline.live import Rebuild
 from generator.series.live import LiveSeries
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.commands.watch import Watcher
 
 QUIET_PERIOD = 0.1  # seconds without further changes before a burst of saves is rebuilt

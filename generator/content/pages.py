@@ -7,9 +7,7 @@ page with broken front matter still shows its body to the merge), and
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import hashlib
 import json
 import re
 import unicodedata
@@ -17,9 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from generator.pipeline.background import map_in_parallel
-from generator.pipeline.cache import EntryCache
-from generator.pipeline.cache import digest as full_digest
+from generator.content.fingerprints import Fingerprints
+from generator.runtime.background import map_in_parallel
+from generator.runtime.cache import EntryCache
+from generator.runtime.cache import digest as full_digest
 from generator.text.cjk import CJK_RANGES
 from generator.text.cleantext import clean, clean_fields
 from generator.model.details import parse_details
@@ -28,9 +27,9 @@ from generator.sources import inside
 from generator.errors import ContentError, ProceedingsError, shown
 from generator.model.corrections import CORRECTION_KEYS, OLD_SLUGS
 from generator.model.corrections_front import parse_corrections
-from generator.model.paper import DETAIL_FIELDS, DETAILS, Paper
-from generator.commands.reporter import Reporter
-from generator.content.yamlutil import as_lf, dump, load_mapping, read_utf8
+from generator.model.paper import DETAIL_FIELDS, DETAILS, TEXT_FIELDS, Paper
+from generator.reporter import Reporter
+from generator.text.yamlutil import as_lf, dump, load_mapping, read_utf8
 
 PAGES_DIR = "papers"
 READ_IN_PARALLEL = 2_000  # pages; fewer are read in this process
@@ -52,48 +51,6 @@ KNOWN_KEYS = frozenset(FRONT_MATTER)
 
 # message, file, line
 Warn = Callable[[str, "Path | str", "int | None"], None]
-
-
-def digest(value: Any) -> str:
-    """A short fingerprint of a generated value, to tell later whether a person changed it."""
-    text = "\x1f".join(value) if isinstance(value, (list, tuple)) else str(value)
-    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()[:12]
-
-
-@dataclass
-class Fingerprints:
-    """The ``generated`` block of a page the tool made: digests of what it wrote, so that a later sync
-    tells the tool's values (updated when the source changes) from a person's (kept)."""
-
-    text: str = ""  # the entry the page came from (``merge.entry_digest``)
-    title: str = ""
-    tags: str = ""
-    body: str = ""  # the abstract
-    taxonomy: str = ""  # the version of what the tags were derived with
-    meta: str = ""  # the entry's metadata (authors, links…), for a source that has any
-    details: str = ""  # the details written from it
-    # The slug the page was last published at, once it differs from the one it was made with (the file's
-    # name): a slug edited since is an address that moved (content/merge.py keeps it in ``old_slugs``).
-    slug: str = ""
-
-    @classmethod
-    def of(cls, value: Any) -> Fingerprints | None:
-        """From front matter; None for a page without one (a person's own page)."""
-        if not isinstance(value, dict) or not value:
-            return None
-        return cls(**{key: str(value[key]) for key in FINGERPRINT_KEYS if value.get(key) is not None})
-
-    def as_dict(self) -> dict[str, str]:
-        """For front matter, in field order; ``meta`` and ``details`` only when the source had metadata,
-        ``slug`` only once it moved."""
-        values = dataclasses.asdict(self)
-        return {key: value for key, value in values.items() if value or key not in ("meta", "details", "slug")}
-
-    def copy(self) -> Fingerprints:
-        return dataclasses.replace(self)
-
-
-FINGERPRINT_KEYS = tuple(f.name for f in dataclasses.fields(Fingerprints))
 
 
 @dataclass
@@ -236,7 +193,7 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
     """
     if doc.error:
         raise doc.error
-    meta = clean_fields(doc.meta)  # NFC, no control or invisible characters (generator/text/cleantext.py)
+    meta = clean_fields(doc.meta, TEXT_FIELDS)  # NFC, no control or invisible characters (generator/text/cleantext.py)
 
     def fail(key: str, problem: str) -> ContentError:
         return ContentError(f"`{key}` {problem}", path=display, line=doc.lines.get(key, 1))

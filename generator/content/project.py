@@ -15,21 +15,21 @@ from typing import Any
 
 from babel import Locale
 
-from generator.pipeline.background import map_in_parallel
-from generator.pipeline.cache import BuildCache, EntryCache, digest
+from generator.runtime.background import map_in_parallel
+from generator.runtime.cache import BuildCache, EntryCache, digest
 from generator.model.config import CONFIG_NAME, Config, load_config
-from generator.render.i18n import LANGUAGE_OF_SCRIPT
+from generator.text.i18n import LANGUAGE_OF_SCRIPT
 from generator.text.cjk import written_language
 from generator.errors import ContentError
 from generator.latex import AbstractRenderer, RenderedAbstract
 from generator.content.merge import Derived, Deriver
 from generator.model.paper import Entry, SourceList
 from generator.content.pages import PAGES_DIR
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.sources import READERS, find_sources, links_out, read_source
 from generator.sources.duplicates import drop_duplicates
 from generator.sources.relative import RelativeLinks, column_patterns
-from generator.content.people_file import Rules, load_rules
+from generator.derive.people_file import Rules, load_rules
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.derive.sanity import lint_project
 from generator.derive.titles import title_candidates
@@ -51,7 +51,7 @@ class Project:
     topics: VolumeTopics = VolumeTopics()  # whether the taxonomy fits the volume, and its broad tags
 
     def in_series(self, series: str) -> Project:
-        """The same project built into an archive of that title (archive.py)."""
+        """The same project built into a series of that title (series/layout.py)."""
         config = replace(self.config, series=series)
         return replace(self, config=config, volume=replace(self.volume, series=series))
 

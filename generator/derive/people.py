@@ -6,7 +6,7 @@ punctuation, spacing and diacritics (``Simon S Du`` is ``Simon S. Du``, ``Jörg`
 ``Jorg``). Chinese, Japanese and Korean characters are compared as written: two
 different Han characters are never one. A name written without an ORCID or id joins
 the person of that name who has one, when exactly one does; two ORCIDs are two people.
-``people.yaml`` (content/people_file.py) joins spellings the rule keeps apart, or splits ones it joins.
+``people.yaml`` (derive/people_file.py) joins spellings the rule keeps apart, or splits ones it joins.
 
 Spellings that may be one person but that the rule cannot decide (``J. Doe`` and
 ``Jane Doe``, ``Jane Doe`` and ``Jane M. Doe``) are never merged: ``People.report``
@@ -27,7 +27,7 @@ import yaml
 from generator.derive.names import odd_one, placeholder, reversed_pairs
 from generator.text.cjk import has_cjk
 from generator.model.paper import Author
-from generator.content.people_file import PEOPLE_FILE, Rules, fold
+from generator.derive.people_file import PEOPLE_FILE, Rules, fold
 from generator.text.slugs import list_page_name, slug_or_digest, unique
 
 T = TypeVar("T")

@@ -47,8 +47,8 @@ from itertools import chain, compress, islice, repeat
 from operator import itemgetter, mul, truediv
 from typing import NamedTuple
 
-from generator.pipeline.background import map_in_parallel
-from generator.pipeline.cache import BuildCache
+from generator.runtime.background import map_in_parallel
+from generator.runtime.cache import BuildCache
 from generator.model.paper import RenderedPaper
 from generator.search.terms import terms
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.content.people_file import PEOPLE_FILE, Rules
+from generator.derive.people_file import PEOPLE_FILE, Rules
 from generator.derive.names import name_problem, odd_one, reversed_pairs
 from generator.model.config import CONFIG_NAME, Config
 from generator.model.paper import Entry, SourceList

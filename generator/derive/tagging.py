@@ -21,8 +21,8 @@ import yaml
 
 from generator.text.cjk import CJK_RANGES, has_cjk
 from generator.errors import ContentError
-from generator.render.i18n import same_language
-from generator.content.yamlutil import load_mapping, read_utf8
+from generator.text.i18n import same_language
+from generator.text.yamlutil import load_mapping, read_utf8
 
 DEFAULT_TAXONOMY_PATH = Path(__file__).parent.parent / "default_taxonomy.yaml"
 TAXONOMY_FILE = "taxonomy.yaml"

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.model.config import MacroDef  # the config's type, part of this API
 
-@dataclass(frozen=True)
-class MacroDef:
-    """A user macro from the config: ``body`` is LaTeX and may use ``#1``..``#9``."""
-
-    body: str
-    nargs: int = 0
+__all__ = ["MacroDef", "RenderedAbstract", "TexProblem"]
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,22 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from generator.errors import ConfigError, Diagnostic, shown
-from generator.render.i18n import catalogue_for, catalogue_locales
-from generator.latex import MacroDef
-from generator.content.yamlutil import key_lines, load_mapping, read_utf8
+from generator.text.i18n import catalogue_for, catalogue_locales
+from generator.text.yamlutil import key_lines, load_mapping, read_utf8
 from generator.text.cleantext import clean_value
 from generator.model.details import natural_order, split_names
 from generator.model.link_patterns import check_pattern
 
 CONFIG_NAME = "proceedings.yaml"
+
+
+@dataclass(frozen=True)
+class MacroDef:
+    """A user macro from the config: ``body`` is LaTeX and may use ``#1``..``#9``. The LaTeX renderer
+    (latex/) reads it; it is declared here, with the config that holds it, as the model is below latex."""
+
+    body: str
+    nargs: int = 0
 
 _MACRO_NAME = re.compile(r"^\\?([A-Za-z]+)$")
 _PARAMETER = re.compile(r"#([1-9#])")  # as macros.substitute reads a body: ## is a literal #

@@ -24,9 +24,9 @@ from typing import Callable
 from generator.content.changes import Classifier, Kind
 from generator.errors import Diagnostic, ProceedingsError
 from generator.content.pages import PAGES_DIR
-from generator.content.people_file import Rules
+from generator.derive.people_file import Rules
 from generator.pipeline.stages import OUTPUTS, STAGE_NAMES, Options, Pass, Pipeline, first_stage, keep_related
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.pipeline.schedule import Background
 from generator.pipeline.sinks import MemorySink
 from generator.render.theme import Theme, default_theme_dir

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.pipeline.background import map_chunks, map_in_parallel
+from generator.runtime.background import map_chunks, map_in_parallel
 from generator.pipeline.shares import Shares
-from generator.pipeline.cache import EntryCache, from_rendered_record, paper_key, rendered_record
+from generator.runtime.cache import EntryCache, from_rendered_record, paper_key, rendered_record
 from generator.errors import Diagnostic, ProceedingsError, shown
 from generator.latex import AbstractRenderer
 from generator.latex.guesses import advice
@@ -22,7 +22,7 @@ from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, PageDoc, to_paper, unknown_keys
 from generator.content.project import Project
 from generator.publish import Publication
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.render.html import SiteInfo, SiteRenderer, group_authors
 from generator.render.theme import Theme
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.pipeline.cache import BuildCache, digest, paper_key
+from generator.runtime.cache import BuildCache, digest, paper_key
 from generator.model.paper import RenderedPaper
 from generator.render.theme import Theme
 

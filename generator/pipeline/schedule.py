@@ -23,8 +23,8 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from generator.pipeline.background import BackgroundRunner, Pending
-from generator.pipeline.cache import BuildCache
+from generator.runtime.background import BackgroundRunner, Pending
+from generator.runtime.cache import BuildCache
 from generator.model.paper import RenderedPaper
 from generator.render.html import tag_urls
 from generator.search import search_files, start_search_files

@@ -31,8 +31,8 @@ from typing import Any
 
 from generator.model.config import Config
 from generator.model.paper import RenderedPaper
-from generator.pipeline.background import Pending, in_fresh_process
-from generator.pipeline.output import Staging
+from generator.runtime.background import Pending, in_fresh_process
+from generator.runtime.output import Staging
 from generator.publish import Publication
 from generator.render.html import SiteInfo, SiteRenderer
 from generator.render.theme import Theme

@@ -19,10 +19,10 @@ import threading
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from generator.pipeline.cache import BuildCache
-from generator.pipeline.output import (Staging, check_replaceable, output_lock, publish_site, staged_site,
+from generator.runtime.cache import BuildCache
+from generator.runtime.output import (Staging, check_replaceable, output_lock, publish_site, staged_site,
                                        write_changed, write_site)
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.pipeline.reuse import Digests, LastSite
 
 

@@ -24,25 +24,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, TypeVar
 
-from generator.pipeline.cache import BuildCache, EntryCache
+from generator.runtime.cache import BuildCache, EntryCache
 from generator.content.changes import Kind
 from generator.render.files import last_good_pages, linked_files, static_files
 from generator.content.merge import Change, SyncPlan
 from generator.model.link_patterns import with_patterns
 from generator.model.paper import Paper, RenderedPaper
-from generator.content.people_file import Rules
+from generator.derive.people_file import Rules
 from generator.content.pages import PAGES_DIR, PageDoc, front_record, is_page, read_pages, unique_papers
 from generator.content.project import Project, load_project, make_deriver, placeholder_deriver
 from generator.derive.related import related_ids
 from generator.pipeline.listing import Listing, site_outputs
 from generator.pipeline.rendering import (Parsed, Rendered, changed_papers, parse_page, render_outputs, render_papers,
                                           sync_pages)
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
 from generator.render.html import SiteRenderer
-from generator.pipeline.background import FRESH_FROM
+from generator.runtime.background import FRESH_FROM
 from generator.pipeline.shares import ShareContext, Shares
 from generator.render.redirects import settle_old_slugs
 from generator.model.corrections import OLD_SLUGS
@@ -57,8 +57,8 @@ class Options:
     base_url: str | None = None  # instead of the config's
     jobs: int = 0  # cores to use; 0: all
     cache: bool = True  # reuse what an earlier build worked out (abstracts, related papers, search index)
-    series: str = ""  # the archive this volume is built into (archive.py)
-    people: Rules = Rules()  # the series' people.yaml (archive.py), applied beside the volume's own
+    series: str = ""  # the series this volume is built into (series/layout.py)
+    people: Rules = Rules()  # the series' people.yaml (series/layout.py), applied beside the volume's own
     write_pages: bool = True  # False (check): say what the sync would change, change nothing
     derive: bool = True  # False (check): new entries get placeholder titles, not derived ones
     sample: bool = False  # True (check): render the templates for a sample of the papers only

@@ -11,8 +11,8 @@ A ``Publication`` is made once per build, after the abstracts are rendered:
   (naming the sitemap when there is one) unless the volume is one of an archive's, whose root has its own.
 
 Nothing here reads the clock or the file system: the same content gives the
-same bytes on every build. This package does not import generator.render.html (which
-holds a Publication), so the two never import each other.
+same bytes on every build. It is below render/ (which holds a Publication): the layers
+contract in pyproject.toml keeps it from importing anything above it.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from generator.model.details import is_web_link, site_file_name, site_path_probl
 from generator.errors import shown
 from generator.model.paper import LINK_FIELDS, Paper
 from generator.content.pages import PAGES_DIR, SLUG, PageDoc
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.sources import inside
 from generator.render.theme import Theme
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 from urllib.parse import quote
 
 import jinja2
@@ -20,7 +20,8 @@ from generator import __version__
 from generator.model.config import Config
 from generator.errors import ThemeError
 from generator.render.filters import install_functions
-from generator.render.i18n import interface
+from generator.text.i18n import interface
+from generator.publish import Publication
 from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
 from generator.derive.groups import award_groups, group_index, readable_sessions
@@ -32,9 +33,6 @@ from generator.derive.people import People, Person, Rules, group, name_key
 from generator.text.slugs import list_page_name, slugify, unique
 from generator.render.theme import Theme
 from generator.model.volume import Volume
-
-if TYPE_CHECKING:  # publish never imports site, so the two cannot import each other
-    from generator.publish import Publication
 
 READING_LIST = "reading-list.html"
 AWARDS = "awards.html"

@@ -16,7 +16,7 @@ from types import TracebackType
 import jinja2
 from jinja2.debug import rewrite_traceback_stack
 
-from generator.render import i18n
+from generator.text import i18n
 from generator.render.fragments import OnceExtension
 
 # The fixed, documented set of page templates a theme provides.
@@ -54,7 +54,7 @@ class Theme:
         """The templates' environment, speaking ``ui``'s language (English when not given)."""
         default = jinja2.FileSystemLoader(str(self.template_dirs[-1]))
         loader = jinja2.ChoiceLoader([
-            _Loader([str(d) for d in self.template_dirs]),
+            _TemplateLoader([str(d) for d in self.template_dirs]),
             jinja2.PrefixLoader({"default": default}),
         ])
         env = _Environment(
@@ -84,7 +84,7 @@ class Theme:
         return dict(sorted(files.items()))
 
 
-class _Loader(jinja2.FileSystemLoader):
+class _TemplateLoader(jinja2.FileSystemLoader):
     """A template that is not UTF-8 is a template error naming its file and line, not a crash."""
 
     def get_source(self, environment: jinja2.Environment, template: str):

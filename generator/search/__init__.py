@@ -31,8 +31,8 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
-from generator.pipeline.background import FRESH_FROM, Pending, in_fresh_process, in_parallel
-from generator.pipeline.cache import BuildCache
+from generator.runtime.background import FRESH_FROM, Pending, in_fresh_process, in_parallel
+from generator.runtime.cache import BuildCache
 from generator.model.paper import RenderedPaper
 from generator.search.index import FIELDS, build_index, people, utf16_key
 from generator.search.lunrjs import lunr_js, lunr_js_path

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from generator.pipeline.cache import BuildCache
+from generator.runtime.cache import BuildCache
 from generator.search import bundle, unbundle
 from generator.search.index import _Terms, field_terms
 from generator.search.shards import term_files

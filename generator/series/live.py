@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Callable
 
 from generator.errors import Diagnostic, ProceedingsError
-from generator.pipeline.cache import digest
+from generator.runtime.cache import digest
 from generator.pipeline.live import LiveSite, Rebuild
-from generator.pipeline.output import SITE_MARKERS, write_changed
-from generator.commands.reporter import Reporter
+from generator.runtime.output import SITE_MARKERS, write_changed
+from generator.reporter import Reporter
 from generator.series.layout import Layout, SeriesVolume, load_layout, newest_first
 from generator.series.pages import join_records, series_files, series_records
 from generator.search.series import series_index_files

@@ -20,7 +20,7 @@ from generator import __version__
 from generator.series.people import group_people
 from generator.derive.people import Person, Rules
 from generator.errors import ThemeError
-from generator.render.i18n import interface
+from generator.text.i18n import interface
 from generator.model.paper import RenderedPaper
 from generator.publish.feeds import (ROBOTS_PATH, SITEMAP_PATH, atom_feed, robots_txt, sitemap_index, sitemap_pages,
                                      sitemaps)

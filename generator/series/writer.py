@@ -20,13 +20,13 @@ import shutil
 from pathlib import Path
 from typing import Iterable
 
-from generator.pipeline.cache import BuildCache, code_digest, digest
+from generator.runtime.cache import BuildCache, code_digest, digest
 from generator.errors import Diagnostic
 from generator.model.paper import Author, RenderedPaper
-from generator.pipeline.output import Staging
-from generator.commands.reporter import Reporter
+from generator.runtime.output import Staging
+from generator.reporter import Reporter
 from generator.pipeline.reuse import LastSite, theme_digest
-from generator.series.layout import Layout, Listing, Member, SeriesVolume, newest_first, volume_date
+from generator.series.layout import Layout, SeriesPaper, Member, SeriesVolume, newest_first, volume_date
 from generator.series.pages import join_records, series_files, series_records
 from generator.render.records import paper_record
 from generator.search.series import cached_series_index
@@ -211,6 +211,6 @@ def to_json(volume: SeriesVolume) -> dict:
 
 def from_json(path: str, data: dict) -> SeriesVolume:
     volume = Volume(data["title"], data["description"], date=volume_date(data["date"]))
-    papers = tuple(Listing(id_, url, title, tuple(Author(*author) for author in authors), year, page)
+    papers = tuple(SeriesPaper(id_, url, title, tuple(Author(*author) for author in authors), year, page)
                    for id_, url, title, year, authors, page in data["papers"])
     return SeriesVolume(path, volume, papers, data["year"], tuple(data["sitemaps"]), data["number"], data["venue"])

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import charset_normalizer
 
-from generator.content.yamlutil import as_lf, read_raw
+from generator.text.yamlutil import as_lf, read_raw
 from generator.errors import ContentError, Diagnostic
 from generator.model.paper import SourceList
 

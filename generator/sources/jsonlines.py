@@ -24,7 +24,7 @@ from generator.model.paper import SourceList
 from generator.sources.escapes import decided_breaks, shows_escaped_breaks
 from generator.sources.relative import RelativeLinks
 from generator.sources.records import RecordReader, field_name, patterned_columns, source_value
-from generator.content.yamlutil import as_lf
+from generator.text.yamlutil import as_lf
 
 # Bytes one line (one record) may take: a 10 MB abstract is read; a 100 MB line (a whole export on one
 # line, a runaway field) is skipped with a warning instead of taking every byte of memory to parse.

@@ -20,7 +20,7 @@ from typing import Any
 from generator.text.cleantext import clean_fields
 from generator.model.details import NOT_KNOWN, parse_details
 from generator.errors import SKIPPED, Diagnostic, shown
-from generator.model.paper import DETAILS, Entry
+from generator.model.paper import DETAILS, TEXT_FIELDS, Entry
 from generator.model.schema import ENTRY_FIELDS
 from generator.sources.awards import award_value
 from generator.sources.escapes import decode_line_breaks
@@ -102,7 +102,7 @@ class RecordReader:
         def problem(key: str, message: str) -> None:
             self.warn(f"{_name(record)}: `{key}` {message}", line)
 
-        record = clean_fields(record)  # NFC, no control or invisible characters (generator/text/cleantext.py)
+        record = clean_fields(record, TEXT_FIELDS)  # NFC, no control or invisible characters (text/cleantext.py)
 
         abstract, title = self._text(record.get("abstract")), " ".join(self._text(record.get("title")).split())
         if not abstract and not title:

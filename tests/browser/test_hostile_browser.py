@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from test_hostile import hostile_content
 
 from .conftest import served

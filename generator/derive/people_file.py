@@ -26,7 +26,7 @@ from typing import Any, Callable
 from generator.text.cjk import has_cjk, is_cjk
 from generator.errors import ContentError, shown
 from generator.text.slugs import LATIN_FOLDS
-from generator.content.yamlutil import item_lines, load_mapping, read_utf8
+from generator.text.yamlutil import item_lines, load_mapping, read_utf8
 
 PEOPLE_FILE = "people.yaml"
 KEYS = ("same", "different")

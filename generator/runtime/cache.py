@@ -46,7 +46,7 @@ from importlib import metadata
 from pathlib import Path, PurePath
 from typing import Any
 
-from generator.pipeline.output import atomic_file
+from generator.runtime.output import atomic_file
 
 CACHE_DIR = ".proceedings-cache"
 FORMAT = 2  # 2: payload digests keyed with the user's secret
