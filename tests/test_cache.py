@@ -15,7 +15,8 @@ from generator.pipeline import rendering as rendering_module
 from generator.pipeline import cache as cache_module
 from generator.derive import related as related_module
 from generator import search as search_module
-from generator.pipeline.background import in_parallel, map_chunks
+from generator.pipeline.background import in_parallel
+from generator.pipeline.executor import Executor
 from generator.commands.build import build
 from generator.pipeline.cache import CACHE_DIR, BuildCache, EntryCache
 from generator.errors import ThemeError
@@ -57,11 +58,11 @@ def forbid(monkeypatch):
         guards = {
             "render": Forbidden(rendering_module.render_paper, renders),
             "relate": Forbidden(related_module._neighbours, int(relate)),
-            "index": Forbidden(search_module.index_files, int(index)),
+            "index": Forbidden(search_module.index_job, int(index)),
         }
         monkeypatch.setattr(rendering_module, "render_paper", guards["render"])
         monkeypatch.setattr(related_module, "_neighbours", guards["relate"])
-        monkeypatch.setattr(search_module, "index_files", guards["index"])
+        monkeypatch.setattr(search_module, "index_job", guards["index"])
         return guards
 
     yield install
@@ -231,7 +232,7 @@ def test_an_error_in_a_forked_job_is_raised_in_the_parent():
     with pytest.raises(OSError, match="No space left on device") as info:
         in_parallel(_fail_in_child)()
     assert info.value.filename == "site/.site.staging/x.html"
-    assert map_chunks(lambda chunk: [x * 2 for x in chunk], [[1, 2], [3], [4, 5]]) == [[2, 4], [6], [8, 10]]
+    assert Executor(2).chunks(lambda chunk: [x * 2 for x in chunk], [[1, 2], [3], [4, 5]]) == [[2, 4], [6], [8, 10]]
 
 
 def test_a_cancelled_forked_job_stops():
@@ -273,7 +274,7 @@ def test_a_failing_share_in_this_process_stops_the_forked_shares(tmp_path):
         return chunk
 
     with pytest.raises(ValueError):
-        map_chunks(work, [["here"], ["there"]])
+        Executor(2).chunks(work, [["here"], ["there"]])
     time.sleep(2)
     assert not marker.exists(), "a forked share went on writing after the build failed"
     assert os.getpid()  # still here

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from generator.pipeline.background import map_in_parallel
+from generator.pipeline.executor import INLINE, Executor
+from generator.pipeline.sizes import Cost
 from generator.model.details import details_to_meta
 from generator.errors import ContentError, Diagnostic
 from generator.model.paper import DETAIL_FIELDS, Entry, SourceList
@@ -36,7 +37,6 @@ from generator.derive.titles import pick_title
 
 # Two versions of an entry this similar are the same paper (a typo fix, a reworded sentence).
 SIMILAR = 0.8
-WRITE_IN_PARALLEL = 2_000  # pages; fewer are written by this process
 
 
 @dataclass(frozen=True)
@@ -75,24 +75,24 @@ class SyncPlan:
     # pages created, as read (pages.written_page), with the key of their front matter (pages.front_key)
     written: dict[Path, tuple[PageDoc, str]] = field(default_factory=dict)
 
-    def apply(self, jobs: int = 1) -> None:
-        """Write the pages (on ``jobs`` cores when there are many: YAML is slow to write) and remove pages.
+    def apply(self, executor: Executor = INLINE) -> None:
+        """Write the pages (by the ``executor``: on every core when there are many; YAML is slow to write)
+        and remove pages.
 
         A content folder that takes no more writes (full, read-only) is one error naming the page."""
         try:
-            self._apply(jobs)
+            self._apply(executor)
         except OSError as exc:
             raise ContentError(f"cannot write the page ({exc.strerror or exc}): is the content folder full or "
                                "read-only? Pages written before it are kept; run again once it can be written",
                                path=os.fsdecode(exc.filename) if exc.filename else None) from None
 
-    def _apply(self, jobs: int) -> None:
+    def _apply(self, executor: Executor) -> None:
         for change in self.changes:
             if change.action == "remove":
                 change.path.unlink(missing_ok=True)
         writes = [change for change in self.changes if change.action != "remove"]
-        workers = jobs if len(writes) >= WRITE_IN_PARALLEL else 1
-        for change, doc in zip(writes, map_in_parallel(_write_pages, writes, workers)):
+        for change, doc in zip(writes, executor.map(_write_pages, writes, Cost.LIGHT)):
             if doc is not None:
                 self.written[change.path] = doc
 

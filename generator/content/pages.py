@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from generator.pipeline.background import map_in_parallel
+from generator.pipeline.executor import INLINE, Executor
 from generator.pipeline.cache import EntryCache
 from generator.pipeline.cache import digest as full_digest
+from generator.pipeline.sizes import Cost
 from generator.text.cjk import CJK_RANGES
 from generator.text.cleantext import clean, clean_fields
 from generator.model.details import parse_details
@@ -32,7 +33,6 @@ from generator.commands.reporter import Reporter
 from generator.content.yamlutil import as_lf, dump, load_mapping, read_utf8
 
 PAGES_DIR = "papers"
-READ_IN_PARALLEL = 2_000  # pages; fewer are read in this process
 FENCE = "---"
 # Lower-case ASCII words, and CJK characters as written (generator/text/slugs.py says why).
 SLUG = re.compile(f"^[a-z0-9{CJK_RANGES}]+(?:-[a-z0-9{CJK_RANGES}]+)*$")
@@ -332,10 +332,10 @@ def is_page(content_dir: Path, path: Path) -> bool:
             and (not path.is_symlink() or inside(content_dir.resolve(), path) is not None))
 
 
-def read_pages(content_dir: Path, jobs: int = 1, only: list[Path] | None = None,
+def read_pages(content_dir: Path, executor: Executor = INLINE, only: list[Path] | None = None,
                known: EntryCache | None = None) -> dict[Path, PageDoc]:
-    """Every page (or ``only`` these), read and its front matter parsed, on ``jobs`` cores when there are
-    many: YAML is most of a warm build's reading. A front matter an earlier build parsed (``known``: by
+    """Every page (or ``only`` these), read and its front matter parsed, by the ``executor`` (on every core
+    when there are many): YAML is most of a warm build's reading. A front matter an earlier build parsed (``known``: by
     the digest of its text) is taken from there; the others are parsed and put there (the caller saves it)."""
     paths = page_paths(content_dir) if only is None else only
     docs: dict[Path, PageDoc] = {}
@@ -351,8 +351,7 @@ def read_pages(content_dir: Path, jobs: int = 1, only: list[Path] | None = None,
     def read_share(share: list[Path]) -> list[PageDoc]:
         return [read_page(path, path.relative_to(content_dir)) for path in share]
 
-    workers = jobs if len(missing) >= READ_IN_PARALLEL else 1
-    for path, doc in zip(missing, map_in_parallel(read_share, missing, workers)):
+    for path, doc in zip(missing, executor.map(read_share, missing, Cost.LIGHT)):
         docs[path] = doc
         if path in fronts and doc.error is None and _json_safe(doc.meta):
             known.put(fronts[path], front_record(doc))  # type: ignore[union-attr]

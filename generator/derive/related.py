@@ -47,8 +47,9 @@ from itertools import chain, compress, islice, repeat
 from operator import itemgetter, mul, truediv
 from typing import NamedTuple
 
-from generator.pipeline.background import map_in_parallel
+from generator.pipeline.executor import INLINE, Executor
 from generator.pipeline.cache import BuildCache
+from generator.pipeline.sizes import Cost
 from generator.model.paper import RenderedPaper
 from generator.search.terms import terms
 
@@ -85,7 +86,7 @@ def related_papers(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT) -> d
 
 
 def related_ids(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT,
-                cache: BuildCache | None = None, jobs: int = 1) -> dict[str, tuple[str, ...]]:
+                cache: BuildCache | None = None, executor: Executor = INLINE) -> dict[str, tuple[str, ...]]:
     """Paper id → the ids of its ``k`` most similar papers; kept in ``cache`` for a build with the same texts."""
     texts = tuple((p.title_plain, p.abstract_plain) for p in papers)
     key = cache.key("related", str(k), *chain.from_iterable(texts)) if cache and cache.enabled else ""
@@ -93,7 +94,7 @@ def related_ids(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT,
     if _fits(found, len(papers), k):
         neighbours = found
     else:
-        neighbours = _neighbours(texts, k, jobs)
+        neighbours = _neighbours(texts, k, executor)
         if key:
             cache.store_json("related", key, neighbours)
     return {paper.paper.id: tuple(papers[j].paper.id for j in near) for paper, near in zip(papers, neighbours)}
@@ -108,11 +109,11 @@ def _fits(found: object, count: int, k: int) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
-def _neighbours(texts: tuple[tuple[str, str], ...], k: int, jobs: int = 1) -> tuple[tuple[int, ...], ...]:
+def _neighbours(texts: tuple[tuple[str, str], ...], k: int, executor: Executor = INLINE) -> tuple[tuple[int, ...], ...]:
     # The dev server rebuilds after template and config edits too: the same texts, no new work.
     # A generator: each paper's Counter of words is let go once it is made compact.
     vectors = tfidf_vectors(text_terms(title, abstract) for title, abstract in texts)
-    return tuple(map(tuple, nearest(vectors, k, jobs)))
+    return tuple(map(tuple, nearest(vectors, k, executor)))
 
 
 def text_terms(title: str, abstract: str) -> Counter[str]:
@@ -188,9 +189,9 @@ class _TfWeight(dict[int, float]):
 _TF_WEIGHT = _TfWeight()
 
 
-def nearest(vectors: Sequence[Vector], k: int, jobs: int = 1) -> list[list[int]]:
-    """For each vector, the indexes of its ``k`` most similar others; scored on ``jobs`` cores
-    (forked processes share the vectors and the index; each scores a share of the papers)."""
+def nearest(vectors: Sequence[Vector], k: int, executor: Executor = INLINE) -> list[list[int]]:
+    """For each vector, the indexes of its ``k`` most similar others; scored by the ``executor`` (on
+    every core, forked processes share the vectors and the index; each scores a share of the papers)."""
     top = [_heaviest(v) for v in vectors]
     index: dict[int, list[int]] = {}
     for number, heaviest in enumerate(top):
@@ -205,8 +206,7 @@ def nearest(vectors: Sequence[Vector], k: int, jobs: int = 1) -> list[list[int]]
     # Papers on one topic, one after the other: they are each other's candidates, so the vectors
     # they read are still in the CPU cache (in paper order, each read comes from memory).
     order = sorted(range(len(vectors)), key=lambda n: (top[n][:1], n))
-    workers = jobs if len(vectors) >= 2_000 else 1
-    found = map_in_parallel(best_of, order, workers)
+    found = executor.map(best_of, order, Cost.LIGHT)
     result: list[list[int]] = [[]] * len(vectors)
     for number, near in zip(order, found):
         result[number] = near
