@@ -3,7 +3,7 @@
 For an organiser's own CI: the config, the lists, the pages, the LaTeX of
 every abstract, links in abstracts and the theme's templates. It runs the
 build's pipeline into a sink that keeps nothing, planning the sync without
-applying it. It must cope with lists of 100,000 entries, so it never derives
+applying it. It must cope with the longest lists, so it never derives
 titles for entries that have no page yet (it only renders their abstracts) and
 tries the templates on a sample of the papers.
 """

@@ -121,7 +121,7 @@ class _Sync:
         self.derive = derive
         self.tags_version = tags_version
         self.plan = SyncPlan()
-        # path → page, in name order; a dict so that taking a page is O(1) at 10,000 pages
+        # path → page, in name order; a dict so that taking a page costs the same however many there are
         self.unmatched = {d.path: d for d in sorted(docs, key=lambda d: d.path.name)}
         self.titles = {str(d.meta.get("title")) for d in docs if d.meta.get("title")}
         self.slugs = {str(d.meta.get("slug") or d.salvaged.get("slug")) for d in docs

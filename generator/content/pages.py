@@ -190,7 +190,7 @@ def render_page(meta: dict[str, Any], body: str) -> str:
 
 def written_page(path: Path, meta: dict[str, Any], text: str) -> PageDoc | None:
     """The page ``text`` (``render_page(meta, …)``) as ``read_page`` reads it, without parsing its YAML
-    again: a cold build writes 50,000 pages and would read each one back. Only for front matter whose
+    again: a cold build writes every page and would read each one back. Only for front matter whose
     YAML reads back as written (ints, and strings of printable characters); None for any other."""
     if not _reads_back(meta):
         return None

@@ -1,15 +1,15 @@
 """Related papers: TF-IDF cosine similarity over each paper's title and plain abstract.
 
-Standard library only, and built to stay fast at 10,000 papers:
+Standard library only, and built to stay fast however large the volume:
 
 * sparse, compact vectors: a paper is its terms' numbers and an array of their
-  weights (``Vector``), never a vocabulary-sized row nor a dict (at 50,000
-  papers the dicts were 300 MB beside the search index's child); weights are
+  weights (``Vector``), never a vocabulary-sized row nor a dict (which held
+  several times the memory, beside the search index's child); weights are
   worked out term by term in C (``map``, ``zip``), not in a loop;
 * top-terms pruning and an inverted index: each paper is indexed under its
   ``TOP_TERMS`` heaviest terms and looks up the papers indexed under those
   same terms, so it meets only papers that share a telling word with it,
-  never all 10,000;
+  never all of them;
 * ``Counter`` counts the shared terms per candidate in C and a stable C sort
   keeps the ``CANDIDATES`` sharing the most; only they are scored, with the
   exact cosine of the full vectors;
@@ -21,12 +21,11 @@ Few telling terms find better candidates than many, since a count does not
 weigh terms. On the 5,083 real abstracts of the shared corpora
 (bench/related_bench.py --papers 5083 --exact 300) the best match is the
 exact cosine's for 92.3% of papers and 86.1% of the top 4 agree, in a small
-fraction of the time that scoring every pair takes. At 10,000 papers
-(--papers 10000) the three stages take 1.2–1.35× less CPU than the
-dict-and-frozenset version before this one (bench/RESULTS.md), with the same
-lists: what is left is Python's cost per candidate pair (≈ 280,000
-intersections of two 80-term sets and the sums over the ≈ 11 terms they
-share) and the tokenising, which is the search index's (``search.terms``).
+fraction of the time that scoring every pair takes; bench/RESULTS.md has
+the measurements at larger sizes, against the dict-and-frozenset version
+before this one, with the same lists. What is left is Python's cost per
+candidate pair (an intersection of two top-term sets and the sums over the
+few terms they share) and the tokenising, which is the search index's (``search.terms``).
 
 Words are the search index's terms (``search.terms``: lower case, stop words
 dropped, Porter stems), so "networks" relates to "network" as search finds it.
@@ -58,7 +57,7 @@ TITLE_WEIGHT = 2  # a title word counts as much as two words of the abstract
 TOP_TERMS = 12
 CANDIDATES = 40
 # A term among the heaviest of this many papers is no longer telling, and its long posting
-# list would make candidate search quadratic (50,000 papers): it is left out of the lookup.
+# list would make candidate search quadratic in the volume's size: it is left out of the lookup.
 MAX_POSTINGS = 400
 _SCORE_DIGITS = 9  # scores equal to 9 digits are a tie
 
@@ -66,8 +65,8 @@ _SCORE_DIGITS = 9  # scores equal to 9 digits are a tie
 
 class Vector(NamedTuple):
     """A paper's weights, compact: its term numbers in increasing order and, in the same order,
-    each one's weight (about 20 bytes a term, where a dict of floats took about 80: 50,000 papers
-    held 300 MB of them beside the search index's child)."""
+    each one's weight (about 20 bytes a term, where a dict of floats took about 80, beside the
+    search index's child)."""
 
     terms: tuple[int, ...]  # the ints are the numbering's own, shared by every paper: none is made
     weights: array  # of doubles ("d")
@@ -159,7 +158,7 @@ def tfidf_vectors(documents: Iterable[Counter[str]]) -> list[Vector]:
     vectors = []
     for at, (ids, counts) in enumerate(compact):
         compact[at] = None  # let go as it is made a vector
-        # Term by term in C (map, zip), not in a comprehension: a million terms at 10,000 papers;
+        # Term by term in C (map, zip), not in a comprehension: some hundred terms a paper;
         # the norm is summed in the document's own order, as its Counter was.
         weights = list(map(mul, map(_TF_WEIGHT.__getitem__, counts), map(idf.__getitem__, ids)))
         norm = math.sqrt(sum(map(mul, weights, weights))) or 1.0

@@ -24,8 +24,8 @@ It can never make a wrong site:
   a miss and never fails the build.
 
 Each kind of entry keeps only its latest key, so the folder does not grow. No
-step holds a large entry as one string: the rendered abstracts (≈ 130 MB of
-JSON at 50,000 papers, which ``json`` turned into a 1 GB peak) are split into
+step holds a large entry as one string: the rendered abstracts (JSON that
+``json`` would hold several times over while reading it) are split into
 up to 256 shard files read only when a record of theirs is asked for, and the
 search index is written and read in chunks.
 ``proceedings build --no-cache`` neither reads nor writes it; deleting the

@@ -153,9 +153,9 @@ class LiveSite:
 
 
 def freeze_whole_site() -> None:
-    """Move every object there is out of the garbage collector's sight (gc.freeze). A site of 10,000 papers
-    is some 250,000 objects: each full collection during a small edit scanned them all again, about 250 ms
-    holding the GIL (four a rebuild), while the server's loop, in this process, could answer no one. Frozen,
+    """Move every object there is out of the garbage collector's sight (gc.freeze). A site is some tens of
+    objects a paper: each full collection during a small edit scanned them all again, several a rebuild,
+    holding the GIL, while the server's loop, in this process, could answer no one. Frozen,
     those collections see only what the rebuild made. Cyclic garbage among them waits for the next whole
     pass, which unfreezes them first."""
     gc.freeze()

@@ -1,6 +1,6 @@
 """Keeping the files of the last built site whose inputs did not move.
 
-A warm build of 10,000 unchanged papers used to render all 10,000 pages again to write the same
+A warm build of unchanged papers used to render every page again to write the same
 bytes. Now each output gets a digest of everything it is made from (``input_digests``): the
 site-wide inputs (generator code, theme files, config, volume, what every page shares, the site's
 shape and the papers' order) and the records of the papers it shows (``Output.deps``) with their

@@ -38,8 +38,8 @@ ROBOTS_PATH = "robots.txt"
 ATOM_NS = "http://www.w3.org/2005/Atom"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 SITEMAP_LIMIT = 50_000  # addresses in one sitemap, as the protocol allows
-# Entries in a feed: a reader's feed client fetches the whole file at every poll, so a 50,000-paper
-# volume's feed of every abstract (74 MB) serves no one; the first 1,000 papers keep it near 1.5 MB.
+# Entries in a feed: a reader's feed client fetches the whole file at every poll, so a large volume's
+# feed of every abstract serves no one; the first papers keep it a size a client fetches at every poll.
 FEED_ENTRIES = 1_000
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 # A fixed namespace for our uuid5 names, so ids do not depend on anything but the volume and paper.

@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # publish never imports site, so the two cannot import each o
 READING_LIST = "reading-list.html"
 AWARDS = "awards.html"
 # The words the search box shows (_search_messages.html), once for the volume rather than in every page's
-# search form: 930 bytes a page, 50 MB at 50,000 papers (issue 29). A series' own pages keep theirs inline.
+# search form: about a kilobyte on every page of the volume. A series' own pages keep theirs inline.
 SEARCH_MESSAGES = "assets/search-messages.js"
 AUTHORS_PER_PAGE = 400  # names on each page of the author index (about 40 KB)
 
@@ -270,8 +270,9 @@ class SiteRenderer:
                        for name, messages in words.items()).encode("utf-8")
 
     def home_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
-        """The volume's contents (render/contents.py): every paper on the home page, or past 1,000 papers
-        the home page's list of groups and a contents page for each group (or part, or run of small groups)."""
+        """The volume's contents (render/contents.py): every paper on the home page, or past
+        ``contents.CONTENTS_PAPERS`` papers the home page's list of groups and a contents page for each group (or part,
+        or run of small groups)."""
         contents = plan_contents(papers, list_weight)
         self.shared["session_names"] = readable_sessions([name for paper in papers for name in paper.details.sessions])
         awarded = sum(1 for paper in papers if paper.details.award)  # the home page links awards.html

@@ -46,7 +46,7 @@ def term_postings(found: _Terms, documents: int) -> dict[str, list]:
     """term → [term number, array of ref step, weight×1000, … per field]: every field vector spread over
     its terms."""
     # Arrays, not lists: 4 bytes a number where a list held a pointer and most often an int of its
-    # own (a weight over 256), 36 bytes — 8 million numbers at 50,000 papers, in the index's child.
+    # own (a weight over 256), 36 bytes: there are a few hundred numbers a paper, in the index's child.
     # A weight×1000 is under 400,000 even for a million papers (a larger one would raise, not wrap).
     lists = [[array("i") for _ in FIELDS] for _ in found.postings]  # by term number, field
     last = [[0] * len(found.postings) for _ in FIELDS]  # per field, by term number: the last ref listed
