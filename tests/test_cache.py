@@ -13,6 +13,7 @@ import pytest
 
 from generator.pipeline import rendering as rendering_module
 from generator.pipeline import cache as cache_module
+from generator.pipeline import sealed
 from generator.derive import related as related_module
 from generator import search as search_module
 from generator.pipeline.background import in_parallel
@@ -177,8 +178,9 @@ def test_entry_cache_keeps_only_the_records_a_build_used(tmp_path):
 
 
 def test_the_cache_never_loads_pickles(tmp_path):
-    source = Path(cache_module.__file__).read_text(encoding="utf-8")
-    assert "pickle" not in source.replace("never pickles", "")
+    for module in (cache_module, sealed):
+        source = Path(module.__file__).read_text(encoding="utf-8")
+        assert "pickle" not in source.replace("never pickles", "")
     store = BuildCache(tmp_path)
     store.store_json("x", "k", {"a": [1, "ü"]})
     header, payload = (tmp_path / "x-k").read_bytes().split(b"\n", 1)
@@ -293,7 +295,7 @@ def test_records_are_kept_in_shards_read_only_when_asked_for(tmp_path):
     assert 100 < len(shards) <= 256 and all(len(p.name) == 2 for p in shards)
     for shard in shards:  # each shard is a checked entry of its own
         header, payload = shard.read_bytes().split(b"\n", 1)
-        assert header == b"proceedings-cache 2 " + cache_module.payload_digest(payload).encode()
+        assert header == b"proceedings-cache 2 " + sealed.payload_digest(payload).encode()
 
     second = EntryCache(store, "things", "v1")
     assert second.get("key7") == {"n": 7, "text": "é𝑥"}
