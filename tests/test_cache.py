@@ -119,6 +119,22 @@ def test_a_changed_config_renders_every_abstract_again(seed_content, tmp_path, f
     assert guards["render"].calls == 19
 
 
+def test_a_config_field_that_shapes_only_pages_keeps_every_abstract_from_the_cache(seed_content, tmp_path, forbid):
+    """The description shapes pages, not abstracts (model/config.py declares it): a new one re-renders no
+    abstract, and the site is the one a build without the cache makes."""
+    run(seed_content, tmp_path / "site")
+    config = seed_content / "proceedings.yaml"
+    text = config.read_text(encoding="utf-8")
+    assert "\ndescription: " in text
+    config.write_text(text.replace("\ndescription: ", "\ndescription: Quokkas. "), encoding="utf-8")
+    run(seed_content, tmp_path / "uncached", cache=False)
+    guards = forbid()
+    run(seed_content, tmp_path / "site")
+    assert guards["render"].calls == 0
+    assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
+    assert b"Quokkas. Abstracts" in (tmp_path / "site" / "index.html").read_bytes()
+
+
 @pytest.mark.parametrize("damage", ["flip a byte", "truncate", "empty", "garbage header"])
 def test_a_damaged_cache_is_ignored_and_replaced(seed_content, tmp_path, damage, forbid):
     run(seed_content, tmp_path / "uncached", cache=False)

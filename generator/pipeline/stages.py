@@ -28,6 +28,7 @@ from generator.pipeline.cache import BuildCache, EntryCache
 from generator.content.changes import Kind
 from generator.render.files import last_good_pages, linked_files, static_files
 from generator.content.merge import Change, SyncPlan
+from generator.model.config import config_digest
 from generator.model.link_patterns import with_patterns
 from generator.model.paper import Paper, RenderedPaper
 from generator.content.people_file import Rules
@@ -282,7 +283,7 @@ def rendered_stage(p: Pipeline) -> None:
     """Titles and abstracts rendered (LaTeX, emphasis, links); from the cache when unchanged."""
     state = p.state
     assert state.project is not None
-    renders = EntryCache(p.store, "abstracts", repr(state.project.config))
+    renders = EntryCache(p.store, "abstracts", config_digest(state.project.config, "abstracts"))
     before = state.rendered if state.rendered and not p.now.everything else None
     state.renders = p.timed("render abstracts", render_papers, state.papers, state.project.renderer, p.reporter,
                             p.executor, renders, state.renders)
@@ -382,8 +383,8 @@ def output_inputs(p: Pipeline, shared: str, outputs: list, papers: list[Rendered
     """Each output's digest of its inputs (pipeline/reuse.py): what a build compares with the last site's."""
     project = p.state.project
     assert project is not None
-    site = site_digest(theme_digest(Theme.for_content(p.content_dir)), repr(project.config), repr(project.volume),
-                       shared, shape=p.state.shape, papers=papers)
+    site = site_digest(theme_digest(Theme.for_content(p.content_dir)), config_digest(project.config, "pages"),
+                       repr(project.volume), shared, shape=p.state.shape, papers=papers)
     return input_digests(site, outputs, papers, p.state.related or {})
 
 
