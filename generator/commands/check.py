@@ -79,7 +79,8 @@ def check(content_dir: Path, reporter: Reporter, people: Rules | None = None, si
     new = [e for e in entries if entry_digest(e) not in known]
     render_entries(new, project, reporter)
     check_citations(project, run.rendered, reporter)
-    authors = tuple((paper, paper.details.authors) for paper in [*run.rendered, *new])
+    everyone: list[RenderedPaper | Entry] = [*run.rendered, *new]
+    authors = tuple((paper, paper.details.authors) for paper in everyone)
     if people is None:  # the build warns of the author pages' people with every paper; check sees a sample
         group(authors, project.people, "authors").report(reporter.warn)
     undefined = undefined_macros(reporter.diagnostics)

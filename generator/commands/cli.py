@@ -31,7 +31,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     reporter = ConsoleReporter(verbose=getattr(args, "verbose", False))
     try:
-        return args.command(args, reporter)
+        code: int = args.command(args, reporter)
+        return code
     except ProceedingsError as exc:
         print(printable(f"error: {exc}"), file=sys.stderr)
         return 2

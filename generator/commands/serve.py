@@ -20,7 +20,7 @@ import mimetypes
 import webbrowser
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 from urllib.parse import unquote, urlsplit
 
 from generator.errors import ContentError, Diagnostic, ProceedingsError
@@ -102,7 +102,7 @@ def same_origin(headers, host: str) -> bool:
         return fetch_site in ("same-origin", "none")
     source = headers.get("Origin") or headers.get("Referer")
     if source:
-        return urlsplit(source).netloc == host
+        return bool(urlsplit(source).netloc == host)
     return True
 
 
@@ -318,7 +318,7 @@ class OffLoop:
         self.executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _guard(show: Callable[[object], None], reporter: Reporter, live: LiveSeries,
+def _guard(show: Callable[[Any], None], reporter: Reporter, live: LiveSeries,
            reload: Callable[[], None]) -> Callable[[Future], None]:
     """A bug in one rebuild must not stop the watcher; it shows in the console and, after
     ``reload``, in the browser's banner."""

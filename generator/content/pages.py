@@ -341,6 +341,7 @@ def read_pages(content_dir: Path, executor: Executor = INLINE, only: list[Path] 
     docs: dict[Path, PageDoc] = {}
     fronts: dict[Path, str] = {}  # the pages to parse: their front matter's digest
     for path in paths if known is not None else ():
+        assert known is not None
         doc, front = _from_known(path, content_dir, known)
         if doc is not None:
             docs[path] = doc
@@ -390,7 +391,7 @@ def _from_known(path: Path, content_dir: Path, known: EntryCache) -> tuple[PageD
 def _json_safe(meta: dict[str, Any]) -> bool:
     """Whether the front matter comes back from JSON as YAML gave it (no dates, sets, bytes or int keys)."""
     try:
-        return json.loads(json.dumps(meta, ensure_ascii=False)) == meta
+        return bool(json.loads(json.dumps(meta, ensure_ascii=False)) == meta)
     except (TypeError, ValueError):
         return False
 

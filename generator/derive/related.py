@@ -44,7 +44,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, compress, islice, repeat
 from operator import itemgetter, mul, truediv
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from generator.pipeline.executor import INLINE, Executor
 from generator.pipeline.cache import BuildCache
@@ -89,12 +89,12 @@ def related_ids(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT,
     """Paper id → the ids of its ``k`` most similar papers; kept in ``cache`` for a build with the same texts."""
     texts = tuple((p.title_plain, p.abstract_plain) for p in papers)
     key = cache.key("related", str(k), *chain.from_iterable(texts)) if cache and cache.enabled else ""
-    found = cache.load_json("related", key) if key else None
+    found: Any = cache.load_json("related", key) if key and cache else None
     if _fits(found, len(papers), k):
         neighbours = found
     else:
         neighbours = _neighbours(texts, k, executor)
-        if key:
+        if key and cache:
             cache.store_json("related", key, neighbours)
     return {paper.paper.id: tuple(papers[j].paper.id for j in near) for paper, near in zip(papers, neighbours)}
 
@@ -254,5 +254,5 @@ def _best(numbers: list[int], candidates: dict[int, list[int]], vectors: Sequenc
 def _cosine(a: dict[int, float], b: Vector) -> float:
     """a · b, rounded: summed in term order, so the same for (a, b) and (b, a) and on every run."""
     common = list(compress(range(len(b.terms)), map(a.__contains__, b.terms)))  # b's places of shared terms
-    return round(sum(map(mul, map(a.__getitem__, map(b.terms.__getitem__, common)),
-                         map(b.weights.__getitem__, common))), _SCORE_DIGITS)
+    return round(float(sum(map(mul, map(a.__getitem__, map(b.terms.__getitem__, common)),
+                               map(b.weights.__getitem__, common)))), _SCORE_DIGITS)

@@ -19,6 +19,7 @@ abstract's HTML then goes through nh3 (renderer.py) as a second, independent gat
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
@@ -110,7 +111,7 @@ class _Balancer:
         for inner in reversed(reopen):
             self._open(inner)
 
-    def _emit(self, name: str, nesting: int) -> None:
+    def _emit(self, name: str, nesting: Literal[1, -1]) -> None:
         last = self.out[-1] if self.out else None
         if nesting < 0 and last is not None and last.type == "html_tag" and last.tag == name and last.nesting > 0:
             self.out.pop()  # <b></b> holds nothing: neither is written

@@ -321,7 +321,7 @@ _TAG = re.compile(r"<[^>]*>")
 
 def render_math(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
     token = tokens[idx]
-    mathml = token.meta["mathml"]
+    mathml: str = token.meta["mathml"]
     if token.type == "math_inline" and len(html.unescape(_TAG.sub("", mathml))) > WIDE_INLINE:
         return f'<span class="math-wide">{mathml}</span>'
     return mathml

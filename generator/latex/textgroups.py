@@ -76,7 +76,7 @@ def bounded_text(state: StateInline, silent: bool) -> bool:
 
 def _tables(state: StateInline) -> tuple[dict[int, int], set[int]]:
     """The brace pairs of the paragraph (and their closers), computed once per render in ``env``."""
-    tables = state.env.setdefault(_BRACES_KEY, {})
+    tables: dict[str, tuple[dict[int, int], set[int]]] = state.env.setdefault(_BRACES_KEY, {})
     table = tables.get(state.src)
     if table is None:
         pairs = match_braces(state.src)

@@ -281,7 +281,7 @@ AUTO_TAGS = ("never", "missing", "always")
 def _auto_tags(value: Any) -> str:
     if value not in AUTO_TAGS:
         raise ValueError(f"must be one of {', '.join(AUTO_TAGS)}, not {value!r}")
-    return value
+    return str(value)
 
 
 _VALIDATORS: dict[str, Callable[[Any], Any]] = {

@@ -32,7 +32,7 @@ T = TypeVar("T")
 class BackgroundRunner:
     def __init__(self) -> None:
         self._context = _fork_context()
-        self._process = None
+        self._process: Any = None  # the context's Process
         self._waiter: threading.Thread | None = None
         self._lock = threading.Lock()
 
@@ -271,7 +271,9 @@ class Pending:
 
     def __call__(self) -> Any:
         if self._process is None:
+            assert self._job is not None
             return self._job()
+        assert self._reader is not None
         self._reader.join()
         self._process.join()
         if self._outcome is None:

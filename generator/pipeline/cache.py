@@ -165,7 +165,7 @@ class BuildCache:
             if other != keep:
                 remove(other)
 
-    def _read(self, path: Path | None) -> bytes | None:
+    def _read(self, path: Path) -> bytes | None:
         if self.folder is None:
             return None
         return read_checked(path)
@@ -261,7 +261,7 @@ def _shard(record_key: str) -> str:
 def paper_key(paper: Any) -> str:
     """A paper's record key: every field of it, so any edit is a miss. Of its page file, only the
     name counts: the same content folder given as ``content`` or as an absolute path is one cache."""
-    values = [getattr(paper, name) for name in _field_names(type(paper))]
+    values = [getattr(paper, name) for name in _field_names(paper.__class__)]
     return digest(repr([value.name if isinstance(value, PurePath) else value for value in values]))
 
 

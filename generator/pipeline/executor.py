@@ -11,6 +11,7 @@ The processes themselves are pipeline/background.py's.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any, Callable, TypeVar
 
@@ -63,16 +64,16 @@ class Executor:
     def chunks(self, func: Callable[[list[T]], U], chunks: list[list[T]]) -> list[U]:
         """``func`` over each chunk, the chunks split by the caller: the first in this process, each other
         one in a forked process (all of them here on one core)."""
-        if self.cores < 2:
+        if self.cores < 2 or not chunks:
             return [func(chunk) for chunk in chunks]
-        waits = [in_parallel(lambda chunk=chunk: func(chunk)) for chunk in chunks[1:] if chunk]
+        waits = [in_parallel(functools.partial(func, chunk)) for chunk in chunks[1:] if chunk]
         try:
-            first = func(chunks[0]) if chunks else None  # this process takes a share too
+            first = func(chunks[0])  # this process takes a share too
         except BaseException:
             for wait in waits:
                 wait.cancel()
             raise
-        return ([first] if chunks else []) + [wait() for wait in waits]  # type: ignore[list-item]
+        return [first] + [wait() for wait in waits]
 
     def start(self, job: Job) -> Pending:
         """``job`` started in a forked process now; on one core it runs when its result is asked for."""

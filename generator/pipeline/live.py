@@ -69,8 +69,9 @@ class LiveSite:
         self.sink = MemorySink(out_dir)
         self.pipeline = Pipeline(self.content_dir, self.sink, Options(base_url=base_url, keep=True, series=series,
                                                                       people=people or Rules(), background_search=True))
-        self.background = self.pipeline.schedule
-        assert isinstance(self.background, Background)
+        background = self.pipeline.schedule
+        assert isinstance(background, Background)
+        self.background = background
         self.background.on_ready, self.background.on_related = on_search_ready, self._related_ready
         self.errors: list[Diagnostic] = []  # problems of the last rebuild, shown in the browser
         # The problems found the last time the pages were read: a pass that starts after them (a template,

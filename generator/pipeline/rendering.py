@@ -85,8 +85,9 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
     keys = {paper.path: paper_key(paper) for paper in papers if paper.path not in results} if cache else {}
     for paper in papers:
         record = cache.get(keys[paper.path]) if cache and paper.path not in results else None
-        if record is not None:
-            rendered, diagnostics = from_rendered_record(paper, record, RenderedPaper, Diagnostic)
+        found = from_rendered_record(paper, record, RenderedPaper, Diagnostic) if record is not None else None
+        if found is not None:  # (None: a record of another shape, rendered again)
+            rendered, diagnostics = found
             results[paper.path] = Rendered(paper, rendered, tuple(diagnostics))
     missing = [paper for paper in papers if paper.path not in results]
 

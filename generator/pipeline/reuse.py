@@ -18,6 +18,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from generator.pipeline.cache import BuildCache, digest, paper_key
 from generator.model.paper import RenderedPaper
@@ -66,7 +67,7 @@ class LastSite:
 
     @classmethod
     def load(cls, store: BuildCache, out_dir: Path) -> LastSite:
-        record = store.load_json(KIND, _key(store, out_dir)) if store.enabled else None
+        record: Any = store.load_json(KIND, _key(store, out_dir)) if store.enabled else None
         try:
             return cls(out_dir, dict(record["inputs"]), dict(record["identities"]))
         except (TypeError, KeyError, ValueError):

@@ -13,7 +13,6 @@ import shutil
 import tempfile
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from generator.pipeline.output import atomic_file
 
@@ -58,7 +57,7 @@ def make_key(path: Path) -> None:
         os.unlink(temp)
 
 
-def sealer() -> Any:
+def sealer() -> hashlib.blake2b:
     """A hasher keyed with the user's secret: what an entry's payload digest is made with."""
     return hashlib.blake2b(digest_size=20, key=secret_key(key_file()) or b"")
 

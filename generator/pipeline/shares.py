@@ -85,7 +85,7 @@ class Shares:
         """The outputs the build renders itself, and the ``executor``'s workers started on the others (none
         when no output can go: each worker would cost more than it takes)."""
         number = {id(paper): index for index, paper in enumerate(self.papers)}
-        own, lists, pages = [], [], []
+        own, lists, pages = list[Any](), list[Any](), list[Any]()
         for output in outputs:
             kind = self._kind(output, number)
             (own if kind is None else lists if kind == "list" else pages).append(output)

@@ -207,11 +207,11 @@ class MemorySink(Sink):
 
     def _static_bytes(self, static: dict[str, Path]) -> dict[str, bytes]:
         """The static files' bytes, read again only when a file changed."""
-        kept = {}
+        kept: dict[str, tuple[Path, int, bytes]] = {}
         for name, source in static.items():
             mtime = source.stat().st_mtime_ns
             last = self._static.get(name)
             fresh = last is not None and last[0] == source and last[1] == mtime
-            kept[name] = last if fresh else (source, mtime, source.read_bytes())
+            kept[name] = last if fresh and last is not None else (source, mtime, source.read_bytes())
         self._static = kept
         return {name: data for name, (_, _, data) in kept.items()}

@@ -192,6 +192,7 @@ def pages_stage(p: Pipeline) -> None:
     if every:
         docs = p.timed("read pages", read_pages, p.content_dir, executor, known=known)
     else:
+        assert state.docs is not None and p.now.pages is not None  # (not every page: some were read)
         docs = read_again(p.content_dir, state.docs, p.now.pages)
     if p.now.loaded:
         assert state.project is not None
@@ -202,6 +203,7 @@ def pages_stage(p: Pipeline) -> None:
         # the change need not keep its text.
         state.changes, written = plan.changes, {path: doc for path, (doc, _) in plan.written.items()}
         for doc, key in plan.written.values() if known is not None else ():
+            assert known is not None
             known.put(key, front_record(doc))  # the next build reads these pages without parsing them
         if p.options.write_pages:
             state.changes = [dataclasses.replace(change, text=None, meta=None, body="") for change in plan.changes]
@@ -270,7 +272,7 @@ def standing_papers(p: Pipeline) -> list[Paper]:
     state = p.state
     if not p.options.keep:
         return [parsed.paper for parsed in state.parsed.values() if parsed.paper]
-    state.last_good = {path: parsed.paper or state.last_good.get(path) for path, parsed in state.parsed.items()
+    state.last_good = {path: parsed.paper or state.last_good[path] for path, parsed in state.parsed.items()
                        if parsed.paper or path in state.last_good}
     for path, parsed in state.parsed.items():
         if parsed.paper is None and path in state.last_good:

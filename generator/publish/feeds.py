@@ -81,8 +81,8 @@ Dated = tuple[RenderedPaper, str, Notice, dt.date]  # a paper, the kind of its c
 def dated_corrections(papers: Sequence[RenderedPaper], volume: Volume) -> list[Dated]:
     """(paper, kind, notice, its date) of every correction with a date (its own, else the volume's), newest
     first, then in proceedings order: what ``corrections.xml`` lists."""
-    found = [(paper, kind, notice, notice.date or volume.date) for paper in papers if paper.paper.corrections
-             for kind, notice in paper.paper.corrections.notices() if notice.date or volume.date]
+    found = [(paper, kind, notice, when) for paper in papers if paper.paper.corrections
+             for kind, notice in paper.paper.corrections.notices() if (when := notice.date or volume.date)]
     return sorted(found, key=lambda item: item[3], reverse=True)  # a stable sort: ties keep proceedings order
 
 
@@ -219,4 +219,5 @@ def _urn(*parts: str) -> str:
 
 def _serialize(root: ET.Element) -> bytes:
     ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    data: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return data + b"\n"

@@ -89,14 +89,16 @@ def _author_url(context, author: Author | str) -> str:
     """``author_url(author)``: the page of the person a paper's author is, relative to the root; from a
     name alone, the page of the first person of that name."""
     author = Author(author) if isinstance(author, str) else author
-    urls, rules = context["author_urls"], context["people_rules"]
+    urls: dict[str, str] = context["author_urls"]
+    rules = context["people_rules"]
     return urls.get(own_key(author, rules)) or urls.get(name_key(author.name, rules), "authors/index.html")
 
 
 @jinja2.pass_context
 def _topic(context, name: str) -> str:
     """``{{ name | topic }}``: a topic's name in the interface language; its page keeps its address."""
-    return context["topic_names"].get(name, name)
+    names: dict[str, str] = context["topic_names"]
+    return names.get(name, name)
 
 
 @jinja2.pass_context

@@ -263,7 +263,8 @@ class SiteRenderer:
         """The script handing search.js, cite.js and reading-list.js their words: ``messages`` of
         _search_messages.html, _cite_messages.html and _reading_messages.html (JSON made safe for HTML by
         ``tojson``, and so for a script too): once for the volume, not in every page (issue 29)."""
-        words = {name: self.env.get_template(template).module.messages for name, template in (
+        words = {name: self.env.get_template(template).module.messages  # type: ignore[attr-defined]
+                 for name, template in (
             ("Search", "_search_messages.html"), ("Cite", "_cite_messages.html"),
             ("ReadingList", "_reading_messages.html"))}
         return "".join(f"globalThis.proceedings{name}Messages = {messages};\n"

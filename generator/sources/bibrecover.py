@@ -58,7 +58,8 @@ def read_blocks(text: str, warn: Warn, skip: Warn) -> Blocks:
     finally:
         logger.setLevel(level)
     found = recover(library, text, warn, skip)
-    for block in [*found.entries, *found.strings]:
+    keyed: list[model.Entry | model.String] = [*found.entries, *found.strings]
+    for block in keyed:
         block.key = block.key.replace(_HIDDEN, "\\")
     for string in found.strings:
         string.value = string.value.replace(_HIDDEN, "\\")
@@ -165,7 +166,7 @@ class _Scan:
         self.unclosed_entry = False
 
     def fields(self, at: int) -> list[model.Field]:
-        found = []
+        found: list[model.Field] = []
         while True:
             at = _skip(self.text, at, " \t\r\n,")
             if at >= len(self.text):

@@ -71,14 +71,15 @@ def parse(text: str, name: str, path: Path | None = None, links: RelativeLinks |
 
 def _resolve(found: Blocks, strings: Strings) -> list:
     """Every @string and field value as BibTeX reads it, then authors split into names."""
-    for block in found.strings:
-        strings.define(block.key, block.value, block.start_line + 1)
+    for string in found.strings:
+        strings.define(string.key, string.value, (string.start_line or 0) + 1)
     names = middlewares.SeparateCoAuthors()
     entries = []
     for block in found.entries:
         for field in block.fields:
-            field.value = strings.resolve(field.value, (field.start_line or block.start_line) + 1)
-        entries.append(names.transform_entry(block, None))  # (it raises no error: a name splits or stays whole)
+            field.value = strings.resolve(field.value, (field.start_line or block.start_line or 0) + 1)
+        # (it raises no error: a name splits or stays whole; it reads no library)
+        entries.append(names.transform_entry(block, None))  # type: ignore[arg-type]
     return entries
 
 
@@ -179,5 +180,5 @@ def to_unicode(text: str) -> str:
 def _text_to_unicode(text: str) -> str:
     if text.count("{") > _MAX_GROUPS:  # pylatexenc recurses once per group: no name or title nests this deep
         return text.replace("{", "").replace("}", "")
-    return _TO_TEXT.latex_to_text(text)
+    return str(_TO_TEXT.latex_to_text(text))
 
