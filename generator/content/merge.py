@@ -478,7 +478,7 @@ def _uid_key(doc: PageDoc) -> tuple[str | None, str] | None:
     return (meta.get("source"), str(uid)) if uid not in (None, "") else None
 
 
-def _number(value) -> int:
+def _number(value: object) -> int:
     try:
         return int(str(value))
     except (TypeError, ValueError):

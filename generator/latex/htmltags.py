@@ -19,7 +19,8 @@ abstract's HTML then goes through nh3 (renderer.py) as a second, independent gat
 from __future__ import annotations
 
 import re
-from typing import Literal
+from collections.abc import Sequence
+from typing import Any, Literal
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
@@ -41,7 +42,7 @@ def html_plugin(md: MarkdownIt) -> None:
     md.add_render_rule("html_tag", render_tag)
 
 
-def render_tag(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
+def render_tag(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:  # markdown-it's rule
     token = tokens[idx]
     return f"</{token.tag}>" if token.nesting < 0 else f"<{token.tag}>"
 

@@ -332,7 +332,8 @@ def load_config(content_dir: Path, warn: Callable[[Diagnostic], None], base_url:
         raise ConfigError(f"--base-url {exc}") from None
 
 
-def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn, text: str = "") -> Config:
+def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn: Callable[[Diagnostic], None],
+              text: str = "") -> Config:
     values: dict[str, Any] = {}
     problems: list[str] = []
     for key, raw in data.items():

@@ -23,6 +23,7 @@ import pickle
 import threading
 import time
 from collections.abc import Iterable, Iterator
+from multiprocessing.connection import Connection
 from typing import Any, Callable, TypeVar
 
 Job = Callable[[], Any]
@@ -98,7 +99,7 @@ def _die_with(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
-def _child(job: Job, sender, receiver, parent: int) -> None:
+def _child(job: Job, sender: Connection, receiver: Connection, parent: int) -> None:
     _die_with(parent)
     receiver.close()  # or a parent that died would leave us blocked writing to our own pipe
     try:
@@ -108,7 +109,7 @@ def _child(job: Job, sender, receiver, parent: int) -> None:
         os._exit(0)  # skip the parent's atexit handlers and threads we inherited
 
 
-def _wait(receiver, on_done: Callable[[Any], None]) -> None:
+def _wait(receiver: Connection, on_done: Callable[[Any], None]) -> None:
     try:
         result = receiver.recv()
     except (EOFError, OSError):
@@ -187,7 +188,7 @@ def in_fresh_process(job: Callable[..., T], items: Iterable, *args: Any, now: in
     return Pending(None, process, receiver)
 
 
-def _send(items: Iterable, connection) -> None:
+def _send(items: Iterable, connection: Connection) -> None:
     batch: list = []
     for item in items:
         batch.append(item)
@@ -198,7 +199,7 @@ def _send(items: Iterable, connection) -> None:
         connection.send(batch)
 
 
-def _feed(items: Iterable, connection) -> None:
+def _feed(items: Iterable, connection: Connection) -> None:
     """Send ``items`` in batches, then None; a job cancelled or dead ends the sending."""
     try:
         _send(items, connection)
@@ -210,12 +211,12 @@ def _feed(items: Iterable, connection) -> None:
         release_free_memory()  # the batches' buffers
 
 
-def _received(connection) -> Iterator:
+def _received(connection: Connection) -> Iterator:
     while (batch := connection.recv()) is not None:  # EOFError: the sender died before the end
         yield from batch
 
 
-def _fresh_child(job: Callable[..., Any], args: tuple, feed, sender) -> None:
+def _fresh_child(job: Callable[..., Any], args: tuple, feed: Connection, sender: Connection) -> None:
     _die_with(os.getppid())  # the fork server, which ends with the process that started it
     _send_outcome(sender, lambda: job(_received(feed), *args))
 
@@ -247,7 +248,7 @@ class Pending:
     every page it un-shared, until its result is asked for — the whole render stage.
     """
 
-    def __init__(self, job: Job | None, process=None, receiver=None):
+    def __init__(self, job: Job | None, process: Any = None, receiver: Connection | None = None) -> None:
         self._job, self._process = job, process
         self._outcome: tuple[bool, Any] | None = None
         self._reader: threading.Thread | None = None
@@ -261,7 +262,7 @@ class Pending:
         """Whether the job is at work in its own process now (a core taken)."""
         return self._process is not None and self._outcome is None and self._process.is_alive()
 
-    def _receive(self, receiver) -> None:
+    def _receive(self, receiver: Connection) -> None:
         try:
             self._outcome = receiver.recv()
         except (EOFError, OSError):
@@ -307,14 +308,14 @@ class _Then(Pending):
         self._first.cancel()
 
 
-def _child_reporting(job: Job, sender, receiver, parent: int) -> None:
+def _child_reporting(job: Job, sender: Connection, receiver: Connection, parent: int) -> None:
     """Like ``_child``, but an exception goes back to the parent as (True, exception)."""
     _die_with(parent)
     receiver.close()
     _send_outcome(sender, job)
 
 
-def _send_outcome(sender, job: Callable[[], Any]) -> None:
+def _send_outcome(sender: Connection, job: Callable[[], Any]) -> None:
     """Run ``job`` in this child and send the parent (False, its result) or (True, the exception it raised,
     or a RuntimeError naming it when it cannot be pickled); then end the child."""
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from generator.pipeline.executor import INLINE, Executor
 from generator.pipeline.shares import Shares
@@ -26,6 +27,7 @@ from generator.publish import Publication
 from generator.commands.reporter import Reporter
 from generator.render.html import SiteInfo, SiteRenderer, group_authors
 from generator.render.theme import Theme
+from generator.pipeline.sinks import Sink
 
 @dataclass(frozen=True)
 class Rendered:
@@ -131,7 +133,7 @@ def changed_papers(before: Sequence[RenderedPaper], after: Sequence[RenderedPape
     return moved | (old.keys() - new.keys())
 
 
-def site_renderer(project: Project, papers: list[RenderedPaper], env=None, warn=None,
+def site_renderer(project: Project, papers: list[RenderedPaper], env: Any = None, warn: Any = None,
                   related: dict[str, tuple[str, ...]] | None = None) -> SiteRenderer:
     """The template renderer with the volume's citations and related papers.
 
@@ -145,7 +147,7 @@ def site_renderer(project: Project, papers: list[RenderedPaper], env=None, warn=
                         project.topic_names(), project.people, authors)
 
 
-def render_outputs(outputs: list, sink, reporter: Reporter, executor: Executor = INLINE,
+def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Executor = INLINE,
                    shares: Shares | None = None) -> list[str]:
     """Render every output into the sink, by the ``executor`` when the sink takes files from workers.
 

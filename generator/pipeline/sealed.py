@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from functools import lru_cache
 from pathlib import Path
+from typing import IO
 
 from generator.pipeline.output import atomic_file
 
@@ -70,7 +71,7 @@ def payload_digest(data: bytes) -> str:
     return hasher.hexdigest()
 
 
-def file_digest(handle, size: int) -> str:
+def file_digest(handle: IO[bytes], size: int) -> str:
     """``payload_digest(data)`` of the next ``size`` bytes of an open file, read in chunks ("" if it has fewer)."""
     hasher = sealer()
     hasher.update(size.to_bytes(8, "little"))

@@ -27,7 +27,7 @@ import pickle
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, IO
 
 from generator.model.config import Config
 from generator.model.paper import RenderedPaper
@@ -103,7 +103,7 @@ class Shares:
                                           now=len(self.papers) + 1))  # the papers, before this process renders
         return own, pendings
 
-    def _kind(self, output, number: dict[int, int]) -> str | None:
+    def _kind(self, output: Any, number: dict[int, int]) -> str | None:
         """"list", "page" (a paper's own page) or None: this one the build renders."""
         render = output.render
         if not isinstance(render, functools.partial) or getattr(render.func, "__self__", None) is not self.renderer:
@@ -128,7 +128,7 @@ class Shares:
 class _Outgoing(pickle.Pickler):
     """Pickles the build's renderer and each of its papers by reference: "r", or the paper's number."""
 
-    def __init__(self, file, renderer: SiteRenderer, number: dict[int, int]):
+    def __init__(self, file: IO[bytes], renderer: SiteRenderer, number: dict[int, int]) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self._renderer, self._number = renderer, number
 
@@ -141,7 +141,7 @@ class _Outgoing(pickle.Pickler):
 
 
 class _Incoming(pickle.Unpickler):
-    def __init__(self, file, renderer: SiteRenderer, papers: list[RenderedPaper]):
+    def __init__(self, file: IO[bytes], renderer: SiteRenderer, papers: list[RenderedPaper]) -> None:
         super().__init__(file)
         self._renderer, self._papers = renderer, papers
 

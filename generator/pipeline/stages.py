@@ -22,7 +22,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 from generator.pipeline.cache import BuildCache, EntryCache
 from generator.content.changes import Kind
@@ -147,7 +147,7 @@ class Pipeline:
             raise
         return self.state
 
-    def timed(self, name: str, func: Callable[..., T], *args, **kwargs) -> T:
+    def timed(self, name: str, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         start = time.perf_counter()
         try:
             return func(*args, **kwargs)

@@ -149,11 +149,11 @@ class Output:
     deps: frozenset[str] | None = None
 
 
-def _ids(papers) -> frozenset[str]:
+def _ids(papers: Iterable[RenderedPaper | None]) -> frozenset[str]:
     return frozenset([p.paper.id for p in papers if p is not None])
 
 
-def _shows(papers, only: frozenset[str] | None) -> bool:
+def _shows(papers: Iterable[RenderedPaper], only: frozenset[str] | None) -> bool:
     """Whether a file showing these papers is listed: always (``only`` None), or when it shows one of ``only``."""
     return only is None or any(p.paper.id in only for p in papers)
 
@@ -328,7 +328,8 @@ class SiteRenderer:
             places |= {index for index, paper in enumerate(papers) if paper.paper.id in naming}
         return sorted(places)
 
-    def _paper_page(self, paper: RenderedPaper, previous, following) -> bytes:
+    def _paper_page(self, paper: RenderedPaper, previous: RenderedPaper | None,
+                    following: RenderedPaper | None) -> bytes:
         # Citations and meta tags are made here, when the page is rendered, not for every paper up front.
         extra = self.publication.paper_context(paper) if self.publication else {}
         return self.render("paper.html", "../", paper=paper, previous=previous, next=following, **extra)

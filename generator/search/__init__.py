@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from generator.pipeline.background import Pending
 from generator.pipeline.cache import BuildCache
@@ -102,7 +103,7 @@ def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[st
     return cache.key("search", *parts)
 
 
-def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], sink, cache: BuildCache,
+def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], sink: Any, cache: BuildCache,
                        executor: Executor = INLINE, names: dict[str, str] | None = None) -> Pending:
     """Write the search files into ``sink`` (``sinks.Sink``); the result names them (lunr.js first).
 
@@ -142,7 +143,7 @@ def index_job(records: Iterable[IndexRecord], tag_urls: dict[str, str], names: d
     return [LUNR_JS, *made]
 
 
-def _start_bytes(papers: list[RenderedPaper], tag_urls: dict[str, str], sink, executor: Executor,
+def _start_bytes(papers: list[RenderedPaper], tag_urls: dict[str, str], sink: Any, executor: Executor,
                  names: dict[str, str] | None) -> Pending:
     """The index's files made (in a forked process, unless on one core) and given to the sink."""
     def made() -> dict[str, bytes]:

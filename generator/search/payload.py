@@ -9,7 +9,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from generator.text import cjk
 from generator.latex.tree import math_tree
@@ -141,7 +141,7 @@ def index_script_chunks(data: dict) -> Iterator[bytes]:
     yield b"\");\n"
 
 
-def _json_pieces(value, batch: int = 2_000) -> Iterator[str]:
+def _json_pieces(value: Any, batch: int = 2_000) -> Iterator[str]:
     """``json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))`` in pieces:
     dicts key by key, long lists ``batch`` items at a time, the index's parts by their ``pieces``."""
     if isinstance(value, dict):
@@ -161,12 +161,12 @@ def _json_pieces(value, batch: int = 2_000) -> Iterator[str]:
         yield compact_json(value)
 
 
-def compact_json(value) -> str:
+def compact_json(value: Any) -> str:
     """JSON as every search file writes it: ASCII, sorted keys, no spaces."""
     return json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
 
 
-def data_script(callback: str, name: str, value) -> bytes:
+def data_script(callback: str, name: str, value: Any) -> bytes:
     """A script handing ``value`` to ``callback(name, value)``: JSON text given to JSON.parse
     (index_script's reasons: faster to parse, ASCII, no "<"). The site's files loaded on demand
     (the index's shards, the lists' abstracts) are such scripts, since fetch() is refused from file://."""

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from generator.model.paper import RenderedPaper
 from generator.search import fuzzy
@@ -114,5 +115,5 @@ def term_files(found: _Terms, documents: int, described: dict,
         yield f"{FOLDER}/f{number}.js", _script(f"f{number}", bucket)
 
 
-def _script(name: str, value) -> bytes:
+def _script(name: str, value: Any) -> bytes:
     return data_script(CALLBACK, name, value)

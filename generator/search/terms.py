@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
 from lunr.stemmer import PorterStemmer
@@ -123,7 +124,7 @@ def unaccented(text: str) -> str:
     return "".join(map(_fold, normalise(text).translate(_PLAIN_LETTERS)))
 
 
-def people_terms(authors) -> list[str]:
+def people_terms(authors: Iterable[tuple[str, str]]) -> list[str]:
     """The authors field's terms: each author's name, each affiliation once (five authors of one
     university do not weigh it five times), and each name's word written with accents also as written
     without them, so that `Hogsgaard` finds Høgsgaard and `Gabor` Gábor, as readers type them."""

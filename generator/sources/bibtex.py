@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from bibtexparser import middlewares
 from bibtexparser.middlewares.names import parse_single_name_into_parts
+from bibtexparser.model import Entry
 from pylatexenc.latex2text import LatexNodes2Text
 
 from generator.model.paper import DETAILS, SourceList, VolumeInfo
@@ -83,11 +86,11 @@ def _resolve(found: Blocks, strings: Strings) -> list:
     return entries
 
 
-def _fields(block) -> dict:
+def _fields(block: Entry) -> dict:
     return {key.lower(): field.value for key, field in block.fields_dict.items()}
 
 
-def volume_info(fields: dict, warn) -> VolumeInfo:
+def volume_info(fields: dict, warn: Callable[..., None]) -> VolumeInfo:
     """An ``@proceedings`` entry as PMLR and the ACL Anthology write it: ``title`` or ``booktitle``
     (else ``name``), ``editor``, ``year``, ``volume``, the ``published``/``end``/``start`` dates,
     ``address``, the meeting's ``name`` and ``shortname``, and ``sections = {name=Title|name=Title}``."""
@@ -109,7 +112,7 @@ def volume_info(fields: dict, warn) -> VolumeInfo:
     )
 
 
-def _day(fields: dict, key: str, warn) -> dt.date | None:
+def _day(fields: dict, key: str, warn: Callable[..., None]) -> dt.date | None:
     """A date field; PMLR gives one date per section (``2023-01-01|2023-06-01``): the first is the volume's.
     A date that does not parse is left out with a warning."""
     value = str(fields.get(key, "")).split("|")[0].strip()
@@ -150,7 +153,7 @@ def _record(key: str, fields: dict) -> dict:
     return record
 
 
-def _names(value) -> list[str] | str:
+def _names(value: Any) -> list[str] | str:
     """Names split as BibTeX splits them (a stray trailing comma, as in "Greenstreet, Laura,", is
     accepted as BibTeX accepts it), without BibTeX's "and others" (et al.)."""
     if isinstance(value, str):

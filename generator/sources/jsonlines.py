@@ -144,7 +144,7 @@ def _reason(exc: Exception) -> str:
     return str(exc).split(";")[0]
 
 
-def _replace_surrogates(value, depth: int = 0):
+def _replace_surrogates(value: Any, depth: int = 0) -> Any:
     """The value with every lone surrogate made U+FFFD (the replacement character): the record is kept.
     Only as deep as a record's fields go (an author object in a list); deeper values are never used."""
     if isinstance(value, str):

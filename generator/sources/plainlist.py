@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from generator.text.cleantext import clean
@@ -26,7 +27,7 @@ def parse(text: str, name: str, path: Path | None = None) -> SourceList:
     return SourceList(path=path or Path(name), title=title, entries=entries)
 
 
-def _entries(lines: list[str], start: int, name: str):
+def _entries(lines: list[str], start: int, name: str) -> Iterator[Entry]:
     """Group non-blank lines into entries; lines inside an entry join with a newline."""
     block: list[str] = []
     block_line = 0
