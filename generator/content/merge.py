@@ -210,8 +210,8 @@ class _Sync:
         """The unmatched page of the same list whose text is nearest, if near enough.
 
         Only the few pages that share the most distinctive words with the entry are compared
-        (``WordIndex``): comparing every changed entry with every page was quadratic (a third of
-        2,000 abstracts edited took minutes). The comparison itself is unchanged.
+        (``WordIndex``): comparing every changed entry with every page was quadratic, minutes for a
+        volume with many abstracts edited. The comparison itself is unchanged.
         """
         if not entry.text.strip():
             return None  # a paper without an abstract is found by its id or its title only
