@@ -5,7 +5,7 @@ The pipeline makes one ``Executor`` from the cores it may use and the size polic
 of some cost to map a function over (``map``), a job to start beside the stage (``start``), or a
 job fed items one by one (``feed``). The executor alone decides, by the policy, whether that
 runs in this process, in forked workers or in a fresh process; a stage never compares a size
-itself. Every way runs the same functions on the same objects, so the bytes made are the same.
+itself. Every way runs the same functions on the same data, so the bytes made are the same.
 The processes themselves are pipeline/background.py's.
 """
 
