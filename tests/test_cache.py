@@ -172,6 +172,24 @@ def test_a_well_formed_entry_of_the_wrong_shape_is_not_trusted(seed_content, tmp
     assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
 
 
+def test_a_rendered_abstract_of_another_shape_is_rendered_again(seed_content, tmp_path, forbid):
+    """A cached rendering whose fields are not RenderedPaper's (kept by a build whose RenderedPaper had other
+    fields) is a miss: the abstract is rendered again, not a crash (found by mypy, pipeline/rendering.py)."""
+    run(seed_content, tmp_path / "uncached", cache=False)
+    run(seed_content, tmp_path / "site")
+    (folder,) = (seed_content / CACHE_DIR).glob("abstracts-*")
+    shard = sorted(folder.iterdir())[0]
+    records = json.loads(shard.read_bytes().split(b"\n", 1)[1])
+    for record in records.values():
+        record["fields"]["a_field_gone_since"] = ""
+    data = json.dumps(records).encode()
+    sealed.write_atomically(shard, sealed.header_of(data), data)  # sealed with this user's key: trusted
+    guards = forbid(renders=len(records))
+    run(seed_content, tmp_path / "site")
+    assert guards["render"].calls == len(records) > 0
+    assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
+
+
 def test_an_unwritable_cache_only_makes_the_build_slower(seed_content, tmp_path):
     (seed_content / CACHE_DIR).write_text("a file where the cache folder should be")
     run(seed_content, tmp_path / "site")
