@@ -9,6 +9,7 @@ import re
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 from typing import TextIO
 
 from generator.errors import NOT_PUBLISHED, Diagnostic
@@ -33,10 +34,10 @@ class Reporter:
     def report(self, diagnostic: Diagnostic) -> None:
         self.diagnostics.append(diagnostic)
 
-    def warn(self, message: str, path=None, line=None) -> None:
+    def warn(self, message: str, path: Path | str | None = None, line: int | None = None) -> None:
         self.report(Diagnostic("warning", message, path, line))
 
-    def error(self, message: str, path=None, line=None) -> None:
+    def error(self, message: str, path: Path | str | None = None, line: int | None = None) -> None:
         self.report(Diagnostic("error", message, path, line))
 
     def info(self, message: str) -> None:

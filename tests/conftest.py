@@ -34,6 +34,15 @@ def copy_content(target: Path) -> Path:
 
 
 @pytest.fixture
+def large_sizes(monkeypatch) -> None:
+    """Every volume takes a large volume's paths (runtime/sizes.py): work split over forked workers from
+    a single item, the search index and the template workers in fresh processes; child processes too."""
+    from generator.runtime import sizes
+
+    monkeypatch.setenv(sizes.ENVIRONMENT, "large")
+
+
+@pytest.fixture
 def seed_content(tmp_path) -> Path:
     """A private copy of the bundled NeurIPS 2026 content folder."""
     return copy_content(tmp_path / "content")

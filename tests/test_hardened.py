@@ -295,7 +295,7 @@ def test_a_forged_cache_entry_is_not_published(tmp_path, monkeypatch):
 def test_the_cache_key_never_appears_half_written(tmp_path, monkeypatch):
     """Two processes making the key at once (two first builds, two test workers): neither finds an
     empty key file, which would read as no key and turn its cache off; the first key linked wins."""
-    from generator.runtime import cache
+    from generator.runtime import sealed as cache  # the user's secret and the sealed files (runtime/sealed.py)
 
     path = tmp_path / "proceedings" / "cache-key"
     seen, urandom = [], os.urandom

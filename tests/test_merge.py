@@ -10,6 +10,7 @@ from generator.content.pages import read_page, render_page, split_front_matter
 from generator.sources.plainlist import parse
 from generator.text.yamlutil import load_mapping
 from generator.errors import ContentError
+from generator.runtime.executor import Executor
 
 ABSTRACTS = [
     "We introduce Alpha, a method for sorting. It is fast and simple to use in practice.",
@@ -179,7 +180,7 @@ def test_pages_read_on_two_cores_are_the_pages_read_on_one(tmp_path):
         meta = {"id": str(n), "title": f"Paper {n}", "slug": f"paper-{n}", "tags": ["a"], "order": n}
         (papers / f"paper-{n}.md").write_text(render_page(meta, f"Abstract {n}."), encoding="utf-8")
     (papers / "paper-7.md").write_text("---\ntitle: [unclosed\n---\n\nBody\n", encoding="utf-8")
-    one, two = read_pages(tmp_path, jobs=1), read_pages(tmp_path, jobs=2)
+    one, two = read_pages(tmp_path, Executor(1)), read_pages(tmp_path, Executor(2))
     assert list(one) == list(two)
     for path in one:
         a, b = one[path], two[path]

@@ -18,6 +18,7 @@ from generator.derive.related import (
     tfidf_vectors, text_terms,
 )
 from generator.search.terms import terms
+from generator.runtime.executor import Executor
 
 WORDS = ("graph neural network kernel bayesian inference diffusion model policy reinforcement robot "
          "protein molecule language token attention sparse convex gradient privacy federated causal "
@@ -112,7 +113,7 @@ def test_two_cores_give_the_answer_of_one():
     documents = [text_terms(" ".join(rng.sample(words, 3)), " ".join(rng.choices(words, k=40)))
                  for _ in range(2_100)]
     vectors = tfidf_vectors(documents)
-    assert nearest(vectors, RELATED_COUNT, jobs=2) == nearest(vectors, RELATED_COUNT, jobs=1)
+    assert nearest(vectors, RELATED_COUNT, Executor(2)) == nearest(vectors, RELATED_COUNT, Executor(1))
 
 
 def _reference_dot(a: dict[int, float], b: dict[int, float]) -> float:

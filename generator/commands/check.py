@@ -3,7 +3,7 @@
 For an organiser's own CI: the config, the lists, the pages, the LaTeX of
 every abstract, links in abstracts and the theme's templates. It runs the
 build's pipeline into a sink that keeps nothing, planning the sync without
-applying it. It must cope with lists of 100,000 entries, so it never derives
+applying it. It must cope with the longest lists, so it never derives
 titles for entries that have no page yet (it only renders their abstracts) and
 tries the templates on a sample of the papers.
 """
@@ -80,7 +80,8 @@ def check(content_dir: Path, reporter: Reporter, people: Rules | None = None, si
     new = [e for e in entries if entry_digest(e) not in known]
     render_entries(new, project, reporter)
     check_citations(project, run.rendered, reporter)
-    authors = tuple((paper, paper.details.authors) for paper in [*run.rendered, *new])
+    everyone: list[RenderedPaper | Entry] = [*run.rendered, *new]
+    authors = tuple((paper, paper.details.authors) for paper in everyone)
     if people is None:  # the build warns of the author pages' people with every paper; check sees a sample
         group(authors, project.people, "authors").report(reporter.warn)
     undefined = undefined_macros(reporter.diagnostics)

@@ -31,7 +31,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     reporter = ConsoleReporter(verbose=getattr(args, "verbose", False))
     try:
-        return args.command(args, reporter)
+        code: int = args.command(args, reporter)
+        return code
     except ProceedingsError as exc:
         print(printable(f"error: {exc}"), file=sys.stderr)
         return 2
@@ -132,7 +133,7 @@ def _content_option(parser: argparse.ArgumentParser) -> None:
                         help="content folder: abstract lists, pages, proceedings.yaml (default: content)")
 
 
-def run_build(args, reporter: ConsoleReporter) -> int:
+def run_build(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise ProceedingsError("--jobs must be at least 1")
     result = build(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache, jobs=args.jobs)
@@ -142,13 +143,13 @@ def run_build(args, reporter: ConsoleReporter) -> int:
     return finish(result.summary(args.out), reporter, args.strict)
 
 
-def run_serve(args, reporter: ConsoleReporter) -> int:
+def run_serve(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     from generator.commands.serve import serve
 
     return serve(args.content, args.out, args.host, args.port, args.open, reporter, base_url=args.base_url)
 
 
-def run_check(args, reporter: ConsoleReporter) -> int:
+def run_check(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     from generator.commands.check import check_site
 
     site = args.site if args.site is not None else (Path("site") if (Path("site") / "index.html").is_file() else None)
@@ -158,7 +159,7 @@ def run_check(args, reporter: ConsoleReporter) -> int:
     return finish(checked.summary(), reporter, args.strict)
 
 
-def run_import(args, reporter: ConsoleReporter) -> int:
+def run_import(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     source = args.list
     if source.suffix.lower() not in READERS:
         raise ProceedingsError(f"unknown source format {source.suffix!r} (known: {', '.join(READERS)})",
@@ -174,7 +175,7 @@ def run_import(args, reporter: ConsoleReporter) -> int:
         raise
 
 
-def _import(args, source: Path, reporter: ConsoleReporter, created: bool) -> int:
+def _import(args: argparse.Namespace, source: Path, reporter: ConsoleReporter, created: bool) -> int:
     project = load_project(args.content, reporter, incoming=source)
     if created:  # importing into a new proceedings
         if not args.dry_run:
@@ -214,7 +215,7 @@ def write_config(project: Project, content_dir: Path, reporter: Reporter, dry_ru
                       "keys are there to fill, commented out)")
 
 
-def run_new(args, reporter: ConsoleReporter) -> int:
+def run_new(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     from generator.commands.scaffold import WORKFLOW, create
 
     project, files = create(args.dir, args.title, args.install, archive=args.archive)

@@ -3,7 +3,7 @@
 It reads what Scholar reads — the built pages' ``citation_*`` tags, their visible abstract, the sitemap and
 ``robots.txt`` — not the model, so that a theme that drops a tag is caught too. The model only says which
 pages are papers and where a finding's fix goes (the page file and line). A head is matched with regular
-expressions rather than parsed whole: 10,000 pages are read in a few seconds.
+expressions rather than parsed whole: reading a page's head costs little beside parsing the page.
 
 A rule that fails on every page for a reason of the volume's (no date, no title) is said once, naming
 ``proceedings.yaml``; the others name each paper's page file.

@@ -102,7 +102,7 @@ def text_key(doc: PageDoc) -> str:
     return (made.text if made else "") or doc.salvaged.get("text") or fingerprint(doc.body)
 
 
-def uid_key(doc: PageDoc) -> tuple[str, str] | None:
+def uid_key(doc: PageDoc) -> tuple[str | None, str] | None:
     """(source, the source's id) of a page, also of one whose front matter does not parse."""
     meta = doc.meta if not doc.error else doc.salvaged
     uid = meta.get("uid")
@@ -125,8 +125,8 @@ class PageMatcher:
         shared |= {key for key, count in Counter((e.source, e.uid) for e in entries if e.uid).items() if count > 1}
         by_uid = {uid_key(d): d for d in self.unmatched.values() if uid_key(d) and uid_key(d) not in shared}
         by_text: dict[str, list[PageDoc]] = {}
-        for doc in self.unmatched.values():
-            by_text.setdefault(text_key(doc), []).append(doc)
+        for page in self.unmatched.values():
+            by_text.setdefault(text_key(page), []).append(page)
         pairs, by_text_entries, leftover = [], [], []
         # Every id first: a new entry whose abstract equals another paper's must not take that paper's page.
         for entry in entries:
@@ -145,7 +145,7 @@ class PageMatcher:
         # A page that cannot be read, whose text is not known: it keeps the entry at its place, this build.
         broken = {(d.salvaged.get("source"), d.salvaged.get("entry")): d for d in self.unmatched.values()
                   if d.error and d.salvaged.get("entry")}
-        new_entries = []
+        new_entries: list[Entry] = []
         for entry in leftover:
             doc = broken.get((entry.source, str(entry.index)))
             if doc is not None and doc.path in self.unmatched:

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from generator.runtime.background import map_in_parallel
+from generator.runtime.executor import INLINE, Executor
+from generator.runtime.sizes import Cost
 from generator.model.details import details_to_meta
 from generator.errors import ContentError, Diagnostic
 from generator.model.paper import DETAIL_FIELDS, Entry, SourceList
@@ -33,7 +34,6 @@ from generator.content.pages import (FRONT_MATTER, PAGES_DIR, SLUG, PageDoc, fro
 from generator.text.slugs import slugify, unique
 from generator.derive.titles import pick_title
 
-WRITE_IN_PARALLEL = 2_000  # pages; fewer are written by this process
 
 
 @dataclass(frozen=True)
@@ -72,24 +72,24 @@ class SyncPlan:
     # pages created, as read (pages.written_page), with the key of their front matter (pages.front_key)
     written: dict[Path, tuple[PageDoc, str]] = field(default_factory=dict)
 
-    def apply(self, jobs: int = 1) -> None:
-        """Write the pages (on ``jobs`` cores when there are many: YAML is slow to write) and remove pages.
+    def apply(self, executor: Executor = INLINE) -> None:
+        """Write the pages (by the ``executor``: on every core when there are many; YAML is slow to write)
+        and remove pages.
 
         A content folder that takes no more writes (full, read-only) is one error naming the page."""
         try:
-            self._apply(jobs)
+            self._apply(executor)
         except OSError as exc:
             raise ContentError(f"cannot write the page ({exc.strerror or exc}): is the content folder full or "
                                "read-only? Pages written before it are kept; run again once it can be written",
                                path=os.fsdecode(exc.filename) if exc.filename else None) from None
 
-    def _apply(self, jobs: int) -> None:
+    def _apply(self, executor: Executor) -> None:
         for change in self.changes:
             if change.action == "remove":
                 change.path.unlink(missing_ok=True)
         writes = [change for change in self.changes if change.action != "remove"]
-        workers = jobs if len(writes) >= WRITE_IN_PARALLEL else 1
-        for change, doc in zip(writes, map_in_parallel(_write_pages, writes, workers)):
+        for change, doc in zip(writes, executor.map(_write_pages, writes, Cost.LIGHT)):
             if doc is not None:
                 self.written[change.path] = doc
 
@@ -118,7 +118,7 @@ class _Sync:
         self.derive = derive
         self.tags_version = tags_version
         self.plan = SyncPlan()
-        # path → page, in name order; a dict so that taking a page is O(1) at 10,000 pages
+        # path → page, in name order; a dict so that taking a page costs the same however many there are
         self.unmatched = {d.path: d for d in sorted(docs, key=lambda d: d.path.name)}
         self.titles = {str(d.meta.get("title")) for d in docs if d.meta.get("title")}
         self.slugs = {str(d.meta.get("slug") or d.salvaged.get("slug")) for d in docs
@@ -357,7 +357,7 @@ def _sources_in_page_order(sources: list[SourceList], pairs: list[tuple[Entry, P
     return sorted(sources, key=lambda s: first.get(s.entries[0].source, never) if s.entries else never)
 
 
-def _number(value) -> int:
+def _number(value: object) -> int:
     try:
         return int(str(value))
     except (TypeError, ValueError):

@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from generator.content.fingerprints import Fingerprints
-from generator.runtime.background import map_in_parallel
+from generator.runtime.executor import INLINE, Executor
 from generator.runtime.cache import EntryCache
 from generator.runtime.cache import digest as full_digest
+from generator.runtime.sizes import Cost
 from generator.text.cjk import CJK_RANGES
 from generator.text.cleantext import clean, clean_fields
 from generator.model.details import parse_details
@@ -32,7 +33,6 @@ from generator.reporter import Reporter
 from generator.text.yamlutil import as_lf, dump, load_mapping, read_utf8
 
 PAGES_DIR = "papers"
-READ_IN_PARALLEL = 2_000  # pages; fewer are read in this process
 FENCE = "---"
 # Lower-case ASCII words, and CJK characters as written (generator/text/slugs.py says why).
 SLUG = re.compile(f"^[a-z0-9{CJK_RANGES}]+(?:-[a-z0-9{CJK_RANGES}]+)*$")
@@ -148,7 +148,7 @@ def render_page(meta: dict[str, Any], body: str) -> str:
 
 def written_page(path: Path, meta: dict[str, Any], text: str) -> PageDoc | None:
     """The page ``text`` (``render_page(meta, …)``) as ``read_page`` reads it, without parsing its YAML
-    again: a cold build writes 50,000 pages and would read each one back. Only for front matter whose
+    again: a cold build writes every page and would read each one back. Only for front matter whose
     YAML reads back as written (ints, and strings of printable characters); None for any other."""
     if not _reads_back(meta):
         return None
@@ -293,15 +293,16 @@ def is_page(content_dir: Path, path: Path) -> bool:
             and (not path.is_symlink() or inside(content_dir.resolve(), path) is not None))
 
 
-def read_pages(content_dir: Path, jobs: int = 1, only: list[Path] | None = None,
+def read_pages(content_dir: Path, executor: Executor = INLINE, only: list[Path] | None = None,
                known: EntryCache | None = None) -> dict[Path, PageDoc]:
-    """Every page (or ``only`` these), read and its front matter parsed, on ``jobs`` cores when there are
-    many: YAML is most of a warm build's reading. A front matter an earlier build parsed (``known``: by
+    """Every page (or ``only`` these), read and its front matter parsed, by the ``executor`` (on every core
+    when there are many): YAML is most of a warm build's reading. A front matter an earlier build parsed (``known``: by
     the digest of its text) is taken from there; the others are parsed and put there (the caller saves it)."""
     paths = page_paths(content_dir) if only is None else only
     docs: dict[Path, PageDoc] = {}
     fronts: dict[Path, str] = {}  # the pages to parse: their front matter's digest
     for path in paths if known is not None else ():
+        assert known is not None
         doc, front = _from_known(path, content_dir, known)
         if doc is not None:
             docs[path] = doc
@@ -312,8 +313,7 @@ def read_pages(content_dir: Path, jobs: int = 1, only: list[Path] | None = None,
     def read_share(share: list[Path]) -> list[PageDoc]:
         return [read_page(path, path.relative_to(content_dir)) for path in share]
 
-    workers = jobs if len(missing) >= READ_IN_PARALLEL else 1
-    for path, doc in zip(missing, map_in_parallel(read_share, missing, workers)):
+    for path, doc in zip(missing, executor.map(read_share, missing, Cost.LIGHT)):
         docs[path] = doc
         if path in fronts and doc.error is None and _json_safe(doc.meta):
             known.put(fronts[path], front_record(doc))  # type: ignore[union-attr]
@@ -352,7 +352,7 @@ def _from_known(path: Path, content_dir: Path, known: EntryCache) -> tuple[PageD
 def _json_safe(meta: dict[str, Any]) -> bool:
     """Whether the front matter comes back from JSON as YAML gave it (no dates, sets, bytes or int keys)."""
     try:
-        return json.loads(json.dumps(meta, ensure_ascii=False)) == meta
+        return bool(json.loads(json.dumps(meta, ensure_ascii=False)) == meta)
     except (TypeError, ValueError):
         return False
 

@@ -15,8 +15,9 @@ from typing import Any
 
 from babel import Locale
 
-from generator.runtime.background import map_in_parallel
+from generator.runtime.executor import INLINE, Executor
 from generator.runtime.cache import BuildCache, EntryCache, digest
+from generator.runtime.sizes import Cost
 from generator.model.config import CONFIG_NAME, Config, load_config
 from generator.text.i18n import LANGUAGE_OF_SCRIPT
 from generator.text.cjk import written_language
@@ -35,8 +36,6 @@ from generator.derive.sanity import lint_project
 from generator.derive.titles import title_candidates
 from generator.derive.volume_topics import STRONG, VolumeTopics, is_front_matter, paper_key, survey
 from generator.model.volume import Volume
-
-DERIVE_IN_PARALLEL = 500  # entries; fewer are derived in this process (a fork costs more than it saves)
 
 
 @dataclass(frozen=True)
@@ -177,16 +176,15 @@ def report_links_out(content_dir: Path, reporter: Reporter) -> None:
                       path.relative_to(content_dir))
 
 
-def make_deriver(project: Project, reporter: Reporter, jobs: int = 1) -> Deriver:
-    """Titles and tags for new or changed entries, on ``jobs`` cores (the slow part of a first build)."""
+def make_deriver(project: Project, reporter: Reporter, executor: Executor = INLINE) -> Deriver:
+    """Titles and tags for new or changed entries, by the ``executor`` (the slow part of a first build)."""
 
     def derive_chunk(entries: list[Entry]) -> list[tuple[Derived, bool, RenderedAbstract]]:
         # Each abstract's rendering goes back with its title: the render stage then needs not render it again.
         return [(*derive_one(project, entry), project.renderer.render(entry.text)) for entry in entries]
 
     def derive(entries: Sequence[Entry]) -> list[Derived]:
-        workers = jobs if len(entries) >= DERIVE_IN_PARALLEL else 1
-        results = map_in_parallel(derive_chunk, list(entries), workers)
+        results = executor.map(derive_chunk, list(entries), Cost.HEAVY)
         taxonomy = project.taxonomy
         for entry, (derived, fell_back, rendering) in zip(entries, results):
             project.renderer.remember(entry.text, rendering)

@@ -40,7 +40,7 @@ __all__ = ["People", "Person", "Rules", "fold", "group", "variants"]
 class Person(Generic[T]):
     key: str  # "orcid:…", "id:…" or "name:…"
     folder: str = "people"  # where its page is: people/ (archive) or authors/ (a volume)
-    names: dict = field(default_factory=dict)  # each spelling → how many papers use it, first seen first
+    names: dict[str, int] = field(default_factory=dict)  # each spelling → how many papers use it, first seen first
     affiliations: dict = field(default_factory=dict)  # in order of appearance, as a set
     papers: list = field(default_factory=list)  # the payloads, in the order given, each once
     slug: str = ""
@@ -87,8 +87,8 @@ class People(Generic[T]):
         for first, second in variant_pairs(self.people, self.rules):
             urls = pairs.setdefault((first.name, second.name), ({}, {}))
             urls[0][first.url] = urls[1][second.url] = None
-        for (first, second), (first_urls, second_urls) in pairs.items():
-            warn(variant_message(first, list(first_urls), second, list(second_urls)), PEOPLE_FILE)
+        for (one, other), (first_urls, second_urls) in pairs.items():
+            warn(variant_message(one, list(first_urls), other, list(second_urls)), PEOPLE_FILE)
 
 
 def unclear_message(name: str, count: int, people: int) -> str:
@@ -285,7 +285,7 @@ def _key(family: str, given: tuple[str, ...], length: int, full: frozenset[int],
 
 @functools.lru_cache(maxsize=64)
 def _subsets(items: frozenset[int]) -> tuple[frozenset[int], ...]:
-    found = [frozenset()]
+    found: list[frozenset[int]] = [frozenset()]
     for item in sorted(items):
         found += [subset | {item} for subset in found]
     return tuple(found)

@@ -82,7 +82,7 @@ class Rules:
     @cached_property
     def split(self) -> frozenset[str]:
         """Folded names that ``different`` splits by their spelling."""
-        found = set()
+        found: set[str] = set()
         for names in self.different:
             spellings: dict[str, set[str]] = {}
             for name in names:

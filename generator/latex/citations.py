@@ -36,7 +36,7 @@ def citation(state: StateInline, silent: bool, name: str, end: int) -> bool:
         return _fused_citation(state, silent, name, end)
     notes, pos = _options(state, end)
     keys = braced(state, pos) if notes is not None else None
-    if keys is None:
+    if keys is None or notes is None:
         return _missing(state, silent, name, _cut_short(state, pos, end))
     if not silent:
         _cite(state, name, notes, keys)
@@ -54,7 +54,7 @@ def _fused_citation(state: StateInline, silent: bool, name: str, end: int) -> bo
     prefix = next((command for command in _FUSED_PREFIXES if name.startswith(command)), None)
     if prefix is None or not name[len(prefix)].isupper() or state.src.startswith("{", end):
         return False
-    key_end = _KEY_TAIL.match(state.src, end, state.posMax).end()
+    key_end = tail.end() if (tail := _KEY_TAIL.match(state.src, end, state.posMax)) else end
     if not silent:
         _cite(state, prefix, [], (state.pos + 1 + len(prefix), key_end))
     state.pos = key_end

@@ -102,8 +102,7 @@ def guess(name: str) -> str | None:
 
 
 def _letter_guess(name: str) -> str | None:
-    if name.startswith("v") and _base(name[1:]):
-        base = _base(name[1:])
+    if name.startswith("v") and (base := _base(name[1:])):
         return f"\\boldsymbol{{{base}}}" if base.startswith("\\") else f"\\mathbf{{{base}}}"
     accented = _ACCENTED.match(name)
     if accented and _base(accented.group(1)):
@@ -113,7 +112,7 @@ def _letter_guess(name: str) -> str | None:
     dimension = name[1:] if name.startswith("d") and name[1:] in _DIMENSIONS else None
     word = _WORD_DIMENSION.match(name)
     if dimension or word:
-        return f"d_{{\\mathrm{{{dimension or word.group(1)}}}}}"
+        return f"d_{{\\mathrm{{{dimension or (word.group(1) if word else '')}}}}}"
     if len(name) == 1 and name.isascii() and name.isalpha():
         return f"\\mathcal{{{name}}}" if name.isupper() else f"\\mathbf{{{name}}}"
     if len(name) == 2 and name[0] in _LETTER_FONTS and name[1].isupper():

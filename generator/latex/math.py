@@ -24,7 +24,8 @@ from __future__ import annotations
 import functools
 import html
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
@@ -319,9 +320,9 @@ WIDE_INLINE = 24
 _TAG = re.compile(r"<[^>]*>")
 
 
-def render_math(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
+def render_math(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:  # markdown-it's rule
     token = tokens[idx]
-    mathml = token.meta["mathml"]
+    mathml: str = token.meta["mathml"]
     if token.type == "math_inline" and len(html.unescape(_TAG.sub("", mathml))) > WIDE_INLINE:
         return f'<span class="math-wide">{mathml}</span>'
     return mathml

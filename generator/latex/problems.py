@@ -10,6 +10,8 @@ by a guessed meaning, once, into ``env["tex_guesses"]``.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
@@ -48,7 +50,7 @@ def push_unknown(state: StateInline, name: str, message: str, source: str = "") 
     return token
 
 
-def render_error(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
+def render_error(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:  # markdown-it's rule
     token = tokens[idx]
     problem: TexProblem = token.meta["problem"]
     if token.meta.get("unknown"):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
@@ -232,6 +233,7 @@ class _Splitter:
 
     def _skip(self, edge: re.Match[str]) -> None:
         """Inside a list nested too deeply: find where it ends."""
+        assert self.too_deep is not None
         start, depth = self.too_deep
         if _opens(edge):
             depth += 1
@@ -242,6 +244,7 @@ class _Splitter:
             self._deep_error(edge.end())
 
     def _deep_error(self, stop: int) -> None:
+        assert self.too_deep is not None
         source = self.text[self.too_deep[0] : stop]
         self.too_deep = None
         self.chunk = stop
@@ -283,7 +286,7 @@ def _paragraph(text: str, opening: Token) -> list[Token]:
     return [_token("paragraph_open", "p", 1, opening.level, opening), inline, close]
 
 
-def _token(kind: str, tag: str, nesting: int, level: int, like: Token) -> Token:
+def _token(kind: str, tag: str, nesting: Literal[-1, 0, 1], level: int, like: Token) -> Token:
     token = Token(kind, tag, nesting)
     token.level = level
     token.map = like.map

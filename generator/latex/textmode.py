@@ -369,7 +369,7 @@ def _environment_problem(source: str) -> str | None:
     fused = split_fused_edge(read_command(source, 0)[0], KNOWN_ENVIRONMENTS) if found is None else None
     if found is None and fused is None:
         return None
-    edge, name = found.groups() if found else fused
+    edge, name = found.groups() if found else (fused or ("", ""))
     if name.rstrip("*") in KNOWN_ENVIRONMENTS:
         other = "end" if edge == "begin" else "begin"
         return f"\\{edge}{{{name}}} without a matching \\{other}{{{name}}}"

@@ -1,8 +1,8 @@
 """Which files of the site a pass lists: all of them, or, after an edit that moves no list, those that show
 the edited papers.
 
-A site of 10,000 papers is some 14,000 files. Listing them all (each an ``Output`` with the set of papers it
-shows) to pick the ten whose deps name an edited paper was half of serve's one-page rebuild (issue 29). So a
+A site has more files than papers. Listing them all (each an ``Output`` with the set of papers it
+shows) to pick the few whose deps name an edited paper was half of serve's one-page rebuild. So a
 pass that lists every file keeps what it found in the ``Run`` (a ``Listing``: the papers in their order, the
 pages for the sitemap, what every page shows beyond its own papers). The next pass, when it changed a few
 papers and each keeps its place (``placing``: its address, topics, authors, groups, order, citation key), asks

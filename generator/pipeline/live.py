@@ -70,8 +70,9 @@ class LiveSite:
         self.sink = MemorySink(out_dir)
         self.pipeline = Pipeline(self.content_dir, self.sink, Options(base_url=base_url, keep=True, series=series,
                                                                       people=people or Rules(), background_search=True))
-        self.background = self.pipeline.schedule
-        assert isinstance(self.background, Background)
+        background = self.pipeline.schedule
+        assert isinstance(background, Background)
+        self.background = background
         self.background.on_ready, self.background.on_related = on_search_ready, self._related_ready
         self.errors: list[Diagnostic] = []  # problems of the last rebuild, shown in the browser
         # The problems found the last time the pages were read: a pass that starts after them (a template,
@@ -166,9 +167,9 @@ class LiveSite:
 
 
 def freeze_whole_site() -> None:
-    """Move every object there is out of the garbage collector's sight (gc.freeze). A site of 10,000 papers
-    is some 250,000 objects: each full collection during a small edit scanned them all again, about 250 ms
-    holding the GIL (four a rebuild), while the server's loop, in this process, could answer no one. Frozen,
+    """Move every object there is out of the garbage collector's sight (gc.freeze). A site is some tens of
+    objects a paper: each full collection during a small edit scanned them all again, several a rebuild,
+    holding the GIL, while the server's loop, in this process, could answer no one. Frozen,
     those collections see only what the rebuild made. Cyclic garbage among them waits for the next whole
     pass, which unfreezes them first."""
     gc.freeze()

@@ -207,12 +207,12 @@ class MemorySink(Sink):
 
     def _static_bytes(self, static: dict[str, Path]) -> dict[str, bytes]:
         """The static files' bytes, read again only when a file changed."""
-        kept = {}
+        kept: dict[str, tuple[Path, tuple[int, ...], bytes]] = {}
         for name, source in static.items():
             info = source.stat()  # a file copied over another keeps its inode and may keep its mtime: not its ctime
             stamp = (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
             last = self._static.get(name)
             fresh = last is not None and last[0] == source and last[1] == stamp
-            kept[name] = last if fresh else (source, stamp, source.read_bytes())
+            kept[name] = last if fresh and last is not None else (source, stamp, source.read_bytes())
         self._static = kept
         return {name: data for name, (_, _, data) in kept.items()}

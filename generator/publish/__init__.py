@@ -104,8 +104,8 @@ class Publication:
 
     def file_makers(self, paths: Iterable[str]) -> dict[str, Callable[[], bytes]]:
         """Each of the volume's own files (name → a function making its bytes), as ``files`` has them. Each
-        is made when it is written and let go: at 50,000 papers the citation files are 150 MB together,
-        and made all at once they were the build's peak of memory (issue 29)."""
+        is made when it is written and let go: the citation files grow with every paper, and made all at
+        once they would be a large volume's peak of memory."""
         paths = list(paths)
 
         def references() -> Iterator[Reference]:

@@ -85,6 +85,6 @@ def apa(ref: Reference) -> tuple[str, Markup]:
 
 def volume_apa(texts: Iterable[str]) -> bytes:
     """Every paper's reference, one a line, in proceedings order (a reference list to paste)."""
-    # Each line encoded on its own: 50,000 references never exist as one str (4 bytes a character once
+    # Each line encoded on its own: the references never exist as one str (4 bytes a character once
     # a single one lies beyond U+FFFF), as papers_json does.
     return b"".join(f"{text}\n".encode("utf-8") for text in texts)

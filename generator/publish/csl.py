@@ -1,8 +1,8 @@
 """CSL-JSON (Zotero, Pandoc, citeproc): one ``paper-conference`` item per paper, a volume's as one array.
 
 Variables are those of the CSL 1.0.2 schema; a fact the paper and the volume do not give is left out. The
-abstract is left out too (issue 29): CSL-JSON is what citeproc and Pandoc format references from, and no
-citation style prints an abstract; at 50,000 papers the volume's abstracts were 55 MB of this file. A reference
+abstract is left out too: CSL-JSON is what citeproc and Pandoc format references from, and no citation
+style prints an abstract, which would be most of this file's bytes. A reference
 manager gets them from ``proceedings.ris``, and a paper's own CSL-JSON (the Cite box, the reading list's
 export, made in the browser: reading_list.py) has its abstract, which costs no file.
 """
@@ -45,7 +45,7 @@ def csl_item(ref: Reference) -> dict[str, Any]:
 
 def csl_json(items: Iterable[dict[str, Any]]) -> bytes:
     """A CSL-JSON file: an array of items, one a line (readable in a diff), UTF-8."""
-    # Each item encoded on its own: 50,000 items never exist as one str, nor copied into a second
-    # (at 50,000 papers a spike of 250 MB in the build, issue 29; papers_json's reason).
+    # Each item encoded on its own: the items never exist as one str, nor copied into a second (a spike
+    # of memory as large as the file, twice over; papers_json's reason).
     lines = b",\n".join(json.dumps(item, ensure_ascii=False).encode("utf-8") for item in items)
     return b"".join((b"[\n", lines, b"\n]\n")) if lines else b"[]\n"

@@ -37,7 +37,7 @@ from generator.model.volume import Volume
 READING_LIST = "reading-list.html"
 AWARDS = "awards.html"
 # The words the search box shows (_search_messages.html), once for the volume rather than in every page's
-# search form: 930 bytes a page, 50 MB at 50,000 papers (issue 29). A series' own pages keep theirs inline.
+# search form: about a kilobyte on every page of the volume. A series' own pages keep theirs inline.
 SEARCH_MESSAGES = "assets/search-messages.js"
 AUTHORS_PER_PAGE = 400  # names on each page of the author index (about 40 KB)
 
@@ -147,11 +147,11 @@ class Output:
     deps: frozenset[str] | None = None
 
 
-def _ids(papers) -> frozenset[str]:
+def _ids(papers: Iterable[RenderedPaper | None]) -> frozenset[str]:
     return frozenset([p.paper.id for p in papers if p is not None])
 
 
-def _shows(papers, only: frozenset[str] | None) -> bool:
+def _shows(papers: Iterable[RenderedPaper], only: frozenset[str] | None) -> bool:
     """Whether a file showing these papers is listed: always (``only`` None), or when it shows one of ``only``."""
     return only is None or any(p.paper.id in only for p in papers)
 
@@ -261,15 +261,17 @@ class SiteRenderer:
         """The script handing search.js, cite.js and reading-list.js their words: ``messages`` of
         _search_messages.html, _cite_messages.html and _reading_messages.html (JSON made safe for HTML by
         ``tojson``, and so for a script too): once for the volume, not in every page (issue 29)."""
-        words = {name: self.env.get_template(template).module.messages for name, template in (
+        words = {name: self.env.get_template(template).module.messages  # type: ignore[attr-defined]
+                 for name, template in (
             ("Search", "_search_messages.html"), ("Cite", "_cite_messages.html"),
             ("ReadingList", "_reading_messages.html"))}
         return "".join(f"globalThis.proceedings{name}Messages = {messages};\n"
                        for name, messages in words.items()).encode("utf-8")
 
     def home_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
-        """The volume's contents (render/contents.py): every paper on the home page, or past 1,000 papers
-        the home page's list of groups and a contents page for each group (or part, or run of small groups)."""
+        """The volume's contents (render/contents.py): every paper on the home page, or past
+        ``contents.CONTENTS_PAPERS`` papers the home page's list of groups and a contents page for each group (or part,
+        or run of small groups)."""
         contents = plan_contents(papers, list_weight)
         self.shared["session_names"] = readable_sessions([name for paper in papers for name in paper.details.sessions])
         awarded = sum(1 for paper in papers if paper.details.award)  # the home page links awards.html
@@ -324,7 +326,8 @@ class SiteRenderer:
             places |= {index for index, paper in enumerate(papers) if paper.paper.id in naming}
         return sorted(places)
 
-    def _paper_page(self, paper: RenderedPaper, previous, following) -> bytes:
+    def _paper_page(self, paper: RenderedPaper, previous: RenderedPaper | None,
+                    following: RenderedPaper | None) -> bytes:
         # Citations and meta tags are made here, when the page is rendered, not for every paper up front.
         extra = self.publication.paper_context(paper) if self.publication else {}
         return self.render("paper.html", "../", paper=paper, previous=previous, next=following, **extra)

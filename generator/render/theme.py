@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import Callable, NoReturn
 
 import jinja2
 from jinja2.debug import rewrite_traceback_stack
@@ -87,7 +88,7 @@ class Theme:
 class _TemplateLoader(jinja2.FileSystemLoader):
     """A template that is not UTF-8 is a template error naming its file and line, not a crash."""
 
-    def get_source(self, environment: jinja2.Environment, template: str):
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         try:
             return super().get_source(environment, template)
         except UnicodeDecodeError as exc:
@@ -105,7 +106,7 @@ class _Environment(jinja2.Environment):
     """An error raised while a template runs (an undefined name, a failing filter, ``1/0``, a
     macro calling itself) becomes a template error naming the template file and line."""
 
-    def handle_exception(self, source: str | None = None):
+    def handle_exception(self, source: str | None = None) -> NoReturn:
         error = rewrite_traceback_stack(source=source)
         if isinstance(error, jinja2.TemplateSyntaxError):
             raise error

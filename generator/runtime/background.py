@@ -1,6 +1,11 @@
-"""Run one slow job at a time off the main thread, dropping jobs made stale by newer ones.
+"""The processes the build's work runs in: forked, fresh (from a fork server), or a background job.
 
-The dev server rebuilds the search index after the pages are served. In a
+Which one a piece of work gets is runtime/executor.py's choice, by the size policy
+(runtime/sizes.py); this module only starts them, sends them their work and reads back
+their results.
+
+``BackgroundRunner`` runs one slow job at a time off the main thread, dropping jobs made stale
+by newer ones. The dev server rebuilds the search index after the pages are served. In a
 forked process it uses the second core and cannot slow the server down
 (no shared GIL), and a job overtaken by a newer edit is simply killed.
 Where fork is unavailable the job runs in a thread instead.
@@ -18,6 +23,7 @@ import pickle
 import threading
 import time
 from collections.abc import Iterable, Iterator
+from multiprocessing.connection import Connection
 from typing import Any, Callable, TypeVar
 
 Job = Callable[[], Any]
@@ -27,7 +33,7 @@ T = TypeVar("T")
 class BackgroundRunner:
     def __init__(self) -> None:
         self._context = _fork_context()
-        self._process = None
+        self._process: Any = None  # the context's Process
         self._waiter: threading.Thread | None = None
         self._lock = threading.Lock()
 
@@ -62,6 +68,11 @@ class BackgroundRunner:
         self._process = None
 
 
+def can_fork() -> bool:
+    """Whether work can go to a forked process here (not on Windows, nor where fork is disabled)."""
+    return _fork_context() is not None
+
+
 def _fork_context():
     try:
         return multiprocessing.get_context("fork")
@@ -88,7 +99,7 @@ def _die_with(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
-def _child(job: Job, sender, receiver, parent: int) -> None:
+def _child(job: Job, sender: Connection, receiver: Connection, parent: int) -> None:
     _die_with(parent)
     receiver.close()  # or a parent that died would leave us blocked writing to our own pipe
     try:
@@ -98,7 +109,7 @@ def _child(job: Job, sender, receiver, parent: int) -> None:
         os._exit(0)  # skip the parent's atexit handlers and threads we inherited
 
 
-def _wait(receiver, on_done: Callable[[Any], None]) -> None:
+def _wait(receiver: Connection, on_done: Callable[[Any], None]) -> None:
     try:
         result = receiver.recv()
     except (EOFError, OSError):
@@ -134,11 +145,6 @@ def in_parallel(job: Job) -> Pending:
 
 
 FEED_BATCH = 500  # items a fresh process is sent at a time
-# Papers from which the search index's job and the template workers are fresh processes, not forked. Below,
-# forking costs less time (no fork server to start, nothing to send: at 10,000 papers a cold build took 6-8 s
-# longer with fresh processes, on a busy machine) and the pages a forked child comes to copy are few; at
-# 50,000 papers they were 1.2 GB of the tree's peak (issue 29).
-FRESH_FROM = 20_000
 
 
 def _fresh_context():
@@ -157,8 +163,8 @@ def in_fresh_process(job: Callable[..., T], items: Iterable, *args: Any, now: in
 
     A process forked from this one shares its pages until either side writes to them, and this one
     writes to its papers all through a build (reading an object counts it): every page the child
-    inherited then counts twice. At 50,000 papers the search index's child so held ~650 MB of papers it
-    read only the words of (issue 29). This process is forked from multiprocessing's fork server, a small
+    inherited then counts twice, though the job may read only a little of each object (the search index
+    reads only the papers' words). This process is forked from multiprocessing's fork server, a small
     process started once, and sent ``items`` (which must pickle, as must ``job``, a module-level function,
     and ``args``) ``FEED_BATCH`` at a time by a thread of this one, as the job reads them; the first
     ``now`` by this thread before it returns (what the job needs before it can start: sent by a thread
@@ -182,7 +188,7 @@ def in_fresh_process(job: Callable[..., T], items: Iterable, *args: Any, now: in
     return Pending(None, process, receiver)
 
 
-def _send(items: Iterable, connection) -> None:
+def _send(items: Iterable, connection: Connection) -> None:
     batch: list = []
     for item in items:
         batch.append(item)
@@ -193,7 +199,7 @@ def _send(items: Iterable, connection) -> None:
         connection.send(batch)
 
 
-def _feed(items: Iterable, connection) -> None:
+def _feed(items: Iterable, connection: Connection) -> None:
     """Send ``items`` in batches, then None; a job cancelled or dead ends the sending."""
     try:
         _send(items, connection)
@@ -205,12 +211,12 @@ def _feed(items: Iterable, connection) -> None:
         release_free_memory()  # the batches' buffers
 
 
-def _received(connection) -> Iterator:
+def _received(connection: Connection) -> Iterator:
     while (batch := connection.recv()) is not None:  # EOFError: the sender died before the end
         yield from batch
 
 
-def _fresh_child(job: Callable[..., Any], args: tuple, feed, sender) -> None:
+def _fresh_child(job: Callable[..., Any], args: tuple, feed: Connection, sender: Connection) -> None:
     _die_with(os.getppid())  # the fork server, which ends with the process that started it
     _send_outcome(sender, lambda: job(_received(feed), *args))
 
@@ -227,22 +233,22 @@ _MALLOC_TRIM = _trim()
 
 def release_free_memory() -> None:
     """Give the C heap's free pages back to the system before a fork. The stages before leave much
-    of it free but held (at 10,000 papers 72 MB of 242 MB, after related papers); held, those pages
-    are shared with the child until this process writes into them again, and then copied: counted
-    twice, for a child that never reads them (issue 29)."""
+    of it free but held (relating papers above all); held, those pages are shared with the child until
+    this process writes into them again, and then copied: counted twice, for a child that never reads
+    them."""
     if _MALLOC_TRIM is not None:
         _MALLOC_TRIM(0)
 
 
 class Pending:
-    """The result of a job started by ``in_parallel``.
+    """The result of a job started by ``in_parallel`` or ``in_fresh_process`` (or run on demand).
 
     The result is read as soon as the child sends it, by a thread: a result larger than the pipe's
-    buffer (the search index's 7,000 file names at 50,000 papers) would otherwise hold the child, and
-    every page it un-shared, until its result is asked for — the whole render stage (issue 29).
+    buffer (the search index's file names, for a large volume) would otherwise hold the child, and
+    every page it un-shared, until its result is asked for — the whole render stage.
     """
 
-    def __init__(self, job: Job | None, process=None, receiver=None):
+    def __init__(self, job: Job | None, process: Any = None, receiver: Connection | None = None) -> None:
         self._job, self._process = job, process
         self._outcome: tuple[bool, Any] | None = None
         self._reader: threading.Thread | None = None
@@ -256,7 +262,7 @@ class Pending:
         """Whether the job is at work in its own process now (a core taken)."""
         return self._process is not None and self._outcome is None and self._process.is_alive()
 
-    def _receive(self, receiver) -> None:
+    def _receive(self, receiver: Connection) -> None:
         try:
             self._outcome = receiver.recv()
         except (EOFError, OSError):
@@ -266,7 +272,9 @@ class Pending:
 
     def __call__(self) -> Any:
         if self._process is None:
+            assert self._job is not None
             return self._job()
+        assert self._reader is not None
         self._reader.join()
         self._process.join()
         if self._outcome is None:
@@ -300,14 +308,14 @@ class _Then(Pending):
         self._first.cancel()
 
 
-def _child_reporting(job: Job, sender, receiver, parent: int) -> None:
+def _child_reporting(job: Job, sender: Connection, receiver: Connection, parent: int) -> None:
     """Like ``_child``, but an exception goes back to the parent as (True, exception)."""
     _die_with(parent)
     receiver.close()
     _send_outcome(sender, job)
 
 
-def _send_outcome(sender, job: Callable[[], Any]) -> None:
+def _send_outcome(sender: Connection, job: Callable[[], Any]) -> None:
     """Run ``job`` in this child and send the parent (False, its result) or (True, the exception it raised,
     or a RuntimeError naming it when it cannot be pickled); then end the child."""
     try:
@@ -327,24 +335,3 @@ def _picklable(value: Any) -> bool:
         return True
     except Exception:  # noqa: BLE001 - anything that cannot make the trip
         return False
-
-
-def map_in_parallel(func: Callable[[list], list], items: list, workers: int) -> list:
-    """``func`` over ``items`` split into ``workers`` ordered chunks, each in its own process."""
-    if workers < 2 or len(items) < 2 * workers or _fork_context() is None:
-        return func(items)
-    size = -(-len(items) // workers)
-    return [item for result in map_chunks(func, [items[i : i + size] for i in range(0, len(items), size)])
-            for item in result]
-
-
-def map_chunks(func: Callable[[list], T], chunks: list[list]) -> list[T]:
-    """``func`` over each chunk: the first in this process, each other one in a forked process."""
-    waits = [in_parallel(lambda chunk=chunk: func(chunk)) for chunk in chunks[1:] if chunk]
-    try:
-        first = func(chunks[0]) if chunks else None  # this process takes a share too
-    except BaseException:
-        for wait in waits:
-            wait.cancel()
-        raise
-    return ([first] if chunks else []) + [wait() for wait in waits]

@@ -1,6 +1,6 @@
 """The build cache: work a previous build did, kept for a build whose inputs are the same.
 
-A warm rebuild of 10,000 unchanged papers spends most of its time redoing
+A warm rebuild of unchanged papers would spend most of its time redoing
 work whose inputs did not move: rendering abstracts, relating papers,
 building the search index. This cache keeps the results of the last build
 in ``<content>/.proceedings-cache/`` (beside the pages, never in the site;
@@ -17,15 +17,15 @@ It can never make a wrong site:
   with a secret of this user's (``cache-key`` in ``$XDG_CACHE_HOME/proceedings/``,
   never in the content folder), so a cache that came with someone else's
   content folder — committed, or forged to publish its own HTML — is a miss
-  too: only a cache this user's builds wrote is trusted;
+  too: only a cache this user's builds wrote is trusted (runtime/sealed.py);
 * entries are plain JSON or bytes, never pickles: a cache that came with
   someone else's content folder cannot run code;
 * a cache that cannot be read or written (read-only folder, disk full) is
   a miss and never fails the build.
 
 Each kind of entry keeps only its latest key, so the folder does not grow. No
-step holds a large entry as one string: the rendered abstracts (≈ 130 MB of
-JSON at 50,000 papers, which ``json`` turned into a 1 GB peak) are split into
+step holds a large entry as one string: the rendered abstracts (JSON that
+``json`` would hold several times over while reading it) are split into
 up to 256 shard files read only when a record of theirs is asked for, and the
 search index is written and read in chunks.
 ``proceedings build --no-cache`` neither reads nor writes it; deleting the
@@ -36,26 +36,21 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import shutil
 import json
-import os
 import platform
-import tempfile
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path, PurePath
 from typing import Any
 
-from generator.runtime.output import atomic_file
+from generator.runtime.sealed import (FORMAT, copy_checked, copy_in, header_of, key_file, read_checked, remove,
+                                       secret_key, write_atomically)
 
 CACHE_DIR = ".proceedings-cache"
-FORMAT = 2  # 2: payload digests keyed with the user's secret
-_MAGIC = b"proceedings-cache"
 # Libraries whose version can change a byte of the site.
 _LIBRARIES = ("markdown-it-py", "mdit-py-plugins", "latex2mathml", "pylatexenc", "lunr", "Jinja2", "MarkupSafe",
               "PyYAML", "mkdocs", "Babel")
 _GENERATOR = Path(__file__).resolve().parent.parent  # the whole package
-_CHUNK = 1 << 20
 _README = (b"This folder is a cache of proceedings builds (rendered abstracts, related papers, the search\n"
            b"index). Deleting it is always safe; `proceedings build --no-cache` ignores it.\n")
 
@@ -67,55 +62,6 @@ def digest(*parts: str | bytes) -> str:
         data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
         hasher.update(len(data).to_bytes(8, "little"))
         hasher.update(data)
-    return hasher.hexdigest()
-
-
-def key_file() -> Path:
-    """Where this user's cache key lives: the user's cache folder, never a content folder."""
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "proceedings" / "cache-key"
-
-
-@lru_cache(maxsize=None)
-def secret_key(path: Path) -> bytes | None:
-    """The secret at ``path`` that keys every payload digest, made on first use (None: no cache can be
-    trusted). Its folder is the user's, so no one who can only write a content folder can read it."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists():
-            _make_key(path)
-        key = path.read_bytes()
-    except OSError:
-        return None
-    return key if len(key) == 32 else None
-
-
-def _make_key(path: Path) -> None:
-    """A new key, written whole under a private name and then linked into place, so that a process
-    racing this one (two first builds at once, two test workers) finds no key or the whole key, never
-    an empty file: that one would read as no key and turn its cache off. The first link wins."""
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)  # mode 0600
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(os.urandom(32))
-        try:
-            os.link(temp, path)
-        except FileExistsError:
-            pass
-    finally:
-        os.unlink(temp)
-
-
-def _sealer() -> Any:
-    """A hasher keyed with the user's secret: what an entry's payload digest is made with."""
-    return hashlib.blake2b(digest_size=20, key=secret_key(key_file()) or b"")
-
-
-def payload_digest(data: bytes) -> str:
-    """The keyed digest an entry file's header carries for its payload."""
-    hasher = _sealer()
-    hasher.update(len(data).to_bytes(8, "little"))
-    hasher.update(data)
     return hasher.hexdigest()
 
 
@@ -163,21 +109,21 @@ class BuildCache:
 
     def store_bytes(self, kind: str, key: str, data: bytes) -> None:
         if self.folder is not None:
-            self._store(kind, key, lambda target: _write_atomically(target, _header(data), data))
+            self._store(kind, key, lambda target: write_atomically(target, header_of(data), data))
 
     # -- large files, in chunks ---------------------------------------------------
 
     def copy_out(self, kind: str, key: str, target: Path) -> bool:
         """Copy an entry's bytes to ``target`` without holding them in memory; False (and
         nothing written) when the entry is missing or damaged."""
-        found = self.folder is not None and _copy_checked(self._path(kind, key), target)
+        found = self.folder is not None and copy_checked(self._path(kind, key), target)
         (self.hits if found else self.misses).append(kind)
         return found
 
     def store_file(self, kind: str, key: str, source: Path) -> None:
         """Keep the bytes of the file ``source`` as an entry, read in chunks."""
         if self.folder is not None:
-            self._store(kind, key, lambda target: _copy_in(source, target))
+            self._store(kind, key, lambda target: copy_in(source, target))
 
     # -- JSON -------------------------------------------------------------------
 
@@ -217,12 +163,12 @@ class BuildCache:
         assert self.folder is not None
         for other in self.folder.glob(f"{kind}-*"):
             if other != keep:
-                _remove(other)
+                remove(other)
 
-    def _read(self, path: Path | None) -> bytes | None:
+    def _read(self, path: Path) -> bytes | None:
         if self.folder is None:
             return None
-        return _read_checked(path)
+        return read_checked(path)
 
     def _prepare(self) -> None:
         assert self.folder is not None
@@ -230,84 +176,11 @@ class BuildCache:
         for name, text in ((".gitignore", b"*\n"), ("README", _README),
                            ("CACHEDIR.TAG", b"Signature: 8a477f597d28d172789f06886806bc55\n")):
             if not (self.folder / name).exists():
-                _write_atomically(self.folder / name, text)
-
-
-def _file_digest(handle, size: int) -> str:
-    """``payload_digest(data)`` of the next ``size`` bytes of an open file, read in chunks ("" if it has fewer)."""
-    hasher = _sealer()
-    hasher.update(size.to_bytes(8, "little"))
-    while size and (chunk := handle.read(min(_CHUNK, size))):
-        hasher.update(chunk)
-        size -= len(chunk)
-    return hasher.hexdigest() if size == 0 else ""
-
-
-def _header(data: bytes) -> bytes:
-    return _header_for(payload_digest(data))
-
-
-def _header_for(data_digest: str) -> bytes:
-    return b"%s %d %s\n" % (_MAGIC, FORMAT, data_digest.encode())
+                write_atomically(self.folder / name, text)
 
 
 def _json_bytes(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
-
-
-def _read_checked(path: Path) -> bytes | None:
-    """An entry file's payload, or None if it is missing or damaged (and then removed)."""
-    try:
-        with open(path, "rb") as handle:
-            header = handle.readline(200)
-            data = handle.read()
-    except OSError:
-        return None
-    if header != _header(data):
-        _remove(path)  # damaged: never trusted, never read again
-        return None
-    return data
-
-
-def _copy_checked(path: Path, target: Path) -> bool:
-    """Check an entry file's digest reading it in chunks, then copy its payload to ``target``."""
-    try:
-        with open(path, "rb") as handle:
-            header = handle.readline(200)
-            size = os.fstat(handle.fileno()).st_size - len(header)
-            if header != _header_for(_file_digest(handle, size)):
-                _remove(path)
-                return False
-            handle.seek(len(header))
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "wb") as out:
-                shutil.copyfileobj(handle, out, _CHUNK)
-        return True
-    except OSError:
-        target.unlink(missing_ok=True)
-        return False
-
-
-def _copy_in(source: Path, target: Path) -> None:
-    with open(source, "rb") as handle:
-        header = _header_for(_file_digest(handle, os.fstat(handle.fileno()).st_size))
-        handle.seek(0)
-        with atomic_file(target) as out:
-            out.write(header)
-            shutil.copyfileobj(handle, out, _CHUNK)
-
-
-def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path, ignore_errors=True)
-    else:
-        path.unlink(missing_ok=True)
-
-
-def _write_atomically(path: Path, *chunks: bytes) -> None:
-    with atomic_file(path) as handle:
-        for chunk in chunks:
-            handle.write(chunk)
 
 
 class EntryCache:
@@ -358,7 +231,7 @@ class EntryCache:
 
     def _load(self, shard: str) -> dict[str, Any]:
         folder = self.folder
-        data = _read_checked(folder / shard) if folder is not None else None
+        data = read_checked(folder / shard) if folder is not None else None
         try:
             found = json.loads(data) if data is not None else None
         except ValueError:  # cannot happen with a checked digest, unless our own writer was wrong
@@ -372,11 +245,11 @@ class EntryCache:
         folder.mkdir(exist_ok=True)
         for path in folder.iterdir():  # shards no record of this build is in
             if path.name not in self._used:
-                _remove(path)
+                remove(path)
         for shard, used in self._used.items():
             if shard in self._changed or len(used) != len(self._found.get(shard, {})):
                 data = _json_bytes(used)
-                _write_atomically(folder / shard, _header(data), data)
+                write_atomically(folder / shard, header_of(data), data)
 
 
 def _shard(record_key: str) -> str:
@@ -388,7 +261,7 @@ def _shard(record_key: str) -> str:
 def paper_key(paper: Any) -> str:
     """A paper's record key: every field of it, so any edit is a miss. Of its page file, only the
     name counts: the same content folder given as ``content`` or as an absolute path is one cache."""
-    values = [getattr(paper, name) for name in _field_names(type(paper))]
+    values = [getattr(paper, name) for name in _field_names(paper.__class__)]
     return digest(repr([value.name if isinstance(value, PurePath) else value for value in values]))
 
 

@@ -20,7 +20,7 @@ import stat
 import tempfile
 import unicodedata
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterator
+from typing import Any, BinaryIO, Callable, IO, Iterator
 
 try:
     import fcntl
@@ -156,7 +156,7 @@ def output_lock(out_dir: Path, on_wait: Callable[[str], None] | None = None) -> 
         handle.close()  # releases the lock
 
 
-def _same_file(handle, path: Path) -> bool:
+def _same_file(handle: IO[Any], path: Path) -> bool:
     try:
         return os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino
     except FileNotFoundError:
@@ -181,7 +181,7 @@ def staged_site(out_dir: Path, on_wait: Callable[[str], None] | None = None) -> 
                           path=_in_site(exc.filename, staging.path, out_dir)) from None
 
 
-def _in_site(filename, staging: Path, out_dir: Path) -> Path | str:
+def _in_site(filename: str | bytes | None, staging: Path, out_dir: Path) -> Path | str:
     """A file of the staging folder named by its place in the site (``site/papers/x.html``, which the
     reader knows), never by the staging folder's own name."""
     if not filename:

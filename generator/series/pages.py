@@ -14,7 +14,7 @@ addresses) and ``feed.xml`` (the newest volume's papers), the feed and sitemaps 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from generator import __version__
 from generator.series.people import group_people
@@ -45,7 +45,7 @@ class SeriesPages:
                                         "paper_count": sum(len(v.papers) for v in volumes)},
                                 volumes=volumes, search_volumes=[search_volume(v) for v in volumes])
 
-    def render(self, template: str, root: str, **context) -> bytes:
+    def render(self, template: str, root: str, **context: Any) -> bytes:
         try:
             return self.env.get_template(template).render(root=root, **context).encode("utf-8")
         except Exception as exc:  # a theme's own template: name it, never a traceback

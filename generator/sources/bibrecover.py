@@ -58,7 +58,8 @@ def read_blocks(text: str, warn: Warn, skip: Warn) -> Blocks:
     finally:
         logger.setLevel(level)
     found = recover(library, text, warn, skip)
-    for block in [*found.entries, *found.strings]:
+    keyed: list[model.Entry | model.String] = [*found.entries, *found.strings]
+    for block in keyed:
         block.key = block.key.replace(_HIDDEN, "\\")
     for string in found.strings:
         string.value = string.value.replace(_HIDDEN, "\\")
@@ -68,7 +69,7 @@ def read_blocks(text: str, warn: Warn, skip: Warn) -> Blocks:
     return found
 
 
-def recover(library, text: str, warn: Warn, skip: Warn) -> Blocks:
+def recover(library: bibtexparser.Library, text: str, warn: Warn, skip: Warn) -> Blocks:
     """The library's entries and strings, with those bibtexparser failed on recovered."""
     found = Blocks(list(library.entries), list(library.strings))
     lines = text.split("\n")
@@ -79,7 +80,7 @@ def recover(library, text: str, warn: Warn, skip: Warn) -> Blocks:
         if isinstance(kept, model.String):
             found.strings.append(kept)
         elif kept is not None:
-            found.entries.append(kept)
+            found.entries.append(kept)  # type: ignore[arg-type]  # what is not a @string is an entry
     # Field names are BibTeX's in any case (BibDesk writes `Author`): one spelling, each field once.
     found.entries = sorted((first_values(entry, warn) for entry in found.entries),
                            key=lambda entry: entry.start_line or 0)
@@ -87,7 +88,8 @@ def recover(library, text: str, warn: Warn, skip: Warn) -> Blocks:
     return found
 
 
-def _recovered(block, lines: list[str], anchors: list[int], warn: Warn, skip: Warn):
+def _recovered(block: model.ParsingFailedBlock, lines: list[str], anchors: list[int], warn: Warn,
+               skip: Warn) -> model.Block | None:
     line = (block.start_line or 0) + 1
     if isinstance(block, model.DuplicateFieldKeyBlock):
         return block.ignore_error_block
@@ -121,7 +123,7 @@ def first_values(entry: model.Entry, warn: Warn) -> model.Entry:
     return model.Entry(entry.entry_type, entry.key, list(seen.values()), entry.start_line, entry.raw)
 
 
-def _bare(value) -> str:
+def _bare(value: object) -> str:
     return " ".join(str(value).strip().strip('{}"').split())
 
 
@@ -165,7 +167,7 @@ class _Scan:
         self.unclosed_entry = False
 
     def fields(self, at: int) -> list[model.Field]:
-        found = []
+        found: list[model.Field] = []
         while True:
             at = _skip(self.text, at, " \t\r\n,")
             if at >= len(self.text):
@@ -244,7 +246,7 @@ def _line_of(text: str, at: int) -> int:
     return text.count("\n", 0, at)
 
 
-def reason(block) -> str:
+def reason(block: model.Block) -> str:
     error = getattr(block, "error", None)
     message = str(error).strip() if error else ""
     # bibtexparser adds a note for programmers ("Note: The entry … is available as `failed_block…`").

@@ -71,9 +71,9 @@ def drop_duplicates(sources: list[SourceList]) -> tuple[list[SourceList], list[D
                 across[pair] += 1
                 first_line.setdefault(pair, entry.line)
         kept_sources.append(replace(source, entries=tuple(kept)) if len(kept) < len(source.entries) else source)
-    for (repeating, original), count in across.items():
-        diagnostics.append(Diagnostic("warning", _repeats_of_file(repeating, original, count), repeating,
-                                      first_line[(repeating, original)], REPEAT, count))
+    for (repeating, earlier), count in across.items():
+        diagnostics.append(Diagnostic("warning", _repeats_of_file(repeating, earlier, count), repeating,
+                                      first_line[(repeating, earlier)], REPEAT, count))
     return kept_sources, diagnostics
 
 

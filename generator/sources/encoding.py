@@ -74,10 +74,10 @@ def with_note(source: SourceList, decoded: Decoded, name: str) -> SourceList:
 def decode(raw: bytes) -> Decoded:
     """``raw`` as text; ``NotText`` when no encoding reads it (a file that is UTF-8 but for some lines is
     always read: those lines in Windows-1252 at worst)."""
-    for bom, codec in _BOMS:
+    for bom, marked in _BOMS:
         if raw.startswith(bom):
-            said = "" if codec == "utf-8-sig" else f"read as {name(codec)}, as its byte-order mark says"
-            return Decoded(as_lf(raw.decode(codec, "replace")).removeprefix("\ufeff"), codec, said, 1, "info")
+            said = "" if marked == "utf-8-sig" else f"read as {name(marked)}, as its byte-order mark says"
+            return Decoded(as_lf(raw.decode(marked, "replace")).removeprefix("\ufeff"), marked, said, 1, "info")
     if b"\x00" not in raw:
         try:
             return Decoded(as_lf(raw.decode("utf-8")), "utf-8")

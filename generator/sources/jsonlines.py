@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from collections.abc import Iterable, Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from generator.errors import ContentError
 from generator.model.paper import SourceList
@@ -144,7 +144,7 @@ def _reason(exc: Exception) -> str:
     return str(exc).split(";")[0]
 
 
-def _replace_surrogates(value, depth: int = 0):
+def _replace_surrogates(value: Any, depth: int = 0) -> Any:
     """The value with every lone surrogate made U+FFFD (the replacement character): the record is kept.
     Only as deep as a record's fields go (an author object in a list); deeper values are never used."""
     if isinstance(value, str):
@@ -159,8 +159,8 @@ def _replace_surrogates(value, depth: int = 0):
 
 
 def _our_names(value: dict) -> dict:
-    links = value.get("links") if isinstance(value.get("links"), dict) else {}
-    record = {}
+    links = value["links"] if isinstance(value.get("links"), dict) else {}
+    record: dict[str, Any] = {}
     for key, item in [*links.items(), *value.items()]:
         name = field_name(str(key))
         item = source_value(name or "", str(key), item)
@@ -170,6 +170,6 @@ def _our_names(value: dict) -> dict:
 
 
 def _unused_keys(value: dict) -> list[str]:
-    links = value.get("links") if isinstance(value.get("links"), dict) else {}
+    links = value["links"] if isinstance(value.get("links"), dict) else {}
     keys = [str(key) for key in value if key != "links"] + [f"links.{key}" for key in links]
     return [key for key in keys if field_name(key.removeprefix("links.")) is None]

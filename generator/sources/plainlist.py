@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from generator.text.cleantext import clean
@@ -29,7 +30,7 @@ def parse(text: str, name: str, path: Path | None = None) -> SourceList:
     return SourceList(path=path or Path(name), title=title, entries=entries, diagnostics=skipped)
 
 
-def _entries(lines: list[str], start: int, name: str):
+def _entries(lines: list[str], start: int, name: str) -> Iterator[Entry | Diagnostic]:
     """Group non-blank lines into entries; lines inside an entry join with a newline."""
     block: list[str] = []
     block_line = 0

@@ -137,14 +137,14 @@ def _rows(lines: list[str], start: int, delimiter: str, reader: RecordReader) ->
                 first = start + rows.line_num
             return
         except csv.Error as exc:
-            row = _line_alone(lines[first - 1], delimiter)
-            if row is None:
+            alone = _line_alone(lines[first - 1], delimiter)
+            if alone is None:
                 reader.skip(f"this row cannot be read ({exc}: is a quote never closed?); skipped it and read on "
                             "from the next line", first)
             else:
                 reader.warn(f"this row cannot be read whole ({exc}: is a quote never closed?); read its first "
                             "line alone, as a spreadsheet would, and on from the next line", first)
-                yield row, first
+                yield alone, first
             start = first + 1
 
 

@@ -65,7 +65,7 @@ def load_mapping(
         for key, _ in node.value
         if isinstance(key, yaml.ScalarNode)
     }
-    return data, lines
+    return data, lines  # type: ignore[return-value]  # a MappingNode constructs a dict
 
 
 def _check_size(root: yaml.Node, path: Path | str, error: type[ProceedingsError], first_line: int) -> None:
