@@ -15,7 +15,7 @@ import pytest
 
 from conftest import REPO, copy_content
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.errors import ProceedingsError
 from generator.runtime import executor as executor_module
 from generator.runtime import sizes

@@ -124,7 +124,7 @@ class Pipeline:
         self.reporter = Reporter()
         self.now = Pass()
         self.schedule = schedule_for(options)
-        self.executor = Executor(options.cores)  # where each stage's work runs, by the size policy (sizes.py)
+        self.executor = Executor(options.cores)  # where each stage's work runs, by the size policy (runtime/sizes.py)
 
     def run(self, reporter: Reporter, start: str = "project", now: Pass | None = None,
             until: str = "publish") -> Run:
