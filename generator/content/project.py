@@ -25,7 +25,7 @@ from generator.errors import ContentError
 from generator.latex import AbstractRenderer, RenderedAbstract
 from generator.content.merge import Derived, Deriver
 from generator.model.paper import Entry, SourceList
-from generator.content.pages import PAGES_DIR
+from generator.content.pages import PAGES_DIR, is_page
 from generator.reporter import Reporter
 from generator.sources import READERS, find_sources, links_out, read_source
 from generator.sources.duplicates import drop_duplicates
@@ -154,6 +154,8 @@ def _page_texts(pages_dir: Path) -> dict[tuple[str, int] | str, str]:
     name when it holds none."""
     texts: dict[tuple[str, int] | str, str] = {}
     for path in sorted(pages_dir.glob("*.md")) if pages_dir.is_dir() else ():
+        if not is_page(pages_dir.parent, path):  # a FIFO, a folder, a link out: the build reads none of them
+            continue
         try:
             with path.open("rb") as handle:
                 text = handle.read(_PAGE_HEAD).decode("utf-8", "ignore")

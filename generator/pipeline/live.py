@@ -24,6 +24,7 @@ from typing import Callable
 from generator.content.changes import Classifier, Kind
 from generator.errors import Diagnostic, ProceedingsError
 from generator.content.pages import PAGES_DIR
+from generator.model.details import site_path_problem
 from generator.derive.people_file import Rules
 from generator.pipeline.stages import OUTPUTS, STAGE_NAMES, Options, Pass, Pipeline, first_stage, keep_related
 from generator.reporter import Reporter
@@ -103,7 +104,7 @@ class LiveSite:
 
     def rebuild(self, changed: set[Path]) -> Rebuild:
         grouped = self.classifier().kinds(changed | self._links_to(changed))
-        other = grouped.pop(Kind.OTHER, None)
+        other = [path for path in grouped.pop(Kind.OTHER, ()) if self._document(path)]
         if not grouped and other:  # a document a paper may link to, replaced or copied in: published as a build does
             return self._run([Kind.OTHER.value], "publish", Pass())
         if not grouped:
@@ -111,6 +112,15 @@ class LiveSite:
         start, now = first_stage(set(grouped))
         now.pages = grouped.get(Kind.PAGE, set())
         return self._run(sorted(kind.value for kind in grouped), start, now)
+
+    def _document(self, path: Path) -> bool:
+        """Whether ``path`` may be a document a paper links to by path (a PDF, slides…), which the build
+        publishes: not a folder's own event, nor a cache's or an editor's litter, nor a hidden file."""
+        try:
+            name = path.relative_to(self.content_dir).as_posix()
+        except ValueError:
+            return False
+        return not path.is_dir() and not site_path_problem(name)
 
     def _links_to(self, changed: set[Path]) -> set[Path]:
         """The sources and pages that are links to a changed file within the folder: the build reads them
