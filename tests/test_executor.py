@@ -136,6 +136,31 @@ def test_a_policy_the_environment_misnames_is_a_message_not_a_traceback(tmp_path
     assert "PROCEEDINGS_SIZES='tiny'" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
+def test_no_process_the_build_starts_imports_from_the_current_folder(tmp_path):
+    """A build run from inside a content repository that holds a `multiprocessing/` and a `selectors.py`
+    (hostile, or a name clash): the fork server was started with `python -c`, which put the current folder
+    first on its import path and ran that code (then the build died with a traceback)."""
+    content = copy_content(tmp_path / "content")
+    marker = tmp_path / "ran"
+    for module in ("multiprocessing/__init__.py", "selectors.py", "socket.py"):
+        path = content / module
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(f"open({str(marker)!r}, 'a').write({module!r} + '\\n')\nraise SystemExit(3)\n",
+                        encoding="utf-8")
+    launcher = tmp_path / "bin" / "proceedings"  # as the installed command: its own folder on the path, not the cwd
+    launcher.parent.mkdir()
+    launcher.write_text("import sys\nfrom generator.commands.cli import main\n\nif __name__ == '__main__':\n"
+                        "    sys.exit(main())\n", encoding="utf-8")  # as pip writes a console script
+    env = {**os.environ, sizes.ENVIRONMENT: "large", "PYTHONPATH": str(REPO)}
+    env.pop("PYTHONSAFEPATH", None)
+    done = subprocess.run([sys.executable, str(launcher), "build", "--content", ".", "--out", str(tmp_path / "site")],
+                          cwd=content, env=env, capture_output=True, text=True, timeout=600)
+    assert not marker.exists(), marker.read_text(encoding="utf-8")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert (tmp_path / "site" / "index.html").is_file()
+
+
 def test_no_module_but_the_executor_starts_a_process_or_holds_a_size_threshold():
     """Processes start in runtime/background.py, on runtime/executor.py's word; sizes live in sizes.py."""
     package = REPO / "generator"

@@ -154,7 +154,31 @@ def _fresh_context():
         return None
     # The server imports these once; each process it forks for a job has them without importing them.
     context.set_forkserver_preload(["generator.search", "generator.pipeline.shares"])
+    _start_fork_server()
     return context
+
+
+def _start_fork_server() -> None:
+    """Start multiprocessing's fork server importing nothing from the current folder. It is started as
+    ``python -c …``, which puts the current folder first on its import path: a content repository's own
+    ``multiprocessing/`` or ``selectors/`` would run its code. ``PYTHONSAFEPATH`` keeps that folder off the
+    server's path, and the path it is then given, this process's, goes without it too."""
+    import multiprocessing.forkserver as forkserver
+    import sys
+
+    here = {"", os.getcwd()}
+    path, safe = sys.path[:], os.environ.get("PYTHONSAFEPATH")
+    own = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # generator's parent
+    sys.path[:] = [entry for entry in path if entry not in here] + ([own] if own in here else [])
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        forkserver.ensure_running()
+    finally:
+        sys.path[:] = path
+        if safe is None:
+            os.environ.pop("PYTHONSAFEPATH", None)
+        else:
+            os.environ["PYTHONSAFEPATH"] = safe
 
 
 def in_fresh_process(job: Callable[..., T], items: Iterable, *args: Any, now: int = 0) -> Pending:
