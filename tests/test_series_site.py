@@ -1,0 +1,48 @@
+"""A series is one site of collections (issue 39): whatever a theme may show of a volume is there on every
+build, whether the volume was built again or carried over unchanged."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from archive_fixtures import FIXTURES
+from generator.commands.build import build
+from generator.commands.reporter import Reporter
+
+# Three PMLR volumes, each with its @proceedings' editors (as mlresearch/v* .bib files give them).
+PMLR = {"2024": "colt-2024-theory.bib", "2025": "pmlr-v247-quirks.bib", "2099": "pmlr-quirks.bib"}
+EDITORS = {"2024": "Shipra Agrawal, Aaron Roth", "2025": "Shipra Agrawal, Aaron Roth",
+           "2099": "Richard Roe, Mikael Høgsgaard"}
+
+# A series' theme showing each volume's editors on its home page (docs/themes.md: a volume's ``volume``
+# is the volume's own ``site`` object, with ``editors``).
+EDITORS_THEME = """{% extends "archive-base.html" %}
+{% block content %}{% for v in volumes %}
+<section data-volume="{{ v.path }}"><p class="editors">{{ v.volume.editors | join(", ") }}</p></section>
+{% endfor %}{% endblock %}
+"""
+
+
+def pmlr_series(root: Path) -> Path:
+    content = root / "series"
+    for name, source in PMLR.items():
+        (content / name).mkdir(parents=True)
+        shutil.copyfile(FIXTURES / "venues" / source, content / name / source)
+    (content / "proceedings.yaml").write_text("title: PMLR\n", encoding="utf-8")
+    (content / "theme" / "templates").mkdir(parents=True)
+    (content / "theme" / "templates" / "archive.html").write_text(EDITORS_THEME, encoding="utf-8")
+    return content
+
+
+def shown_editors(site: Path) -> dict[str, str]:
+    home = (site / "index.html").read_text(encoding="utf-8")
+    return dict(re.findall(r'<section data-volume="([^"]+)"><p class="editors">([^<]*)</p>', home))
+
+
+def test_every_volume_shows_its_editors_on_every_build(tmp_path):
+    content = pmlr_series(tmp_path)
+    for attempt in range(3):  # the first writes the pages; the second reads them; the third carries volumes over
+        build(content, tmp_path / "site", Reporter())
+        assert shown_editors(tmp_path / "site") == EDITORS, f"build {attempt + 1}"
