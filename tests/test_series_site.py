@@ -10,6 +10,7 @@ from pathlib import Path
 from archive_fixtures import FIXTURES
 from generator.commands.build import build
 from generator.commands.reporter import Reporter
+from generator.series.live import LiveSeries
 
 # Three PMLR volumes, each with its @proceedings' editors (as mlresearch/v* .bib files give them).
 PMLR = {"2024": "colt-2024-theory.bib", "2025": "pmlr-v247-quirks.bib", "2099": "pmlr-quirks.bib"}
@@ -46,3 +47,30 @@ def test_every_volume_shows_its_editors_on_every_build(tmp_path):
     for attempt in range(3):  # the first writes the pages; the second reads them; the third carries volumes over
         build(content, tmp_path / "site", Reporter())
         assert shown_editors(tmp_path / "site") == EDITORS, f"build {attempt + 1}"
+
+
+def test_serve_shows_what_build_shows_of_every_volume(tmp_path):
+    content = pmlr_series(tmp_path)
+    build(content, tmp_path / "site", Reporter())
+    live = LiveSeries(content, tmp_path / "served")
+    try:
+        live.build_all()
+        assert shown_editors(tmp_path / "served") == EDITORS
+        assert live.files["index.html"] == (tmp_path / "site" / "index.html").read_bytes()
+        assert live.files["papers.json"] == (tmp_path / "site" / "papers.json").read_bytes()
+    finally:
+        live.close()
+
+
+def test_the_series_pages_see_the_series_as_site_and_by_their_names_before(tmp_path):
+    content = pmlr_series(tmp_path)
+    (content / "theme" / "templates" / "archive-search.html").write_text(
+        '{% extends "archive-base.html" %}{% block content %}<p id="site">{{ site.title }}|{{ site.paper_count }}|'
+        '{{ site.language }}</p><p id="series">{{ series.title }}|{{ series.paper_count }}</p>'
+        '<p id="volumes">{% for v in volumes %}{{ v.path }}:{{ v.volume.number }};{% endfor %}</p>{% endblock %}',
+        encoding="utf-8")
+    result = build(content, tmp_path / "site", Reporter())
+    page = (tmp_path / "site" / "search.html").read_text(encoding="utf-8")
+    assert f'<p id="site">PMLR|{result.papers}|en</p>' in page
+    assert f'<p id="series">PMLR|{result.papers}</p>' in page
+    assert '<p id="volumes">2099:999;2025:247;2024:247;</p>' in page
