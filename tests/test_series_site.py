@@ -74,3 +74,23 @@ def test_the_series_pages_see_the_series_as_site_and_by_their_names_before(tmp_p
     assert f'<p id="site">PMLR|{result.papers}|en</p>' in page
     assert f'<p id="series">PMLR|{result.papers}</p>' in page
     assert '<p id="volumes">2099:999;2025:247;2024:247;</p>' in page
+
+
+def test_a_theme_of_either_name_frames_the_series_pages(tmp_path):
+    """A series' templates are ``series*.html``; a theme's ``archive*.html`` (their names before) is found where
+    the new name is asked for, folder by folder: its own frame wraps the default home page, and the default
+    frame can still be extended by either name."""
+    content = pmlr_series(tmp_path)
+    templates = content / "theme" / "templates"
+    (templates / "archive.html").unlink()
+    (templates / "archive-base.html").write_text(
+        '{% extends "default/archive-base.html" %}{% block title %}Old frame · {{ site.title }}{% endblock %}',
+        encoding="utf-8")
+    (templates / "series-search.html").write_text(
+        '{% extends "series-base.html" %}{% block content %}<p id="new">{{ volumes | length }}</p>{% endblock %}',
+        encoding="utf-8")
+    build(content, tmp_path / "site", Reporter())
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    search = (tmp_path / "site" / "search.html").read_text(encoding="utf-8")
+    assert "<title>Old frame · PMLR</title>" in home and 'class="volume-list"' in home  # the default series.html
+    assert "<title>Old frame · PMLR</title>" in search and '<p id="new">3</p>' in search

@@ -57,15 +57,15 @@ def _page(renderer: SiteRenderer, parts: SeriesParts, path: str, template: str, 
 
 
 def home_page(renderer: SiteRenderer, parts: SeriesParts) -> Iterator[Output]:
-    yield _page(renderer, parts, "index.html", "archive.html", "")
+    yield _page(renderer, parts, "index.html", "series.html", "")
 
 
 def search_page(renderer: SiteRenderer, parts: SeriesParts) -> Iterator[Output]:
-    yield _page(renderer, parts, "search.html", "archive-search.html", "")
+    yield _page(renderer, parts, "search.html", "series-search.html", "")
 
 
 def reading_list_page(renderer: SiteRenderer, parts: SeriesParts) -> Iterator[Output]:
-    yield _page(renderer, parts, "reading-list.html", "archive-reading-list.html", "")
+    yield _page(renderer, parts, "reading-list.html", "series-reading-list.html", "")
 
 
 def people_pages(renderer: SiteRenderer, parts: SeriesParts) -> Iterator[Output]:
