@@ -37,7 +37,7 @@ SERIES_NAMES = frozenset({"index.html", "search.html", "reading-list.html", "pap
 
 
 @dataclass(frozen=True)
-class Listing:
+class SeriesPaper:
     """A paper as the series' own pages list it (a person's papers): small, typed, no abstract."""
 
     id: str
@@ -48,7 +48,7 @@ class Listing:
     page: str = ""  # its page file, from the series' content folder ("2024/papers/x.md"): where warnings point
 
     @classmethod
-    def of(cls, paper: RenderedPaper, prefix: str) -> Listing:
+    def of(cls, paper: RenderedPaper, prefix: str) -> SeriesPaper:
         return cls(paper.paper.id, f"{quote(prefix, safe='')}/{quote(paper.url)}", paper.title_plain,
                    paper.details.authors, paper.details.year, f"{prefix}/{PAGES_DIR}/{paper.paper.path.name}")
 
@@ -59,7 +59,7 @@ class SeriesVolume:
 
     path: str  # the folder's name, which is also its prefix in the site
     volume: Volume
-    papers: tuple[Listing, ...]
+    papers: tuple[SeriesPaper, ...]
     year: str  # the volume's year, else its papers' most common one, else a year in the folder's name
     sitemaps: tuple[str, ...] = ()  # the volume's sitemaps that list pages (not an index), for the series' index
     number: str = ""  # its number and place: the volume's own, else as most of its papers give them
@@ -67,7 +67,7 @@ class SeriesVolume:
 
     @classmethod
     def of(cls, path: str, volume: Volume, papers: list[RenderedPaper], files: Iterable[str] = ()) -> SeriesVolume:
-        listings = tuple(Listing.of(paper, path) for paper in papers)
+        listings = tuple(SeriesPaper.of(paper, path) for paper in papers)
         return cls(path, volume, listings, volume.year or _common_year(listings) or _year_in(path),
                    leaf_sitemaps(files), volume.number or most_common(p.details.volume for p in papers),
                    volume.place or most_common(p.details.address for p in papers))
@@ -248,7 +248,7 @@ def _year_in(name: str) -> str:
     return found[-1] if found else ""
 
 
-def _common_year(papers: tuple[Listing, ...]) -> str:
+def _common_year(papers: tuple[SeriesPaper, ...]) -> str:
     years = Counter(paper.year for paper in papers if paper.year.isdigit())
     return years.most_common(1)[0][0] if years else ""
 

@@ -1,6 +1,6 @@
 """People across the volumes of a series: one page per person, by the rule of derive/people.py.
 
-This is the series' side only: its papers are the volumes' ``Listing``s, and a person's papers
+This is the series' side only: its papers are the volumes' ``SeriesPaper``s, and a person's papers
 are grouped by volume for ``person.html``.
 """
 
@@ -10,14 +10,14 @@ from typing import Callable
 
 from generator.derive.people import Person, Rules, group
 from generator.derive.sanity import Place, orders_across
-from generator.series.layout import Listing, SeriesVolume
+from generator.series.layout import SeriesPaper, SeriesVolume
 
 
 class SeriesPerson(Person):
-    """A person whose papers are (volume, Listing) pairs, volumes newest first."""
+    """A person whose papers are (volume, SeriesPaper) pairs, volumes newest first."""
 
-    def by_volume(self) -> list[tuple[SeriesVolume, list[Listing]]]:
-        grouped: dict[str, tuple[SeriesVolume, list[Listing]]] = {}
+    def by_volume(self) -> list[tuple[SeriesVolume, list[SeriesPaper]]]:
+        grouped: dict[str, tuple[SeriesVolume, list[SeriesPaper]]] = {}
         for volume, paper in self.papers:
             grouped.setdefault(volume.path, (volume, []))[1].append(paper)
         return list(grouped.values())
