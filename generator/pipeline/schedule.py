@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Callable
 from generator.pipeline.background import BackgroundRunner, Pending
 from generator.pipeline.cache import BuildCache
 from generator.model.paper import RenderedPaper
-from generator.render.html import tag_urls
+from generator.render.people_topics import tag_urls
 from generator.search import search_files, start_search_files
 from generator.pipeline.sinks import Sink
 

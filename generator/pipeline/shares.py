@@ -9,9 +9,9 @@ beside the build's 637 at 50,000 papers. So a build's template workers are fresh
 * every paper as a list shows it (``listed``): its title, authors, links and topics, with its texts
   left out — whether it has an abstract and the abstract's language (``lang_attr``) stand in for it;
 * in full, the papers whose own pages it renders: a run of the volume, in proceedings order;
-* its outputs, as the renderer's own calls (``functools.partial`` of ``SiteRenderer.render`` or
-  ``._paper_page``), pickled with each paper as its number in the volume (``_Outgoing``) and read
-  back against the worker's papers (``_Incoming``).
+* its outputs, those their page types declare a worker may render (``Output.share``: a list, or a
+  paper's own page), as the renderer's own calls, pickled with each paper as its number in the volume
+  (``_Outgoing``) and read back against the worker's papers (``_Incoming``).
 
 It makes its own ``SiteRenderer`` (the templates, the citations, related papers from their ids) and
 writes its files into the staging folder. The build renders the rest: the files made from the whole
@@ -21,7 +21,6 @@ volume, the abstracts' and the reading list's blocks, redirects and a share of t
 from __future__ import annotations
 
 import dataclasses
-import functools
 import io
 import pickle
 from collections.abc import Iterator
@@ -38,9 +37,6 @@ from generator.render.html import SiteInfo, SiteRenderer
 from generator.render.theme import Theme
 from generator.text.cjk import language_of
 
-# The templates a list-only paper (``listed``) renders exactly as the whole paper does: they show a
-# paper's title, authors, links and topics, and of its abstract only whether there is one and its language.
-LIST_TEMPLATES = frozenset({"index.html", "contents.html", "tag.html", "tags.html", "author.html", "authors.html"})
 # Of the paper pages, the share the build renders itself, beside the whole-volume files and the blocks:
 # at 10,000 papers the build's CPU was 5.4 s and the worker's 6.3 s with 0.4, so about even halves.
 OWN_PAGES = 0.45
@@ -96,19 +92,18 @@ class Shares:
         for part in range(workers):
             mine = lists[part::workers]
             theirs = pages[given * part // workers:given * (part + 1) // workers]
-            whole = {number[id(output.render.args[0])] for output in theirs}
+            whole = {number[id(output.paper)] for output in theirs}
             pendings.append(in_fresh_process(render_share, self._items(mine + theirs, whole, number), self.context,
                                              now=len(self.papers) + 1))  # the papers, before this process renders
         return own, pendings
 
-    def _kind(self, output, number: dict[int, int]) -> str | None:
-        """"list", "page" (a paper's own page) or None: this one the build renders."""
-        render = output.render
-        if not isinstance(render, functools.partial) or getattr(render.func, "__self__", None) is not self.renderer:
-            return None
-        if render.func == self.renderer._paper_page:
-            return "page" if id(render.args[0]) in number else None
-        return "list" if render.args and render.args[0] in LIST_TEMPLATES else None
+    @staticmethod
+    def _kind(output, number: dict[int, int]) -> str | None:
+        """"list", "page" (a paper's own page) or None: this one the build renders (``Output.share``, as its
+        page type declared it)."""
+        if output.share == "page":
+            return "page" if id(output.paper) in number else None
+        return output.share or None
 
     def _items(self, outputs: list, whole: set[int], number: dict[int, int]) -> Iterator:
         """What a worker is sent, made as it is sent: every paper (in full those whose pages it renders,
@@ -156,8 +151,7 @@ def render_share(items: Iterator, context: ShareContext) -> list[str]:
         papers.append(item)
     publication = Publication(papers, context.site.volume, context.config.macros, related=context.related)
     renderer = SiteRenderer(Theme.for_content(context.content_dir), context.config, context.site,
-                            publication=publication)
-    renderer.shared = context.shared
+                            publication=publication, shared=context.shared)
     names = []
     for data in items:
         for path, render in _Incoming(io.BytesIO(data), renderer, papers).load():

@@ -27,9 +27,9 @@ from generator.derive.groups import award_groups, group_index, readable_sessions
 from generator.render.contents import plan_contents
 from generator.render.paginate import list_weight, paginate
 from generator.render.records import papers_json
-from generator.model.paper import RenderedPaper, Tag
-from generator.derive.people import People, Person, Rules, group, name_key
-from generator.text.slugs import list_page_name, slugify, unique
+from generator.model.paper import RenderedPaper
+from generator.derive.people import People, Person, Rules
+from generator.render.people_topics import TagPage, author_urls, group_authors, group_tags
 from generator.render.theme import Theme
 from generator.model.volume import Volume
 
@@ -87,55 +87,6 @@ class SiteInfo:
 
 
 @dataclass(frozen=True)
-class TagPage:
-    tag: Tag
-    papers: tuple[RenderedPaper, ...]
-
-    @property
-    def url(self) -> str:
-        return f"tags/{self.tag.slug}.html"
-
-
-def group_tags(papers: list[RenderedPaper]) -> list[TagPage]:
-    """One page per tag, in name order, papers in proceedings order. Names that differ only in case
-    ("Privacy", "privacy") are one topic, named as the first paper spells it."""
-    members: dict[str, list[RenderedPaper]] = {}
-    spelling: dict[str, str] = {}
-    for paper in papers:
-        for name in paper.paper.tags:
-            listed = members.setdefault(name.casefold(), [])
-            if not listed or listed[-1] is not paper:  # "Privacy" and "privacy" on one paper: listed once
-                listed.append(paper)
-            spelling.setdefault(name.casefold(), name)
-    taken: set[str] = set()
-    pages = []
-    for key in sorted(members, key=lambda k: (k, spelling[k])):
-        slug = slugify(spelling[key])
-        if list_page_name(slug):  # tags/index.html is the topic index
-            slug = f"topic-{slug}"
-        slug = unique(slug, taken)
-        taken.add(slug)
-        pages.append(TagPage(Tag(spelling[key], slug), tuple(members[key])))
-    return pages
-
-
-def group_authors(papers: list[RenderedPaper], rules: Rules | None = None) -> People[RenderedPaper]:
-    """One page per person (derive/people.py: ORCID, then id, then the name), sorted by family name; each
-    person's papers in proceedings order."""
-    return group(((paper, paper.details.authors) for paper in papers), rules, "authors")
-
-
-def author_urls(people: People) -> dict[str, str]:
-    """Each author's own key (people.own_key) → the page of the person it belongs to; each spelling's
-    name key too, for ``author_url(name)``, to the first person written so."""
-    urls = {key: person.url for key, person in people.by_own_key.items()}
-    for person in people.people:
-        for name in person.names:
-            urls.setdefault(name_key(name, people.rules), person.url)
-    return urls
-
-
-@dataclass(frozen=True)
 class Output:
     """One file of the site, rendered on demand.
 
@@ -147,6 +98,11 @@ class Output:
     path: str
     render: Callable[[], bytes]
     deps: frozenset[str] | None = None
+    # What a template worker may render of it (pipeline/shares.py), as its page type declares: "list", a file
+    # showing papers as lists do (title, authors, links, topics; of an abstract only whether there is one and
+    # its language); "page", ``paper``'s own page; "": the build renders it.
+    share: str = ""
+    paper: RenderedPaper | None = None
 
 
 def _ids(papers) -> frozenset[str]:
@@ -163,7 +119,8 @@ class SiteRenderer:
 
     def __init__(self, theme: Theme, config: Config, site: SiteInfo, env: jinja2.Environment | None = None,
                  publication: Publication | None = None, topic_names: dict[str, str] | None = None,
-                 people: Rules | None = None, authors: People[RenderedPaper] | None = None):
+                 people: Rules | None = None, authors: People[RenderedPaper] | None = None,
+                 shared: dict[str, Any] | None = None):
         # The environment holds only what never changes between builds (serve reuses it): the catalogue's
         # functions and our filters, installed when it is made. What a build knows (its topics' and
         # authors' pages, its feed) goes into every render's context, where the filters read it.
@@ -175,7 +132,8 @@ class SiteRenderer:
         # The author pages: ``authors`` when given (group_authors of the papers ``outputs`` will list), else
         # worked out by ``outputs``.
         self.people: People[RenderedPaper] | None = authors
-        self.shared: dict[str, Any] = {
+        # ``shared``: a template worker's, the build's own (pipeline/shares.py).
+        self.shared: dict[str, Any] = shared if shared is not None else {
             "topic_names": dict(topic_names or {}),  # the taxonomy's names in the interface language
             "tag_urls": {},
             "author_urls": {},
@@ -284,12 +242,13 @@ class SiteRenderer:
             self.cross_page.append(index)
             yield Output("index.html", functools.partial(self.render, "index.html", "", papers=papers,
                                                           groups=contents.groups, group_index=index,
-                                                          award_count=awarded, tracks=tracks), _ids(papers))
+                                                          award_count=awarded, tracks=tracks), _ids(papers), "list")
             return
         self.cross_page.append(contents.index)  # names, counts and places of the groups: on the home page
         self.shared["group_links"] = {entry.name: entry.links[0] for entry in contents.index if entry.name}
         yield Output("index.html", functools.partial(self.render, "index.html", "", papers=(),
-                                                      contents=contents.index, award_count=awarded), frozenset())
+                                                      contents=contents.index, award_count=awarded), frozenset(),
+                         "list")
         urls = [page.url for page in contents.pages]
         for number, page in enumerate(contents.pages):
             if not _shows(page.shown, only):
@@ -297,7 +256,7 @@ class SiteRenderer:
             render = functools.partial(self.render, "contents.html", "../", groups=page.groups, papers=page.papers,
                                        previous=urls[number - 1] if number else None,
                                        next=urls[number + 1] if number + 1 < len(urls) else None)
-            yield Output(page.url, render, _ids(page.shown))
+            yield Output(page.url, render, _ids(page.shown), "list")
 
     def awards_page(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """``awards.html``: the papers with an award or a nomination (derive/groups.py); none when no paper has one."""
@@ -314,7 +273,7 @@ class SiteRenderer:
             following = papers[index + 1] if index + 1 < len(papers) else None
             related = self.publication.related[paper.paper.id] if self.publication else ()
             render = functools.partial(self._paper_page, paper, previous, following)
-            yield Output(paper.url, render, _ids((previous, paper, following, *related)))
+            yield Output(paper.url, render, _ids((previous, paper, following, *related)), "page", paper)
 
     def _pages_showing(self, papers: list[RenderedPaper], only: frozenset[str]) -> list[int]:
         """The places of the paper pages that show one of the papers ``only``: theirs, their neighbours', and
@@ -343,7 +302,7 @@ class SiteRenderer:
     def tag_pages(self, tag_pages: list[TagPage], only: frozenset[str] | None = None) -> Iterator[Output]:
         # The topic index shows names and counts only: a paper's text never changes it.
         yield Output("tags/index.html", functools.partial(self.render, "tags.html", "../", tags=tag_pages),
-                     frozenset())
+                     frozenset(), "list")
         # A topic's name, as its first paper spells it, heads each of its pages, those that do not list that paper too.
         self.cross_page.append([page.tag for page in tag_pages])
         for page in tag_pages:
@@ -355,7 +314,7 @@ class SiteRenderer:
                                                    weight=list_weight):
                 render = functools.partial(self.render, "tag.html", "../", tag=page.tag, papers=chunk,
                                            count=len(page.papers), pagination=pagination)
-                yield Output(url, render, _ids(chunk))
+                yield Output(url, render, _ids(chunk), "list")
 
     def author_pages(self, author_pages: list[Person[RenderedPaper]],
                      only: frozenset[str] | None = None) -> Iterator[Output]:
@@ -365,7 +324,7 @@ class SiteRenderer:
         for url, chunk, pagination in paginate(author_pages, AUTHORS_PER_PAGE, "authors/index"):
             render = functools.partial(self.render, "authors.html", "../", authors=chunk, pagination=pagination,
                                        count=len(author_pages))
-            yield Output(url, render, _ids(p for page in chunk for p in page.papers))
+            yield Output(url, render, _ids(p for page in chunk for p in page.papers), "list")
         for page in author_pages:
             if not _shows(page.papers, only):
                 continue
@@ -374,17 +333,11 @@ class SiteRenderer:
                                                    weight=list_weight):
                 render = functools.partial(self.render, "author.html", "../", author=page, papers=chunk,
                                            count=len(page.papers), pagination=pagination)
-                yield Output(url, render, _ids(chunk))
+                yield Output(url, render, _ids(chunk), "list")
 
     def _absolute_root(self) -> str:
         """404.html is served at any depth, so its links start from the site's path."""
         return self.config.base_path
-
-
-def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
-    """Every spelling of a topic name the papers use → its page."""
-    urls = {page.tag.name.casefold(): page.url for page in group_tags(papers)}
-    return {name: urls[name.casefold()] for paper in papers for name in paper.paper.tags}
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,10 @@ class SeriesSite:
             return False
         # The cache's entries are sealed with the user's own secret (pipeline/cache.py): only our own build
         # wrote this one.
-        entry, undated = pickle.loads(kept)
+        try:
+            entry, undated = pickle.loads(kept)
+        except (pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
+            return False  # kept by a generator whose classes were since renamed
         records = json.loads((published / "papers.json").read_text(encoding="utf-8"))
         self._listed(entry, series_records(entry, records), [], undated)
         return True
