@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Callable
 
 from generator.model.paper import Paper, RenderedPaper
 from generator.pipeline.rendering import site_renderer
-from generator.render.html import Output, SiteRenderer
+from generator.render.html import Output, SiteListing, SiteRenderer
 
 if TYPE_CHECKING:
     from generator.pipeline.stages import Pipeline, Run
@@ -34,7 +34,7 @@ class Listing:
 
     papers: list[RenderedPaper]  # in proceedings order
     pages: list[str]  # the page types' files: what the sitemap lists
-    context: tuple  # what every page may show beyond its own papers (``SiteRenderer.context``)
+    context: tuple  # what every page may show beyond its own papers (``SiteListing.context``)
     related: dict[str, tuple[str, ...]] | None  # the related papers the paper pages were listed with
 
 
@@ -42,7 +42,7 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool
                  ) -> tuple[list[Output], bool, Callable[[], str], SiteRenderer]:
     """The files of the site to render on demand: every one, or those that show the papers the pass changed;
     whether every one must be rendered (the site's shape moved); what every page may show beyond its own
-    papers, when asked (``SiteRenderer.fingerprint``, for the build cache); and the renderer."""
+    papers, when asked (``SiteListing.fingerprint``, for the build cache); and the renderer."""
     state = p.state
     assert state.project is not None
     # check warns of every paper's citation itself; its sample's would be said twice
@@ -54,13 +54,14 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool
     state.env = renderer.env
     settled = p.now.related is not None
     only = None if everything else edited(state, papers, settled)
-    outputs = None if only is None else listed_for(state, renderer, papers, only, settled)
-    if outputs is not None:
+    few = None if only is None else listed_for(state, renderer, papers, only, settled)
+    if few is not None:
         assert state.listing is not None
         state.listing = dataclasses.replace(state.listing, papers=papers, related=state.related)
-        return outputs, False, renderer.fingerprint, renderer
-    outputs = renderer.outputs(papers)
-    shape, context = {output.path: output.deps for output in outputs}, renderer.context()
+        return few.outputs, False, few.fingerprint, renderer
+    listed = renderer.listing(papers)
+    outputs, context = listed.outputs, listed.context
+    shape = {output.path: output.deps for output in outputs}
     # A paper came or went, or a list moved: every page may show it. Related papers settled after an edit
     # move only the deps of their papers' own pages (render_stage renders those), not the files there are.
     moved = shape != state.shape and (not settled or list(shape) != list(state.shape))
@@ -68,8 +69,8 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool
     # that do not list it, and the topic index): every page may show it.
     moved = moved or (state.listing is not None and context != state.listing.context)
     state.shape = shape
-    state.listing = Listing(papers, renderer.pages, context, state.related)
-    return outputs, everything or moved, renderer.fingerprint, renderer
+    state.listing = Listing(papers, listed.pages, context, state.related)
+    return outputs, everything or moved, listed.fingerprint, renderer
 
 
 def edited(state: Run, papers: list[RenderedPaper], settled: bool) -> frozenset[str] | None:
@@ -100,19 +101,19 @@ def placing(paper: Paper) -> tuple:
 
 
 def listed_for(state: Run, renderer: SiteRenderer, papers: list[RenderedPaper], only: frozenset[str],
-               settled: bool) -> list[Output] | None:
+               settled: bool) -> SiteListing | None:
     """The files that show the papers ``only`` and those made from the whole volume, if they are the files
     the last listing had, each showing the same papers (bar the own pages of papers whose related papers were
     ``settled``: those move), and nothing every page shows moved; else None."""
     assert state.listing is not None
-    outputs = renderer.outputs(papers, only, state.listing.pages)
-    if renderer.context() != state.listing.context:
+    listed = renderer.listing(papers, only, state.listing.pages)
+    if listed.context != state.listing.context:
         return None
-    now = {output.path: output.deps for output in outputs}
+    now = {output.path: output.deps for output in listed.outputs}
     before = {path: deps for path, deps in state.shape.items() if deps is None or not deps.isdisjoint(only)}
     own = {paper.url for paper in papers if paper.paper.id in only} if settled else set()
     if now.keys() != before.keys() or any(deps != before[path] and path not in own for path, deps in now.items()):
         return None
     if own:  # their related papers moved: so did what their pages show
         state.shape = {**state.shape, **{path: now[path] for path in own}}
-    return outputs
+    return listed

@@ -105,6 +105,22 @@ class Output:
     paper: RenderedPaper | None = None
 
 
+@dataclass(frozen=True)
+class SiteListing:
+    """What one listing of the site's files found: the files, the page types' files (the sitemap's), and what
+    every page may show beyond its own papers (the site, the shared context, what page types show of papers
+    they do not list): an edit that moves it moves more than the files that name the paper."""
+
+    outputs: list[Output]
+    pages: list[str]
+    context: tuple
+
+    def fingerprint(self) -> str:
+        """``context`` as one string, for the build cache's digests (pipeline/reuse.py)."""
+        site, shared, cross_page = self.context
+        return repr((site, sorted(shared.items()), cross_page))
+
+
 def _ids(papers) -> frozenset[str]:
     return frozenset([p.paper.id for p in papers if p is not None])
 
@@ -162,8 +178,8 @@ class SiteRenderer:
             raise ThemeError(f"template {template} failed: {exc}") from None
         return html.encode("utf-8")
 
-    def outputs(self, papers: list[RenderedPaper], only: frozenset[str] | None = None,
-                pages: list[str] | None = None) -> list[Output]:
+    def listing(self, papers: list[RenderedPaper], only: frozenset[str] | None = None,
+                pages: list[str] | None = None) -> SiteListing:
         """Every file of the site; or, given ``only`` (paper ids), the files whose deps name one of those
         papers and the files made from the whole volume (deps None): what an edit that moves no list must
         render again (pipeline/listing.py). ``pages`` are then the page types' files of the last whole
@@ -184,14 +200,14 @@ class SiteRenderer:
             makers = self.publication.file_makers(self.pages)
             outputs += [Output(name, makers[name]) for name in self.publication.file_names(self.pages)]
         outputs += self.redirect_pages(papers, only)
-        if only is None:
-            return outputs
-        return [output for output in outputs if output.deps is None or not output.deps.isdisjoint(only)]
+        if only is not None:
+            outputs = [output for output in outputs if output.deps is None or not output.deps.isdisjoint(only)]
+        return SiteListing(outputs, list(self.pages), (self.site, dict(self.shared), list(self.cross_page)))
 
-    def context(self) -> tuple:
-        """What every page may show beyond its own papers, once ``outputs`` ran: an edit that changes it
-        moves more than the files that name the paper."""
-        return self.site, dict(self.shared), list(self.cross_page)
+    def outputs(self, papers: list[RenderedPaper], only: frozenset[str] | None = None,
+                pages: list[str] | None = None) -> list[Output]:
+        """``listing``'s files alone."""
+        return self.listing(papers, only, pages).outputs
 
     def redirect_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         """A page at each address a paper had before, leading to it (render/redirects.py)."""
@@ -202,10 +218,6 @@ class SiteRenderer:
             render = functools.partial(self.render, "redirect.html", "../", paper=paper, target=target,
                                        canonical=self.site.volume.absolute(paper.url) or target)
             yield Output(path, render, _ids((paper,)))
-
-    def fingerprint(self) -> str:
-        """What every page may show beyond its own papers (for reuse.site_digest), once ``outputs`` ran."""
-        return repr((self.site, sorted(self.shared.items()), self.cross_page))
 
     def fixed_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """The pages every site has once: 404.html, search.html, reading-list.html, papers.json and the
