@@ -5,7 +5,7 @@ A site of 10,000 papers is some 14,000 files. Listing them all (each an ``Output
 shows) to pick the ten whose deps name an edited paper was half of serve's one-page rebuild (issue 29). So a
 pass that lists every file keeps what it found in the ``Run`` (a ``Listing``: the papers in their order, the
 pages for the sitemap, what every page shows beyond its own papers). The next pass, when it changed a few
-papers and each keeps its place (``placing``: its address, topics, authors, groups, order, citation key), asks
+papers and each keeps its place (``placing``: the fields the page types place papers by), asks
 the page types for the files that show those papers only (``SiteRenderer.outputs(only=…)``), and takes them
 if they are the files the last listing had showing them, each showing the same papers, and nothing every
 page shows moved. Otherwise it lists every file, as a paper added, removed, moved or retitled into another
@@ -15,12 +15,13 @@ list needs. (A list is cut into pages greedily: a page that keeps its papers kee
 from __future__ import annotations
 
 import dataclasses
+import operator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from generator.model.paper import Paper, RenderedPaper
 from generator.pipeline.rendering import site_renderer
-from generator.render.html import Output, SiteListing, SiteRenderer
+from generator.render.html import Output, SiteListing, SiteRenderer, placing_fields
 
 if TYPE_CHECKING:
     from generator.pipeline.stages import Pipeline, Run
@@ -91,13 +92,12 @@ def edited(state: Run, papers: list[RenderedPaper], settled: bool) -> frozenset[
 
 
 def placing(paper: Paper) -> tuple:
-    """What decides which files show a paper, and where: its address (and old ones), topics as spelled,
-    authors, groups and their times and rooms, award (awards.html's headings), place in the volume, and what its
-    citation key is made of."""
-    details = paper.details
-    return (paper.slug, paper.old_slugs, paper.tags, paper.order, paper.source, paper.entry, paper.uid, paper.path,
-            details.authors, details.track, details.sessions, details.day, details.time, details.room,
-            details.section, details.award)
+    """What decides which files show a paper, and where: the fields the page types declare they place papers
+    by (``PageType.places_by``, render/html.py)."""
+    return tuple(getter(paper) for getter in _PLACING)
+
+
+_PLACING = tuple(operator.attrgetter(field) for field in placing_fields())
 
 
 def listed_for(state: Run, renderer: SiteRenderer, papers: list[RenderedPaper], only: frozenset[str],

@@ -33,7 +33,8 @@ from generator.model.paper import RenderedPaper
 from generator.pipeline.background import Pending, in_fresh_process
 from generator.pipeline.output import Staging
 from generator.publish import Publication
-from generator.render.html import SiteInfo, SiteRenderer
+from generator.render.html import SiteRenderer
+from generator.render.site_info import SiteInfo
 from generator.render.theme import Theme
 from generator.text.cjk import language_of
 

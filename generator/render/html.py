@@ -7,7 +7,6 @@ from a local server and under a GitHub Pages project path.
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
@@ -16,7 +15,6 @@ from urllib.parse import quote
 import jinja2
 from markupsafe import Markup
 
-from generator import __version__
 from generator.model.config import Config
 from generator.errors import ThemeError
 from generator.render.filters import install_functions
@@ -30,8 +28,8 @@ from generator.render.records import papers_json
 from generator.model.paper import RenderedPaper
 from generator.derive.people import People, Person, Rules
 from generator.render.people_topics import TagPage, author_urls, group_authors, group_tags
+from generator.render.site_info import SiteInfo
 from generator.render.theme import Theme
-from generator.model.volume import Volume
 
 if TYPE_CHECKING:  # publish never imports site, so the two cannot import each other
     from generator.publish import Publication
@@ -42,48 +40,6 @@ AWARDS = "awards.html"
 # search form: 930 bytes a page, 50 MB at 50,000 papers (issue 29). A series' own pages keep theirs inline.
 SEARCH_MESSAGES = "assets/search-messages.js"
 AUTHORS_PER_PAGE = 400  # names on each page of the author index (about 40 KB)
-
-
-@dataclass(frozen=True)
-class SiteInfo:
-    """What every template sees as ``site``: the volume, and what the build counted of it."""
-
-    volume: Volume
-    paper_count: int
-    author_count: int = 0  # people with an author page (derive/people.py); 0: no author pages, no "Authors" link
-    version: str = __version__
-
-    @property
-    def title(self) -> str:
-        return self.volume.title
-
-    @property
-    def short_title(self) -> str:
-        return self.volume.short_title
-
-    @property
-    def description(self) -> str:
-        return self.volume.description
-
-    @property
-    def language(self) -> str:
-        return self.volume.language
-
-    @property
-    def base_url(self) -> str:
-        return self.volume.base_url
-
-    @property
-    def date(self) -> dt.date | None:
-        return self.volume.date
-
-    @property
-    def editors(self) -> tuple[str, ...]:
-        return self.volume.editors
-
-    @property
-    def series(self) -> str:
-        return self.volume.series
 
 
 @dataclass(frozen=True)
@@ -192,7 +148,7 @@ class SiteRenderer:
         self.cross_page, self.fragments = [], {}
         self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in parts.tags}
         self.shared["author_urls"] = author_urls(self.people)
-        outputs = [output for page_type in PAGE_TYPES for output in page_type(self, parts)]
+        outputs = [output for page_type in PAGE_TYPES for output in page_type.outputs(self, parts)]
         # The sitemap's: the old addresses only lead elsewhere.
         self.pages = [output.path for output in outputs] if only is None else list(pages or ())
         if self.publication is not None:
@@ -363,16 +319,41 @@ class SiteParts:
     only: frozenset[str] | None = None
 
 
+@dataclass(frozen=True)
+class PageType:
+    """A page type of a volume: the function listing its outputs (each naming the papers it shows, ``deps``),
+    and the fields of a paper that decide which of its files show the paper and where (``places_by``, paths
+    of ``Paper`` attributes). An edit to a paper that moves none of those fields re-renders only the files
+    that name the paper (pipeline/listing.py); one that moves one lists every file again."""
+
+    name: str
+    outputs: Callable[[SiteRenderer, SiteParts], Iterable[Output]]
+    places_by: tuple[str, ...]
+
+
 # The page types of a volume, in the order their outputs are listed: each takes the renderer and the
 # volume's parts and yields its outputs; given ``parts.only``, at least those whose deps name one of those
-# papers, skipping what cannot (``SiteRenderer.outputs`` drops the rest). A new page type is one method
-# and one line here.
-PAGE_TYPES: tuple[Callable[[SiteRenderer, SiteParts], Iterable[Output]], ...] = (
-    lambda renderer, parts: renderer.home_pages(parts.papers, parts.only),
-    lambda renderer, parts: renderer.paper_pages(parts.papers, parts.only),
-    lambda renderer, parts: renderer.tag_pages(parts.tags, parts.only),
-    lambda renderer, parts: renderer.author_pages(parts.authors, parts.only),
-    lambda renderer, parts: renderer.fixed_pages(parts.papers),
-    lambda renderer, parts: renderer.awards_page(parts.papers),
-    lambda renderer, parts: renderer.citation_files(parts.papers, parts.only),
+# papers, skipping what cannot (``SiteRenderer.listing`` drops the rest). A new page type is one method
+# and one entry here.
+PAGE_TYPES: tuple[PageType, ...] = (
+    # The contents: the papers in order, under their groups, with their sessions' times and rooms and awards.
+    PageType("home", lambda renderer, parts: renderer.home_pages(parts.papers, parts.only),
+             ("order", "details.track", "details.sessions", "details.day", "details.time", "details.room",
+              "details.section", "details.award")),
+    # A paper's own page, between its neighbours, and a redirect from each address it had (``redirect_pages``).
+    PageType("paper", lambda renderer, parts: renderer.paper_pages(parts.papers, parts.only),
+             ("slug", "old_slugs", "order")),
+    PageType("topics", lambda renderer, parts: renderer.tag_pages(parts.tags, parts.only), ("tags",)),
+    PageType("authors", lambda renderer, parts: renderer.author_pages(parts.authors, parts.only),
+             ("details.authors",)),
+    PageType("fixed", lambda renderer, parts: renderer.fixed_pages(parts.papers), ()),
+    PageType("awards", lambda renderer, parts: renderer.awards_page(parts.papers), ("details.award",)),
+    # Each paper's citations, whose key is made of where its entry came from.
+    PageType("citations", lambda renderer, parts: renderer.citation_files(parts.papers, parts.only),
+             ("source", "entry", "uid", "path")),
 )
+
+
+def placing_fields() -> tuple[str, ...]:
+    """Every field a page type places papers by, once each, in the registry's order."""
+    return tuple(dict.fromkeys(field for page_type in PAGE_TYPES for field in page_type.places_by))

@@ -27,7 +27,8 @@ from generator.model.paper import RenderedPaper
 from generator.model.volume import Volume
 from generator.publish.feeds import (ROBOTS_PATH, SITEMAP_PATH, atom_feed, robots_txt, sitemap_index, sitemap_pages,
                                      sitemaps)
-from generator.render.html import AUTHORS_PER_PAGE, Output, SiteInfo, SiteRenderer
+from generator.render.html import AUTHORS_PER_PAGE, Output, SiteRenderer
+from generator.render.site_info import SiteInfo
 from generator.render.paginate import paginate
 from generator.render.records import json_line
 from generator.render.theme import Theme
