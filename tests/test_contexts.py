@@ -4,11 +4,13 @@ them, and every page type hands its template exactly the variables its TypedDict
 from __future__ import annotations
 
 import collections
+import re
 import os
 import subprocess
 import sys
 
 import pytest
+from jinja2 import meta
 
 from archive_fixtures import SMALL, make_archive
 from conftest import REPO
@@ -16,10 +18,12 @@ from contents_fixtures import colt2020_csv
 from generator.commands.build import build
 from generator.commands.reporter import Reporter
 from generator.render import contents
-from generator.render.contexts import CONTEXTS, DOCS, documented, required, table, variables
+from generator.render.contexts import CONTEXTS, DOCS, PARTIALS, documented, required, table, variables
+from generator.render.filters import install_functions
 from generator.render.html import SiteRenderer
-from generator.render.theme import TEMPLATE_NAMES
+from generator.render.theme import TEMPLATE_NAMES, Theme, default_theme_dir
 
+DEFAULT = default_theme_dir()
 LAYOUTS = {"base.html", "series-base.html"}  # extended, never rendered by a page type
 
 
@@ -89,3 +93,17 @@ def test_the_contexts_module_writes_the_tables_in(tmp_path):
     subprocess.run([sys.executable, "-m", "generator.render.contexts", str(docs)], check=True,
                    env={**os.environ, "PYTHONPATH": str(REPO)})
     assert docs.read_text(encoding="utf-8") == text
+
+
+def test_each_partial_names_what_it_reads_of_the_page_that_includes_it():
+    """A partial's TypedDict (``PARTIALS``) names exactly the variables it reads that it does not set itself
+    and that are not the environment's globals: the page's context it needs."""
+    theme = Theme((DEFAULT / "templates",), (DEFAULT / "static",))
+    env = install_functions(theme.environment())
+    partials = sorted(path.name for path in (DEFAULT / "templates").glob("_*.html"))
+    assert sorted(PARTIALS) == partials
+    for name in partials:
+        source = (DEFAULT / "templates" / name).read_text(encoding="utf-8")
+        own = set(re.findall(r"{%-? *(?:set|for|import [^%]* as|macro) +(\w+)", source))
+        read = meta.find_undeclared_variables(env.parse(source)) - set(env.globals) - own
+        assert read == set(variables(PARTIALS[name])), name

@@ -186,9 +186,94 @@ class PersonContext(SeriesContext):
     person: Annotated[Person, "the person across volumes"]
 
 
+
 class EmptyContext(TypedDict):
     """A page that sees only what every template sees."""
 
+
+# The partials: what each needs of the template that includes it (its context is the includer's).
+
+class PaperPartial(TypedDict):
+    """``_authors_line.html``: the names under a title in a list."""
+
+    paper: Annotated[RenderedPaper, "the paper"]
+
+
+class PaperDetailsPartial(PaperPartial):
+    """``_paper_details.html`` and ``_corrections.html``: on a paper's page."""
+
+    root: Annotated[str, "the way back to the site's root"]
+
+
+class PaperItemPartial(PaperDetailsPartial):
+    """``_paper_item.html``: a paper in a list."""
+
+    heading: NotRequired[Annotated[str, "the tag of its title (`h3` under a group's heading), else `h2`"]]
+    show_tags: NotRequired[Annotated[bool, "whether it shows its topics"]]
+
+
+class PaperListPartial(TypedDict):
+    """``_paper_list.html``: the numbered list of the topic and author pages."""
+
+    papers: Annotated[Sequence[RenderedPaper], "the papers on the page"]
+    pagination: Annotated[dict[str, Any], "the page's place among the list's pages"]
+    root: Annotated[str, "the way back to the site's root"]
+    heading: NotRequired[Annotated[str, "the tag of each title"]]
+    show_tags: NotRequired[Annotated[bool, "whether each paper shows its topics"]]
+
+
+class PaginationPartial(TypedDict):
+    """``_pagination.html``: the links to a list's other pages."""
+
+    pagination: Annotated[dict[str, Any], "the page's place among the list's pages"]
+    root: Annotated[str, "the way back to the site's root"]
+
+
+class GroupsPartial(TypedDict):
+    """``_contents_title.html``: the contents' groups."""
+
+    groups: Annotated[list[Any], "the groups on the page"]
+
+
+class ContentsGroupsPartial(GroupsPartial):
+    """``_contents_groups.html``: the papers of a contents page under their groups."""
+
+    grouped: Annotated[bool, "whether the groups have headings"]
+    root: Annotated[str, "the way back to the site's root"]
+
+
+class ProgrammePartial(TypedDict):
+    """``_programme.html``: a group's and a session's names, times and rooms."""
+
+    root: Annotated[str, "the way back to the site's root"]
+    group_links: Annotated[dict[str, str], "a group's name → its heading in the contents"]
+    session_names: Annotated[dict[str, str], "a session's id → its words"]
+
+
+class SearchPartial(TypedDict):
+    """``_search.html``: the search box of every page's header."""
+
+    root: Annotated[str, "the way back to the site's root"]
+    volumes: NotRequired[Annotated[list[Any], "a series' volumes (its box's filter)"]]
+    search_volumes: NotRequired[Annotated[list[dict[str, str]], "a series' volumes, for `data-volumes`"]]
+
+
+class RootPartial(TypedDict):
+    """``_volume_cite.html``: the volume's citation files."""
+
+    root: Annotated[str, "the way back to the site's root"]
+
+
+PARTIALS: dict[str, type] = {
+    "_authors_line.html": PaperPartial, "_paper_details.html": PaperDetailsPartial,
+    "_corrections.html": PaperDetailsPartial, "_paper_item.html": PaperItemPartial,
+    "_paper_list.html": PaperListPartial, "_pagination.html": PaginationPartial,
+    "_contents_title.html": GroupsPartial, "_contents_groups.html": ContentsGroupsPartial,
+    "_programme.html": ProgrammePartial, "_search.html": SearchPartial, "_volume_cite.html": RootPartial,
+    # Words only: they read nothing of the page.
+    "_cite_messages.html": EmptyContext, "_link_labels.html": EmptyContext, "_reading_list.html": EmptyContext,
+    "_reading_messages.html": EmptyContext, "_search_messages.html": EmptyContext,
+}
 
 # Each page template → its context beside ``PageContext``.
 CONTEXTS: dict[str, type] = {
