@@ -331,10 +331,10 @@ def documented(text: str) -> str:
     for heading, (context, first) in DOCUMENTED.items():
         section = re.compile(rf"(^### {re.escape(heading)}\n(?:(?!^#).*\n)*?)"  # the heading, then prose
                              rf"^\| {first} \| what it is \|\n(?:^\|.*\n)+", re.M)  # the table, to its end
-        made = table(context, first)
-        text, found = section.subn(lambda match, made=made: match.group(1) + made, text, count=1)
-        if not found:
+        match = section.search(text)
+        if match is None:
             raise ValueError(f"docs/themes.md has no table under {heading}")
+        text = text[:match.start()] + match.group(1) + table(context, first) + text[match.end():]
     return text
 
 
