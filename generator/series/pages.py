@@ -17,7 +17,7 @@ the feed and sitemaps written by ``publish.feeds`` as a volume's are. ``series/s
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -45,12 +45,16 @@ class SeriesParts:
 
     volumes: list[SeriesVolume]
     people: list[Person]
+    search_volumes: list[dict] = field(default_factory=list)  # each volume as the search box lists it
+
+    @classmethod
+    def of(cls, volumes: list[SeriesVolume], people: list[Person]) -> SeriesParts:
+        return cls(volumes, people, [search_volume(v) for v in volumes])
 
     def context(self, renderer: SiteRenderer) -> dict[str, Any]:
         """What every page of the series sees beside ``site`` and ``root``: ``series``, the name themes written
         before the series was a site gave ``site`` (the same object), ``volumes`` and ``search_volumes``."""
-        return {"series": renderer.site, "volumes": self.volumes,
-                "search_volumes": [search_volume(v) for v in self.volumes]}
+        return {"series": renderer.site, "volumes": self.volumes, "search_volumes": self.search_volumes}
 
 
 def _page(renderer: SiteRenderer, parts: SeriesParts, path: str, template: str, root: str, **context: Any) -> Output:
@@ -97,7 +101,7 @@ def series_files(config: Config, series: Volume, volumes: list[SeriesVolume], co
     """Every file of the series but papers.json and its search index; ``volumes`` newest first, ``newest`` the
     first one's papers, ``rules`` the series' people.yaml."""
     renderer = series_renderer(config, series, volumes, content_dir)
-    parts = SeriesParts(volumes, group_people(volumes, warn, rules))
+    parts = SeriesParts.of(volumes, group_people(volumes, warn, rules))
     files = {output.path: output.render() for page_type in SERIES_PAGE_TYPES for output in page_type(renderer, parts)}
     files.update(series_sitemaps(series, volumes, list(files)))
     files[ROBOTS_PATH] = robots_txt(series)  # naming the sitemap index, which names every volume's sitemaps
