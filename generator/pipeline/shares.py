@@ -33,7 +33,7 @@ from generator.model.paper import RenderedPaper
 from generator.pipeline.background import Pending, in_fresh_process
 from generator.pipeline.output import Staging
 from generator.publish import Publication
-from generator.render.html import SiteRenderer
+from generator.render.html import Output, SiteRenderer
 from generator.render.site_info import SiteInfo
 from generator.render.theme import Theme
 from generator.text.cjk import language_of
@@ -77,11 +77,13 @@ class Shares:
     papers: list[RenderedPaper]
     context: ShareContext
 
-    def split(self, outputs: list, workers: int) -> tuple[list, list[Pending]]:
+    def split(self, outputs: list[Output], workers: int) -> tuple[list[Output], list[Pending]]:
         """The outputs the build renders itself, and the workers started on the others (none when
         no output can go: each worker would cost more than it takes)."""
         number = {id(paper): index for index, paper in enumerate(self.papers)}
-        own, lists, pages = [], [], []
+        own: list[Output] = []
+        lists: list[Output] = []
+        pages: list[Output] = []
         for output in outputs:
             kind = self._kind(output, number)
             (own if kind is None else lists if kind == "list" else pages).append(output)
@@ -99,7 +101,7 @@ class Shares:
         return own, pendings
 
     @staticmethod
-    def _kind(output, number: dict[int, int]) -> str | None:
+    def _kind(output: Output, number: dict[int, int]) -> str | None:
         """"list", "page" (a paper's own page) or None: this one the build renders (``Output.share``, as its
         page type declared it)."""
         if output.share == "page":
