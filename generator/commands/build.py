@@ -63,7 +63,8 @@ class SiteResult(BuildResult):
         if not self.series:
             return f"built {self.papers} papers, {self.files} files{kept} into {out_dir}/"
         unchanged = f", {len(self.unchanged)} unchanged" if self.unchanged else ""
-        built = f"{len(self.built)} volume{'' if len(self.built) == 1 else 's'} built"
+        rendered = len(self.built) - len(self.unchanged)  # an unchanged volume's pipeline ran, and rendered nothing
+        built = f"{rendered} volume{'' if rendered == 1 else 's'} built"
         return (f"built an archive of {len(self.volumes)} volumes, {self.papers} papers "
                 f"({built}{unchanged}, {self.files} files{kept}) into {out_dir}/")
 
