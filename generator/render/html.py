@@ -22,7 +22,7 @@ from generator.render.i18n import interface
 from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
 from generator.derive.groups import award_groups, group_index, readable_sessions
-from generator.render.contents import plan_contents
+from generator.render.contents import Contents, plan_contents
 from generator.render.paginate import list_weight, paginate
 from generator.render.records import papers_json
 from generator.model.paper import RenderedPaper
@@ -114,9 +114,6 @@ class SiteRenderer:
             "people_rules": self.rules,
             **(publication.template_globals() if publication is not None else {}),  # feed_url
         }
-        # What a page shows of papers it does not list (the home pages' index of groups, the topics' names), as
-        # page types find it.
-        self.cross_page: list[Any] = []
         self.pages: list[str] = []  # the page types' files, once ``outputs`` ran (the sitemap's)
         # What ``{% once %}`` rendered in this build (render/fragments.py); a new renderer starts empty.
         self.fragments: dict[Any, Markup] = {}
@@ -145,7 +142,13 @@ class SiteRenderer:
         if self.people is None:
             self.people = group_authors(papers, self.rules)
         parts = SiteParts(papers, group_tags(papers), self.people.people, only)
-        self.cross_page, self.fragments = [], {}
+        self.fragments = {}
+        beyond = []  # what pages show of papers they do not list, as each page type declares it (``PageType.shows``)
+        for page_type in PAGE_TYPES:
+            if page_type.shows is not None:
+                shown = page_type.shows(self, parts)
+                self.shared.update(shown.shared)
+                beyond.append(shown.beyond)
         self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in parts.tags}
         self.shared["author_urls"] = author_urls(self.people)
         outputs = [output for page_type in PAGE_TYPES for output in page_type.outputs(self, parts)]
@@ -158,7 +161,7 @@ class SiteRenderer:
         outputs += self.redirect_pages(papers, only)
         if only is not None:
             outputs = [output for output in outputs if output.deps is None or not output.deps.isdisjoint(only)]
-        return SiteListing(outputs, list(self.pages), (self.site, dict(self.shared), list(self.cross_page)))
+        return SiteListing(outputs, list(self.pages), (self.site, dict(self.shared), beyond))
 
     def outputs(self, papers: list[RenderedPaper], only: frozenset[str] | None = None,
                 pages: list[str] | None = None) -> list[Output]:
@@ -195,28 +198,20 @@ class SiteRenderer:
         return "".join(f"globalThis.proceedings{name}Messages = {messages};\n"
                        for name, messages in words.items()).encode("utf-8")
 
-    def home_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
+    def home_pages(self, parts: SiteParts) -> Iterator[Output]:
         """The volume's contents (render/contents.py): every paper on the home page, or past 1,000 papers
         the home page's list of groups and a contents page for each group (or part, or run of small groups)."""
-        contents = plan_contents(papers, list_weight)
-        self.shared["session_names"] = readable_sessions([name for paper in papers for name in paper.details.sessions])
-        awarded = sum(1 for paper in papers if paper.details.award)  # the home page links awards.html
-        # The papers' tracks, in the order the volume first names them: the home page's filter when there are two.
-        tracks = list(dict.fromkeys(track for paper in papers for track in paper.details.track))
-        self.cross_page.append((awarded, tracks))
+        papers, contents, only = parts.papers, parts.contents, parts.only
+        awarded, tracks = _awards_and_tracks(papers)
         if not contents.split:
             index = group_index([("index.html", contents.groups)])
-            self.shared["group_links"] = {name: link for name, link in index if name}
-            self.cross_page.append(index)
             yield Output("index.html", functools.partial(self.render, "index.html", "", papers=papers,
                                                           groups=contents.groups, group_index=index,
                                                           award_count=awarded, tracks=tracks), _ids(papers), "list")
             return
-        self.cross_page.append(contents.index)  # names, counts and places of the groups: on the home page
-        self.shared["group_links"] = {entry.name: entry.links[0] for entry in contents.index if entry.name}
         yield Output("index.html", functools.partial(self.render, "index.html", "", papers=(),
                                                       contents=contents.index, award_count=awarded), frozenset(),
-                         "list")
+                     "list")
         urls = [page.url for page in contents.pages]
         for number, page in enumerate(contents.pages):
             if not _shows(page.shown, only):
@@ -271,8 +266,6 @@ class SiteRenderer:
         # The topic index shows names and counts only: a paper's text never changes it.
         yield Output("tags/index.html", functools.partial(self.render, "tags.html", "../", tags=tag_pages),
                      frozenset(), "list")
-        # A topic's name, as its first paper spells it, heads each of its pages, those that do not list that paper too.
-        self.cross_page.append([page.tag for page in tag_pages])
         for page in tag_pages:
             if not _shows(page.papers, only):
                 continue
@@ -318,6 +311,46 @@ class SiteParts:
     authors: list[Person[RenderedPaper]]
     only: frozenset[str] | None = None
 
+    @functools.cached_property
+    def contents(self) -> Contents:
+        """The volume's contents: its groups, on the home page or on pages of their own (render/contents.py)."""
+        return plan_contents(self.papers, list_weight)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a page type's pages show of papers they do not list: entries of the templates' shared context, and
+    what an edit that moves it must render every page again for (``SiteListing.context``)."""
+
+    shared: dict[str, Any]
+    beyond: Any
+
+
+def _awards_and_tracks(papers: list[RenderedPaper]) -> tuple[int, list[str]]:
+    """The papers with an award (the home page links awards.html), and their tracks in the order the volume
+    first names them (the home page's filter, when there are two)."""
+    awarded = sum(1 for paper in papers if paper.details.award)
+    return awarded, list(dict.fromkeys(track for paper in papers for track in paper.details.track))
+
+
+def home_shows(renderer: SiteRenderer, parts: SiteParts) -> Shown:
+    """The sessions' words and where each group's heading is (a paper's page links its sessions there), and the
+    home page's index of groups, counts and places."""
+    papers, contents = parts.papers, parts.contents
+    names = readable_sessions([name for paper in papers for name in paper.details.sessions])
+    if not contents.split:
+        index: Any = group_index([("index.html", contents.groups)])
+        links = {name: link for name, link in index if name}
+    else:
+        index = contents.index
+        links = {entry.name: entry.links[0] for entry in contents.index if entry.name}
+    return Shown({"session_names": names, "group_links": links}, (_awards_and_tracks(papers), index))
+
+
+def topics_shows(renderer: SiteRenderer, parts: SiteParts) -> Shown:
+    """A topic's name, as its first paper spells it, heads each of its pages, those that do not list it too."""
+    return Shown({}, [page.tag for page in parts.tags])
+
 
 @dataclass(frozen=True)
 class PageType:
@@ -329,6 +362,7 @@ class PageType:
     name: str
     outputs: Callable[[SiteRenderer, SiteParts], Iterable[Output]]
     places_by: tuple[str, ...]
+    shows: Callable[[SiteRenderer, SiteParts], Shown] | None = None  # what its pages show beyond their papers
 
 
 # The page types of a volume, in the order their outputs are listed: each takes the renderer and the
@@ -337,13 +371,13 @@ class PageType:
 # and one entry here.
 PAGE_TYPES: tuple[PageType, ...] = (
     # The contents: the papers in order, under their groups, with their sessions' times and rooms and awards.
-    PageType("home", lambda renderer, parts: renderer.home_pages(parts.papers, parts.only),
+    PageType("home", lambda renderer, parts: renderer.home_pages(parts),
              ("order", "details.track", "details.sessions", "details.day", "details.time", "details.room",
-              "details.section", "details.award")),
+              "details.section", "details.award"), home_shows),
     # A paper's own page, between its neighbours, and a redirect from each address it had (``redirect_pages``).
     PageType("paper", lambda renderer, parts: renderer.paper_pages(parts.papers, parts.only),
              ("slug", "old_slugs", "order")),
-    PageType("topics", lambda renderer, parts: renderer.tag_pages(parts.tags, parts.only), ("tags",)),
+    PageType("topics", lambda renderer, parts: renderer.tag_pages(parts.tags, parts.only), ("tags",), topics_shows),
     PageType("authors", lambda renderer, parts: renderer.author_pages(parts.authors, parts.only),
              ("details.authors",)),
     PageType("fixed", lambda renderer, parts: renderer.fixed_pages(parts.papers), ()),
