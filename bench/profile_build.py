@@ -184,7 +184,7 @@ def main() -> None:
         from generator.pipeline.rendering import site_renderer
         from generator.search import index_script, search_data
         from generator.pipeline.sinks import NullSink
-        from generator.render.html import tag_urls
+        from generator.render.people_topics import tag_urls
 
         run = Pipeline(content, NullSink(), Options(jobs=2)).run(reporter, until="rendered")
         project, rendered = run.project, run.rendered

@@ -30,7 +30,8 @@ from generator.publish.feeds import ATOM_NS, ROBOTS_PATH, SITEMAP_NS
 from generator.publish.meta import paper_meta
 from generator.model.volume import Volume, key_prefix
 from generator.reporter import Reporter
-from generator.render.html import SiteInfo, SiteRenderer
+from generator.render.html import SiteRenderer
+from generator.render.site_info import SiteInfo
 from generator.render.theme import Theme
 
 HOSTILE = r'<script>alert(1)</script> & "quotes" 50% of {x} ~a^b #1 a_b \ $\alpha_{1}$'

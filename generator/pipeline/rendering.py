@@ -25,7 +25,9 @@ from generator.content.pages import PAGES_DIR, PageDoc, to_paper, unknown_keys
 from generator.content.project import Project
 from generator.publish import Publication
 from generator.reporter import Reporter
-from generator.render.html import SiteInfo, SiteRenderer, group_authors
+from generator.render.html import SiteRenderer
+from generator.render.site_info import SiteInfo
+from generator.render.people_topics import group_authors
 from generator.render.theme import Theme
 from generator.pipeline.sinks import Sink
 

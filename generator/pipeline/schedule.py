@@ -27,7 +27,7 @@ from generator.runtime.background import BackgroundRunner, Pending
 from generator.runtime.cache import BuildCache
 from generator.runtime.executor import Executor
 from generator.model.paper import RenderedPaper
-from generator.render.html import tag_urls
+from generator.render.people_topics import tag_urls
 from generator.search import search_files, start_search_files
 from generator.pipeline.sinks import Sink
 

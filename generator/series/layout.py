@@ -113,6 +113,7 @@ class Layout:
     members: tuple[Member, ...]
     series: Volume | None = None  # the series' own title, description, language and base URL
     people: Rules = Rules()  # the series' people.yaml: every volume's, and its people pages'
+    config: Config | None = None  # the series' proceedings.yaml, which its own pages are rendered with
 
     def base_url(self, member: Member, base_url: str | None) -> str | None:
         """Where a volume is published: the series' address + its prefix, else ``base_url`` as given."""
@@ -191,7 +192,7 @@ def load_layout(content_dir: Path, reporter: Reporter, base_url: str | None = No
         reporter.warn("is a link to a folder; not built as a volume (move or copy the volume's folder in instead)",
                       Path(link.name))
     people = load_rules(content_dir, reporter.warn)
-    return Layout(content_dir, tuple(members), series_volume(config, content_dir), people)
+    return Layout(content_dir, tuple(members), series_volume(config, content_dir), people, config)
 
 
 def series_volume(config: Config, content_dir: Path) -> Volume:

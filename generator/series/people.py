@@ -13,7 +13,7 @@ from generator.derive.sanity import Place, orders_across
 from generator.series.layout import SeriesPaper, SeriesVolume
 
 
-class ArchivePerson(Person):
+class SeriesPerson(Person):
     """A person whose papers are (volume, SeriesPaper) pairs, volumes newest first."""
 
     def by_volume(self) -> list[tuple[SeriesVolume, list[SeriesPaper]]]:
@@ -27,7 +27,7 @@ def group_people(volumes: list[SeriesVolume], warn: Callable[..., None], rules: 
     """Every person of the series, sorted by family name, each with a unique slug; ``volumes`` come
     newest first, and so do each person's papers. What the rule cannot decide is warned about."""
     people = group((((volume, paper), paper.authors) for volume in volumes for paper in volume.papers), rules,
-                   "people", ArchivePerson)
+                   "people", SeriesPerson)
     people.report(warn)
     report_orders_across(volumes, people.rules, warn)
     return people.people

@@ -60,6 +60,7 @@ class Interface:
         return str(self.locale).replace("_", "-")
 
 
+@functools.cache  # asked for every volume's title on every page of a series that lists it
 def default_title(tag: str) -> str:
     """"Proceedings" in the language ``tag`` names (論文集, 论文集), English where it has no catalogue."""
     return interface(tag).translations.gettext(DEFAULT_TITLE)
