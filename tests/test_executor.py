@@ -138,7 +138,7 @@ def test_a_policy_the_environment_misnames_is_a_message_not_a_traceback(tmp_path
 
 @pytest.mark.slow
 def test_no_process_the_build_starts_imports_from_the_current_folder(tmp_path):
-    """A build run from inside a content repository that holds a `multiprocessing/` and a `selectors.py`
+    """A build run from inside a content repository that holds a `multiprocessing/` and a `selectors` module
     (hostile, or a name clash): the fork server was started with `python -c`, which put the current folder
     first on its import path and ran that code (then the build died with a traceback)."""
     content = copy_content(tmp_path / "content")
