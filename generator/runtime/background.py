@@ -159,26 +159,32 @@ def _fresh_context():
 
 
 def _start_fork_server() -> None:
-    """Start multiprocessing's fork server importing nothing from the current folder. It is started as
-    ``python -c …``, which puts the current folder first on its import path: a content repository's own
-    ``multiprocessing/`` or ``selectors/`` would run its code. ``PYTHONSAFEPATH`` keeps that folder off the
-    server's path, and the path it is then given, this process's, goes without it too."""
+    """Start multiprocessing's fork server importing nothing from the current folder, and this very
+    ``generator``. It is started as ``python -c …``, which puts the current folder first on its import path:
+    a content repository's own ``multiprocessing/`` or ``selectors`` would run its code. ``PYTHONSAFEPATH``
+    keeps that folder off the server's path (and the path its processes are given goes without it too);
+    ``PYTHONPATH`` leads with the folder this ``generator`` is in, when no installed path holds it."""
     import multiprocessing.forkserver as forkserver
+    import site
     import sys
 
-    here = {"", os.getcwd()}
-    path, safe = sys.path[:], os.environ.get("PYTHONSAFEPATH")
     own = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # generator's parent
-    sys.path[:] = [entry for entry in path if entry not in here] + ([own] if own in here else [])
+    here = set() if os.getcwd() == own else {"", os.getcwd()}  # in the tool's own checkout, the folder is the tool's
+    saved = {name: os.environ.get(name) for name in ("PYTHONSAFEPATH", "PYTHONPATH")}
+    path = sys.path[:]
+    sys.path[:] = [entry for entry in path if entry not in here]
     os.environ["PYTHONSAFEPATH"] = "1"
+    if own not in site.getsitepackages():
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, (own, saved["PYTHONPATH"])))
     try:
         forkserver.ensure_running()
     finally:
         sys.path[:] = path
-        if safe is None:
-            os.environ.pop("PYTHONSAFEPATH", None)
-        else:
-            os.environ["PYTHONSAFEPATH"] = safe
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def in_fresh_process(job: Callable[..., T], items: Iterable, *args: Any, now: int = 0) -> Pending:
