@@ -292,7 +292,7 @@ def test_the_reading_lists_blocks_hold_each_papers_citations_as_the_volumes_file
         assert texts["ris"] == ris_records[paper["order"] - 1]
         item = csl_items[paper["order"] - 1]
         assert json.loads(texts["csl"]) == ({**item, "abstract": paper["abstract"]} if paper["abstract"] else item)
-        assert texts["csl"] == json.dumps(json.loads(texts["csl"]), ensure_ascii=False)  # as the volume's file
+        assert texts["csl"] == json.dumps(json.loads(texts["csl"]), ensure_ascii=False, separators=(",", ":"))
         for name, pieces in record["texts"].items():  # the key is a hole of every format (a PDF's address may
             assert pieces[1::2].count("key") == 1, name  # hold the same words: PMLR's .../doe23a/doe23a.pdf)
         if paper["abstract"] and one_line(paper["abstract"]) == paper["abstract"]:  # a hole, not written again

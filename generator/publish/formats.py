@@ -129,8 +129,9 @@ def _csl(ref: Reference) -> str:
 
 
 def _csl_alone(ref: Reference) -> str:
-    """A paper's own item has its abstract, which the volume's file leaves out (csl.py)."""
-    return json.dumps(csl_item(ref, abstract=True), ensure_ascii=False)
+    """A paper's own item has its abstract, which the volume's file leaves out (csl.py); written without
+    spaces (as JSON.stringify writes it: a reading list's export and a Cite box's download were so written)."""
+    return json.dumps(csl_item(ref, abstract=True), ensure_ascii=False, separators=(",", ":"))
 
 
 def _free_marks(ref: Reference, count: int) -> list[str]:
