@@ -72,7 +72,7 @@ class Publication:
         # and the paper's record carry it, and its title's math is parsed (and warned about) once.
         self._kept = {f.name: _Lazy(functools.partial(lambda f, i: f.pieces(self.references[i]), f))
                       for f in self.formats if f.kept}
-        self.bibtex = _Lazy(lambda paper_id: self.text(self.formats[0], paper_id))
+        self.bibtex = _Made(lambda paper_id: self.text(self.formats[0], paper_id))  # paper id → its entry
         self._related = related
         if related is None:
             self.related: dict[str, tuple[RenderedPaper, ...]] = related_papers(self.papers, related_count)
@@ -146,6 +146,16 @@ class Publication:
 
 def _values(ref: Reference) -> dict[str, str]:
     return {name: getattr(ref, name) for name in HOLES}
+
+
+class _Made:
+    """``made[key]`` is ``make(key)``, made each time (from what a _Lazy keeps: not kept twice)."""
+
+    def __init__(self, make: Callable[[str], str]):
+        self._make = make
+
+    def __getitem__(self, key: str) -> str:
+        return self._make(key)
 
 
 class _Lazy(dict):
