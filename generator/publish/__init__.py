@@ -4,7 +4,9 @@ A ``Publication`` is made once per build, after the abstracts are rendered:
 
 * ``template_globals()``: ``feed_url`` for every page's ``<head>`` ("" when no feed);
 * ``paper_context(paper)``: ``meta``, ``bibtex``, ``apa`` (HTML) and ``related`` for paper.html (its own
-  RIS and CSL-JSON the Cite box makes in the browser from the reading list's blocks, publish/reading_list.py);
+  RIS and CSL-JSON the Cite box offers from the paper's record in the reading list's blocks, reading_list.py);
+* ``references``, ``formats``, ``pieces``: each paper's ``Reference`` (reading.py), read once, and its text in
+  each citation format (formats.py), as the volume's files and the browser's records have them;
 * ``files(paths)``: ``.nojekyll`` and the volume's citations (``proceedings.bib``, ``.ris``,
   ``.csl.json``, ``.apa.txt``: one for each of ``formats``, publish/formats.py) always, ``feed.xml`` when
   the config has a date, ``corrections.xml``

@@ -4,7 +4,7 @@ Variables are those of the CSL 1.0.2 schema; a fact the paper and the volume do 
 abstract is left out too (issue 29): CSL-JSON is what citeproc and Pandoc format references from, and no
 citation style prints an abstract; at 50,000 papers the volume's abstracts were 55 MB of this file. A reference
 manager gets them from ``proceedings.ris``, and a paper's own CSL-JSON (the Cite box, the reading list's
-export, made in the browser: reading_list.py) has its abstract, which costs no file.
+export: formats.py, from the paper's record in the reading list's blocks) has its abstract, which costs no file.
 """
 
 from __future__ import annotations
@@ -37,6 +37,6 @@ def csl_item(ref: Reference, abstract: bool = False) -> dict[str, Any]:
         "container-title": ref.container, "collection-title": ref.series, "issued": issued,
         "volume": ref["volume"], "page": pages, "publisher": ref["publisher"], "publisher-place": ref["address"],
         "ISBN": ref.isbn, "ISSN": ref.issn, "DOI": ref["doi"], "URL": ref.url,
-        "keyword": ", ".join(ref.keywords), "abstract": ref.abstract if abstract else "",
+        "keyword": ", ".join(ref.keywords), "note": ref.note, "abstract": ref.abstract if abstract else "",
     }
     return {key: value for key, value in item.items() if value}

@@ -1,18 +1,18 @@
 """How citations and feeds read a paper (the volume itself is generator/model/volume.py).
 
-``authors_of`` and ``cited`` are the one place the BibTeX, the meta tags
-and the feed read a paper's authors and cited details (its PDF, pages…) from;
-``reference_of`` reads them once more, through ``cited``, into the ``Reference``
-that RIS, CSL-JSON and APA are written from (ris.py, csl.py, apa.py).
+``reference_of`` reads a paper once into the ``Reference`` every citation format writes (bibtex.py, ris.py,
+csl.py, apa.py, the meta tags of meta.py, and the browser's records through formats.py and reading_list.py):
+the paper's own details, else the volume's where the schema's ``Cite`` says so (``cited``). ``authors_of`` is
+what the feed reads of a paper's authors.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import attrgetter
-from collections.abc import Mapping
 from typing import Any
 
 from generator.model.details import is_web_link
