@@ -14,9 +14,10 @@ papers share one, and its title and abstract, which the record holds once for ev
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,7 @@ from .ris import one_line, ris_record
 
 HOLES = ("key", "title", "abstract")  # Reference attributes a browser's text may leave for its record to fill
 _MARKS = range(0xE000, 0xF900)  # private-use characters: one marks each hole while a text is written
+_PRIVATE = re.compile("[\ue000-\uf8ff]")
 
 
 @dataclass(frozen=True)
@@ -136,20 +138,24 @@ def _csl_alone(ref: Reference) -> str:
 
 def _free_marks(ref: Reference, count: int) -> list[str]:
     """``count`` marks, none a character of the reference (a text pasted from a PDF may hold private-use ones)."""
-    used = set("".join(_strings(ref)))
-    return [chr(code) for code in _MARKS if chr(code) not in used][:count]
+    text = "".join(_texts(ref))
+    if not _PRIVATE.search(text):  # as nearly always: the first ones
+        return [chr(code) for code in _MARKS[:count]]
+    return list(itertools.islice((mark for mark in map(chr, _MARKS) if mark not in text), count))
 
 
-def _strings(value: Any) -> Iterator[str]:
-    """Every text a reference holds (a format writes nothing else but its own words)."""
-    if isinstance(value, str):
-        yield value
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for field in dataclasses.fields(value):
-            yield from _strings(getattr(value, field.name))
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, (tuple, list)):
-        for item in value:
-            yield from _strings(item)
+def _texts(value: Any) -> list[str]:
+    """Every text a reference holds, its details' and their authors' too (a format writes nothing else but its
+    own words)."""
+    found, todo = [], [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, (tuple, list)):
+            todo.extend(item)
+        elif isinstance(item, Mapping):
+            todo.extend(item.values())
+        elif hasattr(item, "__dict__"):  # a dataclass (the reference, an author); a date has none
+            todo.extend(vars(item).values())
+    return found
