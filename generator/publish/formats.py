@@ -44,7 +44,7 @@ class Layout:
     def join(self, texts: Iterable[str]) -> bytes:
         # Each text encoded on its own: a volume's file never exists as one str (at 50,000 papers the citation
         # files were the build's peak of memory, issue 29).
-        chunks = []
+        chunks: list[bytes] = []
         for text in texts:
             chunks += [(self.between if chunks else self.head).encode("utf-8"), text.encode("utf-8")]
         return b"".join([*chunks, self.tail.encode("utf-8")]) if chunks else self.empty.encode("utf-8")
@@ -87,7 +87,8 @@ class CitationFormat:
         if not holes:
             return (write(ref),)
         marks = _free_marks(ref, len(holes))
-        text = write(dataclasses.replace(ref, **dict(zip(holes, marks))))
+        marked: dict[str, Any] = dict(zip(holes, marks))
+        text = write(dataclasses.replace(ref, **marked))
         named = dict(zip(marks, holes))
         return tuple(named.get(piece, piece) if n % 2 else piece
                      for n, piece in enumerate(re.split(f"({'|'.join(marks)})", text)))
@@ -147,7 +148,8 @@ def _free_marks(ref: Reference, count: int) -> list[str]:
 def _texts(value: Any) -> list[str]:
     """Every text a reference holds, its details' and their authors' too (a format writes nothing else but its
     own words)."""
-    found, todo = [], [value]
+    found: list[str] = []
+    todo = [value]
     while todo:
         item = todo.pop()
         if isinstance(item, str):
