@@ -287,7 +287,8 @@ def test_the_reading_lists_blocks_hold_each_papers_citations_as_the_volumes_file
         assert record["title"] == paper["title"] and record["url"] == unquote(paper["url"])
         assert record["authors"] == [author["name"] for author in paper["authors"]]
         assert record["abstract"] == paper["abstract"]
-        texts = {name: filled(formats[name], pieces, record) for name, pieces in record["texts"].items()}
+        values = {**record, "container": manifest["title"]}  # the proceedings' title: once, in the manifest
+        texts = {name: filled(formats[name], pieces, values) for name, pieces in record["texts"].items()}
         assert texts["bib"] in bib and texts["bib"].startswith(f"@inproceedings{{{record['key']},")
         assert texts["ris"] == ris_records[paper["order"] - 1]
         item = csl_items[paper["order"] - 1]

@@ -8,7 +8,8 @@ reading list's exports and the Cite box's downloads are made. A new format is a 
 
 A text the browser receives is in ``pieces``: literal text and, between each two pieces, the name of a value
 of the paper's record that fills the gap (``HOLES``): its key, which a reading list renames when two volumes'
-papers share one, and its title and abstract, which the record holds once for every format and for showing.
+papers share one, its title and abstract, which the record holds once for every format and for showing, and the
+proceedings' title, which the volume's manifest holds once for all its papers.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from .csl import csl_item
 from .reading import Reference
 from .ris import one_line, ris_record
 
-HOLES = ("key", "title", "abstract")  # Reference attributes a browser's text may leave for its record to fill
+# Reference attributes a browser's text may leave for its record (the container: its manifest's title) to fill.
+HOLES = ("key", "title", "abstract", "container")
 _MARKS = range(0xE000, 0xF900)  # private-use characters: one marks each hole while a text is written
 _PRIVATE = re.compile("[\ue000-\uf8ff]")
 

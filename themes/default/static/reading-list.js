@@ -14,7 +14,7 @@
  * assets/reading/ (generator/publish/reading_list.py), injected by script tag when needed: fetch() is
  * refused from file://. Their manifest names a record's keys and the citation formats (publish/formats.py):
  * a paper's citation in each is its text as the build wrote it, in pieces around holes that its key, title and
- * abstract fill, so that nothing here knows how a format is written. Nothing from content goes through innerHTML but an abstract's HTML as the build
+ * abstract (and the manifest's title) fill, so that nothing here knows how a format is written. Nothing from content goes through innerHTML but an abstract's HTML as the build
  * rendered it for the paper's page (a list's toggle: see fillAbstract); titles and names are text nodes.
  * The script tag says where the page is (data-series: "volume" for a series' volume, "archive" for the
  * series' own pages, absent for a lone volume). The buttons' words (label, add, remove, abstract, bibtex) are the
@@ -371,7 +371,7 @@
       var base = key;
       while (taken[key.toLowerCase()]) key = base + "-" + n++;
       taken[key.toLowerCase()] = true;
-      var values = { key: key, title: record.title, abstract: record.abstract };
+      var values = { key: key, title: record.title, abstract: record.abstract, container: entry.volume };
       FORMATS.forEach(function (format) {
         if (has(record.texts, format.name)) texts[format.name].push(fill(format, record.texts[format.name], values));
       });
