@@ -72,6 +72,10 @@ class CitationFormat:
     browser: bool = True  # the browser's records carry it (the reading list exports it)
     kept: bool = False  # a paper's text is kept once written (BibTeX's: the page shows it too)
 
+    def __post_init__(self) -> None:
+        if self.kept and self.alone:  # a kept text is the volume file's, and serves the browser too
+            raise ValueError(f"the {self.name} format is kept: it has no text of its own for a paper alone")
+
     @property
     def path(self) -> str:
         return f"proceedings{self.suffix}"
