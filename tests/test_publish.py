@@ -228,7 +228,8 @@ def test_volume_bib_has_one_entry_per_paper(seed_content):
 def test_meta_tags_with_date_and_base_url(seed_content):
     publication, papers, _, _ = published(seed_content)
     paper = by_id(papers, "1")
-    tags = {(t.attribute, t.key): t.content for t in paper_meta(paper, publication.volume)}
+    reference = publication.references[paper.paper.id]
+    tags = {(t.attribute, t.key): t.content for t in paper_meta(reference, publication.volume)}
     assert tags[("name", "citation_title")] == paper.title_plain
     assert tags[("name", "citation_conference_title")] == "NeurIPS 2026 论文列表"
     assert tags[("name", "citation_publication_date")] == "2026/12/06"
@@ -240,7 +241,7 @@ def test_meta_tags_with_date_and_base_url(seed_content):
 
 def test_meta_tags_without_date_or_base_url(seed_content):
     publication, papers, _, _ = published(seed_content, date=None, base_url="")
-    keys = {t.key for t in paper_meta(papers[0], publication.volume)}
+    keys = {t.key for t in paper_meta(publication.references[papers[0].paper.id], publication.volume)}
     assert keys == {"citation_title", "citation_conference_title", "og:type", "og:title", "og:site_name"}
 
 
@@ -334,16 +335,21 @@ def test_sitemap_only_with_a_base_url(seed_content):
 def test_each_volume_file_is_made_alone_when_asked_for(seed_content, monkeypatch):
     """Not every whole-volume file at once: at 50,000 papers they are 150 MB together (issue 29)."""
     import generator.publish as publish
+    from generator.publish.formats import Layout
 
     publication, _, _, _ = published(seed_content)
     made = []
-    for name in ("volume_bib", "volume_ris", "csl_json", "volume_apa", "atom_feed", "volume_sitemaps"):
+    join = Layout.join
+    monkeypatch.setattr(Layout, "join", lambda layout, texts: made.append(layout) or join(layout, texts))
+    for name in ("atom_feed", "volume_sitemaps"):
         real = getattr(publish, name)
         monkeypatch.setattr(publish, name, lambda *a, real=real, name=name: made.append(name) or real(*a))
     makers = publication.file_makers(["index.html"])
     assert list(makers) == publication.file_names(["index.html"]) and made == []
-    assert makers[RIS_PATH]().startswith(b"TY  - CPAPER") and made == ["volume_ris"]
+    ris = next(f for f in publication.formats if f.path == RIS_PATH)
+    assert makers[RIS_PATH]().startswith(b"TY  - CPAPER") and made == [ris.layout]
     assert {name: make() for name, make in makers.items()} == publication.files(["index.html"])
+    assert [f.path for f in publication.formats] == [BIB_PATH, RIS_PATH, CSL_PATH, APA_PATH]
 
 
 def test_publishing_files_are_the_same_every_time(seed_content):
