@@ -22,6 +22,7 @@ from generator.commands.reporter import Reporter
 from generator.series.layout import Layout, Member, SeriesVolume, load_layout, member_reporter
 from generator.series.writer import SeriesWriter
 from generator.pipeline.sinks import StagingSink
+from generator import diagnostics as codes
 
 
 @dataclass
@@ -79,7 +80,7 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
             run.volume(member)
         run.series()
         for warning in host_warnings(site_size(staging.path)):
-            reporter.warn(warning)
+            reporter.warn(warning, code=codes.HOST_LIMIT)
         staging.publish()
     return run.published()
 
@@ -119,7 +120,8 @@ class _Build:
             carried = self.staging.carry(member.prefix)
             kept = "its last build stays published" if carried else "it has no earlier build"
             self.reporter.error(f"volume {member.prefix} not built: {exc.message} ({kept})",
-                                exc.path or member.content_dir, exc.line)
+                                exc.path or member.content_dir, exc.line, code=codes.VOLUME_NOT_BUILT,
+                                subject=member.prefix, value=exc.code)
             writer.carried(member)
             return
         if writer is not None:

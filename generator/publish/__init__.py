@@ -33,6 +33,7 @@ from .feeds import (CORRECTIONS_PATH, FEED_PATH, ROBOTS_PATH, SITEMAP_PATH, atom
 from .meta import MetaTag, paper_meta
 from .reading import Reference, reference_of
 from .ris import ris_record, volume_ris
+from generator import diagnostics as codes
 
 if TYPE_CHECKING:
     from generator.latex import MacroDef
@@ -74,7 +75,7 @@ class Publication:
             self.related = _Lazy(lambda paper_id: tuple(by_id[i] for i in related.get(paper_id, ()) if i in by_id))
         # Only a site being published (it has an address) is told: a local preview needs no feed.
         if self.volume.date is None and self.volume.base_url and warn is not None:
-            warn(NO_DATE, CONFIG_NAME)
+            warn(NO_DATE, CONFIG_NAME, code=codes.FEED_NO_DATE, subject="date")
 
     def template_globals(self) -> dict[str, str]:
         return {"feed_url": FEED_PATH if self.volume.date else ""}

@@ -34,6 +34,7 @@ from generator.sources.bibstrings import month_macro
 from generator.model.volume import Volume
 
 from .reading import cited
+from generator import diagnostics as codes
 
 CITED = tuple(field for field in DETAILS if field.cite.bibtex)  # the details a BibTeX entry carries
 # The places of the entry's own fields; each cited detail's ``Cite.bibtex_at`` puts it among them.
@@ -127,7 +128,7 @@ class BibTeX:
             if self._warn is not None:
                 self._warn(f"the title's math {shown(latex)} uses {refused}, which a citation may not carry "
                            "(TeX that defines commands or reads and writes files): written as plain text in "
-                           "the BibTeX", page)
+                           "the BibTeX", page, code=codes.CITATION_REFUSED_TEX, subject=refused, value=latex)
             return protect_case(self._math_text(latex))
         if not _balanced(latex):
             return protect_case(self._math_text(latex))

@@ -94,8 +94,7 @@ class SeriesWriter:
         """A volume just built: listed, its records written out, kept for the feed if it is the newest."""
         entry = SeriesVolume.of(member.prefix, volume, papers, files)
         undated = volume.undated(papers)
-        record = {"inputs": inputs, "said": [[d.level, d.message, None if d.path is None else str(d.path), d.line,
-                                              d.code, d.count] for d in said],
+        record = {"inputs": inputs, "said": [d.to_record() for d in said],
                   "files": len(list(files)), "undated": undated}
         self.undated[member.prefix] = undated
         self._listed(entry, series_records(entry, (paper_record(p) for p in papers)), record)
@@ -124,8 +123,11 @@ class SeriesWriter:
     def say_again(self, reporter: Reporter) -> None:
         """What the volumes carried over reported when they were built, said again (``--strict`` sees it)."""
         for said in self.unsaid.values():
-            for level, message, path, line, *coded in said:  # (a record of an older build has no code)
-                reporter.report(Diagnostic(level, message, path, line, *coded))
+            for record in said:
+                try:
+                    reporter.report(Diagnostic.from_record(record))
+                except (TypeError, ValueError):
+                    continue  # an older build's record, without a code: the volume's next build says it again
         self.unsaid = {}
 
     def drop(self, prefix: str) -> None:
