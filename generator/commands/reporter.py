@@ -166,8 +166,8 @@ class ConsoleReporter(Reporter):
             lines.append(f"  {len(found)} × {code}: {REGISTRY[code].meaning}" + (f" ({first})" if first else ""))
         if len(kinds) > self.KINDS_SHOWN:
             others = sum(len(found) for found in list(kinds.values())[self.KINDS_SHOWN:])
-            lines.append(f"  {others} of {len(kinds) - self.KINDS_SHOWN} other kinds (docs/diagnostics.md lists "
-                         "every code)")
+            lines.append(f"  and {others} of {len(kinds) - self.KINDS_SHOWN} other kind(s) (docs/diagnostics.md "
+                         "lists every code)")
         return "\n".join(lines)
 
     def _print(self, line: str) -> None:
