@@ -172,11 +172,18 @@ NOT_PUBLISHED = (RECORD_SKIPPED, RECORD_REPEAT)  # the records no page shows: co
 def markdown() -> str:
     """docs/diagnostics.md: every code, its level and meaning, in the registry's order."""
     lines = ["# Diagnostics", "",
-             "Every warning, error and note that `build`, `import`, `check` and `serve` report carries a code.",
-             "The console groups what it does not print by code, `check` and tools read codes (never the",
-             "wording), and `--strict` fails a run on any warning. This page is generated from",
-             "`generator/diagnostics.py` (`python -m generator.diagnostics > docs/diagnostics.md`); a test keeps",
-             "them equal.", "",
+             "Every warning, error and note that `build`, `import`, `check` and `serve` report carries a stable",
+             "code, besides its message (which may be reworded or translated) and its place (`file:line`). It also",
+             "names what it is about: `paper` (the record's id or the page's), `subject` (the macro, the name, the",
+             "field, the column) and `value` (what was found, such as a guessed macro's body).", "",
+             "Without `-v` the console prints the first 30 warnings, then one line per code for the others:",
+             "", "```text", "359 more warnings not shown (-v shows all):",
+             "  133 × topic-fallback: no tag of the taxonomy matches a paper; it gets the fallback (a.csv:4, …)",
+             "```", "",
+             "`check` reads codes and fields (its list of undefined and guessed macros comes from",
+             "`latex-unknown-macro` and `latex-macro-guessed`), never the wording; `--strict` fails a run on",
+             "any warning. This page is generated from `generator/diagnostics.py`",
+             "(`python -m generator.diagnostics > docs/diagnostics.md`); a test keeps them equal.", "",
              "| Code | Level | Meaning |", "| --- | --- | --- |"]
     lines += [f"| `{code.name}` | {code.level} | {_cell(code.meaning)} |" for code in REGISTRY.values()]
     return "\n".join(lines) + "\n"
