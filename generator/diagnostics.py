@@ -53,6 +53,9 @@ THEME_INVALID = _code("theme-invalid", "error", "a template is missing or broken
 OUTPUT_FAILED = _code("output-failed", "error", "the site could not be written; the previous one is left as it was")
 VOLUME_NOT_BUILT = _code("volume-not-built", "error", "a volume of a series failed; its last build is carried over")
 VOLUME_FOLDER_INVALID = _code("volume-folder-invalid", "error", "a series' folder cannot be a volume's address")
+PAGE_INVALID = _code("page-invalid", "error", "a page's front matter is missing or invalid; the page is not built")
+SOURCE_INVALID = _code("source-invalid", "error", "a source file cannot be read as its format (no header, empty, "
+                       "not text)")
 PAGE_ID_CLASH = _code("page-id-clash", "error", "two pages give the same id or slug; the later is not built")
 REBUILD_FAILED = _code("rebuild-failed", "error", "serve's rebuild crashed; the last good site is still served")
 

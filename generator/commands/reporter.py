@@ -182,7 +182,7 @@ def not_published(diagnostics: list[Diagnostic], shown: int = 5) -> str:
     records = sum(d.count for d in diagnostics)
     if not records:
         return ""
-    places = [f"{d.path}:{d.line}" if d.line else str(d.path) for d in diagnostics[:shown]]
+    places = [d.place for d in diagnostics[:shown]]
     more = ", …" if len(diagnostics) > shown else ""
     return f"{records} record{'' if records == 1 else 's'} not published ({', '.join(places)}{more})"
 

@@ -134,7 +134,7 @@ def read_page(path: Path, display: Path | str | None = None) -> PageDoc:
         doc.error = ContentError(
             "the front matter is never closed: add a line `---` after its last field" if opened else
             "no front matter: a page starts with a line `---`, YAML fields, and another `---`",
-            path=name, line=1,
+            path=name, line=1, code=codes.PAGE_INVALID,
         )
         doc.salvaged = salvage_identity(text) if opened else {}
         return doc
@@ -239,7 +239,7 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
     meta = clean_fields(doc.meta)  # NFC, no control or invisible characters (generator/text/cleantext.py)
 
     def fail(key: str, problem: str) -> ContentError:
-        return ContentError(f"`{key}` {problem}", path=display, line=doc.lines.get(key, 1))
+        return ContentError(f"`{key}` {problem}", path=display, line=doc.lines.get(key, 1), code=codes.PAGE_INVALID)
 
     def text(key: str) -> str:
         value = meta.get(key)

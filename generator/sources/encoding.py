@@ -61,7 +61,8 @@ def read_text(path: Path, name: str) -> Decoded:
         return decode(read_raw(path, name, ContentError))
     except NotText as exc:
         raise ContentError(f"byte 0x{exc.byte:02x} is not UTF-8, and no other text encoding reads the file "
-                           "(is it a binary file?); save it as UTF-8 text", path=name, line=exc.line) from None
+                           "(is it a binary file?); save it as UTF-8 text", path=name, line=exc.line,
+                           code=codes.SOURCE_INVALID) from None
 
 
 def with_note(source: SourceList, decoded: Decoded, name: str) -> SourceList:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.text.cleantext import clean
+from generator import diagnostics as codes
 from generator.errors import ContentError
 from generator.model.paper import Entry, SourceList
 from generator.sources.encoding import read_text, with_note
@@ -20,7 +21,8 @@ def parse(text: str, name: str, path: Path | None = None) -> SourceList:
     lines = [clean(line) for line in text.split("\n")]  # a line of invisible characters is blank
     title_index = next((i for i, line in enumerate(lines) if line.strip()), None)
     if title_index is None:
-        raise ContentError("the list is empty; its first line should be the proceedings title", path=name, line=1)
+        raise ContentError("the list is empty; its first line should be the proceedings title", path=name, line=1,
+                           code=codes.SOURCE_INVALID)
     title = lines[title_index].strip()
     entries = tuple(_entries(lines, title_index + 1, name))
     return SourceList(path=path or Path(name), title=title, entries=entries)

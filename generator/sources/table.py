@@ -54,7 +54,8 @@ def parse(text: str, name: str, delimiter: str, path: Path | None = None,
     columns = [field_name(cell) for cell in header]
     if not any(required in columns for required in REQUIRED_ANY):
         raise ContentError(f"no abstract or title column: the header names {', '.join(header)}; "
-                           f"accepted names are {accepted_names(*REQUIRED_ANY)} (in any case)", path=name, line=1)
+                           f"accepted names are {accepted_names(*REQUIRED_ANY)} (in any case)", path=name, line=1,
+                           code=codes.SOURCE_INVALID)
     evidence = next((n for n, line in enumerate(lines[1:], start=2) if shows_escaped_breaks(line)), None)
     reader = RecordReader(name, escaped_breaks=True, file_escapes=evidence is not None, links=links,
                           spelled=_spelled(header, columns))
@@ -119,10 +120,11 @@ def _header(lines: list[str], name: str, delimiter: str) -> list[str]:
         header = next(csv.reader(io.StringIO(lines[0] if lines else "", newline=""), delimiter=delimiter,
                                  strict=True), None)
     except csv.Error as exc:
-        raise ContentError(f"the header row is not valid: {exc}", path=name, line=1) from None
+        raise ContentError(f"the header row is not valid: {exc}", path=name, line=1,
+                           code=codes.SOURCE_INVALID) from None
     if not header or not any(cell.strip() for cell in header):
         raise ContentError("the table is empty; its first row should name the columns "
-                           "(title, authors, abstract…)", path=name, line=1)
+                           "(title, authors, abstract…)", path=name, line=1, code=codes.SOURCE_INVALID)
     return header
 
 
