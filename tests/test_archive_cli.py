@@ -130,3 +130,16 @@ def test_a_volume_named_like_an_archive_folder_is_refused(tmp_path, capsys):
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 1
     assert "a volume may not be named 'people'" in capsys.readouterr().err
     assert (tmp_path / "site" / "people" / "ada-lovelace.html").is_file()
+
+
+def test_a_site_built_inside_the_series_folder_is_never_read_as_a_volume(tmp_path, capsys):
+    """`--content series --out series/site` (or a series at a repository's root with `--out site`): the second
+    build read the first's site as a volume named "site", with papers "Allow" and "Sitemap" from robots.txt."""
+    root = make_archive(tmp_path / "series")
+    site = root / "site"
+    assert main(["build", "--content", str(root), "--out", str(site)]) == 0
+    first = sorted(path.name for path in site.iterdir())
+    capsys.readouterr()
+    assert main(["build", "--content", str(root), "--out", str(site)]) == 0
+    assert sorted(path.name for path in site.iterdir()) == first and not (site / "site").exists()
+    assert "Sitemap" not in (site / "papers.json").read_text(encoding="utf-8")

@@ -58,3 +58,12 @@ def test_broken_yaml_names_the_line(tmp_path):
 def test_config_must_be_a_mapping(tmp_path):
     with pytest.raises(ConfigError, match="mapping"):
         load(tmp_path, "- a\n- b\n")
+
+
+def test_text_from_the_config_is_cleaned_as_a_pages_text_is(tmp_path):
+    """A vertical tab or a NUL in proceedings.yaml would reach <title> on every page (invalid XML and HTML)."""
+    config, _ = load(tmp_path, 'title: "Proceedings of\\v ML\\x00\\u200b 2026"\n'
+                               'description: "One line.\\nAnother\\x0c line."\neditors: ["Ada\\x07 Lovelace"]\n')
+    assert config.title == "Proceedings of ML 2026"
+    assert config.description == "One line.\nAnother line."
+    assert not any(char in str(config) for char in "\x00\x07\x0b\x0c\u200b")

@@ -64,14 +64,14 @@ def _report_module():
 
 def test_report_counts_constructs(tmp_path, capsys):
     sample = tmp_path / "sample.jsonl"
-    rows = [r"fine $x$ text", r"a \foo macro", r"costs $5 and $10", r"{disagreement based} and {0,1}",
+    rows = [r"fine $x$ text", r"a \Foo macro", r"costs $5 and $10", r"{disagreement based} and {0,1}",
             r"$\frac{a}{$ cut"]
     sample.write_text("\n".join(json.dumps({"abstract": row}) for row in rows), encoding="utf-8")
     assert _report_module().main([str(sample)]) == 0
     out = capsys.readouterr().out
     assert "5 abstracts" in out
     # Markup inside tex-error spans counts, but not as a leak; prices are no markup; an unknown macro
-    # is shown as its name (foo), no markup.
+    # is shown as its name (Foo), no markup.
     assert re.search(r"visible \\command\s+1\s+20.00%\s+0\s+0.00%", out)
     assert re.search(r"visible \$\s+1\s+20.00%\s+0 ", out)
     assert re.search(r"tex-error: undefined macro \\…\s+1 ", out)

@@ -82,9 +82,10 @@ def test_fixture(renderer, path, source, expected):
 # -- problems ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("source, name, shown", [
-    (r"The \atk loss", "atk", "atk"),
+    (r"The \Atk loss", "Atk", "Atk"),
     (r"as in \rn{1} and", "rn", "1"),
-    (r"as in \hl{AND} and", "hl", "AND"),
+    (r"as in \hl[y]{AND} and", "hl", "AND"),
+    (r"the \textsc{\algName} method", "algName", "algName"),
 ])
 def test_an_unknown_text_macro_is_its_name_or_its_argument(renderer, source, name, shown):
     """Never an error box in the reader's sentence: the name (or the argument) in the text's style, reported."""
@@ -93,6 +94,34 @@ def test_an_unknown_text_macro_is_its_name_or_its_argument(renderer, source, nam
     assert f'<span class="tex-unknown" title="undefined macro \\{name}">{shown}</span>' in result.html
     assert "tex-error" not in result.html and "\\" not in re.sub(r'title="[^"]*"', "", result.html)
     assert shown in result.plain and "\\" not in result.plain
+
+
+@pytest.mark.parametrize("source, name, body, html", [
+    (r"complexity of \nnc in", "nnc", r"\textsc{nnc}", '<span class="smallcaps">nnc</span> in'),
+    (r"algorithm (\appr{}), by", "appr", r"\textsc{appr}", '(<span class="smallcaps">appr</span>), by'),
+    (r"learning of \snew{nearly} homogeneous", "snew", r"\text{#1}", "of nearly homogeneous"),
+    (r"a \red{\emph{new}} bound", "red", r"\text{#1}", "a <em>new</em> bound"),
+])
+def test_an_authors_text_macro_is_guessed_by_convention(renderer, source, name, body, html):
+    """A lower-case word names the paper's method (set in small capitals); a wrapper of words shows its
+    words. Both are guesses, reported with the line that pins them, never an unknown mark."""
+    result = renderer.render(source)
+    assert result.problems == () and "tex-unknown" not in result.html
+    assert result.guesses == (TexProblem(f"guessed \\{name} as {body}", f"\\{name}", codes.LATEX_MACRO_GUESSED, name,
+                                         body),)
+    assert html in result.html
+
+
+@pytest.mark.parametrize("source, shown, label", [
+    (r"Figure~\ref{fig_frontier} presents", "Figure\xa0<span", "fig_frontier"),
+    (r"by \eqref{eq:main}.", "(??)", "eq:main"),
+    (r"Section \cref{sec:exp}", "??", "sec:exp"),
+])
+def test_a_reference_into_the_paper_shows_as_latex_shows_a_missing_label(renderer, source, shown, label):
+    result = renderer.render(source)
+    assert result.problems == () and result.guesses == ()
+    assert shown in result.html and f"a reference to “{label}” in the paper" in result.html
+    assert label not in result.plain and "??" in result.plain
 
 
 @pytest.mark.parametrize("source, message, snippet, code", [
@@ -114,8 +143,8 @@ def test_problem_is_reported(renderer, source, message, snippet, code):
 
 
 def test_problems_come_in_document_order(renderer):
-    result = renderer.render("\\foo and $\\bar{x}+\\baz$\n\nthen \\qux")
-    assert [p.source for p in result.problems] == ["\\foo", "\\baz", "\\qux"]
+    result = renderer.render("\\Foo and $\\bar{x}+\\baz$\n\nthen \\Qux")
+    assert [p.source for p in result.problems] == ["\\Foo", "\\baz", "\\Qux"]
 
 
 @pytest.mark.parametrize("source, names, kept", [
@@ -138,7 +167,7 @@ def test_undefined_macro_in_math_is_marked_in_place(renderer, source, names, kep
 
 
 def test_problems_do_not_leak_between_renders(renderer):
-    assert renderer.render(r"\foo").problems
+    assert renderer.render(r"\Foo").problems
     assert renderer.render("fine").problems == ()
 
 
@@ -229,3 +258,15 @@ def test_seed_abstract_renders_cleanly(index):
         assert "``" not in text and "''" not in text
     assert result.html.count("<math ") == len(re.findall(r"\$[^$]+\$", source))
     assert "  " not in result.plain and result.plain == result.plain.strip()
+
+
+def test_a_macro_bomb_blames_the_macro_the_text_used():
+    """Each macro doubles the next: the budget runs out deep inside, but the one to fix is the one used
+    (the warning named the innermost, where the budget happened to end)."""
+    from generator.latex.macros import MacroError, expand
+    names = "abcdefghijkl"
+    tower = {name: MacroDef(f"\\{after}\\{after}") for name, after in zip(names, names[1:])}
+    tower["l"] = MacroDef("x")
+    with pytest.raises(MacroError) as raised:
+        expand(r"y + \a", tower)
+    assert str(raised.value).startswith(r"macro \a expands without end, through \a → \b → \c → … → ")

@@ -91,3 +91,19 @@ def test_in_an_archive_a_japanese_volume_without_a_title_is_named_by_its_folder(
     assert "論文集" not in archive and "论文集" not in archive  # a card is named by its folder, as in English
     assert '<html lang="ja">' in (site / "2024" / "index.html").read_text(encoding="utf-8")
     assert '<html lang="zh-CN">' in (site / "2025" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_language_vote_counts_pages_not_only_sources(tmp_path):
+    """Pages whose source is gone (or written by hand) are papers too: a volume of Japanese pages speaks
+    Japanese, with no source left to say so (it was `lang="en"` and "Proceedings")."""
+    site, _ = build(tmp_path, [JA_CSV])
+    content = tmp_path / "content"
+    (content / JA_CSV.name).unlink()
+    for page in sorted((content / "papers").glob("*.md"))[:3]:  # hand-written: no source, no entry
+        text = page.read_text(encoding="utf-8")
+        page.write_text(re.sub(r"(?m)^(source|entry|generated):.*\n", "", text), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    again = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out",
+                            str(site)], env=env, capture_output=True, text=True, timeout=300)
+    page = home(site)
+    assert '<html lang="ja">' in page and "<title>Proceedings" not in page, again.stderr

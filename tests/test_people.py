@@ -4,6 +4,7 @@ pages agree about who is one person, and people.yaml decides what the rule canno
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -134,6 +135,41 @@ def test_variants_are_looked_for_within_a_family_name_and_initial_only(monkeypat
     names = [[f"{chr(97 + n % 26)}{n} Wang"] for n in range(1000)]
     assert warnings_of(grouped(*names)) == []
     assert len(calls) < 1000 * 999 // 2 // 20  # pair by pair would be 499,500 comparisons
+
+
+@pytest.mark.parametrize("name", ["Author {} Name", "J. {} Doe", "Jane M{} Doe"])
+def test_variant_search_grows_with_the_names_not_their_pairs(monkeypatch, name):
+    """One paper of thousands of authors sharing a family name and an initial (a collaboration paper, or a
+    hostile record): doubling the names at most doubles the work, and no name is warned about more than
+    PARTNERS times."""
+    calls = []
+    real_key, real_variants = people_module._key, people_module.variants
+    monkeypatch.setattr(people_module, "_key", lambda *a: calls.append(1) or real_key(*a))
+    monkeypatch.setattr(people_module, "variants", lambda a, b: calls.append(1) or real_variants(a, b))
+    work = []
+    for count in (1000, 2000):
+        calls.clear()
+        people = grouped([name.format(n) for n in range(count)])
+        pairs = list(people_module.variant_pairs(people.people, people.rules))
+        work.append(len(calls))
+        per_name = Counter(person.name for pair in pairs for person in pair)
+        assert max(per_name.values(), default=0) <= people_module.PARTNERS
+    assert work[1] <= 2.1 * work[0]
+
+
+def test_the_variant_index_finds_what_comparing_every_pair_finds():
+    import itertools
+    import random
+    chooser = random.Random(7)
+    given = ["Jane", "John", "J.", "M.", "Mary", "Mark", "K.", "Kate"]
+    for _ in range(200):
+        names = sorted({" ".join(chooser.choice(given) for _ in range(chooser.randint(1, 3))) + " "
+                        + chooser.choice(["Doe", "Roe"]) for _ in range(chooser.randint(2, 6))})
+        people = grouped(*[[n] for n in names])
+        found = {frozenset((a.name, b.name)) for a, b in people_module.variant_pairs(people.people, people.rules)}
+        every = {frozenset(pair) for pair in itertools.combinations(names, 2) if variants(*pair)}
+        most = max((sum(name in pair for pair in every) for name in names), default=0)
+        assert found <= every and (found == every or most > people_module.PARTNERS)
 
 
 def test_a_variant_warning_gives_the_line_that_joins_them():

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from test_cli import run
 
 PAPERS = [
@@ -137,3 +139,43 @@ def test_a_local_pdf_whose_first_page_is_another_papers(tmp_path):
     assert len(found) == 1, result.stderr
     assert found[0].startswith("papers/robust-speech-recognition-in-noisy-rooms.md:")
     assert "the first page of the PDF papers/p2.pdf does not show the paper's title" in found[0]
+
+
+def test_check_opens_only_the_linked_files_the_build_publishes(tmp_path):
+    """A committed symlink to /dev/zero, a FIFO, named by pages' `pdf:`: the build publishes neither, and
+    `check` opens neither (it read the first whole: a MemoryError; it waited on the second for ever)."""
+    import os
+    content = _volume(tmp_path, PAPERS)
+    (content / "papers" / "p1.pdf").symlink_to("/dev/zero")
+    os.mkfifo(content / "papers" / "p2.pdf")
+    for page, pdf in zip(sorted((content / "papers").glob("*.md")), ("papers/p1.pdf", "papers/p2.pdf")):
+        page.write_text(page.read_text(encoding="utf-8").replace("\nid: ", f"\npdf: {pdf}\nid: ", 1),
+                        encoding="utf-8")
+    built = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    assert built.returncode == 0 and built.stderr.count("is not a document in the content folder") == 2, built.stderr
+    result = _check(tmp_path, content)
+    assert "Traceback" not in result.stderr and "MemoryError" not in result.stderr, result.stderr
+    assert not (tmp_path / "site" / "papers" / "p1.pdf").exists()
+
+
+@pytest.mark.parametrize("hiding", [
+    '<details><summary>Abstract</summary>{}</details>',
+    '<div hidden>{}</div>',
+    '<div style="display: none">{}</div>',
+    '<div style="visibility:hidden">{}</div>',
+    '<template>{}</template>',
+    '<!-- {} -->',
+    '<div aria-hidden="true">{}</div>',
+])
+def test_an_abstract_a_reader_cannot_see_is_found_however_it_is_hidden(hiding):
+    """What Scholar does not index: `check` read only <details> and passed the rest."""
+    from types import SimpleNamespace
+    from generator.commands.scholar import abstract_findings
+    paper = SimpleNamespace(abstract_plain="We study sparse attention patterns that scale to long documents.")
+    shown = f'<section class="abstract"><p>{paper.abstract_plain}</p></section>'
+    assert abstract_findings(f"<main>{shown}</main>", paper) == []
+    hidden = hiding.format(shown)
+    found = abstract_findings(f"<main>{hidden}</main>", paper)
+    assert [finding.rule for finding in found] == ["abstract"], hidden
+    inner = f'<section class="abstract">{hiding.format("<p>" + paper.abstract_plain + "</p>")}</section>'
+    assert [finding.rule for finding in abstract_findings(f"<main>{inner}</main>", paper)] == ["abstract"]

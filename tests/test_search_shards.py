@@ -110,6 +110,23 @@ def test_a_query_loads_only_the_shards_it_can_match(node, sharded):
         assert loaded[0] == "manifest" and 1 <= len(terms) <= 4, (query, loaded, shard_count)
 
 
+def test_a_star_inside_a_word_is_text_not_a_wildcard_over_every_shard(node, sharded):
+    """The box offers no wildcard: `dif*ion` (or a link's `?q=a*b`) is two words, and loads their shards,
+    not all of them (lunr reads a `*` inside a term as "any letters": 13 of 14 shards, and no result)."""
+    papers, folder = sharded
+    word = next(w for w in re.findall(r"[a-z]{8,}", " ".join(p.title_plain.lower() for p in papers))
+                if w not in STOP_WORDS)
+    starred = f"{word[:3]}*{word[-3:]}"
+    (whole, _, loaded, _), = ask(node, folder, [{"box": starred}])
+    assert 1 <= len([name for name in loaded if name.startswith("t")]) <= 3, (starred, loaded)
+
+
+def test_a_word_past_the_term_cap_is_not_indexed():
+    from generator.search.terms import MAX_TERM, terms
+    assert terms("a " + "x" * (MAX_TERM + 1) + " graph") == ["graph"]
+    assert terms("dif*ion A* search") == ["dif", "ion", "search"]
+
+
 def test_a_display_block_holds_the_records_of_its_documents(sharded):
     papers, folder = sharded
     text = (folder / "assets" / "search" / "d1.js").read_text(encoding="ascii")

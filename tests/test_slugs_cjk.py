@@ -9,7 +9,10 @@ import pytest
 
 import corpora
 from generator.text import cjk
+from generator.commands.cli import main
 from generator.content.pages import SLUG
+from generator.errors import OutputError
+from generator.pipeline.output import Staging
 from generator.text.slugs import MAX_LENGTH, slug_or_digest, slugify
 
 
@@ -78,3 +81,46 @@ def test_page_slugs_may_hold_cjk(slug):
 @pytest.mark.parametrize("slug", ["扩散 模型", "扩散/模型", "-扩散", "扩散--模型", "「扩散」", "Upper"])
 def test_page_slugs_still_refuse_what_is_not_a_slug(slug):
     assert not SLUG.match(slug)
+
+
+# -- one file on every system -----------------------------------------------------------------------------
+
+HANGUL = "한국어-논문"  # precomposed syllables (NFC); NFD spells each as its jamo
+
+
+def _page(content, name, slug, old_slugs=()):
+    olds = f"old_slugs: [{', '.join(old_slugs)}]\n" if old_slugs else ""
+    page = f"---\nid: {name}\ntitle: Paper {name}\nslug: {slug}\n{olds}---\n\nBody of {name}.\n"
+    (content / "papers" / f"{name}.md").write_text(page, encoding="utf-8")
+
+
+def _content(tmp_path):
+    content = tmp_path / "content"
+    (content / "papers").mkdir(parents=True)
+    (content / "proceedings.yaml").write_text("title: T\ndate: 2026-01-01\n", encoding="utf-8")
+    return content
+
+
+def test_slugs_in_two_normal_forms_are_one_slug(tmp_path, capsys):
+    """Decomposed and precomposed Hangul are one file name on macOS: the second page is refused as a
+    repeat of the first, and a page's old slug in the other form is no redirect to itself."""
+    content = _content(tmp_path)
+    _page(content, "a", unicodedata.normalize("NFD", HANGUL), old_slugs=[HANGUL])
+    _page(content, "b", HANGUL)
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 1
+    assert f"slug '{HANGUL}' is already the slug of a.md" in capsys.readouterr().err
+    names = sorted(path.name for path in (tmp_path / "site" / "papers").iterdir())
+    assert names == [f"{HANGUL}.html"]  # one page, in NFC, and no redirect over it
+
+
+def test_a_site_whose_files_would_be_one_on_a_mac_is_refused(tmp_path):
+    """The last guard, whatever made the names (a linked file copied in, a theme's file): the previous
+    site stays as it was."""
+    out = tmp_path / "site"
+    staging = Staging(out)
+    staging.open()
+    for name in ("Café.pdf", unicodedata.normalize("NFD", "Café.pdf")):
+        staging.write(name, b"x")
+    with pytest.raises(OutputError, match="are one file on macOS and Windows"):
+        staging.publish()
+    assert not out.exists()

@@ -222,3 +222,17 @@ def test_every_format_is_found_in_a_content_folder(tmp_path):
 def test_jsonl_reader_keeps_only_objects():
     source = jsonlines.parse(json.dumps({"abstract": "A.", "links": {"reviews": "x"}}) + "\n", "x.jsonl")
     assert len(source.entries) == 1 and problems(source) == [("warning", 1, "ignored key(s) links.reviews")]
+
+
+def test_a_plain_list_paragraph_has_the_cap_a_json_lines_record_has():
+    """A whole file with no blank line is skipped with a warning at its line, not derived for minutes."""
+    from generator.diagnostics import RECORD_SKIPPED as SKIPPED
+    from generator.sources.jsonlines import MAX_RECORD_BYTES
+    from generator.sources.plainlist import parse
+    huge = "word " * (MAX_RECORD_BYTES // 5 + 1)
+    listed = parse(f"Title\n\n{huge}\n\nA real abstract about bandits.\n", "list.txt")
+    assert [(entry.text, entry.index, entry.line) for entry in listed.entries] == [
+        ("A real abstract about bandits.", 2, 5)]
+    (skipped,) = listed.diagnostics
+    assert (skipped.code, skipped.path, skipped.line) == (SKIPPED, "list.txt", 3)
+    assert "past the 33,554,432 an abstract may take" in skipped.message

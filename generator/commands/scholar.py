@@ -18,24 +18,27 @@ import io
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 from generator.commands.reporter import Reporter
 from generator.content.pages import PAGES_DIR, PageDoc
 from generator.model.config import CONFIG_NAME
-from generator.model.details import is_web_link, site_file_name
+from generator.model.details import is_web_link
 from generator.model.paper import RenderedPaper
 from generator.publish.feeds import ROBOTS_PATH, SITEMAP_LIMIT, SITEMAP_PATH
+from generator.render.files import linked_file
 from generator import diagnostics as codes
 
+PDF_READ_BYTES = 64 * 1024 * 1024  # a PDF's title is looked for in files up to this size
 SITEMAP_BYTES = 50 * 1024 * 1024  # what one sitemap may weigh, uncompressed, as the protocol allows
 # A citation tag, name before content (as paper.html writes them) or after it.
 _META = re.compile(r'<meta\s+name="(citation_\w+)"\s+content="([^"]*)"')
 _META_AFTER = re.compile(r'<meta\s+content="([^"]*)"\s+name="(citation_\w+)"')
 _DATE = re.compile(r"[0-9]{4}(?:/[0-9]{2}/[0-9]{2})?")
-_ABSTRACT = re.compile(r'<section class="abstract"[^>]*>(.*?)</section>', re.DOTALL)
-_TAG = re.compile(r"<[^>]+>")
+# Where the abstract ends: the page is parsed up to there, not further (a long page's lists aside).
+_ABSTRACT_END = re.compile(r'<section\b[^>]*\bclass="[^"]*\babstract\b.*?</section>', re.DOTALL)
 _LOC = re.compile(r"<loc>([^<]*)</loc>")
 # Hosts whose addresses answer with a redirect: Scholar wants the PDF's own address.
 REDIRECTING = frozenset({"doi.org", "dx.doi.org", "hdl.handle.net", "bit.ly", "tinyurl.com"})
@@ -181,18 +184,59 @@ def pdf_url_findings(tags: dict[str, list[str]], paper: RenderedPaper) -> Iterab
 
 
 def abstract_findings(body: str, paper: RenderedPaper) -> list[Finding]:
-    """The whole abstract is on the page, not behind a click (a ``<details>`` or a script)."""
+    """The whole abstract is on the page as a reader sees it: not behind a click (``<details>``), nor hidden
+    (``hidden``, ``display:none``, ``visibility:hidden``, a ``<template>``, a comment, a script)."""
     if not paper.abstract_plain.strip():
         return [Finding("abstract", "the paper has no abstract", "add its abstract below the page's front matter")]
-    match = _ABSTRACT.search(body)
-    hidden = match is not None and body.rfind("<details", 0, match.start()) > body.rfind("</details>", 0,
-                                                                                            match.start())
+    shown = _VisibleAbstract.of(body)
     # Letters shown against letters written (spacing aside): a loose measure, as math is shown as MathML.
-    if not match or hidden or _letters(html.unescape(_TAG.sub("", match.group(1)))) < 0.9 * _letters(
-            paper.abstract_plain):
+    if shown is None or _letters(html.unescape(shown)) < 0.9 * _letters(paper.abstract_plain):
         return [Finding("abstract", "the full abstract is not visible on the page",
-                        "show the whole abstract in paper.html, outside any <details> or script")]
+                        "show the whole abstract in paper.html, outside any <details>, hidden element or script")]
     return []
+
+
+class _VisibleAbstract(HTMLParser):
+    """The text of the page's ``<section class="abstract">`` that a reader sees; None without one."""
+
+    _HIDING_TAGS = frozenset(("details", "template", "script", "style", "noscript"))
+    _VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+                       "track", "wbr"))
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, bool, bool]] = []  # (tag, hides, is the abstract)
+        self.text: list[str] | None = None
+
+    @classmethod
+    def of(cls, body: str) -> str | None:
+        parser = cls()
+        end = _ABSTRACT_END.search(body)
+        parser.feed(body[: end.end()] if end else body)
+        parser.close()
+        return None if parser.text is None else "".join(parser.text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._VOID:
+            return
+        values = dict(attrs)
+        style = re.sub(r"\s+", "", (values.get("style") or "").lower())
+        hides = (tag in self._HIDING_TAGS or "hidden" in values or values.get("aria-hidden") == "true"
+                 or "display:none" in style or "visibility:hidden" in style)
+        abstract = tag == "section" and "abstract" in (values.get("class") or "").split() and self.text is None
+        if abstract:
+            self.text = []
+        self.stack.append((tag, hides, abstract))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:  # close what a missing end tag left open
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        inside = any(abstract for _, _, abstract in self.stack)
+        if inside and self.text is not None and not any(hides for _, hides, _ in self.stack):
+            self.text.append(data)
 
 
 def _letters(text: str) -> int:
@@ -277,12 +321,13 @@ def pdf_findings(papers: Sequence[RenderedPaper], docs: dict[Path, PageDoc], con
         link = paper.details.pdf
         if not link or is_web_link(link):
             continue
-        path = content_dir / site_file_name(link)
+        path = linked_file(content_dir.resolve(), link)
+        if path is None:
+            continue  # the build already warns of a PDF it does not publish
         try:
-            data = path.read_bytes()
+            key, data = _digest_and_head(path)
         except OSError:
-            continue  # the build already warns of a PDF that is not there
-        key = hashlib.sha256(data).hexdigest()
+            continue
         if key in owners:
             other = owners[key]
             reporter.warn(f"Google Scholar: the PDF {link} is the same file as the PDF of "
@@ -292,8 +337,20 @@ def pdf_findings(papers: Sequence[RenderedPaper], docs: dict[Path, PageDoc], con
             count += 1
         else:
             owners[key] = paper
-        count += title_finding(paper, data, docs, reporter)
+        if len(data) <= PDF_READ_BYTES:  # a larger file is digested, not parsed: pypdf holds it whole
+            count += title_finding(paper, data, docs, reporter)
     return count
+
+
+def _digest_and_head(path: Path) -> tuple[str, bytes]:
+    """A file's SHA-256, read a block at a time, and its first ``PDF_READ_BYTES`` + 1 bytes."""
+    digest, head = hashlib.sha256(), bytearray()
+    with path.open("rb") as handle:
+        while block := handle.read(1 << 20):
+            digest.update(block)
+            if len(head) <= PDF_READ_BYTES:
+                head += block[: PDF_READ_BYTES + 1 - len(head)]
+    return digest.hexdigest(), bytes(head)
 
 
 def title_finding(paper: RenderedPaper, data: bytes, docs: dict[Path, PageDoc], reporter: Reporter) -> int:

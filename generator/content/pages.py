@@ -12,6 +12,7 @@ import functools
 import hashlib
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -255,7 +256,8 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
             raise fail(key, f"must be a whole number, not {shown(value)}")
         return value
 
-    slug = text("slug")
+    # NFC: macOS stores a name in one normal form, so two spellings of one syllable would be one file.
+    slug = unicodedata.normalize("NFC", text("slug"))
     if not SLUG.match(slug):
         raise fail("slug", f"must be lowercase letters, digits, CJK characters and single hyphens, not {shown(slug)}")
     slug, unsafe = file_safe(slug)
@@ -299,6 +301,7 @@ def _old_slugs(meta: dict[str, Any], problem: Callable[[str, str], None], before
     """The addresses the paper had before (``old_slugs``), each a slug (a bad one is warned about and left out),
     and ``before``, the one it was last published at: so that a slug just edited leaves a way from its old
     address at once (``serve``), before the sync writes it into ``old_slugs`` (content/merge.py)."""
+    before = unicodedata.normalize("NFC", before)
     kept = [before] if before and SLUG.match(before) and file_safe(before)[0] == before else []
     value = meta.get(OLD_SLUGS)
     if value in (None, "", []):
@@ -308,6 +311,7 @@ def _old_slugs(meta: dict[str, Any], problem: Callable[[str, str], None], before
         return kept
     for item in value:
         item = str(item).strip() if isinstance(item, (str, int)) and not isinstance(item, bool) else ""
+        item = unicodedata.normalize("NFC", item)
         published = file_safe(item)[0] if SLUG.match(item) else ""
         if not published or published != item:
             problem(OLD_SLUGS, f"{shown(item)} is not a slug (lowercase letters, digits, CJK and hyphens); left out")

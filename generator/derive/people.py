@@ -212,24 +212,85 @@ def variants(a: str, b: str) -> bool:
     return True
 
 
+# A name is paired with at most this many others: "J. Doe" beside a hundred J-names of the family
+# is one doubt, shown by its first few, and a hostile list of names stays linear.
+PARTNERS = 3
+# Given names compared: the first few words; a name that differs only after them is a variant.
+_GIVEN = 4
+
+
 def variant_pairs(people: list[Person], rules: Rules) -> Iterable[tuple[Person, Person]]:
-    """Pairs of people whose names may be one person's, unless ORCIDs or ids already say they are
-    two, or people.yaml does."""
-    # Only names of one family name and one first initial can be variants: compare within those
-    # groups, so that ten thousand people named Wang are not compared pair by pair.
-    by_family: dict[tuple[str, str], list[Person]] = {}
+    """Pairs of people whose names may be one person's (``variants``), unless ORCIDs or ids already say
+    they are two, or people.yaml does. Each name with at most ``PARTNERS`` others, found through an index
+    (``_VariantIndex``), never pair by pair: the work grows with the names, not with their pairs."""
+    index = _VariantIndex()
     for person in people:
+        if len(_words(person.name)) > 1 and not has_cjk(person.name):
+            index.add(person)
+    seen: set[tuple[int, int]] = set()
+    paired: Counter = Counter()  # each name's pairs so far, on either side
+    for number, first in enumerate(index.people):
+        for other in index.partners(number):
+            if paired[number] >= PARTNERS:
+                break
+            second = index.people[other]
+            pair = (min(number, other), max(number, other))
+            if pair in seen or paired[other] >= PARTNERS or (first.explicit and second.explicit):
+                continue
+            if rules.apart(first.name, second.name) or not variants(first.name, second.name):
+                continue
+            seen.add(pair)
+            paired.update(pair)
+            yield (first, second) if number < other else (second, first)
+
+
+class _VariantIndex:
+    """Names by what a variant must share with them. Two names are variants when their family names are
+    equal and their given names agree word by word, up to the shorter, by initial where either is one
+    letter and in full where both are full. So a name is filed under every (length, which words are full,
+    compared length, which of those to compare in full) it could meet another name at; a name looks its
+    partners up under each such key it could meet: a fixed number of lookups per name."""
+
+    def __init__(self) -> None:
+        self.people: list[Person] = []
+        self._shapes: list[tuple[str, tuple[str, ...], frozenset[int]]] = []
+        self._filed: dict[tuple, list[int]] = {}
+
+    def add(self, person: Person) -> None:
         words = _words(person.name)
-        if len(words) > 1 and not has_cjk(person.name):
-            by_family.setdefault((words[-1], words[0][0]), []).append(person)
-    for members in by_family.values():
-        for i, first in enumerate(members):
-            for second in members[i + 1:]:
-                if first.explicit and second.explicit:
-                    continue
-                if rules.apart(first.name, second.name) or not variants(first.name, second.name):
-                    continue
-                yield first, second
+        family, given = words[-1], words[:-1][:_GIVEN]
+        full = frozenset(i for i, word in enumerate(given) if len(word) > 1)
+        number = len(self.people)
+        self.people.append(person)
+        self._shapes.append((family, given, full))
+        for compared in range(1, len(given) + 1):
+            for in_full in _subsets(full & frozenset(range(compared))):
+                self._filed.setdefault(_key(family, given, len(given), full, compared, in_full), []).append(number)
+
+    def partners(self, number: int) -> Iterable[int]:
+        """The names filed under a key this one could meet them at (each may come more than once)."""
+        family, given, full = self._shapes[number]
+        for length in range(1, _GIVEN + 1):
+            compared = min(len(given), length)
+            for theirs in _subsets(frozenset(range(length))):
+                in_full = theirs & full & frozenset(range(compared))
+                for other in self._filed.get(_key(family, given, length, theirs, compared, in_full), ())[:PARTNERS + 2]:
+                    if other != number:
+                        yield other
+
+
+def _key(family: str, given: tuple[str, ...], length: int, full: frozenset[int], compared: int,
+         in_full: frozenset[int]) -> tuple:
+    initials = tuple(word[0] for word in given[:compared])
+    return (family, length, full, compared, initials, tuple(given[i] for i in sorted(in_full)))
+
+
+@functools.lru_cache(maxsize=64)
+def _subsets(items: frozenset[int]) -> tuple[frozenset[int], ...]:
+    found = [frozenset()]
+    for item in sorted(items):
+        found += [subset | {item} for subset in found]
+    return tuple(found)
 
 
 def yaml_line(names: Sequence[str]) -> str:

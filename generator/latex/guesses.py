@@ -9,7 +9,8 @@ and so do the built-in macros (builtins.py) and every command latex2mathml knows
 
 The conventions, tried in this order on a name (x a letter or a Greek letter's name):
 
-- a few names of their own: ``\\spn`` (span), ``\\hyp`` (a hypothesis class ℋ), ``\\e`` (ε);
+- a few names of their own: ``\\spn`` (span), ``\\hyp`` (a hypothesis class ℋ), ``\\e`` (ε), and
+  the spellings of soft-O (``\\tO``, ``\\tOO``, ``\\Otil``: Õ, and likewise Ω̃, Θ̃);
 - ``\\v<x>``: bold, as ``\\b<x>`` (built in) is;
 - ``\\<x>hat``, ``\\<x>bar``, ``\\<x>tilde``, ``\\<x>dot``: the accent; ``\\<x>star``: x*;
   ``\\<x>prime``: x′;
@@ -26,7 +27,7 @@ The conventions, tried in this order on a name (x a letter or a Greek letter's n
 - a name one typing slip from a Greek letter or a font command (``\\epilon``, ``\\mathb``): that one.
 
 With a braced argument (``\\rbr{x}``, ``\\mc{D}``): a delimiter pair (``\\rbr``, ``\\Paren``, ``\\pa``,
-``\\lr``, ``\\lprp`` parentheses; ``\\sbr``, ``\\brk`` brackets; ``\\cbr`` braces) or a font shorthand
+``\\lr``, ``\\lprp``, ``\\del`` parentheses; ``\\sbr``, ``\\brk`` brackets; ``\\cbr`` braces) or a font shorthand
 (``\\mc``/``\\mcal`` calligraphic, ``\\mb``/``\\mbb`` blackboard, ``\\mbf`` bold, ``\\mrm`` upright,
 ``\\mf`` Fraktur); with two, an inner product (``\\inp{x}{y}`` → ⟨x, y⟩).
 A guess that breaks its formula is dropped (math.py).
@@ -49,6 +50,10 @@ GUESSED_MESSAGE = "guessed \\{name} as {body}"
 _DIMENSIONS = frozenset("in out eff hid hidden model emb latent obs act".split())
 _NAMED = {
     "spn": r"\operatorname{span}", "hyp": r"\mathcal{H}", "e": r"\epsilon",
+    # Soft-O, the one accented letter with a dozen spellings: \tO, \tOO, \Otil, \tildeO…
+    **dict.fromkeys("tO tOO Ot Otil otil tilO tildeO Otild softO".split(), r"\tilde{O}"),
+    **dict.fromkeys("tOmega tilOmega Omegatil".split(), r"\tilde{\Omega}"),
+    **dict.fromkeys("tTheta tilTheta Thetatil".split(), r"\tilde{\Theta}"),
 }
 _ACCENTS = {"hat": r"\hat{{{0}}}", "bar": r"\bar{{{0}}}", "tilde": r"\tilde{{{0}}}", "dot": r"\dot{{{0}}}",
             "star": r"{{{0}}}^{{\star}}", "prime": r"{{{0}}}'"}
@@ -58,7 +63,7 @@ _CONTROL_WORD = re.compile(r"(?<!\\)(?:\\\\)*\\([A-Za-z]+)")
 
 
 _DELIMITERS = {
-    **dict.fromkeys("rbr paren Paren parens pa prn lr lprp".split(), (r"\left(", r"\right)")),
+    **dict.fromkeys("rbr paren Paren parens pa prn lr lprp del".split(), (r"\left(", r"\right)")),
     **dict.fromkeys("sbr brk brack Brack bracket sqbr".split(), (r"\left[", r"\right]")),
     **dict.fromkeys("cbr brace Brace braces curly".split(), (r"\left\{", r"\right\}")),
 }

@@ -28,6 +28,14 @@ class MacroError(Exception):
     """A macro could not be expanded; the message names the macro."""
 
 
+class _Runaway(Exception):
+    """Expansion past the depth or the budget; ``chain`` is the macros from the one the text used inwards."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.chain = [name]
+
+
 def substitute(body: str, args: list[str]) -> str:
     """Replace ``#1``..``#9`` by the arguments and ``##`` by ``#``, as TeX does."""
 
@@ -48,7 +56,15 @@ def expand(latex: str, macros: Mapping[str, MacroDef]) -> str:
     """
     if not macros or "\\" not in latex:
         return latex
-    return _expand(latex, macros, depth=0, budget=[MAX_EXPANSIONS])
+    try:
+        return _expand(latex, macros, depth=0, budget=[MAX_EXPANSIONS])
+    except _Runaway as runaway:  # blame the macro the text used, not the one the budget ran out in
+        names = list(dict.fromkeys(runaway.chain))
+        if len(names) == 1:
+            raise MacroError(f"macro \\{names[0]} expands without end (does it use itself?)") from None
+        shown = " → ".join(f"\\{name}" for name in names[:3]) + (f" → … → \\{names[-1]}" if len(names) > 3 else "")
+        raise MacroError(f"macro \\{names[0]} expands without end, through {shown} (does one of them use "
+                         "itself, or another twice at every step?)") from None
 
 
 def _expand(src: str, macros: Mapping[str, MacroDef], depth: int, budget: list[int]) -> str:
@@ -79,8 +95,12 @@ def _expand_one(name: str, macro: MacroDef, args: list[str],
                 macros: Mapping[str, MacroDef], depth: int, budget: list[int]) -> str:
     budget[0] -= 1
     if depth >= MAX_DEPTH or budget[0] < 0:
-        raise MacroError(f"macro \\{name} expands without end (does it use itself?)")
-    return _expand(substitute(macro.body, args), macros, depth + 1, budget)
+        raise _Runaway(name)
+    try:
+        return _expand(substitute(macro.body, args), macros, depth + 1, budget)
+    except _Runaway as runaway:
+        runaway.chain.insert(0, name)
+        raise
 
 
 def _read_args(src: str, pos: int, name: str, nargs: int) -> tuple[list[str], int]:

@@ -21,13 +21,13 @@ from generator import diagnostics as codes
 
 from .builtins import TEXT_ABBREVIATIONS
 from .citations import citation, footnote
-from .guesses import guess
+from .guesses import guess, guessed_problem
 from .math import MATH_ENVIRONMENTS, push_macro_math
 from .model import MacroDef, TexProblem
 from .problems import UNKNOWN_CLASS, push_error, push_unknown
 from .repair import split_fused_edge, split_fused_text
 from .symbols import (BREAKS, CONTROL_SYMBOLS, DOTLESS, IGNORED, LETTER_ACCENTS, LETTER_SYMBOLS,
-                      STYLE_COMMANDS, SWITCHES, SYMBOL_ACCENTS, WORD_SYMBOLS, accented)
+                      SMALLCAPS, STYLE_COMMANDS, SWITCHES, SYMBOL_ACCENTS, WORD_SYMBOLS, accented)
 from .textgroups import braced, group_end, textgroups_plugin, tokenize_range, wrap
 from .textmath import math_run
 from .texscan import is_letter, read_argument, read_command, skip_spaces
@@ -266,8 +266,29 @@ def _quote(state: StateInline, silent: bool, name: str, end: int) -> bool:
 
 
 # Tried in order after the config macros; the first that takes the command wins.
+# Cross-references point into the paper, which an abstract is not: shown as LaTeX shows a label
+# it cannot find, "??", with the label in the title.
+REFERENCES = frozenset("ref eqref cref Cref autoref pageref nameref vref".split())
+
+
+def _reference(state: StateInline, silent: bool, name: str, end: int) -> bool:
+    if name not in REFERENCES:
+        return False
+    arg = braced(state, end)
+    if arg is None:
+        return _missing_argument(state, silent, name, end)
+    if not silent:
+        opening = state.push("latex_style_open", "span", 1)
+        opening.attrSet("class", "tex-ref")
+        opening.attrSet("title", f"a reference to “{state.src[arg[0]:arg[1]].strip()}” in the paper")
+        state.push("text", "", 0).content = "(??)" if name == "eqref" else "??"
+        state.push("latex_style_close", "span", -1)
+    state.pos = arg[1] + 1
+    return True
+
+
 _HANDLERS = (_style, _switch, _link, _letter_accent, _symbol, _layout, citation, footnote,
-             math_run, _fused_style, _quote, _guessed)
+             math_run, _fused_style, _quote, _reference, _guessed)
 
 
 # -- problems ---------------------------------------------------------------------
@@ -293,12 +314,40 @@ def _undefined(state: StateInline, silent: bool, end: int) -> bool:
         message = environment or f"undefined macro {src[state.pos : name_end]}"
         if environment:
             push_unknown(state, "", message, source, codes.LATEX_ENVIRONMENT)
+        elif argument and argument[0] == name_end + 1 and argument[1] + 1 == end and _WORDS.search(src, *argument):
+            _guessed_wrapper(state, name, argument)
         elif argument:
             _unknown_with_argument(state, name, message, argument)
+        elif _WORD_MACRO.fullmatch(name):
+            _guessed_word(state, name)
         else:
             push_unknown(state, name, message)
     state.pos = end
     return True
+
+
+# Authors' text macros follow two conventions: a wrapper around words (``\\new{…}``, ``\\red{…}``,
+# ``\\snew{nearly}``: edit marks and colours) shows its words; a lower-case word (``\\ouralg``,
+# ``\\nnc``, ``\\appr{}``) names the paper's method or problem, which papers set in small capitals
+# (``\\textsc{NNC}``). Both are guesses: reported with the ``macros:`` line that pins or corrects them.
+_WORD_MACRO = re.compile(r"[a-z]{2,8}")
+_WORDS = re.compile(r"[^\W\d_]{2}")
+
+
+def _guessed_wrapper(state: StateInline, name: str, argument: tuple[int, int]) -> None:
+    opening = state.push("latex_style_open", "", 1)
+    opening.meta = {"guesses": [guessed_problem(name, r"\text{#1}")]}
+    tokenize_range(state, *argument)
+    state.push("latex_style_close", "", -1)
+
+
+def _guessed_word(state: StateInline, name: str) -> None:
+    opening = state.push("latex_style_open", SMALLCAPS[0], 1)
+    for key, value in SMALLCAPS[1]:
+        opening.attrSet(key, value)
+    opening.meta = {"guesses": [guessed_problem(name, f"\\textsc{{{name}}}")]}
+    state.push("text", "", 0).content = name
+    state.push("latex_style_close", SMALLCAPS[0], -1)
 
 
 def _unknown_with_argument(state: StateInline, name: str, message: str, argument: tuple[int, int]) -> None:

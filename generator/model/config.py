@@ -17,6 +17,7 @@ from generator.errors import ConfigError, Diagnostic, shown
 from generator.render.i18n import catalogue_for, catalogue_locales
 from generator.latex import MacroDef
 from generator.content.yamlutil import key_lines, load_mapping, read_utf8
+from generator.text.cleantext import clean_value
 from generator.model.details import natural_order, split_names
 from generator.model.link_patterns import check_pattern
 from generator import diagnostics as codes
@@ -289,7 +290,8 @@ def load_config(content_dir: Path, warn: Callable[[Diagnostic], None], base_url:
     if path.exists():
         text = read_utf8(path, path, ConfigError, "config")
         data, lines = load_mapping(text, path, ConfigError)
-        config = _validate(data, lines, path, warn, text)
+        # The same cleaning as a page's text: a control character in the title would reach every <title>.
+        config = _validate(clean_value(data, lines=True), lines, path, warn, text)
     if base_url is None:
         return config
     try:

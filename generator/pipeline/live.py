@@ -23,6 +23,7 @@ from typing import Callable
 
 from generator.content.changes import Classifier, Kind
 from generator.errors import Diagnostic, ProceedingsError
+from generator.content.pages import PAGES_DIR
 from generator.content.people_file import Rules
 from generator.pipeline.stages import OUTPUTS, STAGE_NAMES, Options, Pass, Pipeline, first_stage, keep_related
 from generator.commands.reporter import Reporter
@@ -100,13 +101,25 @@ class LiveSite:
         return self._run(["full build"], "project", Pass(everything=True))
 
     def rebuild(self, changed: set[Path]) -> Rebuild:
-        grouped = self.classifier().kinds(changed)
-        grouped.pop(Kind.OTHER, None)
+        grouped = self.classifier().kinds(changed | self._links_to(changed))
+        other = grouped.pop(Kind.OTHER, None)
+        if not grouped and other:  # a document a paper may link to, replaced or copied in: published as a build does
+            return self._run([Kind.OTHER.value], "publish", Pass())
         if not grouped:
             return Rebuild([], 0.0)
         start, now = first_stage(set(grouped))
         now.pages = grouped.get(Kind.PAGE, set())
         return self._run(sorted(kind.value for kind in grouped), start, now)
+
+    def _links_to(self, changed: set[Path]) -> set[Path]:
+        """The sources and pages that are links to a changed file within the folder: the build reads them
+        through the link, so they changed too (the watcher names the file, not the link)."""
+        candidates = [*self.content_dir.iterdir(), *(self.content_dir / PAGES_DIR).glob("*.md")]
+        links = set()
+        for path in candidates:
+            if path.is_symlink() and path.resolve() in changed:
+                links.add(path)
+        return links
 
     def _related_ready(self, related: dict[str, tuple[str, ...]]) -> None:
         self._related = related  # called from the background job's thread: settle() shows it

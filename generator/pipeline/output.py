@@ -18,6 +18,7 @@ import os
 import shutil
 import stat
 import tempfile
+import unicodedata
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
@@ -30,6 +31,11 @@ from generator.errors import OutputError
 
 # A folder we are allowed to replace holds these (or is empty, or absent).
 SITE_MARKERS = ("index.html", "papers.json")
+
+
+def is_built_site(folder: Path) -> bool:
+    """Whether ``folder`` holds a site a build made (never content to read)."""
+    return all((folder / marker).is_file() for marker in SITE_MARKERS)
 
 
 def _sibling(out_dir: Path, suffix: str) -> Path:
@@ -112,6 +118,7 @@ class Staging:
         _copy(source, self.path / name)
 
     def publish(self) -> None:
+        _one_file_each(self.path, self.out_dir)
         _swap(self.path, self.out_dir)
 
     def discard(self) -> None:
@@ -235,6 +242,25 @@ def _write(path: Path, data: bytes) -> None:
 def _copy(source: Path, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(source, target)
+
+
+def file_key(name: str) -> str:
+    """A name as macOS and Windows compare names: one Unicode normal form, case aside."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _one_file_each(staging: Path, out_dir: Path) -> None:
+    """Refuse a site two of whose files are one on macOS or Windows (names that differ only in case or
+    Unicode normal form): a clone there would lose one of them, silently."""
+    for folder, dirs, files in os.walk(staging):
+        seen: dict[str, str] = {}
+        for name in (*dirs, *files):
+            other = seen.setdefault(file_key(name), name)
+            if other != name:
+                where = Path(folder).relative_to(staging)
+                raise OutputError(f"{where / other} and {where / name} are one file on macOS and Windows "
+                                  "(their names differ only in case or Unicode normal form); rename one",
+                                  path=out_dir)
 
 
 def _swap(staging: Path, out_dir: Path) -> None:

@@ -167,7 +167,7 @@ class MemorySink(Sink):
         self.files: dict[str, bytes] = {}
         self.rendered = self.written = self.removed = 0  # of the last pass
         self._new: dict[str, bytes] = {}
-        self._static: dict[str, tuple[Path, int, bytes]] = {}  # name → (source, mtime, bytes)
+        self._static: dict[str, tuple[Path, tuple[int, ...], bytes]] = {}  # name → (source, its stat, bytes)
         self._lock = threading.Lock()  # files added from the background's thread are merged under it
 
     def prepare(self, content_dir: Path) -> None:
@@ -209,9 +209,10 @@ class MemorySink(Sink):
         """The static files' bytes, read again only when a file changed."""
         kept = {}
         for name, source in static.items():
-            mtime = source.stat().st_mtime_ns
+            info = source.stat()  # a file copied over another keeps its inode and may keep its mtime: not its ctime
+            stamp = (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
             last = self._static.get(name)
-            fresh = last is not None and last[0] == source and last[1] == mtime
-            kept[name] = last if fresh else (source, mtime, source.read_bytes())
+            fresh = last is not None and last[0] == source and last[1] == stamp
+            kept[name] = last if fresh else (source, stamp, source.read_bytes())
         self._static = kept
         return {name: data for name, (_, _, data) in kept.items()}

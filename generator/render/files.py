@@ -36,8 +36,8 @@ def linked_files(content_dir: Path, papers: Sequence[Paper], generated: Collecti
             if not link or is_web_link(link):
                 continue
             name = site_file_name(link)
-            source = inside(root, content_dir / name) if not site_path_problem(link) else None
-            if source is not None and source.is_file() and name not in generated:
+            source = linked_file(root, link)
+            if source is not None and name not in generated:
                 files[name] = source
             elif reporter is not None:
                 reporter.warn(f"`{key}`: {shown(link)} is not a document in the content folder, so its link would be "
@@ -45,6 +45,15 @@ def linked_files(content_dir: Path, papers: Sequence[Paper], generated: Collecti
                               f"{PAGES_DIR}/{paper.path.name}", code=codes.PAGE_LINK_MISSING, paper=paper.id,
                               subject=key, value=str(link))
     return files
+
+
+def linked_file(root: Path, link: str) -> Path | None:
+    """The file a link by path publishes: a document type, inside the (resolved) content folder ``root``,
+    and a regular file (not a FIFO, a device or a folder); None otherwise. ``check`` opens only these."""
+    if site_path_problem(link):
+        return None
+    source = inside(root, root / site_file_name(link))
+    return source if source is not None and source.is_file() else None
 
 
 def last_good_pages(broken: Sequence[PageDoc], previous: Callable[[str], bytes | None], files: Collection[str],

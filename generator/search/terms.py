@@ -19,7 +19,7 @@ from generator.text import cjk
 # lunr.js splits on /[\s\-]+/; JS's \s and Python's \s differ, so spell it out.
 _SPACES = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 # Math punctuation separates words too, so "(2+ε)" is found by "ε" and "SE(3)" by "SE".
-_MATH_PUNCTUATION = r"()+/=<>,;:|\[\]{}"
+_MATH_PUNCTUATION = r"()+/=<>,;:|\[\]{}*"
 _SEPARATORS = re.compile(f"[{_SPACES}\\-{_MATH_PUNCTUATION}]+")
 _DASHES = re.compile("[\u2010-\u2015\u2212]")  # hyphens, dashes, minus: split like "-"
 # lunr's trimmer, Unicode-aware as lunr.py's is (search-query.js uses \p{L}\p{N}_).
@@ -58,6 +58,11 @@ def normalise(text: str) -> str:
     return _DASHES.sub("-", unicodedata.normalize("NFKC", text).lower())
 
 
+# A word longer than any word (the corpora's longest term is 40 characters): a hostile record's megabyte
+# "word" would be stored whole in the manifest every page loads when its search box gets focus.
+MAX_TERM = 64
+
+
 @lru_cache(maxsize=None)
 def term(word: str) -> str | None:
     """A word's index term (lunr's trimmer, stop word filter, stemmer), or None.
@@ -67,7 +72,7 @@ def term(word: str) -> str | None:
     """
     match = _TRIM.match(word)
     word = match.group(1) if match else word
-    if word in STOP_WORDS:
+    if word in STOP_WORDS or len(word) > MAX_TERM:
         return None
     return _stemmer.stem(word)
 

@@ -27,6 +27,7 @@ from generator.content.people_file import Rules, load_rules
 from generator.commands.reporter import Reporter
 from generator.sources import READERS, find_sources
 from generator.model.volume import Volume
+from generator.pipeline.output import is_built_site
 from generator import diagnostics as codes
 
 VOLUME_MARKERS = (PAGES_DIR, CONFIG_NAME)
@@ -125,7 +126,8 @@ class Layout:
 
 
 def holds_volume(folder: Path) -> bool:
-    if folder.name.startswith((".", "_")) or not folder.is_dir():
+    # A site a build made is no volume, wherever its --out put it: its robots.txt is no list of abstracts.
+    if folder.name.startswith((".", "_")) or not folder.is_dir() or is_built_site(folder):
         return False
     return any((folder / marker).exists() for marker in VOLUME_MARKERS) or bool(find_sources(folder))
 

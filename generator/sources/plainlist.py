@@ -6,9 +6,10 @@ from pathlib import Path
 
 from generator.text.cleantext import clean
 from generator import diagnostics as codes
-from generator.errors import ContentError
+from generator.errors import ContentError, Diagnostic
 from generator.model.paper import Entry, SourceList
 from generator.sources.encoding import read_text, with_note
+from generator.sources.jsonlines import MAX_RECORD_BYTES
 
 
 def read(path: Path, name: str, links: object = None) -> SourceList:
@@ -24,8 +25,10 @@ def parse(text: str, name: str, path: Path | None = None) -> SourceList:
         raise ContentError("the list is empty; its first line should be the proceedings title", path=name, line=1,
                            code=codes.SOURCE_INVALID)
     title = lines[title_index].strip()
-    entries = tuple(_entries(lines, title_index + 1, name))
-    return SourceList(path=path or Path(name), title=title, entries=entries)
+    read = list(_entries(lines, title_index + 1, name))
+    entries = tuple(entry for entry in read if isinstance(entry, Entry))
+    skipped = tuple(entry for entry in read if isinstance(entry, Diagnostic))
+    return SourceList(path=path or Path(name), title=title, entries=entries, diagnostics=skipped)
 
 
 def _entries(lines: list[str], start: int, name: str):
@@ -41,7 +44,18 @@ def _entries(lines: list[str], start: int, name: str):
             continue
         if block:
             index += 1
-            yield Entry("\n".join(block), name, index, block_line)
+            yield _entry(block, name, index, block_line)
             block = []
     if block:
-        yield Entry("\n".join(block), name, index + 1, block_line)
+        yield _entry(block, name, index + 1, block_line)
+
+
+def _entry(block: list[str], name: str, index: int, line: int) -> Entry | Diagnostic:
+    """An abstract, or why it is skipped: a paragraph has the cap a JSON Lines record has (a whole file
+    with no blank line is no abstract, and would take minutes and gigabytes to derive and render)."""
+    size = sum(len(text.encode("utf-8")) + 1 for text in block)
+    if size > MAX_RECORD_BYTES:
+        return Diagnostic("warning", f"this paragraph is {size:,} bytes, past the {MAX_RECORD_BYTES:,} an abstract "
+                          "may take (a whole file with no blank line?); skipped it", name, line,
+                          code=codes.RECORD_SKIPPED)
+    return Entry("\n".join(block), name, index, line)

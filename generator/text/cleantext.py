@@ -53,9 +53,9 @@ def clean_value(value: Any, lines: bool = False) -> Any:
     if isinstance(value, str):
         return clean(value, lines)
     if isinstance(value, list):
-        return [clean_value(item) for item in value]
+        return [clean_value(item, lines) for item in value]
     if isinstance(value, Mapping):
-        return {key: clean_value(item) for key, item in value.items()}
+        return {key: clean_value(item, lines) for key, item in value.items()}
     return value
 
 

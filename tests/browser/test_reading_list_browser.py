@@ -237,6 +237,25 @@ def test_one_list_across_the_volumes_of_a_series(page, archive_site, scheme, tmp
         expect(page.locator(".reading-toggle[aria-pressed='true']")).to_have_count(2)
 
 
+def test_a_shared_link_never_names_a_file_outside_the_site(page, archive_site, tmp_path):
+    """`reading-list.html#ids=..%2Fslug` in a series loaded ../assets/reading/*.js from the folder above the
+    site: another site's scripts, run in this one's page. A key is taken only when each part is a name the
+    site publishes; the rest of the link still opens."""
+    outer = tmp_path / "outer"
+    shutil.copytree(archive_site, outer / "site")
+    decoy = outer / "assets" / "reading"
+    decoy.mkdir(parents=True)
+    (decoy / "manifest.js").write_text("window.__reachedOutside = true;\n", encoding="utf-8")
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    root = (outer / "site").as_uri() + "/"
+    slug = next((outer / "site" / "2019" / "papers").glob("*.html")).stem
+    page.goto(root + f"reading-list.html#ids=..%2F{slug},.%2F{slug},2019%2F{slug}")
+    expect(page.locator(".reading-item-title")).to_have_count(1, timeout=TIMEOUT)
+    assert page.evaluate("window.__reachedOutside === undefined")
+    assert all(url.startswith(root) for url in requests if url.startswith("file:")), requests
+
+
 TWO_PMLR_VOLUMES = {  # two PMLR volumes of one year: each volume's keys are its own, and one key is in both
     "alt-2023": ("Algorithmic Learning Theory 2023", "Mistake Bounds for Tiny Classes"),
     "colt-2023": ("Conference on Learning Theory 2023", "Regret of Tiny Bandits"),

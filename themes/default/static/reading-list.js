@@ -39,10 +39,15 @@
   var memory = null;  // the list when storage is refused: kept for this page only
   var listeners = [];
 
+  /* A key names a paper of this site: its slug, and in a series "<volume>/<slug>". Each part is a name the
+     site publishes: never "." or "..", nor hidden (a series never publishes a folder whose name starts with
+     "." or "_": generator/series/layout.py), nor holding a backslash; else a shared link's
+     "#ids=..%2Fslug" would name a file above the site and load another site's scripts. */
+  var PART = /^[^._\\/][^\\/]*$/;
   function valid(key) {
     if (typeof key !== "string" || !key || key.length > MAX_KEY) return false;
-    var slash = key.indexOf("/");
-    return SERIES ? slash > 0 && slash < key.length - 1 && key.indexOf("/", slash + 1) < 0 : slash < 0;
+    var parts = key.split("/");
+    return parts.length === (SERIES ? 2 : 1) && parts.every(function (part) { return PART.test(part); });
   }
 
   function cleaned(value) {

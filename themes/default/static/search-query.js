@@ -8,8 +8,9 @@
   // Must match normalise(), _SPACES, _DASHES and _TRIM in generator/search.py,
   // or the words a reader types turn into terms the index does not hold.
   var SPACES = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
-  // Math punctuation separates words too, so "(2+ε)" is found by "ε" and "SE(3)" by "SE".
-  var MATH_PUNCTUATION = "()+/=<>,;:|\\[\\]{}";
+  // Math punctuation separates words too, so "(2+ε)" is found by "ε" and "SE(3)" by "SE"; and so does
+  // "*": the box offers no wildcard, and lunr would read one inside a word (dif*ion) as "every term".
+  var MATH_PUNCTUATION = "()+/=<>,;:|\\[\\]{}*";
   var SEPARATORS = new RegExp("[" + SPACES + "\\-" + MATH_PUNCTUATION + "]+");
   var SPLIT_KEEP = new RegExp("([" + SPACES + "\\-\\u2010-\\u2015\\u2212" + MATH_PUNCTUATION + "]+)");
   var DASHES = /[\u2010-\u2015\u2212]/g;

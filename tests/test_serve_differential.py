@@ -1,0 +1,178 @@
+"""serve equals build, for every file, after any sequence of edits: random edits of every kind a person makes
+(titles, authors, topics, slugs, sessions, corrections, links, linked files, the config, people.yaml, the
+theme, the source list, symlinked pages) applied under the dev server's ``LiveSite``, each step compared byte
+for byte with a build of the same content that uses no cache.
+
+Bounded in the fast lane: one seed, each kind of edit once (``PROCEEDINGS_DIFFERENTIAL_SEEDS`` and
+``PROCEEDINGS_DIFFERENTIAL_STEPS`` raise them: CI runs more seeds and longer sequences).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from contents_fixtures import colt2020_csv
+from generator.commands.build import build
+from generator.commands.reporter import Reporter
+from generator.content.project import load_project
+from generator.pipeline.live import LiveSite
+from generator.pipeline.stages import sync_project
+
+STEPS = int(os.environ.get("PROCEEDINGS_DIFFERENTIAL_STEPS", "0"))  # beyond each kind once
+SEEDS = range(1, 1 + int(os.environ.get("PROCEEDINGS_DIFFERENTIAL_SEEDS", "1")))
+CONFIG = "title: Learning Theory 2026\npapers_per_page: 5\ndate: 2026-06-30\nbase_url: https://example.org/colt/\n"
+
+
+def built(content: Path, out: Path) -> dict[str, bytes]:
+    reporter = Reporter()
+    build(content, out, reporter, cache=False)
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+class Editor:
+    """Edits a content folder as a person would, returning the paths each edit touched."""
+
+    def __init__(self, content: Path, chooser: random.Random):
+        self.content, self.chooser = content, chooser
+        self.counter = 0
+
+    def pages(self) -> list[Path]:
+        return sorted((self.content / "papers").glob("*.md"))
+
+    def page(self) -> Path:
+        return self.chooser.choice([page for page in self.pages() if not page.is_symlink()])
+
+    def _front(self, page: Path, key: str, value: str) -> set[Path]:
+        text = page.read_text(encoding="utf-8")
+        head, body = text.split("\n---\n", 1)
+        line = f"{key}: {value}"
+        head = re.sub(rf"(?m)^{key}:.*$", line, head) if re.search(rf"(?m)^{key}:", head) else f"{head}\n{line}"
+        page.write_text(f"{head}\n---\n{body}", encoding="utf-8")
+        return {page}
+
+    def next(self) -> str:
+        self.counter += 1
+        return f"{self.counter}"
+
+    # -- the edits ------------------------------------------------------------------------------------------
+
+    def title(self) -> set[Path]:
+        return self._front(self.page(), "title", f"'A retitled paper number {self.next()}'")
+
+    def authors(self) -> set[Path]:
+        names = self.chooser.sample(["Ada Lovelace", "A. Lovelace", "Alan Turing", "Grace Hopper", "Daniel Hsu"], 2)
+        return self._front(self.page(), "authors", f"[{', '.join(names)}]")
+
+    def topics(self) -> set[Path]:
+        topic = self.chooser.choice(["bandits", "Bandits", "privacy"])  # a respelling moves a topic's name
+        return self._front(self.page(), "tags", f"[{topic}, new {self.next()}]")
+
+    def slug(self) -> set[Path]:
+        return self._front(self.page(), "slug", f"moved-paper-{self.next()}")
+
+    def sessions(self) -> set[Path]:
+        return self._front(self.page(), "sessions", f"[Session {self.chooser.randint(1, 4)}A]")
+
+    def correction(self) -> set[Path]:
+        day = self.chooser.randint(1, 9)
+        return self._front(self.page(), "erratum", f"{{date: 2026-07-0{day}, note: Fixed {self.next()}}}")
+
+    def link(self) -> set[Path]:
+        """A paper's PDF by path: sometimes before its file exists (the file comes later, as `linked_file`)."""
+        return self._front(self.page(), "pdf", f"pdfs/paper-{self.chooser.randint(1, 3)}.pdf")
+
+    def linked_file(self) -> set[Path]:
+        """A camera-ready PDF copied in, or replaced by new bytes of the same size."""
+        folder = self.content / "pdfs"
+        folder.mkdir(exist_ok=True)
+        path = folder / f"paper-{self.chooser.randint(1, 3)}.pdf"
+        path.write_bytes(b"%PDF-1.4 camera-ready " + self.next().zfill(6).encode())
+        return {path}
+
+    def config(self) -> set[Path]:
+        path = self.content / "proceedings.yaml"
+        path.write_text(CONFIG.replace("papers_per_page: 5", f"papers_per_page: {self.chooser.randint(3, 9)}"),
+                        encoding="utf-8")
+        return {path}
+
+    def people(self) -> set[Path]:
+        path = self.content / "people.yaml"
+        path.write_text(self.chooser.choice(["same:\n  - [A. Lovelace, Ada Lovelace]\n",
+                                             "different:\n  - [A. Lovelace, Ada Lovelace]\n"]), encoding="utf-8")
+        return {path}
+
+    def theme(self) -> set[Path]:
+        folder = self.content / "theme" / "templates"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "paper.html"
+        path.write_text('{% extends "default/paper.html" %}{% block title %}Edited ' + self.next()
+                        + ' · {{ super() }}{% endblock %}', encoding="utf-8")
+        return {path}
+
+    def source(self) -> set[Path]:
+        path = self.content / "papers.csv"
+        path.write_text(colt2020_csv(count=self.chooser.randint(10, 14)), encoding="utf-8")
+        return {path}
+
+    def symlinked_page(self) -> set[Path]:
+        """A page that is a link to a file elsewhere in the folder: editing the file edits the page."""
+        target = self.content / "shared" / "linked.md"
+        link = self.content / "papers" / "linked.md"
+        target.parent.mkdir(exist_ok=True)
+        target.write_text(f"---\nid: linked\ntitle: 'A linked page, version {self.next()}'\nslug: linked\n---\n\n"
+                          "An abstract kept in another folder.\n", encoding="utf-8")
+        if not link.is_symlink():
+            link.symlink_to(Path("..") / "shared" / "linked.md")
+            return {link, target}
+        return {target}  # the watcher names the file, not the link
+
+    EDITS = ("title", "authors", "topics", "slug", "sessions", "correction", "link", "linked_file", "config",
+             "people", "theme", "source", "symlinked_page")
+
+
+@pytest.fixture
+def volume(tmp_path) -> Path:
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "papers.csv").write_text(colt2020_csv(count=12), encoding="utf-8")
+    (content / "proceedings.yaml").write_text(CONFIG, encoding="utf-8")
+    sync_project(load_project(content, Reporter()), Reporter())
+    return content
+
+
+def settled(live: LiveSite) -> None:
+    live.wait_for_search()
+    while live.settle() is not None:  # related papers the background worked out
+        live.wait_for_search()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_serve_equals_a_build_without_cache_after_random_edits(volume, tmp_path, seed):
+    chooser = random.Random(seed)
+    editor = Editor(volume, chooser)
+    live = LiveSite(volume, tmp_path / "served")
+    try:
+        assert not live.build_all().failed
+        settled(live)
+        kinds = list(Editor.EDITS)
+        chooser.shuffle(kinds)
+        # Every kind once (in a random order), then random kinds for the remaining steps.
+        plan = kinds + [chooser.choice(Editor.EDITS) for _ in range(STEPS)]
+        done = []
+        for step, kind in enumerate(plan):
+            changed = getattr(editor, kind)()
+            done.append(kind)
+            rebuilt = live.rebuild({path.resolve() if not path.is_symlink() else path for path in changed})
+            assert not rebuilt.failed, (done, rebuilt.diagnostics)
+            settled(live)
+            expected = built(volume, tmp_path / f"built-{step}")
+            differ = sorted(name for name in expected.keys() | live.files.keys()
+                            if expected.get(name) != live.files.get(name))
+            assert not differ, f"after {done}: serve and build differ in {differ[:8]}"
+    finally:
+        live.close()
