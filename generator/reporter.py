@@ -10,9 +10,10 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from generator.errors import NOT_PUBLISHED, Diagnostic
+from generator.diagnostics import NOT_PUBLISHED, REGISTRY
+from generator.errors import Diagnostic
 
 # What a terminal would act on rather than show: C0 and C1 controls (ESC starts colour, cursor and
 # OSC sequences; CR overwrites the line) and the direction overrides. A line break stays a line break.
@@ -34,11 +35,14 @@ class Reporter:
     def report(self, diagnostic: Diagnostic) -> None:
         self.diagnostics.append(diagnostic)
 
-    def warn(self, message: str, path: Path | str | None = None, line: int | None = None) -> None:
-        self.report(Diagnostic("warning", message, path, line))
+    def warn(self, message: str, path: Path | str | None = None, line: int | None = None, *, code: str,
+             **fields: Any) -> None:
+        """A warning of kind ``code`` (generator/diagnostics.py); ``fields``: paper, subject, value."""
+        self.report(Diagnostic("warning", message, path, line, code, **fields))
 
-    def error(self, message: str, path: Path | str | None = None, line: int | None = None) -> None:
-        self.report(Diagnostic("error", message, path, line))
+    def error(self, message: str, path: Path | str | None = None, line: int | None = None, *, code: str,
+              **fields: Any) -> None:
+        self.report(Diagnostic("error", message, path, line, code, **fields))
 
     def info(self, message: str) -> None:
         """A line of progress for a person; silent by default."""
@@ -74,13 +78,15 @@ class ConsoleReporter(Reporter):
     the next message overwrites; piped output never gets one. Without ``verbose``,
     what a large build prints stays within a screen: past ``WARNINGS_SHOWN``
     warnings and ``NOTES_SHOWN`` notes, the others are counted, not printed, and
-    summarised by kind — but a record not published is printed past that, up to
+    summarised by their code, one line per kind — but a record not published is printed past that, up to
     ``NOT_PUBLISHED_SHOWN`` of them (the summary line counts them all).
     """
 
     WARNINGS_SHOWN = 30
     NOT_PUBLISHED_SHOWN = 5
     NOTES_SHOWN = 8
+    KINDS_SHOWN = 5  # lines of the summary of warnings not shown, one per code
+    PLACES_SHOWN = 3  # the first places of each kind
 
     def __init__(self, stream: TextIO | None = None, *, verbose: bool = False, quiet: bool = False):
         super().__init__()
@@ -148,15 +154,24 @@ class ConsoleReporter(Reporter):
         self._progress_shown = True
 
     def summary(self) -> str:
-        """A closing line naming how many warnings and notes went unprinted, by kind."""
+        """How many warnings and notes went unprinted, then one line per kind (code) of the warnings:
+        its count, its meaning and its first places."""
         notes = self._shown["notes hidden"]
         if not self._hidden and not notes:
             return ""
-        kinds = Counter(_kind(d.message) for d in self._hidden)
-        listed = ", ".join(f"{count} × {kind}" for kind, count in kinds.most_common(5))
         hidden = [f"{len(self._hidden)} more warnings"] if self._hidden else []
         hidden += [f"{notes} more notes"] if notes else []
-        return f"{' and '.join(hidden)} not shown (-v shows all)" + (f": {listed}" if listed else "")
+        kinds = by_code(self._hidden)
+        lines = [f"{' and '.join(hidden)} not shown (-v shows all)" + (":" if kinds else "")]
+        for code, found in list(kinds.items())[: self.KINDS_SHOWN]:
+            places = list(dict.fromkeys(d.place for d in found if d.place))
+            first = ", ".join(places[: self.PLACES_SHOWN]) + (", …" if len(places) > self.PLACES_SHOWN else "")
+            lines.append(f"  {len(found)} × {code}: {REGISTRY[code].meaning}" + (f" ({first})" if first else ""))
+        if len(kinds) > self.KINDS_SHOWN:
+            others = sum(len(found) for found in list(kinds.values())[self.KINDS_SHOWN:])
+            lines.append(f"  and {others} of {len(kinds) - self.KINDS_SHOWN} other kind(s) (docs/diagnostics.md "
+                         "lists every code)")
+        return "\n".join(lines)
 
     def _print(self, line: str) -> None:
         if self._progress_shown:
@@ -170,11 +185,14 @@ def not_published(diagnostics: list[Diagnostic], shown: int = 5) -> str:
     records = sum(d.count for d in diagnostics)
     if not records:
         return ""
-    places = [f"{d.path}:{d.line}" if d.line else str(d.path) for d in diagnostics[:shown]]
+    places = [d.place for d in diagnostics[:shown]]
     more = ", …" if len(diagnostics) > shown else ""
     return f"{records} record{'' if records == 1 else 's'} not published ({', '.join(places)}{more})"
 
 
-def _kind(message: str) -> str:
-    """The gist of a warning without its particulars (quoted titles, macro names)."""
-    return message.split("“")[0].split(" in ")[0].strip().rstrip(":")
+def by_code(diagnostics: list[Diagnostic]) -> dict[str, list[Diagnostic]]:
+    """The diagnostics by code, the most frequent kind first (the first met first among equals)."""
+    kinds: dict[str, list[Diagnostic]] = {}
+    for diagnostic in diagnostics:
+        kinds.setdefault(diagnostic.code, []).append(diagnostic)
+    return dict(sorted(kinds.items(), key=lambda kind: -len(kind[1])))

@@ -118,7 +118,8 @@ def test_a_symlink_out_of_the_content_folder_is_neither_read_nor_published(tmp_p
 def test_control_characters_are_escaped_in_everything_the_console_prints():
     stream = io.StringIO()
     reporter = ConsoleReporter(stream)
-    reporter.warn("undefined macro in “\x1b[2KFake\x1b]8;;http://evil\x07title\u202e”", "papers/a.md", 3)
+    reporter.warn("undefined macro in “\x1b[2KFake\x1b]8;;http://evil\x07title\u202e”", "papers/a.md", 3,
+                  code="latex-unknown-macro")
     reporter.info("done\r\x9b31m")
     printed = stream.getvalue()
     assert "\x1b" not in printed and "\x07" not in printed and "\r" not in printed and "\x9b" not in printed

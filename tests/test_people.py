@@ -34,7 +34,7 @@ def grouped(*papers, rules=None):
 
 def warnings_of(people) -> list[str]:
     found: list[str] = []
-    people.report(lambda message, *where: found.append(message))
+    people.report(lambda message, *where, **fields: found.append(message))
     return found
 
 
@@ -215,7 +215,7 @@ def test_a_people_file_that_cannot_be_used_names_its_line(text, line, message):
 
 def test_an_unknown_key_of_the_people_file_is_warned_about():
     warned = []
-    rules = parse_rules("same:\n  - [J. Doe, Jane Doe]\nmerge: []\n", "people.yaml", lambda *a: warned.append(a))
+    rules = parse_rules("same:\n  - [J. Doe, Jane Doe]\nmerge: []\n", "people.yaml", lambda *a, **_: warned.append(a))
     assert rules.same == (("J. Doe", "Jane Doe"),)
     assert len(warned) == 1 and "unknown key 'merge'" in warned[0][0] and warned[0][1:] == ("people.yaml", 3)
 
@@ -328,7 +328,8 @@ def test_past_thirty_warnings_check_counts_the_people_ones_and_v_prints_each(tmp
     assert main(["check", "--content", str(content)]) == 0
     err = capsys.readouterr().err
     assert err.count("names that may be one person: “") == 30
-    assert "30 more warnings not shown (-v shows all): 30 × names that may be one person" in err
+    assert "30 more warnings not shown (-v shows all):\n  30 × name-variant: two spellings likely name one person " \
+           "(people.yaml)\n" in err
     assert main(["check", "-v", "--content", str(content)]) == 0
     err = capsys.readouterr().err
     assert all(f"\n  - [J. {family[n]}, Jane {family[n]}]\n" in err for n in range(60))

@@ -270,12 +270,12 @@ def test_paper_template_escapes_every_value(seed_content):
 
 def test_without_a_date_no_feed_and_a_warning_when_publishing(seed_content):
     warnings = []
-    publication, _, _, _ = published(seed_content, date=None, warn=lambda message, path: warnings.append(path))
+    publication, _, _, _ = published(seed_content, date=None, warn=lambda message, path, **_: warnings.append(path))
     files = publication.files(["index.html"])
     assert FEED_PATH not in files and publication.template_globals() == {"feed_url": ""}
     assert warnings == ["proceedings.yaml"]
     assert files[NOJEKYLL] == b""
-    published(seed_content, date=None, base_url="", warn=lambda message, path: warnings.append(path))
+    published(seed_content, date=None, base_url="", warn=lambda message, path, **_: warnings.append(path))
     assert warnings == ["proceedings.yaml"], "a local preview (no base URL) is not warned"
 
 

@@ -22,6 +22,7 @@ from generator.reporter import Reporter
 from generator.series.layout import Layout, Member, SeriesVolume, load_layout, member_reporter
 from generator.series.site import PARTS, SeriesSite
 from generator.pipeline.sinks import StagingSink
+from generator import diagnostics as codes
 
 
 @dataclass
@@ -80,7 +81,7 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
             run.volume(member)
         run.series()
         for warning in host_warnings(site_size(staging.path)):
-            reporter.warn(warning)
+            reporter.warn(warning, code=codes.HOST_LIMIT)
         staging.publish()
     return run.published()
 
@@ -126,7 +127,8 @@ class _Build:
         carried = self.staging.carry(member.prefix)
         kept = "its last build stays published" if carried else "it has no earlier build"
         self.reporter.error(f"volume {member.prefix} not built: {exc.message} ({kept})",
-                            exc.path or member.content_dir, exc.line)
+                            exc.path or member.content_dir, exc.line, code=codes.VOLUME_NOT_BUILT,
+                            subject=member.prefix, value=exc.code)
         if carried:
             self.site.carried(member.prefix, self.staging.path / member.prefix, pipeline.store)
 

@@ -24,6 +24,7 @@ from generator.errors import ProceedingsError
 from generator.content.merge import Change
 from generator.reporter import ConsoleReporter, Reporter, not_published, printable
 from generator.sources import READERS
+from generator import diagnostics as codes
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -224,7 +225,7 @@ def run_new(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     if not project.install.known:
         reporter.warn("where the workflow installs Proceedings from is not known: set PROCEEDINGS before "
                       "publishing (README.md says how), or run `new` again with --install SPEC",
-                      path=args.dir / WORKFLOW)
+                      path=args.dir / WORKFLOW, code=codes.WORKFLOW_INSTALL_UNKNOWN)
     reporter.say(f"next: cd {args.dir} && proceedings build, then open site/index.html; "
                   f"README.md says how to publish")
     return finish(f"created {project.title!r} in {args.dir}/", reporter)

@@ -28,6 +28,7 @@ from generator.pipeline.live import Rebuild
 from generator.series.live import LiveSeries
 from generator.reporter import Reporter
 from generator.commands.watch import Watcher
+from generator import diagnostics as codes
 
 QUIET_PERIOD = 0.1  # seconds without further changes before a burst of saves is rebuilt
 POLL_INTERVAL = 0.05
@@ -328,8 +329,9 @@ def _guard(show: Callable[[Any], None], reporter: Reporter, live: LiveSeries,
             show(outcome.result())
         except Exception as exc:  # noqa: BLE001 — the server must keep answering
             message = f"rebuild crashed: {type(exc).__name__}: {exc}"
-            reporter.error(message)
-            live.errors = [Diagnostic("error", f"{message} (the console has more; save again to retry)")]
+            reporter.error(message, code=codes.REBUILD_FAILED)
+            live.errors = [Diagnostic("error", f"{message} (the console has more; save again to retry)",
+                                      code=codes.REBUILD_FAILED)]
             reload()
 
     return guarded

@@ -33,6 +33,7 @@ from generator.content.pages import (FRONT_MATTER, PAGES_DIR, SLUG, PageDoc, fro
                                      last_published_slug, render_page, written_page)
 from generator.text.slugs import slugify, unique
 from generator.derive.titles import pick_title
+from generator import diagnostics as codes
 
 
 
@@ -170,7 +171,7 @@ class _Sync:
         if owner is not None:
             self._warn(owner, f"cannot be read, and may be the page of entry {entry.index} of {entry.source} "
                               f"(line {entry.line}): that entry gets no new page until this one can be read "
-                              f"(fix the file, or delete it to make a new page)")
+                              f"(fix the file, or delete it to make a new page)", codes.MERGE_UNREADABLE, entry.uid)
             return
         self.titles.add(title)
         slug = unique(slugify(title), self.slugs)
@@ -220,7 +221,8 @@ class _Sync:
                 notes.append("abstract")
             else:
                 self._warn(doc, f"entry {entry.index} of {entry.source} changed, but the page's abstract "
-                                "was edited by hand: kept the page's abstract")
+                                "was edited by hand: kept the page's abstract", codes.MERGE_KEPT_EDIT, entry.uid,
+                           "abstract")
             gen.text = entry_digest(entry)
         if (gen.meta or NO_METADATA) != metadata_digest(entry):
             self._refresh_details(doc, meta, gen, entry, notes)
@@ -242,7 +244,8 @@ class _Sync:
         title = doc.meta.get("title")
         if entry.title and entry.title != title and (gen.meta or NO_METADATA) != metadata_digest(entry):
             self._warn(doc, f"entry {entry.index} of {entry.source} changed, but the page's title was edited "
-                            f"by hand: kept it (the source's title is “{entry.title}”)")
+                            f"by hand: kept it (the source's title is “{entry.title}”)", codes.MERGE_KEPT_EDIT,
+                       entry.uid, "title")
 
     def _refresh_details(self, doc: PageDoc, meta: dict, gen: Fingerprints, entry: Entry, notes: list[str]) -> None:
         """The source's authors, links… changed: take them, unless a person edited the page's."""
@@ -253,7 +256,8 @@ class _Sync:
         wanted = details_to_meta(entry.details)
         if details_digest(meta) not in (gen.details or NO_DETAILS, details_digest(wanted)):
             self._warn(doc, f"entry {entry.index} of {entry.source} has new details (authors, links…), but the "
-                            "page's were edited by hand: kept the page's")
+                            "page's were edited by hand: kept the page's", codes.MERGE_KEPT_EDIT, entry.uid,
+                       "details")
             return
         if details_of(meta) != wanted:
             for key in DETAIL_FIELDS:
@@ -303,12 +307,14 @@ class _Sync:
             edited.append("details")
         if edited:
             self._warn(doc, "its entry is no longer in the list, but the page was edited by hand "
-                            f"({', '.join(edited)}): kept it; delete the file to remove the paper")
+                            f"({', '.join(edited)}): kept it; delete the file to remove the paper",
+                       codes.MERGE_ORPHAN_KEPT, subject=", ".join(edited))
             return
         self.plan.changes.append(Change("remove", doc.path, "its entry was removed from the list"))
 
-    def _warn(self, doc: PageDoc, message: str) -> None:
-        self.plan.diagnostics.append(Diagnostic("warning", message, _display(doc.path, self.content_dir)))
+    def _warn(self, doc: PageDoc, message: str, code: str, paper: str = "", subject: str = "") -> None:
+        self.plan.diagnostics.append(Diagnostic("warning", message, _display(doc.path, self.content_dir), None, code,
+                                                paper=paper, subject=subject))
 
 
 def keep_old_slug(doc: PageDoc, meta: dict[str, Any], gen: Fingerprints, notes: list[str]) -> None:

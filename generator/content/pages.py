@@ -31,6 +31,7 @@ from generator.model.corrections_front import parse_corrections
 from generator.model.paper import DETAIL_FIELDS, DETAILS, TEXT_FIELDS, Paper
 from generator.reporter import Reporter
 from generator.text.yamlutil import as_lf, dump, load_mapping, read_utf8
+from generator import diagnostics as codes
 
 PAGES_DIR = "papers"
 FENCE = "---"
@@ -50,7 +51,7 @@ FRONT_MATTER = ("id", "title", "slug", OLD_SLUGS, *_AUTHORS, "tags",
 KNOWN_KEYS = frozenset(FRONT_MATTER)
 
 # message, file, line
-Warn = Callable[[str, "Path | str", "int | None"], None]
+Warn = Callable[..., None]  # Reporter.warn: message, path, line, code= and its fields
 
 
 @dataclass
@@ -91,7 +92,7 @@ def read_page(path: Path, display: Path | str | None = None) -> PageDoc:
         doc.error = ContentError(
             "the front matter is never closed: add a line `---` after its last field" if opened else
             "no front matter: a page starts with a line `---`, YAML fields, and another `---`",
-            path=name, line=1,
+            path=name, line=1, code=codes.PAGE_INVALID,
         )
         doc.salvaged = salvage_identity(text) if opened else {}
         return doc
@@ -196,7 +197,7 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
     meta = clean_fields(doc.meta, TEXT_FIELDS)  # NFC, no control or invisible characters (generator/text/cleantext.py)
 
     def fail(key: str, problem: str) -> ContentError:
-        return ContentError(f"`{key}` {problem}", path=display, line=doc.lines.get(key, 1))
+        return ContentError(f"`{key}` {problem}", path=display, line=doc.lines.get(key, 1), code=codes.PAGE_INVALID)
 
     def text(key: str) -> str:
         value = meta.get(key)
@@ -218,14 +219,16 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
         raise fail("slug", f"must be lowercase letters, digits, CJK characters and single hyphens, not {shown(slug)}")
     slug, unsafe = file_safe(slug)
     if unsafe and warn is not None:
-        warn(f"`slug` {shown(meta.get('slug'))} {unsafe}; published as {slug}.html", display, doc.lines.get("slug", 1))
+        warn(f"`slug` {shown(meta.get('slug'))} {unsafe}; published as {slug}.html", display, doc.lines.get("slug", 1),
+             code=codes.PAGE_SLUG_UNSAFE, subject="slug", value=slug)
     tags = meta.get("tags") or []
     if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in doc.meta.get("tags") or []):
         raise fail("tags", "must be a list of tag names, like [optimization, diffusion models]")
 
     def problem(key: str, message: str) -> None:
         if warn is not None:  # `versions[2].date` is on the line of `versions`
-            warn(f"`{key}`: {message}", display, doc.lines.get(re.split(r"[.\[]", key, maxsplit=1)[0], 1))
+            warn(f"`{key}`: {message}", display, doc.lines.get(re.split(r"[.\[]", key, maxsplit=1)[0], 1),
+                 code=codes.PAGE_FIELD_INVALID, subject=key)
 
     corrections = parse_corrections(meta, problem)
     return Paper(
@@ -368,7 +371,7 @@ def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:
             key, value = clash
             line = read_page(paper.path).lines.get(key)  # only on this rare path: read it again
             reporter.error(f"{key} {value!r} is already the {key} of {owners[clash].name}",
-                           f"{PAGES_DIR}/{paper.path.name}", line)
+                           f"{PAGES_DIR}/{paper.path.name}", line, code=codes.PAGE_ID_CLASH, subject=key, value=value)
             continue
         owners[("slug", paper.slug)] = owners[("id", paper.id)] = paper.path
         kept.append(paper)

@@ -36,6 +36,7 @@ from generator.derive.sanity import lint_project
 from generator.derive.titles import title_candidates
 from generator.derive.volume_topics import STRONG, VolumeTopics, is_front_matter, paper_key, survey
 from generator.model.volume import Volume
+from generator import diagnostics as codes
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,7 @@ def report_links_out(content_dir: Path, reporter: Reporter) -> None:
     found += links_out(content_dir / PAGES_DIR, root, "*.md")
     for path in found:
         reporter.warn("is a link to a file outside the content folder; not read (copy the file in instead)",
-                      path.relative_to(content_dir))
+                      path.relative_to(content_dir), code=codes.LINK_OUTSIDE)
 
 
 def make_deriver(project: Project, reporter: Reporter, executor: Executor = INLINE) -> Deriver:
@@ -193,7 +194,8 @@ def make_deriver(project: Project, reporter: Reporter, executor: Executor = INLI
             if fell_back:
                 reporter.warn(f"no tag of {taxonomy.name} matches “{derived.title}”; tagged it {taxonomy.fallback!r} "
                               f"(give keywords or subjects in the source, add {TAXONOMY_FILE}, or set "
-                              "`auto_tags: never`)", entry.source, entry.line)
+                              "`auto_tags: never`)", entry.source, entry.line, code=codes.TOPIC_FALLBACK,
+                              paper=entry.uid, value=taxonomy.fallback)
         if any(_taxonomy_tags(project, entry) for entry in entries):
             report_volume_topics(project, reporter)
         return [derived for derived, _, _ in results]
@@ -248,7 +250,8 @@ def report_volume_topics(project: Project, reporter: Reporter) -> None:
         reporter.warn(f"{topics.fell_back} of {topics.papers} papers match no tag of {taxonomy.name}: it does not "
                       f"fit this volume, so it tags none of them (rather than {taxonomy.fallback!r} on most). To give "
                       f"them topics, give keywords or subjects in the source or add a {TAXONOMY_FILE} for the field; "
-                      "`auto_tags: never` says none are wanted", source)
+                      "`auto_tags: never` says none are wanted", source, code=codes.TOPIC_TAXONOMY_UNFIT,
+                      subject=taxonomy.name)
         return
     for name, count in topics.broad:
         reporter.info(f"topics: “{name}” would be on {count} of {topics.papers} papers, which tells a reader "

@@ -29,6 +29,7 @@ from generator.text.cjk import has_cjk
 from generator.model.paper import Author
 from generator.derive.people_file import PEOPLE_FILE, Rules, fold
 from generator.text.slugs import list_page_name, slug_or_digest, unique
+from generator import diagnostics as codes
 
 T = TypeVar("T")
 _EDGE_MARKS = "\"'“”„«»‘’()[]{}*,;:.!?-"
@@ -81,18 +82,19 @@ class People(Generic[T]):
         """A warning for each name the rule cannot place, and each likely variant of a name (naming
         people.yaml, where the line it gives goes)."""
         for name, count in sorted(self.unclear.items()):
-            warn(unclear_message(name, count, len(self.known[name_key(name, self.rules)])))
+            warn(unclear_message(name, count, len(self.known[name_key(name, self.rules)])), code=codes.NAME_UNCLEAR,
+                 subject=name)
         # One warning per pair of spellings: three people written "Jane Doe" are one line to add, not three.
         pairs: dict[tuple[str, str], tuple[dict[str, None], dict[str, None]]] = {}
         for first, second in variant_pairs(self.people, self.rules):
             urls = pairs.setdefault((first.name, second.name), ({}, {}))
             urls[0][first.url] = urls[1][second.url] = None
         for (one, other), (first_urls, second_urls) in pairs.items():
-            warn(variant_message(one, list(first_urls), other, list(second_urls)), PEOPLE_FILE)
+            warn(variant_message(one, list(first_urls), other, list(second_urls)), PEOPLE_FILE,
+                 code=codes.NAME_VARIANT, subject=one, value=other)
 
 
 def unclear_message(name: str, count: int, people: int) -> str:
-    # “…” around the name: the console's summary counts warnings by the words before it (reporter._kind).
     return (f"a name written without an ORCID or id that several people have: “{name}” ({count} paper(s); "
             f"{people} people of that name have one) is listed under the name alone; give the ORCID or id in "
             f"those papers' front matter to place them")

@@ -27,6 +27,7 @@ from generator.text.cjk import has_cjk, is_cjk
 from generator.errors import ContentError, shown
 from generator.text.slugs import LATIN_FOLDS
 from generator.text.yamlutil import item_lines, load_mapping, read_utf8
+from generator import diagnostics as codes
 
 PEOPLE_FILE = "people.yaml"
 KEYS = ("same", "different")
@@ -143,7 +144,7 @@ def parse_rules(text: str, path: Path | str, warn: Callable[..., None]) -> Rules
     for key in data:
         if key not in KEYS:
             warn(f"unknown key {shown(key)} in {PEOPLE_FILE} (known: same, different); ignored", path,
-                 lines.get(str(key)))
+                 lines.get(str(key)), code=codes.PEOPLE_UNKNOWN_KEY, subject=str(key))
     groups = {key: _groups(data.get(key), key, item_lines(text, key), path, lines.get(key)) for key in KEYS}
     rules = Rules(groups["same"], groups["different"])
     _check_consistent(rules, item_lines(text, "different"), path)

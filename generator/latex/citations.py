@@ -19,6 +19,8 @@ import re
 
 from markdown_it.rules_inline import StateInline
 
+from generator import diagnostics as codes
+
 from .citekeys import CiteMark, read_key
 from .problems import push_error
 from .textgroups import braced, wrap
@@ -159,6 +161,7 @@ def _cut_short(state: StateInline, pos: int, end: int) -> int:
 
 def _missing(state: StateInline, silent: bool, name: str, end: int) -> bool:
     if not silent:
-        push_error(state, state.src[state.pos : end], f"missing argument for \\{name}")
+        push_error(state, state.src[state.pos : end], f"missing argument for \\{name}", codes.LATEX_MISSING_ARGUMENT,
+                   name)
     state.pos = end
     return True

@@ -38,6 +38,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from generator import diagnostics as codes
+
 from .model import MacroDef, TexProblem
 from .repair import GREEK
 from .texscan import find_group_end
@@ -198,11 +200,9 @@ def pin_line(name: str, body: str) -> str:
 
 def advice(problem: TexProblem) -> str:
     """What to do about a guess, for a warning: the line to add under ``macros:``."""
-    name = problem.source[1:]
-    body = problem.message.split(" as ", 1)[1]
-    return f"to pin or correct it, add under macros: {pin_line(name, body)}"
+    return f"to pin or correct it, add under macros: {pin_line(problem.subject, problem.value)}"
 
 
 def guessed_problem(name: str, body: str) -> TexProblem:
     """How a guess is reported: the message names the guess, the source the macro."""
-    return TexProblem(GUESSED_MESSAGE.format(name=name, body=body), "\\" + name)
+    return TexProblem(GUESSED_MESSAGE.format(name=name, body=body), "\\" + name, codes.LATEX_MACRO_GUESSED, name, body)

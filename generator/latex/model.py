@@ -15,6 +15,9 @@ class TexProblem:
 
     message: str
     source: str
+    code: str  # its kind (generator/diagnostics.py): what a warning about it carries
+    subject: str = ""  # the macro's name (no backslash), the command's, the environment's
+    value: str = ""  # what was made of it: a guessed macro's body
 
 
 @dataclass(frozen=True)

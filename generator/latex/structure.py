@@ -24,6 +24,8 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from generator import diagnostics as codes
+
 from .htmltags import ATTRIBUTES
 from .model import TexProblem
 
@@ -68,7 +70,7 @@ def deep_nesting(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     inline.map = [start, end]
     error = Token("tex_error", "span", 0)
     error.content = source
-    error.meta = {"problem": TexProblem(DEEP_MESSAGE, source)}
+    error.meta = {"problem": TexProblem(DEEP_MESSAGE, source, codes.LATEX_TOO_DEEP)}
     inline.children = [error]
     state.push("paragraph_close", "p", -1)
     state.line = end
@@ -253,7 +255,7 @@ class _Splitter:
         inline.content = ""  # already parsed: the error token is its only child
         error = Token("tex_error", "span", 0)
         error.content = source
-        error.meta = {"problem": TexProblem(LIST_DEPTH_MESSAGE, source)}
+        error.meta = {"problem": TexProblem(LIST_DEPTH_MESSAGE, source, codes.LATEX_TOO_DEEP)}
         inline.children = [error]
         self.out += [_token("paragraph_open", "p", 1, context.level, context), inline,
                      _token("paragraph_close", "p", -1, context.level, context)]

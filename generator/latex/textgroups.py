@@ -23,6 +23,8 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from generator import diagnostics as codes
+
 from .builtins import MATH_MACROS
 from .mathnames import is_math_command
 from .problems import push_error
@@ -128,7 +130,7 @@ def tokenize_range(state: StateInline, start: int, stop: int) -> None:
     depth = state.env.get(_DEPTH_KEY, 0)
     old_pos, old_max = state.pos, state.posMax
     if depth >= MAX_INLINE_DEPTH or state.level >= MAX_INLINE_DEPTH:
-        push_error(state, state.src[start:stop], INLINE_DEPTH_MESSAGE)
+        push_error(state, state.src[start:stop], INLINE_DEPTH_MESSAGE, codes.LATEX_TOO_DEEP)
         return
     state.env[_DEPTH_KEY] = depth + 1
     state.pos, state.posMax = start, stop

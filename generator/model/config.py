@@ -20,6 +20,7 @@ from generator.text.yamlutil import key_lines, load_mapping, read_utf8
 from generator.text.cleantext import clean_value
 from generator.model.details import natural_order, split_names
 from generator.model.link_patterns import check_pattern
+from generator import diagnostics as codes
 
 CONFIG_NAME = "proceedings.yaml"
 
@@ -351,7 +352,8 @@ def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn: Cal
         if key not in _VALIDATORS:
             known = ", ".join(_VALIDATORS)
             # Named as every message names a file: from the content folder (a series prefixes its volume).
-            warn(Diagnostic("warning", f"unknown config key {shown(key)} (known keys: {known})", Path(path.name), line))
+            warn(Diagnostic("warning", f"unknown config key {shown(key)} (known keys: {known})", Path(path.name), line,
+                            codes.CONFIG_UNKNOWN_KEY, subject=str(key)))
             continue
         try:
             values[key] = _VALIDATORS[key](raw)
@@ -360,7 +362,8 @@ def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn: Cal
         except ValueError as exc:
             problems.append(f"{path}:{line}: {key} {exc}")
     if "language" in values and catalogue_for(values["language"]) is None:
-        warn(Diagnostic("warning", _no_catalogue(values["language"]), path, lines.get("language")))
+        warn(Diagnostic("warning", _no_catalogue(values["language"]), path, lines.get("language"),
+                        codes.CONFIG_NO_CATALOGUE, subject="language", value=str(values["language"])))
     if values.get("start_date") and values.get("end_date") and values["end_date"] < values["start_date"]:
         problems.append(f"{path}:{lines.get('end_date')}: end_date {values['end_date']} is before start_date "
                         f"{values['start_date']}")

@@ -30,6 +30,7 @@ from generator.render.site_info import SiteInfo
 from generator.render.people_topics import group_authors
 from generator.render.theme import Theme
 from generator.pipeline.sinks import Sink
+from generator import diagnostics as codes
 
 @dataclass(frozen=True)
 class Rendered:
@@ -69,7 +70,8 @@ def parse_page(path: Path, content_dir: Path, doc: PageDoc) -> Parsed:
     except ProceedingsError as exc:
         return Parsed(doc, None, (Diagnostic.from_error(exc),))
     for key in unknown_keys(doc):
-        local.warn(f"unknown front matter key {shown(key)}", display, doc.lines.get(key))
+        local.warn(f"unknown front matter key {shown(key)}", display, doc.lines.get(key), code=codes.PAGE_UNKNOWN_KEY,
+                   subject=str(key))
     return Parsed(doc, paper, tuple(local.diagnostics))
 
 
@@ -120,10 +122,13 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
 def render_paper(paper: Paper, renderer: AbstractRenderer, reporter: Reporter) -> RenderedPaper:
     title = renderer.render_inline(paper.title)
     abstract = renderer.render(paper.abstract)
+    page = f"{PAGES_DIR}/{paper.path.name}"
     for problem in title.problems + abstract.problems:
-        reporter.warn(f"{problem.message} in “{title.plain}”", f"{PAGES_DIR}/{paper.path.name}")
+        reporter.warn(f"{problem.message} in “{title.plain}”", page, code=problem.code, paper=paper.id,
+                      subject=problem.subject, value=problem.value)
     for guessed in dict.fromkeys(title.guesses + abstract.guesses):
-        reporter.warn(f"{guessed.message} in “{title.plain}”; {advice(guessed)}", f"{PAGES_DIR}/{paper.path.name}")
+        reporter.warn(f"{guessed.message} in “{title.plain}”; {advice(guessed)}", page, code=guessed.code,
+                      paper=paper.id, subject=guessed.subject, value=guessed.value)
     return RenderedPaper(paper, title.html, title.plain, abstract.html, abstract.plain)
 
 

@@ -48,6 +48,7 @@ from generator.pipeline.shares import ShareContext, Shares
 from generator.render.redirects import settle_old_slugs
 from generator.model.corrections import OLD_SLUGS
 from generator.render.theme import Theme
+from generator import diagnostics as codes
 
 T = TypeVar("T")
 SAMPLE = 50  # papers whose pages ``check`` renders, to try every template with real content
@@ -277,7 +278,7 @@ def standing_papers(p: Pipeline) -> list[Paper]:
     for path, parsed in state.parsed.items():
         if parsed.paper is None and path in state.last_good:
             p.reporter.warn("the site shows this paper as it was until the page parses again",
-                            f"{PAGES_DIR}/{path.name}")
+                            f"{PAGES_DIR}/{path.name}", code=codes.PAGE_KEPT_PREVIOUS)
     return list(state.last_good.values())
 
 

@@ -35,6 +35,7 @@ from .feeds import (CORRECTIONS_PATH, FEED_PATH, ROBOTS_PATH, SITEMAP_PATH, atom
 from .formats import HOLES, CitationFormat, citation_formats
 from .meta import MetaTag, paper_meta
 from .reading import Reference, reference_of
+from generator import diagnostics as codes
 
 if TYPE_CHECKING:
     from generator.latex import MacroDef
@@ -58,7 +59,7 @@ NO_DATE = ("the site has a base URL but no date: feed.xml is not written (add `d
 
 class Publication:
     def __init__(self, papers: Sequence[RenderedPaper], volume: Volume, macros: dict[str, MacroDef] | None = None,
-                 warn: Callable[[str, str], None] | None = None, related_count: int = RELATED_COUNT,
+                 warn: Callable[..., None] | None = None, related_count: int = RELATED_COUNT,
                  related: dict[str, tuple[str, ...]] | None = None):
         self.papers = list(papers)
         self.volume = volume
@@ -82,7 +83,7 @@ class Publication:
             self.related = _Lazy(lambda paper_id: tuple(by_id[i] for i in related.get(paper_id, ()) if i in by_id))
         # Only a site being published (it has an address) is told: a local preview needs no feed.
         if self.volume.date is None and self.volume.base_url and warn is not None:
-            warn(NO_DATE, CONFIG_NAME)
+            warn(NO_DATE, CONFIG_NAME, code=codes.FEED_NO_DATE, subject="date")
 
     def template_globals(self) -> dict[str, str]:
         return {"feed_url": FEED_PATH if self.volume.date else ""}

@@ -34,6 +34,7 @@ from generator.sources.bibstrings import month_macro
 from generator.model.volume import Volume
 
 from .reading import Reference, reference_of
+from generator import diagnostics as codes
 
 CITED = tuple(field for field in DETAILS if field.cite.bibtex)  # the details a BibTeX entry carries
 # The places of the entry's own fields; each cited detail's ``Cite.bibtex_at`` puts it among them.
@@ -76,7 +77,7 @@ class BibTeX:
     """Writes entries for one volume; the Markdown parser is built once."""
 
     def __init__(self, volume: Volume, macros: Mapping[str, MacroDef] | None = None,
-                 warn: Callable[[str, str], None] | None = None):
+                 warn: Callable[..., None] | None = None):
         self.volume = volume
         self._warn = warn
         # The math rule expands the site's own macros, which a reader's LaTeX would not know.
@@ -128,7 +129,7 @@ class BibTeX:
             if self._warn is not None:
                 self._warn(f"the title's math {shown(latex)} uses {refused}, which a citation may not carry "
                            "(TeX that defines commands or reads and writes files): written as plain text in "
-                           "the BibTeX", page)
+                           "the BibTeX", page, code=codes.CITATION_REFUSED_TEX, subject=refused, value=latex)
             return protect_case(self._math_text(latex))
         if not _balanced(latex):
             return protect_case(self._math_text(latex))

@@ -273,14 +273,14 @@ def _field_names(kind: type) -> tuple[str, ...]:
 def rendered_record(rendered: Any, diagnostics: list) -> dict | None:
     """A RenderedPaper (less its Paper) and the problems found rendering it, as JSON; None if not plain text."""
     values = {f.name: getattr(rendered, f.name) for f in dataclasses.fields(rendered) if f.name != "paper"}
-    problems = [[d.level, d.message, d.path, d.line] for d in diagnostics]
+    problems = [d.to_record() for d in diagnostics]
     if not all(isinstance(v, str) for v in values.values()) \
-            or not all(isinstance(p, (str, type(None))) for _, _, p, _ in problems):
+            or not all(isinstance(d.path, (str, type(None))) for d in diagnostics):
         return None
     return {"fields": values, "problems": problems}
 
 
-def from_rendered_record(paper: Any, record: Any, rendered_type: type, diagnostic_type: type) -> tuple | None:
+def from_rendered_record(paper: Any, record: Any, rendered_type: type, diagnostic_type: Any) -> tuple | None:
     """(RenderedPaper, diagnostics) again from a record, or None when the record does not fit the type."""
     try:
         names = {f.name for f in dataclasses.fields(rendered_type)} - {"paper"}
@@ -288,6 +288,6 @@ def from_rendered_record(paper: Any, record: Any, rendered_type: type, diagnosti
         if set(fields) != names:
             return None  # RenderedPaper gained or lost a field since: render again
         return (rendered_type(paper=paper, **fields),
-                [diagnostic_type(level, message, path, line) for level, message, path, line in record["problems"]])
+                [diagnostic_type.from_record(problem) for problem in record["problems"]])
     except (TypeError, KeyError, ValueError):
         return None

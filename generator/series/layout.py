@@ -28,6 +28,7 @@ from generator.reporter import Reporter
 from generator.sources import READERS, find_sources
 from generator.model.volume import Volume
 from generator.runtime.output import is_built_site
+from generator import diagnostics as codes
 
 VOLUME_MARKERS = (PAGES_DIR, CONFIG_NAME)
 # The series' own files and folders at the top of the site: no volume may take their names.
@@ -182,15 +183,15 @@ def load_layout(content_dir: Path, reporter: Reporter, base_url: str | None = No
     for folder in volume_dirs(content_dir):
         if folder.name.casefold() in SERIES_NAMES:
             reporter.error(f"a volume may not be named {folder.name!r}: the series' own {folder.name} is there; "
-                           f"rename the folder", folder)
+                           f"rename the folder", folder, code=codes.VOLUME_FOLDER_INVALID, subject=folder.name)
         elif unsafe := sorted(set(folder.name) & set(NOT_IN_ADDRESS)):
             reporter.error(f"a volume's folder name is its address, which may not hold {' or '.join(unsafe)}: "
-                           f"rename the folder", folder)
+                           f"rename the folder", folder, code=codes.VOLUME_FOLDER_INVALID, subject=folder.name)
         else:
             members.append(Member(folder, folder.name))
     for link in linked_volumes(content_dir):
         reporter.warn("is a link to a folder; not built as a volume (move or copy the volume's folder in instead)",
-                      Path(link.name))
+                      Path(link.name), code=codes.SERIES_LINK_FOLDER)
     people = load_rules(content_dir, reporter.warn)
     return Layout(content_dir, tuple(members), series_volume(config, content_dir), people, config)
 

@@ -25,7 +25,9 @@ from dataclasses import dataclass, field
 import bibtexparser
 from bibtexparser import model
 
-Warn = Callable[[str, int], None]  # (message, 1-based line)
+from generator import diagnostics as codes
+
+Warn = Callable[..., None]  # (message, 1-based line, code=…, fields…)
 
 # bibtexparser does not count a brace after a backslash; BibTeX counts every brace. Hidden behind this mark
 # while bibtexparser splits the file, `\{` and `\}` count as BibTeX counts them, then are put back.
@@ -96,7 +98,8 @@ def _recovered(block: model.ParsingFailedBlock, lines: list[str], anchors: list[
     if isinstance(block, model.DuplicateBlockKeyBlock):
         kept = block.ignore_error_block
         if isinstance(kept, model.String):
-            warn(f"@string {kept.key} is defined again here; the later definition is used, as BibTeX uses it", line)
+            warn(f"@string {kept.key} is defined again here; the later definition is used, as BibTeX uses it", line,
+                 code=codes.BIB_STRING_REDEFINED, subject=kept.key)
         return kept
     if isinstance(block, model.ParsingFailedBlock) and block.start_line is not None:
         after = bisect.bisect_right(anchors, block.start_line)
@@ -119,7 +122,7 @@ def first_values(entry: model.Entry, warn: Warn) -> model.Entry:
         at = (field_.start_line if field_.start_line is not None else entry.start_line or 0) + 1
         same = "the same value" if _bare(field_.value) == _bare(seen[name].value) else "another value"
         warn(f"@{entry.entry_type}{{{entry.key}}} gives `{field_.key}` again, with {same}: the first value is "
-             f"kept, as BibTeX keeps it", at)
+             f"kept, as BibTeX keeps it", at, code=codes.BIB_REPEATED_FIELD, paper=entry.key, subject=name)
     return model.Entry(entry.entry_type, entry.key, list(seen.values()), entry.start_line, entry.raw)
 
 
@@ -150,9 +153,11 @@ def read_entry(text: str, first_line: int, warn: Warn, total_lines: int = 0) -> 
     until = f"the next block (line {after})" if after <= total_lines else "the end of the file"
     for opened, cut in scan.unclosed_values:
         warn(f"{entry}: the brace opened here never closes; the value is read up to line {cut} (where the "
-             f"next field or entry starts), the other fields as written", opened)
+             f"next field or entry starts), the other fields as written", opened, code=codes.BIB_UNCLOSED_BRACE,
+             paper=key)
     if scan.unclosed_entry and not scan.unclosed_values:
-        warn(f"{entry} never closes its braces; read up to {until}", first_line + 1)
+        warn(f"{entry} never closes its braces; read up to {until}", first_line + 1, code=codes.BIB_UNCLOSED_ENTRY,
+             paper=key)
     return model.Entry(start.group(1), key, fields, first_line + _line_of(text, start.start()), text)
 
 

@@ -34,6 +34,7 @@ from generator.sources.bibstrings import Strings
 from generator.sources.encoding import read_text, with_note
 from generator.sources.records import RecordReader, field_name, source_value
 from generator.sources.relative import RelativeLinks
+from generator import diagnostics as codes
 
 _MATH = re.compile(r"(\$[^$]+\$)")
 _TO_TEXT = LatexNodes2Text(math_mode="verbatim")
@@ -51,7 +52,8 @@ def read(path: Path, name: str, links: RelativeLinks | None = None) -> SourceLis
 def parse(text: str, name: str, path: Path | None = None, links: RelativeLinks | None = None) -> SourceList:
     reader = RecordReader(name, links=links)
     blocks = _resolve(read_blocks(text, reader.warn, reader.skip), Strings(reader.warn))
-    volume = next((volume_info(_fields(block), lambda message, at=block.start_line + 1: reader.warn(message, at))
+    volume = next((volume_info(_fields(block),
+                               lambda message, at=block.start_line + 1, **coded: reader.warn(message, at, **coded))
                    for block in blocks if block.entry_type.lower() == "proceedings"), VolumeInfo())
     section_titles = dict(volume.sections)
     entries = []
@@ -121,7 +123,8 @@ def _day(fields: dict, key: str, warn: Callable[..., None]) -> dt.date | None:
     try:
         return dt.date.fromisoformat(value)
     except ValueError:
-        warn(f"@proceedings `{key}` {value!r} is not a date written YYYY-MM-DD; left out")
+        warn(f"@proceedings `{key}` {value!r} is not a date written YYYY-MM-DD; left out", code=codes.BIB_DATE_INVALID,
+             subject=key, value=str(value))
         return None
 
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from generator.errors import REPEAT, Diagnostic
+from generator.diagnostics import RECORD_REPEAT as REPEAT
+from generator.errors import Diagnostic
 from generator.model.paper import Entry, SourceList
 
 
@@ -65,7 +66,8 @@ def drop_duplicates(sources: list[SourceList]) -> tuple[list[SourceList], list[D
                 seen.add(entry)
                 kept.append(entry)
             elif original.source == entry.source:
-                diagnostics.append(Diagnostic("warning", _repeat(entry, original), entry.source, entry.line, REPEAT))
+                diagnostics.append(Diagnostic("warning", _repeat(entry, original), entry.source, entry.line, REPEAT,
+                                              paper=entry.uid))
             else:
                 pair = (entry.source, original.source)
                 across[pair] += 1

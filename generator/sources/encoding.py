@@ -25,6 +25,7 @@ import charset_normalizer
 from generator.text.yamlutil import as_lf, read_raw
 from generator.errors import ContentError, Diagnostic
 from generator.model.paper import SourceList
+from generator import diagnostics as codes
 
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -60,14 +61,16 @@ def read_text(path: Path, name: str) -> Decoded:
         return decode(read_raw(path, name, ContentError))
     except NotText as exc:
         raise ContentError(f"byte 0x{exc.byte:02x} is not UTF-8, and no other text encoding reads the file "
-                           "(is it a binary file?); save it as UTF-8 text", path=name, line=exc.line) from None
+                           "(is it a binary file?); save it as UTF-8 text", path=name, line=exc.line,
+                           code=codes.SOURCE_INVALID) from None
 
 
 def with_note(source: SourceList, decoded: Decoded, name: str) -> SourceList:
     """``source`` (read from the file ``name``) with what its encoding says, first."""
     if not decoded.note:
         return source
-    note = Diagnostic(decoded.level, decoded.note, name, decoded.line)
+    code = codes.ENCODING_DECLARED if decoded.level == "info" else codes.ENCODING_GUESSED
+    note = Diagnostic(decoded.level, decoded.note, name, decoded.line, code, value=decoded.encoding)
     return replace(source, diagnostics=(note, *source.diagnostics))
 
 

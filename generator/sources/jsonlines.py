@@ -25,6 +25,7 @@ from generator.sources.escapes import decided_breaks, shows_escaped_breaks
 from generator.sources.relative import RelativeLinks
 from generator.sources.records import RecordReader, field_name, patterned_columns, source_value
 from generator.text.yamlutil import as_lf
+from generator import diagnostics as codes
 
 # Bytes one line (one record) may take: a 10 MB abstract is read; a 100 MB line (a whole export on one
 # line, a runaway field) is skipped with a warning instead of taking every byte of memory to parse.
@@ -130,9 +131,10 @@ def _parse_lines(lines: Iterable[tuple[int, str]], name: str, path: Path | None,
         if entry is not None:
             entries.append(entry)
     if ignored:
-        reader.warn(f"ignored key(s) {', '.join(ignored)}", min(ignored.values()))
+        reader.warn(f"ignored key(s) {', '.join(ignored)}", min(ignored.values()), code=codes.JSON_IGNORED_KEYS,
+                    subject=", ".join(ignored))
     if reader.decided:
-        reader.warn(decided_breaks(reader.decided), evidence)
+        reader.warn(decided_breaks(reader.decided), evidence, code=codes.SOURCE_LINE_BREAKS)
     entries = reader.settle(entries)
     reader.finish()
     return SourceList(path or Path(name), "", tuple(entries), tuple(reader.diagnostics))
