@@ -146,8 +146,8 @@ def test_check_finds_undefined_macros_by_code_whatever_the_wording():
 
 def test_check_and_the_reporter_read_no_diagnostic_message():
     """Neither check nor the console looks into a diagnostic's words: they read its code and fields."""
-    for module in ("check.py", "reporter.py"):
-        text = (REPO / "generator" / "commands" / module).read_text(encoding="utf-8")
+    for module in ("commands/check.py", "reporter.py"):
+        text = (REPO / "generator" / module).read_text(encoding="utf-8")
         assert not re.search(r"\b(?:d|diagnostic|diagnostics\[\w+\])\.message\b", text), module
         assert not re.search(r"(?<!\w)(?:_kind\(|_UNDEFINED\b|_GUESSED\b)", text), module  # the regexes it had
 
