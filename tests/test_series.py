@@ -20,7 +20,7 @@ from generator.commands.build import build
 from generator.commands.cli import main
 from generator.commands.reporter import Reporter
 from test_serve import Served, get, wait_for
-from test_serve_hardened import request
+from test_serve_http import request
 
 
 def site_files(site: Path) -> dict[str, bytes]:
