@@ -92,7 +92,7 @@ def test_author_pages_and_index(site):
     # by family name: Babbage, Lovelace, Mallory…, Müller, 张伟
     assert names[:2] == ["Charles Babbage", "Ada Lovelace"]
     assert "5 authors" in index
-    # A Chinese name keeps its characters in the address (README, "Chinese and Japanese proceedings").
+    # A Chinese name keeps its characters in the address (docs/languages.md, "Chinese and Japanese proceedings").
     assert "张伟" in (site / "authors" / "张伟.html").read_text(encoding="utf-8")
     assert not list((site / "authors").glob("author-*.html"))
     home = (site / "index.html").read_text(encoding="utf-8")
