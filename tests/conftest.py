@@ -65,7 +65,9 @@ def pytest_sessionfinish(session, exitstatus):
     after = snapshot(GUARDED)
     moved = sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
     if moved:
-        session.config.get_terminal_writer().line(
+        writer = session.config.get_terminal_writer()
+        writer.line()
+        writer.line(
             "the test run wrote into the real user cache, which tests must leave alone: " + ", ".join(moved[:5]),
             red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
