@@ -54,6 +54,7 @@ def snapshot(site: Path) -> dict[str, bytes]:
     return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("point", ["before", "during", "after"])
 def test_killed_build_then_next_build_leaves_a_complete_site(seed_content, tmp_path, point):
     out = tmp_path / "site"
@@ -136,6 +137,7 @@ def _running(pid: int) -> bool:
     return "\nState:\tZ" not in status  # a zombie has ended, whoever is left to reap it
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
 @pytest.mark.parametrize("runner", ["in_parallel", "BackgroundRunner"])
 def test_forked_workers_do_not_outlive_a_killed_build(runner):
@@ -197,6 +199,7 @@ def test_a_second_build_into_the_same_folder_waits_for_the_first(tmp_path):
     assert (site / "index.html").is_file() and (site / "papers.json").is_file()
 
 
+@pytest.mark.slow
 def test_two_builds_at_once_both_publish_a_whole_site_and_later_builds_work(tmp_path):
     import subprocess
     import sys

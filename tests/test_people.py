@@ -213,6 +213,7 @@ def test_simon_s_du_written_two_ways_is_one_author_page(tmp_path):
     assert "2 authors" in (tmp_path / "site" / "authors" / "index.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_the_archive_and_its_volume_agree_simon_is_one_person(tmp_path):
     reporter = Reporter()
     build_archive(make_archive(tmp_path), tmp_path / "site", reporter)
@@ -252,6 +253,7 @@ def test_a_broken_people_file_stops_the_build_naming_its_line(tmp_path, capsys):
     assert "people.yaml:2: `same`: 'J. Doe' is not a list of two or more names" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_an_archives_people_file_applies_to_every_volume_and_the_people_pages(tmp_path, capsys):
     content = make_archive(tmp_path)
     assert main(["check", "--content", str(content)]) == 0

@@ -20,6 +20,8 @@ from generator.commands.cli import main
 from generator.commands.reporter import ConsoleReporter, not_published
 from generator.errors import REPEAT, SKIPPED, Diagnostic
 
+pytestmark = pytest.mark.slow  # starts whole processes: CI runs it, the fast lane does not
+
 VENUES = Path(__file__).parent / "fixtures" / "venues"
 
 

@@ -1,8 +1,11 @@
 """`check` as an indexability doctor: a built site against Google Scholar's inclusion rules, from the CLI."""
 
+import pytest
 import json
 
 from test_cli import run
+
+pytestmark = pytest.mark.slow  # starts whole processes: CI runs it, the fast lane does not
 
 PAPERS = [
     {"id": "p1", "title": "Sparse Attention for Long Documents", "authors": ["Ada Lovelace", "Alan Turing"],
