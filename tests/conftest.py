@@ -24,9 +24,10 @@ BUNDLED_CONTENT = REPO / "content"
 SEED_LIST = BUNDLED_CONTENT / "neurips-2026.txt"
 CORPORA = REPO.parent / "shared" / "corpora"
 
-# The real user cache, before the session moves XDG_CACHE_HOME away from it (a worker of pytest-xdist inherits
-# the moved one, so only the controller, which saw the real one, guards it).
-REAL_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+# The real user cache, before the session moves XDG_CACHE_HOME away from it. A worker of pytest-xdist inherits
+# the moved one, so the controller hands the real one down in REAL_CACHE_VARIABLE (and alone guards it).
+REAL_CACHE_VARIABLE = "PROCEEDINGS_TEST_REAL_CACHE"
+REAL_CACHE = Path(os.environ.get(REAL_CACHE_VARIABLE) or os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 # What a test run must leave as it was: the project's folders in the real user cache.
 GUARDED = [REAL_CACHE / "proceedings", REAL_CACHE / "proceedings-tests"]
 SESSION_HOME = "PROCEEDINGS_TEST_SESSION_HOME"  # set by the controller; its workers share the folder
@@ -49,6 +50,7 @@ def pytest_configure(config):
     (home / "cache").mkdir()
     (home / "work").mkdir()
     os.environ[SESSION_HOME] = str(home)
+    os.environ[REAL_CACHE_VARIABLE] = str(REAL_CACHE)
     os.environ["XDG_CACHE_HOME"] = str(home / "cache")
     config.stash[_before] = snapshot(GUARDED)
 
@@ -56,6 +58,7 @@ def pytest_configure(config):
 def pytest_unconfigure(config):
     if _before in config.stash:
         shutil.rmtree(os.environ.pop(SESSION_HOME), ignore_errors=True)
+        os.environ.pop(REAL_CACHE_VARIABLE, None)
 
 
 def pytest_sessionfinish(session, exitstatus):
