@@ -263,6 +263,7 @@ def test_a_list_and_a_bibtex_file_build_together(tmp_path):
 
 # -- real-looking and real data ------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("corpus", ["fixture", "real"])
 def test_corpora_import_and_build_with_titles_and_authors(tmp_path, corpus):
     if corpus == "fixture":

@@ -448,3 +448,35 @@ def test_a_known_topic_is_not_slugified_again(seed_content, monkeypatch):
     template = renderer.env.from_string("{{ name | tag_url }}")
     monkeypatch.setattr("generator.render.filters.slugify", lambda text: pytest.fail(f"slugified {text!r}"))
     assert template.render(name=name.upper(), **renderer.shared) == renderer.shared["tag_urls"][name.casefold()]
+
+
+def test_past_50000_addresses_the_sitemap_is_an_index_of_sitemaps_the_series_names_directly():
+    import xml.etree.ElementTree as ET
+
+    from generator.publish.feeds import volume_sitemap_names, volume_sitemaps
+    from generator.series.layout import SeriesVolume, leaf_sitemaps
+    from generator.series.pages import series_sitemaps
+    from generator.model.volume import Volume
+
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    volume = Volume("Big", base_url="https://example.org/big/")
+    paths = [f"papers/p{n}.html" for n in range(100_001)] + ["404.html", "papers.json"]
+    files = volume_sitemaps(paths, volume)
+    assert list(files) == volume_sitemap_names(paths) == ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml",
+                                                          "sitemap.xml"]
+    counts = [len(ET.fromstring(files[f"sitemap-{n}.xml"]).findall("s:url", ns)) for n in (1, 2, 3)]
+    assert counts == [50_000, 50_000, 1]  # 404.html and papers.json are not pages of the sitemap
+    index = [loc.text for loc in ET.fromstring(files["sitemap.xml"]).findall("s:sitemap/s:loc", ns)]
+    assert index == [f"https://example.org/big/sitemap-{n}.xml" for n in (1, 2, 3)]
+    small = volume_sitemaps(["index.html"], volume)
+    assert list(small) == ["sitemap.xml"] and b"<urlset" in small["sitemap.xml"]
+    # A sitemap index may not name another index: the series names the volume's sitemaps of pages.
+    assert leaf_sitemaps(files) == ("sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml")
+    series = Volume("Series", base_url="https://example.org/")
+    big = SeriesVolume("big", volume, (), "", leaf_sitemaps(files))
+    small_one = SeriesVolume("small", volume, (), "", leaf_sitemaps(small))
+    made = series_sitemaps(series, [big, small_one], ["index.html"])
+    named = [loc.text for loc in ET.fromstring(made["sitemap.xml"]).findall("s:sitemap/s:loc", ns)]
+    assert named == ["https://example.org/sitemap-archive.xml", "https://example.org/big/sitemap-1.xml",
+                     "https://example.org/big/sitemap-2.xml", "https://example.org/big/sitemap-3.xml",
+                     "https://example.org/small/sitemap.xml"]

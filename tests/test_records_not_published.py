@@ -23,6 +23,8 @@ from generator.errors import Diagnostic
 
 UNKNOWN = "latex-unknown-macro"
 
+pytestmark = pytest.mark.slow  # starts whole processes: CI runs it, the fast lane does not
+
 VENUES = Path(__file__).parent / "fixtures" / "venues"
 
 

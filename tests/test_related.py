@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import os
 import random
 import subprocess
@@ -60,6 +61,7 @@ def test_same_input_same_answer():
     assert ids(related_papers(papers)) == ids(related_papers(list(papers)))
 
 
+@pytest.mark.slow
 def test_same_answer_under_every_hash_seed():
     script = ("import sys; sys.path.insert(0, 'tests'); from test_related import synthetic, ids; "
               "from generator.derive.related import related_papers; print(ids(related_papers(synthetic(400))))")
@@ -107,6 +109,7 @@ def test_vectors_are_unit_length_before_pruning():
     assert all(len(n) <= 4 for n in nearest(vectors, 4))
 
 
+@pytest.mark.slow
 def test_two_cores_give_the_answer_of_one():
     rng = random.Random(7)
     words = [f"w{n}" for n in range(400)]

@@ -1,10 +1,13 @@
 """`check` as an indexability doctor: a built site against Google Scholar's inclusion rules, from the CLI."""
 
+import pytest
 import json
 
 import pytest
 
 from test_cli import run
+
+pytestmark = pytest.mark.slow  # starts whole processes: CI runs it, the fast lane does not
 
 PAPERS = [
     {"id": "p1", "title": "Sparse Attention for Long Documents", "authors": ["Ada Lovelace", "Alan Turing"],

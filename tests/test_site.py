@@ -1,5 +1,6 @@
 """End to end: the bundled proceedings build into a complete, clean site."""
 
+import pytest
 import json
 import re
 from html.parser import HTMLParser
@@ -220,6 +221,7 @@ def test_long_abstracts_with_math_stay_off_the_one_contents_page(tmp_path):
     assert starts == [1 + sum(map(len, listed[:number])) for number in range(len(homes))]
 
 
+@pytest.mark.slow
 def test_a_volume_of_1000_papers_is_one_contents_page_within_300_kb_gzip(tmp_path):
     """Every paper of a 1,000-paper volume on one contents page (title, authors, links, topics), as PMLR's
     and the ACL Anthology's volume pages list theirs, within 300 KB gzip (issue 29)."""

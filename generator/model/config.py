@@ -322,7 +322,7 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
 def _no_catalogue(language: str) -> str:
     shipped = ", ".join(["en", *(name.replace("_", "-") for name in catalogue_locales())])
     return (f"no interface translation for language {language!r}: headings and buttons are in English, "
-            f"<html lang> is {language!r} (translations: {shipped}; README.md, \"Languages\", says how to add one)")
+            f"<html lang> is {language!r} (translations: {shipped}; docs/languages.md says how to add one)")
 
 
 def load_config(content_dir: Path, warn: Callable[[Diagnostic], None], base_url: str | None = None) -> Config:

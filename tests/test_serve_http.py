@@ -142,3 +142,33 @@ def test_the_server_answers_while_a_rebuild_runs():
     thread.start()
     thread.join(20)
     assert started.is_set() and events == ["a request answered", "rebuilt"]
+
+
+def ask(port: int, path: str, headers: dict) -> int:
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.putrequest("GET", path, skip_host=True)
+    for name, value in headers.items():
+        connection.putheader(name, value)
+    connection.endheaders()
+    status = connection.getresponse().status
+    connection.close()
+    return status
+
+
+@pytest.mark.parametrize("host, status", [("evil.example:{port}", 403), ("127.0.0.1.evil.example", 403),
+                                          ("localhost:{port}", 200), ("127.0.0.1:{port}", 200),
+                                          ("[::1]:{port}", 200)])
+@pytest.mark.parametrize("path", ["/index.html", "/livereload.js", "/forcereload"])
+def test_serve_answers_only_to_its_own_host_name(served, host, status, path):
+    """A DNS-rebinding page (its own name resolved to 127.0.0.1) sends its name as Host: refused."""
+    assert ask(served.port, path, {"Host": host.format(port=served.port)}) == status
+
+
+@pytest.mark.parametrize("origin, status", [("http://evil.example", 403), ("http://127.0.0.1:{port}", 101)])
+def test_the_reload_socket_is_for_this_servers_own_pages(served, origin, status):
+    handshake = {"Host": f"127.0.0.1:{served.port}", "Connection": "Upgrade", "Upgrade": "websocket",
+                 "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+                 "Origin": origin.format(port=served.port)}
+    assert ask(served.port, "/livereload", handshake) == status

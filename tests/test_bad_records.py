@@ -14,6 +14,7 @@ import pytest
 from generator.commands.build import build
 from generator.commands.check import check
 from generator.reporter import Reporter
+from record_fixtures import warnings
 
 GOOD = [("g1", "A Good First Paper", "We study the first good thing in detail."),
         ("g2", "A Good Second Paper", "We study the second good thing in detail.")]
@@ -149,3 +150,37 @@ def test_a_broken_page_keeps_the_html_at_its_own_address_whatever_its_file_name(
     build(content, site, Reporter())
     assert (site / "papers" / "counting-objects.html").read_bytes() == before
     assert not (site / "papers" / "my-notes.html").exists()
+
+
+# -- A huge JSON Lines record ------------------------------------------------------------------------------
+
+def test_a_100_mb_json_lines_record_is_skipped_with_a_warning_and_10_mb_is_read(tmp_path):
+    import json
+
+    from generator.sources import jsonlines
+
+    path = tmp_path / "papers.jsonl"
+    with path.open("wb") as handle:
+        handle.write(json.dumps({"title": "One", "abstract": "We study one thing."}).encode() + b"\r\n")
+        handle.write(b'{"title": "Huge", "abstract": "')
+        for _ in range(100):
+            handle.write(b"word " * 200_000)  # 1 MB at a time: 100 MB on one line
+        handle.write(b'"}\n')
+        handle.write(json.dumps({"title": "Ten", "abstract": "ten " * 2_500_000}).encode() + b"\n")
+        handle.write(json.dumps({"title": "Last", "abstract": "We study the last thing."}).encode() + b"\n")
+    source = jsonlines.read(path, "papers.jsonl")
+    assert [(e.title, e.line) for e in source.entries] == [("One", 1), ("Ten", 3), ("Last", 4)]
+    assert len(source.entries[1].text) > 9_000_000
+    (warning,) = warnings(source)
+    assert warning[0] == 2 and "100,000,0" in warning[1] and "skipped it" in warning[1]
+
+
+def test_json_lines_line_ends_beside_a_bad_byte(tmp_path):
+    # A lone CR ends a line, whatever other line holds a byte that is not UTF-8.
+    from generator.sources import jsonlines
+
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"title": "A"}\r{"title": "B"}\r\n{"title": "Caf\xe9"}\n{"title": "D"}')
+    source = jsonlines.read(path, "p.jsonl")
+    assert [(e.title, e.line) for e in source.entries] == [("A", 1), ("B", 2), ("D", 4)]
+    assert warnings(source) == [(3, "byte 0xe9 on this line is not UTF-8; skipped the line (save the file as UTF-8)")]
