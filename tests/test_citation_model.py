@@ -18,7 +18,7 @@ from generator.commands.cli import main
 from generator.model.paper import DETAILS, Author, Details, Paper, RenderedPaper
 from generator.model.schema import Cite, Field
 from generator.publish.bibtex import BibTeX
-from generator.publish.formats import HOLES, Layout, citation_formats
+from generator.publish.formats import HOLES, FileLayout, citation_formats
 from generator.publish.reading import CITED, Reference, reference_of
 from generator.model.volume import Volume
 
@@ -88,9 +88,9 @@ def test_every_cited_detail_of_the_schema_is_in_the_reference():
 
 
 def test_a_layout_joins_as_the_volumes_files_do():
-    assert Layout("[\n", ",\n", "\n]\n", "[]\n").join(["{}", "{}"]) == b"[\n{},\n{}\n]\n"
-    assert Layout("[\n", ",\n", "\n]\n", "[]\n").join([]) == b"[]\n"
-    assert Layout(between="\n", tail="\n").join(["a", "b"]) == b"a\nb\n" and Layout(between="\n").join([]) == b""
+    assert FileLayout("[\n", ",\n", "\n]\n", "[]\n").join(["{}", "{}"]) == b"[\n{},\n{}\n]\n"
+    assert FileLayout("[\n", ",\n", "\n]\n", "[]\n").join([]) == b"[]\n"
+    assert FileLayout(between="\n", tail="\n").join(["a", "b"]) == b"a\nb\n" and FileLayout(between="\n").join([]) == b""
 
 
 def test_reading_list_js_downloads_each_paper_as_the_volumes_files_have_it(node, tmp_path, cited_site):

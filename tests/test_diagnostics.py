@@ -18,7 +18,7 @@ from generator.commands.cli import main
 from generator.reporter import ConsoleReporter, Reporter
 from generator.diagnostics import REGISTRY, UnknownCode, markdown
 from generator.errors import ContentError, Diagnostic, ProceedingsError
-from test_hostile import hostile_content
+from test_bad_input import hostile_content
 
 VENUES = Path(__file__).parent / "fixtures" / "venues"
 KEBAB = re.compile(r"[a-z]+(?:-[a-z]+)+")

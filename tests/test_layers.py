@@ -148,7 +148,7 @@ def test_no_doc_names_a_module_that_is_gone():
 def test_a_module_that_is_gone_is_found():
     modules = {"runtime/cache.py", "search/index.py"}
     here = PACKAGE / "pipeline" / "stages.py"
-    assert missing_module("runtime/cache.py", here, modules)
+    assert missing_module("pipeline/cache.py", here, modules)
     assert missing_module("archive.py", here, modules)
     assert not missing_module("runtime/cache.py", here, modules)
     assert not missing_module("generator/search/", here, modules)

@@ -335,12 +335,12 @@ def test_sitemap_only_with_a_base_url(seed_content):
 def test_each_volume_file_is_made_alone_when_asked_for(seed_content, monkeypatch):
     """Not every whole-volume file at once: at 50,000 papers they are 150 MB together (issue 29)."""
     import generator.publish as publish
-    from generator.publish.formats import Layout
+    from generator.publish.formats import FileLayout
 
     publication, _, _, _ = published(seed_content)
     made = []
-    join = Layout.join
-    monkeypatch.setattr(Layout, "join", lambda layout, texts: made.append(layout) or join(layout, texts))
+    join = FileLayout.join
+    monkeypatch.setattr(FileLayout, "join", lambda layout, texts: made.append(layout) or join(layout, texts))
     for name in ("atom_feed", "volume_sitemaps"):
         real = getattr(publish, name)
         monkeypatch.setattr(publish, name, lambda *a, real=real, name=name: made.append(name) or real(*a))

@@ -1,6 +1,5 @@
 """`check` as an indexability doctor: a built site against Google Scholar's inclusion rules, from the CLI."""
 
-import pytest
 import json
 
 import pytest

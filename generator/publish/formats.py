@@ -34,7 +34,7 @@ _PRIVATE = re.compile("[\ue000-\uf8ff]")
 
 
 @dataclass(frozen=True)
-class Layout:
+class FileLayout:
     """How a file holds its papers' texts, in proceedings order: ``head``, the texts with ``between`` between
     them, ``tail``; ``empty`` when there is none. A reading list's export is joined the same way."""
 
@@ -62,7 +62,7 @@ class CitationFormat:
     name: str  # what the browser and the reading list's page call it ("bib": data-reading-copy="bib")
     suffix: str  # of its files: proceedings.bib, a paper's <slug>.ris, reading-list.csl.json
     mime: str
-    layout: Layout
+    layout: FileLayout
     write: Callable[[Reference], str]  # one paper as the volume's file has it
     # One paper alone (a Cite box's download, a reading list), where it says more than the volume's file.
     alone: Callable[[Reference], str] | None = None
@@ -115,14 +115,14 @@ def citation_formats(bibtex: Callable[[Reference], str]) -> tuple[CitationFormat
     """Every format, in the order the volume's files are listed; ``bibtex`` is the volume's BibTeX writer
     (it knows the site's macros and warns about the page)."""
     return (
-        CitationFormat("bib", ".bib", "application/x-bibtex", Layout(between="\n"), bibtex, holes=("key",),
+        CitationFormat("bib", ".bib", "application/x-bibtex", FileLayout(between="\n"), bibtex, holes=("key",),
                        kept=True),
-        CitationFormat("ris", ".ris", "application/x-research-info-systems", Layout(between="\r\n"), ris_record,
+        CitationFormat("ris", ".ris", "application/x-research-info-systems", FileLayout(between="\r\n"), ris_record,
                        holes=HOLES, written=one_line),
         CitationFormat("csl", ".csl.json", "application/vnd.citationstyles.csl+json",
-                       Layout("[\n", ",\n", "\n]\n", "[]\n"), _csl, _csl_alone, holes=HOLES, written=_json_string,
+                       FileLayout("[\n", ",\n", "\n]\n", "[]\n"), _csl, _csl_alone, holes=HOLES, written=_json_string,
                        json=True),
-        CitationFormat("apa", ".apa.txt", "text/plain", Layout(between="\n", tail="\n"), lambda ref: apa(ref)[0],
+        CitationFormat("apa", ".apa.txt", "text/plain", FileLayout(between="\n", tail="\n"), lambda ref: apa(ref)[0],
                        browser=False),
     )
 
