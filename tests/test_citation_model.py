@@ -90,7 +90,8 @@ def test_every_cited_detail_of_the_schema_is_in_the_reference():
 def test_a_layout_joins_as_the_volumes_files_do():
     assert FileLayout("[\n", ",\n", "\n]\n", "[]\n").join(["{}", "{}"]) == b"[\n{},\n{}\n]\n"
     assert FileLayout("[\n", ",\n", "\n]\n", "[]\n").join([]) == b"[]\n"
-    assert FileLayout(between="\n", tail="\n").join(["a", "b"]) == b"a\nb\n" and FileLayout(between="\n").join([]) == b""
+    assert FileLayout(between="\n", tail="\n").join(["a", "b"]) == b"a\nb\n"
+    assert FileLayout(between="\n").join([]) == b""
 
 
 def test_reading_list_js_downloads_each_paper_as_the_volumes_files_have_it(node, tmp_path, cited_site):
