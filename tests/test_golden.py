@@ -61,7 +61,7 @@ def test_archive_site_matches_golden_files(tmp_path, update_golden):
 
 def test_bundled_pages_are_up_to_date(seed_content):
     """content/papers/ is what the generator makes of the list: building changes nothing."""
-    from generator.pipeline.stages import sync_project
+    from generator.pipeline.rendering import sync_project
     from generator.content.project import load_project
     from generator.reporter import Reporter
 

@@ -16,7 +16,7 @@ import corpora
 from conftest import REPO, write_list
 from generator.text.cleantext import clean
 from generator.commands.build import build
-from generator.pipeline.stages import sync_project
+from generator.pipeline.rendering import sync_project
 from generator.content.project import load_project
 from generator.errors import ContentError
 from generator.content.pages import split_front_matter

@@ -345,7 +345,7 @@ def test_related_papers_settled_render_only_the_pages_that_list_them(seed_conten
     """Related papers worked out again after an edit show on their paper's own page only: settling them
     renders those pages, not the whole volume (at 10,000 papers that was 34,000 files, 17 s)."""
     from generator.pipeline.live import LiveSite
-    from generator.pipeline.stages import moved_lists
+    from generator.pipeline.listing import moved_lists
 
     live = LiveSite(seed_content, tmp_path / "served")
     live.build_all()

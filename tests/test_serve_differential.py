@@ -21,7 +21,7 @@ from generator.commands.build import build
 from generator.reporter import Reporter
 from generator.content.project import load_project
 from generator.pipeline.live import LiveSite
-from generator.pipeline.stages import sync_project
+from generator.pipeline.rendering import sync_project
 
 STEPS = int(os.environ.get("PROCEEDINGS_DIFFERENTIAL_STEPS", "0"))  # beyond each kind once
 SEEDS = range(1, 1 + int(os.environ.get("PROCEEDINGS_DIFFERENTIAL_SEEDS", "1")))

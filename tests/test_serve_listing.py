@@ -19,7 +19,7 @@ from generator.content.project import load_project
 from generator.pipeline.listing import edited
 from generator.pipeline.live import LiveSite
 from generator.pipeline.rendering import site_renderer
-from generator.pipeline.stages import sync_project
+from generator.pipeline.rendering import sync_project
 from generator.render import contents
 from generator.render.html import PAGE_TYPES, placing_fields
 

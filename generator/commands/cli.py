@@ -15,7 +15,7 @@ from pathlib import Path
 
 from generator import __version__
 from generator.commands.build import build
-from generator.pipeline.stages import sync_project
+from generator.pipeline.rendering import sync_project
 from generator.content.project import Project, load_project
 from generator.model.config import CONFIG_NAME
 from generator.model.volume import title_origin

@@ -117,3 +117,8 @@ def listed_for(state: Run, renderer: SiteRenderer, papers: list[RenderedPaper], 
     if own:  # their related papers moved: so did what their pages show
         state.shape = {**state.shape, **{path: now[path] for path in own}}
     return listed
+
+
+def moved_lists(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, ...]]) -> set[str]:
+    """The papers whose related papers are not the same now."""
+    return {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}

@@ -21,8 +21,8 @@ from generator.latex import AbstractRenderer
 from generator.latex.guesses import advice
 from generator.content.merge import Deriver, SyncPlan, plan_sync
 from generator.model.paper import Paper, RenderedPaper
-from generator.content.pages import PAGES_DIR, PageDoc, to_paper, unknown_keys
-from generator.content.project import Project
+from generator.content.pages import PAGES_DIR, PageDoc, is_page, read_pages, to_paper, unknown_keys
+from generator.content.project import Project, make_deriver
 from generator.publish import Publication
 from generator.reporter import Reporter
 from generator.render.html import SiteRenderer
@@ -190,3 +190,23 @@ def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Exec
     size = max(1, -(-len(rest) // (workers - 1)))
     chunks = [ordered[:first]] + [rest[i : i + size] for i in range(0, len(rest), size)]
     return [name for names in executor.chunks(render_chunk, chunks) for name in names]
+
+
+def sync_project(project: Project, reporter: Reporter, apply: bool = True, executor: Executor = INLINE) -> SyncPlan:
+    """The pages synced to a project made elsewhere (``import``: its source is not in the folder yet)."""
+    docs = read_pages(project.content_dir, executor)
+    return sync_pages(project, reporter, docs, make_deriver(project, reporter, executor), apply, executor)
+
+
+def read_again(content_dir: Path, docs: dict[Path, PageDoc], paths: set[Path], executor: Executor = INLINE,
+               written: dict[Path, PageDoc] | None = None) -> dict[Path, PageDoc]:
+    """``docs`` with these pages read again (a page gone, or now a link out, is dropped); in name order.
+    A page just ``written`` (pages.written_page) is taken as it was written, not read."""
+    written = written or {}
+    fresh = read_pages(content_dir, executor, only=sorted(path for path in paths
+                                                      if path not in written and is_page(content_dir, path)))
+    fresh.update(written)
+    again = {path: fresh[path] if path in paths else doc for path, doc in docs.items()
+             if path not in paths or path in fresh}
+    new = {path: doc for path, doc in fresh.items() if path not in docs}
+    return dict(sorted({**again, **new}.items())) if new else again

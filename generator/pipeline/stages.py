@@ -27,23 +27,23 @@ from typing import Any, Callable, TypeVar
 from generator.runtime.cache import BuildCache, EntryCache
 from generator.content.changes import Kind
 from generator.render.files import last_good_pages, linked_files, static_files
-from generator.content.merge import Change, SyncPlan
+from generator.content.merge import Change
 from generator.model.config import config_digest
 from generator.model.link_patterns import with_patterns
 from generator.model.paper import Paper, RenderedPaper
 from generator.derive.people_file import Rules
-from generator.content.pages import PAGES_DIR, PageDoc, front_record, is_page, read_pages, unique_papers
+from generator.content.pages import PAGES_DIR, PageDoc, front_record, read_pages, unique_papers
 from generator.content.project import Project, load_project, make_deriver, placeholder_deriver
 from generator.derive.related import related_ids
-from generator.pipeline.listing import Listing, site_outputs
-from generator.pipeline.rendering import (Parsed, Rendered, changed_papers, parse_page, render_outputs, render_papers,
-                                          sync_pages)
+from generator.pipeline.listing import Listing, moved_lists, site_outputs
+from generator.pipeline.rendering import (Parsed, Rendered, changed_papers, parse_page, read_again, render_outputs,
+                                          render_papers, sync_pages)
 from generator.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
 from generator.render.html import SiteRenderer
-from generator.runtime.executor import INLINE, Executor
+from generator.runtime.executor import Executor
 from generator.pipeline.shares import ShareContext, Shares
 from generator.render.redirects import settle_old_slugs
 from generator.model.corrections import OLD_SLUGS
@@ -219,26 +219,6 @@ def pages_stage(p: Pipeline) -> None:
     state.docs = docs
 
 
-def sync_project(project: Project, reporter: Reporter, apply: bool = True, executor: Executor = INLINE) -> SyncPlan:
-    """The pages synced to a project made elsewhere (``import``: its source is not in the folder yet)."""
-    docs = read_pages(project.content_dir, executor)
-    return sync_pages(project, reporter, docs, make_deriver(project, reporter, executor), apply, executor)
-
-
-def read_again(content_dir: Path, docs: dict[Path, PageDoc], paths: set[Path], executor: Executor = INLINE,
-               written: dict[Path, PageDoc] | None = None) -> dict[Path, PageDoc]:
-    """``docs`` with these pages read again (a page gone, or now a link out, is dropped); in name order.
-    A page just ``written`` (pages.written_page) is taken as it was written, not read."""
-    written = written or {}
-    fresh = read_pages(content_dir, executor, only=sorted(path for path in paths
-                                                      if path not in written and is_page(content_dir, path)))
-    fresh.update(written)
-    again = {path: fresh[path] if path in paths else doc for path, doc in docs.items()
-             if path not in paths or path in fresh}
-    new = {path: doc for path, doc in fresh.items() if path not in docs}
-    return dict(sorted({**again, **new}.items())) if new else again
-
-
 def papers_stage(p: Pipeline) -> None:
     """Each page's front matter validated into a Paper (a page read again is parsed again)."""
 
@@ -389,11 +369,6 @@ def output_inputs(p: Pipeline, shared: str, outputs: list, papers: list[Rendered
     site = site_digest(theme_digest(Theme.for_content(p.content_dir)), config_digest(project.config, "pages"),
                        repr(project.volume), shared, shape=p.state.shape, papers=papers)
     return input_digests(site, outputs, papers, p.state.related or {})
-
-
-def moved_lists(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, ...]]) -> set[str]:
-    """The papers whose related papers are not the same now."""
-    return {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
 
 
 def keep_related(state: Run, related: dict[str, tuple[str, ...]]) -> bool:
