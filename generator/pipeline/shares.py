@@ -6,9 +6,8 @@ template worker ends up with its own copy of nearly every page of papers it inhe
 much again as the build holds. So a large volume's template workers are fresh processes (when the
 size policy says so: runtime/sizes.py; ``Executor.feed``), each sent its share:
 
-* every paper as a list shows it (``listed``): its title, authors, links and topics, with its texts
-  left out — whether it has an abstract and the abstract's language (``lang_attr``) stand in for it;
-* in full, the papers whose own pages it renders: a run of the volume, in proceedings order;
+* every paper, whole: a list renders each as its page does, from the same paper (a theme's list item
+  may show the abstract; a cut-down copy would show it something else);
 * its outputs, those their page types declare a worker may render (``Output.share``: a list, or a
   paper's own page), as the renderer's own calls, pickled with each paper as its number in the volume
   (``_Outgoing``) and read back against the worker's papers (``_Incoming``).
@@ -20,7 +19,6 @@ volume, the abstracts' and the reading list's blocks, redirects and a share of t
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import pickle
 from collections.abc import Iterator
@@ -37,26 +35,12 @@ from generator.publish import Publication
 from generator.render.html import Output, SiteRenderer
 from generator.render.site_info import SiteInfo
 from generator.render.theme import Theme
-from generator.text.cjk import language_of
 
 # Of the paper pages, the share the build renders itself, beside the whole-volume files and the blocks: a
 # little under half, so that the build and a worker finish at about the same time on two cores.
 OWN_PAGES = 0.45
 OUTPUTS_BATCH = 200  # outputs pickled together
 _START_OUTPUTS = "outputs"  # after the papers, in what a worker is sent
-
-# A text whose language (cjk.language_of) is each language a paper's abstract may be found to be in.
-LANGUAGE_SAMPLES = {"": "", "zh": "中文", "ja": "かな", "ko": "한국"}
-HAS_ABSTRACT = "\x01"  # a list tests only whether the paper has an abstract
-
-
-def listed(paper: RenderedPaper) -> RenderedPaper:
-    """The paper as the list templates see it: its texts left out, save whether it has an abstract and
-    the abstract's language, so that a list item renders exactly as the whole paper's does."""
-    return dataclasses.replace(paper, paper=dataclasses.replace(paper.paper, abstract=""),
-                               abstract_html=HAS_ABSTRACT if paper.abstract_html else "",
-                               abstract_plain=LANGUAGE_SAMPLES[language_of(paper.abstract_plain)])
-
 
 @dataclass(frozen=True)
 class ShareContext:
@@ -96,8 +80,7 @@ class Shares:
         for part in range(workers):
             mine = lists[part::workers]
             theirs = pages[given * part // workers:given * (part + 1) // workers]
-            whole = {number[id(output.paper)] for output in theirs}
-            pendings.append(executor.feed(render_share, self._items(mine + theirs, whole, number), self.context,
+            pendings.append(executor.feed(render_share, self._items(mine + theirs, number), self.context,
                                           papers=len(self.papers),
                                           now=len(self.papers) + 1))  # the papers, before this process renders
         return own, pendings
@@ -110,11 +93,11 @@ class Shares:
             return "page" if id(output.paper) in number else None
         return output.share or None
 
-    def _items(self, outputs: list, whole: set[int], number: dict[int, int]) -> Iterator:
-        """What a worker is sent, made as it is sent: every paper (in full those whose pages it renders,
-        else ``listed``), then its outputs, ``OUTPUTS_BATCH`` pickled together."""
-        for index, paper in enumerate(self.papers):
-            yield paper if index in whole else listed(paper)
+    def _items(self, outputs: list, number: dict[int, int]) -> Iterator:
+        """What a worker is sent, made as it is sent: every paper, whole (a theme's list item may show any of
+        a paper's fields: no cut-down copy it could tell apart), then its outputs, ``OUTPUTS_BATCH`` pickled
+        together."""
+        yield from self.papers
         yield _START_OUTPUTS
         for start in range(0, len(outputs), OUTPUTS_BATCH):
             data = io.BytesIO()
