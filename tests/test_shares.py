@@ -77,14 +77,15 @@ def test_a_themes_list_item_shows_the_abstract_the_paper_page_shows_on_every_pat
     content = volume(tmp_path)
     templates = content / "theme" / "templates"
     templates.mkdir(parents=True)
-    (templates / "_paper_item.html").write_text(
-        '{% include "default/_paper_item.html" %}<p class="item-abstract">{{ paper.abstract_plain }}</p>',
-        encoding="utf-8")
+    (templates / "_paper_list.html").write_text(  # each item with its abstract (no fragment shared between lists)
+        '<ol class="paper-list">{% for paper in papers %}<li>{{ paper.title_html }}'
+        '<p class="item-abstract">{{ paper.abstract_html }}</p></li>{% endfor %}</ol>', encoding="utf-8")
     build(content, tmp_path / "site", Reporter(), jobs=2, cache=False)
     assert fresh_jobs.get(shares.render_share), "the lists were not rendered by a fresh worker"
-    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
-    assert "\x01" not in home and "&#1;" not in home
-    assert "We learn the edges of a graph" in home and "本研究では" in home
+    lists = [path.read_text(encoding="utf-8") for folder in ("tags", "authors")
+             for path in sorted((tmp_path / "site" / folder).glob("*.html"))]
+    assert lists and not any("\x01" in page or "&#1;" in page for page in lists)
+    assert any("We learn the edges of a graph" in page for page in lists) and any("本研究では" in page for page in lists)
 
 
 def test_the_search_index_job_is_sent_each_papers_index_record_only(tmp_path, fresh_jobs, large_sizes):
