@@ -1,0 +1,137 @@
+"""A venue's iCalendar file (COLT 2020's ``colt.ics``: 43 events, ``DTSTART;TZID=America/New_York:…`` and the
+``VTIMEZONE`` it names) read into sessions, with the ``icalendar`` library: it resolves a ``TZID`` that is an IANA
+name, a Windows name ("Eastern Standard Time") or one the file defines in its own ``VTIMEZONE``; ``…Z`` is UTC, a
+time with neither is floating. Each event is read on its own: one that cannot be read is reported with the line
+its ``BEGIN:VEVENT`` is on, and the others are kept.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import icalendar
+
+from generator.errors import ContentError, Diagnostic
+from generator.programme.model import Calendar, Session, Span
+from generator.programme.times import looks_like_link, zone_named
+from generator.sources.encoding import read_text
+
+SKIPPED = "programme-event-skipped"  # an event of a calendar no programme shows
+NOTE = "programme-note"  # what was read otherwise than written (a repeating event's first time only)
+_BLOCK = re.compile(r"^BEGIN:(VEVENT|VTIMEZONE)[ \t]*$.*?^END:\1[ \t]*$", re.M | re.S | re.I)
+
+
+def read_ics(path: Path, name: str, zone: str = "") -> Calendar:
+    """The events of ``path`` (shown as ``name``) as sessions; ``zone``, the venue's zone when known, is the
+    clock a UTC or offset-only time is shown on (the file's ``X-WR-TIMEZONE`` when it gives one)."""
+    text = read_text(path, name).text
+    if "BEGIN:VCALENDAR" not in text.upper():
+        raise ContentError("this is not an iCalendar file (no BEGIN:VCALENDAR)", path=name, line=1)
+    blocks = [(match[1].upper(), match[0], text.count("\n", 0, match.start()) + 1) for match in _BLOCK.finditer(text)]
+    events = [(block, line) for kind, block, line in blocks if kind == "VEVENT"]
+    said = _calendar_zone(text)
+    venue = zone or said
+    tz = zone_named(venue) if venue else None
+    zones = "".join(block + "\n" for kind, block, _ in blocks if kind == "VTIMEZONE")
+    sessions, problems, stamps = [], [], []
+    for block, line in events:
+        try:
+            component = icalendar.Calendar.from_ical(f"BEGIN:VCALENDAR\n{zones}{block}\nEND:VCALENDAR\n")
+            event = component.walk("VEVENT")[0]
+        except (ValueError, IndexError, KeyError, TypeError) as exc:
+            problems.append(Diagnostic("warning", f"this event cannot be read ({_short(exc)}); skipped", name, line,
+                                       SKIPPED))
+            continue
+        session, notes = _session(event, name, line, tz)
+        problems.extend(notes)
+        if session is not None:
+            sessions.append(session)
+            stamps.extend(_stamps(event))
+    return Calendar(tuple(sessions), venue, max(stamps, default=None), tuple(problems))
+
+
+def _calendar_zone(text: str) -> str:
+    """The zone the file says it is in (``X-WR-TIMEZONE``, as Apple and Google Calendar export it)."""
+    match = re.search(r"^X-WR-TIMEZONE[^:\n]*:(.+)$", text, re.M | re.I)
+    value = match[1].strip() if match else ""
+    return value if value and zone_named(value) is not None else ""
+
+
+def _session(event, name: str, line: int, tz) -> tuple[Session | None, list[Diagnostic]]:
+    title = " ".join(str(event.get("SUMMARY", "")).split())
+    where = f"the event {title!r}" if title else "an event"
+    broken = dict(getattr(event, "errors", ()))
+    if "DTSTART" in broken or "DTSTART" not in event:
+        why = f"its DTSTART cannot be read ({broken['DTSTART']})" if "DTSTART" in broken else "it has no DTSTART"
+        return None, [Diagnostic("warning", f"{where}: {why}; skipped", name, line, SKIPPED)]
+    if not title:
+        return None, [Diagnostic("warning", "an event with no SUMMARY (nothing to call it); skipped", name, line,
+                                 SKIPPED)]
+    if str(event.get("STATUS", "")).upper() == "CANCELLED":
+        return None, [Diagnostic("info", f"{where} is cancelled (STATUS:CANCELLED); left out", name, line, SKIPPED)]
+    notes = []
+    span = _span(event, tz, broken)
+    if span.end is None and ("DTEND" in broken or "DURATION" in broken):
+        notes.append(Diagnostic("warning", f"{where}: its end cannot be read; shown with its start only", name,
+                                line, NOTE))
+    if "RRULE" in event or "RDATE" in event:
+        notes.append(Diagnostic("warning", f"{where} repeats (RRULE/RDATE); only its first time is in the "
+                                "programme: give each time an event of its own", name, line, NOTE))
+    categories = event.get("CATEGORIES")
+    category = ""
+    if categories is not None:
+        first = categories[0] if isinstance(categories, list) else categories
+        category = ",".join(str(value) for value in getattr(first, "cats", [first]))
+    location, link = _text(event, "LOCATION"), _text(event, "URL")
+    if looks_like_link(location):  # COLT 2020's WiML lunch: LOCATION is the workshop's page
+        location, link = "", link or location
+    return Session(title, span, room=location, link=link, category=category,
+                   description=str(event.get("DESCRIPTION", "")).strip(), source=name, line=line,
+                   uid=_text(event, "UID")), notes
+
+
+def _span(event, tz, broken) -> Span:
+    start = event["DTSTART"].dt
+    end = None
+    if "DTEND" in event and "DTEND" not in broken:
+        end = event["DTEND"].dt
+    elif "DURATION" in event and "DURATION" not in broken:
+        end = start + event["DURATION"].dt
+    if not isinstance(start, dt.datetime):  # a date: an all-day event, ending (exclusive) on DTEND's date
+        first = dt.datetime.combine(start, dt.time())
+        last = dt.datetime.combine(end, dt.time()) if isinstance(end, dt.date) else first + dt.timedelta(days=1)
+        return Span(first, last, all_day=True)
+    if isinstance(end, dt.date) and not isinstance(end, dt.datetime):
+        end = None
+    start, end = _on_venue_clock(start, tz), _on_venue_clock(end, tz) if end is not None else None
+    if end is not None and (end.tzinfo is None) != (start.tzinfo is None) or end is not None and end < start:
+        end = None  # an end in another kind of time, or before the start: the start alone is trusted
+    return Span(start, end)
+
+
+def _on_venue_clock(moment: dt.datetime, tz) -> dt.datetime:
+    """A UTC or offset-only time on the venue's clock, the same instant; a time in a named zone stays in it."""
+    if tz is None or moment.tzinfo is None or isinstance(moment.tzinfo, ZoneInfo) and moment.tzinfo.key != "UTC":
+        return moment
+    return moment.astimezone(tz)
+
+
+def _text(event, key: str) -> str:
+    return " ".join(str(event.get(key, "")).split())
+
+
+def _stamps(event) -> list[dt.datetime]:
+    """When the venue last changed the event, in UTC (LAST-MODIFIED, else DTSTAMP)."""
+    for key in ("LAST-MODIFIED", "DTSTAMP"):
+        value = getattr(event.get(key), "dt", None)
+        if isinstance(value, dt.datetime):
+            aware = value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
+            return [aware.astimezone(dt.timezone.utc)]
+    return []
+
+
+def _short(exc: Exception) -> str:
+    return " ".join(str(exc).split())[:160] or type(exc).__name__

@@ -1,0 +1,192 @@
+"""Papers put in their sessions: a calendar's events joined to the session names the papers give, by name
+normalised ("Session 2B" is "session 2b", "Session 2A: Misinformation" is "Session 2A"), or through a ``sessions:``
+map for names that differ (ISMIR 2024's papers say session ``5``, its calendar ``Posters V``). Without a calendar,
+or for the names it does not have, the papers' own ``day``/``date``, ``time`` and ``room`` make the sessions
+(ICWSM 2021: ``2021-06-08``, ``(16:45-17:45 GMT)``, ``Room A``).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from generator.errors import Diagnostic
+from generator.programme.model import Calendar, Programme, Session, Span, make_programme
+from generator.programme.times import date_of, slot, span_on, zone_named
+
+UNMATCHED = "programme-session-unmatched"  # a session the papers name that no event of the calendar is
+MAP = "programme-map"  # a `sessions:` entry that names no paper's session, or no event
+
+
+@dataclass(frozen=True)
+class PaperTimes:
+    """What a paper says of when and where it is presented: its sessions, and the programme fields as its row
+    writes them (``model.paper.Details``: ``sessions``, ``day``, ``time``, ``room``)."""
+
+    id: str
+    sessions: tuple[str, ...] = ()
+    day: str = ""
+    time: str = ""
+    room: str = ""
+
+    @classmethod
+    def of(cls, paper_id: str, details) -> PaperTimes:
+        """From a paper's details (any object with those attributes)."""
+        return cls(paper_id, tuple(getattr(details, "sessions", ()) or ()), getattr(details, "day", "") or "",
+                   getattr(details, "time", "") or "", getattr(details, "room", "") or "")
+
+
+def normalise(name: str) -> str:
+    """A session name compared: case, width, accents, spacing and punctuation set aside."""
+    text = unicodedata.normalize("NFKD", name.casefold())
+    text = "".join(" " if unicodedata.category(c)[0] in "PSZ" else c for c in text if not unicodedata.combining(c))
+    return " ".join(text.split())
+
+
+def _head(name: str) -> str:
+    """The id before a colon ("Session 2A: Misinformation" → "Session 2A"); "" when there is none."""
+    head, colon, _ = name.partition(":")
+    return normalise(head) if colon and head.strip() else ""
+
+
+def session_map(entries: Mapping) -> dict[str, tuple[str, ...]]:
+    """A ``sessions:`` map as YAML gives it (``5: Posters V``, or a list of event names), normalised: the papers'
+    session name → the calendar's names for it."""
+    mapped = {}
+    for key, value in entries.items():
+        names = value if isinstance(value, (list, tuple)) else [value]
+        mapped[normalise(str(key))] = tuple(str(name) for name in names if str(name).strip())
+    return mapped
+
+
+def join(calendar: Calendar | None, papers: Sequence[PaperTimes], mapping: Mapping | None = None,
+         zone: str = "") -> tuple[Programme, list[Diagnostic]]:
+    """The programme: the calendar's events, each with the papers whose session names it (a name may be several
+    events: a session and its replay), and sessions from the papers' rows for the names no event is; ``zone`` is
+    the venue's zone for rows whose times name none."""
+    mapped = session_map(mapping or {})
+    events = list(calendar.sessions) if calendar else []
+    index = _index(events)
+    members: dict[int, list[str]] = {}
+    names_of: dict[int, list[str]] = {}
+    unmatched: dict[str, list[PaperTimes]] = {}
+    problems: list[Diagnostic] = []
+    used_keys: set[str] = set()
+    for paper in papers:
+        for name in dict.fromkeys(paper.sessions):
+            found = _events_for(name, index, mapped, used_keys)
+            for number in found:
+                members.setdefault(number, []).append(paper.id)
+                names_of.setdefault(number, [])
+                if name not in names_of[number]:
+                    names_of[number].append(name)
+            if not found:
+                unmatched.setdefault(name, []).append(paper)
+    joined = [replace(event, papers=tuple(dict.fromkeys(members.get(number, ()))) or event.papers,
+                      names=tuple(names_of.get(number, ()))) for number, event in enumerate(events)]
+    problems += _map_problems(mapped, used_keys, index)
+    if calendar is not None and events:
+        problems += [_unmatched(name, group, calendar_source(calendar)) for name, group in unmatched.items()]
+    joined += from_rows(unmatched, zone or (calendar.zone if calendar else ""))
+    placed = {paper for session in joined for paper in session.papers}
+    unplaced = [paper.id for paper in papers if paper.id not in placed]
+    return make_programme(joined, zone or (calendar.zone if calendar else ""), unplaced,
+                          calendar.stamp if calendar else None), problems
+
+
+def _unmatched(name: str, papers: Sequence[PaperTimes], source: str) -> Diagnostic:
+    message = f"no event of the calendar is the session {name!r} ({len(papers)} papers)"
+    if _timed(papers):
+        message += "; its papers' own day and time place it"
+    return Diagnostic("warning", message + "; a `sessions:` map can name its event", source, None, UNMATCHED)
+
+
+def calendar_source(calendar: Calendar) -> str:
+    return next((session.source for session in calendar.sessions if session.source), "")
+
+
+def _timed(papers: Sequence[PaperTimes]) -> bool:
+    return any(paper.time or paper.day for paper in papers)
+
+
+def _index(events: Sequence[Session]) -> dict[str, list[int]]:
+    """Normalised title → the events of that title; an event titled "ID: Name" is found by its ID too."""
+    index: dict[str, list[int]] = {}
+    for number, event in enumerate(events):
+        index.setdefault(normalise(event.title), []).append(number)
+    for number, event in enumerate(events):
+        head = _head(event.title)
+        if head and head not in index:
+            index.setdefault("\0" + head, []).append(number)
+    return index
+
+
+def _events_for(name: str, index: Mapping[str, list[int]], mapped: Mapping[str, tuple[str, ...]],
+                used_keys: set[str]) -> list[int]:
+    key = normalise(name)
+    if key in mapped:
+        used_keys.add(key)
+        return [number for target in mapped[key] for number in index.get(normalise(target), ())]
+    for candidate in (key, "\0" + key, _head(name), "\0" + _head(name)):
+        if candidate.strip("\0") and candidate in index:
+            return list(index[candidate])
+    return []
+
+
+def _map_problems(mapped: Mapping[str, tuple[str, ...]], used: set[str], index) -> list[Diagnostic]:
+    problems = []
+    for key, targets in mapped.items():
+        if key not in used:
+            problems.append(Diagnostic("warning", f"sessions: {key!r} is no paper's session", "proceedings.yaml",
+                                       None, MAP))
+        for target in targets:
+            if normalise(target) not in index:
+                problems.append(Diagnostic("warning", f"sessions: {key!r} names {target!r}, which is no event of the "
+                                           "calendar", "proceedings.yaml", None, MAP))
+    return problems
+
+
+def from_rows(sessions: Mapping[str, Sequence[PaperTimes]], zone: str = "") -> list[Session]:
+    """A session for each name, from what its papers' rows say: the day, time and room most of the papers that
+    are in it alone give (a paper in two sessions has one day and time in its row, which cannot tell whose it is).
+    A date and a time that can be read make its span (in the time's own zone, ICWSM's "GMT", else ``zone``);
+    otherwise the day and time are kept as written."""
+    made = []
+    for name, papers in sessions.items():
+        alone = [paper for paper in papers if len(paper.sessions) <= 1] or []
+        day, time, room = (_most(getattr(paper, field) for paper in alone) for field in ("day", "time", "room"))
+        made.append(Session(name, _span(day, time, zone), room=room, papers=tuple(p.id for p in papers),
+                            names=(name,), day=day, time=time))
+    return made
+
+
+def papers_by_session(papers: Iterable[PaperTimes]) -> dict[str, list[PaperTimes]]:
+    """Session name → its papers, in order: the programme without a calendar is ``from_rows`` of this."""
+    grouped: dict[str, list[PaperTimes]] = {}
+    for paper in papers:
+        for name in dict.fromkeys(paper.sessions):
+            grouped.setdefault(name, []).append(paper)
+    return grouped
+
+
+def _most(values: Iterable[str]) -> str:
+    counts = Counter(value.strip() for value in values if value and value.strip())
+    return min(counts, key=lambda value: (-counts[value], value)) if counts else ""
+
+
+def _span(day: str, time: str, zone: str) -> Span | None:
+    date = date_of(day) if day else None
+    parsed = slot(time) if time else None
+    if date is None or parsed is None:
+        return None
+    start, end, zone_text = parsed
+    tz = zone_named(zone_text) if zone_text else (zone_named(zone) if zone else None)
+    if zone_text and tz is None:
+        return None  # a zone that cannot be read: the time is kept as written, never shown in a wrong zone
+    first, last = span_on(date, start, end, tz)
+    venue = zone_named(zone) if zone else None
+    if venue is not None and first.tzinfo is not None:  # ICWSM's GMT slots on the venue's clock, same instants
+        first, last = first.astimezone(venue), last.astimezone(venue) if last else None
+    return Span(first, last)
