@@ -127,14 +127,18 @@ def _miniconf_event(item: dict, name: str, line: int, tz) -> tuple[Session | Non
                                 name, line, SKIPPED)
     if tz is not None and start.tzinfo is not None:  # an offset alone says no zone: shown on the venue's clock
         start, end = start.astimezone(tz), end.astimezone(tz) if end and end.tzinfo else end
-    if end is not None and ((end.tzinfo is None) != (start.tzinfo is None) or end < start):
+    problem = None
+    if end is None and item.get("end") or end is not None and ((end.tzinfo is None) != (start.tzinfo is None)
+                                                                 or end < start):
+        problem = Diagnostic("warning", f"the event {title!r}: its end {str(item.get('end'))!r} cannot be read, or "
+                             "is before its start; shown with its start only", name, line, SKIPPED)
         end = None
     location = " ".join(str(item.get("location") or "").split())
     link = str(item.get("link") or item.get("url") or "").strip()
     if looks_like_link(location):
         location, link = "", link or location
     return Session(title, Span(start, end), room=location, link=link, category=str(item.get("calendarId") or ""),
-                   description=str(item.get("description") or "").strip(), source=name, line=line), None
+                   description=str(item.get("description") or "").strip(), source=name, line=line), problem
 
 
 def read_table(path: Path, name: str, zone: str = "") -> Calendar:
