@@ -102,10 +102,10 @@ def _date_and_clock(text: str, day: dt.date | None) -> dt.datetime | None:
     time = clock(text)
     if time is not None:
         return dt.datetime.combine(day, time) if day else None
-    head, _, tail = text.rpartition(" ")
-    date, time = date_of(head), clock(tail)
-    if date and time:
-        return dt.datetime.combine(date, time)
+    for cut in (index for index, char in enumerate(text) if char == " "):  # "July 1, 2024 9:30 AM"
+        date, time = date_of(text[:cut]), clock(text[cut + 1:])
+        if date and time:
+            return dt.datetime.combine(date, time)
     return None
 
 
