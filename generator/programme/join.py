@@ -97,7 +97,8 @@ def join(calendar: Calendar | None, papers: Sequence[PaperTimes], mapping: Mappi
 
 
 def _unmatched(name: str, papers: Sequence[PaperTimes], source: str) -> Diagnostic:
-    message = f"no event of the calendar is the session {name!r} ({len(papers)} papers)"
+    count = f"{len(papers)} paper{'s' if len(papers) != 1 else ''}"
+    message = f"no event of the calendar is the session {name!r} ({count})"
     if _timed(papers):
         message += "; its papers' own day and time place it"
     return Diagnostic("warning", message + "; a `sessions:` map can name its event", source, None, UNMATCHED)

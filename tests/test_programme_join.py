@@ -1,0 +1,173 @@
+"""Papers put in their sessions (issue 41, part 1): a calendar's events joined to the papers' session names by
+normalised name or a `sessions:` map, and without a calendar a programme made from the rows' own day, time and
+room. The papers are the venue fixtures' rows, read as the build reads them."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from generator.programme.join import PaperTimes, join, normalise, papers_by_session, session_map
+from generator.programme.model import Session, Span, make_programme
+from generator.programme.readers import read_calendar
+
+HERE = Path(__file__).parent / "fixtures"
+FIXTURES = HERE / "programme"
+VENUES = HERE / "venues"
+NEW_YORK = ZoneInfo("America/New_York")
+
+
+def paper_times(path: Path, id_column: str = "UID", date_column: str = "date") -> list[PaperTimes]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return [PaperTimes(row[id_column], tuple(s.strip() for s in row["session"].split("|") if s.strip()),
+                           row.get(date_column) or "", row.get("time") or "", row.get("room") or "")
+                for row in csv.DictReader(handle)]
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Session 2B", "session 2b"), ("Session  2B ", "SESSION 2B"), ("Posters–I", "posters i"),
+    ("Café Session", "cafe session"), ("Ｓｅｓｓｉｏｎ ２Ｂ", "session 2b"), ("Session 2.B", "session 2 b"),
+])
+def test_names_compare_without_case_spacing_or_punctuation(a, b):
+    assert normalise(a) == normalise(b)
+
+
+def test_session_2a_is_not_session_2b():
+    assert normalise("Session 2A") != normalise("Session 2B")
+
+
+def test_colt_papers_join_both_their_sessions_and_report_the_names_the_calendar_lacks():
+    calendar = read_calendar(FIXTURES / "colt-2020.ics")
+    papers = paper_times(VENUES / "colt-2020-papers.csv")
+    programme, problems = join(calendar, papers)
+    first = programme.of_paper("54")
+    assert [s.title for s in first] == ["Session 1A", "Session 1E"]
+    assert first[0].span.start == dt.datetime(2020, 7, 9, 8, 30, tzinfo=NEW_YORK)
+    assert first[0].papers == ("54", "79") and first[0].names == ("Session 1A",)
+    # The fixture's papers name Session 1F and 2F, which COLT's calendar does not have: each said once.
+    assert [str(p) for p in problems] == [
+        f"colt-2020.ics: warning: no event of the calendar is the session {name!r} ({count} paper); a `sessions:` "
+        "map can name its event" for name, count in (("Session 1F", 1), ("Session 2F", 1))]
+    # ... and made from the rows (which give no time): untimed, after the timed sessions
+    untimed = [s for s in programme.sessions if s.span is None]
+    assert [(s.title, s.papers) for s in untimed] == [("Session 1F", ("100",)), ("Session 2F", ("140",))]
+    assert not programme.unplaced
+    # Events without papers stay in the programme, in their place
+    keynote = next(s for s in programme.sessions if s.title.startswith("Keynote 1"))
+    assert not keynote.has_papers
+    titles = [s.title for s in programme.days[1].sessions]
+    assert titles[:4] == ["Session 1A", "Keynote 1: Salil Vadhan (+ Opening Remarks)", "Coffee Break 1A",
+                          "Session 1B"]
+    assert [day.date for day in programme.days[:4]] == [dt.date(2020, 7, d) for d in (8, 9, 10, 11)]
+
+
+def test_a_sessions_map_joins_ismirs_numbers_to_its_poster_sessions():
+    calendar = read_calendar(FIXTURES / "ismir-2024-calendar.json", zone="America/Los_Angeles")
+    papers = paper_times(VENUES / "ismir-2024-programme.csv", date_column="day")
+    programme, problems = join(calendar, papers, {1: "Posters I", 2: "Posters II", "3": ["Posters III"]})
+    assert not problems and not programme.unplaced
+    sessions = programme.of_paper("12")  # session 1: the live poster session and its replay
+    assert [(s.title, s.category, s.key) for s in sessions] == [("Posters I", "online", "posters-i"),
+                                                                ("Posters I", "replay", "posters-i-2")]
+    assert sessions[0].papers == ("12", "45") and sessions[0].names == ("1",)
+    assert programme.of_paper("88")[0].title == "Posters III"
+
+
+def test_map_entries_that_name_nothing_are_reported():
+    calendar = read_calendar(FIXTURES / "ismir-2024-calendar.json")
+    papers = paper_times(VENUES / "ismir-2024-programme.csv", date_column="day")
+    _, problems = join(calendar, papers, {1: "Posters I", 2: "Poster II", 9: "Posters IX"})
+    assert [str(p) for p in problems] == [
+        "proceedings.yaml: warning: sessions: '2' names 'Poster II', which is no event of the calendar",
+        "proceedings.yaml: warning: sessions: '9' is no paper's session",
+        "proceedings.yaml: warning: sessions: '9' names 'Posters IX', which is no event of the calendar",
+        "ismir-2024-calendar.json: warning: no event of the calendar is the session '2' (1 paper); its papers' own "
+        "day and time place it; a `sessions:` map can name its event",
+        "ismir-2024-calendar.json: warning: no event of the calendar is the session '3' (1 paper); its papers' own "
+        "day and time place it; a `sessions:` map can name its event",
+    ]
+
+
+def test_session_map_normalises_its_keys():
+    assert session_map({5: "Posters V", "Session 2B": ["A", "B"]}) == {"5": ("Posters V",), "session 2b": ("A", "B")}
+
+
+def test_icwsm_calendar_and_rows_agree_on_every_instant():
+    """ICWSM 2021: the calendar's P1 is 16:30+01:00; the paper's row says (15:30-16:30 GMT): the same instant.
+    D1 and S1 are named otherwise in the calendar, so without a map the rows place them."""
+    calendar = read_calendar(FIXTURES / "icwsm-2021-calendar.json", zone="Europe/London")
+    papers = paper_times(FIXTURES / "icwsm-2021-papers.csv")
+    programme, problems = join(calendar, papers)
+    from_calendar = programme.of_paper("18035")[0]
+    assert from_calendar.title == "P1" and from_calendar.link == "papers.html?filter=sessions&search=P1"
+    rows_only, _ = join(None, papers, zone="Europe/London")
+    from_rows = rows_only.of_paper("18035")[0]
+    assert from_rows.span.start == from_calendar.span.start and from_rows.span.end == from_calendar.span.end
+    assert from_rows.span.zone == "Europe/London" and from_rows.room == "Room A"
+    assert len(problems) == 2  # D1 and S1: placed by their rows
+    spotlight = programme.of_paper("18040")[0]
+    assert spotlight.title == "S1" and spotlight.span.start == dt.datetime(2021, 6, 9, 14, tzinfo=ZoneInfo(
+        "Europe/London")) and spotlight.room == "Spotlight"
+    mapped, problems = join(calendar, papers, {"D1": "Demos and Posters 1", "S1": "Spotlight Session 1"})
+    assert not problems and mapped.of_paper("18040")[0].title == "Spotlight Session 1"
+    assert mapped.of_paper("18040")[0].span == spotlight.span
+
+
+def test_a_session_called_by_its_id_finds_the_event_named_with_it():
+    calendar = make_programme([Session("Session 2A", Span(dt.datetime(2021, 6, 8, 10, tzinfo=NEW_YORK)))])
+    from generator.programme.model import Calendar
+    papers = [PaperTimes("1", ("Session 2A: Misinformation",))]
+    programme, problems = join(Calendar(calendar.sessions, "America/New_York"), papers)
+    assert not problems and programme.of_paper("1")[0].title == "Session 2A"
+
+
+def test_rows_without_a_calendar_make_the_programme():
+    papers = paper_times(VENUES / "icwsm-2021-programme.csv", id_column="paper_id")
+    programme, problems = join(None, papers)
+    assert not problems and not programme.unplaced
+    first = programme.of_paper("18035")[0]
+    assert first.title == "Session 2A: Misinformation" and first.room == "Room 1"
+    assert first.span.start == dt.datetime(2021, 6, 8, 10, tzinfo=dt.timezone(dt.timedelta(hours=-4)))
+    # Session 3B's papers are in two rooms: the room most of them give (ties: the first in order)
+    assert programme.of_paper("18040")[0].room == "Room 2"
+    assert [day.date for day in programme.days] == [dt.date(2021, 6, 8), dt.date(2021, 6, 9)]
+
+
+def test_rows_that_only_number_their_days_make_an_untimed_programme():
+    papers = paper_times(VENUES / "ismir-2024-programme.csv", date_column="day")
+    programme, _ = join(None, papers)
+    assert [(day.date, day.label, [s.title for s in day.sessions]) for day in programme.days] == [
+        (None, "1", ["1", "2"]), (None, "2", ["3"])]
+    assert all(session.span is None for session in programme.sessions)
+
+
+def test_a_paper_in_no_session_is_unplaced():
+    papers = [PaperTimes("1", ("Session 1",), "2024-05-01", "10:00-11:00 UTC"), PaperTimes("2")]
+    programme, _ = join(None, papers)
+    assert programme.unplaced == ("2",)
+    assert programme.sessions[0].span.start == dt.datetime(2024, 5, 1, 10, tzinfo=dt.timezone.utc)
+
+
+def test_a_row_time_in_an_unknown_zone_is_kept_as_written_not_guessed():
+    papers = [PaperTimes("1", ("Session 1",), "2024-05-01", "10:00-11:00 CST")]
+    session = join(None, papers)[0].sessions[0]
+    assert session.span is None and (session.day, session.time) == ("2024-05-01", "10:00-11:00 CST")
+
+
+def test_papers_by_session_lists_a_paper_under_each_of_its_sessions():
+    papers = paper_times(VENUES / "colt-2020-papers.csv")
+    grouped = papers_by_session(papers)
+    assert [p.id for p in grouped["Session 1E"]] == ["54", "79"]
+
+
+def test_keys_are_stable_and_number_repeats_in_time_order():
+    zone = ZoneInfo("Europe/London")
+    social = [Session("Social Hour", Span(dt.datetime(2021, 6, d, 19, tzinfo=zone))) for d in (10, 8, 9)]
+    programme = make_programme(social)
+    assert [(s.key, s.span.start.day) for s in programme.sessions] == [
+        ("social-hour", 8), ("social-hour-2", 9), ("social-hour-3", 10)]
+    assert programme.by_key("social-hour-2").span.start.day == 9
