@@ -171,3 +171,26 @@ def test_keys_are_stable_and_number_repeats_in_time_order():
     assert [(s.key, s.span.start.day) for s in programme.sessions] == [
         ("social-hour", 8), ("social-hour-2", 9), ("social-hour-3", 10)]
     assert programme.by_key("social-hour-2").span.start.day == 9
+
+
+def test_load_programme_reads_the_content_folders_calendar(tmp_path):
+    from generator.programme.load import load_programme
+
+    (tmp_path / "sitedata").mkdir()
+    (tmp_path / "sitedata" / "main_calendar.json").write_bytes((FIXTURES / "ismir-2024-calendar.json").read_bytes())
+    papers = paper_times(VENUES / "ismir-2024-programme.csv", date_column="day")
+    programme, problems = load_programme(tmp_path, papers, "America/Los_Angeles", {1: "Posters I", 2: "Posters II",
+                                                                                     3: "Posters III"})
+    assert not problems and not programme.unplaced and programme.zone == "America/Los_Angeles"
+    assert programme.of_paper("61")[0].span.start == dt.datetime(2024, 11, 11, 15, 15,
+                                                                 tzinfo=ZoneInfo("America/Los_Angeles"))
+
+
+def test_load_programme_with_a_broken_calendar_falls_back_to_the_rows(tmp_path):
+    from generator.programme.load import load_programme
+
+    (tmp_path / "main_calendar.json").write_text('[{"title": "P1", "start": ]')
+    papers = paper_times(VENUES / "icwsm-2021-programme.csv", id_column="paper_id")
+    programme, problems = load_programme(tmp_path, papers)
+    assert [str(p) for p in problems] == ["main_calendar.json:1: error: not valid JSON: Expecting value"]
+    assert programme.of_paper("18035")[0].room == "Room 1" and not programme.unplaced
