@@ -10,6 +10,8 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from generator.errors import ContentError
 from generator.programme.readers import find_calendars, read_calendar
@@ -207,3 +209,29 @@ def test_zone_names(text, offset):
 @pytest.mark.parametrize("text", ["CST", "IST", "Mars/Base", "noon", ""])
 def test_ambiguous_or_unknown_zones_are_not_guessed(text):
     assert zone_named(text) is None
+
+
+_MUTATIONS = st.lists(st.tuples(st.floats(0, 1), st.sampled_from(list(':;=\n,"\\ TZIDSTART0123456789-+Z\x00é[]{}'))),
+                      min_size=1, max_size=20)
+
+
+@pytest.mark.parametrize("name, sources", [
+    ("x.ics", ("quirks.ics", "colt-2020.ics")), ("main_calendar.json", ("ismir-2024-calendar.json",)),
+    ("programme.csv", ("programme.csv",)),
+])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(mutations=_MUTATIONS, zone=st.sampled_from(["", "America/New_York"]))
+def test_a_damaged_calendar_is_read_or_reported_never_a_traceback(tmp_path, name, sources, mutations, zone):
+    """Characters inserted into real-shaped calendars (the fuzzing that found icalendar's broken DTSTAMP and an
+    offset of UTC+61): each reader returns what it could read, or raises ContentError naming the file."""
+    chars = list("".join((FIXTURES / source).read_text() for source in sources))
+    for where, char in mutations:
+        chars.insert(int(where * len(chars)), char)
+    path = tmp_path / name
+    path.write_text("".join(chars))
+    try:
+        calendar = read_calendar(path, zone=zone)
+    except ContentError as error:
+        assert error.path == name
+        return
+    assert all(problem.path == name and problem.line for problem in calendar.problems)

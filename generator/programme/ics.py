@@ -41,15 +41,16 @@ def read_ics(path: Path, name: str, zone: str = "") -> Calendar:
         try:
             component = icalendar.Calendar.from_ical(f"BEGIN:VCALENDAR\n{zones}{block}\nEND:VCALENDAR\n")
             event = component.walk("VEVENT")[0]
-        except (ValueError, IndexError, KeyError, TypeError) as exc:
+            session, notes = _session(event, name, line, tz)
+            changed = _stamps(event)
+        except Exception as exc:  # noqa: BLE001 - icalendar raises many kinds on malformed text; one event is lost
             problems.append(Diagnostic("warning", f"this event cannot be read ({_short(exc)}); skipped", name, line,
                                        SKIPPED))
             continue
-        session, notes = _session(event, name, line, tz)
         problems.extend(notes)
         if session is not None:
             sessions.append(session)
-            stamps.extend(_stamps(event))
+            stamps.extend(changed)
     return Calendar(tuple(sessions), venue, max(stamps, default=None), tuple(problems))
 
 
@@ -125,8 +126,9 @@ def _text(event, key: str) -> str:
 
 def _stamps(event) -> list[dt.datetime]:
     """When the venue last changed the event, in UTC (LAST-MODIFIED, else DTSTAMP)."""
+    broken = dict(getattr(event, "errors", ()))
     for key in ("LAST-MODIFIED", "DTSTAMP"):
-        value = getattr(event.get(key), "dt", None)
+        value = getattr(event.get(key), "dt", None) if key not in broken else None
         if isinstance(value, dt.datetime):
             aware = value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
             return [aware.astimezone(dt.timezone.utc)]

@@ -39,12 +39,12 @@ def zone_named(text: str) -> dt.tzinfo | None:
         return _fixed(minutes)
     match = _OFFSET.fullmatch(text)
     if match:
-        sign = -1 if match[1] in "-−" else 1
-        return _fixed(sign * (int(match[2]) * 60 + int(match[3] or 0)))
+        sign, hours, minutes = -1 if match[1] in "-−" else 1, int(match[2]), int(match[3] or 0)
+        return _fixed(sign * (hours * 60 + minutes)) if hours <= 14 and minutes < 60 else None  # UTC-12 to UTC+14
     if "/" in text or text in ("UTC", "Etc/UTC"):
         try:
             return ZoneInfo(text)
-        except (ZoneInfoNotFoundError, ValueError):
+        except (ZoneInfoNotFoundError, ValueError, OSError):  # a name that is a folder, or no path
             return None
     return None
 
