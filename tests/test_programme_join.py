@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+from dataclasses import replace
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from generator.programme.join import PaperTimes, join, normalise, papers_by_session, session_map
-from generator.programme.model import Session, Span, make_programme
+from generator.programme.model import Calendar, Session, Span, make_programme
 from generator.programme.readers import read_calendar
 
 HERE = Path(__file__).parent / "fixtures"
@@ -85,11 +86,27 @@ def test_map_entries_that_name_nothing_are_reported():
         "proceedings.yaml: warning: sessions: '2' names 'Poster II', which is no event of the calendar",
         "proceedings.yaml: warning: sessions: '9' is no paper's session",
         "proceedings.yaml: warning: sessions: '9' names 'Posters IX', which is no event of the calendar",
-        "ismir-2024-calendar.json: warning: no event of the calendar is the session '2' (1 paper); its papers' own "
-        "day and time place it; a `sessions:` map can name its event",
-        "ismir-2024-calendar.json: warning: no event of the calendar is the session '3' (1 paper); its papers' own "
-        "day and time place it; a `sessions:` map can name its event",
+        # ... and the venue's links (/papers.html?session=2) still find them, with a note
+        "ismir-2024-calendar.json:8: info: the session '2' is joined, by the calendar's links to it, to 1 event "
+        "(Posters II); a `sessions:` map names the ones it is",
+        "ismir-2024-calendar.json:11: info: the session '3' is joined, by the calendar's links to it, to 1 event "
+        "(Posters III); a `sessions:` map names the ones it is",
     ]
+
+
+def test_without_a_map_the_calendars_links_join_ismirs_sessions():
+    """ISMIR 2024 links each of its events to its papers (/papers.html?session=1): the oral session, the posters
+    on site and online, and the replay are all session 1's events, each named in a note."""
+    calendar = read_calendar(FIXTURES / "ismir-2024-calendar.json", zone="America/Los_Angeles")
+    papers = paper_times(VENUES / "ismir-2024-programme.csv", date_column="day")
+    programme, problems = join(calendar, papers)
+    assert not programme.unplaced
+    assert [(s.title, s.category) for s in programme.of_paper("12")] == [
+        ("Oral Session I", "onsite"), ("Posters and Coffee I", "onsite"), ("Posters I", "online"),
+        ("Posters I", "replay")]
+    assert str(problems[0]) == (
+        "ismir-2024-calendar.json:3: info: the session '1' is joined, by the calendar's links to it, to 4 events "
+        "(Oral Session I, Posters and Coffee I, Posters I); a `sessions:` map names the ones it is")
 
 
 def test_session_map_normalises_its_keys():
@@ -108,18 +125,21 @@ def test_icwsm_calendar_and_rows_agree_on_every_instant():
     from_rows = rows_only.of_paper("18035")[0]
     assert from_rows.span.start == from_calendar.span.start and from_rows.span.end == from_calendar.span.end
     assert from_rows.span.zone == "Europe/London" and from_rows.room == "Room A"
-    assert len(problems) == 2  # D1 and S1: placed by their rows
+    # D1 and S1 are "Demos and Posters 1" and "Spotlight Session 1" in the calendar: its links say so
+    assert [p.level for p in problems] == ["info", "info"]
     spotlight = programme.of_paper("18040")[0]
-    assert spotlight.title == "S1" and spotlight.span.start == dt.datetime(2021, 6, 9, 14, tzinfo=ZoneInfo(
-        "Europe/London")) and spotlight.room == "Spotlight"
+    assert spotlight.title == "Spotlight Session 1" and spotlight.span == rows_only.of_paper("18040")[0].span
+    assert programme.of_paper("18037")[0].title == "Demos and Posters 1"
+    without_links = make_programme([replace(s, link="") for s in calendar.sessions])
+    programme, problems = join(Calendar(without_links.sessions), papers, zone="Europe/London")
+    assert len(problems) == 2 and programme.of_paper("18040")[0].title == "S1"  # placed by the rows
+    assert programme.of_paper("18040")[0].span == spotlight.span and programme.of_paper("18040")[0].room == "Spotlight"
     mapped, problems = join(calendar, papers, {"D1": "Demos and Posters 1", "S1": "Spotlight Session 1"})
     assert not problems and mapped.of_paper("18040")[0].title == "Spotlight Session 1"
-    assert mapped.of_paper("18040")[0].span == spotlight.span
 
 
 def test_a_session_called_by_its_id_finds_the_event_named_with_it():
     calendar = make_programme([Session("Session 2A", Span(dt.datetime(2021, 6, 8, 10, tzinfo=NEW_YORK)))])
-    from generator.programme.model import Calendar
     papers = [PaperTimes("1", ("Session 2A: Misinformation",))]
     programme, problems = join(Calendar(calendar.sessions, "America/New_York"), papers)
     assert not problems and programme.of_paper("1")[0].title == "Session 2A"

@@ -8,6 +8,7 @@ or for the names it does not have, the papers' own ``day``/``date``, ``time`` an
 from __future__ import annotations
 
 import unicodedata
+from urllib.parse import parse_qs, urlsplit
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -17,6 +18,7 @@ from generator.programme.model import Calendar, Programme, Session, Span, make_p
 from generator.programme.times import date_of, slot, span_on, zone_named
 
 UNMATCHED = "programme-session-unmatched"  # a session the papers name that no event of the calendar is
+LINKED = "programme-session-linked"  # a session joined to events through their links (note)
 MAP = "programme-map"  # a `sessions:` entry that names no paper's session, or no event
 
 
@@ -69,6 +71,8 @@ def join(calendar: Calendar | None, papers: Sequence[PaperTimes], mapping: Mappi
     mapped = session_map(mapping or {})
     events = list(calendar.sessions) if calendar else []
     index = _index(events)
+    links = _link_index(events)
+    by_link: dict[str, list[int]] = {}
     members: dict[int, list[str]] = {}
     names_of: dict[int, list[str]] = {}
     unmatched: dict[str, list[PaperTimes]] = {}
@@ -77,6 +81,9 @@ def join(calendar: Calendar | None, papers: Sequence[PaperTimes], mapping: Mappi
     for paper in papers:
         for name in dict.fromkeys(paper.sessions):
             found = _events_for(name, index, mapped, used_keys)
+            if not found and normalise(name) in links:  # the venue's own links say which events it is
+                found = links[normalise(name)]
+                by_link.setdefault(name, found)
             for number in found:
                 members.setdefault(number, []).append(paper.id)
                 names_of.setdefault(number, [])
@@ -84,9 +91,11 @@ def join(calendar: Calendar | None, papers: Sequence[PaperTimes], mapping: Mappi
                     names_of[number].append(name)
             if not found:
                 unmatched.setdefault(name, []).append(paper)
-    joined = [replace(event, papers=tuple(dict.fromkeys(members.get(number, ()))) or event.papers,
+    joined = [replace(event, papers=tuple(dict.fromkeys((*event.papers, *members.get(number, ())))),
                       names=tuple(names_of.get(number, ()))) for number, event in enumerate(events)]
     problems += _map_problems(mapped, used_keys, index)
+    problems += [_joined_by_link(name, [events[n] for n in found]) for name, found in by_link.items()]
+    problems += _unknown_papers(events, {paper.id for paper in papers})
     if calendar is not None and events:
         problems += [_unmatched(name, group, calendar_source(calendar)) for name, group in unmatched.items()]
     joined += from_rows(unmatched, zone or (calendar.zone if calendar else ""))
@@ -94,6 +103,35 @@ def join(calendar: Calendar | None, papers: Sequence[PaperTimes], mapping: Mappi
     unplaced = [paper.id for paper in papers if paper.id not in placed]
     return make_programme(joined, zone or (calendar.zone if calendar else ""), unplaced,
                           calendar.stamp if calendar else None), problems
+
+
+def _link_index(events: Sequence[Session]) -> dict[str, list[int]]:
+    """Normalised session name → the events whose link names it: Mini-Conf links an event to its papers' list
+    (ISMIR 2024: "Posters I" → ``/papers.html?session=1``; ICWSM 2021: "Demos and Posters 1" →
+    ``papers.html?filter=sessions&search=D1``; COLT 2020: ``papers.html?session=Session+4D``)."""
+    index: dict[str, list[int]] = {}
+    for number, event in enumerate(events):
+        query = parse_qs(urlsplit(event.link).query) if "?" in event.link else {}
+        names = query.get("session", []) + query.get("sessions", [])
+        if any(value.strip().casefold() in ("session", "sessions") for value in query.get("filter", [])):
+            names += query.get("search", [])
+        for name in dict.fromkeys(normalise(value) for value in names if value.strip()):
+            index.setdefault(name, []).append(number)
+    return index
+
+
+def _joined_by_link(name: str, events: Sequence[Session]) -> Diagnostic:
+    titles = ", ".join(dict.fromkeys(event.title for event in events))
+    return Diagnostic("info", f"the session {name!r} is joined, by the calendar's links to it, to {len(events)} "
+                      f"event{'s' if len(events) != 1 else ''} ({titles}); a `sessions:` map names the ones it is",
+                      events[0].source, events[0].line or None, LINKED)
+
+
+def _unknown_papers(events: Sequence[Session], known: set[str]) -> list[Diagnostic]:
+    """A programme table's ``papers`` that name no paper of the volume."""
+    return [Diagnostic("warning", f"{event.title!r} lists the paper {paper!r}, which is no paper of the volume",
+                       event.source, event.line or None, UNMATCHED)
+            for event in events for paper in event.papers if paper not in known]
 
 
 def _unmatched(name: str, papers: Sequence[PaperTimes], source: str) -> Diagnostic:
