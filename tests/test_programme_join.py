@@ -214,3 +214,14 @@ def test_load_programme_with_a_broken_calendar_falls_back_to_the_rows(tmp_path):
     programme, problems = load_programme(tmp_path, papers)
     assert [str(p) for p in problems] == ["main_calendar.json:1: error: not valid JSON: Expecting value"]
     assert programme.of_paper("18035")[0].room == "Room 1" and not programme.unplaced
+
+
+def test_paper_times_read_a_papers_details():
+    from generator.model.paper import Details
+
+    details = Details(sessions=("P1", "P1"), day="2021-06-08", time="(15:30-16:30 GMT)", room="Room A")
+    times = PaperTimes.of("18035", details)
+    assert times == PaperTimes("18035", ("P1", "P1"), "2021-06-08", "(15:30-16:30 GMT)", "Room A")
+    programme, _ = join(None, [times])
+    assert programme.sessions[0].papers == ("18035",)  # a session named twice is one membership
+    assert programme.sessions[0].span.start == dt.datetime(2021, 6, 8, 15, 30, tzinfo=dt.timezone.utc)
