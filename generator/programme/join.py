@@ -194,7 +194,7 @@ def from_rows(sessions: Mapping[str, Sequence[PaperTimes]], zone: str = "") -> l
     otherwise the day and time are kept as written."""
     made = []
     for name, papers in sessions.items():
-        alone = [paper for paper in papers if len(paper.sessions) <= 1] or []
+        alone = [paper for paper in papers if len(set(paper.sessions)) <= 1]
         day, time, room = (_most(getattr(paper, field) for paper in alone) for field in ("day", "time", "room"))
         made.append(Session(name, _span(day, time, zone), room=room, papers=tuple(p.id for p in papers),
                             names=(name,), day=day, time=time))
