@@ -235,3 +235,16 @@ def test_a_damaged_calendar_is_read_or_reported_never_a_traceback(tmp_path, name
         assert error.path == name
         return
     assert all(problem.path == name and problem.line for problem in calendar.problems)
+
+
+def test_an_event_that_breaks_the_whole_file_costs_only_itself(tmp_path):
+    """A stray END inside one event makes icalendar refuse the file: each event is then read alone."""
+    text = (FIXTURES / "colt-2020.ics").read_text()
+    text = text.replace("SUMMARY:Session 1B\n", "SUMMARY:Session 1B\nEND:VALARM\n")
+    path = tmp_path / "colt.ics"
+    path.write_text(text)
+    calendar = read_calendar(path)
+    assert len(calendar.sessions) == 8 and "Session 1B" not in by_title(calendar)
+    assert by_title(calendar)["Session 2B"].line == 26
+    assert messages(calendar) == ["colt.ics:74: warning: this event cannot be read (END encountered without an "
+                                  "accompanying BEGIN!); skipped"]

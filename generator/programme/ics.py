@@ -30,17 +30,17 @@ def read_ics(path: Path, name: str, zone: str = "") -> Calendar:
     text = read_text(path, name).text
     if "BEGIN:VCALENDAR" not in text.upper():
         raise ContentError("this is not an iCalendar file (no BEGIN:VCALENDAR)", path=name, line=1)
-    blocks = [(match[1].upper(), match[0], text.count("\n", 0, match.start()) + 1) for match in _BLOCK.finditer(text)]
+    blocks = list(_blocks(text))
     events = [(block, line) for kind, block, line in blocks if kind == "VEVENT"]
     said = _calendar_zone(text)
     venue = zone or said
     tz = zone_named(venue) if venue else None
     zones = "".join(block + "\n" for kind, block, _ in blocks if kind == "VTIMEZONE")
+    parsed = _whole(text, len(events))
     sessions, problems, stamps = [], [], []
-    for block, line in events:
+    for number, (block, line) in enumerate(events):
         try:
-            component = icalendar.Calendar.from_ical(f"BEGIN:VCALENDAR\n{zones}{block}\nEND:VCALENDAR\n")
-            event = component.walk("VEVENT")[0]
+            event = parsed[number] if parsed else _alone(block, zones)
             session, notes = _session(event, name, line, tz)
             changed = _stamps(event)
         except Exception as exc:  # noqa: BLE001 - icalendar raises many kinds on malformed text; one event is lost
@@ -52,6 +52,31 @@ def read_ics(path: Path, name: str, zone: str = "") -> Calendar:
             sessions.append(session)
             stamps.extend(changed)
     return Calendar(tuple(sessions), venue, max(stamps, default=None), tuple(problems))
+
+
+def _blocks(text: str):
+    """(kind, text, the line it starts on) of each VEVENT and VTIMEZONE, lines counted as the scan goes."""
+    line, counted = 1, 0
+    for match in _BLOCK.finditer(text):
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
+        yield match[1].upper(), match[0], line
+
+
+def _whole(text: str, count: int) -> list | None:
+    """The file's events parsed at once (icalendar keeps a bad property as an error of its event), or None when
+    the file is too broken for that, or its events are not the ``count`` blocks found (each is then parsed alone,
+    so that one bad event cannot take the others with it and each keeps its line)."""
+    try:
+        found = icalendar.Calendar.from_ical(text).walk("VEVENT")
+    except Exception:  # noqa: BLE001 - icalendar raises many kinds on malformed text
+        return None
+    return found if len(found) == count else None
+
+
+def _alone(block: str, zones: str):
+    """One event parsed with the file's time zones."""
+    return icalendar.Calendar.from_ical(f"BEGIN:VCALENDAR\n{zones}{block}\nEND:VCALENDAR\n").walk("VEVENT")[0]
 
 
 def _calendar_zone(text: str) -> str:

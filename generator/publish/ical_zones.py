@@ -10,6 +10,7 @@ before it (``02:00``, in ``TZOFFSETFROM``), and it spans 1970–2038 unless told
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from zoneinfo import ZoneInfo
 
 import icalendar
@@ -19,15 +20,23 @@ _UTC = dt.timezone.utc
 
 def vtimezone(zone: ZoneInfo, first: dt.date, last: dt.date) -> icalendar.Timezone:
     """The zone's observances from January 1st of ``first``'s year to the end of ``last``'s year."""
-    begin = dt.datetime(first.year, 1, 1, tzinfo=zone).astimezone(_UTC)  # local midnight, New Year's Day
-    end = dt.datetime(last.year + 1, 1, 1, tzinfo=zone).astimezone(_UTC)
     component = icalendar.Timezone()
     component.add("TZID", zone.key)
-    component.add_component(_observance(zone, begin, _offset(zone, begin), _offset(zone, begin)))
-    for instant in _changes(zone, begin, end):
-        before = _offset(zone, instant - dt.timedelta(minutes=1))
-        component.add_component(_observance(zone, instant, before, _offset(zone, instant)))
+    for instant, before, after in _observances(zone, first.year, last.year):
+        component.add_component(_observance(zone, instant, before, after))
     return component
+
+
+@functools.lru_cache(maxsize=64)
+def _observances(zone: ZoneInfo, first: int, last: int) -> tuple[tuple[dt.datetime, dt.timedelta, dt.timedelta], ...]:
+    """(onset, offset before, offset after) of each observance: the years' start, then each change. Kept: every
+    per-paper file of a volume needs the same ones."""
+    begin = dt.datetime(first, 1, 1, tzinfo=zone).astimezone(_UTC)  # local midnight, New Year's Day
+    end = dt.datetime(last + 1, 1, 1, tzinfo=zone).astimezone(_UTC)
+    found = [(begin, _offset(zone, begin), _offset(zone, begin))]
+    for instant in _changes(zone, begin, end):
+        found.append((instant, _offset(zone, instant - dt.timedelta(minutes=1)), _offset(zone, instant)))
+    return tuple(found)
 
 
 def _offset(zone: ZoneInfo, instant: dt.datetime) -> dt.timedelta:
