@@ -17,7 +17,8 @@ import pytest
 from generator.programme.join import PaperTimes, join
 from generator.programme.model import Session, Span, make_programme
 from generator.programme.readers import read_calendar
-from generator.publish.ical import PaperLink, Site, paper_ics, paper_uid, programme_ics, session_ics, session_uid
+from generator.publish.ical import (PaperLink, Site, paper_ics, paper_uid, personal_parts, programme_ics, session_ics,
+                                   session_uid)
 
 HERE = Path(__file__).parent / "fixtures"
 FIXTURES = HERE / "programme"
@@ -206,3 +207,18 @@ def test_the_stamp_is_the_callers_else_the_first_start():
 def test_relative_links_are_not_written_as_urls():
     programme = make_programme(read_calendar(FIXTURES / "ismir-2024-calendar.json").sessions)
     assert b"URL" not in programme_ics(programme, Site("ismir-2024"))  # "/papers.html?session=1" is no URI
+
+
+def test_a_readers_own_schedule_is_the_head_some_papers_events_and_the_tail():
+    programme, site = colt()
+    head, parts, tail = personal_parts(programme, site, "My programme")
+    assert set(parts) == {"54", "79", "100", "227", "64", "140"}
+    mine = head + parts["54"] + parts["100"] + tail
+    back = events(mine)
+    assert [str(e["UID"]) for e in back] == [str(e["UID"]) for e in events(paper_ics(programme, "54", site))] + [
+        str(e["UID"]) for e in events(paper_ics(programme, "100", site))]
+    assert [e["DTSTART"].dt for e in back] == [e["DTSTART"].dt for e in events(paper_ics(programme, "54", site))
+                                              + events(paper_ics(programme, "100", site))]
+    assert b"BEGIN:VTIMEZONE" in head and b"BEGIN:VEVENT" not in head
+    assert str(icalendar.Calendar.from_ical(mine)["X-WR-CALNAME"]) == "My programme"
+    assert instants(under_another_name(mine, "America/New_York")) == instants(mine)

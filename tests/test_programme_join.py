@@ -225,3 +225,13 @@ def test_paper_times_read_a_papers_details():
     programme, _ = join(None, [times])
     assert programme.sessions[0].papers == ("18035",)  # a session named twice is one membership
     assert programme.sessions[0].span.start == dt.datetime(2021, 6, 8, 15, 30, tzinfo=dt.timezone.utc)
+
+
+def test_days_are_the_venues_days():
+    """A session given in UTC that starts at 02:00 UTC is on the previous evening in New York."""
+    late = Session("Late session", Span(dt.datetime(2020, 7, 11, 2, tzinfo=dt.timezone.utc)))
+    early = Session("Session 2B", Span(dt.datetime(2020, 7, 10, 13, tzinfo=NEW_YORK)))
+    programme = make_programme([late, early], "America/New_York")
+    assert [(day.date, [s.title for s in day.sessions]) for day in programme.days] == [
+        (dt.date(2020, 7, 10), ["Session 2B", "Late session"])]
+    assert [day.date for day in make_programme([late, early]).days] == [dt.date(2020, 7, 10), dt.date(2020, 7, 11)]

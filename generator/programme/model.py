@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
 from generator.derive.groups import day_key, natural_key  # the contents' own order, for untimed sessions
+from generator.programme.times import zone_named
 from generator.text.slugs import slugify, unique
 
 
@@ -98,9 +99,11 @@ class Programme:
 
     @property
     def days(self) -> tuple[Day, ...]:
+        """The sessions by the day they start on where the venue is, in time order."""
+        venue = zone_named(self.zone) if self.zone else None
         days: dict[tuple, list[Session]] = {}
         for session in self.sessions:
-            days.setdefault(_day_of(session), []).append(session)
+            days.setdefault(_day_of(session, venue), []).append(session)
         return tuple(Day(date, label, tuple(sessions)) for (_, date, label), sessions in days.items())
 
     def of_paper(self, paper: str) -> tuple[Session, ...]:
@@ -116,9 +119,11 @@ class Programme:
         return tuple(session for session in self.sessions if session.span is not None)
 
 
-def _day_of(session: Session) -> tuple:
+def _day_of(session: Session, venue: dt.tzinfo | None) -> tuple:
+    """Its day where the venue is (an event in another zone, or in UTC, on the venue's calendar)."""
     if session.span is not None:
-        return (0, session.span.local_date, "")
+        span = session.span.in_zone(venue) if venue is not None else session.span
+        return (0, span.local_date, "")
     return (1, None, session.day)
 
 

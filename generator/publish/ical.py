@@ -81,7 +81,25 @@ def paper_ics(programme: Programme, paper: str, site: Site) -> bytes | None:
     return _calendar(programme, site, [_paper_event(paper, link, s, site, stamp) for s in sessions], link.title)
 
 
-def _calendar(programme: Programme, site: Site, events: list[icalendar.Event], name: str) -> bytes:
+def personal_parts(programme: Programme, site: Site, name: str = "") -> tuple[bytes, dict[str, bytes], bytes]:
+    """What a reader's own schedule ("My programme", from the reading list, which lives in the browser) is made
+    of without an iCalendar library in the page: the calendar's head (with a VTIMEZONE for every zone of the
+    programme), each paper's events as ``paper_ics`` writes them, and the tail. The head, the events of any
+    papers, and the tail, joined, are one valid calendar."""
+    stamp = _stamp(programme, site)
+    whole = _calendar(programme, site, [_session_event(s, site, stamp) for s in programme.timed], name,
+                      events_too=False)
+    head, tail = whole[:-len(b"END:VCALENDAR\r\n")], b"END:VCALENDAR\r\n"
+    parts = {}
+    for paper in dict.fromkeys(p for session in programme.timed for p in session.papers):
+        link = site.papers.get(paper, PaperLink(paper))
+        parts[paper] = b"".join(_paper_event(paper, link, session, site, stamp).to_ical()
+                                for session in programme.of_paper(paper) if session.span is not None)
+    return head, parts, tail
+
+
+def _calendar(programme: Programme, site: Site, events: list[icalendar.Event], name: str,
+              events_too: bool = True) -> bytes:
     calendar = icalendar.Calendar()
     calendar.add("PRODID", PRODID)
     calendar.add("VERSION", "2.0")
@@ -93,7 +111,7 @@ def _calendar(programme: Programme, site: Site, events: list[icalendar.Event], n
         calendar.add("X-WR-TIMEZONE", programme.zone)
     for component in _zones(events):
         calendar.add_component(component)
-    for event in events:
+    for event in events if events_too else ():
         calendar.add_component(event)
     return calendar.to_ical()
 
