@@ -235,3 +235,35 @@ def test_days_are_the_venues_days():
     assert [(day.date, [s.title for s in day.sessions]) for day in programme.days] == [
         (dt.date(2020, 7, 10), ["Session 2B", "Late session"])]
     assert [day.date for day in make_programme([late, early]).days] == [dt.date(2020, 7, 10), dt.date(2020, 7, 11)]
+
+
+def test_sigdial_papers_name_their_sessions_by_the_calendars_ids():
+    """SIGDIAL/INLG 2023: the papers' `sigdialoralsession1` is the calendar's event whose UID it is ("Sigdial Oral
+    Session 1: Analysis of discourse and dialogue"), with its room and chair."""
+    calendar = read_calendar(FIXTURES / "sigdial-2023-calendar.json", zone="Europe/Prague")
+    papers = paper_times(VENUES / "sigdial-2023-programme.csv")
+    programme, problems = join(calendar, papers)
+    assert not problems and not programme.unplaced
+    oral = programme.of_paper("sigdial86")[0]
+    assert (oral.title, oral.room, oral.chair) == ("Sigdial Oral Session 1: Analysis of discourse and dialogue",
+                                                   "Sun I", "Gabriel Skantze")
+    assert oral.papers == ("sigdial86", "sigdial14", "sigdial43")
+    assert programme.of_paper("inlg124")[0].title == "GenChal Poster Session + demos, Simon Mille"
+    assert oral.span.start == dt.datetime(2023, 9, 13, 10, 45, tzinfo=ZoneInfo("Europe/Prague"))
+
+
+def test_names_without_spaces_find_the_event():
+    utc = dt.timezone.utc
+    events = [Session("Virtual Poster Session", Span(dt.datetime(2023, 9, 12, 9, tzinfo=utc))),
+              Session("INLG Oral Session 1: Trustworthiness", Span(dt.datetime(2023, 9, 13, 9, tzinfo=utc)))]
+    papers = [PaperTimes("1", ("virtualpostersession",)), PaperTimes("2", ("inlgoralsession1",))]
+    programme, problems = join(Calendar(tuple(events)), papers)
+    assert not problems
+    assert [programme.of_paper(p)[0].title for p in "12"] == ["Virtual Poster Session",
+                                                               "INLG Oral Session 1: Trustworthiness"]
+
+
+def test_an_ics_uid_is_not_a_session_name():
+    events = [Session("Keynote", Span(dt.datetime(2024, 5, 1, 9, tzinfo=dt.timezone.utc)), uid="1", source="x.ics")]
+    programme, problems = join(Calendar(tuple(events)), [PaperTimes("p", ("1",))])
+    assert programme.of_paper("p")[0].title == "1" and len(problems) == 1  # from its row, with a warning

@@ -150,15 +150,30 @@ def _timed(papers: Sequence[PaperTimes]) -> bool:
     return any(paper.time or paper.day for paper in papers)
 
 
+def _forms(name: str) -> list[str]:
+    """The keys a name is known by, most exact first: itself normalised, the id before a colon, and both without
+    spaces (SIGDIAL/INLG 2023's papers say `inlgoralsession1`, its calendar "INLG Oral Session 1: Trustworthiness
+    of NLG systems")."""
+    key, head = normalise(name), _head(name)
+    return [form for form in dict.fromkeys((key, head, key.replace(" ", ""), head.replace(" ", ""))) if form]
+
+
 def _index(events: Sequence[Session]) -> dict[str, list[int]]:
-    """Normalised title → the events of that title; an event titled "ID: Name" is found by its ID too."""
+    """Each event's id, and each form of the events' titles → the events known by it; a form an event has at a
+    more exact level (its whole title) is never taken by another's less exact one (its id)."""
     index: dict[str, list[int]] = {}
-    for number, event in enumerate(events):
-        index.setdefault(normalise(event.title), []).append(number)
-    for number, event in enumerate(events):
-        head = _head(event.title)
-        if head and head not in index:
-            index.setdefault("\0" + head, []).append(number)
+    for number, event in enumerate(events):  # the event's own id, when the papers name their sessions by it
+        # (SIGDIAL/INLG 2023's calendar: "UID": "inlgoralsession1"); an iCalendar UID is an opaque id for clients
+        if event.uid and not event.source.lower().endswith(".ics"):
+            index.setdefault(normalise(event.uid), []).append(number)
+    forms = [_forms(event.title) for event in events]
+    for level in range(4):
+        claimed = set(index)
+        for number, names in enumerate(forms):
+            if level < len(names) and names[level] not in claimed:
+                index.setdefault(names[level], []).append(number)
+    for numbers in index.values():
+        numbers[:] = list(dict.fromkeys(numbers))
     return index
 
 
@@ -168,10 +183,7 @@ def _events_for(name: str, index: Mapping[str, list[int]], mapped: Mapping[str, 
     if key in mapped:
         used_keys.add(key)
         return [number for target in mapped[key] for number in index.get(normalise(target), ())]
-    for candidate in (key, "\0" + key, _head(name), "\0" + _head(name)):
-        if candidate.strip("\0") and candidate in index:
-            return list(index[candidate])
-    return []
+    return next((list(index[form]) for form in _forms(name) if form in index), [])
 
 
 def _map_problems(mapped: Mapping[str, tuple[str, ...]], used: set[str], index) -> list[Diagnostic]:

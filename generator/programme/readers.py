@@ -133,12 +133,20 @@ def _miniconf_event(item: dict, name: str, line: int, tz) -> tuple[Session | Non
         problem = Diagnostic("warning", f"the event {title!r}: its end {str(item.get('end'))!r} cannot be read, or "
                              "is before its start; shown with its start only", name, line, SKIPPED)
         end = None
-    location = " ".join(str(item.get("location") or "").split())
+    location = " ".join(str(item.get("room") or item.get("location") or "").split())  # SIGDIAL 2023: `room`
     link = str(item.get("link") or item.get("url") or "").strip()
     if looks_like_link(location):
         location, link = "", link or location
-    return Session(title, Span(start, end), room=location, link=link, category=str(item.get("calendarId") or ""),
-                   description=str(item.get("description") or "").strip(), source=name, line=line), problem
+    return Session(title, Span(start, end), room=location, chair=_text(item.get("chair")), link=link,
+                   category=_text(item.get("calendarId")), description=str(item.get("description") or "").strip(),
+                   source=name, line=line, uid=_text(item.get("UID") or item.get("uid") or item.get("id"))), problem
+
+
+def _text(value) -> str:
+    """A JSON value as one line of text ("" for null, a list's items joined)."""
+    if isinstance(value, list):
+        value = ", ".join(str(part) for part in value if part is not None)
+    return " ".join(str(value).split()) if value is not None else ""
 
 
 def read_table(path: Path, name: str, zone: str = "") -> Calendar:
