@@ -267,3 +267,18 @@ def test_an_ics_uid_is_not_a_session_name():
     events = [Session("Keynote", Span(dt.datetime(2024, 5, 1, 9, tzinfo=dt.timezone.utc)), uid="1", source="x.ics")]
     programme, problems = join(Calendar(tuple(events)), [PaperTimes("p", ("1",))])
     assert programme.of_paper("p")[0].title == "1" and len(problems) == 1  # from its row, with a warning
+
+
+def test_a_sessions_papers_follow_their_positions():
+    """ISMIR 2024's rows give each paper's place in its session (`position`: 04, 11): 2 before 10; a paper with
+    none, or in two sessions, after them in the volume's order."""
+    papers = [PaperTimes("a", ("1",), position="11"), PaperTimes("b", ("1",)), PaperTimes("c", ("1",), position="04"),
+              PaperTimes("d", ("1", "2"), position="01"), PaperTimes("e", ("1",), position="2")]
+    programme, _ = join(None, papers)
+    assert programme.sessions[0].papers == ("e", "c", "a", "b", "d")
+    with (VENUES / "ismir-2024-programme.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    papers = [PaperTimes(r["UID"], (r["session"],), r["day"], position=r["position"]) for r in rows]
+    calendar = read_calendar(FIXTURES / "ismir-2024-calendar.json")
+    programme, _ = join(calendar, list(reversed(papers)), {1: "Posters I"})
+    assert programme.of_paper("12")[0].papers == ("12", "45")  # positions 04 and 11

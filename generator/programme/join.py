@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from generator.derive.groups import natural_key
 from generator.errors import Diagnostic
 from generator.programme.model import Calendar, Programme, Session, Span, make_programme
 from generator.programme.times import date_of, slot, span_on, zone_named
@@ -32,12 +33,13 @@ class PaperTimes:
     day: str = ""
     time: str = ""
     room: str = ""
+    position: str = ""  # its place in its session (ISMIR's `position`: 04), when it is in one
 
     @classmethod
     def of(cls, paper_id: str, details) -> PaperTimes:
         """From a paper's details (any object with those attributes)."""
-        return cls(paper_id, tuple(getattr(details, "sessions", ()) or ()), getattr(details, "day", "") or "",
-                   getattr(details, "time", "") or "", getattr(details, "room", "") or "")
+        return cls(paper_id, tuple(getattr(details, "sessions", ()) or ()),
+                   *(getattr(details, name, "") or "" for name in ("day", "time", "room", "position")))
 
 
 def normalise(name: str) -> str:
@@ -91,7 +93,8 @@ def join(calendar: Calendar | None, papers: Sequence[PaperTimes], mapping: Mappi
                     names_of[number].append(name)
             if not found:
                 unmatched.setdefault(name, []).append(paper)
-    joined = [replace(event, papers=tuple(dict.fromkeys((*event.papers, *members.get(number, ())))),
+    by_id = {paper.id: paper for paper in papers}
+    joined = [replace(event, papers=_in_place((*event.papers, *members.get(number, ())), by_id),
                       names=tuple(names_of.get(number, ()))) for number, event in enumerate(events)]
     problems += _map_problems(mapped, used_keys, index)
     problems += [_joined_by_link(name, [events[n] for n in found]) for name, found in by_link.items()]
@@ -208,9 +211,23 @@ def from_rows(sessions: Mapping[str, Sequence[PaperTimes]], zone: str = "") -> l
     for name, papers in sessions.items():
         alone = [paper for paper in papers if len(set(paper.sessions)) <= 1]
         day, time, room = (_most(getattr(paper, field) for paper in alone) for field in ("day", "time", "room"))
-        made.append(Session(name, _span(day, time, zone), room=room, papers=tuple(p.id for p in papers),
+        made.append(Session(name, _span(day, time, zone), room=room,
+                            papers=_in_place([p.id for p in papers], {p.id: p for p in papers}),
                             names=(name,), day=day, time=time))
     return made
+
+
+def _in_place(ids: Sequence[str], papers: Mapping[str, PaperTimes]) -> tuple[str, ...]:
+    """A session's papers in the order their positions give (2 before 10), those with none after them in the
+    volume's order. A paper in several sessions has one position in its row, which cannot say whose it is."""
+    def place(item: tuple[int, str]) -> tuple:
+        number, paper_id = item
+        paper = papers.get(paper_id)
+        known = paper is not None and paper.position.strip() and len(set(paper.sessions)) <= 1
+        return (0, natural_key(paper.position), number) if known else (1, (), number)
+
+    unique_ids = list(dict.fromkeys(ids))
+    return tuple(paper_id for _, paper_id in sorted(enumerate(unique_ids), key=place))
 
 
 def papers_by_session(papers: Iterable[PaperTimes]) -> dict[str, list[PaperTimes]]:
