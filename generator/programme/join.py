@@ -114,7 +114,10 @@ def _link_index(events: Sequence[Session]) -> dict[str, list[int]]:
     ``papers.html?filter=sessions&search=D1``; COLT 2020: ``papers.html?session=Session+4D``)."""
     index: dict[str, list[int]] = {}
     for number, event in enumerate(events):
-        query = parse_qs(urlsplit(event.link).query) if "?" in event.link else {}
+        try:
+            query = parse_qs(urlsplit(event.link).query) if "?" in event.link else {}
+        except ValueError:  # a link that is no URL ("http://[x"): it names nothing
+            continue
         names = query.get("session", []) + query.get("sessions", [])
         if any(value.strip().casefold() in ("session", "sessions") for value in query.get("filter", [])):
             names += query.get("search", [])
@@ -142,7 +145,7 @@ def _unmatched(name: str, papers: Sequence[PaperTimes], source: str) -> Diagnost
     message = f"no event of the calendar is the session {name!r} ({count})"
     if _timed(papers):
         message += "; its papers' own day and time place it"
-    return Diagnostic("warning", message + "; a `sessions:` map can name its event", source, None, UNMATCHED)
+    return Diagnostic("warning", message + "; a `sessions:` map can name its event", source or None, None, UNMATCHED)
 
 
 def calendar_source(calendar: Calendar) -> str:
