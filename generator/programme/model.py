@@ -10,13 +10,14 @@ The model is frozen and knows nothing of pages: a template reads it, a writer wr
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
 from generator.derive.groups import day_key, natural_key  # the contents' own order, for untimed sessions
 from generator.programme.times import zone_named
-from generator.text.slugs import slugify, unique
+from generator.text.slugs import slug_or_digest, unique
 
 
 @dataclass(frozen=True)
@@ -108,10 +109,26 @@ class Programme:
 
     def of_paper(self, paper: str) -> tuple[Session, ...]:
         """The sessions a paper is presented in, in time order."""
-        return tuple(session for session in self.sessions if paper in session.papers)
+        return self._by_paper.get(paper, ())
+
+    @functools.cached_property
+    def _by_paper(self) -> dict[str, tuple[Session, ...]]:
+        """Paper id → its sessions, made once: every paper page and .ics asks."""
+        found: dict[str, list[Session]] = {}
+        for session in self.sessions:
+            for paper in session.papers:
+                found.setdefault(paper, []).append(session)
+        return {paper: tuple(sessions) for paper, sessions in found.items()}
 
     def by_key(self, key: str) -> Session | None:
         return next((session for session in self.sessions if session.key == key), None)
+
+    @functools.cached_property
+    def first_instant(self) -> dt.datetime | None:
+        """The earliest start that is an instant (in UTC); None when no session has one."""
+        starts = [s.span.start.astimezone(dt.timezone.utc) for s in self.sessions
+                  if s.span is not None and s.span.start.tzinfo is not None]
+        return min(starts, default=None)
 
     @property
     def timed(self) -> tuple[Session, ...]:
@@ -146,7 +163,7 @@ def make_programme(sessions: Iterable[Session], zone: str = "", unplaced: Iterab
     taken: set[str] = set()
     keyed = []
     for session in ordered:
-        key = unique(slugify(session.title or "session"), taken)
+        key = unique(slug_or_digest(session.title, "session"), taken)  # "—" → session-1a2b3c4d
         taken.add(key)
         keyed.append(replace(session, key=key))
     return Programme(tuple(keyed), zone, tuple(dict.fromkeys(unplaced)), stamp)

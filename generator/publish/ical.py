@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import re
 from collections.abc import Iterable, Mapping
@@ -109,22 +110,30 @@ def _calendar(programme: Programme, site: Site, events: list[icalendar.Event], n
         calendar.add("X-WR-CALNAME", name)
     if programme.zone:
         calendar.add("X-WR-TIMEZONE", programme.zone)
-    for component in _zones(events):
-        calendar.add_component(component)
     for event in events if events_too else ():
         calendar.add_component(event)
-    return calendar.to_ical()
+    text = calendar.to_ical()
+    zones = b"".join(_zone_text(key, first, last) for key, first, last in _zones(events))
+    first_event = text.find(b"\r\nBEGIN:VEVENT\r\n")
+    cut = first_event + 2 if first_event >= 0 else len(text) - len(b"END:VCALENDAR\r\n")
+    return text[:cut] + zones + text[cut:]  # the zones before the events, as clients write them
 
 
-def _zones(events: Iterable[icalendar.Event]) -> list[icalendar.Timezone]:
-    """A VTIMEZONE for each zone the events use, over the years they span, in the order of the zones' names."""
+def _zones(events: Iterable[icalendar.Event]) -> list[tuple[str, int, int]]:
+    """(zone, first year, last year) of each zone the events use, in the order of the zones' names."""
     dates: dict[str, list[dt.date]] = {}
     for event in events:
         for key in ("DTSTART", "DTEND"):
             value = event[key].dt if key in event else None
             if isinstance(value, dt.datetime) and isinstance(value.tzinfo, ZoneInfo) and value.tzinfo.key != "UTC":
                 dates.setdefault(value.tzinfo.key, []).append(value.date())
-    return [vtimezone(ZoneInfo(key), min(days), max(days)) for key, days in sorted(dates.items())]
+    return [(key, min(days).year, max(days).year) for key, days in sorted(dates.items())]
+
+
+@functools.lru_cache(maxsize=64)
+def _zone_text(key: str, first: int, last: int) -> bytes:
+    """A zone's VTIMEZONE as the file holds it, made once: each paper's file of a volume carries the same."""
+    return vtimezone(ZoneInfo(key), dt.date(first, 1, 1), dt.date(last, 12, 31)).to_ical()
 
 
 def _session_event(session: Session, site: Site, stamp: dt.datetime) -> icalendar.Event:
@@ -184,10 +193,7 @@ def _place(event: icalendar.Event, session: Session) -> None:
 
 
 def _stamp(programme: Programme, site: Site) -> dt.datetime:
-    stamp = site.stamp or programme.stamp
-    if stamp is None:
-        starts = [s.span.start for s in programme.timed if s.span and s.span.start.tzinfo is not None]
-        stamp = min(starts, key=lambda start: start.astimezone(_UTC)) if starts else _EPOCH
+    stamp = site.stamp or programme.stamp or programme.first_instant or _EPOCH
     if stamp.tzinfo is None:
         stamp = stamp.replace(tzinfo=_UTC)
     return stamp.astimezone(_UTC).replace(microsecond=0)
