@@ -222,3 +222,14 @@ def test_a_readers_own_schedule_is_the_head_some_papers_events_and_the_tail():
     assert b"BEGIN:VTIMEZONE" in head and b"BEGIN:VEVENT" not in head
     assert str(icalendar.Calendar.from_ical(mine)["X-WR-CALNAME"]) == "My programme"
     assert instants(under_another_name(mine, "America/New_York")) == instants(mine)
+
+
+def test_a_session_with_a_start_only_and_one_in_utc():
+    sessions = [Session("Lightning talks", Span(dt.datetime(2024, 5, 1, 9, tzinfo=ZoneInfo("Asia/Tokyo")))),
+                Session("Hybrid panel", Span(dt.datetime(2024, 5, 1, 3, tzinfo=ZoneInfo("UTC")),
+                                             dt.datetime(2024, 5, 1, 4, tzinfo=ZoneInfo("UTC"))))]
+    data = programme_ics(make_programme(sessions, "Asia/Tokyo"), Site("v"))
+    lightning, panel = events(data)
+    assert "DTEND" not in lightning and lightning["DTSTART"].params["TZID"] == "Asia/Tokyo"
+    assert b"DTSTART:20240501T030000Z" in data and panel["DTEND"].dt == dt.datetime(2024, 5, 1, 4, tzinfo=UTC)
+    assert data.count(b"BEGIN:VTIMEZONE") == 1 and b"TZID:Asia/Tokyo" in data
