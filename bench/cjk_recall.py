@@ -4,7 +4,7 @@
 
 Every run of 2–4 CJK characters inside each title of the test fixtures (a Japanese
 Mini-Conf papers.csv and Chinese papers with titles, tests/fixtures/cjk/) is searched
-for the way a reader's browser does it: the index built by generator/search.py,
+for the way a reader's browser does it: the index built by generator/search/,
 queried by the theme's search.js on lunr.js, in node. Prints the share that lists
 the paper among the results. Needs node.
 """

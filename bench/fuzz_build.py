@@ -298,7 +298,7 @@ def cache_forgery(repo: Path, root: Path, args) -> tuple[Run, str]:
     sys.path.insert(0, str(repo))
     forged = 0
     try:
-        from generator.pipeline import cache as cache_module
+        from generator.runtime import cache as cache_module
         for shard in (root / "content" / cache_module.CACHE_DIR).glob("abstracts-*/*"):
             records = json.loads(shard.read_bytes().split(b"\n", 1)[1])
             for record in records.values():

@@ -20,10 +20,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from generator.commands.reporter import Reporter  # noqa: E402
+from generator.reporter import Reporter  # noqa: E402
 from generator.pipeline.sinks import NullSink  # noqa: E402
 from generator.pipeline.stages import Options, Pipeline  # noqa: E402
-from generator.render.html import tag_urls  # noqa: E402
+from generator.render.people_topics import tag_urls  # noqa: E402
 from generator.search.payload import index_script, search_data  # noqa: E402
 from generator.search.shards import shard_files  # noqa: E402
 

@@ -34,14 +34,14 @@ _source = sys.argv[sys.argv.index("--source") + 1] if "--source" in sys.argv els
 sys.path.insert(0, str(Path(_source).resolve()))
 
 from generator.commands import build as build_module  # noqa: E402
-from generator.commands.reporter import Reporter  # noqa: E402
+from generator.reporter import Reporter  # noqa: E402
 
 
 def prepare(content: Path, cold: bool, cache: bool = False) -> tuple[Path, Path]:
     work = BENCH / "out" / "profile"
     if work.exists():
         shutil.rmtree(work)
-    # The build cache (generator/pipeline/cache.py) is left out unless asked for: a profile shows the work.
+    # The build cache (generator/runtime/cache.py) is left out unless asked for: a profile shows the work.
     shutil.copytree(content, work / "content",
                     ignore=None if cache else shutil.ignore_patterns(".proceedings-cache"))
     if cold:
@@ -184,7 +184,7 @@ def main() -> None:
         from generator.pipeline.rendering import site_renderer
         from generator.search import index_script, search_data
         from generator.pipeline.sinks import NullSink
-        from generator.render.html import tag_urls
+        from generator.render.people_topics import tag_urls
 
         run = Pipeline(content, NullSink(), Options(jobs=2)).run(reporter, until="rendered")
         project, rendered = run.project, run.rendered

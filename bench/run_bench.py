@@ -193,7 +193,7 @@ def loadavg() -> str:
 # Our build ------------------------------------------------------------------------------
 
 SOURCE = REPO  # the tree whose generator/ and themes/ are measured (--rev exports a commit instead)
-BUILD_CACHE = ".proceedings-cache"  # generator/pipeline/cache.py: CACHE_DIR, in the content folder
+BUILD_CACHE = ".proceedings-cache"  # generator/runtime/cache.py: CACHE_DIR, in the content folder
 # Our build kinds: cold, warm (the cache of the previous build used), warm with --no-cache.
 KINDS = ("cold", "warm", "uncached")
 KIND_LABELS = {"cold": "cold", "warm": "warm", "uncached": "warm, no cache"}

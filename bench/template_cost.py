@@ -30,7 +30,7 @@ _source = sys.argv[sys.argv.index("--source") + 1] if "--source" in sys.argv els
 sys.path.insert(0, str(Path(_source).resolve()))
 
 from generator.commands.build import build  # noqa: E402
-from generator.commands.reporter import Reporter  # noqa: E402
+from generator.reporter import Reporter  # noqa: E402
 from generator.pipeline import stages  # noqa: E402
 
 KINDS = ("papers", "authors", "tags", "contents")

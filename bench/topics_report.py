@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from generator.commands.reporter import Reporter  # noqa: E402
+from generator.reporter import Reporter  # noqa: E402
 from generator.content.project import Project, derive_one, load_project  # noqa: E402
 from generator.derive.volume_topics import is_front_matter, survey  # noqa: E402
 from generator.model.paper import Entry  # noqa: E402

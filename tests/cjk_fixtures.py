@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cjk"
 ZH_PAPERS = FIXTURES / "zh" / "papers.jsonl"

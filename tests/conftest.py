@@ -1,20 +1,91 @@
-"""Shared fixtures: the bundled content, copied so tests never touch the repo's."""
+"""Shared fixtures: the bundled content, copied so tests never touch the repo's.
+
+A test session runs away from the user's and the repository's own files: its working folder is an empty
+temporary one (``check`` without ``--site`` reads ``./site``, which must never be a site the developer
+built in the repository), and ``XDG_CACHE_HOME`` is a temporary folder (the build keeps its cache key
+there, ``generator/runtime/cache.py``), so no test writes into ``~/.cache/proceedings/``. At the end the
+session fails if the real home's caches of this project changed anyway (``pytest_sessionfinish``).
+"""
 
 from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED_CONTENT = REPO / "content"
 SEED_LIST = BUNDLED_CONTENT / "neurips-2026.txt"
 CORPORA = REPO.parent / "shared" / "corpora"
+
+# The real user cache, before the session moves XDG_CACHE_HOME away from it. A worker of pytest-xdist inherits
+# the moved one, so the controller hands the real one down in REAL_CACHE_VARIABLE (and alone guards it).
+REAL_CACHE_VARIABLE = "PROCEEDINGS_TEST_REAL_CACHE"
+REAL_CACHE = Path(os.environ.get(REAL_CACHE_VARIABLE) or os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+# What a test run must leave as it was: the project's folders in the real user cache.
+GUARDED = [REAL_CACHE / "proceedings", REAL_CACHE / "proceedings-tests"]
+SESSION_HOME = "PROCEEDINGS_TEST_SESSION_HOME"  # set by the controller; its workers share the folder
+
+
+def snapshot(folders: list[Path]) -> dict[str, tuple[int, int]]:
+    """Every file and folder under ``folders``, with its size and modification time."""
+    seen = {}
+    for folder in folders:
+        for path in [folder, *folder.rglob("*")] if folder.exists() else []:
+            info = path.lstat()
+            seen[str(path)] = (info.st_size, info.st_mtime_ns)
+    return seen
+
+
+def pytest_configure(config):
+    if os.environ.get(SESSION_HOME):
+        return  # a pytest-xdist worker: the controller has moved the caches already
+    home = Path(tempfile.mkdtemp(prefix="proceedings-tests-"))
+    (home / "cache").mkdir()
+    (home / "work").mkdir()
+    os.environ[SESSION_HOME] = str(home)
+    os.environ[REAL_CACHE_VARIABLE] = str(REAL_CACHE)
+    os.environ["XDG_CACHE_HOME"] = str(home / "cache")
+    config.stash[_before] = snapshot(GUARDED)
+
+
+def pytest_unconfigure(config):
+    if _before in config.stash:
+        shutil.rmtree(os.environ.pop(SESSION_HOME), ignore_errors=True)
+        os.environ.pop(REAL_CACHE_VARIABLE, None)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    before = session.config.stash.get(_before, None)
+    if before is None:
+        return
+    after = snapshot(GUARDED)
+    moved = sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
+    if moved:
+        writer = session.config.get_terminal_writer()
+        writer.line()
+        writer.line(
+            "the test run wrote into the real user cache, which tests must leave alone: " + ", ".join(moved[:5]),
+            red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+_before = pytest.StashKey[dict]()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def away_from_the_repository():
+    """Every test runs in an empty folder: a relative path (``site/``, ``content/``) never names the repo's."""
+    here = Path.cwd()
+    os.chdir(tempfile.mkdtemp(dir=Path(os.environ[SESSION_HOME]) / "work"))  # one per pytest-xdist worker
+    yield
+    os.chdir(here)
 
 
 def pytest_addoption(parser):
@@ -28,9 +99,18 @@ def update_golden(request) -> bool:
 
 
 def copy_content(target: Path) -> Path:
-    # Without the build cache a build of the bundled content may have left (generator/pipeline/cache.py).
+    # Without the build cache a build of the bundled content may have left (generator/runtime/cache.py).
     shutil.copytree(BUNDLED_CONTENT, target, ignore=shutil.ignore_patterns(".proceedings-cache"))
     return target
+
+
+@pytest.fixture
+def large_sizes(monkeypatch) -> None:
+    """Every volume takes a large volume's paths (runtime/sizes.py): work split over forked workers from
+    a single item, the search index and the template workers in fresh processes; child processes too."""
+    from generator.runtime import sizes
+
+    monkeypatch.setenv(sizes.ENVIRONMENT, "large")
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 from generator.commands.build import build
 from generator.series.layout import is_series
 from generator.commands.cli import main
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 from archive_fixtures import JANE_A, JANE_B, REPO, make_archive
 

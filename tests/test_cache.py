@@ -1,4 +1,4 @@
-"""The build cache (generator/pipeline/cache.py) and the streaming site writer: a cached build makes the
+"""The build cache (generator/runtime/cache.py) and the streaming site writer: a cached build makes the
 same bytes as an uncached one, skips only work whose inputs did not change, and a damaged,
 foreign or unwritable cache is never trusted and never fails a build."""
 
@@ -12,14 +12,16 @@ from pathlib import Path
 import pytest
 
 from generator.pipeline import rendering as rendering_module
-from generator.pipeline import cache as cache_module
+from generator.runtime import cache as cache_module
+from generator.runtime import sealed
 from generator.derive import related as related_module
 from generator import search as search_module
-from generator.pipeline.background import in_parallel, map_chunks
+from generator.runtime.background import in_parallel
+from generator.runtime.executor import Executor
 from generator.commands.build import build
-from generator.pipeline.cache import CACHE_DIR, BuildCache, EntryCache
+from generator.runtime.cache import CACHE_DIR, BuildCache, EntryCache
 from generator.errors import ThemeError
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 
 def snapshot(site: Path) -> dict[str, bytes]:
@@ -57,11 +59,11 @@ def forbid(monkeypatch):
         guards = {
             "render": Forbidden(rendering_module.render_paper, renders),
             "relate": Forbidden(related_module._neighbours, int(relate)),
-            "index": Forbidden(search_module.index_files, int(index)),
+            "index": Forbidden(search_module.index_job, int(index)),
         }
         monkeypatch.setattr(rendering_module, "render_paper", guards["render"])
         monkeypatch.setattr(related_module, "_neighbours", guards["relate"])
-        monkeypatch.setattr(search_module, "index_files", guards["index"])
+        monkeypatch.setattr(search_module, "index_job", guards["index"])
         return guards
 
     yield install
@@ -117,6 +119,22 @@ def test_a_changed_config_renders_every_abstract_again(seed_content, tmp_path, f
     assert guards["render"].calls == 19
 
 
+def test_a_config_field_that_shapes_only_pages_keeps_every_abstract_from_the_cache(seed_content, tmp_path, forbid):
+    """The description shapes pages, not abstracts (model/config.py declares it): a new one re-renders no
+    abstract, and the site is the one a build without the cache makes."""
+    run(seed_content, tmp_path / "site")
+    config = seed_content / "proceedings.yaml"
+    text = config.read_text(encoding="utf-8")
+    assert "\ndescription: " in text
+    config.write_text(text.replace("\ndescription: ", "\ndescription: Quokkas. "), encoding="utf-8")
+    run(seed_content, tmp_path / "uncached", cache=False)
+    guards = forbid()
+    run(seed_content, tmp_path / "site")
+    assert guards["render"].calls == 0
+    assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
+    assert b"Quokkas. Abstracts" in (tmp_path / "site" / "index.html").read_bytes()
+
+
 @pytest.mark.parametrize("damage", ["flip a byte", "truncate", "empty", "garbage header"])
 def test_a_damaged_cache_is_ignored_and_replaced(seed_content, tmp_path, damage, forbid):
     run(seed_content, tmp_path / "uncached", cache=False)
@@ -154,6 +172,24 @@ def test_a_well_formed_entry_of_the_wrong_shape_is_not_trusted(seed_content, tmp
     assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
 
 
+def test_a_rendered_abstract_of_another_shape_is_rendered_again(seed_content, tmp_path, forbid):
+    """A cached rendering whose fields are not RenderedPaper's (kept by a build whose RenderedPaper had other
+    fields) is a miss: the abstract is rendered again, not a crash (found by mypy, pipeline/rendering.py)."""
+    run(seed_content, tmp_path / "uncached", cache=False)
+    run(seed_content, tmp_path / "site")
+    (folder,) = (seed_content / CACHE_DIR).glob("abstracts-*")
+    shard = sorted(folder.iterdir())[0]
+    records = json.loads(shard.read_bytes().split(b"\n", 1)[1])
+    for record in records.values():
+        record["fields"]["a_field_gone_since"] = ""
+    data = json.dumps(records).encode()
+    sealed.write_atomically(shard, sealed.header_of(data), data)  # sealed with this user's key: trusted
+    guards = forbid(renders=len(records))
+    run(seed_content, tmp_path / "site")
+    assert guards["render"].calls == len(records) > 0
+    assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
+
+
 def test_an_unwritable_cache_only_makes_the_build_slower(seed_content, tmp_path):
     (seed_content / CACHE_DIR).write_text("a file where the cache folder should be")
     run(seed_content, tmp_path / "site")
@@ -176,8 +212,9 @@ def test_entry_cache_keeps_only_the_records_a_build_used(tmp_path):
 
 
 def test_the_cache_never_loads_pickles(tmp_path):
-    source = Path(cache_module.__file__).read_text(encoding="utf-8")
-    assert "pickle" not in source.replace("never pickles", "")
+    for module in (cache_module, sealed):
+        source = Path(module.__file__).read_text(encoding="utf-8")
+        assert "pickle" not in source.replace("never pickles", "")
     store = BuildCache(tmp_path)
     store.store_json("x", "k", {"a": [1, "ü"]})
     header, payload = (tmp_path / "x-k").read_bytes().split(b"\n", 1)
@@ -231,7 +268,7 @@ def test_an_error_in_a_forked_job_is_raised_in_the_parent():
     with pytest.raises(OSError, match="No space left on device") as info:
         in_parallel(_fail_in_child)()
     assert info.value.filename == "site/.site.staging/x.html"
-    assert map_chunks(lambda chunk: [x * 2 for x in chunk], [[1, 2], [3], [4, 5]]) == [[2, 4], [6], [8, 10]]
+    assert Executor(2).chunks(lambda chunk: [x * 2 for x in chunk], [[1, 2], [3], [4, 5]]) == [[2, 4], [6], [8, 10]]
 
 
 def test_a_cancelled_forked_job_stops():
@@ -253,7 +290,7 @@ def test_a_forked_job_ends_when_done_though_its_result_outgrows_the_pipe():
 
 
 def test_free_heap_pages_go_back_to_the_system_before_each_fork(monkeypatch):
-    from generator.pipeline import background
+    from generator.runtime import background
 
     released = []
     monkeypatch.setattr(background, "release_free_memory", lambda: released.append(True))
@@ -273,7 +310,7 @@ def test_a_failing_share_in_this_process_stops_the_forked_shares(tmp_path):
         return chunk
 
     with pytest.raises(ValueError):
-        map_chunks(work, [["here"], ["there"]])
+        Executor(2).chunks(work, [["here"], ["there"]])
     time.sleep(2)
     assert not marker.exists(), "a forked share went on writing after the build failed"
     assert os.getpid()  # still here
@@ -292,7 +329,7 @@ def test_records_are_kept_in_shards_read_only_when_asked_for(tmp_path):
     assert 100 < len(shards) <= 256 and all(len(p.name) == 2 for p in shards)
     for shard in shards:  # each shard is a checked entry of its own
         header, payload = shard.read_bytes().split(b"\n", 1)
-        assert header == b"proceedings-cache 2 " + cache_module.payload_digest(payload).encode()
+        assert header == b"proceedings-cache 2 " + sealed.payload_digest(payload).encode()
 
     second = EntryCache(store, "things", "v1")
     assert second.get("key7") == {"n": 7, "text": "é𝑥"}

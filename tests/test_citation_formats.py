@@ -255,12 +255,24 @@ def block_data(path: Path) -> dict:
     return json.loads(json.loads(match.group(2)))
 
 
+def filled(format: dict, pieces: list[str], values: dict) -> str:
+    """A text's pieces with their holes filled, as reading-list.js fills them (tests/js/reading_list.mjs runs it)."""
+    fill = (lambda v: json.dumps(v, ensure_ascii=False)[1:-1]) if format["json"] else str
+    return "".join(fill(values[piece]) if n % 2 else piece for n, piece in enumerate(pieces))
+
+
 def test_the_reading_lists_blocks_hold_each_papers_citations_as_the_volumes_files_do(volume):
-    from generator.publish.reading_list import ABSTRACT, file_of
+    """Each record's texts, filled from its key, title and abstract, are the volume's files' (a paper's CSL-JSON
+    with its abstract); the key, title and abstract are written once, in the record, not in every format."""
+    from generator.publish.reading_list import KEYS, file_of
 
     site, papers = volume
     manifest = block_data(site / "assets" / "reading" / "manifest.js")
-    assert manifest == {"files": 1, "title": "Proceedings of the First Workshop on Tiny Things"}
+    assert {k: manifest[k] for k in ("files", "title", "keys")} == {
+        "files": 1, "title": "Proceedings of the First Workshop on Tiny Things", "keys": KEYS}
+    formats = {format["name"]: format for format in manifest["formats"]}
+    assert [(f["name"], f["suffix"]) for f in manifest["formats"]] == [
+        ("bib", ".bib"), ("ris", ".ris"), ("csl", ".csl.json")]
     bib = (site / "proceedings.bib").read_text(encoding="utf-8")
     # proceedings.ris: each record ends in "ER  - " and a line break; records are a blank line apart
     ris_records = [record + "ER  - \r\n" for record in
@@ -271,15 +283,20 @@ def test_the_reading_lists_blocks_hold_each_papers_citations_as_the_volumes_file
     once = 0
     for paper in papers:
         block = block_data(site / "assets" / "reading" / f"{file_of(paper['slug'], manifest['files'])}.js")
-        record = block[paper["slug"]]
-        assert record["c"]["title"] == paper["title"] and record["u"] == unquote(paper["url"])
-        assert record["a"] == [author["name"] for author in paper["authors"]]
-        assert record["b"] in bib
-        assert record.get("p", "") == paper["abstract"]  # the abstract, written once in the record
-        if paper["abstract"] and one_line(paper["abstract"]) == paper["abstract"]:  # not again in "r"
-            assert record["r"].count(ABSTRACT) == 1 and paper["abstract"] not in record["r"]
+        record = {name: block[paper["slug"]].get(key, "") for name, key in KEYS.items()}
+        assert record["title"] == paper["title"] and record["url"] == unquote(paper["url"])
+        assert record["authors"] == [author["name"] for author in paper["authors"]]
+        assert record["abstract"] == paper["abstract"]
+        values = {**record, "container": manifest["title"]}  # the proceedings' title: once, in the manifest
+        texts = {name: filled(formats[name], pieces, values) for name, pieces in record["texts"].items()}
+        assert texts["bib"] in bib and texts["bib"].startswith(f"@inproceedings{{{record['key']},")
+        assert texts["ris"] == ris_records[paper["order"] - 1]
+        item = csl_items[paper["order"] - 1]
+        assert json.loads(texts["csl"]) == ({**item, "abstract": paper["abstract"]} if paper["abstract"] else item)
+        assert texts["csl"] == json.dumps(json.loads(texts["csl"]), ensure_ascii=False, separators=(",", ":"))
+        for name, pieces in record["texts"].items():  # the key is a hole of every format (a PDF's address may
+            assert pieces[1::2].count("key") == 1, name  # hold the same words: PMLR's .../doe23a/doe23a.pdf)
+        if paper["abstract"] and one_line(paper["abstract"]) == paper["abstract"]:  # a hole, not written again
+            assert all(paper["abstract"] not in "".join(pieces[::2]) for pieces in record["texts"].values())
             once += 1
-        ris = record["r"].replace(ABSTRACT, record.get("p", ""))  # as reading-list.js does
-        assert ris == ris_records[paper["order"] - 1]
-        assert record["c"] == csl_items[paper["order"] - 1] and "abstract" not in record["c"]
     assert once > 0

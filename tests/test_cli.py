@@ -126,7 +126,7 @@ def test_progress_only_on_a_terminal_and_warnings_summarised():
     import io
 
     from generator.errors import Diagnostic
-    from generator.commands.reporter import ConsoleReporter
+    from generator.reporter import ConsoleReporter
 
     class Terminal(io.StringIO):
         def isatty(self):
@@ -137,7 +137,8 @@ def test_progress_only_on_a_terminal_and_warnings_summarised():
         reporter = ConsoleReporter(stream)
         reporter.progress("render templates", 10, 10)
         for number in range(60):
-            reporter.report(Diagnostic("warning", f"undefined macro \\m{number % 3}", "papers/x.md"))
+            reporter.report(Diagnostic("warning", f"undefined macro \\m{number % 3}", "papers/x.md",
+                                       code="latex-unknown-macro"))
         assert "30 more warnings not shown" in reporter.summary()
     assert "\r" not in piped.getvalue() and "render templates: 10/10" in terminal.getvalue()
     assert piped.getvalue().count("warning:") == 30

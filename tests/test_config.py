@@ -2,7 +2,9 @@ import datetime as dt
 
 import pytest
 
-from generator.model.config import Config, load_config
+from dataclasses import field, fields, make_dataclass
+
+from generator.model.config import SHAPES, Config, config_digest, load_config, shapes, undeclared_fields
 from generator.errors import ConfigError
 from generator.latex import MacroDef
 
@@ -67,3 +69,49 @@ def test_text_from_the_config_is_cleaned_as_a_pages_text_is(tmp_path):
     assert config.title == "Proceedings of ML 2026"
     assert config.description == "One line.\nAnother line."
     assert not any(char in str(config) for char in "\x00\x07\x0b\x0c\u200b")
+
+
+def test_every_config_field_says_which_outputs_it_shapes():
+    """A new field must declare what it shapes (``metadata=shapes(…)``): the cache's digests are made of
+    the fields that shape each output, so a field that says nothing would leave them guessing."""
+    assert undeclared_fields() == [], "declare what these fields shape: metadata=shapes(...) (model/config.py)"
+    for f in fields(Config):
+        assert set(f.metadata["shapes"]) <= SHAPES.keys(), f.name
+        if "abstracts" in f.metadata["shapes"]:  # every page shows abstracts
+            assert "pages" in f.metadata["shapes"], f.name
+
+
+def test_a_field_that_says_nothing_is_found_and_counted_in_every_digest():
+    extended = make_dataclass("Extended", [("quokka", str, field(default=""))], bases=(Config,), frozen=True)
+    assert undeclared_fields(extended) == ["quokka"]
+    for shape in SHAPES:  # a miss rather than a stale hit, until it says
+        assert config_digest(extended(quokka="a"), shape) != config_digest(extended(quokka="b"), shape)
+    with pytest.raises(ValueError):
+        shapes()
+    with pytest.raises(ValueError):
+        shapes("pagez")
+
+
+def _another(value, name: str):
+    """A value of the same kind as ``value`` that differs from it."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, tuple):
+        return (*value, "Another")
+    if isinstance(value, dict):
+        return {**value, "another": MacroDef("x")}
+    if value is None and name.endswith("date"):
+        return dt.date(2024, 7, 1)
+    return f"{value or ''}another"
+
+
+def test_each_digest_moves_with_exactly_the_fields_that_shape_it():
+    base = Config()
+    for f in fields(Config):
+        changed = Config(**{f.name: _another(getattr(base, f.name), f.name)})
+        moved = {shape for shape in SHAPES if config_digest(changed, shape) != config_digest(base, shape)}
+        assert moved == set(f.metadata["shapes"]), f.name
+    with pytest.raises(ValueError):
+        config_digest(base, "pagez")

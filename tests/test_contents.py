@@ -12,7 +12,7 @@ import pytest
 
 from contents_fixtures import COLT_PAPERS, COLT_SESSIONS, colt2020_csv
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.derive.groups import day_key, natural_key, time_key
 from generator.render.contents import plan_contents
 
@@ -104,6 +104,7 @@ def big_volume(content: Path, count: int) -> None:
     (content / "papers.jsonl").write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_big_volume_is_split_by_its_topics_into_pages_within_300_kb_gzip(tmp_path):
     """3,000 papers: a contents page per group (the primary topic), the biggest cut into named parts, each
     page within 300 KB gzip; the home page lists every group; every paper is listed once; links resolve."""

@@ -17,7 +17,9 @@ import pytest
 
 import corpora
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
+
+pytestmark = pytest.mark.slow  # starts whole processes: CI runs it, the fast lane does not
 
 # corpus → keep every n-th abstract
 CORPUS_FILES = {"fixture": 1, "iclr-2020.jsonl": 1, "neurips-2010-2018.jsonl": 1}

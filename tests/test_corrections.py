@@ -97,6 +97,10 @@ def test_a_retraction_shows_on_the_page_its_list_items_and_the_feeds(tmp_path):
     assert record["versions"] == [{"version": "v2", "date": "2026-02-01", "note": "Camera-ready."}]
     assert "note = {Retracted 2026-05-01: Data <script>alert(1)</script> \\& " in (
         site / "proceedings.bib").read_text(encoding="utf-8")
+    # Every format says what the BibTeX says: a retraction travels with the reference (RIS N1, CSL-JSON note).
+    assert f"\r\nN1  - Retracted 2026-05-01: {note}\r\n" in (site / "proceedings.ris").read_bytes().decode("utf-8")
+    item = json.loads((site / "proceedings.csl.json").read_text(encoding="utf-8"))[record["order"] - 1]
+    assert item["note"] == f"Retracted 2026-05-01: {note}"
 
 
 def test_a_retraction_is_localised(tmp_path):

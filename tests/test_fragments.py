@@ -10,7 +10,7 @@ import jinja2
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.render import html
 from generator.render.fragments import FRAGMENTS, OnceExtension
 

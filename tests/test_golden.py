@@ -63,7 +63,7 @@ def test_bundled_pages_are_up_to_date(seed_content):
     """content/papers/ is what the generator makes of the list: building changes nothing."""
     from generator.pipeline.stages import sync_project
     from generator.content.project import load_project
-    from generator.commands.reporter import Reporter
+    from generator.reporter import Reporter
 
     reporter = Reporter()
     plan = sync_project(load_project(seed_content, reporter), reporter, apply=False)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.pipeline import hosting
 from generator.pipeline.hosting import host_warnings, site_size
 

@@ -18,8 +18,8 @@ from babel.support import NullTranslations
 from conftest import REPO, write_list
 from generator.commands.build import build
 from generator.model.config import load_config
-from generator.render.i18n import LOCALES_DIR, Interface, catalogue_for, catalogue_locales, interface, plural_forms
-from generator.commands.reporter import Reporter
+from generator.text.i18n import LOCALES_DIR, Interface, catalogue_for, catalogue_locales, interface, plural_forms
+from generator.reporter import Reporter
 
 TEMPLATES = REPO / "themes" / "default" / "templates"
 SEARCH_JS = REPO / "themes" / "default" / "static" / "search.js"
@@ -34,7 +34,7 @@ ABSTRACTS = [
 
 
 # Python modules that show interface words themselves, marked N_ (the default title): babel.cfg reads them too.
-PYTHON_MESSAGES = [REPO / "generator" / "render" / "i18n.py"]
+PYTHON_MESSAGES = [REPO / "generator" / "text" / "i18n.py"]
 
 
 def template_messages() -> dict[tuple[str, str | None], tuple[str, str]]:

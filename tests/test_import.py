@@ -20,9 +20,9 @@ from generator.pipeline.stages import sync_project
 from generator.content.project import load_project
 from generator.errors import ContentError
 from generator.content.pages import split_front_matter
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.text.slugs import slugify
-from generator.content.yamlutil import load_mapping
+from generator.text.yamlutil import load_mapping
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sources"
 FORMATS = ["bib", "csv", "tsv", "jsonl"]
@@ -263,6 +263,7 @@ def test_a_list_and_a_bibtex_file_build_together(tmp_path):
 
 # -- real-looking and real data ------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("corpus", ["fixture", "real"])
 def test_corpora_import_and_build_with_titles_and_authors(tmp_path, corpus):
     if corpus == "fixture":

@@ -1,9 +1,12 @@
 """`pip install .` into a fresh virtual environment gives a working tool."""
 
+import pytest
 import subprocess
 import venv
 
 from conftest import REPO, copy_content
+
+pytestmark = pytest.mark.slow  # starts whole processes: CI runs it, the fast lane does not
 
 
 def test_installed_tool_builds_from_another_directory(tmp_path):

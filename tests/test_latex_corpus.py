@@ -9,6 +9,7 @@ inside a formula show an error or markup. bench/latex_report.py gives the detail
 
 from __future__ import annotations
 
+import pytest
 import importlib.util
 import json
 import re
@@ -41,6 +42,7 @@ def test_the_fixture_shows_markup_or_errors_only_where_cut_inside_a_formula():
     assert flawed == cut
 
 
+@pytest.mark.slow
 def test_corpus_meets_the_fidelity_aims():
     files = [corpora.path(name, "the fidelity aims are rates over 5,000 abstracts") for name in corpora.REAL_FILES]
     renderer = AbstractRenderer()

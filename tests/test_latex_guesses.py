@@ -7,7 +7,7 @@ import json
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.latex import AbstractRenderer, MacroDef
 from generator.latex.guesses import advice, guess, guess_argument, pin_line
 

@@ -15,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from generator import diagnostics as codes
 from generator.latex import AbstractRenderer, MacroDef, RenderedAbstract, TexProblem
+
+UNKNOWN = codes.LATEX_UNKNOWN_MACRO
 
 FIXTURES = Path(__file__).parent / "fixtures" / "latex"
 # The bundled list (the same file as ../shared/seed/neurips-2026.txt), so that a fresh clone renders it too.
@@ -87,7 +90,7 @@ def test_fixture(renderer, path, source, expected):
 def test_an_unknown_text_macro_is_its_name_or_its_argument(renderer, source, name, shown):
     """Never an error box in the reader's sentence: the name (or the argument) in the text's style, reported."""
     result = renderer.render(source)
-    assert result.problems == (TexProblem(f"undefined macro \\{name}", f"\\{name}"),)
+    assert result.problems == (TexProblem(f"undefined macro \\{name}", f"\\{name}", UNKNOWN, name),)
     assert f'<span class="tex-unknown" title="undefined macro \\{name}">{shown}</span>' in result.html
     assert "tex-error" not in result.html and "\\" not in re.sub(r'title="[^"]*"', "", result.html)
     assert shown in result.plain and "\\" not in result.plain
@@ -104,7 +107,8 @@ def test_an_authors_text_macro_is_guessed_by_convention(renderer, source, name, 
     words. Both are guesses, reported with the line that pins them, never an unknown mark."""
     result = renderer.render(source)
     assert result.problems == () and "tex-unknown" not in result.html
-    assert result.guesses == (TexProblem(f"guessed \\{name} as {body}", f"\\{name}"),)
+    assert result.guesses == (TexProblem(f"guessed \\{name} as {body}", f"\\{name}", codes.LATEX_MACRO_GUESSED, name,
+                                         body),)
     assert html in result.html
 
 
@@ -120,20 +124,20 @@ def test_a_reference_into_the_paper_shows_as_latex_shows_a_missing_label(rendere
     assert label not in result.plain and "??" in result.plain
 
 
-@pytest.mark.parametrize("source, message, snippet", [
-    (r"(LRR)~\cite{tpami", r"missing argument for \cite", r"\cite{tpami"),
-    (r"at most (O\left(\alpha", r"\left without a matching \right", r"\left"),
-    (r"ratio \frac{a}", r"missing argument for \frac", r"\frac"),
-    (r"$\loop + 1$", r"macro \loop expands without end (does it use itself?)", r"$\loop + 1$"),
-    (r"$\bomb$", r"macro \bomb expands without end (does it use itself?)", r"$\bomb$"),
-    (r"$\pair{a}$", r"macro \pair expects 2 arguments", r"$\pair{a}$"),
-    (r"$\left( x$", r"\left without a matching \right", r"$\left( x$"),
-    (r"$\frac{a}{$", "incomplete math (a command is missing its argument)", r"$\frac{a}{$"),
-    (r"an \emph, alone", r"missing argument for \emph", r"\emph"),
+@pytest.mark.parametrize("source, message, snippet, code", [
+    (r"(LRR)~\cite{tpami", r"missing argument for \cite", r"\cite{tpami", codes.LATEX_MISSING_ARGUMENT),
+    (r"at most (O\left(\alpha", r"\left without a matching \right", r"\left", codes.LATEX_MISSING_ARGUMENT),
+    (r"ratio \frac{a}", r"missing argument for \frac", r"\frac", codes.LATEX_MISSING_ARGUMENT),
+    (r"$\loop + 1$", r"macro \loop expands without end (does it use itself?)", r"$\loop + 1$", codes.LATEX_MATH_ERROR),
+    (r"$\bomb$", r"macro \bomb expands without end (does it use itself?)", r"$\bomb$", codes.LATEX_MATH_ERROR),
+    (r"$\pair{a}$", r"macro \pair expects 2 arguments", r"$\pair{a}$", codes.LATEX_MATH_ERROR),
+    (r"$\left( x$", r"\left without a matching \right", r"$\left( x$", codes.LATEX_MATH_ERROR),
+    (r"$\frac{a}{$", "incomplete math (a command is missing its argument)", r"$\frac{a}{$", codes.LATEX_MATH_ERROR),
+    (r"an \emph, alone", r"missing argument for \emph", r"\emph", codes.LATEX_MISSING_ARGUMENT),
 ])
-def test_problem_is_reported(renderer, source, message, snippet):
+def test_problem_is_reported(renderer, source, message, snippet, code):
     result = renderer.render(source)
-    assert result.problems == (TexProblem(message, snippet),)
+    assert [(p.message, p.source, p.code) for p in result.problems] == [(message, snippet, code)]
     shown = f'<span class="tex-error" title="{html.escape(message)}">{html.escape(snippet, quote=False)}</span>'
     assert shown in result.html
 
@@ -158,7 +162,8 @@ def test_undefined_macro_in_math_is_marked_in_place(renderer, source, names, kep
         assert (f'<mi mathvariant="normal" class="tex-unknown" title="undefined macro \\{name}">{name}</mi>'
                 in result.html)
         assert name in result.plain and f"\\{name}" not in result.plain
-    assert result.problems == tuple(TexProblem(f"undefined macro \\{name}", f"\\{name}") for name in names)
+    assert result.problems == tuple(TexProblem(f"undefined macro \\{name}", f"\\{name}", UNKNOWN, name)
+                                    for name in names)
 
 
 def test_problems_do_not_leak_between_renders(renderer):
@@ -179,7 +184,8 @@ def test_config_macro_beats_a_text_command():
 
 
 def test_renderer_without_macros_reports_config_macros():
-    assert AbstractRenderer().render(r"$\dVC$").problems == (TexProblem(r"undefined macro \dVC", r"\dVC"),)
+    assert AbstractRenderer().render(r"$\dVC$").problems == (
+        TexProblem(r"undefined macro \dVC", r"\dVC", UNKNOWN, "dVC"),)
 
 
 def test_render_returns_the_public_type(renderer):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.sources import bibtex
 
 VENUES = Path(__file__).parent / "fixtures" / "venues"

@@ -17,7 +17,7 @@ from xml.etree import ElementTree
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 FIXTURE = Path(__file__).parent / "fixtures" / "math-titles"
 MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">'

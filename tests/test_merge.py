@@ -8,8 +8,9 @@ from hypothesis import given, settings, strategies as st
 from generator.content.merge import Derived, plan_sync
 from generator.content.pages import read_page, render_page, split_front_matter
 from generator.sources.plainlist import parse
-from generator.content.yamlutil import load_mapping
+from generator.text.yamlutil import load_mapping
 from generator.errors import ContentError
+from generator.runtime.executor import Executor
 
 ABSTRACTS = [
     "We introduce Alpha, a method for sorting. It is fast and simple to use in practice.",
@@ -179,7 +180,7 @@ def test_pages_read_on_two_cores_are_the_pages_read_on_one(tmp_path):
         meta = {"id": str(n), "title": f"Paper {n}", "slug": f"paper-{n}", "tags": ["a"], "order": n}
         (papers / f"paper-{n}.md").write_text(render_page(meta, f"Abstract {n}."), encoding="utf-8")
     (papers / "paper-7.md").write_text("---\ntitle: [unclosed\n---\n\nBody\n", encoding="utf-8")
-    one, two = read_pages(tmp_path, jobs=1), read_pages(tmp_path, jobs=2)
+    one, two = read_pages(tmp_path, Executor(1)), read_pages(tmp_path, Executor(2))
     assert list(one) == list(two)
     for path in one:
         a, b = one[path], two[path]
@@ -196,7 +197,7 @@ _PRINTABLE = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40).f
 def test_a_written_page_is_the_page_read_back(tmp_path_factory, title, tags, order, body, extra):
     """A cold build takes the pages it writes as written (pages.written_page) instead of parsing their YAML
     again: that must be exactly what reading the file gives, or the page is read."""
-    from generator.pipeline.output import write_atomically
+    from generator.runtime.output import write_atomically
     from generator.content.pages import read_page, render_page, written_page
 
     meta = {"id": "7", "title": title, "slug": "a-b", "tags": tags, **extra, "order": order,

@@ -97,6 +97,7 @@ def test_an_ml_volume_keeps_the_taxonomy(tmp_path):
     assert "abbe24a" in tags and tags["abbe24a"] and set(tags["abbe24a"]) <= TAXONOMY_TAGS | {OTHER}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["iclr-2020.jsonl", "neurips-2010-2018.jsonl"])
 def test_the_taxonomy_still_fits_the_real_ml_corpora(name):
     records = corpora.read(corpora.path(name, "the real ML volumes the taxonomy must still fit"))

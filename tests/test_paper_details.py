@@ -8,7 +8,8 @@ import bibtexparser
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
+from record_fixtures import warnings
 
 RECORDS = [
     {"id": "p1", "title": "Graphs That Learn Their Own Edges",
@@ -91,7 +92,7 @@ def test_author_pages_and_index(site):
     # by family name: Babbage, Lovelace, Mallory…, Müller, 张伟
     assert names[:2] == ["Charles Babbage", "Ada Lovelace"]
     assert "5 authors" in index
-    # A Chinese name keeps its characters in the address (README, "Chinese and Japanese proceedings").
+    # A Chinese name keeps its characters in the address (docs/languages.md, "Chinese and Japanese proceedings").
     assert "张伟" in (site / "authors" / "张伟.html").read_text(encoding="utf-8")
     assert not list((site / "authors").glob("author-*.html"))
     home = (site / "index.html").read_text(encoding="utf-8")
@@ -199,3 +200,21 @@ def test_marks_of_equal_contribution_are_not_part_of_a_name(tmp_path):
     build(content, tmp_path / "site", Reporter())
     assert sorted(p.name for p in (tmp_path / "site" / "authors").glob("*.html")) == [
         "abhinav-gupta.html", "index.html", "jorg-muller.html"]
+
+
+# -- ORCID check digit --------------------------------------------------------------------------------
+
+def test_an_orcid_with_a_bad_check_digit_is_warned_about_and_left_out():
+    import json
+
+    from generator.sources import jsonlines
+
+    authors = [{"name": "Jane Doe", "orcid": "0000-0002-1825-0097"},  # ORCID's own example: valid
+               {"name": "Josiah Carberry", "orcid": "https://orcid.org/0000-0002-1825-0096"},  # one digit off
+               {"name": "Ann Ex", "orcid": "0000-0002-9079-593x"}]  # X: a check digit of 10
+    lines = [json.dumps({"title": "One", "abstract": "x"}), json.dumps({"title": "Two", "authors": authors})]
+    source = jsonlines.parse("\n".join(lines) + "\n", "p.jsonl")
+    orcids = [author.orcid for author in source.entries[1].details.authors]
+    assert orcids == ["0000-0002-1825-0097", "", "0000-0002-9079-593X"]
+    assert warnings(source) == [(2, "“Two”: `authors` author 2 (Josiah Carberry): ORCID '0000-0002-1825-0096' has a "
+                                    "wrong check digit (a typo?); left out")]

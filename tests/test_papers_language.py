@@ -4,6 +4,7 @@ title; `language:` in the config still wins, and an English volume is as it was.
 
 from __future__ import annotations
 
+import pytest
 import json
 import os
 import re
@@ -36,6 +37,7 @@ def home(site: Path) -> str:
     return (site / "index.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_japanese_papers_make_a_japanese_site_titled_in_japanese(tmp_path):
     site, output = build(tmp_path, [JA_CSV])
     page = home(site)
@@ -45,6 +47,7 @@ def test_japanese_papers_make_a_japanese_site_titled_in_japanese(tmp_path):
     assert json.loads((site / "papers.json").read_text(encoding="utf-8"))  # the rest of the site as ever
 
 
+@pytest.mark.slow
 def test_the_configs_language_wins(tmp_path):
     site, output = build(tmp_path, [JA_CSV], config="language: en\n")
     page = home(site)
@@ -52,6 +55,7 @@ def test_the_configs_language_wins(tmp_path):
     assert "most papers are written in" not in output
 
 
+@pytest.mark.slow
 def test_chinese_papers_make_a_chinese_site_and_keep_their_own_title(tmp_path):
     site, output = build(tmp_path, [ZH_LIST, ZH_PAPERS], config="description: 论文摘要\n")
     page = home(site)
@@ -76,6 +80,7 @@ def test_a_volume_titled_only_by_its_languages_default_is_untitled():
     assert Volume("言語処理学会 第30回年次大会", language="ja").titled and Volume("論文集").titled
 
 
+@pytest.mark.slow
 def test_in_an_archive_a_japanese_volume_without_a_title_is_named_by_its_folder(tmp_path):
     content, site = tmp_path / "series", tmp_path / "site"
     for name, source in (("2024", JA_CSV), ("2025", ZH_PAPERS)):

@@ -1,4 +1,4 @@
-"""One person, one rule (derive/people.py, content/people_file.py): a volume's author pages and an archive's people
+"""One person, one rule (derive/people.py, derive/people_file.py): a volume's author pages and an archive's people
 pages agree about who is one person, and people.yaml decides what the rule cannot (issue 26)."""
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ from generator.commands.cli import main
 from generator.errors import ContentError
 from generator.model.paper import Author
 from generator.derive.people import Rules, fold, group, variants
-from generator.content.people_file import parse_rules
-from generator.commands.reporter import Reporter
+from generator.derive.people_file import parse_rules
+from generator.reporter import Reporter
 
 from archive_fixtures import make_archive
+from record_fixtures import jsonl_content, records
 
 A, B = "0000-0001-5109-3700", "0000-0002-9079-593X"
 
@@ -34,7 +35,7 @@ def grouped(*papers, rules=None):
 
 def warnings_of(people) -> list[str]:
     found: list[str] = []
-    people.report(lambda message, *where: found.append(message))
+    people.report(lambda message, *where, **fields: found.append(message))
     return found
 
 
@@ -215,7 +216,7 @@ def test_a_people_file_that_cannot_be_used_names_its_line(text, line, message):
 
 def test_an_unknown_key_of_the_people_file_is_warned_about():
     warned = []
-    rules = parse_rules("same:\n  - [J. Doe, Jane Doe]\nmerge: []\n", "people.yaml", lambda *a: warned.append(a))
+    rules = parse_rules("same:\n  - [J. Doe, Jane Doe]\nmerge: []\n", "people.yaml", lambda *a, **_: warned.append(a))
     assert rules.same == (("J. Doe", "Jane Doe"),)
     assert len(warned) == 1 and "unknown key 'merge'" in warned[0][0] and warned[0][1:] == ("people.yaml", 3)
 
@@ -248,6 +249,7 @@ def test_simon_s_du_written_two_ways_is_one_author_page(tmp_path):
     assert "2 authors" in (tmp_path / "site" / "authors" / "index.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_the_archive_and_its_volume_agree_simon_is_one_person(tmp_path):
     reporter = Reporter()
     build_archive(make_archive(tmp_path), tmp_path / "site", reporter)
@@ -287,6 +289,7 @@ def test_a_broken_people_file_stops_the_build_naming_its_line(tmp_path, capsys):
     assert "people.yaml:2: `same`: 'J. Doe' is not a list of two or more names" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_an_archives_people_file_applies_to_every_volume_and_the_people_pages(tmp_path, capsys):
     content = make_archive(tmp_path)
     assert main(["check", "--content", str(content)]) == 0
@@ -328,7 +331,25 @@ def test_past_thirty_warnings_check_counts_the_people_ones_and_v_prints_each(tmp
     assert main(["check", "--content", str(content)]) == 0
     err = capsys.readouterr().err
     assert err.count("names that may be one person: “") == 30
-    assert "30 more warnings not shown (-v shows all): 30 × names that may be one person" in err
+    assert "30 more warnings not shown (-v shows all):\n  30 × name-variant: two spellings likely name one person " \
+           "(people.yaml)\n" in err
     assert main(["check", "-v", "--content", str(content)]) == 0
     err = capsys.readouterr().err
     assert all(f"\n  - [J. {family[n]}, Jane {family[n]}]\n" in err for n in range(60))
+
+
+# -- 4. a paper with thousands of authors --------------------------------------------------------------
+
+def test_lists_name_a_few_authors_of_a_huge_paper_and_its_page_all(tmp_path):
+    names = [f"Author Number{n}" for n in range(400)]
+    content = jsonl_content(tmp_path, records(authors=names))
+    build(content, tmp_path / "site", Reporter())
+    site = tmp_path / "site"
+    author_page = (site / "authors" / "author-number399.html").read_text(encoding="utf-8")
+    assert "Author Number8, Author Number9 et al. (390 more)</p>" in author_page
+    assert "Author Number10<" not in author_page and "Author Number10," not in author_page
+    paper = next(p for p in (site / "papers").glob("*.html") if "Number399" in p.read_text(encoding="utf-8"))
+    assert all(name in paper.read_text(encoding="utf-8") for name in names)
+    # Output linear in the input: 400 author pages stay small, not 400 copies of 400 names.
+    author_pages = sum(p.stat().st_size for p in (site / "authors").glob("author-*.html"))
+    assert author_pages < 400 * 8_000

@@ -13,7 +13,7 @@ from generator.pipeline import rendering
 from generator.commands.build import build
 from generator.commands.check import check
 from generator.pipeline.live import LiveSite
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 OUTPUTS = ["search", "relate", "render", "publish"]
 ALL = ["project", "pages", "papers", "rendered", *OUTPUTS]
@@ -101,24 +101,22 @@ def test_a_template_saved_with_a_list_reaches_every_page(seed_content, tmp_path)
         live.close()
 
 
-def test_abstracts_rendered_to_derive_titles_in_workers_are_not_rendered_again(tmp_path, monkeypatch):
+def test_abstracts_rendered_to_derive_titles_in_workers_are_not_rendered_again(tmp_path, monkeypatch, large_sizes):
     """A cold build renders each new abstract once: to derive its title, in a forked worker for half of
     them; the render stage then finds every rendering in this process."""
     import corpora
     from conftest import write_list
-    from generator.content import project as project_module
+    from generator.runtime.executor import Executor
     from generator.latex import AbstractRenderer
     from generator.content.project import load_project, make_deriver
 
     abstracts = [" ".join(record["abstract"].split()) for record in corpora.records(60)]
-    # Fork for a list this short: the threshold only saves a fork's cost, the handing back is the same.
-    monkeypatch.setattr(project_module, "DERIVE_IN_PARALLEL", len(abstracts) // 2)
     content = tmp_path / "content"
     content.mkdir()
     write_list(content / "papers.txt", "NeurIPS sample", abstracts)
     project = load_project(content, Reporter())
     entries = list(project.sources[0].entries)
-    make_deriver(project, Reporter(), jobs=2)(entries)
+    make_deriver(project, Reporter(), Executor(2))(entries)  # forked for a list this short (large_sizes)
 
     fresh = AbstractRenderer(project.config.macros)
     expected = {entry.text: fresh.render(entry.text) for entry in entries[-5:]}

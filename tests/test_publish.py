@@ -29,8 +29,9 @@ from generator.publish import feeds
 from generator.publish.feeds import ATOM_NS, ROBOTS_PATH, SITEMAP_NS
 from generator.publish.meta import paper_meta
 from generator.model.volume import Volume, key_prefix
-from generator.commands.reporter import Reporter
-from generator.render.html import SiteInfo, SiteRenderer
+from generator.reporter import Reporter
+from generator.render.html import SiteRenderer
+from generator.render.site_info import SiteInfo
 from generator.render.theme import Theme
 
 HOSTILE = r'<script>alert(1)</script> & "quotes" 50% of {x} ~a^b #1 a_b \ $\alpha_{1}$'
@@ -227,7 +228,8 @@ def test_volume_bib_has_one_entry_per_paper(seed_content):
 def test_meta_tags_with_date_and_base_url(seed_content):
     publication, papers, _, _ = published(seed_content)
     paper = by_id(papers, "1")
-    tags = {(t.attribute, t.key): t.content for t in paper_meta(paper, publication.volume)}
+    reference = publication.references[paper.paper.id]
+    tags = {(t.attribute, t.key): t.content for t in paper_meta(reference, publication.volume)}
     assert tags[("name", "citation_title")] == paper.title_plain
     assert tags[("name", "citation_conference_title")] == "NeurIPS 2026 论文列表"
     assert tags[("name", "citation_publication_date")] == "2026/12/06"
@@ -239,7 +241,7 @@ def test_meta_tags_with_date_and_base_url(seed_content):
 
 def test_meta_tags_without_date_or_base_url(seed_content):
     publication, papers, _, _ = published(seed_content, date=None, base_url="")
-    keys = {t.key for t in paper_meta(papers[0], publication.volume)}
+    keys = {t.key for t in paper_meta(publication.references[papers[0].paper.id], publication.volume)}
     assert keys == {"citation_title", "citation_conference_title", "og:type", "og:title", "og:site_name"}
 
 
@@ -268,12 +270,12 @@ def test_paper_template_escapes_every_value(seed_content):
 
 def test_without_a_date_no_feed_and_a_warning_when_publishing(seed_content):
     warnings = []
-    publication, _, _, _ = published(seed_content, date=None, warn=lambda message, path: warnings.append(path))
+    publication, _, _, _ = published(seed_content, date=None, warn=lambda message, path, **_: warnings.append(path))
     files = publication.files(["index.html"])
     assert FEED_PATH not in files and publication.template_globals() == {"feed_url": ""}
     assert warnings == ["proceedings.yaml"]
     assert files[NOJEKYLL] == b""
-    published(seed_content, date=None, base_url="", warn=lambda message, path: warnings.append(path))
+    published(seed_content, date=None, base_url="", warn=lambda message, path, **_: warnings.append(path))
     assert warnings == ["proceedings.yaml"], "a local preview (no base URL) is not warned"
 
 
@@ -333,16 +335,21 @@ def test_sitemap_only_with_a_base_url(seed_content):
 def test_each_volume_file_is_made_alone_when_asked_for(seed_content, monkeypatch):
     """Not every whole-volume file at once: at 50,000 papers they are 150 MB together (issue 29)."""
     import generator.publish as publish
+    from generator.publish.formats import FileLayout
 
     publication, _, _, _ = published(seed_content)
     made = []
-    for name in ("volume_bib", "volume_ris", "csl_json", "volume_apa", "atom_feed", "volume_sitemaps"):
+    join = FileLayout.join
+    monkeypatch.setattr(FileLayout, "join", lambda layout, texts: made.append(layout) or join(layout, texts))
+    for name in ("atom_feed", "volume_sitemaps"):
         real = getattr(publish, name)
         monkeypatch.setattr(publish, name, lambda *a, real=real, name=name: made.append(name) or real(*a))
     makers = publication.file_makers(["index.html"])
     assert list(makers) == publication.file_names(["index.html"]) and made == []
-    assert makers[RIS_PATH]().startswith(b"TY  - CPAPER") and made == ["volume_ris"]
+    ris = next(f for f in publication.formats if f.path == RIS_PATH)
+    assert makers[RIS_PATH]().startswith(b"TY  - CPAPER") and made == [ris.layout]
     assert {name: make() for name, make in makers.items()} == publication.files(["index.html"])
+    assert [f.path for f in publication.formats] == [BIB_PATH, RIS_PATH, CSL_PATH, APA_PATH]
 
 
 def test_publishing_files_are_the_same_every_time(seed_content):
@@ -441,3 +448,35 @@ def test_a_known_topic_is_not_slugified_again(seed_content, monkeypatch):
     template = renderer.env.from_string("{{ name | tag_url }}")
     monkeypatch.setattr("generator.render.filters.slugify", lambda text: pytest.fail(f"slugified {text!r}"))
     assert template.render(name=name.upper(), **renderer.shared) == renderer.shared["tag_urls"][name.casefold()]
+
+
+def test_past_50000_addresses_the_sitemap_is_an_index_of_sitemaps_the_series_names_directly():
+    import xml.etree.ElementTree as ET
+
+    from generator.publish.feeds import volume_sitemap_names, volume_sitemaps
+    from generator.series.layout import SeriesVolume, leaf_sitemaps
+    from generator.series.pages import series_sitemaps
+    from generator.model.volume import Volume
+
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    volume = Volume("Big", base_url="https://example.org/big/")
+    paths = [f"papers/p{n}.html" for n in range(100_001)] + ["404.html", "papers.json"]
+    files = volume_sitemaps(paths, volume)
+    assert list(files) == volume_sitemap_names(paths) == ["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml",
+                                                          "sitemap.xml"]
+    counts = [len(ET.fromstring(files[f"sitemap-{n}.xml"]).findall("s:url", ns)) for n in (1, 2, 3)]
+    assert counts == [50_000, 50_000, 1]  # 404.html and papers.json are not pages of the sitemap
+    index = [loc.text for loc in ET.fromstring(files["sitemap.xml"]).findall("s:sitemap/s:loc", ns)]
+    assert index == [f"https://example.org/big/sitemap-{n}.xml" for n in (1, 2, 3)]
+    small = volume_sitemaps(["index.html"], volume)
+    assert list(small) == ["sitemap.xml"] and b"<urlset" in small["sitemap.xml"]
+    # A sitemap index may not name another index: the series names the volume's sitemaps of pages.
+    assert leaf_sitemaps(files) == ("sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml")
+    series = Volume("Series", base_url="https://example.org/")
+    big = SeriesVolume("big", volume, (), "", leaf_sitemaps(files))
+    small_one = SeriesVolume("small", volume, (), "", leaf_sitemaps(small))
+    made = series_sitemaps(series, [big, small_one], ["index.html"])
+    named = [loc.text for loc in ET.fromstring(made["sitemap.xml"]).findall("s:sitemap/s:loc", ns)]
+    assert named == ["https://example.org/sitemap-archive.xml", "https://example.org/big/sitemap-1.xml",
+                     "https://example.org/big/sitemap-2.xml", "https://example.org/big/sitemap-3.xml",
+                     "https://example.org/small/sitemap.xml"]

@@ -17,8 +17,13 @@ import pytest
 from archive_fixtures import make_long_series
 from conftest import REPO
 from generator.commands.cli import main
-from generator.commands.reporter import ConsoleReporter, not_published
-from generator.errors import REPEAT, SKIPPED, Diagnostic
+from generator.reporter import ConsoleReporter, not_published
+from generator.diagnostics import RECORD_REPEAT as REPEAT, RECORD_SKIPPED as SKIPPED
+from generator.errors import Diagnostic
+
+UNKNOWN = "latex-unknown-macro"
+
+pytestmark = pytest.mark.slow  # starts whole processes: CI runs it, the fast lane does not
 
 VENUES = Path(__file__).parent / "fixtures" / "venues"
 
@@ -56,7 +61,7 @@ def test_records_not_published_are_printed_past_the_cap_and_counted_past_the_pla
     stream = io.StringIO()
     reporter = ConsoleReporter(stream)
     for number in range(40):
-        reporter.report(Diagnostic("warning", f"undefined macro \\m{number}", "papers/x.md"))
+        reporter.report(Diagnostic("warning", f"undefined macro \\m{number}", "papers/x.md", code=UNKNOWN))
     for line in range(1, 13):
         reporter.report(Diagnostic("warning", "row cannot be read; skipped it", "p.csv", line, SKIPPED))
     reporter.report(Diagnostic("warning", "3 records repeat papers of p.csv", "q.csv", 1, REPEAT, 3))
@@ -72,7 +77,7 @@ def test_v_prints_every_warning():
     stream = io.StringIO()
     reporter = ConsoleReporter(stream, verbose=True)
     for number in range(80):
-        reporter.report(Diagnostic("warning", f"undefined macro \\m{number}", "papers/x.md"))
+        reporter.report(Diagnostic("warning", f"undefined macro \\m{number}", "papers/x.md", code=UNKNOWN))
     assert stream.getvalue().count("warning:") == 80 and reporter.summary() == ""
 
 

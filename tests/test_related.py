@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import os
 import random
 import subprocess
@@ -18,6 +19,7 @@ from generator.derive.related import (
     tfidf_vectors, text_terms,
 )
 from generator.search.terms import terms
+from generator.runtime.executor import Executor
 
 WORDS = ("graph neural network kernel bayesian inference diffusion model policy reinforcement robot "
          "protein molecule language token attention sparse convex gradient privacy federated causal "
@@ -59,6 +61,7 @@ def test_same_input_same_answer():
     assert ids(related_papers(papers)) == ids(related_papers(list(papers)))
 
 
+@pytest.mark.slow
 def test_same_answer_under_every_hash_seed():
     script = ("import sys; sys.path.insert(0, 'tests'); from test_related import synthetic, ids; "
               "from generator.derive.related import related_papers; print(ids(related_papers(synthetic(400))))")
@@ -106,13 +109,14 @@ def test_vectors_are_unit_length_before_pruning():
     assert all(len(n) <= 4 for n in nearest(vectors, 4))
 
 
+@pytest.mark.slow
 def test_two_cores_give_the_answer_of_one():
     rng = random.Random(7)
     words = [f"w{n}" for n in range(400)]
     documents = [text_terms(" ".join(rng.sample(words, 3)), " ".join(rng.choices(words, k=40)))
                  for _ in range(2_100)]
     vectors = tfidf_vectors(documents)
-    assert nearest(vectors, RELATED_COUNT, jobs=2) == nearest(vectors, RELATED_COUNT, jobs=1)
+    assert nearest(vectors, RELATED_COUNT, Executor(2)) == nearest(vectors, RELATED_COUNT, Executor(1))
 
 
 def _reference_dot(a: dict[int, float], b: dict[int, float]) -> float:

@@ -15,6 +15,8 @@ import pytest
 
 from conftest import BUNDLED_CONTENT, REPO
 
+pytestmark = pytest.mark.slow  # starts whole processes: CI runs it, the fast lane does not
+
 HOSTILE_LIST = REPO / "tests" / "fixtures" / "hostile" / "content" / "hostile.txt"
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.render.html import SiteRenderer
 
 

@@ -3,6 +3,7 @@ not by the sink."""
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from pathlib import Path
@@ -11,11 +12,12 @@ import pytest
 
 import generator.search as search_package
 from generator.pipeline import stages as pipeline
-from generator.pipeline.background import in_parallel
+from generator.runtime.background import in_parallel
+from generator.runtime.executor import Executor
 from generator.commands.build import build
 from generator.commands.check import CHECKING
 from generator.pipeline.stages import Options, Pipeline
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.search import MANIFEST_JS
 from generator.pipeline.sinks import MemorySink, NullSink, StagingSink
 
@@ -27,19 +29,20 @@ def site_files(folder: Path) -> dict[str, bytes]:
 def test_a_build_makes_the_search_index_in_a_child_while_papers_are_related_and_pages_render(
         seed_content, tmp_path, monkeypatch):
     events: list[str] = []
-    real_fork, real_relate, real_render = search_package.in_parallel, pipeline.related_ids, pipeline.render_outputs
+    real_feed, real_relate, real_render = Executor.feed, pipeline.related_ids, pipeline.render_outputs
     pid_file = tmp_path / "index-pid"
 
-    def forked(job):
+    def feed(self, job, items, *args, **kwargs):
         events.append("index started")
 
-        def in_child():
+        def in_child(items, *args):
             pid_file.write_text(str(os.getpid()), encoding="utf-8")
-            return job()
+            return job(items, *args)
 
-        return real_fork(in_child).then(lambda names: events.append("index waited for") or names)
+        return real_feed(self, in_child, items, *args, **kwargs).then(
+            lambda names: events.append("index waited for") or names)
 
-    monkeypatch.setattr(search_package, "in_parallel", forked)
+    monkeypatch.setattr(Executor, "feed", feed)
     monkeypatch.setattr(pipeline, "related_ids", lambda *a, **k: events.append("relate") or real_relate(*a, **k))
     monkeypatch.setattr(pipeline, "render_outputs", lambda *a, **k: events.append("render") or real_render(*a, **k))
     build(seed_content, tmp_path / "site", Reporter(), jobs=2, cache=False)
@@ -50,10 +53,17 @@ def test_a_build_makes_the_search_index_in_a_child_while_papers_are_related_and_
 
 def test_papers_are_related_on_the_cores_the_index_child_leaves(seed_content, tmp_path, monkeypatch):
     """Two cores, the index made in a child: related papers on one; the index from the cache: on two."""
-    real_fork, real_relate = search_package.in_parallel, pipeline.related_ids
+    real_feed, real_relate = Executor.feed, pipeline.related_ids
     jobs: list[int] = []
-    monkeypatch.setattr(search_package, "in_parallel", lambda job: real_fork(lambda: time.sleep(2) or job()))
-    monkeypatch.setattr(pipeline, "related_ids", lambda *a, **k: jobs.append(k["jobs"]) or real_relate(*a, **k))
+
+    def slow_index(job, items, *args):
+        time.sleep(2)
+        return job(items, *args)
+
+    monkeypatch.setattr(Executor, "feed", lambda self, job, *a, **k: real_feed(self, functools.partial(slow_index, job),
+                                                                                *a, **k))
+    monkeypatch.setattr(pipeline, "related_ids",
+                        lambda *a, **k: jobs.append(k["executor"].cores) or real_relate(*a, **k))
     build(seed_content, tmp_path / "site", Reporter(), jobs=2)
     build(seed_content, tmp_path / "site", Reporter(), jobs=2)  # the index's files from the cache
     assert jobs == [1, 2]
@@ -85,16 +95,16 @@ def test_check_makes_no_search_index(seed_content):
 
 def test_a_failed_stage_stops_the_index_child_before_the_staging_folder_goes(seed_content, tmp_path, monkeypatch):
     started: list = []
-    real_fork = search_package.in_parallel
+    real_feed = Executor.feed
 
-    def forked(job):
-        started.append(real_fork(job))
+    def forked(self, job, items, *args, **kwargs):
+        started.append(real_feed(self, job, items, *args, **kwargs))
         return started[-1]
 
     def broken_render(*args, **kwargs):
         raise RuntimeError("a template failed")
 
-    monkeypatch.setattr(search_package, "in_parallel", forked)
+    monkeypatch.setattr(Executor, "feed", forked)
     monkeypatch.setattr(search_package, "write_chunks", lambda *args: time.sleep(30))  # the child is still busy
     monkeypatch.setattr(pipeline, "render_outputs", broken_render)
     began = time.monotonic()

@@ -21,7 +21,7 @@ from conftest import REPO
 from generator.commands.build import build
 from generator.model.paper import DETAILS, Details
 from generator.content.pages import FRONT_MATTER, read_page
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.sources.records import FIELDS, field_name
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema"
@@ -51,14 +51,14 @@ def test_every_detail_is_declared_with_its_schema():
 
 
 def test_the_readme_names_every_field_and_the_names_sources_give_it():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "formats.md").read_text(encoding="utf-8")
     table = readme.split("Fields and the column or key names each is read from")[1].split("\n\n")[1]
     rows = {name.strip(): row for row in table.splitlines()[2:]
             for name in row.split("|")[1].split(",")}
     for field in DETAILS:
-        assert field.name in rows, f"README.md's field table has no row for {field.name}"
+        assert field.name in rows, f"docs/formats.md's field table has no row for {field.name}"
         missing = [alias for alias in field.names if alias != field.name and f"`{alias}`" not in rows[field.name]]
-        assert not missing, f"README.md's row for {field.name} does not name {missing}"
+        assert not missing, f"docs/formats.md's row for {field.name} does not name {missing}"
 
 
 def test_a_video_link_is_read_from_every_source_and_kept_in_the_front_matter(video_site):

@@ -6,6 +6,8 @@ import pytest
 
 from test_cli import run
 
+pytestmark = pytest.mark.slow  # starts whole processes: CI runs it, the fast lane does not
+
 PAPERS = [
     {"id": "p1", "title": "Sparse Attention for Long Documents", "authors": ["Ada Lovelace", "Alan Turing"],
      "abstract": "We study sparse attention patterns that scale to documents of a million tokens."},

@@ -255,6 +255,7 @@ def test_seed_payload_per_paper(seed_site):
     assert per_paper < 2000, f"{per_paper:.0f} bytes gzip per paper"
 
 
+@pytest.mark.slow
 def test_payload_at_scale_stays_under_800_bytes_gzip_per_paper():
     if not corpora.have_real():
         pytest.skip(f"{corpora.NEEDS_REAL}: 5,000 real abstracts, as the payload per paper falls with size")

@@ -72,6 +72,7 @@ def ask(node: str, folder: Path, asked: list[dict]) -> list:
     return json.loads(done.stdout)["results"]
 
 
+@pytest.mark.slow
 def test_the_shards_answer_every_query_as_the_whole_index_does(node, sharded):
     papers, folder = sharded
     asked = queries(papers)
@@ -82,6 +83,7 @@ def test_the_shards_answer_every_query_as_the_whole_index_does(node, sharded):
     assert not differ, f"{len(differ)} of {len(asked)} queries differ (query, whole, shards): {differ[:3]}"
 
 
+@pytest.mark.slow
 def test_the_box_keeps_the_same_results_when_the_shards_leave_out_documents_missing_a_word(node, sharded):
     """The box asks the shards with a test per required word, and documents holding no term that passes
     one are left out before lunr.js scores: the results the box keeps are those of the whole index, with
@@ -169,6 +171,7 @@ def typo_queries(papers, count: int = 300) -> list[tuple[int, str]]:
     return made
 
 
+@pytest.mark.slow
 def test_a_mistyped_word_is_tried_again_and_the_shards_answer_as_the_whole_index(node, sharded):
     """The box's whole search (search-query.js `search`): a word of 5+ letters that finds nothing is tried
     again as the words one edit from it that the index holds. Over the shards (its buckets telling which

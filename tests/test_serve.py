@@ -302,7 +302,7 @@ def test_the_error_banner_stays_in_view_of_a_scrolled_page():
     from generator.commands.serve import with_error_banner
 
     page = with_error_banner(b"<html><body class=x><p>text</p></body></html>",
-                             [Diagnostic("error", "bad <b>", "papers/a.md", 3)])
+                             [Diagnostic("error", "bad <b>", "papers/a.md", 3, "content-invalid")])
     assert b'<body class=x><div id="proceedings-build-error" role="alert" style="position:sticky;top:0;' in page
     assert b"bad &lt;b&gt;" in page
 
@@ -316,7 +316,7 @@ def test_served_pages_are_the_built_pages(seed_content, tmp_path):
     edit has settled; over HTTP a page differs only by the CSP line (livereload adds its script as it sends it)."""
     from generator.commands.build import build
     from generator.pipeline.live import LiveSite
-    from generator.commands.reporter import Reporter
+    from generator.reporter import Reporter
     from generator.commands.serve import SiteApp, without_csp
 
     live = LiveSite(seed_content, tmp_path / "served")

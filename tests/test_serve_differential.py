@@ -18,7 +18,7 @@ import pytest
 
 from contents_fixtures import colt2020_csv
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.content.project import load_project
 from generator.pipeline.live import LiveSite
 from generator.pipeline.stages import sync_project

@@ -6,6 +6,7 @@ file again."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -13,12 +14,14 @@ import pytest
 
 from contents_fixtures import colt2020_csv
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.content.project import load_project
+from generator.pipeline.listing import edited
 from generator.pipeline.live import LiveSite
 from generator.pipeline.rendering import site_renderer
 from generator.pipeline.stages import sync_project
 from generator.render import contents
+from generator.render.html import PAGE_TYPES, placing_fields
 
 CONFIG = "title: Learning Theory 2026\npapers_per_page: 4\ndate: 2026-06-30\nbase_url: https://example.org/colt/\n"
 
@@ -192,3 +195,28 @@ def test_a_page_added_or_removed_lists_every_file(live, programme, tmp_path):
     live.wait_for_search()
     live.settle()
     assert live.files == built(programme, tmp_path / "built")
+
+
+def _moved(paper, path: str):
+    """The paper with the field at ``path`` ("details.track") given a value no paper has."""
+    head, _, rest = path.partition(".")
+    value = _moved(getattr(paper, head), rest) if rest else ("moved by the test",)
+    return dataclasses.replace(paper, **{head: value})
+
+
+def test_the_fields_the_page_types_place_papers_by_decide_what_an_edit_lists(live):
+    """An edit moving a field no page type places papers by lists only the files that show the paper; one
+    moving a field a page type declares (``PageType.places_by``) lists every file again."""
+    state = live.pipeline.state
+    papers, number = state.rendered, 5
+    target = papers[number].paper
+    state.changed_ids = {target.id}
+
+    def with_paper(paper):
+        return [*papers[:number], dataclasses.replace(papers[number], paper=paper), *papers[number + 1:]]
+
+    assert edited(state, with_paper(dataclasses.replace(target, abstract="Moved.")), False) == {target.id}
+    fields = placing_fields()
+    assert {page_type.name for page_type in PAGE_TYPES if page_type.places_by} >= {"home", "paper", "topics"}
+    for field in fields:
+        assert edited(state, with_paper(_moved(target, field)), False) is None, field

@@ -1,4 +1,4 @@
-"""The build's workers hold only their share (pipeline/shares.py, background.in_fresh_process; issue 29):
+"""The build's workers hold only their share (pipeline/shares.py, background.in_fresh_process):
 a template worker is sent the papers whose pages it renders in full and the others as a list shows them,
 the search index's job each paper's index record; the site is the same bytes as made in one process."""
 
@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 import generator.search as search_package
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.model.paper import RenderedPaper
-from generator.pipeline import background, rendering, shares, stages
+from generator.pipeline import shares
+from generator.runtime import background, executor
 from generator.search.payload import IndexRecord
 from generator.text.cjk import language_of
 
@@ -41,21 +44,26 @@ def site_files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_a_site_rendered_by_fresh_workers_is_the_site_made_in_one_process(tmp_path, monkeypatch):
-    content = volume(tmp_path)
-    build(content, tmp_path / "one", Reporter(), jobs=1, cache=False)
-    sent: list[list] = []
-    real_start = shares.in_fresh_process
+@pytest.fixture
+def fresh_jobs(monkeypatch) -> dict:
+    """Each job the executor starts in a fresh process, by its function: the items it was sent."""
+    sent: dict = {}
+    real_start = executor.in_fresh_process
 
     def start(job, items, *args, **kwargs):
         items = list(items)
-        sent.append(items)
+        sent.setdefault(job, []).append(items)
         return real_start(job, items, *args, **kwargs)
 
-    monkeypatch.setattr(rendering, "IN_PARALLEL", 1)  # a worker even for a small volume
-    monkeypatch.setattr(stages, "FRESH_FROM", 1)  # and a fresh one
-    monkeypatch.setattr(shares, "in_fresh_process", start)
-    build(content, tmp_path / "two", Reporter(), jobs=2, cache=False)
+    monkeypatch.setattr(executor, "in_fresh_process", start)
+    return sent
+
+
+def test_a_site_rendered_by_fresh_workers_is_the_site_made_in_one_process(tmp_path, fresh_jobs, large_sizes):
+    content = volume(tmp_path)
+    build(content, tmp_path / "one", Reporter(), jobs=1, cache=False)
+    build(content, tmp_path / "two", Reporter(), jobs=2, cache=False)  # a large volume's paths (large_sizes)
+    sent = fresh_jobs.get(shares.render_share, [])
     assert len(sent) == 1, "the templates were not rendered by a fresh worker"
     assert site_files(tmp_path / "two") == site_files(tmp_path / "one")
 
@@ -78,20 +86,11 @@ def test_a_listed_paper_keeps_what_a_list_shows_of_its_abstract():
         assert language_of(shares.LANGUAGE_SAMPLES[language_of(text)]) == language_of(text)
 
 
-def test_the_search_index_job_is_sent_each_papers_index_record_only(tmp_path, monkeypatch):
+def test_the_search_index_job_is_sent_each_papers_index_record_only(tmp_path, fresh_jobs, large_sizes):
     content = volume(tmp_path, papers=8)
     build(content, tmp_path / "one", Reporter(), jobs=1, cache=False)
-    sent: list[list] = []
-    real_start = search_package.in_fresh_process
-
-    def start(job, items, *args):
-        items = list(items)
-        sent.append(items)
-        return real_start(job, items, *args)
-
-    monkeypatch.setattr(search_package, "in_fresh_process", start)
-    monkeypatch.setattr(search_package, "FRESH_FROM", 1)
     build(content, tmp_path / "two", Reporter(), jobs=2, cache=False)
+    sent = fresh_jobs.get(search_package.index_job, [])
     assert len(sent) == 1 and len(sent[0]) == 8
     assert all(type(item) is IndexRecord for item in sent[0])
     assert site_files(tmp_path / "two") == site_files(tmp_path / "one")

@@ -1,5 +1,6 @@
 """End to end: the bundled proceedings build into a complete, clean site."""
 
+import pytest
 import json
 import re
 from html.parser import HTMLParser
@@ -164,7 +165,7 @@ def test_long_lists_paginate_and_every_link_still_resolves(seed_content, tmp_pat
     """A topic's list past papers_per_page, and contents past CONTENTS_PAPERS (1,000: here 3): split by each
     paper's primary topic into contents/ pages, never numbered home pages."""
     from generator.commands.build import build
-    from generator.commands.reporter import Reporter
+    from generator.reporter import Reporter
 
     monkeypatch.setattr("generator.render.contents.CONTENTS_PAPERS", 3)
     monkeypatch.setattr("generator.render.contents.PAGE_PAPERS", 3)
@@ -193,7 +194,7 @@ def test_long_abstracts_with_math_stay_off_the_one_contents_page(tmp_path):
     order; the abstracts are in the blocks the toggles open (publish/reading_list.py), and no page passes 100 KB."""
     from conftest import write_list
     from generator.commands.build import build
-    from generator.commands.reporter import Reporter
+    from generator.reporter import Reporter
 
     content = tmp_path / "content"
     content.mkdir()
@@ -220,13 +221,14 @@ def test_long_abstracts_with_math_stay_off_the_one_contents_page(tmp_path):
     assert starts == [1 + sum(map(len, listed[:number])) for number in range(len(homes))]
 
 
+@pytest.mark.slow
 def test_a_volume_of_1000_papers_is_one_contents_page_within_300_kb_gzip(tmp_path):
     """Every paper of a 1,000-paper volume on one contents page (title, authors, links, topics), as PMLR's
     and the ACL Anthology's volume pages list theirs, within 300 KB gzip (issue 29)."""
     import gzip
 
     from generator.commands.build import build
-    from generator.commands.reporter import Reporter
+    from generator.reporter import Reporter
 
     fixture = Path(__file__).parent / "fixtures" / "corpus" / "abstracts.jsonl"
     base = [json.loads(line) for line in fixture.read_text(encoding="utf-8").split("\n") if line]

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import write_list
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 PAPERS = 400
 WORDS = ("model learning data network training method results show propose approach performance task "

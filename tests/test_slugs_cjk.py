@@ -12,7 +12,7 @@ from generator.text import cjk
 from generator.commands.cli import main
 from generator.content.pages import SLUG
 from generator.errors import OutputError
-from generator.pipeline.output import Staging
+from generator.runtime.output import Staging
 from generator.text.slugs import MAX_LENGTH, slug_or_digest, slugify
 
 

@@ -226,7 +226,7 @@ def test_jsonl_reader_keeps_only_objects():
 
 def test_a_plain_list_paragraph_has_the_cap_a_json_lines_record_has():
     """A whole file with no blank line is skipped with a warning at its line, not derived for minutes."""
-    from generator.errors import SKIPPED
+    from generator.diagnostics import RECORD_SKIPPED as SKIPPED
     from generator.sources.jsonlines import MAX_RECORD_BYTES
     from generator.sources.plainlist import parse
     huge = "word " * (MAX_RECORD_BYTES // 5 + 1)

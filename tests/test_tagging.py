@@ -148,6 +148,7 @@ def test_invalid_taxonomy_names_file_and_line(tmp_path, text, line, message):
     assert str(raised.value).startswith(f"{tmp_path / 'taxonomy.yaml'}:{line}: ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", corpora.NAMES)
 def test_corpus_tags_are_spread(taxonomy, name):
     papers = corpora.read(corpora.path(name))

@@ -11,7 +11,7 @@ import pytest
 from conftest import REPO, write_list
 from generator.commands.build import build
 from generator.errors import ThemeError
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.render.theme import TEMPLATE_NAMES, Theme, default_theme_dir
 
 DEFAULT = REPO / "themes" / "default"

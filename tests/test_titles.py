@@ -163,6 +163,7 @@ def test_markup_left_in_the_input_is_dropped():
     assert title == "FooNet: A fast O(n) model for sparse graphs"
 
 
+@pytest.mark.slow
 def test_deterministic(tmp_path):
     """Two processes with different hash seeds derive the same titles (nothing is carried over in a cache)."""
     script = ("import sys; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2]); "
@@ -180,6 +181,7 @@ def test_any_text_gives_a_well_formed_title(text):
     assert title and len(title) <= MAX_LENGTH
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", corpora.NAMES)
 def test_corpus_titles_are_well_formed_and_unique(name):
     # Speed (about 0.2 ms per abstract) is measured by the benchmarks, not asserted here.

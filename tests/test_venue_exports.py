@@ -18,7 +18,7 @@ import pytest
 from conftest import REPO, write_list
 from generator.commands.build import build
 from generator.content.pages import read_page
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.commands.cli import main
 from generator.sources.escapes import decode_line_breaks
 from generator.sources.records import split_list

@@ -131,6 +131,7 @@ def without_subjects(tmp_path: Path) -> Path:
     return table
 
 
+@pytest.mark.slow
 def test_a_taxonomy_that_fits_no_paper_of_most_of_the_volume_gives_way_to_the_papers_own_phrases(tmp_path):
     content, site, output = built(tmp_path, without_subjects(tmp_path))
     tags = page_tags(content)
@@ -235,6 +236,7 @@ def test_a_broad_topic_the_source_gives_is_never_dropped(tmp_path):
     assert tags["p4"] == ["Reinforcement learning & bandits"] and tags["p5"] == ["Optimization"]
 
 
+@pytest.mark.slow
 def test_pages_are_tagged_again_when_the_volume_grows_a_broad_topic_and_hand_edits_stay(tmp_path):
     content, site = tmp_path / "content", tmp_path / "site"
     content.mkdir()

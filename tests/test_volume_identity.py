@@ -12,7 +12,7 @@ import pytest
 
 from contents_fixtures import colt2020_csv
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.errors import ConfigError
 from generator.model.config import load_config
 

@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from conftest import copy_content
-from generator.pipeline.cache import CACHE_DIR, FORMAT, code_digest, key_file
+from generator.runtime.cache import CACHE_DIR, FORMAT, code_digest, key_file
 from generator.commands.scaffold import PLACEHOLDER, InstallSource, NewProject, render, write_new
 from test_cache import forbid, run, snapshot  # noqa: F401 (forbid is a fixture)
 from workflow_checks import REPO, schema_problems, zizmor_findings

@@ -16,12 +16,13 @@ from generator.errors import ProceedingsError
 from generator.model.config import CONFIG_NAME
 from generator.content.merge import Change
 from generator.pipeline.hosting import host_warnings, site_size
-from generator.pipeline.output import Staging, check_replaceable, staged_site
+from generator.runtime.output import Staging, check_replaceable, staged_site
 from generator.pipeline.stages import Options, Pipeline
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.series.layout import Layout, Member, SeriesVolume, load_layout, member_reporter
-from generator.series.writer import SeriesWriter
+from generator.series.site import PARTS, SeriesSite
 from generator.pipeline.sinks import StagingSink
+from generator import diagnostics as codes
 
 
 @dataclass
@@ -39,7 +40,7 @@ class SiteResult(BuildResult):
 
     built: dict[str, BuildResult] = field(default_factory=dict)  # prefix → its volume's build ("" alone)
     volumes: list[SeriesVolume] = field(default_factory=list)  # a series' volumes, as its pages list them
-    unchanged: list[str] = field(default_factory=list)  # a series' volumes carried over whole: nothing moved
+    unchanged: list[str] = field(default_factory=list)  # a series' volumes whose every file was kept: nothing moved
     undated_volumes: dict[str, int] = field(default_factory=dict)  # a series' volumes → their undated papers
     series: bool = False
 
@@ -63,7 +64,8 @@ class SiteResult(BuildResult):
         if not self.series:
             return f"built {self.papers} papers, {self.files} files{kept} into {out_dir}/"
         unchanged = f", {len(self.unchanged)} unchanged" if self.unchanged else ""
-        built = f"{len(self.built)} volume{'' if len(self.built) == 1 else 's'} built"
+        rendered = len(self.built) - len(self.unchanged)  # an unchanged volume's pipeline ran, and rendered nothing
+        built = f"{rendered} volume{'' if rendered == 1 else 's'} built"
         return (f"built an archive of {len(self.volumes)} volumes, {self.papers} papers "
                 f"({built}{unchanged}, {self.files} files{kept}) into {out_dir}/")
 
@@ -79,73 +81,72 @@ def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | 
             run.volume(member)
         run.series()
         for warning in host_warnings(site_size(staging.path)):
-            reporter.warn(warning)
+            reporter.warn(warning, code=codes.HOST_LIMIT)
         staging.publish()
     return run.published()
 
 
 class _Build:
-    """One build of a layout's volumes into ``staging``, and of a series' own pages."""
+    """One build of a layout's volumes into ``staging``, and of a series' own pages (series/site.py)."""
 
     def __init__(self, layout: Layout, staging: Staging, reporter: Reporter, options: Options):
         self.layout, self.staging, self.reporter, self.options = layout, staging, reporter, options
-        self.writer = SeriesWriter(layout, staging, options.cache) if layout.series else None
+        self.site = SeriesSite(layout, staging.path / PARTS, options.cache) if layout.series else None
         self.result = SiteResult(series=layout.series is not None)
         self.sinks: list[StagingSink] = []
         self.series_files = 0  # a series' own files
-        self.unchanged_files: dict[str, int] = {}  # a series' volumes carried over whole: their files
 
-    def volume(self, member: Member, reuse: bool = True) -> None:
-        """One volume, into its part of the staging folder (in a series, its last build when nothing it is
-        made from moved). In a series, a volume that cannot be built is reported and keeps its last build;
-        alone, its error stops the build."""
+    def volume(self, member: Member) -> None:
+        """One volume, into its part of the staging folder, by its own pipeline (whose cache and the files it
+        keeps make an unchanged volume cheap). In a series, a volume that cannot be built is reported and keeps
+        its last build; alone, its error stops the build."""
         options = replace(self.options, base_url=self.layout.base_url(member, self.options.base_url),
                           series=self.layout.options_series(), people=self.layout.people)
         out = self.staging.out_dir / member.prefix if member.prefix else self.staging.out_dir
         sink = StagingSink(out, self.staging.part(member.prefix))
         pipeline = Pipeline(member.content_dir, sink, options)
-        writer = self.writer
-        if writer is not None and reuse:
-            known = writer.reuse(member, writer.inputs(member, options), pipeline.store)
-            if known is not None:
-                self.unchanged_files[member.prefix] = known.get("files", 0)
-                return
         reporter = member_reporter(self.reporter, member)
         try:
             run = pipeline.run(reporter)
         except ProceedingsError as exc:
-            if writer is None:
+            if self.site is None:
                 raise
-            carried = self.staging.carry(member.prefix)
-            kept = "its last build stays published" if carried else "it has no earlier build"
-            self.reporter.error(f"volume {member.prefix} not built: {exc.message} ({kept})",
-                                exc.path or member.content_dir, exc.line)
-            writer.carried(member)
+            self._failed(member, exc, pipeline)
             return
-        if writer is not None:
-            assert run.project is not None
-            # A build that wrote pages said what creating them says; the next one, reading them, says less:
-            # let it run and be the one recorded.
-            inputs = "" if run.changes else writer.inputs(member, options)
-            writer.add(member, run.project.volume, run.rendered, run.files, inputs, reporter.diagnostics)
+        assert run.project is not None
+        if self.site is not None:
+            self.site.add(member.prefix, run.project.volume, run.rendered, run.files, pipeline.store)
+            if sink.kept and not sink.rendered:
+                self.result.unchanged.append(member.prefix)
         self.result.built[member.prefix] = BuildResult(len(run.rendered), len(run.files), sink.kept, run.changes,
-                                                       run.project.volume.undated(run.rendered) if run.project else 0)
+                                                       run.project.volume.undated(run.rendered))
         self.sinks.append(sink)
 
+    def _failed(self, member: Member, exc: ProceedingsError, pipeline: Pipeline) -> None:
+        assert self.site is not None
+        carried = self.staging.carry(member.prefix)
+        kept = "its last build stays published" if carried else "it has no earlier build"
+        self.reporter.error(f"volume {member.prefix} not built: {exc.message} ({kept})",
+                            exc.path or member.content_dir, exc.line, code=codes.VOLUME_NOT_BUILT,
+                            subject=member.prefix, value=exc.code)
+        if carried:
+            self.site.carried(member.prefix, self.staging.path / member.prefix, pipeline.store)
+
     def series(self) -> None:
-        """A series' own pages, once every volume is in (the newest volume built after all if it was carried
-        over: the series' feed is made of its papers)."""
-        if self.writer is None:
+        """A series' own pages and papers.json, once every volume is in."""
+        if self.site is None:
             return
-        again = self.writer.newest_unrendered()
-        if again is not None and again in self.unchanged_files:  # (one that failed to build is not tried twice)
-            self.writer.drop(again)
-            del self.unchanged_files[again]
-            self.volume(next(m for m in self.layout.members if m.prefix == again), reuse=False)
-        self.writer.say_again(self.reporter)
-        self.result.volumes, self.series_files = self.writer.finish(self.reporter)
-        self.result.unchanged = list(self.unchanged_files)
-        self.result.undated_volumes = dict(self.writer.undated)
+        try:
+            files = self.site.files(self.reporter.warn)
+            for name, data in files.items():
+                self.staging.write(name, data)
+            with open(self.staging.path / "papers.json", "wb") as out:
+                out.writelines(self.site.papers_json())
+        finally:
+            self.site.close()
+        self.series_files = len(files) + 1
+        self.result.volumes = self.site.newest_first()
+        self.result.undated_volumes = dict(self.site.undated)
 
     def published(self) -> SiteResult:
         """The result, once the site is swapped in: the files are where they stay, their identities recorded."""
@@ -154,9 +155,8 @@ class _Build:
         result, built = self.result, self.result.built.values()
         result.papers = (sum(len(v.papers) for v in result.volumes) if result.series
                          else sum(b.papers for b in built))
-        result.files = sum(b.files for b in built) + sum(self.unchanged_files.values()) + self.series_files
+        result.files = sum(b.files for b in built) + self.series_files
         result.kept = sum(b.kept for b in built)
         result.undated = sum(b.undated for b in built)
         result.changes = [change for b in built for change in b.changes]
         return result
-

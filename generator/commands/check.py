@@ -3,7 +3,7 @@
 For an organiser's own CI: the config, the lists, the pages, the LaTeX of
 every abstract, links in abstracts and the theme's templates. It runs the
 build's pipeline into a sink that keeps nothing, planning the sync without
-applying it. It must cope with lists of 100,000 entries, so it never derives
+applying it. It must cope with the longest lists, so it never derives
 titles for entries that have no page yet (it only renders their abstracts) and
 tries the templates on a sample of the papers.
 """
@@ -18,20 +18,23 @@ from generator.model.config import CONFIG_NAME
 from generator.errors import Diagnostic
 from generator.latex.guesses import advice, pin_line
 from generator.latex.htmltags import parse_tag
-from generator.content.merge import Change, entry_digest
+from generator.content.matching import entry_digest
+from generator.latex.model import TexProblem
+from generator.content.merge import Change
 from generator.model.paper import Author, Entry, RenderedPaper
 from generator.content.pages import PAGES_DIR
 from generator.derive.people import group
 from generator.derive.sanity import Place, orders_across
-from generator.content.people_file import Rules
+from generator.derive.people_file import Rules
 from generator.pipeline.stages import Options, Pipeline
 from generator.content.project import Project
 from generator.publish.bibtex import BibTeX
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.commands.scholar import robots_findings, scholar_check
 from generator.publish.feeds import ROBOTS_PATH
 from generator.series.layout import load_layout, member_reporter
 from generator.pipeline.sinks import NullSink
+from generator import diagnostics as codes
 
 # Plan the sync without writing, derive nothing, try the templates on a sample, keep the pages for a look,
 # make no search index.
@@ -47,9 +50,6 @@ _HTML = re.compile(r"<!--|</?(?:a|b|i|u|em|strong|br|p|div|span|sub|sup|img|scri
                    r"math|link|meta|form|input|code|pre|ul|ol|li|table|tr|td|h[1-6])(?:\s+[\w-]+\s*=[^<>]*)?\s*/?>",
                    re.IGNORECASE)
 
-
-_UNDEFINED = re.compile(r"undefined macro \\([A-Za-z]+)")
-_GUESSED = re.compile(r"guessed \\([A-Za-z]+) as (.+?)(?: in “|;)")
 PLACES_SHOWN = 5
 
 
@@ -79,11 +79,12 @@ def check(content_dir: Path, reporter: Reporter, people: Rules | None = None, si
     new = [e for e in entries if entry_digest(e) not in known]
     render_entries(new, project, reporter)
     check_citations(project, run.rendered, reporter)
-    authors = tuple((paper, paper.details.authors) for paper in [*run.rendered, *new])
+    everyone: list[RenderedPaper | Entry] = [*run.rendered, *new]
+    authors = tuple((paper, paper.details.authors) for paper in everyone)
     if people is None:  # the build warns of the author pages' people with every paper; check sees a sample
         group(authors, project.people, "authors").report(reporter.warn)
     undefined = undefined_macros(reporter.diagnostics)
-    guessed = undefined_macros(reporter.diagnostics, _GUESSED)
+    guessed = undefined_macros(reporter.diagnostics, codes.LATEX_MACRO_GUESSED)
     report_undefined_macros(undefined, reporter)
     report_guessed_macros(guessed, reporter)
     if site is not None:
@@ -91,15 +92,16 @@ def check(content_dir: Path, reporter: Reporter, people: Rules | None = None, si
     return CheckResult(len(run.papers), len(entries), pending_counts(run.changes), undefined, guessed, authors)
 
 
-def undefined_macros(diagnostics: list[Diagnostic], pattern: re.Pattern[str] = _UNDEFINED) -> dict[str, list[str]]:
+def undefined_macros(diagnostics: list[Diagnostic], code: str = codes.LATEX_UNKNOWN_MACRO) -> dict[str, list[str]]:
     """Each undefined macro the renderer marked, with the pages (or list lines) that use it; with
-    ``_GUESSED``, each macro rendered by a guess, keyed by its name and guess (``\\fhat as \\hat{f}``)."""
+    ``LATEX_MACRO_GUESSED``, each macro rendered by a guess, keyed by its name and guess (``fhat as \\hat{f}``).
+    Read from the diagnostics' codes and fields, never their wording."""
     used: dict[str, dict[str, None]] = {}
     for diagnostic in diagnostics:
-        found = pattern.search(diagnostic.message) if diagnostic.level == "warning" else None
-        if found and diagnostic.path is not None:
-            place = f"{diagnostic.path}:{diagnostic.line}" if diagnostic.line else str(diagnostic.path)
-            used.setdefault(" as ".join(found.groups()), {})[place] = None
+        if diagnostic.code == code and diagnostic.subject and diagnostic.place:
+            guessed = code == codes.LATEX_MACRO_GUESSED
+            key = f"{diagnostic.subject} as {diagnostic.value}" if guessed else diagnostic.subject
+            used.setdefault(key, {})[diagnostic.place] = None
     return {name: list(places) for name, places in sorted(used.items())}
 
 
@@ -128,19 +130,22 @@ def check_entries(entries: list[Entry], reporter: Reporter) -> None:
     """Problems of the list itself: direction overrides, giant entries, refused links, HTML.
     (Repeated records are found while loading, for build and check alike: sources/duplicates.py.)"""
     for entry in entries:
-        where = (entry.source, entry.line)
+        where, paper = (entry.source, entry.line), entry.uid or str(entry.index)
         if _CONTROL.search(entry.text):
             reporter.warn(f"entry {entry.index} contains direction-override characters; they are shown as "
-                          "written (each is closed in the entry)", *where)
+                          "written (each is closed in the entry)", *where, code=codes.ENTRY_DIRECTION_OVERRIDE,
+                          paper=paper)
         if len(entry.text) > LONG_ABSTRACT:
-            reporter.warn(f"entry {entry.index} is {len(entry.text):,} characters long; is it one abstract?", *where)
-        if _REFUSED_LINK.search(entry.text):
+            reporter.warn(f"entry {entry.index} is {len(entry.text):,} characters long; is it one abstract?", *where,
+                          code=codes.ENTRY_TOO_LONG, paper=paper, value=str(len(entry.text)))
+        if link := _REFUSED_LINK.search(entry.text):
             reporter.warn(f"entry {entry.index} has a javascript:, vbscript: or data: link; it is shown as text",
-                          *where)
+                          *where, code=codes.ENTRY_REFUSED_LINK, paper=paper, value=link.group())
         html = next((found for found in _HTML.finditer(entry.text) if parse_tag(found.group()) is None), None)
         if html:  # the allowed subset (em, b, ul, li…) renders; any other tag is shown as written
             reporter.warn(f"entry {entry.index} has HTML ({html.group()[:40]}) outside the tags an abstract may use; "
-                          "it is shown as text, not as markup", *where)
+                          "it is shown as text, not as markup", *where, code=codes.ENTRY_HTML, paper=paper,
+                          value=html.group()[:40])
 
 
 def pending_counts(changes: list[Change]) -> dict[str, int]:
@@ -155,11 +160,21 @@ def render_entries(entries: list[Entry], project: Project, reporter: Reporter) -
     """Render the abstracts of list entries without a page yet, reporting LaTeX problems by line."""
     for entry in entries:
         result = project.renderer.render(entry.text)
-        for problem in dict.fromkeys(p.message for p in result.problems):
-            reporter.warn(f"entry {entry.index}: {problem}", entry.source, entry.line)
+        paper = entry.uid or str(entry.index)
+        for problem in _each_once(result.problems):
+            reporter.warn(f"entry {entry.index}: {problem.message}", entry.source, entry.line, code=problem.code,
+                          paper=paper, subject=problem.subject, value=problem.value)
         for guessed in result.guesses:
-            reporter.warn(f"entry {entry.index}: {guessed.message}; {advice(guessed)}",
-                          entry.source, entry.line)
+            reporter.warn(f"entry {entry.index}: {guessed.message}; {advice(guessed)}", entry.source, entry.line,
+                          code=guessed.code, paper=paper, subject=guessed.subject, value=guessed.value)
+
+
+def _each_once(problems: tuple[TexProblem, ...]) -> list[TexProblem]:
+    """The first problem of each message (the same macro undefined thrice in an abstract is one warning)."""
+    first: dict[str, TexProblem] = {}
+    for problem in problems:
+        first.setdefault(problem.message, problem)
+    return list(first.values())
 
 
 def check_citations(project: Project, papers: list[RenderedPaper], reporter: Reporter) -> None:
@@ -192,7 +207,7 @@ def check_site(content_dir: Path, reporter: Reporter, site: Path | None = None) 
     layout = load_layout(content_dir, reporter)
     if site is not None and (site / "index.html").is_file():
         for problem in robots_findings(site):
-            reporter.warn(f"Google Scholar: {problem}", ROBOTS_PATH)
+            reporter.warn(f"Google Scholar: {problem}", ROBOTS_PATH, code=codes.SCHOLAR_ROBOTS)
     if layout.series is None:
         return SiteCheck({"": check(content_dir, reporter, site=site)}, False)
     results = {m.prefix: check(m.content_dir, member_reporter(reporter, m), people=layout.people, site=site,

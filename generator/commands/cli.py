@@ -19,11 +19,12 @@ from generator.pipeline.stages import sync_project
 from generator.content.project import Project, load_project
 from generator.model.config import CONFIG_NAME
 from generator.model.volume import title_origin
-from generator.render.i18n import default_title
+from generator.text.i18n import default_title
 from generator.errors import ProceedingsError
 from generator.content.merge import Change
-from generator.commands.reporter import ConsoleReporter, Reporter, not_published, printable
+from generator.reporter import ConsoleReporter, Reporter, not_published, printable
 from generator.sources import READERS
+from generator import diagnostics as codes
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,7 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     reporter = ConsoleReporter(verbose=getattr(args, "verbose", False))
     try:
-        return args.command(args, reporter)
+        code: int = args.command(args, reporter)
+        return code
     except ProceedingsError as exc:
         print(printable(f"error: {exc}"), file=sys.stderr)
         return 2
@@ -132,7 +134,7 @@ def _content_option(parser: argparse.ArgumentParser) -> None:
                         help="content folder: abstract lists, pages, proceedings.yaml (default: content)")
 
 
-def run_build(args, reporter: ConsoleReporter) -> int:
+def run_build(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise ProceedingsError("--jobs must be at least 1")
     result = build(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache, jobs=args.jobs)
@@ -142,13 +144,13 @@ def run_build(args, reporter: ConsoleReporter) -> int:
     return finish(result.summary(args.out), reporter, args.strict)
 
 
-def run_serve(args, reporter: ConsoleReporter) -> int:
+def run_serve(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     from generator.commands.serve import serve
 
     return serve(args.content, args.out, args.host, args.port, args.open, reporter, base_url=args.base_url)
 
 
-def run_check(args, reporter: ConsoleReporter) -> int:
+def run_check(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     from generator.commands.check import check_site
 
     site = args.site if args.site is not None else (Path("site") if (Path("site") / "index.html").is_file() else None)
@@ -158,7 +160,7 @@ def run_check(args, reporter: ConsoleReporter) -> int:
     return finish(checked.summary(), reporter, args.strict)
 
 
-def run_import(args, reporter: ConsoleReporter) -> int:
+def run_import(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     source = args.list
     if source.suffix.lower() not in READERS:
         raise ProceedingsError(f"unknown source format {source.suffix!r} (known: {', '.join(READERS)})",
@@ -174,7 +176,7 @@ def run_import(args, reporter: ConsoleReporter) -> int:
         raise
 
 
-def _import(args, source: Path, reporter: ConsoleReporter, created: bool) -> int:
+def _import(args: argparse.Namespace, source: Path, reporter: ConsoleReporter, created: bool) -> int:
     project = load_project(args.content, reporter, incoming=source)
     if created:  # importing into a new proceedings
         if not args.dry_run:
@@ -214,7 +216,7 @@ def write_config(project: Project, content_dir: Path, reporter: Reporter, dry_ru
                       "keys are there to fill, commented out)")
 
 
-def run_new(args, reporter: ConsoleReporter) -> int:
+def run_new(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     from generator.commands.scaffold import WORKFLOW, create
 
     project, files = create(args.dir, args.title, args.install, archive=args.archive)
@@ -223,7 +225,7 @@ def run_new(args, reporter: ConsoleReporter) -> int:
     if not project.install.known:
         reporter.warn("where the workflow installs Proceedings from is not known: set PROCEEDINGS before "
                       "publishing (README.md says how), or run `new` again with --install SPEC",
-                      path=args.dir / WORKFLOW)
+                      path=args.dir / WORKFLOW, code=codes.WORKFLOW_INSTALL_UNKNOWN)
     reporter.say(f"next: cd {args.dir} && proceedings build, then open site/index.html; "
                   f"README.md says how to publish")
     return finish(f"created {project.title!r} in {args.dir}/", reporter)

@@ -3,7 +3,7 @@
 It reads what Scholar reads — the built pages' ``citation_*`` tags, their visible abstract, the sitemap and
 ``robots.txt`` — not the model, so that a theme that drops a tag is caught too. The model only says which
 pages are papers and where a finding's fix goes (the page file and line). A head is matched with regular
-expressions rather than parsed whole: 10,000 pages are read in a few seconds.
+expressions rather than parsed whole: reading a page's head costs little beside parsing the page.
 
 A rule that fails on every page for a reason of the volume's (no date, no title) is said once, naming
 ``proceedings.yaml``; the others name each paper's page file.
@@ -22,13 +22,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.content.pages import PAGES_DIR, PageDoc
 from generator.model.config import CONFIG_NAME
 from generator.model.details import is_web_link
 from generator.model.paper import RenderedPaper
 from generator.publish.feeds import ROBOTS_PATH, SITEMAP_LIMIT, SITEMAP_PATH
 from generator.render.files import linked_file
+from generator import diagnostics as codes
 
 PDF_READ_BYTES = 64 * 1024 * 1024  # a PDF's title is looked for in files up to this size
 SITEMAP_BYTES = 50 * 1024 * 1024  # what one sitemap may weigh, uncompressed, as the protocol allows
@@ -68,19 +69,22 @@ def scholar_check(site: Path, prefix: str, papers: Sequence[RenderedPaper], docs
         if rule in VOLUME_RULES and len(found) == len(papers) > 1:
             finding = found[0][1]
             reporter.warn(f"Google Scholar: {finding.problem}, on all {len(papers)} paper pages: {finding.fix}",
-                          CONFIG_NAME)
+                          CONFIG_NAME, code=codes.SCHOLAR_RULE, subject=rule)
             count += 1
             continue
         for paper, finding in found:
-            reporter.warn(f"Google Scholar: {finding.problem}: {finding.fix}", *where(paper, docs, finding.rule))
+            reporter.warn(f"Google Scholar: {finding.problem}: {finding.fix}", *where(paper, docs, finding.rule),
+                          code=codes.SCHOLAR_RULE, paper=paper.paper.id, subject=finding.rule)
             count += 1
     count += pdf_findings(papers, docs, content_dir, reporter)
     for problem in sitemaps.too_big if sitemaps is not None else ():
-        reporter.warn(f"Google Scholar: {problem}: build again (a build splits a sitemap past them)", CONFIG_NAME)
+        reporter.warn(f"Google Scholar: {problem}: build again (a build splits a sitemap past them)", CONFIG_NAME,
+                      code=codes.SCHOLAR_SITEMAP)
         count += 1
     if sitemaps is None:
         reporter.warn("Google Scholar: the site has no sitemap.xml, so Scholar may not find every paper: set "
-                      "`base_url` in proceedings.yaml (or build with --base-url)", CONFIG_NAME)
+                      "`base_url` in proceedings.yaml (or build with --base-url)", CONFIG_NAME,
+                      code=codes.SCHOLAR_SITEMAP)
         count += 1
     return count
 
@@ -328,7 +332,8 @@ def pdf_findings(papers: Sequence[RenderedPaper], docs: dict[Path, PageDoc], con
             other = owners[key]
             reporter.warn(f"Google Scholar: the PDF {link} is the same file as the PDF of "
                           f"{PAGES_DIR}/{other.paper.path.name} ({other.details.pdf}): give each paper its own",
-                          *where(paper, docs, "citation_pdf_url"))
+                          *where(paper, docs, "citation_pdf_url"), code=codes.SCHOLAR_PDF_SHARED, paper=paper.paper.id,
+                          value=str(link))
             count += 1
         else:
             owners[key] = paper
@@ -356,7 +361,8 @@ def title_finding(paper: RenderedPaper, data: bytes, docs: dict[Path, PageDoc], 
     if _loose(paper.title_plain) not in _loose(first):
         reporter.warn(f"Google Scholar: the first page of the PDF {paper.details.pdf} does not show the paper's title "
                       f"({paper.title_plain}): check that the PDF is this paper's, or correct the title",
-                      *where(paper, docs, "citation_pdf_url"))
+                      *where(paper, docs, "citation_pdf_url"), code=codes.SCHOLAR_PDF_TITLE, paper=paper.paper.id,
+                      value=str(paper.details.pdf))
         return 1
     return 0
 

@@ -20,14 +20,15 @@ import mimetypes
 import webbrowser
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 from urllib.parse import unquote, urlsplit
 
 from generator.errors import ContentError, Diagnostic, ProceedingsError
 from generator.pipeline.live import Rebuild
 from generator.series.live import LiveSeries
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.commands.watch import Watcher
+from generator import diagnostics as codes
 
 QUIET_PERIOD = 0.1  # seconds without further changes before a burst of saves is rebuilt
 POLL_INTERVAL = 0.05
@@ -78,7 +79,7 @@ class SiteApp:
         return status, [("Content-Type", kind), ("Content-Length", str(len(body))), ("Cache-Control", "no-store"),
                         ("X-Content-Type-Options", "nosniff")], body
 
-    def __call__(self, environ, start_response) -> Iterable[bytes]:
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD", "GET") not in ALLOWED_METHODS:
             start_response("405 Method Not Allowed", [("Allow", ", ".join(ALLOWED_METHODS)),
                                                       ("Content-Length", "0")])
@@ -91,7 +92,7 @@ class SiteApp:
 ALLOWED_METHODS = ("GET", "HEAD")
 
 
-def same_origin(headers, host: str) -> bool:
+def same_origin(headers: Any, host: str) -> bool:
     """Whether a request comes from a page of this server (or from no page: a tool on this machine).
 
     Browsers say where a request comes from in ``Sec-Fetch-Site``; older ones in ``Origin`` or
@@ -102,7 +103,7 @@ def same_origin(headers, host: str) -> bool:
         return fetch_site in ("same-origin", "none")
     source = headers.get("Origin") or headers.get("Referer")
     if source:
-        return urlsplit(source).netloc == host
+        return bool(urlsplit(source).netloc == host)
     return True
 
 
@@ -113,7 +114,7 @@ def without_csp(page: bytes) -> bytes:
     return _CSP_META.sub(b"", page, count=1)
 
 
-def with_error_banner(page: bytes, errors) -> bytes:
+def with_error_banner(page: bytes, errors: Iterable[Diagnostic]) -> bytes:
     """The last good page, with the build's errors on top (file, line, message)."""
     items = "".join(f"<li><code>{html.escape(str(e))}</code></li>" for e in errors)
     banner = (
@@ -224,7 +225,7 @@ def allowed_host(header: str, bind_host: str) -> bool:
 HOST_REFUSED = "this server answers only to its own address (127.0.0.1, localhost or --host)\n"
 
 
-def _server(site: SiteApp, bind_host: str = "127.0.0.1"):
+def _server(site: SiteApp, bind_host: str = "127.0.0.1") -> Any:  # a livereload Server
     """livereload's server, answering the site with ``_SiteHandler`` (GET and HEAD), refusing a request
     whose ``Host`` is not this server's, a ``/forcereload`` that another site's page asks for, and a
     reload socket opened by another site's page."""
@@ -233,7 +234,7 @@ def _server(site: SiteApp, bind_host: str = "127.0.0.1"):
     from livereload.handlers import ForceReloadHandler, LiveReloadHandler, LiveReloadJSHandler
     from tornado import web
 
-    def refused(handler) -> bool:
+    def refused(handler: Any) -> bool:
         if allowed_host(handler.request.host, bind_host):
             return False
         handler.set_status(403)
@@ -255,7 +256,7 @@ def _server(site: SiteApp, bind_host: str = "127.0.0.1"):
 
         head = get
 
-        def write_error(self, status_code: int, **kwargs) -> None:
+        def write_error(self, status_code: int, **kwargs: Any) -> None:
             if status_code == 405:
                 self.set_header("Allow", ", ".join(ALLOWED_METHODS))
             self.finish(f"{status_code} {self._reason}\n")
@@ -270,7 +271,7 @@ def _server(site: SiteApp, bind_host: str = "127.0.0.1"):
                 return
             super().get()
 
-    def own_page(handler, origin: str) -> bool:  # livereload's check_origin accepts any page's socket
+    def own_page(handler: Any, origin: str) -> bool:  # livereload's check_origin accepts any page's socket
         return allowed_host(handler.request.host, bind_host) and urlsplit(origin).netloc == handler.request.host
 
     class OwnHostLiveReloadJS(LiveReloadJSHandler):
@@ -297,7 +298,7 @@ class OffLoop:
     (a ``Future``) on the server's loop: while a rebuild runs the server answers with the last good
     site, instead of answering nothing until it is done."""
 
-    def __init__(self, loop, work: Callable[[], object], then: Callable[[Future], None]):
+    def __init__(self, loop: Any, work: Callable[[], object], then: Callable[[Future], None]) -> None:
         self.loop, self.work, self.then = loop, work, then
         self.running = False  # only read and written on the loop
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="rebuild")
@@ -318,7 +319,7 @@ class OffLoop:
         self.executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _guard(show: Callable[[object], None], reporter: Reporter, live: LiveSeries,
+def _guard(show: Callable[[Any], None], reporter: Reporter, live: LiveSeries,
            reload: Callable[[], None]) -> Callable[[Future], None]:
     """A bug in one rebuild must not stop the watcher; it shows in the console and, after
     ``reload``, in the browser's banner."""
@@ -328,8 +329,9 @@ def _guard(show: Callable[[object], None], reporter: Reporter, live: LiveSeries,
             show(outcome.result())
         except Exception as exc:  # noqa: BLE001 — the server must keep answering
             message = f"rebuild crashed: {type(exc).__name__}: {exc}"
-            reporter.error(message)
-            live.errors = [Diagnostic("error", f"{message} (the console has more; save again to retry)")]
+            reporter.error(message, code=codes.REBUILD_FAILED)
+            live.errors = [Diagnostic("error", f"{message} (the console has more; save again to retry)",
+                                      code=codes.REBUILD_FAILED)]
             reload()
 
     return guarded

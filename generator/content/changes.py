@@ -12,7 +12,7 @@ from pathlib import Path
 
 from generator.model.config import CONFIG_NAME
 from generator.content.pages import PAGES_DIR
-from generator.content.people_file import PEOPLE_FILE
+from generator.derive.people_file import PEOPLE_FILE
 from generator.sources import READERS
 
 TAXONOMY_NAME = "taxonomy.yaml"

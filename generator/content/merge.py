@@ -13,30 +13,28 @@ afterwards, in proceedings order, so the result does not depend on that.
 
 from __future__ import annotations
 
-import difflib
-import json
 import os
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from generator.pipeline.background import map_in_parallel
+from generator.runtime.executor import INLINE, Executor
+from generator.runtime.sizes import Cost
 from generator.model.details import details_to_meta
 from generator.errors import ContentError, Diagnostic
 from generator.model.paper import DETAIL_FIELDS, Entry, SourceList
-from generator.content.matching import WordIndex, another_paper, normalized
-from generator.pipeline.output import write_atomically
+from generator.content.matching import PageMatcher, entry_digest
+from generator.runtime.output import write_atomically
 from generator.model.corrections import OLD_SLUGS
-from generator.content.pages import (FRONT_MATTER, PAGES_DIR, SLUG, Fingerprints, PageDoc, digest, front_key,
+from generator.content.fingerprints import (NO_DETAILS, NO_METADATA, Fingerprints, details_digest, details_of, digest,
+                                            metadata_digest)
+from generator.content.pages import (FRONT_MATTER, PAGES_DIR, SLUG, PageDoc, front_key,
                                      last_published_slug, render_page, written_page)
 from generator.text.slugs import slugify, unique
 from generator.derive.titles import pick_title
+from generator import diagnostics as codes
 
-# Two versions of an entry this similar are the same paper (a typo fix, a reworded sentence).
-SIMILAR = 0.8
-WRITE_IN_PARALLEL = 2_000  # pages; fewer are written by this process
 
 
 @dataclass(frozen=True)
@@ -75,24 +73,24 @@ class SyncPlan:
     # pages created, as read (pages.written_page), with the key of their front matter (pages.front_key)
     written: dict[Path, tuple[PageDoc, str]] = field(default_factory=dict)
 
-    def apply(self, jobs: int = 1) -> None:
-        """Write the pages (on ``jobs`` cores when there are many: YAML is slow to write) and remove pages.
+    def apply(self, executor: Executor = INLINE) -> None:
+        """Write the pages (by the ``executor``: on every core when there are many; YAML is slow to write)
+        and remove pages.
 
         A content folder that takes no more writes (full, read-only) is one error naming the page."""
         try:
-            self._apply(jobs)
+            self._apply(executor)
         except OSError as exc:
             raise ContentError(f"cannot write the page ({exc.strerror or exc}): is the content folder full or "
                                "read-only? Pages written before it are kept; run again once it can be written",
                                path=os.fsdecode(exc.filename) if exc.filename else None) from None
 
-    def _apply(self, jobs: int) -> None:
+    def _apply(self, executor: Executor) -> None:
         for change in self.changes:
             if change.action == "remove":
                 change.path.unlink(missing_ok=True)
         writes = [change for change in self.changes if change.action != "remove"]
-        workers = jobs if len(writes) >= WRITE_IN_PARALLEL else 1
-        for change, doc in zip(writes, map_in_parallel(_write_pages, writes, workers)):
+        for change, doc in zip(writes, executor.map(_write_pages, writes, Cost.LIGHT)):
             if doc is not None:
                 self.written[change.path] = doc
 
@@ -121,7 +119,7 @@ class _Sync:
         self.derive = derive
         self.tags_version = tags_version
         self.plan = SyncPlan()
-        # path → page, in name order; a dict so that taking a page is O(1) at 10,000 pages
+        # path → page, in name order; a dict so that taking a page costs the same however many there are
         self.unmatched = {d.path: d for d in sorted(docs, key=lambda d: d.path.name)}
         self.titles = {str(d.meta.get("title")) for d in docs if d.meta.get("title")}
         self.slugs = {str(d.meta.get("slug") or d.salvaged.get("slug")) for d in docs
@@ -133,7 +131,6 @@ class _Sync:
         self.next_id = 1 + max((_number(d.meta.get("id") or d.salvaged.get("id")) for d in docs), default=0)
         self.derived: dict[int, Derived] = {}  # id(entry) → its derived title and tags
         self.refreshes: dict[int, tuple[bool, bool]] = {}  # id(entry) → refresh its title, its tags
-        self._index: WordIndex | None = None  # the unmatched pages by word, made when first needed
         self.unreadable: list[PageDoc] = []  # pages that cannot be read and were matched to no entry
 
     def run(self, sources: list[SourceList]) -> SyncPlan:
@@ -162,75 +159,8 @@ class _Sync:
     # -- matching ---------------------------------------------------------
 
     def _match(self, entries: list[Entry]) -> tuple[list[tuple[Entry, PageDoc]], list[Entry]]:
-        """Pair entries with pages: by the source's own id, then by text, then by similar text."""
-        # An id that two records (or two pages) share cannot say which is which: those match by text.
-        page_ids = Counter(_uid_key(d) for d in self.unmatched.values() if _uid_key(d))
-        shared = {key for key, count in page_ids.items() if count > 1}
-        shared |= {key for key, count in Counter((e.source, e.uid) for e in entries if e.uid).items() if count > 1}
-        by_uid = {_uid_key(d): d for d in self.unmatched.values() if _uid_key(d) and _uid_key(d) not in shared}
-        by_text: dict[str, list[PageDoc]] = {}
-        for doc in self.unmatched.values():
-            by_text.setdefault(_text_key(doc), []).append(doc)
-        pairs, by_text_entries, leftover = [], [], []
-        # Every id first: a new entry whose abstract equals another paper's must not take that paper's page.
-        for entry in entries:
-            doc = by_uid.get((entry.source, entry.uid)) if entry.uid else None  # (a shared id is not in it)
-            if doc is None or doc.path not in self.unmatched:  # not found, or a second entry with this id
-                by_text_entries.append(entry)
-            else:
-                by_text[_text_key(doc)].remove(doc)
-                pairs.append((entry, self._take(doc)))
-        for entry in by_text_entries:
-            candidates = by_text.get(entry_digest(entry))
-            if candidates:
-                pairs.append((entry, self._take(candidates.pop(_same_place(candidates, entry)))))
-            else:
-                leftover.append(entry)
-        # A page that cannot be read, whose text is not known: it keeps the entry at its place, this build.
-        broken = {(d.salvaged.get("source"), d.salvaged.get("entry")): d for d in self.unmatched.values()
-                  if d.error and d.salvaged.get("entry")}
-        new_entries = []
-        for entry in leftover:
-            doc = broken.get((entry.source, str(entry.index)))
-            if doc is not None and doc.path in self.unmatched:
-                pairs.append((entry, self._take(doc)))
-                continue
-            doc = self._closest(entry)
-            if doc is None:
-                new_entries.append(entry)
-            else:
-                pairs.append((entry, self._take(doc)))
-        return pairs, new_entries
-
-    def _take(self, doc: PageDoc) -> PageDoc:
-        del self.unmatched[doc.path]
-        return doc
-
-    def _closest(self, entry: Entry) -> PageDoc | None:
-        """The unmatched page of the same list whose text is nearest, if near enough.
-
-        Only the few pages that share the most distinctive words with the entry are compared
-        (``WordIndex``): comparing every changed entry with every page was quadratic (a third of
-        2,000 abstracts edited took minutes). The comparison itself is unchanged.
-        """
-        if not entry.text.strip():
-            return None  # a paper without an abstract is found by its id or its title only
-        if self._index is None:
-            self._index = WordIndex(list(self.unmatched.values()))
-        wanted = normalized(entry.text)
-        # The likeliest page first: once it is found, the others mostly fail the quick bounds. Ties
-        # go to the later page, as they did when every page was compared in order.
-        best, best_ratio, best_place = None, SIMILAR, -1
-        for place, doc in self._index.candidates(wanted, self.unmatched):
-            if doc.meta.get("source") not in (entry.source, None) or another_paper(entry.uid, entry.title, doc):
-                continue
-            matcher = difflib.SequenceMatcher(None, wanted, normalized(doc.body), autojunk=False)
-            if matcher.real_quick_ratio() < best_ratio or matcher.quick_ratio() < best_ratio:
-                continue
-            ratio = matcher.ratio()
-            if ratio > best_ratio or (ratio == best_ratio and place > best_place):
-                best, best_ratio, best_place = doc, ratio, place
-        return best
+        """Pair entries with pages (content/matching.py); the pages left are ``self.unmatched``."""
+        return PageMatcher(self.unmatched).pairs(entries)
 
     # -- actions ----------------------------------------------------------
 
@@ -241,7 +171,7 @@ class _Sync:
         if owner is not None:
             self._warn(owner, f"cannot be read, and may be the page of entry {entry.index} of {entry.source} "
                               f"(line {entry.line}): that entry gets no new page until this one can be read "
-                              f"(fix the file, or delete it to make a new page)")
+                              f"(fix the file, or delete it to make a new page)", codes.MERGE_UNREADABLE, entry.uid)
             return
         self.titles.add(title)
         slug = unique(slugify(title), self.slugs)
@@ -253,8 +183,8 @@ class _Sync:
         meta.update({"order": self.order[id(entry)], "source": entry.source, "entry": entry.index})
         generated = Fingerprints(entry_digest(entry), digest(title), digest(list(derived.tags)), digest(entry.text),
                                  self.tags_version)
-        if _metadata_digest(entry) != _NO_METADATA:
-            generated.meta, generated.details = _metadata_digest(entry), _details_digest(meta)
+        if metadata_digest(entry) != NO_METADATA:
+            generated.meta, generated.details = metadata_digest(entry), details_digest(meta)
         meta["generated"] = generated.as_dict()
         meta = _in_page_order(meta)
         self.next_id += 1
@@ -291,9 +221,10 @@ class _Sync:
                 notes.append("abstract")
             else:
                 self._warn(doc, f"entry {entry.index} of {entry.source} changed, but the page's abstract "
-                                "was edited by hand: kept the page's abstract")
+                                "was edited by hand: kept the page's abstract", codes.MERGE_KEPT_EDIT, entry.uid,
+                           "abstract")
             gen.text = entry_digest(entry)
-        if (gen.meta or _NO_METADATA) != _metadata_digest(entry):
+        if (gen.meta or NO_METADATA) != metadata_digest(entry):
             self._refresh_details(doc, meta, gen, entry, notes)
         self._regenerate(meta, gen, entry, refresh_title, refresh_tags, notes)
         keep_old_slug(doc, meta, gen, notes)
@@ -311,31 +242,33 @@ class _Sync:
     def _keep_edited_title(self, doc: PageDoc, gen: Fingerprints, entry: Entry) -> None:
         """The source gives a title and says something new, but a person's title stays: say so."""
         title = doc.meta.get("title")
-        if entry.title and entry.title != title and (gen.meta or _NO_METADATA) != _metadata_digest(entry):
+        if entry.title and entry.title != title and (gen.meta or NO_METADATA) != metadata_digest(entry):
             self._warn(doc, f"entry {entry.index} of {entry.source} changed, but the page's title was edited "
-                            f"by hand: kept it (the source's title is “{entry.title}”)")
+                            f"by hand: kept it (the source's title is “{entry.title}”)", codes.MERGE_KEPT_EDIT,
+                       entry.uid, "title")
 
     def _refresh_details(self, doc: PageDoc, meta: dict, gen: Fingerprints, entry: Entry, notes: list[str]) -> None:
         """The source's authors, links… changed: take them, unless a person edited the page's."""
-        gen.meta = _metadata_digest(entry)
+        gen.meta = metadata_digest(entry)
         if entry.uid and meta.get("uid") != entry.uid:
             meta["uid"] = entry.uid
             notes.append("uid")
         wanted = details_to_meta(entry.details)
-        if _details_digest(meta) not in (gen.details or _NO_DETAILS, _details_digest(wanted)):
+        if details_digest(meta) not in (gen.details or NO_DETAILS, details_digest(wanted)):
             self._warn(doc, f"entry {entry.index} of {entry.source} has new details (authors, links…), but the "
-                            "page's were edited by hand: kept the page's")
+                            "page's were edited by hand: kept the page's", codes.MERGE_KEPT_EDIT, entry.uid,
+                       "details")
             return
-        if _details_of(meta) != wanted:
+        if details_of(meta) != wanted:
             for key in DETAIL_FIELDS:
                 meta.pop(key, None)
             meta.update(wanted)
             notes.append("details")
-        gen.details = _details_digest(wanted)
+        gen.details = details_digest(wanted)
 
     def _refreshes(self, meta: dict, gen: Fingerprints, entry: Entry) -> tuple[bool, bool]:
         """Whether the title and the tags are the tool's and due for a refresh."""
-        entry_changed = gen.text != entry_digest(entry) or (gen.meta or _NO_METADATA) != _metadata_digest(entry)
+        entry_changed = gen.text != entry_digest(entry) or (gen.meta or NO_METADATA) != metadata_digest(entry)
         title_owned = digest(meta.get("title", "")) == gen.title
         tags_owned = digest(meta.get("tags") or []) == gen.tags
         return (title_owned and entry_changed,
@@ -370,16 +303,18 @@ class _Sync:
         edited = [name for name, value, made in (("title", doc.meta.get("title", ""), gen.title),
                                                   ("tags", doc.meta.get("tags") or [], gen.tags),
                                                   ("abstract", doc.body, gen.body)) if digest(value) != made]
-        if _details_digest(doc.meta) != (gen.details or _NO_DETAILS):
+        if details_digest(doc.meta) != (gen.details or NO_DETAILS):
             edited.append("details")
         if edited:
             self._warn(doc, "its entry is no longer in the list, but the page was edited by hand "
-                            f"({', '.join(edited)}): kept it; delete the file to remove the paper")
+                            f"({', '.join(edited)}): kept it; delete the file to remove the paper",
+                       codes.MERGE_ORPHAN_KEPT, subject=", ".join(edited))
             return
         self.plan.changes.append(Change("remove", doc.path, "its entry was removed from the list"))
 
-    def _warn(self, doc: PageDoc, message: str) -> None:
-        self.plan.diagnostics.append(Diagnostic("warning", message, _display(doc.path, self.content_dir)))
+    def _warn(self, doc: PageDoc, message: str, code: str, paper: str = "", subject: str = "") -> None:
+        self.plan.diagnostics.append(Diagnostic("warning", message, _display(doc.path, self.content_dir), None, code,
+                                                paper=paper, subject=subject))
 
 
 def keep_old_slug(doc: PageDoc, meta: dict[str, Any], gen: Fingerprints, notes: list[str]) -> None:
@@ -428,57 +363,7 @@ def _sources_in_page_order(sources: list[SourceList], pairs: list[tuple[Entry, P
     return sorted(sources, key=lambda s: first.get(s.entries[0].source, never) if s.entries else never)
 
 
-def _canonical(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-def _metadata_digest(entry: Entry) -> str:
-    """What the source says about a paper besides its abstract (title, keywords, details, id)."""
-    return digest(_canonical([entry.title, list(entry.keywords), details_to_meta(entry.details), entry.uid]))
-
-
-def _details_of(meta: dict[str, Any]) -> dict[str, Any]:
-    return {key: meta[key] for key in DETAIL_FIELDS if key in meta}
-
-
-def _details_digest(meta: dict[str, Any]) -> str:
-    return digest(_canonical(_details_of(meta)))
-
-
-_NO_METADATA = digest(_canonical(["", [], {}, ""]))
-_NO_DETAILS = digest(_canonical({}))
-
-
-def entry_digest(entry: Entry) -> str:
-    """What a page remembers of its entry, to find it again: the abstract; for a paper without one
-    (a keynote, a demo), its title."""
-    return digest(entry.text) if entry.text.strip() else digest("\x1ftitle\x1f" + normalized(entry.title))
-
-
-def _same_place(candidates: list[PageDoc], entry: Entry) -> int:
-    """Of pages with the same text (an abstract listed twice), the one made from this entry, so
-    that a second build does not swap their order; else the first."""
-    for index, doc in enumerate(candidates):
-        if doc.meta.get("source") == entry.source and doc.meta.get("entry") == entry.index:
-            return index
-    return 0
-
-
-def _text_key(doc: PageDoc) -> str:
-    """The fingerprint of the list entry a page came from (as its broken front matter still says it,
-    else its body, for a page that does not parse)."""
-    made = doc.generated
-    return (made.text if made else "") or doc.salvaged.get("text") or digest(doc.body)
-
-
-def _uid_key(doc: PageDoc) -> tuple[str, str] | None:
-    """(source, the source's id) of a page, also of one whose front matter does not parse."""
-    meta = doc.meta if not doc.error else doc.salvaged
-    uid = meta.get("uid")
-    return (meta.get("source"), str(uid)) if uid not in (None, "") else None
-
-
-def _number(value) -> int:
+def _number(value: object) -> int:
     try:
         return int(str(value))
     except (TypeError, ValueError):

@@ -7,9 +7,7 @@ page with broken front matter still shows its body to the merge), and
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import hashlib
 import json
 import re
 import unicodedata
@@ -17,9 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from generator.pipeline.background import map_in_parallel
-from generator.pipeline.cache import EntryCache
-from generator.pipeline.cache import digest as full_digest
+from generator.content.fingerprints import Fingerprints
+from generator.runtime.executor import INLINE, Executor
+from generator.runtime.cache import EntryCache
+from generator.runtime.cache import digest as full_digest
+from generator.runtime.sizes import Cost
 from generator.text.cjk import CJK_RANGES
 from generator.text.cleantext import clean, clean_fields
 from generator.model.details import parse_details
@@ -28,12 +28,12 @@ from generator.sources import inside
 from generator.errors import ContentError, ProceedingsError, shown
 from generator.model.corrections import CORRECTION_KEYS, OLD_SLUGS
 from generator.model.corrections_front import parse_corrections
-from generator.model.paper import DETAIL_FIELDS, DETAILS, Paper
-from generator.commands.reporter import Reporter
-from generator.content.yamlutil import as_lf, dump, load_mapping, read_utf8
+from generator.model.paper import DETAIL_FIELDS, DETAILS, TEXT_FIELDS, Paper
+from generator.reporter import Reporter
+from generator.text.yamlutil import as_lf, dump, load_mapping, read_utf8
+from generator import diagnostics as codes
 
 PAGES_DIR = "papers"
-READ_IN_PARALLEL = 2_000  # pages; fewer are read in this process
 FENCE = "---"
 # Lower-case ASCII words, and CJK characters as written (generator/text/slugs.py says why).
 SLUG = re.compile(f"^[a-z0-9{CJK_RANGES}]+(?:-[a-z0-9{CJK_RANGES}]+)*$")
@@ -51,49 +51,7 @@ FRONT_MATTER = ("id", "title", "slug", OLD_SLUGS, *_AUTHORS, "tags",
 KNOWN_KEYS = frozenset(FRONT_MATTER)
 
 # message, file, line
-Warn = Callable[[str, "Path | str", "int | None"], None]
-
-
-def digest(value: Any) -> str:
-    """A short fingerprint of a generated value, to tell later whether a person changed it."""
-    text = "\x1f".join(value) if isinstance(value, (list, tuple)) else str(value)
-    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()[:12]
-
-
-@dataclass
-class Fingerprints:
-    """The ``generated`` block of a page the tool made: digests of what it wrote, so that a later sync
-    tells the tool's values (updated when the source changes) from a person's (kept)."""
-
-    text: str = ""  # the entry the page came from (``merge.entry_digest``)
-    title: str = ""
-    tags: str = ""
-    body: str = ""  # the abstract
-    taxonomy: str = ""  # the version of what the tags were derived with
-    meta: str = ""  # the entry's metadata (authors, links…), for a source that has any
-    details: str = ""  # the details written from it
-    # The slug the page was last published at, once it differs from the one it was made with (the file's
-    # name): a slug edited since is an address that moved (content/merge.py keeps it in ``old_slugs``).
-    slug: str = ""
-
-    @classmethod
-    def of(cls, value: Any) -> Fingerprints | None:
-        """From front matter; None for a page without one (a person's own page)."""
-        if not isinstance(value, dict) or not value:
-            return None
-        return cls(**{key: str(value[key]) for key in FINGERPRINT_KEYS if value.get(key) is not None})
-
-    def as_dict(self) -> dict[str, str]:
-        """For front matter, in field order; ``meta`` and ``details`` only when the source had metadata,
-        ``slug`` only once it moved."""
-        values = dataclasses.asdict(self)
-        return {key: value for key, value in values.items() if value or key not in ("meta", "details", "slug")}
-
-    def copy(self) -> Fingerprints:
-        return dataclasses.replace(self)
-
-
-FINGERPRINT_KEYS = tuple(f.name for f in dataclasses.fields(Fingerprints))
+Warn = Callable[..., None]  # Reporter.warn: message, path, line, code= and its fields
 
 
 @dataclass
@@ -134,7 +92,7 @@ def read_page(path: Path, display: Path | str | None = None) -> PageDoc:
         doc.error = ContentError(
             "the front matter is never closed: add a line `---` after its last field" if opened else
             "no front matter: a page starts with a line `---`, YAML fields, and another `---`",
-            path=name, line=1,
+            path=name, line=1, code=codes.PAGE_INVALID,
         )
         doc.salvaged = salvage_identity(text) if opened else {}
         return doc
@@ -191,7 +149,7 @@ def render_page(meta: dict[str, Any], body: str) -> str:
 
 def written_page(path: Path, meta: dict[str, Any], text: str) -> PageDoc | None:
     """The page ``text`` (``render_page(meta, …)``) as ``read_page`` reads it, without parsing its YAML
-    again: a cold build writes 50,000 pages and would read each one back. Only for front matter whose
+    again: a cold build writes every page and would read each one back. Only for front matter whose
     YAML reads back as written (ints, and strings of printable characters); None for any other."""
     if not _reads_back(meta):
         return None
@@ -236,10 +194,10 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
     """
     if doc.error:
         raise doc.error
-    meta = clean_fields(doc.meta)  # NFC, no control or invisible characters (generator/text/cleantext.py)
+    meta = clean_fields(doc.meta, TEXT_FIELDS)  # NFC, no control or invisible characters (generator/text/cleantext.py)
 
     def fail(key: str, problem: str) -> ContentError:
-        return ContentError(f"`{key}` {problem}", path=display, line=doc.lines.get(key, 1))
+        return ContentError(f"`{key}` {problem}", path=display, line=doc.lines.get(key, 1), code=codes.PAGE_INVALID)
 
     def text(key: str) -> str:
         value = meta.get(key)
@@ -261,14 +219,16 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
         raise fail("slug", f"must be lowercase letters, digits, CJK characters and single hyphens, not {shown(slug)}")
     slug, unsafe = file_safe(slug)
     if unsafe and warn is not None:
-        warn(f"`slug` {shown(meta.get('slug'))} {unsafe}; published as {slug}.html", display, doc.lines.get("slug", 1))
+        warn(f"`slug` {shown(meta.get('slug'))} {unsafe}; published as {slug}.html", display, doc.lines.get("slug", 1),
+             code=codes.PAGE_SLUG_UNSAFE, subject="slug", value=slug)
     tags = meta.get("tags") or []
     if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in doc.meta.get("tags") or []):
         raise fail("tags", "must be a list of tag names, like [optimization, diffusion models]")
 
     def problem(key: str, message: str) -> None:
         if warn is not None:  # `versions[2].date` is on the line of `versions`
-            warn(f"`{key}`: {message}", display, doc.lines.get(re.split(r"[.\[]", key, maxsplit=1)[0], 1))
+            warn(f"`{key}`: {message}", display, doc.lines.get(re.split(r"[.\[]", key, maxsplit=1)[0], 1),
+                 code=codes.PAGE_FIELD_INVALID, subject=key)
 
     corrections = parse_corrections(meta, problem)
     return Paper(
@@ -336,15 +296,16 @@ def is_page(content_dir: Path, path: Path) -> bool:
             and (not path.is_symlink() or inside(content_dir.resolve(), path) is not None))
 
 
-def read_pages(content_dir: Path, jobs: int = 1, only: list[Path] | None = None,
+def read_pages(content_dir: Path, executor: Executor = INLINE, only: list[Path] | None = None,
                known: EntryCache | None = None) -> dict[Path, PageDoc]:
-    """Every page (or ``only`` these), read and its front matter parsed, on ``jobs`` cores when there are
-    many: YAML is most of a warm build's reading. A front matter an earlier build parsed (``known``: by
+    """Every page (or ``only`` these), read and its front matter parsed, by the ``executor`` (on every core
+    when there are many): YAML is most of a warm build's reading. A front matter an earlier build parsed (``known``: by
     the digest of its text) is taken from there; the others are parsed and put there (the caller saves it)."""
     paths = page_paths(content_dir) if only is None else only
     docs: dict[Path, PageDoc] = {}
     fronts: dict[Path, str] = {}  # the pages to parse: their front matter's digest
     for path in paths if known is not None else ():
+        assert known is not None
         doc, front = _from_known(path, content_dir, known)
         if doc is not None:
             docs[path] = doc
@@ -355,8 +316,7 @@ def read_pages(content_dir: Path, jobs: int = 1, only: list[Path] | None = None,
     def read_share(share: list[Path]) -> list[PageDoc]:
         return [read_page(path, path.relative_to(content_dir)) for path in share]
 
-    workers = jobs if len(missing) >= READ_IN_PARALLEL else 1
-    for path, doc in zip(missing, map_in_parallel(read_share, missing, workers)):
+    for path, doc in zip(missing, executor.map(read_share, missing, Cost.LIGHT)):
         docs[path] = doc
         if path in fronts and doc.error is None and _json_safe(doc.meta):
             known.put(fronts[path], front_record(doc))  # type: ignore[union-attr]
@@ -395,7 +355,7 @@ def _from_known(path: Path, content_dir: Path, known: EntryCache) -> tuple[PageD
 def _json_safe(meta: dict[str, Any]) -> bool:
     """Whether the front matter comes back from JSON as YAML gave it (no dates, sets, bytes or int keys)."""
     try:
-        return json.loads(json.dumps(meta, ensure_ascii=False)) == meta
+        return bool(json.loads(json.dumps(meta, ensure_ascii=False)) == meta)
     except (TypeError, ValueError):
         return False
 
@@ -411,7 +371,7 @@ def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:
             key, value = clash
             line = read_page(paper.path).lines.get(key)  # only on this rare path: read it again
             reporter.error(f"{key} {value!r} is already the {key} of {owners[clash].name}",
-                           f"{PAGES_DIR}/{paper.path.name}", line)
+                           f"{PAGES_DIR}/{paper.path.name}", line, code=codes.PAGE_ID_CLASH, subject=key, value=value)
             continue
         owners[("slug", paper.slug)] = owners[("id", paper.id)] = paper.path
         kept.append(paper)

@@ -15,28 +15,28 @@ from typing import Any
 
 from babel import Locale
 
-from generator.pipeline.background import map_in_parallel
-from generator.pipeline.cache import BuildCache, EntryCache, digest
+from generator.runtime.executor import INLINE, Executor
+from generator.runtime.cache import BuildCache, EntryCache, digest
+from generator.runtime.sizes import Cost
 from generator.model.config import CONFIG_NAME, Config, load_config
-from generator.render.i18n import LANGUAGE_OF_SCRIPT
+from generator.text.i18n import LANGUAGE_OF_SCRIPT
 from generator.text.cjk import written_language
 from generator.errors import ContentError
 from generator.latex import AbstractRenderer, RenderedAbstract
 from generator.content.merge import Derived, Deriver
 from generator.model.paper import Entry, SourceList
-from generator.content.pages import PAGES_DIR
-from generator.commands.reporter import Reporter
+from generator.content.pages import PAGES_DIR, is_page
+from generator.reporter import Reporter
 from generator.sources import READERS, find_sources, links_out, read_source
 from generator.sources.duplicates import drop_duplicates
 from generator.sources.relative import RelativeLinks, column_patterns
-from generator.content.people_file import Rules, load_rules
+from generator.derive.people_file import Rules, load_rules
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.derive.sanity import lint_project
 from generator.derive.titles import title_candidates
 from generator.derive.volume_topics import STRONG, VolumeTopics, is_front_matter, paper_key, survey
 from generator.model.volume import Volume
-
-DERIVE_IN_PARALLEL = 500  # entries; fewer are derived in this process (a fork costs more than it saves)
+from generator import diagnostics as codes
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class Project:
     topics: VolumeTopics = VolumeTopics()  # whether the taxonomy fits the volume, and its broad tags
 
     def in_series(self, series: str) -> Project:
-        """The same project built into an archive of that title (archive.py)."""
+        """The same project built into a series of that title (series/layout.py)."""
         config = replace(self.config, series=series)
         return replace(self, config=config, volume=replace(self.volume, series=series))
 
@@ -155,6 +155,8 @@ def _page_texts(pages_dir: Path) -> dict[tuple[str, int] | str, str]:
     name when it holds none."""
     texts: dict[tuple[str, int] | str, str] = {}
     for path in sorted(pages_dir.glob("*.md")) if pages_dir.is_dir() else ():
+        if not is_page(pages_dir.parent, path):  # a FIFO, a folder, a link out: the build reads none of them
+            continue
         try:
             with path.open("rb") as handle:
                 text = handle.read(_PAGE_HEAD).decode("utf-8", "ignore")
@@ -174,26 +176,26 @@ def report_links_out(content_dir: Path, reporter: Reporter) -> None:
     found += links_out(content_dir / PAGES_DIR, root, "*.md")
     for path in found:
         reporter.warn("is a link to a file outside the content folder; not read (copy the file in instead)",
-                      path.relative_to(content_dir))
+                      path.relative_to(content_dir), code=codes.LINK_OUTSIDE)
 
 
-def make_deriver(project: Project, reporter: Reporter, jobs: int = 1) -> Deriver:
-    """Titles and tags for new or changed entries, on ``jobs`` cores (the slow part of a first build)."""
+def make_deriver(project: Project, reporter: Reporter, executor: Executor = INLINE) -> Deriver:
+    """Titles and tags for new or changed entries, by the ``executor`` (the slow part of a first build)."""
 
     def derive_chunk(entries: list[Entry]) -> list[tuple[Derived, bool, RenderedAbstract]]:
         # Each abstract's rendering goes back with its title: the render stage then needs not render it again.
         return [(*derive_one(project, entry), project.renderer.render(entry.text)) for entry in entries]
 
     def derive(entries: Sequence[Entry]) -> list[Derived]:
-        workers = jobs if len(entries) >= DERIVE_IN_PARALLEL else 1
-        results = map_in_parallel(derive_chunk, list(entries), workers)
+        results = executor.map(derive_chunk, list(entries), Cost.HEAVY)
         taxonomy = project.taxonomy
         for entry, (derived, fell_back, rendering) in zip(entries, results):
             project.renderer.remember(entry.text, rendering)
             if fell_back:
                 reporter.warn(f"no tag of {taxonomy.name} matches “{derived.title}”; tagged it {taxonomy.fallback!r} "
                               f"(give keywords or subjects in the source, add {TAXONOMY_FILE}, or set "
-                              "`auto_tags: never`)", entry.source, entry.line)
+                              "`auto_tags: never`)", entry.source, entry.line, code=codes.TOPIC_FALLBACK,
+                              paper=entry.uid, value=taxonomy.fallback)
         if any(_taxonomy_tags(project, entry) for entry in entries):
             report_volume_topics(project, reporter)
         return [derived for derived, _, _ in results]
@@ -248,7 +250,8 @@ def report_volume_topics(project: Project, reporter: Reporter) -> None:
         reporter.warn(f"{topics.fell_back} of {topics.papers} papers match no tag of {taxonomy.name}: it does not "
                       f"fit this volume, so it tags none of them (rather than {taxonomy.fallback!r} on most). To give "
                       f"them topics, give keywords or subjects in the source or add a {TAXONOMY_FILE} for the field; "
-                      "`auto_tags: never` says none are wanted", source)
+                      "`auto_tags: never` says none are wanted", source, code=codes.TOPIC_TAXONOMY_UNFIT,
+                      subject=taxonomy.name)
         return
     for name, count in topics.broad:
         reporter.info(f"topics: “{name}” would be on {count} of {topics.papers} papers, which tells a reader "

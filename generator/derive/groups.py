@@ -95,10 +95,10 @@ def paper_groups(papers: Sequence[RenderedPaper], kind: str | None = None) -> li
     members: dict[str, list[RenderedPaper]] = {}
     others: list[RenderedPaper] = []
     for paper in papers:
-        names = names_of(paper, kind) if kind else ()
-        for name in names:
+        own = names_of(paper, kind) if kind else ()
+        for name in own:
             members.setdefault(name, []).append(paper)
-        if not names:
+        if not own:
             others.append(paper)
     names = list(members)  # sections and tracks: in order of first appearance
     if kind == TOPIC:  # as the topic index has them

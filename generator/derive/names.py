@@ -105,7 +105,7 @@ def odd_one(first: str, second: str, count: Callable[[str], int], names: Iterabl
 
 def _positions(names: Iterable[str]) -> tuple[Counter, Counter]:
     """How often each word begins a name, and how often it ends one."""
-    firsts, lasts = Counter(), Counter()
+    firsts, lasts = Counter[str](), Counter[str]()
     for name in names:
         found = words(name)
         if len(found) > 1 and not has_cjk(name):

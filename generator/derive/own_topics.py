@@ -190,7 +190,7 @@ def _topics_of(papers: Sequence[PaperPhrases], chosen: list[str]) -> list[tuple[
     for paper in papers:
         mine = paper.keys & chosen_set
         if len(mine) > 1:
-            mine = {key for key in mine if not any(other != key and _holds(other, key) for other in mine)}
+            mine = frozenset(key for key in mine if not any(other != key and _holds(other, key) for other in mine))
         found.append(tuple(sorted(mine, key=lambda key: (key not in paper.in_title, rank[key]))[:MAX_TOPICS]))
     return found
 

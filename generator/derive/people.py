@@ -6,7 +6,7 @@ punctuation, spacing and diacritics (``Simon S Du`` is ``Simon S. Du``, ``Jörg`
 ``Jorg``). Chinese, Japanese and Korean characters are compared as written: two
 different Han characters are never one. A name written without an ORCID or id joins
 the person of that name who has one, when exactly one does; two ORCIDs are two people.
-``people.yaml`` (content/people_file.py) joins spellings the rule keeps apart, or splits ones it joins.
+``people.yaml`` (derive/people_file.py) joins spellings the rule keeps apart, or splits ones it joins.
 
 Spellings that may be one person but that the rule cannot decide (``J. Doe`` and
 ``Jane Doe``, ``Jane Doe`` and ``Jane M. Doe``) are never merged: ``People.report``
@@ -27,8 +27,9 @@ import yaml
 from generator.derive.names import odd_one, placeholder, reversed_pairs
 from generator.text.cjk import has_cjk
 from generator.model.paper import Author
-from generator.content.people_file import PEOPLE_FILE, Rules, fold
+from generator.derive.people_file import PEOPLE_FILE, Rules, fold
 from generator.text.slugs import list_page_name, slug_or_digest, unique
+from generator import diagnostics as codes
 
 T = TypeVar("T")
 _EDGE_MARKS = "\"'“”„«»‘’()[]{}*,;:.!?-"
@@ -40,7 +41,7 @@ __all__ = ["People", "Person", "Rules", "fold", "group", "variants"]
 class Person(Generic[T]):
     key: str  # "orcid:…", "id:…" or "name:…"
     folder: str = "people"  # where its page is: people/ (archive) or authors/ (a volume)
-    names: dict = field(default_factory=dict)  # each spelling → how many papers use it, first seen first
+    names: dict[str, int] = field(default_factory=dict)  # each spelling → how many papers use it, first seen first
     affiliations: dict = field(default_factory=dict)  # in order of appearance, as a set
     papers: list = field(default_factory=list)  # the payloads, in the order given, each once
     slug: str = ""
@@ -81,18 +82,19 @@ class People(Generic[T]):
         """A warning for each name the rule cannot place, and each likely variant of a name (naming
         people.yaml, where the line it gives goes)."""
         for name, count in sorted(self.unclear.items()):
-            warn(unclear_message(name, count, len(self.known[name_key(name, self.rules)])))
+            warn(unclear_message(name, count, len(self.known[name_key(name, self.rules)])), code=codes.NAME_UNCLEAR,
+                 subject=name)
         # One warning per pair of spellings: three people written "Jane Doe" are one line to add, not three.
         pairs: dict[tuple[str, str], tuple[dict[str, None], dict[str, None]]] = {}
         for first, second in variant_pairs(self.people, self.rules):
             urls = pairs.setdefault((first.name, second.name), ({}, {}))
             urls[0][first.url] = urls[1][second.url] = None
-        for (first, second), (first_urls, second_urls) in pairs.items():
-            warn(variant_message(first, list(first_urls), second, list(second_urls)), PEOPLE_FILE)
+        for (one, other), (first_urls, second_urls) in pairs.items():
+            warn(variant_message(one, list(first_urls), other, list(second_urls)), PEOPLE_FILE,
+                 code=codes.NAME_VARIANT, subject=one, value=other)
 
 
 def unclear_message(name: str, count: int, people: int) -> str:
-    # “…” around the name: the console's summary counts warnings by the words before it (reporter._kind).
     return (f"a name written without an ORCID or id that several people have: “{name}” ({count} paper(s); "
             f"{people} people of that name have one) is listed under the name alone; give the ORCID or id in "
             f"those papers' front matter to place them")
@@ -285,7 +287,7 @@ def _key(family: str, given: tuple[str, ...], length: int, full: frozenset[int],
 
 @functools.lru_cache(maxsize=64)
 def _subsets(items: frozenset[int]) -> tuple[frozenset[int], ...]:
-    found = [frozenset()]
+    found: list[frozenset[int]] = [frozenset()]
     for item in sorted(items):
         found += [subset | {item} for subset in found]
     return tuple(found)

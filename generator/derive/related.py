@@ -1,15 +1,15 @@
 """Related papers: TF-IDF cosine similarity over each paper's title and plain abstract.
 
-Standard library only, and built to stay fast at 10,000 papers:
+Standard library only, and built to stay fast however large the volume:
 
 * sparse, compact vectors: a paper is its terms' numbers and an array of their
-  weights (``Vector``), never a vocabulary-sized row nor a dict (at 50,000
-  papers the dicts were 300 MB beside the search index's child); weights are
+  weights (``Vector``), never a vocabulary-sized row nor a dict (which held
+  several times the memory, beside the search index's child); weights are
   worked out term by term in C (``map``, ``zip``), not in a loop;
 * top-terms pruning and an inverted index: each paper is indexed under its
   ``TOP_TERMS`` heaviest terms and looks up the papers indexed under those
   same terms, so it meets only papers that share a telling word with it,
-  never all 10,000;
+  never all of them;
 * ``Counter`` counts the shared terms per candidate in C and a stable C sort
   keeps the ``CANDIDATES`` sharing the most; only they are scored, with the
   exact cosine of the full vectors;
@@ -21,12 +21,11 @@ Few telling terms find better candidates than many, since a count does not
 weigh terms. On the 5,083 real abstracts of the shared corpora
 (bench/related_bench.py --papers 5083 --exact 300) the best match is the
 exact cosine's for 92.3% of papers and 86.1% of the top 4 agree, in a small
-fraction of the time that scoring every pair takes. At 10,000 papers
-(--papers 10000) the three stages take 1.2–1.35× less CPU than the
-dict-and-frozenset version before this one (bench/RESULTS.md), with the same
-lists: what is left is Python's cost per candidate pair (≈ 280,000
-intersections of two 80-term sets and the sums over the ≈ 11 terms they
-share) and the tokenising, which is the search index's (``search.terms``).
+fraction of the time that scoring every pair takes; bench/RESULTS.md has
+the measurements at larger sizes, against the dict-and-frozenset version
+before this one, with the same lists. What is left is Python's cost per
+candidate pair (an intersection of two top-term sets and the sums over the
+few terms they share) and the tokenising, which is the search index's (``search.terms``).
 
 Words are the search index's terms (``search.terms``: lower case, stop words
 dropped, Porter stems), so "networks" relates to "network" as search finds it.
@@ -45,10 +44,11 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, compress, islice, repeat
 from operator import itemgetter, mul, truediv
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from generator.pipeline.background import map_in_parallel
-from generator.pipeline.cache import BuildCache
+from generator.runtime.executor import INLINE, Executor
+from generator.runtime.cache import BuildCache
+from generator.runtime.sizes import Cost
 from generator.model.paper import RenderedPaper
 from generator.search.terms import terms
 
@@ -57,7 +57,7 @@ TITLE_WEIGHT = 2  # a title word counts as much as two words of the abstract
 TOP_TERMS = 12
 CANDIDATES = 40
 # A term among the heaviest of this many papers is no longer telling, and its long posting
-# list would make candidate search quadratic (50,000 papers): it is left out of the lookup.
+# list would make candidate search quadratic in the volume's size: it is left out of the lookup.
 MAX_POSTINGS = 400
 _SCORE_DIGITS = 9  # scores equal to 9 digits are a tie
 
@@ -65,8 +65,8 @@ _SCORE_DIGITS = 9  # scores equal to 9 digits are a tie
 
 class Vector(NamedTuple):
     """A paper's weights, compact: its term numbers in increasing order and, in the same order,
-    each one's weight (about 20 bytes a term, where a dict of floats took about 80: 50,000 papers
-    held 300 MB of them beside the search index's child)."""
+    each one's weight (about 20 bytes a term, where a dict of floats took about 80, beside the
+    search index's child)."""
 
     terms: tuple[int, ...]  # the ints are the numbering's own, shared by every paper: none is made
     weights: array  # of doubles ("d")
@@ -85,16 +85,16 @@ def related_papers(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT) -> d
 
 
 def related_ids(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT,
-                cache: BuildCache | None = None, jobs: int = 1) -> dict[str, tuple[str, ...]]:
+                cache: BuildCache | None = None, executor: Executor = INLINE) -> dict[str, tuple[str, ...]]:
     """Paper id → the ids of its ``k`` most similar papers; kept in ``cache`` for a build with the same texts."""
     texts = tuple((p.title_plain, p.abstract_plain) for p in papers)
     key = cache.key("related", str(k), *chain.from_iterable(texts)) if cache and cache.enabled else ""
-    found = cache.load_json("related", key) if key else None
+    found: Any = cache.load_json("related", key) if key and cache else None
     if _fits(found, len(papers), k):
         neighbours = found
     else:
-        neighbours = _neighbours(texts, k, jobs)
-        if key:
+        neighbours = _neighbours(texts, k, executor)
+        if key and cache:
             cache.store_json("related", key, neighbours)
     return {paper.paper.id: tuple(papers[j].paper.id for j in near) for paper, near in zip(papers, neighbours)}
 
@@ -108,11 +108,11 @@ def _fits(found: object, count: int, k: int) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
-def _neighbours(texts: tuple[tuple[str, str], ...], k: int, jobs: int = 1) -> tuple[tuple[int, ...], ...]:
+def _neighbours(texts: tuple[tuple[str, str], ...], k: int, executor: Executor = INLINE) -> tuple[tuple[int, ...], ...]:
     # The dev server rebuilds after template and config edits too: the same texts, no new work.
     # A generator: each paper's Counter of words is let go once it is made compact.
     vectors = tfidf_vectors(text_terms(title, abstract) for title, abstract in texts)
-    return tuple(map(tuple, nearest(vectors, k, jobs)))
+    return tuple(map(tuple, nearest(vectors, k, executor)))
 
 
 def text_terms(title: str, abstract: str) -> Counter[str]:
@@ -158,7 +158,7 @@ def tfidf_vectors(documents: Iterable[Counter[str]]) -> list[Vector]:
     vectors = []
     for at, (ids, counts) in enumerate(compact):
         compact[at] = None  # let go as it is made a vector
-        # Term by term in C (map, zip), not in a comprehension: a million terms at 10,000 papers;
+        # Term by term in C (map, zip), not in a comprehension: some hundred terms a paper;
         # the norm is summed in the document's own order, as its Counter was.
         weights = list(map(mul, map(_TF_WEIGHT.__getitem__, counts), map(idf.__getitem__, ids)))
         norm = math.sqrt(sum(map(mul, weights, weights))) or 1.0
@@ -188,9 +188,9 @@ class _TfWeight(dict[int, float]):
 _TF_WEIGHT = _TfWeight()
 
 
-def nearest(vectors: Sequence[Vector], k: int, jobs: int = 1) -> list[list[int]]:
-    """For each vector, the indexes of its ``k`` most similar others; scored on ``jobs`` cores
-    (forked processes share the vectors and the index; each scores a share of the papers)."""
+def nearest(vectors: Sequence[Vector], k: int, executor: Executor = INLINE) -> list[list[int]]:
+    """For each vector, the indexes of its ``k`` most similar others; scored by the ``executor`` (on
+    every core, forked processes share the vectors and the index; each scores a share of the papers)."""
     top = [_heaviest(v) for v in vectors]
     index: dict[int, list[int]] = {}
     for number, heaviest in enumerate(top):
@@ -205,8 +205,7 @@ def nearest(vectors: Sequence[Vector], k: int, jobs: int = 1) -> list[list[int]]
     # Papers on one topic, one after the other: they are each other's candidates, so the vectors
     # they read are still in the CPU cache (in paper order, each read comes from memory).
     order = sorted(range(len(vectors)), key=lambda n: (top[n][:1], n))
-    workers = jobs if len(vectors) >= 2_000 else 1
-    found = map_in_parallel(best_of, order, workers)
+    found = executor.map(best_of, order, Cost.LIGHT)
     result: list[list[int]] = [[]] * len(vectors)
     for number, near in zip(order, found):
         result[number] = near
@@ -255,5 +254,5 @@ def _best(numbers: list[int], candidates: dict[int, list[int]], vectors: Sequenc
 def _cosine(a: dict[int, float], b: Vector) -> float:
     """a · b, rounded: summed in term order, so the same for (a, b) and (b, a) and on every run."""
     common = list(compress(range(len(b.terms)), map(a.__contains__, b.terms)))  # b's places of shared terms
-    return round(sum(map(mul, map(a.__getitem__, map(b.terms.__getitem__, common)),
-                         map(b.weights.__getitem__, common))), _SCORE_DIGITS)
+    return round(float(sum(map(mul, map(a.__getitem__, map(b.terms.__getitem__, common)),
+                               map(b.weights.__getitem__, common)))), _SCORE_DIGITS)

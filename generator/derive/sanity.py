@@ -23,13 +23,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.content.people_file import PEOPLE_FILE, Rules
+from generator.derive.people_file import PEOPLE_FILE, Rules
 from generator.derive.names import name_problem, odd_one, reversed_pairs
 from generator.model.config import CONFIG_NAME, Config
 from generator.model.paper import Entry, SourceList
 from generator.model.volume import Volume
+from generator import diagnostics as codes
 
-Warn = Callable[..., None]  # (message, path, line)
+Warn = Callable[..., None]  # (message, path, line, code=…, fields…)
 SHOWN = 3  # places of one kind of problem in one file named one by one; the rest counted in one line
 _MATH = re.compile(r"\$[^$]*\$|\\\(.*?\\\)|\\[A-Za-z]+")
 _CASED_LETTERS = 12  # fewer capitals make an acronym-like title ("BERT", "ISMIR 2024"), not a shouted one
@@ -75,7 +76,7 @@ def check_dates(content_dir: Path, config: Config, volume: Volume, sources: Sequ
                      ("end_date", config.end_date)):
         if day is not None and (not year <= day.year <= year + 1 if key == "date" else day.year not in meeting):
             warn(f"`{key}: {day.isoformat()}` is in {day.year}, but the volume's year is {year} ({whose})",
-                 CONFIG_NAME, lines.get(key))
+                 CONFIG_NAME, lines.get(key), code=codes.DATE_YEAR_MISMATCH, subject=key, value=day.isoformat())
     check_paper_years(sources, year, whose, warn)
 
 
@@ -85,14 +86,16 @@ def _check_proceedings(described: SourceList, year: int, meeting: set[int], whos
     for key, day in (("start", info.start), ("end", info.end)):
         if day is not None and day.year not in meeting:
             warn(f"@proceedings `{key} = {day.isoformat()}` is in {day.year}, but the volume's year is {year} "
-                 f"({whose}): is the meeting's day mistyped?", name, lines.get(key))
+                 f"({whose}): is the meeting's day mistyped?", name, lines.get(key), code=codes.DATE_YEAR_MISMATCH,
+                 subject=key, value=day.isoformat())
     if info.start and info.end and info.end < info.start:
         warn(f"@proceedings `end` {info.end.isoformat()} is before `start` {info.start.isoformat()}",
-             name, lines.get("end"))
+             name, lines.get("end"), code=codes.DATE_ORDER, subject="end", value=info.end.isoformat())
     published = lines.get("published")
     if info.date is not None and published and not year <= info.date.year <= year + 1:
         warn(f"@proceedings `published = {info.date.isoformat()}` is not in {year} or the year after, the "
-             f"volume's year ({whose})", name, published)
+             f"volume's year ({whose})", name, published, code=codes.DATE_PUBLISHED, subject="published",
+             value=info.date.isoformat())
 
 
 def check_paper_years(sources: Sequence[SourceList], year: int, whose: str, warn: Warn) -> None:
@@ -103,7 +106,8 @@ def check_paper_years(sources: Sequence[SourceList], year: int, whose: str, warn
         years = Counter(entry.details.year.strip() for entry in places)
         listed = ", ".join(f"{y} ({n})" for y, n in years.most_common())
         warn(f"{len(places)} paper(s) give a `year` other than the volume's {year} ({whose}): {listed}; their "
-             f"citations say theirs{_more(places)}", source, places[0].line)
+             f"citations say theirs{_more(places)}", source, places[0].line, code=codes.PAPER_YEAR_MISMATCH,
+             subject="year", value=listed)
 
 
 def _config_lines(content_dir: Path) -> dict[str, int]:
@@ -151,11 +155,13 @@ def check_names(entries: Iterable[Entry], warn: Warn) -> None:
                 found[(entry.source, problem)].append((entry, name))
     for (source, problem), places in found.items():
         for entry, name in places[:SHOWN]:
-            warn(f"the name “{name}” {problem}; it is published as written: mend it in the source", source, entry.line)
+            warn(f"the name “{name}” {problem}; it is published as written: mend it in the source", source, entry.line,
+                 code=codes.NAME_NOT_A_NAME, paper=entry.uid, subject=name)
         if len(places) > SHOWN:
             lines = ", ".join(str(entry.line) for entry, _ in places[SHOWN:SHOWN + 10])
             warn(f"{len(places) - SHOWN} more names that {problem.split(' (')[0].split(':')[0]} (lines {lines}"
-                 f"{', …' if len(places) > SHOWN + 10 else ''})", source, places[SHOWN][0].line)
+                 f"{', …' if len(places) > SHOWN + 10 else ''})", source, places[SHOWN][0].line,
+                 code=codes.NAME_NOT_A_NAME, value=str(len(places) - SHOWN))
 
 
 def shouted(title: str) -> bool:
@@ -173,10 +179,11 @@ def check_titles(entries: Iterable[Entry], warn: Warn) -> None:
     for source, places in _by_source(shouting).items():
         for entry in places[:SHOWN]:
             warn(f"the title “{entry.title}” is in capitals only; write it as a title is written (citations "
-                 "and search show it as given)", source, entry.line)
+                 "and search show it as given)", source, entry.line, code=codes.TITLE_CAPITALS, paper=entry.uid,
+                 subject=entry.title)
         if len(places) > SHOWN:
             warn(f"{len(places) - SHOWN} more titles in capitals only{_more(places[SHOWN - 1:])}", source,
-                 places[SHOWN].line)
+                 places[SHOWN].line, code=codes.TITLE_CAPITALS, value=str(len(places) - SHOWN))
 
 
 # -- one name in two orders ---------------------------------------------------------------------
@@ -204,7 +211,7 @@ def report_orders(places: dict[str, list[Place]], rules: Rules, warn: Warn,
         warn(f"one name in two orders: “{odd}” here and “{usual}” in {len(places[usual])} paper(s) ({shown}"
              f"{', …' if len(places[usual]) > SHOWN else ''}); write it one way in the source (given name first, "
              f"as a page shows names), or, if they are two people, list them under `different:` in {PEOPLE_FILE}",
-             places[odd][0].path, places[odd][0].line)
+             places[odd][0].path, places[odd][0].line, code=codes.NAME_TWO_ORDERS, subject=odd, value=usual)
 
 
 def orders_across(written: Iterable[tuple[str, str, Place]], rules: Rules, warn: Warn) -> None:

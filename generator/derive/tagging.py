@@ -21,8 +21,8 @@ import yaml
 
 from generator.text.cjk import CJK_RANGES, has_cjk
 from generator.errors import ContentError
-from generator.render.i18n import same_language
-from generator.content.yamlutil import load_mapping, read_utf8
+from generator.text.i18n import same_language
+from generator.text.yamlutil import load_mapping, read_utf8
 
 DEFAULT_TAXONOMY_PATH = Path(__file__).parent.parent / "default_taxonomy.yaml"
 TAXONOMY_FILE = "taxonomy.yaml"
@@ -255,8 +255,9 @@ def _parse_tags(text: str, path: Path | str, tags: Any, line: int) -> tuple[TagR
 
 def _tag_nodes(text: str) -> list[tuple[yaml.Node, yaml.Node]]:
     """The entries under `tags` as YAML nodes: duplicates stay visible and each knows its line."""
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
-    return next(value for key, value in root.value if key.value == "tags").value
+    root: Any = yaml.compose(text, Loader=yaml.SafeLoader)  # a mapping: load_taxonomy read it
+    nodes: list[tuple[yaml.Node, yaml.Node]] = next(value for key, value in root.value if key.value == "tags").value
+    return nodes
 
 
 def _text(node: yaml.Node) -> str:

@@ -302,7 +302,8 @@ def _expand_acronyms(phrase: str, text: str) -> str:
             at_start = text.startswith(long_form) or f". {long_form}" in text
             if at_start and long_form[1:].islower():
                 long_form = long_form[0].lower() + long_form[1:]
-            phrase = re.sub(rf"\b{re.escape(acronym)}\b", lambda _, long_form=long_form: long_form, phrase, count=1)
+            # The long form as written: a backslash in it is doubled, as re.sub reads its replacement.
+            phrase = re.sub(rf"\b{re.escape(acronym)}\b", long_form.replace("\\", "\\\\"), phrase, count=1)
     return phrase
 
 

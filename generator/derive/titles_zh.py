@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from operator import add
+from typing import Any
 
 from generator.derive import cjk_phrases as shared
 
@@ -108,7 +110,7 @@ def candidates(text: str) -> list[str]:
     return [title for title, _ in ranked[:4]]
 
 
-def _clauses(text: str):
+def _clauses(text: str) -> Iterator[tuple[Any, ...]]:
     """(kind, clause, phrase, weak) for each clause of the first sentences; weak: a result or a
     method section, or a sentence reporting findings."""
     for sentence in shared.sentences(text)[:6]:

@@ -41,7 +41,7 @@ from generator.derive.own_topics import own_topics
 from generator.derive.phrases import phrases_of
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy
 from generator.model.paper import Entry
-from generator.pipeline.cache import digest
+from generator.runtime.cache import digest
 
 FIT_MIN = 5  # papers that match nothing: fewer are each warned about on their own
 FIT_SHARE = 0.1  # of the papers the built-in taxonomy would tag: more matching nothing, it does not fit

@@ -19,6 +19,8 @@ import re
 
 from markdown_it.rules_inline import StateInline
 
+from generator import diagnostics as codes
+
 from .citekeys import CiteMark, read_key
 from .problems import push_error
 from .textgroups import braced, wrap
@@ -36,7 +38,7 @@ def citation(state: StateInline, silent: bool, name: str, end: int) -> bool:
         return _fused_citation(state, silent, name, end)
     notes, pos = _options(state, end)
     keys = braced(state, pos) if notes is not None else None
-    if keys is None:
+    if keys is None or notes is None:
         return _missing(state, silent, name, _cut_short(state, pos, end))
     if not silent:
         _cite(state, name, notes, keys)
@@ -54,7 +56,7 @@ def _fused_citation(state: StateInline, silent: bool, name: str, end: int) -> bo
     prefix = next((command for command in _FUSED_PREFIXES if name.startswith(command)), None)
     if prefix is None or not name[len(prefix)].isupper() or state.src.startswith("{", end):
         return False
-    key_end = _KEY_TAIL.match(state.src, end, state.posMax).end()
+    key_end = tail.end() if (tail := _KEY_TAIL.match(state.src, end, state.posMax)) else end
     if not silent:
         _cite(state, prefix, [], (state.pos + 1 + len(prefix), key_end))
     state.pos = key_end
@@ -159,6 +161,7 @@ def _cut_short(state: StateInline, pos: int, end: int) -> int:
 
 def _missing(state: StateInline, silent: bool, name: str, end: int) -> bool:
     if not silent:
-        push_error(state, state.src[state.pos : end], f"missing argument for \\{name}")
+        push_error(state, state.src[state.pos : end], f"missing argument for \\{name}", codes.LATEX_MISSING_ARGUMENT,
+                   name)
     state.pos = end
     return True

@@ -38,6 +38,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from generator import diagnostics as codes
+
 from .model import MacroDef, TexProblem
 from .repair import GREEK
 from .texscan import find_group_end
@@ -102,8 +104,7 @@ def guess(name: str) -> str | None:
 
 
 def _letter_guess(name: str) -> str | None:
-    if name.startswith("v") and _base(name[1:]):
-        base = _base(name[1:])
+    if name.startswith("v") and (base := _base(name[1:])):
         return f"\\boldsymbol{{{base}}}" if base.startswith("\\") else f"\\mathbf{{{base}}}"
     accented = _ACCENTED.match(name)
     if accented and _base(accented.group(1)):
@@ -113,7 +114,7 @@ def _letter_guess(name: str) -> str | None:
     dimension = name[1:] if name.startswith("d") and name[1:] in _DIMENSIONS else None
     word = _WORD_DIMENSION.match(name)
     if dimension or word:
-        return f"d_{{\\mathrm{{{dimension or word.group(1)}}}}}"
+        return f"d_{{\\mathrm{{{dimension or (word.group(1) if word else '')}}}}}"
     if len(name) == 1 and name.isascii() and name.isalpha():
         return f"\\mathcal{{{name}}}" if name.isupper() else f"\\mathbf{{{name}}}"
     if len(name) == 2 and name[0] in _LETTER_FONTS and name[1].isupper():
@@ -199,11 +200,9 @@ def pin_line(name: str, body: str) -> str:
 
 def advice(problem: TexProblem) -> str:
     """What to do about a guess, for a warning: the line to add under ``macros:``."""
-    name = problem.source[1:]
-    body = problem.message.split(" as ", 1)[1]
-    return f"to pin or correct it, add under macros: {pin_line(name, body)}"
+    return f"to pin or correct it, add under macros: {pin_line(problem.subject, problem.value)}"
 
 
 def guessed_problem(name: str, body: str) -> TexProblem:
     """How a guess is reported: the message names the guess, the source the macro."""
-    return TexProblem(GUESSED_MESSAGE.format(name=name, body=body), "\\" + name)
+    return TexProblem(GUESSED_MESSAGE.format(name=name, body=body), "\\" + name, codes.LATEX_MACRO_GUESSED, name, body)

@@ -19,6 +19,8 @@ abstract's HTML then goes through nh3 (renderer.py) as a second, independent gat
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any, Literal
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
@@ -40,7 +42,7 @@ def html_plugin(md: MarkdownIt) -> None:
     md.add_render_rule("html_tag", render_tag)
 
 
-def render_tag(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
+def render_tag(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:  # markdown-it's rule
     token = tokens[idx]
     return f"</{token.tag}>" if token.nesting < 0 else f"<{token.tag}>"
 
@@ -110,7 +112,7 @@ class _Balancer:
         for inner in reversed(reopen):
             self._open(inner)
 
-    def _emit(self, name: str, nesting: int) -> None:
+    def _emit(self, name: str, nesting: Literal[1, -1]) -> None:
         last = self.out[-1] if self.out else None
         if nesting < 0 and last is not None and last.type == "html_tag" and last.tag == name and last.nesting > 0:
             self.out.pop()  # <b></b> holds nothing: neither is written

@@ -24,12 +24,15 @@ from __future__ import annotations
 import functools
 import html
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
+
+from generator import diagnostics as codes
 
 from .builtins import MATH_MACROS
 from .guesses import guess_macros, guessed_problem
@@ -250,7 +253,8 @@ def _convert(expanded: str, display: str, source: str) -> MathResult:
         # TeX refuses x_1_2; a reader is better served by x₁ followed by ₂ than by the source.
         separated = to_mathml(_SCRIPT.sub(r"{}\1", expanded), display)
         if not separated.error:
-            return MathResult(separated.mathml, marks=separated.marks + ((result.error, source),))
+            marked = (codes.LATEX_MATH_MARKED, result.error, source)
+            return MathResult(separated.mathml, marks=separated.marks + (marked,))
     return result
 
 
@@ -279,9 +283,11 @@ def make_convert_rule(convert: Callable[[str, str], tuple[MathResult, str, Guess
                     budget -= len(token.content)
                 if len(token.content) > MAX_FORMULA:
                     mark_error(token, token.meta["source"],
-                               f"formula too long ({len(token.content):,} characters); shown as written")
+                               f"formula too long ({len(token.content):,} characters); shown as written",
+                               codes.LATEX_TOO_MUCH)
                 elif budget < 0:
-                    mark_error(token, token.meta["source"], "too much math in one abstract; shown as written")
+                    mark_error(token, token.meta["source"], "too much math in one abstract; shown as written",
+                               codes.LATEX_TOO_MUCH)
                 else:
                     _convert_token(token, convert)
 
@@ -292,20 +298,26 @@ def _convert_token(token: Token, convert: Callable[[str, str], tuple[MathResult,
     display = "block" if token.type == "math_display" else "inline"
     result, expanded, guessed = convert(token.content, display)
     if result.error:
-        mark_error(token, token.meta["source"], result.error)
+        mark_error(token, token.meta["source"], result.error, result.code, result.subject)
         return
     token.meta["mathml"] = result.mathml
     token.meta["latex"] = _plain_source(expanded, result.marks)
     if result.marks:
-        token.meta["problems"] = [TexProblem(message, source) for message, source in result.marks]
+        token.meta["problems"] = [TexProblem(message, source, code, _macro(code, source))
+                                  for code, message, source in result.marks]
     if guessed:
         token.meta["guesses"] = [guessed_problem(name, body) for name, body in guessed]
 
 
-def _plain_source(latex: str, marks: tuple[tuple[str, str], ...]) -> str:
+def _macro(code: str, source: str) -> str:
+    """The name of the undefined macro a mark is about (its source is ``\\name``), else ""."""
+    return source[1:] if code == codes.LATEX_UNKNOWN_MACRO else ""
+
+
+def _plain_source(latex: str, marks: tuple[tuple[str, str, str], ...]) -> str:
     """The LaTeX the plain text is made from: an undefined macro is its name, as on the page (pylatexenc
     would drop it)."""
-    undefined = {source[1:] for message, source in marks if message.startswith("undefined macro")}
+    undefined = {source[1:] for code, _message, source in marks if code == codes.LATEX_UNKNOWN_MACRO}
     if not undefined:
         return latex
     names = "|".join(sorted(undefined, key=len, reverse=True))
@@ -319,9 +331,9 @@ WIDE_INLINE = 24
 _TAG = re.compile(r"<[^>]*>")
 
 
-def render_math(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
+def render_math(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:  # markdown-it's rule
     token = tokens[idx]
-    mathml = token.meta["mathml"]
+    mathml: str = token.meta["mathml"]
     if token.type == "math_inline" and len(html.unescape(_TAG.sub("", mathml))) > WIDE_INLINE:
         return f'<span class="math-wide">{mathml}</span>'
     return mathml

@@ -18,6 +18,8 @@ from xml.etree.ElementTree import Element
 
 from latex2mathml.converter import Converter
 
+from generator import diagnostics as codes
+
 from .mathfix import polish
 from .undefined import UNKNOWN_CLASS, mark_tree, mark_undefined
 
@@ -60,13 +62,16 @@ _EXCEPTION_MESSAGES = {
 class MathResult:
     """Either ``mathml`` (safe markup) or ``error`` (a human-readable message).
 
-    ``marks`` are the (message, source) of what is marked in place in ``mathml``: undefined
-    macros, an empty numerator. The formula still renders.
+    ``marks`` are the (code, message, source) of what is marked in place in ``mathml``: undefined
+    macros, an empty numerator. The formula still renders. ``code`` and ``subject``: the error's
+    kind (generator/diagnostics.py) and the macro it names, if any.
     """
 
     mathml: str = ""
     error: str | None = None
-    marks: tuple[tuple[str, str], ...] = ()
+    marks: tuple[tuple[str, str, str], ...] = ()
+    code: str = codes.LATEX_MATH_ERROR
+    subject: str = ""
 
 
 def to_mathml(latex: str, display: str) -> MathResult:
@@ -81,10 +86,10 @@ def to_mathml(latex: str, display: str) -> MathResult:
         return MathResult(error=_EXCEPTION_MESSAGES.get(name, f"cannot convert math ({name})"))
     polish(tree)
     marks = mark_tree(tree)
-    lost = sorted(set(undefined) - {source[1:] for _message, source in marks})
+    lost = sorted(set(undefined) - {source[1:] for _code, _message, source in marks})
     unknown = _first_unknown_command(tree) or ("\\" + lost[0] if lost else None)
     if unknown:  # a mark latex2mathml did not carry through: never drop a macro silently
-        return MathResult(error=f"undefined macro {unknown}")
+        return MathResult(error=f"undefined macro {unknown}", code=codes.LATEX_UNKNOWN_MACRO, subject=unknown[1:])
     return MathResult("".join(_serialise(tree)), marks=marks)
 
 

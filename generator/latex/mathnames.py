@@ -8,11 +8,13 @@ converter that will render the math.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from latex2mathml import commands
 from latex2mathml.symbols_parser import SYMBOLS
 
 
-def _names(*groups) -> frozenset[str]:
+def _names(*groups: Iterable[str]) -> frozenset[str]:
     """Command names without the backslash (control words only)."""
     names = set()
     for group in groups:

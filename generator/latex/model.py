@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.model.config import MacroDef  # the config's type, part of this API
 
-@dataclass(frozen=True)
-class MacroDef:
-    """A user macro from the config: ``body`` is LaTeX and may use ``#1``..``#9``."""
-
-    body: str
-    nargs: int = 0
+__all__ = ["MacroDef", "RenderedAbstract", "TexProblem"]
 
 
 @dataclass(frozen=True)
@@ -19,6 +15,9 @@ class TexProblem:
 
     message: str
     source: str
+    code: str  # its kind (generator/diagnostics.py): what a warning about it carries
+    subject: str = ""  # the macro's name (no backslash), the command's, the environment's
+    value: str = ""  # what was made of it: a guessed macro's body
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,15 @@ by a guessed meaning, once, into ``env["tex_guesses"]``.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
+
+from generator.diagnostics import LATEX_UNKNOWN_MACRO as UNKNOWN_MACRO
 
 from .model import TexProblem
 
@@ -22,33 +26,35 @@ ENV_KEY = "tex_problems"
 GUESSES_KEY = "tex_guesses"  # macros rendered by a guessed meaning (guesses.py): reported, not marked
 
 
-def push_error(state: StateInline, source: str, message: str) -> Token:
-    """Push a token that shows ``source`` verbatim, flagged with ``message``."""
+def push_error(state: StateInline, source: str, message: str, code: str, subject: str = "") -> Token:
+    """Push a token that shows ``source`` verbatim, flagged with ``message``; ``code``: its kind
+    (generator/diagnostics.py), ``subject``: the command it is about."""
     token = state.push("tex_error", "span", 0)
-    mark_error(token, source, message)
+    mark_error(token, source, message, code, subject)
     return token
 
 
-def mark_error(token: Token, source: str, message: str) -> None:
+def mark_error(token: Token, source: str, message: str, code: str, subject: str = "") -> None:
     """Turn any inline token into a ``tex_error`` for ``source``."""
     token.type = "tex_error"
     token.tag = "span"
     token.content = source
-    token.meta = {"problem": TexProblem(message, source)}
+    token.meta = {"problem": TexProblem(message, source, code, subject)}
 
 
 UNKNOWN_CLASS = "tex-unknown"  # an undefined macro shown as its name, in the text's own style
 
 
-def push_unknown(state: StateInline, name: str, message: str, source: str = "") -> Token:
-    """Push a token that shows an undefined macro as its ``name`` (no backslash), reported as ``message``."""
+def push_unknown(state: StateInline, name: str, message: str, source: str = "", code: str = UNKNOWN_MACRO) -> Token:
+    """Push a token that shows an undefined macro as its ``name`` (no backslash), reported as ``message``
+    (with ``source`` and ``code``: an environment's edge, shown as nothing)."""
     token = state.push("tex_error", "span", 0)
     token.content = name
-    token.meta = {"problem": TexProblem(message, source or "\\" + name), "unknown": True}
+    token.meta = {"problem": TexProblem(message, source or "\\" + name, code, name), "unknown": True}
     return token
 
 
-def render_error(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
+def render_error(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:  # markdown-it's rule
     token = tokens[idx]
     problem: TexProblem = token.meta["problem"]
     if token.meta.get("unknown"):

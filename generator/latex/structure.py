@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
+
+from generator import diagnostics as codes
 
 from .htmltags import ATTRIBUTES
 from .model import TexProblem
@@ -67,7 +70,7 @@ def deep_nesting(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     inline.map = [start, end]
     error = Token("tex_error", "span", 0)
     error.content = source
-    error.meta = {"problem": TexProblem(DEEP_MESSAGE, source)}
+    error.meta = {"problem": TexProblem(DEEP_MESSAGE, source, codes.LATEX_TOO_DEEP)}
     inline.children = [error]
     state.push("paragraph_close", "p", -1)
     state.line = end
@@ -232,6 +235,7 @@ class _Splitter:
 
     def _skip(self, edge: re.Match[str]) -> None:
         """Inside a list nested too deeply: find where it ends."""
+        assert self.too_deep is not None
         start, depth = self.too_deep
         if _opens(edge):
             depth += 1
@@ -242,6 +246,7 @@ class _Splitter:
             self._deep_error(edge.end())
 
     def _deep_error(self, stop: int) -> None:
+        assert self.too_deep is not None
         source = self.text[self.too_deep[0] : stop]
         self.too_deep = None
         self.chunk = stop
@@ -250,7 +255,7 @@ class _Splitter:
         inline.content = ""  # already parsed: the error token is its only child
         error = Token("tex_error", "span", 0)
         error.content = source
-        error.meta = {"problem": TexProblem(LIST_DEPTH_MESSAGE, source)}
+        error.meta = {"problem": TexProblem(LIST_DEPTH_MESSAGE, source, codes.LATEX_TOO_DEEP)}
         inline.children = [error]
         self.out += [_token("paragraph_open", "p", 1, context.level, context), inline,
                      _token("paragraph_close", "p", -1, context.level, context)]
@@ -283,7 +288,7 @@ def _paragraph(text: str, opening: Token) -> list[Token]:
     return [_token("paragraph_open", "p", 1, opening.level, opening), inline, close]
 
 
-def _token(kind: str, tag: str, nesting: int, level: int, like: Token) -> Token:
+def _token(kind: str, tag: str, nesting: Literal[-1, 0, 1], level: int, like: Token) -> Token:
     token = Token(kind, tag, nesting)
     token.level = level
     token.map = like.map

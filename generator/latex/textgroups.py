@@ -16,9 +16,14 @@ Also the helpers other text rules share: the brace table of a paragraph and
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+from generator import diagnostics as codes
 
 from .builtins import MATH_MACROS
 from .mathnames import is_math_command
@@ -76,7 +81,7 @@ def bounded_text(state: StateInline, silent: bool) -> bool:
 
 def _tables(state: StateInline) -> tuple[dict[int, int], set[int]]:
     """The brace pairs of the paragraph (and their closers), computed once per render in ``env``."""
-    tables = state.env.setdefault(_BRACES_KEY, {})
+    tables: dict[str, tuple[dict[int, int], set[int]]] = state.env.setdefault(_BRACES_KEY, {})
     table = tables.get(state.src)
     if table is None:
         pairs = match_braces(state.src)
@@ -125,7 +130,7 @@ def tokenize_range(state: StateInline, start: int, stop: int) -> None:
     depth = state.env.get(_DEPTH_KEY, 0)
     old_pos, old_max = state.pos, state.posMax
     if depth >= MAX_INLINE_DEPTH or state.level >= MAX_INLINE_DEPTH:
-        push_error(state, state.src[start:stop], INLINE_DEPTH_MESSAGE)
+        push_error(state, state.src[start:stop], INLINE_DEPTH_MESSAGE, codes.LATEX_TOO_DEEP)
         return
     state.env[_DEPTH_KEY] = depth + 1
     state.pos, state.posMax = start, stop
@@ -136,7 +141,7 @@ def tokenize_range(state: StateInline, start: int, stop: int) -> None:
         state.pos, state.posMax = old_pos, old_max
 
 
-def render_style(self, tokens, idx, options, env) -> str:  # noqa: ANN001 (markdown-it signature)
+def render_style(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:  # markdown-it's rule
     """Plain groups have no tag and render as nothing; styles render as their tag."""
     return self.renderToken(tokens, idx, options, env) if tokens[idx].tag else ""
 

@@ -15,6 +15,8 @@ import re
 
 from markdown_it.rules_inline import StateInline
 
+from generator import diagnostics as codes
+
 from .builtins import MATH_MACROS
 from .math import closes_math, push_macro_math
 from .mathnames import DELIMITED, FUNCTIONS, arity, is_math_command
@@ -37,7 +39,7 @@ def math_run(state: StateInline, silent: bool, name: str, end: int) -> bool:
         if not silent:
             message = ("\\left without a matching \\right" if name == "left"
                        else f"missing argument for \\{name}")
-            push_error(state, state.src[state.pos : end], message)
+            push_error(state, state.src[state.pos : end], message, codes.LATEX_MISSING_ARGUMENT, name)
         state.pos = end
         return True
     if not silent:

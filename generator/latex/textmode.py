@@ -17,6 +17,8 @@ from functools import partial
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
+from generator import diagnostics as codes
+
 from .builtins import TEXT_ABBREVIATIONS
 from .citations import citation, footnote
 from .guesses import guess, guessed_problem
@@ -311,7 +313,7 @@ def _undefined(state: StateInline, silent: bool, end: int) -> bool:
         environment = _environment_problem(source)
         message = environment or f"undefined macro {src[state.pos : name_end]}"
         if environment:
-            push_unknown(state, "", message, source)
+            push_unknown(state, "", message, source, codes.LATEX_ENVIRONMENT)
         elif argument and argument[0] == name_end + 1 and argument[1] + 1 == end and _WORDS.search(src, *argument):
             _guessed_wrapper(state, name, argument)
         elif argument:
@@ -353,7 +355,7 @@ def _unknown_with_argument(state: StateInline, name: str, message: str, argument
     opening = state.push("latex_style_open", "span", 1)
     opening.attrSet("class", UNKNOWN_CLASS)
     opening.attrSet("title", message)
-    opening.meta = {"problem": TexProblem(message, "\\" + name)}
+    opening.meta = {"problem": TexProblem(message, "\\" + name, codes.LATEX_UNKNOWN_MACRO, name)}
     tokenize_range(state, *argument)
     state.push("latex_style_close", "span", -1)
 
@@ -369,7 +371,7 @@ def _environment_problem(source: str) -> str | None:
     fused = split_fused_edge(read_command(source, 0)[0], KNOWN_ENVIRONMENTS) if found is None else None
     if found is None and fused is None:
         return None
-    edge, name = found.groups() if found else fused
+    edge, name = found.groups() if found else (fused or ("", ""))
     if name.rstrip("*") in KNOWN_ENVIRONMENTS:
         other = "end" if edge == "begin" else "begin"
         return f"\\{edge}{{{name}}} without a matching \\{other}{{{name}}}"
@@ -378,6 +380,7 @@ def _environment_problem(source: str) -> str | None:
 
 def _missing_argument(state: StateInline, silent: bool, name: str, end: int) -> bool:
     if not silent:
-        push_error(state, state.src[state.pos : end], f"missing argument for \\{name}")
+        push_error(state, state.src[state.pos : end], f"missing argument for \\{name}", codes.LATEX_MISSING_ARGUMENT,
+                   name)
     state.pos = end
     return True

@@ -19,6 +19,8 @@ from xml.etree.ElementTree import Element
 
 from latex2mathml import commands
 
+from generator import diagnostics as codes
+
 from .mathnames import KNOWN
 from .symbols import LETTER_SYMBOLS, SWITCHES, WORD_SYMBOLS
 from .texscan import find_group_end
@@ -102,11 +104,11 @@ _TEXT_CHARS = {"\\,": "\u2009", "\\;": "\u2005", "\\:": "\u2005", "\\>": "\u2005
 _TOKENS = ("mi", "mo", "mn", "mtext")
 
 
-def mark_tree(root: Element) -> tuple[tuple[str, str], ...]:
+def mark_tree(root: Element) -> tuple[tuple[str, str, str], ...]:
     """Replace the markers (and unknown commands left in text) by ``merror``, and mark an empty
-    numerator or denominator; return each mark's (message, source)."""
+    numerator or denominator; return each mark's (code, message, source)."""
     found: list[str] = []
-    marks: list[tuple[str, str]] = []
+    marks: list[tuple[str, str, str]] = []
     for parent in list(root.iter()):
         if parent.tag == "mfrac" and len(parent) == 2:
             _mark_empty_parts(parent, marks)
@@ -117,10 +119,11 @@ def mark_tree(root: Element) -> tuple[tuple[str, str], ...]:
                 if replacement is not child:
                     replacement.tail = child.tail
                     parent[index] = replacement
-    return tuple(marks) + tuple((UNDEFINED_MESSAGE.format(name), "\\" + name) for name in found)
+    return tuple(marks) + tuple((codes.LATEX_UNKNOWN_MACRO, UNDEFINED_MESSAGE.format(name), "\\" + name)
+                                for name in found)
 
 
-def _mark_empty_parts(fraction: Element, marks: list[tuple[str, str]]) -> None:
+def _mark_empty_parts(fraction: Element, marks: list[tuple[str, str, str]]) -> None:
     """``\\frac{}{n}``: an empty part is shown as a marked gap, never as nothing."""
     for index, part in enumerate(("numerator", "denominator")):
         child = fraction[index]
@@ -131,7 +134,7 @@ def _mark_empty_parts(fraction: Element, marks: list[tuple[str, str]]) -> None:
             gap.text = "?"
             mark.append(gap)
             fraction[index] = mark
-            marks.append((message, "\\frac{}" if index == 0 else "\\frac{…}{}"))
+            marks.append((codes.LATEX_MATH_MARKED, message, "\\frac{}" if index == 0 else "\\frac{…}{}"))
 
 
 _TEXT_HINT = re.compile(r"--|``|''")

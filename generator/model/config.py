@@ -7,21 +7,31 @@ and unknown keys are warned about rather than silently ignored (MkDocs).
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from generator.errors import ConfigError, Diagnostic, shown
-from generator.render.i18n import catalogue_for, catalogue_locales
-from generator.latex import MacroDef
-from generator.content.yamlutil import key_lines, load_mapping, read_utf8
+from generator.text.i18n import catalogue_for, catalogue_locales
+from generator.text.yamlutil import key_lines, load_mapping, read_utf8
 from generator.text.cleantext import clean_value
 from generator.model.details import natural_order, split_names
 from generator.model.link_patterns import check_pattern
+from generator import diagnostics as codes
 
 CONFIG_NAME = "proceedings.yaml"
+
+
+@dataclass(frozen=True)
+class MacroDef:
+    """A user macro from the config: ``body`` is LaTeX and may use ``#1``..``#9``. The LaTeX renderer
+    (latex/) reads it; it is declared here, with the config that holds it, as the model is below latex."""
+
+    body: str
+    nargs: int = 0
 
 _MACRO_NAME = re.compile(r"^\\?([A-Za-z]+)$")
 _PARAMETER = re.compile(r"#([1-9#])")  # as macros.substitute reads a body: ## is a literal #
@@ -31,70 +41,104 @@ _NOT_IN_URL = re.compile(r"[\x00-\x20\x7f\"'<>\\^`{|}]")
 _ISSN = re.compile(r"(\d{4})-?(\d{3}[\dX])")
 _NOT_IN_URL_NAMES = "any of < > \\ ^ ` { | }"
 
+# What a config field shapes: every field declares it (``metadata=shapes(…)``), and the build cache's
+# digest of each kind of work is made of the fields that shape it (``config_digest``), so that changing
+# a field redoes exactly the work it shapes. tests/test_config.py fails for a field that declares nothing.
+SHAPES = {
+    "abstracts": "the rendered titles and abstracts (the build cache's abstracts)",
+    "pages": "the site's files the templates and publish make: pages, feeds, citations, sitemaps (the last "
+             "site's files are kept while their digest holds)",
+    "papers": "the papers as read from the sources and pages (their links, their tags): outputs see it through "
+              "the papers, whose own digests cover it",
+    "none": "no output by itself: what it decides is another field's value",
+}
+
+
+def shapes(*names: str) -> dict[str, tuple[str, ...]]:
+    """A Config field's metadata: the outputs it shapes, of ``SHAPES``."""
+    if not names or not set(names) <= SHAPES.keys():
+        raise ValueError(f"a config field shapes some of {', '.join(SHAPES)}, not {names}")
+    return {"shapes": names}
+
 
 @dataclass(frozen=True)
 class Config:
-    title: str | None = None
+    title: str | None = field(default=None, metadata=shapes("pages"))
     """Proceedings title; defaults to the first line of the abstract list."""
-    description: str = ""
+    description: str = field(default="", metadata=shapes("pages"))
     """One sentence shown under the title on the home page and in meta tags."""
-    date: dt.date | None = None
+    date: dt.date | None = field(default=None, metadata=shapes("pages"))
     """Date of the proceedings (YYYY-MM-DD): used for citations and feeds, never the clock."""
-    online_date: dt.date | None = None
+    online_date: dt.date | None = field(default=None, metadata=shapes("pages"))
     """The day the papers were first put online, when it is not ``date`` (citation_online_date)."""
-    issn: str = ""
+    issn: str = field(default="", metadata=shapes("pages"))
     """The series' ISSN (``1234-567X``), for citations; none is made up."""
-    isbn: str = ""
+    isbn: str = field(default="", metadata=shapes("pages"))
     """The volume's ISBN (10 or 13 digits, hyphens allowed), for citations."""
-    # The volume's identity, on the home page and in citations (not in the repr: abstracts do not depend on it).
-    volume: str = field(default="", repr=False)
+    # The volume's identity, on the home page and in citations.
+    volume: str = field(default="", metadata=shapes("pages"))
     """The volume's number in its series (PMLR's 247): on the home page and in citations."""
-    venue: str = field(default="", repr=False)
+    venue: str = field(default="", metadata=shapes("pages"))
     """The meeting the volume is of ("The Thirty Seventh Annual Conference on Learning Theory")."""
-    short_title: str = field(default="", repr=False)
+    short_title: str = field(default="", metadata=shapes("pages"))
     """A short name for the site's header ("COLT 2024"), so that the long title is shown once."""
-    place: str = field(default="", repr=False)
+    place: str = field(default="", metadata=shapes("pages"))
     """Where the meeting was ("Edmonton, Canada"): on the home page and as the citations' address."""
-    editors: tuple[str, ...] = field(default=(), repr=False)
+    editors: tuple[str, ...] = field(default=(), metadata=shapes("pages"))
     """The volume's editors, "Given Family" (a .bib's @proceedings gives them too): on the home page and in
     every paper's citation."""
-    publisher: str = field(default="", repr=False)
+    publisher: str = field(default="", metadata=shapes("pages"))
     """The publisher every paper's citation names when the paper names none."""
-    start_date: dt.date | None = field(default=None, repr=False)
+    start_date: dt.date | None = field(default=None, metadata=shapes("pages"))
     """The meeting's first day (YYYY-MM-DD)."""
-    end_date: dt.date | None = field(default=None, repr=False)
+    end_date: dt.date | None = field(default=None, metadata=shapes("pages"))
     """The meeting's last day (YYYY-MM-DD)."""
-    base_url: str = ""
+    base_url: str = field(default="", metadata=shapes("pages"))
     """Absolute URL where the site is published, e.g. https://org.github.io/proc/ ."""
-    language: str = "en"
+    language: str = field(default="en", metadata=shapes("pages"))
     """Language of the interface and of the ``lang`` attribute (BCP 47)."""
-    language_given: bool = field(default=False, repr=False)
+    language_given: bool = field(default=False, metadata=shapes("none"))
     """Whether the file names ``language``; if not, the papers' language may set it (content/project.py).
-    Not in the repr: ``language`` says what was settled."""
-    papers_per_page: int = 100
+    It shapes nothing itself: ``language`` says what was settled."""
+    papers_per_page: int = field(default=100, metadata=shapes("pages"))
     """Papers listed on each list page before it paginates (fewer when their abstracts would pass
     render/paginate.LIST_PAGE_BUDGET bytes)."""
-    macros: dict[str, MacroDef] = field(default_factory=dict)
+    macros: dict[str, MacroDef] = field(default_factory=dict, metadata=shapes("abstracts", "pages"))
     """LaTeX macros: name → body, or name → {body, args}."""
-    venue_base_url: str = field(default="", repr=False)
+    venue_base_url: str = field(default="", metadata=shapes("papers"))
     """The address of the venue's own site, which a source's relative links (Mini-Conf's
-    ``pdf_path: static/pdfs/123.pdf``) are resolved against. Not in the repr: abstracts do not depend on it."""
-    links: dict[str, Any] = field(default_factory=dict, repr=False)
+    ``pdf_path: static/pdfs/123.pdf``) are resolved against."""
+    links: dict[str, Any] = field(default_factory=dict, metadata=shapes("papers"))
     """Link kind → the address pattern its links are made from when a paper gives none
     (``pdf: https://proceedings.mlr.press/v247/{key}/{key}.pdf``); a source's column → a ColumnLink, the pattern
-    its value makes a labelled link with (``slideslive_1: https://slideslive.com/{value}``). Not in the repr:
-    abstracts do not depend on it."""
-    auto_tags: str = "missing"
+    its value makes a labelled link with (``slideslive_1: https://slideslive.com/{value}``)."""
+    auto_tags: str = field(default="missing", metadata=shapes("papers"))
     """Topics from the taxonomy: for papers whose source gives no keywords (missing), for every paper
     beside its keywords (always), or never (only the source's keywords)."""
-    series: str = field(default="", repr=False)
+    series: str = field(default="", metadata=shapes("pages"))
     """Set by an archive build, never read from the file: the series' title, which a volume's pages
-    link to (the archive's home is one folder up). Not in the repr: abstracts do not depend on it."""
+    link to (the archive's home is one folder up)."""
 
     @property
     def base_path(self) -> str:
         """The path part of ``base_url`` (``/proc/``), or ``/`` when unknown."""
         return urlsplit(self.base_url).path or "/" if self.base_url else "/"
+
+
+def undeclared_fields(kind: type = Config) -> list[str]:
+    """The fields of ``kind`` (Config) that do not say what they shape."""
+    return [f.name for f in fields(kind) if not f.metadata.get("shapes")]
+
+
+def config_digest(config: Config, shape: str) -> str:
+    """A digest of the fields that shape ``shape`` (one of ``SHAPES``), names and values: what the cache
+    keeps work of that kind under. A field that declares nothing is counted in every digest (a miss is
+    slower, a stale hit wrong)."""
+    if shape not in SHAPES:
+        raise ValueError(f"no output {shape!r}: expected one of {', '.join(SHAPES)}")
+    values = [(f.name, getattr(config, f.name)) for f in fields(config)
+              if shape in f.metadata.get("shapes", SHAPES)]
+    return hashlib.blake2b(repr(values).encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
 
 
 def _text(value: Any) -> str:
@@ -247,7 +291,7 @@ AUTO_TAGS = ("never", "missing", "always")
 def _auto_tags(value: Any) -> str:
     if value not in AUTO_TAGS:
         raise ValueError(f"must be one of {', '.join(AUTO_TAGS)}, not {value!r}")
-    return value
+    return str(value)
 
 
 _VALIDATORS: dict[str, Callable[[Any], Any]] = {
@@ -278,7 +322,7 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
 def _no_catalogue(language: str) -> str:
     shipped = ", ".join(["en", *(name.replace("_", "-") for name in catalogue_locales())])
     return (f"no interface translation for language {language!r}: headings and buttons are in English, "
-            f"<html lang> is {language!r} (translations: {shipped}; README.md, \"Languages\", says how to add one)")
+            f"<html lang> is {language!r} (translations: {shipped}; docs/languages.md says how to add one)")
 
 
 def load_config(content_dir: Path, warn: Callable[[Diagnostic], None], base_url: str | None = None) -> Config:
@@ -299,7 +343,8 @@ def load_config(content_dir: Path, warn: Callable[[Diagnostic], None], base_url:
         raise ConfigError(f"--base-url {exc}") from None
 
 
-def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn, text: str = "") -> Config:
+def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn: Callable[[Diagnostic], None],
+              text: str = "") -> Config:
     values: dict[str, Any] = {}
     problems: list[str] = []
     for key, raw in data.items():
@@ -307,7 +352,8 @@ def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn, tex
         if key not in _VALIDATORS:
             known = ", ".join(_VALIDATORS)
             # Named as every message names a file: from the content folder (a series prefixes its volume).
-            warn(Diagnostic("warning", f"unknown config key {shown(key)} (known keys: {known})", Path(path.name), line))
+            warn(Diagnostic("warning", f"unknown config key {shown(key)} (known keys: {known})", Path(path.name), line,
+                            codes.CONFIG_UNKNOWN_KEY, subject=str(key)))
             continue
         try:
             values[key] = _VALIDATORS[key](raw)
@@ -316,7 +362,8 @@ def _validate(data: dict[str, Any], lines: dict[str, int], path: Path, warn, tex
         except ValueError as exc:
             problems.append(f"{path}:{line}: {key} {exc}")
     if "language" in values and catalogue_for(values["language"]) is None:
-        warn(Diagnostic("warning", _no_catalogue(values["language"]), path, lines.get("language")))
+        warn(Diagnostic("warning", _no_catalogue(values["language"]), path, lines.get("language"),
+                        codes.CONFIG_NO_CATALOGUE, subject="language", value=str(values["language"])))
     if values.get("start_date") and values.get("end_date") and values["end_date"] < values["start_date"]:
         problems.append(f"{path}:{lines.get('end_date')}: end_date {values['end_date']} is before start_date "
                         f"{values['start_date']}")

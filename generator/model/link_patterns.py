@@ -15,6 +15,7 @@ import re
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import quote
 
 from generator.errors import shown
@@ -69,7 +70,7 @@ def _column_pattern(column: str, given: object) -> ColumnLink:
 
 def _fields(pattern: str) -> list[tuple[str, str, str | None]]:
     try:
-        return [(name, spec, conversion) for _, name, spec, conversion in string.Formatter().parse(pattern)
+        return [(name, spec or "", conversion) for _, name, spec, conversion in string.Formatter().parse(pattern)
                 if name is not None]
     except ValueError:
         return []
@@ -105,7 +106,7 @@ def _address_pattern(kind: str, pattern: object, placeholders: Mapping[str, obje
 def with_patterns(paper: Paper, patterns: Mapping[str, str]) -> Paper:
     """``paper`` with a link of each kind it lacks made from its pattern; one a placeholder has no value
     for (no source id for ``{key}``) is not made."""
-    made = {}
+    made: dict[str, Any] = {}
     for kind, pattern in patterns.items():
         if not isinstance(pattern, str) or getattr(paper.details, kind):  # a column's pattern is the reader's
             continue  # the paper's own link wins

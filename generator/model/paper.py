@@ -106,6 +106,11 @@ class Details:
 DETAILS = fields_of(Details)  # the schema of every detail, in front matter order
 DETAIL_FIELDS = tuple(f.name for f in DETAILS)
 LINK_FIELDS = tuple(f.name for f in DETAILS if f.kind == "link")
+# The fields that are text to read, in a record and on a page (ids, slugs and links have their own checks):
+# those text/cleantext.py's ``clean_fields`` cleans.
+TEXT_FIELDS = frozenset(("title", "abstract", "keywords", "tags", "subjects", "secondary_subjects",
+                         *(field.name for field in DETAILS
+                           if field.kind in ("authors", "names", "list", "text", "labelled"))))
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ it with, whether a BibTeX source's TeX becomes Unicode, how a citation uses
 it and whether ``papers.json`` carries it. Everything that reads or writes a
 field derives from that one line: the record readers' column names
 (``sources/records.py``), validation (``details.py``), the front matter's
-keys and order (``pages.py``), the BibTeX reader and writer, the meta tags,
+keys and order (``content/pages.py``), the BibTeX reader and writer, the meta tags,
 ``papers.json`` and ``Details.links`` (the links the templates show). The
 few fields a paper has beside its details (id, title, abstract, keywords)
 are ``ENTRY_FIELDS`` below, in the same terms.

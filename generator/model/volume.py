@@ -19,7 +19,7 @@ from urllib.parse import quote, urljoin
 
 from generator.model.paper import RenderedPaper, SourceList, VolumeInfo
 from generator.model.volume_title import derived_title
-from generator.render.i18n import default_title
+from generator.text.i18n import default_title
 
 if TYPE_CHECKING:
     from generator.model.config import Config

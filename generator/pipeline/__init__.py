@@ -1,1 +1,1 @@
-"""The build pipeline: named stages, their scheduling, the cache, and where files go."""
+"""The build pipeline: named stages, their scheduling, what a pass lists and reuses, and where files go."""

@@ -1,11 +1,11 @@
 """Which files of the site a pass lists: all of them, or, after an edit that moves no list, those that show
 the edited papers.
 
-A site of 10,000 papers is some 14,000 files. Listing them all (each an ``Output`` with the set of papers it
-shows) to pick the ten whose deps name an edited paper was half of serve's one-page rebuild (issue 29). So a
+A site has more files than papers. Listing them all (each an ``Output`` with the set of papers it
+shows) to pick the few whose deps name an edited paper was half of serve's one-page rebuild. So a
 pass that lists every file keeps what it found in the ``Run`` (a ``Listing``: the papers in their order, the
 pages for the sitemap, what every page shows beyond its own papers). The next pass, when it changed a few
-papers and each keeps its place (``placing``: its address, topics, authors, groups, order, citation key), asks
+papers and each keeps its place (``placing``: the fields the page types place papers by), asks
 the page types for the files that show those papers only (``SiteRenderer.outputs(only=…)``), and takes them
 if they are the files the last listing had showing them, each showing the same papers, and nothing every
 page shows moved. Otherwise it lists every file, as a paper added, removed, moved or retitled into another
@@ -15,12 +15,13 @@ list needs. (A list is cut into pages greedily: a page that keeps its papers kee
 from __future__ import annotations
 
 import dataclasses
+import operator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from generator.model.paper import Paper, RenderedPaper
 from generator.pipeline.rendering import site_renderer
-from generator.render.html import Output, SiteRenderer
+from generator.render.html import Output, SiteListing, SiteRenderer, placing_fields
 
 if TYPE_CHECKING:
     from generator.pipeline.stages import Pipeline, Run
@@ -34,7 +35,7 @@ class Listing:
 
     papers: list[RenderedPaper]  # in proceedings order
     pages: list[str]  # the page types' files: what the sitemap lists
-    context: tuple  # what every page may show beyond its own papers (``SiteRenderer.context``)
+    context: tuple  # what every page may show beyond its own papers (``SiteListing.context``)
     related: dict[str, tuple[str, ...]] | None  # the related papers the paper pages were listed with
 
 
@@ -42,7 +43,7 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool
                  ) -> tuple[list[Output], bool, Callable[[], str], SiteRenderer]:
     """The files of the site to render on demand: every one, or those that show the papers the pass changed;
     whether every one must be rendered (the site's shape moved); what every page may show beyond its own
-    papers, when asked (``SiteRenderer.fingerprint``, for the build cache); and the renderer."""
+    papers, when asked (``SiteListing.fingerprint``, for the build cache); and the renderer."""
     state = p.state
     assert state.project is not None
     # check warns of every paper's citation itself; its sample's would be said twice
@@ -54,13 +55,14 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool
     state.env = renderer.env
     settled = p.now.related is not None
     only = None if everything else edited(state, papers, settled)
-    outputs = None if only is None else listed_for(state, renderer, papers, only, settled)
-    if outputs is not None:
+    few = None if only is None else listed_for(state, renderer, papers, only, settled)
+    if few is not None:
         assert state.listing is not None
         state.listing = dataclasses.replace(state.listing, papers=papers, related=state.related)
-        return outputs, False, renderer.fingerprint, renderer
-    outputs = renderer.outputs(papers)
-    shape, context = {output.path: output.deps for output in outputs}, renderer.context()
+        return few.outputs, False, few.fingerprint, renderer
+    listed = renderer.listing(papers)
+    outputs, context = listed.outputs, listed.context
+    shape = {output.path: output.deps for output in outputs}
     # A paper came or went, or a list moved: every page may show it. Related papers settled after an edit
     # move only the deps of their papers' own pages (render_stage renders those), not the files there are.
     moved = shape != state.shape and (not settled or list(shape) != list(state.shape))
@@ -68,8 +70,8 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool
     # that do not list it, and the topic index): every page may show it.
     moved = moved or (state.listing is not None and context != state.listing.context)
     state.shape = shape
-    state.listing = Listing(papers, renderer.pages, context, state.related)
-    return outputs, everything or moved, renderer.fingerprint, renderer
+    state.listing = Listing(papers, listed.pages, context, state.related)
+    return outputs, everything or moved, listed.fingerprint, renderer
 
 
 def edited(state: Run, papers: list[RenderedPaper], settled: bool) -> frozenset[str] | None:
@@ -90,29 +92,28 @@ def edited(state: Run, papers: list[RenderedPaper], settled: bool) -> frozenset[
 
 
 def placing(paper: Paper) -> tuple:
-    """What decides which files show a paper, and where: its address (and old ones), topics as spelled,
-    authors, groups and their times and rooms, award (awards.html's headings), place in the volume, and what its
-    citation key is made of."""
-    details = paper.details
-    return (paper.slug, paper.old_slugs, paper.tags, paper.order, paper.source, paper.entry, paper.uid, paper.path,
-            details.authors, details.track, details.sessions, details.day, details.time, details.room,
-            details.section, details.award)
+    """What decides which files show a paper, and where: the fields the page types declare they place papers
+    by (``PageType.places_by``, render/html.py)."""
+    return tuple(getter(paper) for getter in _PLACING)
+
+
+_PLACING = tuple(operator.attrgetter(field) for field in placing_fields())
 
 
 def listed_for(state: Run, renderer: SiteRenderer, papers: list[RenderedPaper], only: frozenset[str],
-               settled: bool) -> list[Output] | None:
+               settled: bool) -> SiteListing | None:
     """The files that show the papers ``only`` and those made from the whole volume, if they are the files
     the last listing had, each showing the same papers (bar the own pages of papers whose related papers were
     ``settled``: those move), and nothing every page shows moved; else None."""
     assert state.listing is not None
-    outputs = renderer.outputs(papers, only, state.listing.pages)
-    if renderer.context() != state.listing.context:
+    listed = renderer.listing(papers, only, state.listing.pages)
+    if listed.context != state.listing.context:
         return None
-    now = {output.path: output.deps for output in outputs}
+    now = {output.path: output.deps for output in listed.outputs}
     before = {path: deps for path, deps in state.shape.items() if deps is None or not deps.isdisjoint(only)}
     own = {paper.url for paper in papers if paper.paper.id in only} if settled else set()
     if now.keys() != before.keys() or any(deps != before[path] and path not in own for path, deps in now.items()):
         return None
     if own:  # their related papers moved: so did what their pages show
         state.shape = {**state.shape, **{path: now[path] for path in own}}
-    return outputs
+    return listed

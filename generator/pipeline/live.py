@@ -24,9 +24,10 @@ from typing import Callable
 from generator.content.changes import Classifier, Kind
 from generator.errors import Diagnostic, ProceedingsError
 from generator.content.pages import PAGES_DIR
-from generator.content.people_file import Rules
+from generator.model.details import site_path_problem
+from generator.derive.people_file import Rules
 from generator.pipeline.stages import OUTPUTS, STAGE_NAMES, Options, Pass, Pipeline, first_stage, keep_related
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.pipeline.schedule import Background
 from generator.pipeline.sinks import MemorySink
 from generator.render.theme import Theme, default_theme_dir
@@ -70,8 +71,9 @@ class LiveSite:
         self.sink = MemorySink(out_dir)
         self.pipeline = Pipeline(self.content_dir, self.sink, Options(base_url=base_url, keep=True, series=series,
                                                                       people=people or Rules(), background_search=True))
-        self.background = self.pipeline.schedule
-        assert isinstance(self.background, Background)
+        background = self.pipeline.schedule
+        assert isinstance(background, Background)
+        self.background = background
         self.background.on_ready, self.background.on_related = on_search_ready, self._related_ready
         self.errors: list[Diagnostic] = []  # problems of the last rebuild, shown in the browser
         # The problems found the last time the pages were read: a pass that starts after them (a template,
@@ -102,7 +104,7 @@ class LiveSite:
 
     def rebuild(self, changed: set[Path]) -> Rebuild:
         grouped = self.classifier().kinds(changed | self._links_to(changed))
-        other = grouped.pop(Kind.OTHER, None)
+        other = [path for path in grouped.pop(Kind.OTHER, ()) if self._document(path)]
         if not grouped and other:  # a document a paper may link to, replaced or copied in: published as a build does
             return self._run([Kind.OTHER.value], "publish", Pass())
         if not grouped:
@@ -110,6 +112,15 @@ class LiveSite:
         start, now = first_stage(set(grouped))
         now.pages = grouped.get(Kind.PAGE, set())
         return self._run(sorted(kind.value for kind in grouped), start, now)
+
+    def _document(self, path: Path) -> bool:
+        """Whether ``path`` may be a document a paper links to by path (a PDF, slides…), which the build
+        publishes: not a folder's own event, nor a cache's or an editor's litter, nor a hidden file."""
+        try:
+            name = path.relative_to(self.content_dir).as_posix()
+        except ValueError:
+            return False
+        return not path.is_dir() and not site_path_problem(name)
 
     def _links_to(self, changed: set[Path]) -> set[Path]:
         """The sources and pages that are links to a changed file within the folder: the build reads them
@@ -166,9 +177,9 @@ class LiveSite:
 
 
 def freeze_whole_site() -> None:
-    """Move every object there is out of the garbage collector's sight (gc.freeze). A site of 10,000 papers
-    is some 250,000 objects: each full collection during a small edit scanned them all again, about 250 ms
-    holding the GIL (four a rebuild), while the server's loop, in this process, could answer no one. Frozen,
+    """Move every object there is out of the garbage collector's sight (gc.freeze). A site is some tens of
+    objects a paper: each full collection during a small edit scanned them all again, several a rebuild,
+    holding the GIL, while the server's loop, in this process, could answer no one. Frozen,
     those collections see only what the rebuild made. Cyclic garbage among them waits for the next whole
     pass, which unfreezes them first."""
     gc.freeze()

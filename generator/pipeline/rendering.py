@@ -1,5 +1,5 @@
 """The work inside the pipeline's stages: syncing pages, parsing them, rendering
-abstracts and rendering outputs, each on as many cores as it pays to use.
+abstracts and rendering outputs, each where the executor runs it (runtime/executor.py).
 
 pipeline/stages.py says in which order they run and what a pass may skip; this module
 does the work, the same for ``build``, ``serve`` and ``check``.
@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from generator.pipeline.background import map_chunks, map_in_parallel
+from generator.runtime.executor import INLINE, Executor
 from generator.pipeline.shares import Shares
-from generator.pipeline.cache import EntryCache, from_rendered_record, paper_key, rendered_record
+from generator.runtime.sizes import Cost
+from generator.runtime.cache import EntryCache, from_rendered_record, paper_key, rendered_record
 from generator.errors import Diagnostic, ProceedingsError, shown
 from generator.latex import AbstractRenderer
 from generator.latex.guesses import advice
@@ -22,12 +24,13 @@ from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, PageDoc, to_paper, unknown_keys
 from generator.content.project import Project
 from generator.publish import Publication
-from generator.commands.reporter import Reporter
-from generator.render.html import SiteInfo, SiteRenderer, group_authors
+from generator.reporter import Reporter
+from generator.render.html import SiteRenderer
+from generator.render.site_info import SiteInfo
+from generator.render.people_topics import group_authors
 from generator.render.theme import Theme
-
-IN_PARALLEL = 500  # papers or files; fewer are done in this process (a fork costs more than it saves)
-
+from generator.pipeline.sinks import Sink
+from generator import diagnostics as codes
 
 @dataclass(frozen=True)
 class Rendered:
@@ -39,13 +42,13 @@ class Rendered:
 
 
 def sync_pages(project: Project, reporter: Reporter, docs: dict[Path, PageDoc], deriver: Deriver,
-               apply: bool = True, jobs: int = 1) -> SyncPlan:
+               apply: bool = True, executor: Executor = INLINE) -> SyncPlan:
     """Bring the Markdown pages in step with the sources (see content/merge.py); ``apply`` False only plans."""
     plan = plan_sync(project.content_dir, project.sources, list(docs.values()), deriver, project.tags_version())
     for diagnostic in plan.diagnostics:
         reporter.report(diagnostic)
     if apply:
-        plan.apply(jobs)
+        plan.apply(executor)
     return plan
 
 
@@ -67,13 +70,14 @@ def parse_page(path: Path, content_dir: Path, doc: PageDoc) -> Parsed:
     except ProceedingsError as exc:
         return Parsed(doc, None, (Diagnostic.from_error(exc),))
     for key in unknown_keys(doc):
-        local.warn(f"unknown front matter key {shown(key)}", display, doc.lines.get(key))
+        local.warn(f"unknown front matter key {shown(key)}", display, doc.lines.get(key), code=codes.PAGE_UNKNOWN_KEY,
+                   subject=str(key))
     return Parsed(doc, paper, tuple(local.diagnostics))
 
 
-def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Reporter, jobs: int = 1,
+def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Reporter, executor: Executor = INLINE,
                   cache: EntryCache | None = None, known: dict[Path, Rendered] | None = None) -> dict[Path, Rendered]:
-    """Every title and abstract rendered, on ``jobs`` cores; problems become warnings.
+    """Every title and abstract rendered by the ``executor``; problems become warnings.
 
     A paper rendered by the last pass (``known``, by page) or by an earlier build (the ``cache``,
     keyed by a digest of the whole ``Paper``) is not rendered again.
@@ -87,8 +91,9 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
     keys = {paper.path: paper_key(paper) for paper in papers if paper.path not in results} if cache else {}
     for paper in papers:
         record = cache.get(keys[paper.path]) if cache and paper.path not in results else None
-        if record is not None:
-            rendered, diagnostics = from_rendered_record(paper, record, RenderedPaper, Diagnostic)
+        found = from_rendered_record(paper, record, RenderedPaper, Diagnostic) if record is not None else None
+        if found is not None:  # (None: a record of another shape, rendered again)
+            rendered, diagnostics = found
             results[paper.path] = Rendered(paper, rendered, tuple(diagnostics))
     missing = [paper for paper in papers if paper.path not in results]
 
@@ -101,8 +106,8 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
             reporter.progress("render abstracts", min(done * workers, len(missing)), len(missing))
         return done_here
 
-    workers = jobs if len(missing) >= IN_PARALLEL else 1
-    for paper, (rendered, diagnostics) in zip(missing, map_in_parallel(render_chunk, missing, workers)):
+    workers = executor.workers(Cost.HEAVY, len(missing))
+    for paper, (rendered, diagnostics) in zip(missing, executor.map(render_chunk, missing, Cost.HEAVY)):
         results[paper.path] = Rendered(paper, rendered, tuple(diagnostics))
         if cache:
             cache.put(keys[paper.path], rendered_record(rendered, diagnostics))
@@ -117,10 +122,13 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
 def render_paper(paper: Paper, renderer: AbstractRenderer, reporter: Reporter) -> RenderedPaper:
     title = renderer.render_inline(paper.title)
     abstract = renderer.render(paper.abstract)
+    page = f"{PAGES_DIR}/{paper.path.name}"
     for problem in title.problems + abstract.problems:
-        reporter.warn(f"{problem.message} in “{title.plain}”", f"{PAGES_DIR}/{paper.path.name}")
+        reporter.warn(f"{problem.message} in “{title.plain}”", page, code=problem.code, paper=paper.id,
+                      subject=problem.subject, value=problem.value)
     for guessed in dict.fromkeys(title.guesses + abstract.guesses):
-        reporter.warn(f"{guessed.message} in “{title.plain}”; {advice(guessed)}", f"{PAGES_DIR}/{paper.path.name}")
+        reporter.warn(f"{guessed.message} in “{title.plain}”; {advice(guessed)}", page, code=guessed.code,
+                      paper=paper.id, subject=guessed.subject, value=guessed.value)
     return RenderedPaper(paper, title.html, title.plain, abstract.html, abstract.plain)
 
 
@@ -132,7 +140,7 @@ def changed_papers(before: Sequence[RenderedPaper], after: Sequence[RenderedPape
     return moved | (old.keys() - new.keys())
 
 
-def site_renderer(project: Project, papers: list[RenderedPaper], env=None, warn=None,
+def site_renderer(project: Project, papers: list[RenderedPaper], env: Any = None, warn: Any = None,
                   related: dict[str, tuple[str, ...]] | None = None) -> SiteRenderer:
     """The template renderer with the volume's citations and related papers.
 
@@ -146,8 +154,9 @@ def site_renderer(project: Project, papers: list[RenderedPaper], env=None, warn=
                         project.topic_names(), project.people, authors)
 
 
-def render_outputs(outputs: list, sink, reporter: Reporter, jobs: int = 1, shares: Shares | None = None) -> list[str]:
-    """Render every output into the sink, on ``jobs`` cores when the sink takes files from workers.
+def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Executor = INLINE,
+                   shares: Shares | None = None) -> list[str]:
+    """Render every output into the sink, by the ``executor`` when the sink takes files from workers.
 
     The files made from the whole volume (deps None: the .bib, feed, sitemap, papers.json)
     come first, in this process: the .bib makes every paper's citation, which this
@@ -156,7 +165,7 @@ def render_outputs(outputs: list, sink, reporter: Reporter, jobs: int = 1, share
     """
     whole = [output for output in outputs if output.deps is None]
     ordered = whole + [output for output in outputs if output.deps is not None]
-    workers = jobs if sink.parallel and len(ordered) >= IN_PARALLEL else 1
+    workers = executor.workers(Cost.HEAVY, len(ordered)) if sink.parallel else 1
 
     def render_chunk(chunk: list) -> list[str]:
         for done, output in enumerate(chunk, start=1):
@@ -168,7 +177,7 @@ def render_outputs(outputs: list, sink, reporter: Reporter, jobs: int = 1, share
     if workers < 2:
         return render_chunk(ordered)
     if shares is not None:
-        own, pendings = shares.split(ordered, workers - 1)
+        own, pendings = shares.split(ordered, workers - 1, executor)
         try:
             names = render_chunk(own)
         except BaseException:
@@ -180,4 +189,4 @@ def render_outputs(outputs: list, sink, reporter: Reporter, jobs: int = 1, share
     rest = ordered[first:]
     size = max(1, -(-len(rest) // (workers - 1)))
     chunks = [ordered[:first]] + [rest[i : i + size] for i in range(0, len(rest), size)]
-    return [name for names in map_chunks(render_chunk, chunks) for name in names]
+    return [name for names in executor.chunks(render_chunk, chunks) for name in names]

@@ -1,6 +1,6 @@
 """Keeping the files of the last built site whose inputs did not move.
 
-A warm build of 10,000 unchanged papers used to render all 10,000 pages again to write the same
+A warm build of unchanged papers used to render every page again to write the same
 bytes. Now each output gets a digest of everything it is made from (``input_digests``): the
 site-wide inputs (generator code, theme files, config, volume, what every page shares, the site's
 shape and the papers' order) and the records of the papers it shows (``Output.deps``) with their
@@ -18,8 +18,9 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from generator.pipeline.cache import BuildCache, digest, paper_key
+from generator.runtime.cache import BuildCache, digest, paper_key
 from generator.model.paper import RenderedPaper
 from generator.render.theme import Theme
 
@@ -66,7 +67,7 @@ class LastSite:
 
     @classmethod
     def load(cls, store: BuildCache, out_dir: Path) -> LastSite:
-        record = store.load_json(KIND, _key(store, out_dir)) if store.enabled else None
+        record: Any = store.load_json(KIND, _key(store, out_dir)) if store.enabled else None
         try:
             return cls(out_dir, dict(record["inputs"]), dict(record["identities"]))
         except (TypeError, KeyError, ValueError):

@@ -3,10 +3,10 @@
 The pipeline owns one ``Schedule``, chosen by its ``Options`` (``schedule_for``); the sink only
 takes the files, and every schedule works with every sink.
 
-* ``Alongside`` (build): the index is started before papers are related, in a forked process that
-  writes its file straight into the sink's folder (``Sink.target``; a sink without one is given the
-  bytes), so that it is built on the other core while the templates render; ``publish`` waits for
-  it. From the build cache when the papers did not change.
+* ``Alongside`` (build): the index is started before papers are related, in a process of its own
+  (runtime/executor.py) that writes its files straight into the sink's folder (``Sink.target``; a
+  sink without one is given the bytes), so that it is built on the other core while the templates
+  render; ``publish`` waits for it. From the build cache when the papers did not change.
 * ``Background`` (serve, ``Options.background_search``): a small edit serves its page at once. The
   search index, the files made from the whole volume that the site already has (the .bib, feed,
   papers.json…: ``defer``) and related papers worked out afresh (``relate_later``) follow in one
@@ -23,10 +23,11 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from generator.pipeline.background import BackgroundRunner, Pending
-from generator.pipeline.cache import BuildCache
+from generator.runtime.background import BackgroundRunner, Pending
+from generator.runtime.cache import BuildCache
+from generator.runtime.executor import Executor
 from generator.model.paper import RenderedPaper
-from generator.render.html import tag_urls
+from generator.render.people_topics import tag_urls
 from generator.search import search_files, start_search_files
 from generator.pipeline.sinks import Sink
 
@@ -53,7 +54,7 @@ class SearchInput:
 class Schedule:
     """No search index; every output rendered now, related papers worked out now."""
 
-    def start(self, search: SearchInput, sink: Sink, store: BuildCache, jobs: int, fresh: bool) -> None:
+    def start(self, search: SearchInput, sink: Sink, store: BuildCache, executor: Executor, fresh: bool) -> None:
         """Start the index (``fresh``: the papers it is made of moved since the last pass)."""
 
     def relate_later(self, relate: Callable[[], Related]) -> bool:
@@ -83,9 +84,8 @@ class Alongside(Schedule):
     def __init__(self) -> None:
         self._pending: Pending | None = None
 
-    def start(self, search: SearchInput, sink: Sink, store: BuildCache, jobs: int, fresh: bool) -> None:
-        self._pending = start_search_files(search.papers, search.tag_urls, sink, store, parallel=jobs > 1,
-                                           names=search.names)
+    def start(self, search: SearchInput, sink: Sink, store: BuildCache, executor: Executor, fresh: bool) -> None:
+        self._pending = start_search_files(search.papers, search.tag_urls, sink, store, executor, names=search.names)
 
     def names(self) -> list[str]:
         pending, self._pending = self._pending, None
@@ -130,7 +130,7 @@ class Background(Schedule):
         self._generation = 0
         self._lock = threading.Lock()
 
-    def start(self, search: SearchInput, sink: Sink, store: BuildCache, jobs: int, fresh: bool) -> None:
+    def start(self, search: SearchInput, sink: Sink, store: BuildCache, executor: Executor, fresh: bool) -> None:
         with self._lock:
             names = list(self._names)
         self._job = _Job(search, fresh or not names or not all(sink.has(name) for name in names))

@@ -1,17 +1,17 @@
-"""The render stage's workers, each holding only its share of the volume (issue 29).
+"""The render stage's workers, each holding only its share of the volume.
 
 A worker forked from the build shares the build's memory only until either writes to it, and the
 build writes to its papers all through the render stage (reading an object counts it): a forked
-template worker ended up with its own copy of nearly every page of papers it had inherited, 552 MB
-beside the build's 637 at 50,000 papers. So a build's template workers are fresh processes
-(``background.in_fresh_process``), each sent its share:
+template worker ends up with its own copy of nearly every page of papers it inherited, nearly as
+much again as the build holds. So a large volume's template workers are fresh processes (when the
+size policy says so: runtime/sizes.py; ``Executor.feed``), each sent its share:
 
 * every paper as a list shows it (``listed``): its title, authors, links and topics, with its texts
   left out — whether it has an abstract and the abstract's language (``lang_attr``) stand in for it;
 * in full, the papers whose own pages it renders: a run of the volume, in proceedings order;
-* its outputs, as the renderer's own calls (``functools.partial`` of ``SiteRenderer.render`` or
-  ``._paper_page``), pickled with each paper as its number in the volume (``_Outgoing``) and read
-  back against the worker's papers (``_Incoming``).
+* its outputs, those their page types declare a worker may render (``Output.share``: a list, or a
+  paper's own page), as the renderer's own calls, pickled with each paper as its number in the volume
+  (``_Outgoing``) and read back against the worker's papers (``_Incoming``).
 
 It makes its own ``SiteRenderer`` (the templates, the citations, related papers from their ids) and
 writes its files into the staging folder. The build renders the rest: the files made from the whole
@@ -21,28 +21,26 @@ volume, the abstracts' and the reading list's blocks, redirects and a share of t
 from __future__ import annotations
 
 import dataclasses
-import functools
 import io
 import pickle
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, IO
 
 from generator.model.config import Config
 from generator.model.paper import RenderedPaper
-from generator.pipeline.background import Pending, in_fresh_process
-from generator.pipeline.output import Staging
+from generator.runtime.background import Pending
+from generator.runtime.executor import Executor
+from generator.runtime.output import Staging
 from generator.publish import Publication
-from generator.render.html import SiteInfo, SiteRenderer
+from generator.render.html import Output, SiteRenderer
+from generator.render.site_info import SiteInfo
 from generator.render.theme import Theme
 from generator.text.cjk import language_of
 
-# The templates a list-only paper (``listed``) renders exactly as the whole paper does: they show a
-# paper's title, authors, links and topics, and of its abstract only whether there is one and its language.
-LIST_TEMPLATES = frozenset({"index.html", "contents.html", "tag.html", "tags.html", "author.html", "authors.html"})
-# Of the paper pages, the share the build renders itself, beside the whole-volume files and the blocks:
-# at 10,000 papers the build's CPU was 5.4 s and the worker's 6.3 s with 0.4, so about even halves.
+# Of the paper pages, the share the build renders itself, beside the whole-volume files and the blocks: a
+# little under half, so that the build and a worker finish at about the same time on two cores.
 OWN_PAGES = 0.45
 OUTPUTS_BATCH = 200  # outputs pickled together
 _START_OUTPUTS = "outputs"  # after the papers, in what a worker is sent
@@ -80,11 +78,13 @@ class Shares:
     papers: list[RenderedPaper]
     context: ShareContext
 
-    def split(self, outputs: list, workers: int) -> tuple[list, list[Pending]]:
-        """The outputs the build renders itself, and the workers started on the others (none when
-        no output can go: each worker would cost more than it takes)."""
+    def split(self, outputs: list[Output], workers: int, executor: Executor) -> tuple[list[Output], list[Pending]]:
+        """The outputs the build renders itself, and the ``executor``'s workers started on the others (none
+        when no output can go: each worker would cost more than it takes)."""
         number = {id(paper): index for index, paper in enumerate(self.papers)}
-        own, lists, pages = [], [], []
+        own: list[Output] = []
+        lists: list[Output] = []
+        pages: list[Output] = []
         for output in outputs:
             kind = self._kind(output, number)
             (own if kind is None else lists if kind == "list" else pages).append(output)
@@ -96,19 +96,19 @@ class Shares:
         for part in range(workers):
             mine = lists[part::workers]
             theirs = pages[given * part // workers:given * (part + 1) // workers]
-            whole = {number[id(output.render.args[0])] for output in theirs}
-            pendings.append(in_fresh_process(render_share, self._items(mine + theirs, whole, number), self.context,
-                                             now=len(self.papers) + 1))  # the papers, before this process renders
+            whole = {number[id(output.paper)] for output in theirs}
+            pendings.append(executor.feed(render_share, self._items(mine + theirs, whole, number), self.context,
+                                          papers=len(self.papers),
+                                          now=len(self.papers) + 1))  # the papers, before this process renders
         return own, pendings
 
-    def _kind(self, output, number: dict[int, int]) -> str | None:
-        """"list", "page" (a paper's own page) or None: this one the build renders."""
-        render = output.render
-        if not isinstance(render, functools.partial) or getattr(render.func, "__self__", None) is not self.renderer:
-            return None
-        if render.func == self.renderer._paper_page:
-            return "page" if id(render.args[0]) in number else None
-        return "list" if render.args and render.args[0] in LIST_TEMPLATES else None
+    @staticmethod
+    def _kind(output: Output, number: dict[int, int]) -> str | None:
+        """"list", "page" (a paper's own page) or None: this one the build renders (``Output.share``, as its
+        page type declared it)."""
+        if output.share == "page":
+            return "page" if id(output.paper) in number else None
+        return output.share or None
 
     def _items(self, outputs: list, whole: set[int], number: dict[int, int]) -> Iterator:
         """What a worker is sent, made as it is sent: every paper (in full those whose pages it renders,
@@ -126,7 +126,7 @@ class Shares:
 class _Outgoing(pickle.Pickler):
     """Pickles the build's renderer and each of its papers by reference: "r", or the paper's number."""
 
-    def __init__(self, file, renderer: SiteRenderer, number: dict[int, int]):
+    def __init__(self, file: IO[bytes], renderer: SiteRenderer, number: dict[int, int]) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self._renderer, self._number = renderer, number
 
@@ -139,7 +139,7 @@ class _Outgoing(pickle.Pickler):
 
 
 class _Incoming(pickle.Unpickler):
-    def __init__(self, file, renderer: SiteRenderer, papers: list[RenderedPaper]):
+    def __init__(self, file: IO[bytes], renderer: SiteRenderer, papers: list[RenderedPaper]) -> None:
         super().__init__(file)
         self._renderer, self._papers = renderer, papers
 
@@ -156,8 +156,7 @@ def render_share(items: Iterator, context: ShareContext) -> list[str]:
         papers.append(item)
     publication = Publication(papers, context.site.volume, context.config.macros, related=context.related)
     renderer = SiteRenderer(Theme.for_content(context.content_dir), context.config, context.site,
-                            publication=publication)
-    renderer.shared = context.shared
+                            publication=publication, shared=context.shared)
     names = []
     for data in items:
         for path, render in _Incoming(io.BytesIO(data), renderer, papers).load():

@@ -19,10 +19,10 @@ import threading
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from generator.pipeline.cache import BuildCache
-from generator.pipeline.output import (Staging, check_replaceable, output_lock, publish_site, staged_site,
+from generator.runtime.cache import BuildCache
+from generator.runtime.output import (Staging, check_replaceable, output_lock, publish_site, staged_site,
                                        write_changed, write_site)
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.pipeline.reuse import Digests, LastSite
 
 
@@ -86,6 +86,7 @@ class StagingSink(Sink):
         self.within = within
         self.staging: Staging | None = None
         self.kept = 0  # files of the last site kept by this build, not rendered again
+        self.rendered = 0  # files this build rendered (every one without the cache)
         self._record: tuple[BuildCache, dict[str, str]] | None = None  # the inputs to record once published
 
     def prepare(self, content_dir: Path) -> None:
@@ -98,7 +99,7 @@ class StagingSink(Sink):
 
     @contextlib.contextmanager
     def session(self, reporter: Reporter) -> Iterator[None]:
-        self._record, self.kept = None, 0
+        self._record, self.kept, self.rendered = None, 0, 0
         if self.within is not None:
             self.staging = self.within
             try:
@@ -117,12 +118,13 @@ class StagingSink(Sink):
     def keep_unchanged(self, outputs: list, digests: Digests, store: BuildCache) -> list:
         assert self.staging is not None
         if not store.enabled:  # --no-cache: nothing recorded to compare with, nothing to record
+            self.rendered = len(outputs)
             return outputs
         inputs = digests()
         last = LastSite.load(store, self.out_dir)
         self._record = (store, inputs)
         render = [o for o in outputs if not (last.unchanged(o.path, inputs[o.path]) and self.staging.link(o.path))]
-        self.kept = len(outputs) - len(render)
+        self.kept, self.rendered = len(outputs) - len(render), len(render)
         return render
 
     def write(self, name: str, data: bytes) -> None:
@@ -207,12 +209,12 @@ class MemorySink(Sink):
 
     def _static_bytes(self, static: dict[str, Path]) -> dict[str, bytes]:
         """The static files' bytes, read again only when a file changed."""
-        kept = {}
+        kept: dict[str, tuple[Path, tuple[int, ...], bytes]] = {}
         for name, source in static.items():
             info = source.stat()  # a file copied over another keeps its inode and may keep its mtime: not its ctime
             stamp = (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
             last = self._static.get(name)
             fresh = last is not None and last[0] == source and last[1] == stamp
-            kept[name] = last if fresh else (source, stamp, source.read_bytes())
+            kept[name] = last if fresh and last is not None else (source, stamp, source.read_bytes())
         self._static = kept
         return {name: data for name, (_, _, data) in kept.items()}

@@ -22,31 +22,33 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
-from generator.pipeline.cache import BuildCache, EntryCache
+from generator.runtime.cache import BuildCache, EntryCache
 from generator.content.changes import Kind
 from generator.render.files import last_good_pages, linked_files, static_files
 from generator.content.merge import Change, SyncPlan
+from generator.model.config import config_digest
 from generator.model.link_patterns import with_patterns
 from generator.model.paper import Paper, RenderedPaper
-from generator.content.people_file import Rules
+from generator.derive.people_file import Rules
 from generator.content.pages import PAGES_DIR, PageDoc, front_record, is_page, read_pages, unique_papers
 from generator.content.project import Project, load_project, make_deriver, placeholder_deriver
 from generator.derive.related import related_ids
 from generator.pipeline.listing import Listing, site_outputs
 from generator.pipeline.rendering import (Parsed, Rendered, changed_papers, parse_page, render_outputs, render_papers,
                                           sync_pages)
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
 from generator.render.html import SiteRenderer
-from generator.pipeline.background import FRESH_FROM
+from generator.runtime.executor import INLINE, Executor
 from generator.pipeline.shares import ShareContext, Shares
 from generator.render.redirects import settle_old_slugs
 from generator.model.corrections import OLD_SLUGS
 from generator.render.theme import Theme
+from generator import diagnostics as codes
 
 T = TypeVar("T")
 SAMPLE = 50  # papers whose pages ``check`` renders, to try every template with real content
@@ -57,8 +59,8 @@ class Options:
     base_url: str | None = None  # instead of the config's
     jobs: int = 0  # cores to use; 0: all
     cache: bool = True  # reuse what an earlier build worked out (abstracts, related papers, search index)
-    series: str = ""  # the archive this volume is built into (archive.py)
-    people: Rules = Rules()  # the series' people.yaml (archive.py), applied beside the volume's own
+    series: str = ""  # the series this volume is built into (series/layout.py)
+    people: Rules = Rules()  # the series' people.yaml (series/layout.py), applied beside the volume's own
     write_pages: bool = True  # False (check): say what the sync would change, change nothing
     derive: bool = True  # False (check): new entries get placeholder titles, not derived ones
     sample: bool = False  # True (check): render the templates for a sample of the papers only
@@ -123,6 +125,7 @@ class Pipeline:
         self.reporter = Reporter()
         self.now = Pass()
         self.schedule = schedule_for(options)
+        self.executor = Executor(options.cores)  # where each stage's work runs, by the size policy (runtime/sizes.py)
 
     def run(self, reporter: Reporter, start: str = "project", now: Pass | None = None,
             until: str = "publish") -> Run:
@@ -145,7 +148,7 @@ class Pipeline:
             raise
         return self.state
 
-    def timed(self, name: str, func: Callable[..., T], *args, **kwargs) -> T:
+    def timed(self, name: str, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         start = time.perf_counter()
         try:
             return func(*args, **kwargs)
@@ -182,50 +185,52 @@ def load_stage(p: Pipeline) -> None:
 
 def pages_stage(p: Pipeline) -> None:
     """Every page read; when the project was (re)loaded, the pages synced to its sources first."""
-    state, jobs = p.state, p.options.cores
+    state, executor = p.state, p.executor
     # Parsed front matter by the digest of its text, when every page is read (its entry then keeps what this
     # pass read and wrote; serve reading one edited page leaves it as it is).
     every = state.docs is None or p.now.pages is None
     known = EntryCache(p.store, "front-matter") if every and p.store.enabled else None
     if every:
-        docs = p.timed("read pages", read_pages, p.content_dir, jobs, known=known)
+        docs = p.timed("read pages", read_pages, p.content_dir, executor, known=known)
     else:
+        assert state.docs is not None and p.now.pages is not None  # (not every page: some were read)
         docs = read_again(p.content_dir, state.docs, p.now.pages)
     if p.now.loaded:
         assert state.project is not None
-        deriver = make_deriver(state.project, p.reporter, jobs) if p.options.derive else placeholder_deriver
+        deriver = make_deriver(state.project, p.reporter, executor) if p.options.derive else placeholder_deriver
         plan = p.timed("sync pages", sync_pages, state.project, p.reporter, docs, deriver, p.options.write_pages,
-                       jobs)
+                       executor)
         # A written page is taken as written (created) or read back like a person's (updated): the record of
         # the change need not keep its text.
         state.changes, written = plan.changes, {path: doc for path, (doc, _) in plan.written.items()}
         for doc, key in plan.written.values() if known is not None else ():
+            assert known is not None
             known.put(key, front_record(doc))  # the next build reads these pages without parsing them
         if p.options.write_pages:
             state.changes = [dataclasses.replace(change, text=None, meta=None, body="") for change in plan.changes]
         del plan
-        if not p.options.keep:  # synced: a build needs the entries no more (50,000 of them are 100 MB)
+        if not p.options.keep:  # synced: a build needs the entries no more (a large volume's hold much memory)
             state.project = dataclasses.replace(state.project, sources=[])
         if p.options.write_pages and state.changes:  # the pages the sync wrote, as a person's would be read
             docs = p.timed("read pages", read_again, p.content_dir, docs, {change.path for change in state.changes},
-                           jobs, written)
+                           executor, written)
     if known is not None:
         known.save()
     state.docs = docs
 
 
-def sync_project(project: Project, reporter: Reporter, apply: bool = True, jobs: int = 1) -> SyncPlan:
+def sync_project(project: Project, reporter: Reporter, apply: bool = True, executor: Executor = INLINE) -> SyncPlan:
     """The pages synced to a project made elsewhere (``import``: its source is not in the folder yet)."""
-    docs = read_pages(project.content_dir, jobs)
-    return sync_pages(project, reporter, docs, make_deriver(project, reporter, jobs), apply, jobs)
+    docs = read_pages(project.content_dir, executor)
+    return sync_pages(project, reporter, docs, make_deriver(project, reporter, executor), apply, executor)
 
 
-def read_again(content_dir: Path, docs: dict[Path, PageDoc], paths: set[Path], jobs: int = 1,
+def read_again(content_dir: Path, docs: dict[Path, PageDoc], paths: set[Path], executor: Executor = INLINE,
                written: dict[Path, PageDoc] | None = None) -> dict[Path, PageDoc]:
     """``docs`` with these pages read again (a page gone, or now a link out, is dropped); in name order.
     A page just ``written`` (pages.written_page) is taken as it was written, not read."""
     written = written or {}
-    fresh = read_pages(content_dir, jobs, only=sorted(path for path in paths
+    fresh = read_pages(content_dir, executor, only=sorted(path for path in paths
                                                       if path not in written and is_page(content_dir, path)))
     fresh.update(written)
     again = {path: fresh[path] if path in paths else doc for path, doc in docs.items()
@@ -268,12 +273,12 @@ def standing_papers(p: Pipeline) -> list[Paper]:
     state = p.state
     if not p.options.keep:
         return [parsed.paper for parsed in state.parsed.values() if parsed.paper]
-    state.last_good = {path: parsed.paper or state.last_good.get(path) for path, parsed in state.parsed.items()
+    state.last_good = {path: parsed.paper or state.last_good[path] for path, parsed in state.parsed.items()
                        if parsed.paper or path in state.last_good}
     for path, parsed in state.parsed.items():
         if parsed.paper is None and path in state.last_good:
             p.reporter.warn("the site shows this paper as it was until the page parses again",
-                            f"{PAGES_DIR}/{path.name}")
+                            f"{PAGES_DIR}/{path.name}", code=codes.PAGE_KEPT_PREVIOUS)
     return list(state.last_good.values())
 
 
@@ -281,10 +286,10 @@ def rendered_stage(p: Pipeline) -> None:
     """Titles and abstracts rendered (LaTeX, emphasis, links); from the cache when unchanged."""
     state = p.state
     assert state.project is not None
-    renders = EntryCache(p.store, "abstracts", repr(state.project.config))
+    renders = EntryCache(p.store, "abstracts", config_digest(state.project.config, "abstracts"))
     before = state.rendered if state.rendered and not p.now.everything else None
     state.renders = p.timed("render abstracts", render_papers, state.papers, state.project.renderer, p.reporter,
-                            p.options.cores, renders, state.renders)
+                            p.executor, renders, state.renders)
     state.rendered = [state.renders[paper.path].paper for paper in state.papers]
     if not p.options.keep:  # a build renders no abstract again: its renderer need not remember any
         state.renders = {}
@@ -310,7 +315,7 @@ def search_stage(p: Pipeline) -> None:
     papers = site_papers(p)
     fresh = whole_site(p) or (bool(p.state.changed_ids) and p.now.related is None)
     p.timed("start search", p.schedule.start, SearchInput(papers, project.topic_names()), p.sink,
-            p.store, p.options.cores, fresh)
+            p.store, p.executor, fresh)
 
 
 def relate_stage(p: Pipeline) -> None:
@@ -326,10 +331,10 @@ def relate_stage(p: Pipeline) -> None:
     elif stale and p.schedule.relate_later(functools.partial(related_ids, site_papers(p), cache=p.store)):
         return  # LiveSite.settle shows them
     elif whole_site(p) or state.related is None or stale:
-        # A core the index's child is working on is not the relating's to take: a third process on two
-        # cores finishes no sooner, and at 50,000 papers its ~800 MB were the cold build's peak (issue 29).
-        jobs = max(1, p.options.cores - p.schedule.cores_taken())
-        state.related = p.timed("relate papers", related_ids, site_papers(p), cache=p.store, jobs=jobs)
+        # A core the index's child is working on is not the relating's to take: a process more than there
+        # are cores finishes no sooner, and its memory, beside the index's child's, is the cold build's peak.
+        executor = p.executor.leaving(p.schedule.cores_taken())
+        state.related = p.timed("relate papers", related_ids, site_papers(p), cache=p.store, executor=executor)
 
 
 def render_stage(p: Pipeline) -> None:
@@ -346,7 +351,7 @@ def render_stage(p: Pipeline) -> None:
     else:
         wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
     wanted = sink.keep_unchanged(wanted, lambda: output_inputs(p, fingerprint(), outputs, papers), p.store)
-    p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.options.cores,
+    p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.executor,
             worker_shares(p, renderer, papers))
 
 
@@ -368,9 +373,9 @@ def publish_stage(p: Pipeline) -> None:
 
 def worker_shares(p: Pipeline, renderer: SiteRenderer, papers: list[RenderedPaper]) -> Shares | None:
     """What the render stage's workers are sent, when they write into a folder, related papers are known
-    and the volume is large (``background.FRESH_FROM``; pipeline/shares.py); None: workers are forked."""
+    and the executor gives a volume this large fresh processes (pipeline/shares.py); None: workers are forked."""
     staging, project = p.sink.worker_staging(), p.state.project
-    if staging is None or project is None or p.state.related is None or len(papers) < FRESH_FROM:
+    if staging is None or project is None or p.state.related is None or not p.executor.fresh(len(papers)):
         return None
     context = ShareContext(project.content_dir, project.config, renderer.site, dict(renderer.shared),
                            p.state.related, staging)
@@ -381,8 +386,8 @@ def output_inputs(p: Pipeline, shared: str, outputs: list, papers: list[Rendered
     """Each output's digest of its inputs (pipeline/reuse.py): what a build compares with the last site's."""
     project = p.state.project
     assert project is not None
-    site = site_digest(theme_digest(Theme.for_content(p.content_dir)), repr(project.config), repr(project.volume),
-                       shared, shape=p.state.shape, papers=papers)
+    site = site_digest(theme_digest(Theme.for_content(p.content_dir)), config_digest(project.config, "pages"),
+                       repr(project.volume), shared, shape=p.state.shape, papers=papers)
     return input_digests(site, outputs, papers, p.state.related or {})
 
 
@@ -393,7 +398,7 @@ def moved_lists(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, 
 
 def keep_related(state: Run, related: dict[str, tuple[str, ...]]) -> bool:
     """Take related papers worked out after the last pass if they move no paper's list: no page shows
-    anything new, so no pass need run (at 10,000 papers one took 250–500 ms of the rebuild thread)."""
+    anything new, so no pass need run (on a large volume a pass takes the rebuild thread long enough to feel)."""
     if state.project is None or state.related is None or moved_lists(state.related, related):
         return False
     state.related = related

@@ -4,15 +4,18 @@ A ``Publication`` is made once per build, after the abstracts are rendered:
 
 * ``template_globals()``: ``feed_url`` for every page's ``<head>`` ("" when no feed);
 * ``paper_context(paper)``: ``meta``, ``bibtex``, ``apa`` (HTML) and ``related`` for paper.html (its own
-  RIS and CSL-JSON the Cite box makes in the browser from the reading list's blocks, publish/reading_list.py);
+  RIS and CSL-JSON the Cite box offers from the paper's record in the reading list's blocks, reading_list.py);
+* ``references``, ``formats``, ``pieces``: each paper's ``Reference`` (reading.py), read once, and its text in
+  each citation format (formats.py), as the volume's files and the browser's records have them;
 * ``files(paths)``: ``.nojekyll`` and the volume's citations (``proceedings.bib``, ``.ris``,
-  ``.csl.json``, ``.apa.txt``) always, ``feed.xml`` when the config has a date, ``corrections.xml``
+  ``.csl.json``, ``.apa.txt``: one for each of ``formats``, publish/formats.py) always, ``feed.xml`` when
+  the config has a date, ``corrections.xml``
   when a paper has a dated correction, ``sitemap.xml`` when the base URL is known, ``robots.txt``
   (naming the sitemap when there is one) unless the volume is one of an archive's, whose root has its own.
 
 Nothing here reads the clock or the file system: the same content gives the
-same bytes on every build. This package does not import generator.render.html (which
-holds a Publication), so the two never import each other.
+same bytes on every build. It is below render/ (which holds a Publication): the layers
+contract in pyproject.toml keeps it from importing anything above it.
 """
 
 from __future__ import annotations
@@ -25,14 +28,14 @@ from generator.model.config import CONFIG_NAME
 from generator.model.paper import RenderedPaper
 from generator.derive.related import RELATED_COUNT, related_papers
 
-from .apa import apa, volume_apa
-from .bibtex import BibTeX, unique_keys, volume_bib
-from .csl import csl_item, csl_json
+from .apa import apa
+from .bibtex import BibTeX, unique_keys
 from .feeds import (CORRECTIONS_PATH, FEED_PATH, ROBOTS_PATH, SITEMAP_PATH, atom_feed, corrections_feed,
                     dated_corrections, robots_txt, volume_sitemap_names, volume_sitemaps)
+from .formats import HOLES, CitationFormat, citation_formats
 from .meta import MetaTag, paper_meta
 from .reading import Reference, reference_of
-from .ris import ris_record, volume_ris
+from generator import diagnostics as codes
 
 if TYPE_CHECKING:
     from generator.latex import MacroDef
@@ -41,11 +44,11 @@ if TYPE_CHECKING:
 __all__ = ["APA_PATH", "BIB_PATH", "CSL_PATH", "FEED_PATH", "NOJEKYLL", "RIS_PATH", "SITEMAP_PATH", "MetaTag",
            "Publication"]
 
+# The volume's citation files (each a format's ``path``, publish/formats.py), by name for the tests and the commands.
 BIB_PATH = "proceedings.bib"
 RIS_PATH = "proceedings.ris"
 CSL_PATH = "proceedings.csl.json"
 APA_PATH = "proceedings.apa.txt"
-CITATIONS = (BIB_PATH, RIS_PATH, CSL_PATH, APA_PATH)
 # GitHub Pages runs Jekyll on a site published from a branch; this file turns it off,
 # so nothing is dropped or rewritten. (A site deployed by the Actions workflow skips Jekyll anyway.)
 NOJEKYLL = ".nojekyll"
@@ -56,17 +59,23 @@ NO_DATE = ("the site has a base URL but no date: feed.xml is not written (add `d
 
 class Publication:
     def __init__(self, papers: Sequence[RenderedPaper], volume: Volume, macros: dict[str, MacroDef] | None = None,
-                 warn: Callable[[str, str], None] | None = None, related_count: int = RELATED_COUNT,
+                 warn: Callable[..., None] | None = None, related_count: int = RELATED_COUNT,
                  related: dict[str, tuple[str, ...]] | None = None):
         self.papers = list(papers)
         self.volume = volume
         writer = BibTeX(self.volume, macros or {}, warn)
         by_id = {p.paper.id: p for p in self.papers}
         keys = unique_keys(self.papers, volume)
-        # Entries are written when first asked for: an incremental rebuild needs only a few.
-        self.bibtex = _Lazy(lambda paper_id: writer.entry(by_id[paper_id], keys[paper_id]))
+        # Each paper is read once into the Reference every format writes; when first asked for: an incremental
+        # rebuild needs only a few.
         self.references: dict[str, Reference] = _Lazy(
             lambda paper_id: reference_of(by_id[paper_id], volume, keys[paper_id]))
+        self.formats: tuple[CitationFormat, ...] = citation_formats(writer.text)
+        # A kept format's pieces (BibTeX's) are kept once written: the page shows the entry, the volume's file
+        # and the paper's record carry it, and its title's math is parsed (and warned about) once.
+        self._kept = {f.name: _Lazy(functools.partial(lambda f, i: f.pieces(self.references[i]), f))
+                      for f in self.formats if f.kept}
+        self.bibtex = _Made(lambda paper_id: self.text(self.formats[0], paper_id))  # paper id → its entry
         self._related = related
         if related is None:
             self.related: dict[str, tuple[RenderedPaper, ...]] = related_papers(self.papers, related_count)
@@ -74,7 +83,7 @@ class Publication:
             self.related = _Lazy(lambda paper_id: tuple(by_id[i] for i in related.get(paper_id, ()) if i in by_id))
         # Only a site being published (it has an address) is told: a local preview needs no feed.
         if self.volume.date is None and self.volume.base_url and warn is not None:
-            warn(NO_DATE, CONFIG_NAME)
+            warn(NO_DATE, CONFIG_NAME, code=codes.FEED_NO_DATE, subject="date")
 
     def template_globals(self) -> dict[str, str]:
         return {"feed_url": FEED_PATH if self.volume.date else ""}
@@ -82,11 +91,26 @@ class Publication:
     def paper_context(self, paper: RenderedPaper) -> dict[str, Any]:
         _, html = apa(self.references[paper.paper.id])
         return {
-            "meta": paper_meta(paper, self.volume),
+            "meta": paper_meta(self.references[paper.paper.id], self.volume),
             "bibtex": self.bibtex[paper.paper.id],
             "apa": html,
             "related": self.related[paper.paper.id],
         }
+
+    def pieces(self, citation: CitationFormat, paper_id: str) -> tuple[str, ...]:
+        """The paper's text in ``citation``'s format as the browser receives it (formats.py: ``pieces``)."""
+        kept = self._kept.get(citation.name)
+        return kept[paper_id] if kept is not None else citation.pieces(self.references[paper_id], alone=True)
+
+    def text(self, citation: CitationFormat, paper_id: str) -> str:
+        """The paper's text in ``citation``'s format, as the volume's file has it."""
+        kept = self._kept.get(citation.name)
+        ref = self.references[paper_id]
+        return citation.fill(kept[paper_id], _values(ref)) if kept is not None else citation.write(ref)
+
+    def texts(self, citation: CitationFormat) -> Iterator[str]:
+        """Each paper's text in ``citation``'s format, in proceedings order, as the volume's file has it."""
+        return (self.text(citation, p.paper.id) for p in self.papers)
 
     def naming(self, ids: frozenset[str]) -> set[str]:
         """The papers (by id) whose related papers name one of ``ids``."""
@@ -104,20 +128,13 @@ class Publication:
 
     def file_makers(self, paths: Iterable[str]) -> dict[str, Callable[[], bytes]]:
         """Each of the volume's own files (name → a function making its bytes), as ``files`` has them. Each
-        is made when it is written and let go: at 50,000 papers the citation files are 150 MB together,
-        and made all at once they were the build's peak of memory (issue 29)."""
+        is made when it is written and let go: the citation files grow with every paper, and made all at
+        once they would be a large volume's peak of memory."""
         paths = list(paths)
 
-        def references() -> Iterator[Reference]:
-            return (self.references[p.paper.id] for p in self.papers)
-
-        makers: dict[str, Callable[[], bytes]] = {
-            NOJEKYLL: lambda: b"",
-            BIB_PATH: lambda: volume_bib([self.bibtex[p.paper.id] for p in self.papers]),
-            RIS_PATH: lambda: volume_ris(map(ris_record, references())),
-            CSL_PATH: lambda: csl_json(map(csl_item, references())),
-            APA_PATH: lambda: volume_apa(apa(reference)[0] for reference in references()),
-        }
+        makers: dict[str, Callable[[], bytes]] = {NOJEKYLL: lambda: b""}
+        for citation in self.formats:
+            makers[citation.path] = functools.partial(lambda f: f.layout.join(self.texts(f)), citation)
         if not self.volume.series:  # a volume of an archive: the archive's robots.txt, at its root, speaks for it
             makers[ROBOTS_PATH] = lambda: robots_txt(self.volume)
         if self.volume.date:
@@ -128,6 +145,20 @@ class Publication:
         for name in volume_sitemap_names(paths) if self.volume.base_url else []:
             makers[name] = functools.partial(lambda n: sitemaps()[n], name)
         return makers
+
+
+def _values(ref: Reference) -> dict[str, str]:
+    return {name: getattr(ref, name) for name in HOLES}
+
+
+class _Made:
+    """``made[key]`` is ``make(key)``, made each time (from what a _Lazy keeps: not kept twice)."""
+
+    def __init__(self, make: Callable[[str], str]):
+        self._make = make
+
+    def __getitem__(self, key: str) -> str:
+        return self._make(key)
 
 
 class _Lazy(dict):

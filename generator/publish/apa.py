@@ -64,17 +64,17 @@ def apa(ref: Reference) -> tuple[str, Markup]:
     title = _sentence(ref.title)
     if not authors:  # APA moves the title to the author's place
         head, title = f"{title} {year}", ""
-    editors = [editor_name(name) for name in ref.editors]
+    editors = [editor_name(name) for name in ref["editors"]]
     where = "In "
     if editors:
         where += f"{name_list(editors, ' & ')} ({'Ed.' if len(editors) == 1 else 'Eds.'}), "
-    parts = [f"Vol. {ref.volume}" if ref.volume else "",
+    parts = [f"Vol. {ref['volume']}" if ref["volume"] else "",
              (f"pp. {ref.first_page}–{ref.last_page}" if ref.last_page != ref.first_page else f"p. {ref.first_page}")
              if ref.first_page else ""]
     detail = ", ".join(part for part in parts if part)
-    link = f"https://doi.org/{ref.doi}" if ref.doi else ref.url
+    link = f"https://doi.org/{ref['doi']}" if ref["doi"] else ref.url
     after = (f" ({detail})" if detail else "") + "."
-    tail = [_sentence(ref.publisher) if ref.publisher else "", link]
+    tail = [_sentence(ref["publisher"]) if ref["publisher"] else "", link]
     text_parts = [head, title, f"{where}{ref.container}{after}", *tail]
     html_parts = [escape(head), escape(title),
                   Markup("{}<i>{}</i>{}").format(where, ref.container, after), *map(escape, tail)]
@@ -85,6 +85,6 @@ def apa(ref: Reference) -> tuple[str, Markup]:
 
 def volume_apa(texts: Iterable[str]) -> bytes:
     """Every paper's reference, one a line, in proceedings order (a reference list to paste)."""
-    # Each line encoded on its own: 50,000 references never exist as one str (4 bytes a character once
+    # Each line encoded on its own: the references never exist as one str (4 bytes a character once
     # a single one lies beyond U+FFFF), as papers_json does.
     return b"".join(f"{text}\n".encode("utf-8") for text in texts)

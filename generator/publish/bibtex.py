@@ -33,7 +33,8 @@ from generator.model.schema import Field
 from generator.sources.bibstrings import month_macro
 from generator.model.volume import Volume
 
-from .reading import cited
+from .reading import Reference, reference_of
+from generator import diagnostics as codes
 
 CITED = tuple(field for field in DETAILS if field.cite.bibtex)  # the details a BibTeX entry carries
 # The places of the entry's own fields; each cited detail's ``Cite.bibtex_at`` puts it among them.
@@ -76,7 +77,7 @@ class BibTeX:
     """Writes entries for one volume; the Markdown parser is built once."""
 
     def __init__(self, volume: Volume, macros: Mapping[str, MacroDef] | None = None,
-                 warn: Callable[[str, str], None] | None = None):
+                 warn: Callable[..., None] | None = None):
         self.volume = volume
         self._warn = warn
         # The math rule expands the site's own macros, which a reader's LaTeX would not know.
@@ -85,24 +86,25 @@ class BibTeX:
 
     def entry(self, paper: RenderedPaper, key: str | None = None) -> str:
         """The paper's entry, under ``key`` (``unique_keys``' for it) or else its own citation key."""
-        volume = self.volume
+        return self.text(reference_of(paper, self.volume, key or self.volume.citation_key(paper)))
+
+    def text(self, ref: Reference) -> str:
+        """The entry of a reference (``reference_of``'s)."""
         # (place, field, value): the fixed fields, then each detail the schema cites at its own place.
-        fields = [(_TITLE_AT, "title", self.title(paper.paper.title, _page(paper))),
-                  (_BOOKTITLE_AT, "booktitle", escape(volume.title))]
-        url = volume.absolute(paper.url)
-        if url:
-            fields.append((_URL_AT, "url", _url(url)))
-        fields += [(at, name, value) for at, name, value in ((_ISBN_AT, "isbn", volume.isbn),
-                                                              (_ISSN_AT, "issn", volume.issn)) if value]
+        fields = [(_TITLE_AT, "title", self.title(ref.markup, ref.page)),
+                  (_BOOKTITLE_AT, "booktitle", escape(ref.container))]
+        if ref.url:
+            fields.append((_URL_AT, "url", _url(ref.url)))
+        fields += [(at, name, value) for at, name, value in ((_ISBN_AT, "isbn", ref.isbn),
+                                                              (_ISSN_AT, "issn", ref.issn)) if value]
         for field in CITED:
-            value = _bibtex_value(field, cited(paper, field, volume))
+            value = _bibtex_value(field, ref[field.name])
             if value:
                 fields.append((field.cite.bibtex_at, field.cite.bibtex, value))
-        note = paper.paper.corrections.citation_note()  # a retraction travels with the reference
-        if note:
-            fields.append((_NOTE_AT, "note", escape(note)))
+        if ref.note:  # a retraction travels with the reference
+            fields.append((_NOTE_AT, "note", escape(ref.note)))
         body = "".join(f"  {name} = {_braced(name, value)},\n" for _, name, value in sorted(fields, key=lambda f: f[0]))
-        return f"@inproceedings{{{key or volume.citation_key(paper)},\n{body}}}\n"
+        return f"@inproceedings{{{ref.key},\n{body}}}\n"
 
     def title(self, source: str, page: str = "") -> str:
         """A paper title (Markdown + LaTeX, as the page's front matter has it) as a BibTeX value;
@@ -127,7 +129,7 @@ class BibTeX:
             if self._warn is not None:
                 self._warn(f"the title's math {shown(latex)} uses {refused}, which a citation may not carry "
                            "(TeX that defines commands or reads and writes files): written as plain text in "
-                           "the BibTeX", page)
+                           "the BibTeX", page, code=codes.CITATION_REFUSED_TEX, subject=refused, value=latex)
             return protect_case(self._math_text(latex))
         if not _balanced(latex):
             return protect_case(self._math_text(latex))
@@ -184,11 +186,6 @@ def volume_bib(entries: Iterable[str]) -> bytes:
     """Every paper's entry, in proceedings order, as one UTF-8 .bib file."""
     # Each entry encoded on its own: the volume never exists as one str (papers_json's reason).
     return b"\n".join(entry.encode("utf-8") for entry in entries)
-
-
-def _page(paper: RenderedPaper) -> str:
-    name = getattr(paper.paper.path, "name", "")
-    return f"papers/{name}" if name else ""
 
 
 def _balanced(latex: str) -> bool:

@@ -1,16 +1,14 @@
 """CSL-JSON (Zotero, Pandoc, citeproc): one ``paper-conference`` item per paper, a volume's as one array.
 
 Variables are those of the CSL 1.0.2 schema; a fact the paper and the volume do not give is left out. The
-abstract is left out too (issue 29): CSL-JSON is what citeproc and Pandoc format references from, and no
-citation style prints an abstract; at 50,000 papers the volume's abstracts were 55 MB of this file. A reference
+abstract is left out too: CSL-JSON is what citeproc and Pandoc format references from, and no citation
+style prints an abstract, which would be most of this file's bytes. A reference
 manager gets them from ``proceedings.ris``, and a paper's own CSL-JSON (the Cite box, the reading list's
-export, made in the browser: reading_list.py) has its abstract, which costs no file.
+export: formats.py, from the paper's record in the reading list's blocks) has its abstract, which costs no file.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
 from typing import Any
 
 from .reading import Reference, split_name
@@ -24,8 +22,9 @@ def csl_name(name: str) -> dict[str, str]:
                                           ("suffix", parts.suffix)) if value}
 
 
-def csl_item(ref: Reference) -> dict[str, Any]:
-    """The paper as a CSL-JSON item (keys in a fixed order: the same paper gives the same bytes)."""
+def csl_item(ref: Reference, abstract: bool = False) -> dict[str, Any]:
+    """The paper as a CSL-JSON item (keys in a fixed order: the same paper gives the same bytes); with its
+    ``abstract`` for a paper alone (a Cite box's download, a reading list), not in the volume's file."""
     if ref.date:
         issued: dict[str, Any] | None = {"date-parts": [[ref.date.year, ref.date.month, ref.date.day]]}
     else:
@@ -34,18 +33,10 @@ def csl_item(ref: Reference) -> dict[str, Any]:
     item: dict[str, Any] = {
         "id": ref.key, "type": "paper-conference", "title": ref.title,
         "author": [csl_name(author.name) for author in ref.authors],
-        "editor": [csl_name(editor) for editor in ref.editors],
+        "editor": [csl_name(editor) for editor in ref["editors"]],
         "container-title": ref.container, "collection-title": ref.series, "issued": issued,
-        "volume": ref.volume, "page": pages, "publisher": ref.publisher, "publisher-place": ref.address,
-        "ISBN": ref.isbn, "ISSN": ref.issn, "DOI": ref.doi, "URL": ref.url,
-        "keyword": ", ".join(ref.keywords),
+        "volume": ref["volume"], "page": pages, "publisher": ref["publisher"], "publisher-place": ref["address"],
+        "ISBN": ref.isbn, "ISSN": ref.issn, "DOI": ref["doi"], "URL": ref.url,
+        "keyword": ", ".join(ref.keywords), "note": ref.note, "abstract": ref.abstract if abstract else "",
     }
     return {key: value for key, value in item.items() if value}
-
-
-def csl_json(items: Iterable[dict[str, Any]]) -> bytes:
-    """A CSL-JSON file: an array of items, one a line (readable in a diff), UTF-8."""
-    # Each item encoded on its own: 50,000 items never exist as one str, nor copied into a second
-    # (at 50,000 papers a spike of 250 MB in the build, issue 29; papers_json's reason).
-    lines = b",\n".join(json.dumps(item, ensure_ascii=False).encode("utf-8") for item in items)
-    return b"".join((b"[\n", lines, b"\n]\n")) if lines else b"[]\n"

@@ -38,8 +38,8 @@ ROBOTS_PATH = "robots.txt"
 ATOM_NS = "http://www.w3.org/2005/Atom"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 SITEMAP_LIMIT = 50_000  # addresses in one sitemap, as the protocol allows
-# Entries in a feed: a reader's feed client fetches the whole file at every poll, so a 50,000-paper
-# volume's feed of every abstract (74 MB) serves no one; the first 1,000 papers keep it near 1.5 MB.
+# Entries in a feed: a reader's feed client fetches the whole file at every poll, so a large volume's
+# feed of every abstract serves no one; the first papers keep it a size a client fetches at every poll.
 FEED_ENTRIES = 1_000
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 # A fixed namespace for our uuid5 names, so ids do not depend on anything but the volume and paper.
@@ -81,8 +81,8 @@ Dated = tuple[RenderedPaper, str, Notice, dt.date]  # a paper, the kind of its c
 def dated_corrections(papers: Sequence[RenderedPaper], volume: Volume) -> list[Dated]:
     """(paper, kind, notice, its date) of every correction with a date (its own, else the volume's), newest
     first, then in proceedings order: what ``corrections.xml`` lists."""
-    found = [(paper, kind, notice, notice.date or volume.date) for paper in papers if paper.paper.corrections
-             for kind, notice in paper.paper.corrections.notices() if notice.date or volume.date]
+    found = [(paper, kind, notice, when) for paper in papers if paper.paper.corrections
+             for kind, notice in paper.paper.corrections.notices() if (when := notice.date or volume.date)]
     return sorted(found, key=lambda item: item[3], reverse=True)  # a stable sort: ties keep proceedings order
 
 
@@ -219,4 +219,5 @@ def _urn(*parts: str) -> str:
 
 def _serialize(root: ET.Element) -> bytes:
     ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    data: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return data + b"\n"

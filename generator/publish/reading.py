@@ -1,15 +1,16 @@
 """How citations and feeds read a paper (the volume itself is generator/model/volume.py).
 
-``authors_of`` and ``cited`` are the one place the BibTeX, the meta tags
-and the feed read a paper's authors and cited details (its PDF, pages…) from;
-``reference_of`` reads them once more, through ``cited``, into the ``Reference``
-that RIS, CSL-JSON and APA are written from (ris.py, csl.py, apa.py).
+``reference_of`` reads a paper once into the ``Reference`` every citation format writes (bibtex.py, ris.py,
+csl.py, apa.py, the meta tags of meta.py, and the browser's records through formats.py and reading_list.py):
+the paper's own details, else the volume's where the schema's ``Cite`` says so (``cited``). ``authors_of`` is
+what the feed reads of a paper's authors.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
@@ -68,44 +69,71 @@ class Name:
     literal: str = ""
 
 
+# The details a citation carries (their ``Cite`` names a BibTeX field or a meta tag), in declaration order.
+CITED = tuple(field for field in DETAILS if field.cite.bibtex or field.cite.meta)
+
+
 @dataclass(frozen=True)
 class Reference:
-    """One paper as RIS, CSL-JSON and APA cite it: read once (``reference_of``), plain text throughout."""
+    """One paper as every citation cites it: the BibTeX entry, RIS, CSL-JSON, APA, the meta tags and the
+    browser's records (bibtex.py, ris.py, csl.py, apa.py, meta.py, reading_list.py) are all written from it,
+    read once (``reference_of``), plain text but for ``markup``.
 
-    key: str  # the BibTeX entry's key: the same paper has the same id in every format
-    title: str
-    authors: tuple[Author, ...]
+    ``details`` holds every detail the schema cites (``CITED``), by field name: the paper's own value, else the
+    volume's (``cited``), a link as an absolute address. A detail newly declared with ``cite=Cite(...)`` is in
+    every reference with no change here; a format shows it by naming it (bibtex.py does so for every one)."""
+
+    key: str  # the citation key: the same paper has the same id in every format
+    title: str  # plain text
+    markup: str  # the title as the page's front matter has it (Markdown + LaTeX): BibTeX keeps its math
     container: str  # the proceedings' title
-    year: str
     date: dt.date | None  # the full date, when the volume's matches the year
-    pages: str
-    first_page: str
-    last_page: str
-    volume: str
-    publisher: str
-    address: str
-    editors: tuple[str, ...]
-    doi: str
     url: str  # the paper's page, absolute ("" without a base URL)
-    pdf: str  # absolute, or ""
-    abstract: str
-    series: str  # the archive's title, in a series
+    abstract: str  # plain text
+    keywords: tuple[str, ...]
+    series: str  # the series' title, in a series
     issn: str
     isbn: str
-    keywords: tuple[str, ...]
+    note: str  # a correction's note ("Retracted 2026-05-01: …"), "" when there is none
+    page: str  # the paper's page file ("papers/x.md"), naming it in a warning
+    details: Mapping[str, Any]
+
+    def __getitem__(self, name: str) -> Any:
+        """A cited detail by its schema name (``ref["doi"]``)."""
+        return self.details[name]
+
+    @property
+    def authors(self) -> tuple[Author, ...]:
+        return tuple(self.details["authors"])
+
+    @property
+    def year(self) -> str:
+        return str(self.details["year"])
+
+    @property
+    def first_page(self) -> str:
+        return page_range(self.details["pages"])[0]
+
+    @property
+    def last_page(self) -> str:
+        return page_range(self.details["pages"])[1]
+
+
+def page_range(pages: str) -> tuple[str, str]:
+    """The first and last page of "13--24" (or "13–24", "7"); ("", "") of none."""
+    parts = pages.replace("\u2014", "-").replace("\u2013", "-").split("-") if pages else [""]
+    return parts[0].strip(), parts[-1].strip()
 
 
 def reference_of(paper: RenderedPaper, volume: Volume, key: str) -> Reference:
     """The paper's citation facts: its own details, else the volume's where the schema says so (``cited``)."""
-    facts = {field.name: cited(paper, field, volume) for field in DETAILS if field.cite.bibtex}
-    year = facts.get("year", "")
+    details = {field.name: cited(paper, field, volume) for field in CITED}
+    year = details["year"]
     date = volume.date if volume.date and (not year or str(volume.date.year) == year) else None
-    details = paper.details
-    return Reference(key, paper.title_plain, details.authors, volume.title, year, date, details.pages,
-                     details.first_page, details.last_page, facts.get("volume", ""), facts.get("publisher", ""),
-                     facts.get("address", ""), tuple(facts.get("editors", ())), details.doi,
-                     volume.absolute(paper.url) or "", facts.get("pdf", ""), paper.abstract_plain, volume.series,
-                     volume.issn, volume.isbn, paper.paper.tags)
+    name = getattr(paper.paper.path, "name", "")
+    return Reference(key, paper.title_plain, paper.paper.title, volume.title, date, volume.absolute(paper.url) or "",
+                     paper.abstract_plain, paper.paper.tags, volume.series, volume.issn, volume.isbn,
+                     paper.paper.corrections.citation_note(), f"papers/{name}" if name else "", details)
 
 
 # Words that belong to the family name before it ("Ludwig van Beethoven", "Maria de la Cruz").

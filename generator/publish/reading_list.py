@@ -9,13 +9,13 @@ chosen by a hash of its slug among a number of files that grows in powers of two
 ``PER_FILE`` papers each): adding a paper moves no other paper to another file. ``manifest.js`` tells the
 script how many files there are and the volume's title.
 
-Each paper's record holds what the list shows (authors, page; the title is the CSL item's), its citations as
-the volume's files have them (its BibTeX entry, RIS record and CSL-JSON item: ``b``, ``r``, ``c``) and its
-abstract, written once (issue 29): ``p``, the plain text, which the RIS record's ``AB`` line holds as
-``ABSTRACT`` when it says the same words (a control character: ris.one_line drops every one, so no RIS value
-holds it) and which the script adds to a CSL item it exports (the volume's ``proceedings.csl.json`` has none:
-csl.py); ``h``, the abstract's HTML as the paper's page shows it, only when that is more than ``p`` in one
-paragraph (math, emphasis, several paragraphs): a list's toggle shows ``h``, else ``p`` as a paragraph.
+Each paper's record (``KEYS``) holds what the list shows (authors, page, title), its key, its plain abstract,
+the abstract's HTML as the paper's page shows it (only when that is more than the plain text in one paragraph:
+math, emphasis, several paragraphs; a list's toggle shows it, else the plain text as a paragraph) and its
+citation in each format the browser gets (formats.py), as pieces around holes that the key, title and abstract
+fill: each is written once (issue 29), and a reading list renames a key by filling its hole. The manifest
+gives the script the record's keys and the formats (names, suffixes, types, how a file joins them), so that
+neither is written by hand in the script.
 """
 
 from __future__ import annotations
@@ -28,8 +28,7 @@ from typing import TYPE_CHECKING, Any
 from generator.model.paper import RenderedPaper
 from generator.search.payload import data_script
 
-from .csl import csl_item
-from .ris import one_line, ris_record
+from .formats import HOLES, browser_formats
 
 if TYPE_CHECKING:
     from . import Publication
@@ -39,7 +38,11 @@ MANIFEST = f"{FOLDER}/manifest.js"
 CALLBACK = "proceedingsReadingList.arrived"
 STEM = "r"
 PER_FILE = 8  # papers a file holds on average: opening one abstract loads about 8 papers' records
-ABSTRACT = "\x01"  # in an RIS record: the record's plain abstract, ``p`` (reading-list.js, recordOf)
+# What a paper's record holds, by name → the key it is written under (short: a volume has a record per paper).
+# reading-list.js reads them from the manifest: the names are the script's, the keys are written here only.
+KEYS = {"authors": "a", "url": "u", "key": "k", "title": "t", "abstract": "p", "html": "h", "texts": "x"}
+CONTAINER = "container"  # the hole the manifest's title fills
+assert set(HOLES) <= {*KEYS, CONTAINER}, "a hole is filled from the record's value of its name"
 
 
 def file_count(papers: int) -> int:
@@ -56,15 +59,14 @@ def file_of(slug: str, count: int) -> str:
 
 
 def record(paper: RenderedPaper, publication: Publication) -> dict[str, Any]:
-    reference = publication.references[paper.paper.id]
-    found = {"a": [author.name for author in paper.details.authors], "u": paper.url,
-             "b": publication.bibtex[paper.paper.id], "r": _abstract_once(ris_record(reference), reference.abstract),
-             "c": csl_item(reference)}
-    if reference.abstract:
-        found["p"] = reference.abstract
-    if paper.abstract_html and not is_plain_paragraph(paper.abstract_html, paper.abstract_plain):
-        found["h"] = paper.abstract_html
-    return found
+    """The paper's record: its names (``KEYS``) as keys, an empty abstract or HTML left out."""
+    paper_id = paper.paper.id
+    ref = publication.references[paper_id]
+    html = paper.abstract_html if not is_plain_paragraph(paper.abstract_html, paper.abstract_plain) else ""
+    found = {"authors": [author.name for author in ref.authors], "url": paper.url, "key": ref.key,
+             "title": ref.title, "abstract": ref.abstract, "html": html,
+             "texts": {f.name: publication.pieces(f, paper_id) for f in publication.formats if f.browser}}
+    return {KEYS[name]: value for name, value in found.items() if value or name not in ("abstract", "html")}
 
 
 def is_plain_paragraph(abstract_html: str, plain: str) -> bool:
@@ -74,14 +76,6 @@ def is_plain_paragraph(abstract_html: str, plain: str) -> bool:
         return False
     inner = abstract_html[3:-5]
     return "<" not in inner and html.unescape(inner).replace("\n", " ") == plain
-
-
-def _abstract_once(ris: str, abstract: str) -> str:
-    """The RIS record with its abstract as ``ABSTRACT`` when the plain abstract is what its ``AB`` line says
-    (an abstract of one paragraph: RIS writes every value on one line)."""
-    if not abstract or one_line(abstract) != abstract:
-        return ris
-    return ris.replace(f"\r\nAB  - {abstract}\r\n", f"\r\nAB  - {ABSTRACT}\r\n", 1)
 
 
 def reading_files(papers: list[RenderedPaper], publication: Publication, only: Collection[str] | None = None
@@ -97,8 +91,9 @@ def reading_files(papers: list[RenderedPaper], publication: Publication, only: C
             held.setdefault(name, []).append(paper)
     for name in sorted(held, key=lambda n: int(n[len(STEM):])):
         yield f"{FOLDER}/{name}.js", held[name], _maker(name, held[name], publication)
-    title = publication.volume.title
-    yield MANIFEST, [], lambda: data_script(CALLBACK, "manifest", {"files": count, "title": title})
+    manifest = {"files": count, "title": publication.volume.title, "keys": KEYS,
+                "formats": browser_formats(publication.formats)}
+    yield MANIFEST, [], lambda: data_script(CALLBACK, "manifest", manifest)
 
 
 def _maker(name: str, papers: list[RenderedPaper], publication: Publication) -> Callable[[], bytes]:

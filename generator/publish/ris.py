@@ -35,10 +35,11 @@ def ris_record(ref: Reference) -> str:
     tags += [("AU", ris_name(author.name)) for author in ref.authors]
     tags += [("AD", author.affiliation) for author in ref.authors if author.affiliation]
     tags += [("T2", ref.container), ("PY", ref.year), ("DA", date), ("SP", ref.first_page),
-             ("EP", ref.last_page if ref.last_page != ref.first_page else ""), ("VL", ref.volume)]
-    tags += [("A2", ris_name(editor)) for editor in ref.editors]
-    tags += [("T3", ref.series), ("PB", ref.publisher), ("CY", ref.address), ("SN", ref.isbn or ref.issn),
-             ("DO", ref.doi), ("UR", ref.url), ("L1", ref.pdf), ("AB", ref.abstract)]
+             ("EP", ref.last_page if ref.last_page != ref.first_page else ""), ("VL", ref["volume"])]
+    tags += [("A2", ris_name(editor)) for editor in ref["editors"]]
+    tags += [("T3", ref.series), ("PB", ref["publisher"]), ("CY", ref["address"]), ("SN", ref.isbn or ref.issn),
+             ("DO", ref["doi"]), ("UR", ref.url), ("L1", ref["pdf"]), ("N1", ref.note),
+             ("AB", ref.abstract)]
     tags += [("KW", keyword) for keyword in ref.keywords]
     lines = [f"{tag}  - {one_line(value)}" for tag, value in tags if one_line(value)]
     return "\r\n".join([*lines, "ER  - ", ""])

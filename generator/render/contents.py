@@ -5,8 +5,8 @@ Anthology's volume pages list theirs. A bigger volume is split by its groups (it
 sections, else sessions, else tracks, else each paper's primary topic) into pages
 under ``contents/``: consecutive small groups share a page, a group too big for one
 is cut into parts ("Reinforcement learning, part 2 of 3"), and the home page lists
-every group with links to where it is. So 50,000 papers make 40 to 75 pages, each
-within the budget, never hundreds of numbered ones.
+every group with links to where it is. So even the largest volume makes some tens of
+pages, each within the budget, never hundreds of numbered ones.
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ from generator.model.paper import RenderedPaper
 from generator.render.paginate import chunk_by_weight
 from generator.text.slugs import slugify, unique
 
-# Papers on the one contents page of a volume, and the bytes their list items may make (about 95 KB
-# gzip for 1,000 papers of a NeurIPS-like volume; tests/test_site.py holds it to 300 KB gzip).
+# Papers on the one contents page of a volume, and the bytes their list items may make (a page a phone
+# still loads quickly; tests/test_site.py holds it to 300 KB gzip).
 CONTENTS_PAPERS = 1_000
 CONTENTS_BUDGET = 1_000_000
 # A paper in several sessions is listed once (derive/groups.py), so its listings weigh what its papers do; the
 # bound stays for a theme that lists papers again under each of their groups.
 LISTINGS_BUDGET = 2_500_000
-# A split volume's pages hold more (about 140 KB gzip; list items gzip about ten to one), so that 50,000
-# papers in two sessions each make at most 100 pages (tests/test_contents.py).
+# A split volume's pages hold more (list items gzip about ten to one), so that even a very large volume
+# whose papers are each in two sessions makes at most 100 pages (tests/test_contents.py).
 PAGE_PAPERS = 1_500
 PAGE_BUDGET = 1_500_000
 FOLDER = "contents"

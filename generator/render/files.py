@@ -10,9 +10,10 @@ from generator.model.details import is_web_link, site_file_name, site_path_probl
 from generator.errors import shown
 from generator.model.paper import LINK_FIELDS, Paper
 from generator.content.pages import PAGES_DIR, SLUG, PageDoc
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 from generator.sources import inside
 from generator.render.theme import Theme
+from generator import diagnostics as codes
 
 
 def static_files(content_dir: Path, generated: Collection[str]) -> dict[str, Path]:
@@ -41,7 +42,8 @@ def linked_files(content_dir: Path, papers: Sequence[Paper], generated: Collecti
             elif reporter is not None:
                 reporter.warn(f"`{key}`: {shown(link)} is not a document in the content folder, so its link would be "
                               f"broken: put the file at {name} there, or give an https:// address",
-                              f"{PAGES_DIR}/{paper.path.name}")
+                              f"{PAGES_DIR}/{paper.path.name}", code=codes.PAGE_LINK_MISSING, paper=paper.id,
+                              subject=key, value=str(link))
     return files
 
 
@@ -65,5 +67,5 @@ def last_good_pages(broken: Sequence[PageDoc], previous: Callable[[str], bytes |
         if data is not None:
             kept[name] = data
             reporter.warn("kept the previous build of this paper's page until the page is fixed",
-                          f"{PAGES_DIR}/{doc.path.name}")
+                          f"{PAGES_DIR}/{doc.path.name}", code=codes.PAGE_KEPT_PREVIOUS)
     return kept

@@ -16,6 +16,7 @@ from generator.model.paper import Author
 from generator.render.paginate import AUTHORS_IN_LISTS
 from generator.text.cjk import excerpt, language_of
 from generator.text.slugs import slugify
+from jinja2.runtime import Context
 
 TEASER_LENGTH = 220
 # Images a browser shows in an <img>. SVG is one, but a content folder's SVG is never published (it could
@@ -77,7 +78,7 @@ def is_site_image(link: object) -> bool:
 
 
 @jinja2.pass_context
-def _tag_url(context, name: str) -> str:
+def _tag_url(context: Context, name: str) -> str:
     """``{{ name | tag_url }}``: the page of a topic, from its name in any case."""
     # Not .get(key, default): the default would slugify every name, found or not (half a contents page's time).
     found = context["tag_urls"].get(name.casefold())
@@ -85,25 +86,27 @@ def _tag_url(context, name: str) -> str:
 
 
 @jinja2.pass_context
-def _author_url(context, author: Author | str) -> str:
+def _author_url(context: Context, author: Author | str) -> str:
     """``author_url(author)``: the page of the person a paper's author is, relative to the root; from a
     name alone, the page of the first person of that name."""
     author = Author(author) if isinstance(author, str) else author
-    urls, rules = context["author_urls"], context["people_rules"]
+    urls: dict[str, str] = context["author_urls"]
+    rules = context["people_rules"]
     return urls.get(own_key(author, rules)) or urls.get(name_key(author.name, rules), "authors/index.html")
 
 
 @jinja2.pass_context
-def _topic(context, name: str) -> str:
+def _topic(context: Context, name: str) -> str:
     """``{{ name | topic }}``: a topic's name in the interface language; its page keeps its address."""
-    return context["topic_names"].get(name, name)
+    names: dict[str, str] = context["topic_names"]
+    return names.get(name, name)
 
 
 @jinja2.pass_context
-def _lang_attr(context, text: str) -> Markup:
+def _lang_attr(context: Context, text: str) -> Markup:
     return _lang_attribute(context["site"].language, text)
 
 
 @jinja2.pass_context
-def _lang_code_filter(context, text: str) -> str:
+def _lang_code_filter(context: Context, text: str) -> str:
     return _lang_code(context["site"].language, text)

@@ -48,7 +48,7 @@ class OnceExtension(Extension):
         if remembered is None:
             return caller()
         key = (place, keys)
-        found = remembered.get(key)
+        found: Markup | None = remembered.get(key)
         if found is None:
             found = remembered[key] = caller()
         return found

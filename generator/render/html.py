@@ -7,132 +7,37 @@ from a local server and under a GitHub Pages project path.
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 from urllib.parse import quote
 
 import jinja2
 from markupsafe import Markup
 
-from generator import __version__
 from generator.model.config import Config
 from generator.errors import ThemeError
 from generator.render.filters import install_functions
-from generator.render.i18n import interface
+from generator.text.i18n import interface
+from generator.publish import Publication
 from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
 from generator.derive.groups import award_groups, group_index, readable_sessions
-from generator.render.contents import plan_contents
+from generator.render.contents import Contents, plan_contents
 from generator.render.paginate import list_weight, paginate
 from generator.render.records import papers_json
-from generator.model.paper import RenderedPaper, Tag
-from generator.derive.people import People, Person, Rules, group, name_key
-from generator.text.slugs import list_page_name, slugify, unique
+from generator.model.paper import RenderedPaper
+from generator.derive.people import People, Person, Rules
+from generator.render.people_topics import TagPage, author_urls, group_authors, group_tags
+from generator.render.site_info import SiteInfo
 from generator.render.theme import Theme
-from generator.model.volume import Volume
-
-if TYPE_CHECKING:  # publish never imports site, so the two cannot import each other
-    from generator.publish import Publication
 
 READING_LIST = "reading-list.html"
 AWARDS = "awards.html"
 # The words the search box shows (_search_messages.html), once for the volume rather than in every page's
-# search form: 930 bytes a page, 50 MB at 50,000 papers (issue 29). A series' own pages keep theirs inline.
+# search form: about a kilobyte on every page of the volume. A series' own pages keep theirs inline.
 SEARCH_MESSAGES = "assets/search-messages.js"
 AUTHORS_PER_PAGE = 400  # names on each page of the author index (about 40 KB)
-
-
-@dataclass(frozen=True)
-class SiteInfo:
-    """What every template sees as ``site``: the volume, and what the build counted of it."""
-
-    volume: Volume
-    paper_count: int
-    author_count: int = 0  # people with an author page (derive/people.py); 0: no author pages, no "Authors" link
-    version: str = __version__
-
-    @property
-    def title(self) -> str:
-        return self.volume.title
-
-    @property
-    def short_title(self) -> str:
-        return self.volume.short_title
-
-    @property
-    def description(self) -> str:
-        return self.volume.description
-
-    @property
-    def language(self) -> str:
-        return self.volume.language
-
-    @property
-    def base_url(self) -> str:
-        return self.volume.base_url
-
-    @property
-    def date(self) -> dt.date | None:
-        return self.volume.date
-
-    @property
-    def editors(self) -> tuple[str, ...]:
-        return self.volume.editors
-
-    @property
-    def series(self) -> str:
-        return self.volume.series
-
-
-@dataclass(frozen=True)
-class TagPage:
-    tag: Tag
-    papers: tuple[RenderedPaper, ...]
-
-    @property
-    def url(self) -> str:
-        return f"tags/{self.tag.slug}.html"
-
-
-def group_tags(papers: list[RenderedPaper]) -> list[TagPage]:
-    """One page per tag, in name order, papers in proceedings order. Names that differ only in case
-    ("Privacy", "privacy") are one topic, named as the first paper spells it."""
-    members: dict[str, list[RenderedPaper]] = {}
-    spelling: dict[str, str] = {}
-    for paper in papers:
-        for name in paper.paper.tags:
-            listed = members.setdefault(name.casefold(), [])
-            if not listed or listed[-1] is not paper:  # "Privacy" and "privacy" on one paper: listed once
-                listed.append(paper)
-            spelling.setdefault(name.casefold(), name)
-    taken: set[str] = set()
-    pages = []
-    for key in sorted(members, key=lambda k: (k, spelling[k])):
-        slug = slugify(spelling[key])
-        if list_page_name(slug):  # tags/index.html is the topic index
-            slug = f"topic-{slug}"
-        slug = unique(slug, taken)
-        taken.add(slug)
-        pages.append(TagPage(Tag(spelling[key], slug), tuple(members[key])))
-    return pages
-
-
-def group_authors(papers: list[RenderedPaper], rules: Rules | None = None) -> People[RenderedPaper]:
-    """One page per person (derive/people.py: ORCID, then id, then the name), sorted by family name; each
-    person's papers in proceedings order."""
-    return group(((paper, paper.details.authors) for paper in papers), rules, "authors")
-
-
-def author_urls(people: People) -> dict[str, str]:
-    """Each author's own key (people.own_key) → the page of the person it belongs to; each spelling's
-    name key too, for ``author_url(name)``, to the first person written so."""
-    urls = {key: person.url for key, person in people.by_own_key.items()}
-    for person in people.people:
-        for name in person.names:
-            urls.setdefault(name_key(name, people.rules), person.url)
-    return urls
 
 
 @dataclass(frozen=True)
@@ -147,13 +52,34 @@ class Output:
     path: str
     render: Callable[[], bytes]
     deps: frozenset[str] | None = None
+    # What a template worker may render of it (pipeline/shares.py), as its page type declares: "list", a file
+    # showing papers as lists do (title, authors, links, topics; of an abstract only whether there is one and
+    # its language); "page", ``paper``'s own page; "": the build renders it.
+    share: str = ""
+    paper: RenderedPaper | None = None
 
 
-def _ids(papers) -> frozenset[str]:
+@dataclass(frozen=True)
+class SiteListing:
+    """What one listing of the site's files found: the files, the page types' files (the sitemap's), and what
+    every page may show beyond its own papers (the site, the shared context, what page types show of papers
+    they do not list): an edit that moves it moves more than the files that name the paper."""
+
+    outputs: list[Output]
+    pages: list[str]
+    context: tuple
+
+    def fingerprint(self) -> str:
+        """``context`` as one string, for the build cache's digests (pipeline/reuse.py)."""
+        site, shared, cross_page = self.context
+        return repr((site, sorted(shared.items()), cross_page))
+
+
+def _ids(papers: Iterable[RenderedPaper | None]) -> frozenset[str]:
     return frozenset([p.paper.id for p in papers if p is not None])
 
 
-def _shows(papers, only: frozenset[str] | None) -> bool:
+def _shows(papers: Iterable[RenderedPaper], only: frozenset[str] | None) -> bool:
     """Whether a file showing these papers is listed: always (``only`` None), or when it shows one of ``only``."""
     return only is None or any(p.paper.id in only for p in papers)
 
@@ -163,7 +89,8 @@ class SiteRenderer:
 
     def __init__(self, theme: Theme, config: Config, site: SiteInfo, env: jinja2.Environment | None = None,
                  publication: Publication | None = None, topic_names: dict[str, str] | None = None,
-                 people: Rules | None = None, authors: People[RenderedPaper] | None = None):
+                 people: Rules | None = None, authors: People[RenderedPaper] | None = None,
+                 shared: dict[str, Any] | None = None):
         # The environment holds only what never changes between builds (serve reuses it): the catalogue's
         # functions and our filters, installed when it is made. What a build knows (its topics' and
         # authors' pages, its feed) goes into every render's context, where the filters read it.
@@ -175,7 +102,8 @@ class SiteRenderer:
         # The author pages: ``authors`` when given (group_authors of the papers ``outputs`` will list), else
         # worked out by ``outputs``.
         self.people: People[RenderedPaper] | None = authors
-        self.shared: dict[str, Any] = {
+        # ``shared``: a template worker's, the build's own (pipeline/shares.py).
+        self.shared: dict[str, Any] = shared if shared is not None else {
             "topic_names": dict(topic_names or {}),  # the taxonomy's names in the interface language
             "tag_urls": {},
             "author_urls": {},
@@ -184,9 +112,6 @@ class SiteRenderer:
             "people_rules": self.rules,
             **(publication.template_globals() if publication is not None else {}),  # feed_url
         }
-        # What a page shows of papers it does not list (the home pages' index of groups, the topics' names), as
-        # page types find it.
-        self.cross_page: list[Any] = []
         self.pages: list[str] = []  # the page types' files, once ``outputs`` ran (the sitemap's)
         # What ``{% once %}`` rendered in this build (render/fragments.py); a new renderer starts empty.
         self.fragments: dict[Any, Markup] = {}
@@ -204,8 +129,8 @@ class SiteRenderer:
             raise ThemeError(f"template {template} failed: {exc}") from None
         return html.encode("utf-8")
 
-    def outputs(self, papers: list[RenderedPaper], only: frozenset[str] | None = None,
-                pages: list[str] | None = None) -> list[Output]:
+    def listing(self, papers: list[RenderedPaper], only: frozenset[str] | None = None,
+                pages: list[str] | None = None) -> SiteListing:
         """Every file of the site; or, given ``only`` (paper ids), the files whose deps name one of those
         papers and the files made from the whole volume (deps None): what an edit that moves no list must
         render again (pipeline/listing.py). ``pages`` are then the page types' files of the last whole
@@ -215,10 +140,16 @@ class SiteRenderer:
         if self.people is None:
             self.people = group_authors(papers, self.rules)
         parts = SiteParts(papers, group_tags(papers), self.people.people, only)
-        self.cross_page, self.fragments = [], {}
+        self.fragments = {}
+        beyond = []  # what pages show of papers they do not list, as each page type declares it (``PageType.shows``)
+        for page_type in PAGE_TYPES:
+            if page_type.shows is not None:
+                shown = page_type.shows(self, parts)
+                self.shared.update(shown.shared)
+                beyond.append(shown.beyond)
         self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in parts.tags}
         self.shared["author_urls"] = author_urls(self.people)
-        outputs = [output for page_type in PAGE_TYPES for output in page_type(self, parts)]
+        outputs = [output for page_type in PAGE_TYPES for output in page_type.outputs(self, parts)]
         # The sitemap's: the old addresses only lead elsewhere.
         self.pages = [output.path for output in outputs] if only is None else list(pages or ())
         if self.publication is not None:
@@ -226,14 +157,14 @@ class SiteRenderer:
             makers = self.publication.file_makers(self.pages)
             outputs += [Output(name, makers[name]) for name in self.publication.file_names(self.pages)]
         outputs += self.redirect_pages(papers, only)
-        if only is None:
-            return outputs
-        return [output for output in outputs if output.deps is None or not output.deps.isdisjoint(only)]
+        if only is not None:
+            outputs = [output for output in outputs if output.deps is None or not output.deps.isdisjoint(only)]
+        return SiteListing(outputs, list(self.pages), (self.site, dict(self.shared), beyond))
 
-    def context(self) -> tuple:
-        """What every page may show beyond its own papers, once ``outputs`` ran: an edit that changes it
-        moves more than the files that name the paper."""
-        return self.site, dict(self.shared), list(self.cross_page)
+    def outputs(self, papers: list[RenderedPaper], only: frozenset[str] | None = None,
+                pages: list[str] | None = None) -> list[Output]:
+        """``listing``'s files alone."""
+        return self.listing(papers, only, pages).outputs
 
     def redirect_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         """A page at each address a paper had before, leading to it (render/redirects.py)."""
@@ -244,10 +175,6 @@ class SiteRenderer:
             render = functools.partial(self.render, "redirect.html", "../", paper=paper, target=target,
                                        canonical=self.site.volume.absolute(paper.url) or target)
             yield Output(path, render, _ids((paper,)))
-
-    def fingerprint(self) -> str:
-        """What every page may show beyond its own papers (for reuse.site_digest), once ``outputs`` ran."""
-        return repr((self.site, sorted(self.shared.items()), self.cross_page))
 
     def fixed_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """The pages every site has once: 404.html, search.html, reading-list.html, papers.json and the
@@ -263,33 +190,28 @@ class SiteRenderer:
         """The script handing search.js, cite.js and reading-list.js their words: ``messages`` of
         _search_messages.html, _cite_messages.html and _reading_messages.html (JSON made safe for HTML by
         ``tojson``, and so for a script too): once for the volume, not in every page (issue 29)."""
-        words = {name: self.env.get_template(template).module.messages for name, template in (
+        words = {name: self.env.get_template(template).module.messages  # type: ignore[attr-defined]
+                 for name, template in (
             ("Search", "_search_messages.html"), ("Cite", "_cite_messages.html"),
             ("ReadingList", "_reading_messages.html"))}
         return "".join(f"globalThis.proceedings{name}Messages = {messages};\n"
                        for name, messages in words.items()).encode("utf-8")
 
-    def home_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
-        """The volume's contents (render/contents.py): every paper on the home page, or past 1,000 papers
-        the home page's list of groups and a contents page for each group (or part, or run of small groups)."""
-        contents = plan_contents(papers, list_weight)
-        self.shared["session_names"] = readable_sessions([name for paper in papers for name in paper.details.sessions])
-        awarded = sum(1 for paper in papers if paper.details.award)  # the home page links awards.html
-        # The papers' tracks, in the order the volume first names them: the home page's filter when there are two.
-        tracks = list(dict.fromkeys(track for paper in papers for track in paper.details.track))
-        self.cross_page.append((awarded, tracks))
+    def home_pages(self, parts: SiteParts) -> Iterator[Output]:
+        """The volume's contents (render/contents.py): every paper on the home page, or past
+        ``contents.CONTENTS_PAPERS`` papers the home page's list of groups and a contents page for each group (or
+        part, or run of small groups)."""
+        papers, contents, only = parts.papers, parts.contents, parts.only
+        awarded, tracks = _awards_and_tracks(papers)
         if not contents.split:
             index = group_index([("index.html", contents.groups)])
-            self.shared["group_links"] = {name: link for name, link in index if name}
-            self.cross_page.append(index)
             yield Output("index.html", functools.partial(self.render, "index.html", "", papers=papers,
                                                           groups=contents.groups, group_index=index,
-                                                          award_count=awarded, tracks=tracks), _ids(papers))
+                                                          award_count=awarded, tracks=tracks), _ids(papers), "list")
             return
-        self.cross_page.append(contents.index)  # names, counts and places of the groups: on the home page
-        self.shared["group_links"] = {entry.name: entry.links[0] for entry in contents.index if entry.name}
         yield Output("index.html", functools.partial(self.render, "index.html", "", papers=(),
-                                                      contents=contents.index, award_count=awarded), frozenset())
+                                                      contents=contents.index, award_count=awarded), frozenset(),
+                     "list")
         urls = [page.url for page in contents.pages]
         for number, page in enumerate(contents.pages):
             if not _shows(page.shown, only):
@@ -297,7 +219,7 @@ class SiteRenderer:
             render = functools.partial(self.render, "contents.html", "../", groups=page.groups, papers=page.papers,
                                        previous=urls[number - 1] if number else None,
                                        next=urls[number + 1] if number + 1 < len(urls) else None)
-            yield Output(page.url, render, _ids(page.shown))
+            yield Output(page.url, render, _ids(page.shown), "list")
 
     def awards_page(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """``awards.html``: the papers with an award or a nomination (derive/groups.py); none when no paper has one."""
@@ -314,7 +236,7 @@ class SiteRenderer:
             following = papers[index + 1] if index + 1 < len(papers) else None
             related = self.publication.related[paper.paper.id] if self.publication else ()
             render = functools.partial(self._paper_page, paper, previous, following)
-            yield Output(paper.url, render, _ids((previous, paper, following, *related)))
+            yield Output(paper.url, render, _ids((previous, paper, following, *related)), "page", paper)
 
     def _pages_showing(self, papers: list[RenderedPaper], only: frozenset[str]) -> list[int]:
         """The places of the paper pages that show one of the papers ``only``: theirs, their neighbours', and
@@ -326,7 +248,8 @@ class SiteRenderer:
             places |= {index for index, paper in enumerate(papers) if paper.paper.id in naming}
         return sorted(places)
 
-    def _paper_page(self, paper: RenderedPaper, previous, following) -> bytes:
+    def _paper_page(self, paper: RenderedPaper, previous: RenderedPaper | None,
+                    following: RenderedPaper | None) -> bytes:
         # Citations and meta tags are made here, when the page is rendered, not for every paper up front.
         extra = self.publication.paper_context(paper) if self.publication else {}
         return self.render("paper.html", "../", paper=paper, previous=previous, next=following, **extra)
@@ -343,9 +266,7 @@ class SiteRenderer:
     def tag_pages(self, tag_pages: list[TagPage], only: frozenset[str] | None = None) -> Iterator[Output]:
         # The topic index shows names and counts only: a paper's text never changes it.
         yield Output("tags/index.html", functools.partial(self.render, "tags.html", "../", tags=tag_pages),
-                     frozenset())
-        # A topic's name, as its first paper spells it, heads each of its pages, those that do not list that paper too.
-        self.cross_page.append([page.tag for page in tag_pages])
+                     frozenset(), "list")
         for page in tag_pages:
             if not _shows(page.papers, only):
                 continue
@@ -355,7 +276,7 @@ class SiteRenderer:
                                                    weight=list_weight):
                 render = functools.partial(self.render, "tag.html", "../", tag=page.tag, papers=chunk,
                                            count=len(page.papers), pagination=pagination)
-                yield Output(url, render, _ids(chunk))
+                yield Output(url, render, _ids(chunk), "list")
 
     def author_pages(self, author_pages: list[Person[RenderedPaper]],
                      only: frozenset[str] | None = None) -> Iterator[Output]:
@@ -365,7 +286,7 @@ class SiteRenderer:
         for url, chunk, pagination in paginate(author_pages, AUTHORS_PER_PAGE, "authors/index"):
             render = functools.partial(self.render, "authors.html", "../", authors=chunk, pagination=pagination,
                                        count=len(author_pages))
-            yield Output(url, render, _ids(p for page in chunk for p in page.papers))
+            yield Output(url, render, _ids(p for page in chunk for p in page.papers), "list")
         for page in author_pages:
             if not _shows(page.papers, only):
                 continue
@@ -374,17 +295,11 @@ class SiteRenderer:
                                                    weight=list_weight):
                 render = functools.partial(self.render, "author.html", "../", author=page, papers=chunk,
                                            count=len(page.papers), pagination=pagination)
-                yield Output(url, render, _ids(chunk))
+                yield Output(url, render, _ids(chunk), "list")
 
     def _absolute_root(self) -> str:
         """404.html is served at any depth, so its links start from the site's path."""
         return self.config.base_path
-
-
-def tag_urls(papers: list[RenderedPaper]) -> dict[str, str]:
-    """Every spelling of a topic name the papers use → its page."""
-    urls = {page.tag.name.casefold(): page.url for page in group_tags(papers)}
-    return {name: urls[name.casefold()] for paper in papers for name in paper.paper.tags}
 
 
 @dataclass(frozen=True)
@@ -397,17 +312,83 @@ class SiteParts:
     authors: list[Person[RenderedPaper]]
     only: frozenset[str] | None = None
 
+    @functools.cached_property
+    def contents(self) -> Contents:
+        """The volume's contents: its groups, on the home page or on pages of their own (render/contents.py)."""
+        return plan_contents(self.papers, list_weight)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a page type's pages show of papers they do not list: entries of the templates' shared context, and
+    what an edit that moves it must render every page again for (``SiteListing.context``)."""
+
+    shared: dict[str, Any]
+    beyond: Any
+
+
+def _awards_and_tracks(papers: list[RenderedPaper]) -> tuple[int, list[str]]:
+    """The papers with an award (the home page links awards.html), and their tracks in the order the volume
+    first names them (the home page's filter, when there are two)."""
+    awarded = sum(1 for paper in papers if paper.details.award)
+    return awarded, list(dict.fromkeys(track for paper in papers for track in paper.details.track))
+
+
+def home_shows(renderer: SiteRenderer, parts: SiteParts) -> Shown:
+    """The sessions' words and where each group's heading is (a paper's page links its sessions there), and the
+    home page's index of groups, counts and places."""
+    papers, contents = parts.papers, parts.contents
+    names = readable_sessions([name for paper in papers for name in paper.details.sessions])
+    if not contents.split:
+        index: Any = group_index([("index.html", contents.groups)])
+        links = {name: link for name, link in index if name}
+    else:
+        index = contents.index
+        links = {entry.name: entry.links[0] for entry in contents.index if entry.name}
+    return Shown({"session_names": names, "group_links": links}, (_awards_and_tracks(papers), index))
+
+
+def topics_shows(renderer: SiteRenderer, parts: SiteParts) -> Shown:
+    """A topic's name, as its first paper spells it, heads each of its pages, those that do not list it too."""
+    return Shown({}, [page.tag for page in parts.tags])
+
+
+@dataclass(frozen=True)
+class PageType:
+    """A page type of a volume: the function listing its outputs (each naming the papers it shows, ``deps``),
+    and the fields of a paper that decide which of its files show the paper and where (``places_by``, paths
+    of ``Paper`` attributes). An edit to a paper that moves none of those fields re-renders only the files
+    that name the paper (pipeline/listing.py); one that moves one lists every file again."""
+
+    name: str
+    outputs: Callable[[SiteRenderer, SiteParts], Iterable[Output]]
+    places_by: tuple[str, ...]
+    shows: Callable[[SiteRenderer, SiteParts], Shown] | None = None  # what its pages show beyond their papers
+
 
 # The page types of a volume, in the order their outputs are listed: each takes the renderer and the
 # volume's parts and yields its outputs; given ``parts.only``, at least those whose deps name one of those
-# papers, skipping what cannot (``SiteRenderer.outputs`` drops the rest). A new page type is one method
-# and one line here.
-PAGE_TYPES: tuple[Callable[[SiteRenderer, SiteParts], Iterable[Output]], ...] = (
-    lambda renderer, parts: renderer.home_pages(parts.papers, parts.only),
-    lambda renderer, parts: renderer.paper_pages(parts.papers, parts.only),
-    lambda renderer, parts: renderer.tag_pages(parts.tags, parts.only),
-    lambda renderer, parts: renderer.author_pages(parts.authors, parts.only),
-    lambda renderer, parts: renderer.fixed_pages(parts.papers),
-    lambda renderer, parts: renderer.awards_page(parts.papers),
-    lambda renderer, parts: renderer.citation_files(parts.papers, parts.only),
+# papers, skipping what cannot (``SiteRenderer.listing`` drops the rest). A new page type is one method
+# and one entry here.
+PAGE_TYPES: tuple[PageType, ...] = (
+    # The contents: the papers in order, under their groups, with their sessions' times and rooms and awards.
+    PageType("home", lambda renderer, parts: renderer.home_pages(parts),
+             ("order", "details.track", "details.sessions", "details.day", "details.time", "details.room",
+              "details.section", "details.award"), home_shows),
+    # A paper's own page, between its neighbours, and a redirect from each address it had (``redirect_pages``).
+    PageType("paper", lambda renderer, parts: renderer.paper_pages(parts.papers, parts.only),
+             ("slug", "old_slugs", "order")),
+    PageType("topics", lambda renderer, parts: renderer.tag_pages(parts.tags, parts.only), ("tags",), topics_shows),
+    PageType("authors", lambda renderer, parts: renderer.author_pages(parts.authors, parts.only),
+             ("details.authors",)),
+    PageType("fixed", lambda renderer, parts: renderer.fixed_pages(parts.papers), ()),
+    PageType("awards", lambda renderer, parts: renderer.awards_page(parts.papers), ("details.award",)),
+    # Each paper's citations, whose key is made of where its entry came from.
+    PageType("citations", lambda renderer, parts: renderer.citation_files(parts.papers, parts.only),
+             ("source", "entry", "uid", "path")),
 )
+
+
+def placing_fields() -> tuple[str, ...]:
+    """Every field a page type places papers by, once each, in the registry's order."""
+    return tuple(dict.fromkeys(field for page_type in PAGE_TYPES for field in page_type.places_by))

@@ -12,7 +12,7 @@ from generator.model.paper import DETAILS, RenderedPaper
 
 def papers_json(papers: list[RenderedPaper]) -> bytes:
     """The machine-readable list of papers, in proceedings order."""
-    # One paper per line: readable in a diff. Each line is encoded on its own, so that 50,000 papers
+    # One paper per line: readable in a diff. Each line is encoded on its own, so that the papers
     # never exist as one str (4 bytes a character once a single one lies beyond U+FFFF).
     lines = b",\n".join(json_line(paper_record(p)) for p in papers)
     return b"".join((b"[\n", lines, b"\n]\n"))

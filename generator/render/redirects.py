@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from pathlib import Path
 
 from generator.content.pages import PAGES_DIR
 from generator.model.paper import Paper, RenderedPaper
+from generator import diagnostics as codes
 
-Warn = Callable[[str, "Path | str", "int | None"], None]
+Warn = Callable[..., None]  # Reporter.warn: message, path, line, code= and its fields
 
 
 def settle_old_slugs(papers: list[Paper], warn: Warn, line: Callable[[Paper], int | None]) -> list[Paper]:
@@ -30,10 +30,12 @@ def settle_old_slugs(papers: list[Paper], warn: Warn, line: Callable[[Paper], in
             owner = current.get(old)
             if owner is not None and owner is not paper:
                 warn(f"`old_slugs`: {old} is the slug of {display(owner)}, which keeps papers/{old}.html; "
-                     "no redirect is written there (remove it from `old_slugs`)", display(paper), line(paper))
+                     "no redirect is written there (remove it from `old_slugs`)", display(paper), line(paper),
+                     code=codes.PAGE_OLD_SLUG, paper=paper.id, subject="old_slugs", value=old)
             elif old in claimed:
                 warn(f"`old_slugs`: {old} is also an old slug of {display(claimed[old])}, whose redirect it "
-                     "keeps; remove it from one of them", display(paper), line(paper))
+                     "keeps; remove it from one of them", display(paper), line(paper), code=codes.PAGE_OLD_SLUG,
+                     paper=paper.id, subject="old_slugs", value=old)
             elif owner is None:
                 claimed[old] = paper
                 kept.append(old)

@@ -12,19 +12,26 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import Callable, NoReturn
 
 import jinja2
 from jinja2.debug import rewrite_traceback_stack
 
-from generator.render import i18n
+from generator.text import i18n
 from generator.render.fragments import OnceExtension
 
 # The fixed, documented set of page templates a theme provides.
 TEMPLATE_NAMES = ("base.html", "index.html", "contents.html", "paper.html", "tag.html", "tags.html", "author.html",
-                  "authors.html", "404.html", "search.html", "redirect.html", "reading-list.html",
-                  # An archive's own pages (series/pages.py); a volume never renders them.
-                  "archive-base.html", "archive.html", "archive-search.html", "archive-reading-list.html",
+                  "authors.html", "404.html", "search.html", "redirect.html", "reading-list.html", "awards.html",
+                  # A series' own pages (series/pages.py); a volume never renders them.
+                  "series-base.html", "series.html", "series-search.html", "series-reading-list.html",
                   "people.html", "person.html")
+
+# The names a series' pages had before (``archive*.html``): a theme's template of the old name is found where the
+# new one is asked for, and the other way round, folder by folder, so a theme written for either keeps working.
+OLD_NAMES = {"series-base.html": "archive-base.html", "series.html": "archive.html",
+             "series-search.html": "archive-search.html", "series-reading-list.html": "archive-reading-list.html"}
+_ALIASES = {**OLD_NAMES, **{old: new for new, old in OLD_NAMES.items()}}
 
 
 def default_theme_dir() -> Path:
@@ -52,9 +59,9 @@ class Theme:
 
     def environment(self, ui: i18n.Interface | None = None) -> jinja2.Environment:
         """The templates' environment, speaking ``ui``'s language (English when not given)."""
-        default = jinja2.FileSystemLoader(str(self.template_dirs[-1]))
+        default = _TemplateLoader(str(self.template_dirs[-1]))
         loader = jinja2.ChoiceLoader([
-            _Loader([str(d) for d in self.template_dirs]),
+            _TemplateLoader([str(d) for d in self.template_dirs]),
             jinja2.PrefixLoader({"default": default}),
         ])
         env = _Environment(
@@ -84,10 +91,22 @@ class Theme:
         return dict(sorted(files.items()))
 
 
-class _Loader(jinja2.FileSystemLoader):
-    """A template that is not UTF-8 is a template error naming its file and line, not a crash."""
+class _TemplateLoader(jinja2.FileSystemLoader):
+    """A template that is not UTF-8 is a template error naming its file and line, not a crash; a series' page
+    template is found in each folder by its name or its old one (``OLD_NAMES``), the first folder winning."""
 
-    def get_source(self, environment: jinja2.Environment, template: str):
+    def get_source(self, environment: jinja2.Environment,
+                   template: str) -> tuple[str, str, Callable[[], bool]]:
+        alias = _ALIASES.get(template)
+        if alias is None:
+            return self._source(environment, template)
+        for directory in self.searchpath:
+            for name in (template, alias):
+                if (Path(directory) / name).is_file():
+                    return _TemplateLoader(directory, self.encoding)._source(environment, name)
+        raise jinja2.TemplateNotFound(template)
+
+    def _source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         try:
             return super().get_source(environment, template)
         except UnicodeDecodeError as exc:
@@ -105,7 +124,7 @@ class _Environment(jinja2.Environment):
     """An error raised while a template runs (an undefined name, a failing filter, ``1/0``, a
     macro calling itself) becomes a template error naming the template file and line."""
 
-    def handle_exception(self, source: str | None = None):
+    def handle_exception(self, source: str | None = None) -> NoReturn:
         error = rewrite_traceback_stack(source=source)
         if isinstance(error, jinja2.TemplateSyntaxError):
             raise error

@@ -30,9 +30,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-from generator.pipeline.background import FRESH_FROM, Pending, in_fresh_process, in_parallel
-from generator.pipeline.cache import BuildCache
+from generator.runtime.background import Pending
+from generator.runtime.cache import BuildCache
+from generator.runtime.executor import INLINE, Executor
 from generator.model.paper import RenderedPaper
 from generator.search.index import FIELDS, build_index, people, utf16_key
 from generator.search.lunrjs import lunr_js, lunr_js_path
@@ -101,20 +103,21 @@ def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[st
     return cache.key("search", *parts)
 
 
-def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], sink, cache: BuildCache,
-                       parallel: bool = True, names: dict[str, str] | None = None) -> Pending:
+def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], sink: Any, cache: BuildCache,
+                       executor: Executor = INLINE, names: dict[str, str] | None = None) -> Pending:
     """Write the search files into ``sink`` (``sinks.Sink``); the result names them (lunr.js first).
 
     The index's files the cache holds for these papers (one entry, ``bundle``) are written at
-    once. Otherwise they are made in a child process (``parallel``) that writes them itself into the
+    once. Otherwise they are made from each paper's ``IndexRecord`` by a job the ``executor`` runs
+    beside the render stage (forked, or for a large volume a fresh process that is sent the records and
+    holds nothing else of this one's; in this process on one core), which writes them itself into the
     sink's folder (``Sink.target``), so that the index never travels back through a pipe, and stores
-    them in the cache for the next build: forked, or from ``background.FRESH_FROM`` papers on a fresh
-    process sent each paper's ``IndexRecord`` that holds nothing else of this one's (issue 29). A sink
-    without a folder (memory, nowhere) is given the files' bytes.
+    them in the cache for the next build. A sink without a folder (memory, nowhere) is given the files'
+    bytes.
     """
     sink.write(LUNR_JS, lunr_js())
     if sink.target(MANIFEST_JS) is None:
-        return _start_bytes(papers, tag_urls, sink, parallel, names)
+        return _start_bytes(papers, tag_urls, sink, executor, names)
     key = search_key(cache, papers, tag_urls, names) if cache.enabled else ""
     cached = cache.load_bytes("search", key) if cache.enabled else None
     files = unbundle(cached) if cached is not None else None
@@ -123,21 +126,9 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], si
             sink.write(name, data)
         return Pending(lambda: [LUNR_JS, *files])
 
-    if parallel and len(papers) >= FRESH_FROM:
-        # The index's process is sent each paper's IndexRecord, and holds nothing else of this one's (issue 29).
-        root = sink.target(MANIFEST_JS).parents[len(MANIFEST_JS.split("/")) - 1]
-        args = (tag_urls, names, root, cache if cache.enabled else None, key)
-        return in_fresh_process(index_job, map(index_record, papers), *args)
-
-    def job() -> list[str]:
-        made = index_files(papers, tag_urls, names)
-        for name, data in made.items():
-            write_chunks(sink.target(name), [data])
-        if cache.enabled:
-            cache.store_bytes("search", key, bundle(made))
-        return [LUNR_JS, *made]
-
-    return in_parallel(job) if parallel else Pending(job)
+    root = sink.target(MANIFEST_JS).parents[len(MANIFEST_JS.split("/")) - 1]
+    args = (tag_urls, names, root, cache if cache.enabled else None, key)
+    return executor.feed(index_job, map(index_record, papers), *args, papers=len(papers))
 
 
 def index_job(records: Iterable[IndexRecord], tag_urls: dict[str, str], names: dict[str, str] | None, root: Path,
@@ -152,9 +143,9 @@ def index_job(records: Iterable[IndexRecord], tag_urls: dict[str, str], names: d
     return [LUNR_JS, *made]
 
 
-def _start_bytes(papers: list[RenderedPaper], tag_urls: dict[str, str], sink, parallel: bool,
+def _start_bytes(papers: list[RenderedPaper], tag_urls: dict[str, str], sink: Any, executor: Executor,
                  names: dict[str, str] | None) -> Pending:
-    """The index's files made (in a forked process when ``parallel``) and given to the sink."""
+    """The index's files made (in a forked process, unless on one core) and given to the sink."""
     def made() -> dict[str, bytes]:
         return index_files(papers, tag_urls, names)
 
@@ -163,4 +154,4 @@ def _start_bytes(papers: list[RenderedPaper], tag_urls: dict[str, str], sink, pa
             sink.write(name, data)
         return [LUNR_JS, *files]
 
-    return (in_parallel(made) if parallel else Pending(made)).then(written)
+    return executor.start(made).then(written)

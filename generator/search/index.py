@@ -3,8 +3,8 @@
 The JSON is what lunr.py's ``Builder().build().serialize()`` gives for the same
 terms (tests/test_search.py compares the two), with the inverted index in
 UTF-16 order as lunr.js wants it. lunr.py keeps a dict per posting, every
-document's term counts and a serialized copy of it all: about 1.5 GB at
-50,000 papers. Here a posting is a list of document numbers per field, a
+document's term counts and a serialized copy of it all, many times the
+index's own size. Here a posting is a list of document numbers per field, a
 document's counts are a flat array of (term number, count), and both parts
 of the index are JSON-encoded a batch at a time as the script is written
 (``pieces``): the BM25 field vectors are worked out only then.

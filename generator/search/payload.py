@@ -9,7 +9,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from generator.text import cjk
 from generator.latex.tree import math_tree
@@ -124,15 +124,14 @@ def numbered_tags(docs: list[list], tag_urls: dict[str, str], names: dict[str, s
 
 def index_script(data: dict) -> bytes:
     """The data as a script that hands JSON text to JSON.parse: a browser parses
-    that several times faster than the same object literal (0.6 s against 2.4 s
-    at 10,000 papers). ASCII only, so no charset guess by a server or file://
+    that several times faster than the same object literal. ASCII only, so no charset guess by a server or file://
     can garble it, and no ``<`` (no ``</script>`` or ``<!--`` if ever inlined).
     """
     return b"".join(index_script_chunks(data))
 
 
 def index_script_chunks(data: dict) -> Iterator[bytes]:
-    """``index_script`` piece by piece, so that the whole script (≈ 120 MB at 50,000 papers)
+    """``index_script`` piece by piece, so that the whole script (which grows with every paper)
     never exists as one string. The same bytes: JSON of the data with sorted keys, quoted
     as a JSON string literal; both escapes act on one character at a time, so escaping each
     piece on its own gives what escaping the whole would."""
@@ -142,7 +141,7 @@ def index_script_chunks(data: dict) -> Iterator[bytes]:
     yield b"\");\n"
 
 
-def _json_pieces(value, batch: int = 2_000) -> Iterator[str]:
+def _json_pieces(value: Any, batch: int = 2_000) -> Iterator[str]:
     """``json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))`` in pieces:
     dicts key by key, long lists ``batch`` items at a time, the index's parts by their ``pieces``."""
     if isinstance(value, dict):
@@ -162,12 +161,12 @@ def _json_pieces(value, batch: int = 2_000) -> Iterator[str]:
         yield compact_json(value)
 
 
-def compact_json(value) -> str:
+def compact_json(value: Any) -> str:
     """JSON as every search file writes it: ASCII, sorted keys, no spaces."""
     return json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
 
 
-def data_script(callback: str, name: str, value) -> bytes:
+def data_script(callback: str, name: str, value: Any) -> bytes:
     """A script handing ``value`` to ``callback(name, value)``: JSON text given to JSON.parse
     (index_script's reasons: faster to parse, ASCII, no "<"). The site's files loaded on demand
     (the index's shards, the lists' abstracts) are such scripts, since fetch() is refused from file://."""

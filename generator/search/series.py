@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from generator.pipeline.cache import BuildCache
+from generator.runtime.cache import BuildCache
 from generator.search import bundle, unbundle
 from generator.search.index import _Terms, field_terms
 from generator.search.shards import term_files
@@ -39,7 +39,7 @@ def series_index_files(volumes: Iterable[tuple[str, Iterable[dict]]]) -> Iterato
     yield from term_files(found, ref, {"volumes": runs})
 
 
-def cached_series_index(store: BuildCache, key_parts: Iterable[bytes],
+def cached_series_index(store: BuildCache, key_parts: Iterable[str | bytes],
                         volumes: Iterable[tuple[str, Iterable[dict]]]) -> dict[str, bytes]:
     """``series_index_files`` by name, from the series' build cache when ``key_parts`` (everything the index
     is made of) are those of the last build."""

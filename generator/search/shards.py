@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from generator.model.paper import RenderedPaper
 from generator.search import fuzzy
@@ -46,7 +47,7 @@ def term_postings(found: _Terms, documents: int) -> dict[str, list]:
     """term → [term number, array of ref step, weight×1000, … per field]: every field vector spread over
     its terms."""
     # Arrays, not lists: 4 bytes a number where a list held a pointer and most often an int of its
-    # own (a weight over 256), 36 bytes — 8 million numbers at 50,000 papers, in the index's child.
+    # own (a weight over 256), 36 bytes: there are a few hundred numbers a paper, in the index's child.
     # A weight×1000 is under 400,000 even for a million papers (a larger one would raise, not wrap).
     lists = [[array("i") for _ in FIELDS] for _ in found.postings]  # by term number, field
     last = [[0] * len(found.postings) for _ in FIELDS]  # per field, by term number: the last ref listed
@@ -114,5 +115,5 @@ def term_files(found: _Terms, documents: int, described: dict,
         yield f"{FOLDER}/f{number}.js", _script(f"f{number}", bucket)
 
 
-def _script(name: str, value) -> bytes:
+def _script(name: str, value: Any) -> bytes:
     return data_script(CALLBACK, name, value)

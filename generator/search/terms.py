@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
 from lunr.stemmer import PorterStemmer
@@ -30,12 +31,16 @@ _WORD_CHAR = re.compile(r"\w")
 class JsPorterStemmer(PorterStemmer):
     """lunr.py's Porter stemmer with lunr.js's step 1c (/^(.+?[^aeiou])y$/ → …i)."""
 
-    def step1c(self):
+    b: str  # the word, and the bounds of its part being stemmed (lunr.py's names)
+    k0: int
+    k: int
+
+    def step1c(self) -> None:
         k = self.k
         if self.b[k] == "y" and k - self.k0 >= 2 and self.b[k - 1] not in "aeiou":
             self.b = self.b[:k] + "i" + self.b[k + 1:]
 
-    def stem(self, p, metadata=None):
+    def stem(self, p: str, metadata: object = None) -> str:
         # lunr.py's stem() less its length check: lunr.js skips words shorter
         # than 3 UTF-16 code units, not code points.
         if len(p.encode("utf-16-le", "surrogatepass")) < 6:
@@ -124,7 +129,7 @@ def unaccented(text: str) -> str:
     return "".join(map(_fold, normalise(text).translate(_PLAIN_LETTERS)))
 
 
-def people_terms(authors) -> list[str]:
+def people_terms(authors: Iterable[tuple[str, str]]) -> list[str]:
     """The authors field's terms: each author's name, each affiliation once (five authors of one
     university do not weigh it five times), and each name's word written with accents also as written
     without them, so that `Hogsgaard` finds Høgsgaard and `Gabor` Gábor, as readers type them."""

@@ -23,11 +23,12 @@ from generator.model.config import CONFIG_NAME, Config, load_config
 from generator.errors import ContentError, Diagnostic
 from generator.model.paper import Author, RenderedPaper
 from generator.content.pages import PAGES_DIR
-from generator.content.people_file import Rules, load_rules
-from generator.commands.reporter import Reporter
+from generator.derive.people_file import Rules, load_rules
+from generator.reporter import Reporter
 from generator.sources import READERS, find_sources
 from generator.model.volume import Volume
-from generator.pipeline.output import is_built_site
+from generator.runtime.output import is_built_site
+from generator import diagnostics as codes
 
 VOLUME_MARKERS = (PAGES_DIR, CONFIG_NAME)
 # The series' own files and folders at the top of the site: no volume may take their names.
@@ -38,7 +39,7 @@ SERIES_NAMES = frozenset({"index.html", "search.html", "reading-list.html", "pap
 
 
 @dataclass(frozen=True)
-class Listing:
+class SeriesPaper:
     """A paper as the series' own pages list it (a person's papers): small, typed, no abstract."""
 
     id: str
@@ -49,7 +50,7 @@ class Listing:
     page: str = ""  # its page file, from the series' content folder ("2024/papers/x.md"): where warnings point
 
     @classmethod
-    def of(cls, paper: RenderedPaper, prefix: str) -> Listing:
+    def of(cls, paper: RenderedPaper, prefix: str) -> SeriesPaper:
         return cls(paper.paper.id, f"{quote(prefix, safe='')}/{quote(paper.url)}", paper.title_plain,
                    paper.details.authors, paper.details.year, f"{prefix}/{PAGES_DIR}/{paper.paper.path.name}")
 
@@ -60,7 +61,7 @@ class SeriesVolume:
 
     path: str  # the folder's name, which is also its prefix in the site
     volume: Volume
-    papers: tuple[Listing, ...]
+    papers: tuple[SeriesPaper, ...]
     year: str  # the volume's year, else its papers' most common one, else a year in the folder's name
     sitemaps: tuple[str, ...] = ()  # the volume's sitemaps that list pages (not an index), for the series' index
     number: str = ""  # its number and place: the volume's own, else as most of its papers give them
@@ -68,7 +69,7 @@ class SeriesVolume:
 
     @classmethod
     def of(cls, path: str, volume: Volume, papers: list[RenderedPaper], files: Iterable[str] = ()) -> SeriesVolume:
-        listings = tuple(Listing.of(paper, path) for paper in papers)
+        listings = tuple(SeriesPaper.of(paper, path) for paper in papers)
         return cls(path, volume, listings, volume.year or _common_year(listings) or _year_in(path),
                    leaf_sitemaps(files), volume.number or most_common(p.details.volume for p in papers),
                    volume.place or most_common(p.details.address for p in papers))
@@ -113,6 +114,7 @@ class Layout:
     members: tuple[Member, ...]
     series: Volume | None = None  # the series' own title, description, language and base URL
     people: Rules = Rules()  # the series' people.yaml: every volume's, and its people pages'
+    config: Config | None = None  # the series' proceedings.yaml, which its own pages are rendered with
 
     def base_url(self, member: Member, base_url: str | None) -> str | None:
         """Where a volume is published: the series' address + its prefix, else ``base_url`` as given."""
@@ -181,17 +183,17 @@ def load_layout(content_dir: Path, reporter: Reporter, base_url: str | None = No
     for folder in volume_dirs(content_dir):
         if folder.name.casefold() in SERIES_NAMES:
             reporter.error(f"a volume may not be named {folder.name!r}: the series' own {folder.name} is there; "
-                           f"rename the folder", folder)
+                           f"rename the folder", folder, code=codes.VOLUME_FOLDER_INVALID, subject=folder.name)
         elif unsafe := sorted(set(folder.name) & set(NOT_IN_ADDRESS)):
             reporter.error(f"a volume's folder name is its address, which may not hold {' or '.join(unsafe)}: "
-                           f"rename the folder", folder)
+                           f"rename the folder", folder, code=codes.VOLUME_FOLDER_INVALID, subject=folder.name)
         else:
             members.append(Member(folder, folder.name))
     for link in linked_volumes(content_dir):
         reporter.warn("is a link to a folder; not built as a volume (move or copy the volume's folder in instead)",
-                      Path(link.name))
+                      Path(link.name), code=codes.SERIES_LINK_FOLDER)
     people = load_rules(content_dir, reporter.warn)
-    return Layout(content_dir, tuple(members), series_volume(config, content_dir), people)
+    return Layout(content_dir, tuple(members), series_volume(config, content_dir), people, config)
 
 
 def series_volume(config: Config, content_dir: Path) -> Volume:
@@ -249,7 +251,7 @@ def _year_in(name: str) -> str:
     return found[-1] if found else ""
 
 
-def _common_year(papers: tuple[Listing, ...]) -> str:
+def _common_year(papers: tuple[SeriesPaper, ...]) -> str:
     years = Counter(paper.year for paper in papers if paper.year.isdigit())
     return years.most_common(1)[0][0] if years else ""
 

@@ -1,9 +1,9 @@
 """The dev server's site for any content folder: one ``LiveSite`` per volume, under its prefix.
 
 A one-volume site is one ``LiveSite`` at prefix ""; a series has one per volume and its own pages,
-made from the volumes' kept runs (series/pages.py) after every pass. A change inside a volume's
-folder reruns that volume's pipeline from the first stage it invalidates and then the series'
-pages; a change to the series itself (its ``proceedings.yaml``, its theme, a volume added or
+made from the volumes' kept runs after every pass by the ``SeriesSite`` a build uses (series/site.py).
+A change inside a volume's folder reruns that volume's pipeline from the first stage it invalidates
+and then the series' pages; a change to the series itself (its ``proceedings.yaml``, its theme, a volume added or
 removed) lays the series out again. The served files are a view over the volumes' in-memory sites
 and the series' own (``SiteFiles``), so ``serve.SiteApp`` serves a series as it serves a volume.
 """
@@ -11,21 +11,19 @@ and the series' own (``SiteFiles``), so ``serve.SiteApp`` serves a series as it 
 from __future__ import annotations
 
 import shutil
+import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 from generator.errors import Diagnostic, ProceedingsError
-from generator.pipeline.cache import digest
 from generator.pipeline.live import LiveSite, Rebuild
-from generator.pipeline.output import SITE_MARKERS, write_changed
-from generator.commands.reporter import Reporter
-from generator.series.layout import Layout, SeriesVolume, load_layout, newest_first
-from generator.series.pages import join_records, series_files, series_records
-from generator.search.series import series_index_files
-from generator.render.records import paper_record
+from generator.runtime.output import SITE_MARKERS, write_changed
+from generator.reporter import Reporter
+from generator.series.layout import Layout, load_layout
+from generator.series.site import SeriesSite
 from generator.render.theme import default_theme_dir
 
 
@@ -39,8 +37,7 @@ class LiveSeries:
         self.own: dict[str, bytes] = {}  # the series' own files
         self.files = SiteFiles(self)
         self._errors: list[Diagnostic] = []  # the series' own problems, or a crash (serve._guard)
-        self._index: dict[str, bytes] = {}  # the series' index, and the digest of the records it was made of
-        self._index_key = ""
+        self.site: SeriesSite | None = None  # the series' collections and own files (None: one volume)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -70,9 +67,11 @@ class LiveSeries:
             layout = load_layout(self.content_dir, reporter, self.base_url)
         except ProceedingsError as exc:
             reporter.report(Diagnostic.from_error(exc))
-            self._errors, self.layout = reporter.errors, None
+            self._errors, self.layout, self.site = reporter.errors, None, None
             return Rebuild(["full build"], time.perf_counter() - began, diagnostics=reporter.diagnostics, failed=True)
         self.layout = layout
+        self.site = (SeriesSite(layout, Path(tempfile.mkdtemp(prefix="proceedings-series-")), papers_of_all=True)
+                     if layout.series is not None else None)
         self.members = {m.prefix: LiveSite(m.content_dir, self.out_dir / m.prefix if m.prefix else self.out_dir,
                                            layout.base_url(m, self.base_url), self.on_search_ready,
                                            series=layout.options_series(), people=layout.people)
@@ -112,6 +111,8 @@ class LiveSeries:
     def close(self) -> None:
         for live in self.members.values():
             live.close()
+        if self.site is not None:
+            self.site.close()
 
     # -- inside ---------------------------------------------------------------------------
 
@@ -142,7 +143,7 @@ class LiveSeries:
         before = bool(self._errors)
         self._errors = []
         try:
-            self._series_pages(reporter)
+            self._series_pages(reporter, passes)
         except ProceedingsError as exc:
             reporter.report(Diagnostic.from_error(exc))
             self._errors = reporter.errors
@@ -150,35 +151,22 @@ class LiveSeries:
         result.cleared = result.cleared or (before and not self._errors)
         return result
 
-    def _series_pages(self, reporter: Reporter) -> None:
-        """The series' own files from the volumes' kept runs, mirrored to the output folder."""
-        assert self.layout is not None
-        if self.layout.series is None:
+    def _series_pages(self, reporter: Reporter, rebuilt: Iterable[str]) -> None:
+        """The series' own files (series/site.py, as ``build`` makes them) from the volumes' kept runs, those
+        ``rebuilt`` this pass handed over again, mirrored to the output folder."""
+        if self.site is None:
             return
-        built = {}
-        for prefix, live in self.members.items():
-            state = live.pipeline.state
-            if state.project is not None:
-                volume = SeriesVolume.of(prefix, state.project.volume, state.rendered, live.files)
-                built[prefix] = (volume, state.rendered)
-        volumes = newest_first([volume for volume, _ in built.values()])
-        newest = built[volumes[0].path][1] if volumes else None
-        files = series_files(self.layout.series, volumes, self.content_dir, reporter.warn, newest, self.layout.people)
-        files["papers.json"] = b"".join(join_records(
-            series_records(volume, (paper_record(p) for p in built[volume.path][1])) for volume in volumes))
-        files.update(self._series_index(volumes, built, files["papers.json"]))
+        for prefix in rebuilt:
+            live = self.members[prefix]
+            project = live.pipeline.state.project
+            if project is None:  # a volume that fails to build is left out until it builds again
+                self.site.remove(prefix)
+            else:
+                self.site.add(prefix, project.volume, live.pipeline.state.rendered, live.files)
+        files = self.site.files(reporter.warn)
+        files["papers.json"] = b"".join(self.site.papers_json())
         write_changed(self.out_dir, self.own, files)
         self.own = files
-
-    def _series_index(self, volumes: list[SeriesVolume], built: dict, listed: bytes) -> dict[str, bytes]:
-        """The series' index (search/series.py), made again only when papers.json (every record it is
-        made of) moved: editing a template or a volume's settings does not cost a new index."""
-        key = digest(listed)
-        if self._index_key != key:
-            self._index = dict(series_index_files((v.path, (paper_record(p) for p in built[v.path][1]))
-                                                  for v in volumes))
-            self._index_key = key
-        return self._index
 
     def _remove_gone_volumes(self) -> None:
         """A volume folder removed from the content leaves the mirrored site too (only folders a build made)."""

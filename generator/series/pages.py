@@ -1,73 +1,108 @@
-"""A series' own files, beside its volumes, made from the volumes' typed papers.
+"""A series' own files, beside its volumes: the series' page types, rendered by the renderer a volume uses.
+
+A series is one site of collections (Zola's languages at a prefix): each volume is a collection at its
+folder's name, built by the volume's own pipeline, and the series' home, search, reading list and people
+are page types of the same ``SiteRenderer``, whose templates see the series as ``site`` (and, for themes
+written before, as ``series``), with its ``volumes`` newest first.
 
 ``index.html`` (the series, then its volumes newest first), ``people/`` (a page per person,
 series/people.py), ``reading-list.html`` (one reading list across the volumes: publish/reading_list.py),
-``search.html`` (search across volumes, with the series' own index, written by
-series/writer.py: search/series.py), ``papers.json`` (every paper with its volume), ``sitemap.xml`` (a
-sitemap index: the volumes' sitemaps and the series' own, since one sitemap may hold at most 50,000
-addresses) and ``feed.xml`` (the newest volume's papers), the feed and sitemaps written by
-``publish.feeds`` as a volume's are.
-
-``series_writer.SeriesWriter`` makes them while a build runs; ``series_live`` while serve runs.
+``search.html`` (search across volumes, with the series' own index: search/series.py), ``papers.json``
+(every paper with its volume), ``sitemap.xml`` (a sitemap index: the volumes' sitemaps and the series'
+own, since one sitemap may hold at most 50,000 addresses) and ``feed.xml`` (the newest volume's papers),
+the feed and sitemaps written by ``publish.feeds`` as a volume's are. ``series/site.py`` makes them, for
+``build`` and ``serve`` alike.
 """
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
-from generator import __version__
-from generator.series.people import group_people
 from generator.derive.people import Person, Rules
-from generator.errors import ThemeError
-from generator.render.i18n import interface
+from generator.model.config import Config
 from generator.model.paper import RenderedPaper
+from generator.model.volume import Volume
 from generator.publish.feeds import (ROBOTS_PATH, SITEMAP_PATH, atom_feed, robots_txt, sitemap_index, sitemap_pages,
                                      sitemaps)
-from generator.search import lunr_js
-from generator.series.layout import SeriesVolume
-from generator.render.html import AUTHORS_PER_PAGE
+from generator.render.html import AUTHORS_PER_PAGE, Output, SiteRenderer
+from generator.render.site_info import SiteInfo
 from generator.render.paginate import paginate
 from generator.render.records import json_line
 from generator.render.theme import Theme
-from generator.model.volume import Volume
+from generator.search import lunr_js
+from generator.series.layout import SeriesVolume
+from generator.series.people import group_people
 
 SERIES_SITEMAP = "sitemap-archive.xml"
 
 
-class SeriesPages:
-    """The series' page types, rendered with the series' theme in its language."""
+@dataclass(frozen=True)
+class SeriesParts:
+    """What the series' page types are made of: its volumes, newest first, and its people."""
 
-    def __init__(self, series: Volume, volumes: list[SeriesVolume], content_dir: Path):
-        self.env = Theme.for_content(content_dir).environment(interface(series.language))
-        self.env.globals.update(series={"title": series.title, "description": series.description,
-                                        "language": series.language, "version": __version__,
-                                        "paper_count": sum(len(v.papers) for v in volumes)},
-                                volumes=volumes, search_volumes=[search_volume(v) for v in volumes])
+    volumes: list[SeriesVolume]
+    people: list[Person]
+    search_volumes: list[dict] = field(default_factory=list)  # each volume as the search box lists it
 
-    def render(self, template: str, root: str, **context) -> bytes:
-        try:
-            return self.env.get_template(template).render(root=root, **context).encode("utf-8")
-        except Exception as exc:  # a theme's own template: name it, never a traceback
-            raise ThemeError(f"template {template} failed: {exc}") from None
+    @classmethod
+    def of(cls, volumes: list[SeriesVolume], people: list[Person]) -> SeriesParts:
+        return cls(volumes, people, [search_volume(v) for v in volumes])
 
-    def html(self, people: list[Person]) -> dict[str, bytes]:
-        files = {"index.html": self.render("archive.html", ""),
-                 "search.html": self.render("archive-search.html", ""),
-                 "reading-list.html": self.render("archive-reading-list.html", "")}
-        for url, chunk, pagination in paginate(people, AUTHORS_PER_PAGE, "people/index"):
-            files[url] = self.render("people.html", "../", people=chunk, pagination=pagination, count=len(people))
-        for person in people:
-            files[person.url] = self.render("person.html", "../", person=person)
-        return files
+    def context(self, renderer: SiteRenderer) -> dict[str, Any]:
+        """What every page of the series sees beside ``site`` and ``root``: ``series``, the name themes written
+        before the series was a site gave ``site`` (the same object), ``volumes`` and ``search_volumes``."""
+        return {"series": renderer.site, "volumes": self.volumes, "search_volumes": self.search_volumes}
 
 
-def series_files(series: Volume, volumes: list[SeriesVolume], content_dir: Path, warn: Callable[..., None],
-                 newest: list[RenderedPaper] | None, rules: Rules | None = None) -> dict[str, bytes]:
-    """Every file of the series but papers.json; ``volumes`` newest first, ``newest`` the first one's papers,
-    ``rules`` the series' people.yaml."""
-    people = group_people(volumes, warn, rules)
-    files = SeriesPages(series, volumes, content_dir).html(people)
+def _page(renderer: SiteRenderer, parts: SeriesParts, path: str, template: str, root: str, **context: Any) -> Output:
+    return Output(path, functools.partial(renderer.render, template, root, **parts.context(renderer), **context))
+
+
+def home_page(renderer: SiteRenderer, parts: SeriesParts) -> Iterator[Output]:
+    yield _page(renderer, parts, "index.html", "series.html", "")
+
+
+def search_page(renderer: SiteRenderer, parts: SeriesParts) -> Iterator[Output]:
+    yield _page(renderer, parts, "search.html", "series-search.html", "")
+
+
+def reading_list_page(renderer: SiteRenderer, parts: SeriesParts) -> Iterator[Output]:
+    yield _page(renderer, parts, "reading-list.html", "series-reading-list.html", "")
+
+
+def people_pages(renderer: SiteRenderer, parts: SeriesParts) -> Iterator[Output]:
+    """The index of people (paginated) and a page per person across the volumes."""
+    people = parts.people
+    for url, chunk, pagination in paginate(people, AUTHORS_PER_PAGE, "people/index"):
+        yield _page(renderer, parts, url, "people.html", "../", people=chunk, pagination=pagination, count=len(people))
+    for person in people:
+        yield _page(renderer, parts, person.url, "person.html", "../", person=person)
+
+
+# The series' page types, in the order their outputs are listed: each takes the renderer and the series' parts
+# and yields its outputs, as a volume's PAGE_TYPES (render/html.py) do.
+SERIES_PAGE_TYPES: tuple[Callable[[SiteRenderer, SeriesParts], Iterable[Output]], ...] = (
+    home_page, search_page, reading_list_page, people_pages,
+)
+
+
+def series_renderer(config: Config, series: Volume, volumes: list[SeriesVolume], content_dir: Path) -> SiteRenderer:
+    """The renderer of a volume, for the series: its theme and language, the series as ``site``."""
+    info = SiteInfo(series, sum(len(v.papers) for v in volumes))
+    return SiteRenderer(Theme.for_content(content_dir), config, info)
+
+
+def series_files(config: Config, series: Volume, volumes: list[SeriesVolume], content_dir: Path,
+                 warn: Callable[..., None], newest: list[RenderedPaper] | None,
+                 rules: Rules | None = None) -> dict[str, bytes]:
+    """Every file of the series but papers.json and its search index; ``volumes`` newest first, ``newest`` the
+    first one's papers, ``rules`` the series' people.yaml."""
+    renderer = series_renderer(config, series, volumes, content_dir)
+    parts = SeriesParts.of(volumes, group_people(volumes, warn, rules))
+    files = {output.path: output.render() for page_type in SERIES_PAGE_TYPES for output in page_type(renderer, parts)}
     files.update(series_sitemaps(series, volumes, list(files)))
     files[ROBOTS_PATH] = robots_txt(series)  # naming the sitemap index, which names every volume's sitemaps
     if volumes and newest is not None:

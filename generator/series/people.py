@@ -1,6 +1,6 @@
 """People across the volumes of a series: one page per person, by the rule of derive/people.py.
 
-This is the series' side only: its papers are the volumes' ``Listing``s, and a person's papers
+This is the series' side only: its papers are the volumes' ``SeriesPaper``s, and a person's papers
 are grouped by volume for ``person.html``.
 """
 
@@ -10,14 +10,14 @@ from typing import Callable
 
 from generator.derive.people import Person, Rules, group
 from generator.derive.sanity import Place, orders_across
-from generator.series.layout import Listing, SeriesVolume
+from generator.series.layout import SeriesPaper, SeriesVolume
 
 
-class ArchivePerson(Person):
-    """A person whose papers are (volume, Listing) pairs, volumes newest first."""
+class SeriesPerson(Person):
+    """A person whose papers are (volume, SeriesPaper) pairs, volumes newest first."""
 
-    def by_volume(self) -> list[tuple[SeriesVolume, list[Listing]]]:
-        grouped: dict[str, tuple[SeriesVolume, list[Listing]]] = {}
+    def by_volume(self) -> list[tuple[SeriesVolume, list[SeriesPaper]]]:
+        grouped: dict[str, tuple[SeriesVolume, list[SeriesPaper]]] = {}
         for volume, paper in self.papers:
             grouped.setdefault(volume.path, (volume, []))[1].append(paper)
         return list(grouped.values())
@@ -27,7 +27,7 @@ def group_people(volumes: list[SeriesVolume], warn: Callable[..., None], rules: 
     """Every person of the series, sorted by family name, each with a unique slug; ``volumes`` come
     newest first, and so do each person's papers. What the rule cannot decide is warned about."""
     people = group((((volume, paper), paper.authors) for volume in volumes for paper in volume.papers), rules,
-                   "people", ArchivePerson)
+                   "people", SeriesPerson)
     people.report(warn)
     report_orders_across(volumes, people.rules, warn)
     return people.people

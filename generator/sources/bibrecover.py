@@ -25,7 +25,9 @@ from dataclasses import dataclass, field
 import bibtexparser
 from bibtexparser import model
 
-Warn = Callable[[str, int], None]  # (message, 1-based line)
+from generator import diagnostics as codes
+
+Warn = Callable[..., None]  # (message, 1-based line, code=…, fields…)
 
 # bibtexparser does not count a brace after a backslash; BibTeX counts every brace. Hidden behind this mark
 # while bibtexparser splits the file, `\{` and `\}` count as BibTeX counts them, then are put back.
@@ -58,7 +60,8 @@ def read_blocks(text: str, warn: Warn, skip: Warn) -> Blocks:
     finally:
         logger.setLevel(level)
     found = recover(library, text, warn, skip)
-    for block in [*found.entries, *found.strings]:
+    keyed: list[model.Entry | model.String] = [*found.entries, *found.strings]
+    for block in keyed:
         block.key = block.key.replace(_HIDDEN, "\\")
     for string in found.strings:
         string.value = string.value.replace(_HIDDEN, "\\")
@@ -68,7 +71,7 @@ def read_blocks(text: str, warn: Warn, skip: Warn) -> Blocks:
     return found
 
 
-def recover(library, text: str, warn: Warn, skip: Warn) -> Blocks:
+def recover(library: bibtexparser.Library, text: str, warn: Warn, skip: Warn) -> Blocks:
     """The library's entries and strings, with those bibtexparser failed on recovered."""
     found = Blocks(list(library.entries), list(library.strings))
     lines = text.split("\n")
@@ -79,7 +82,7 @@ def recover(library, text: str, warn: Warn, skip: Warn) -> Blocks:
         if isinstance(kept, model.String):
             found.strings.append(kept)
         elif kept is not None:
-            found.entries.append(kept)
+            found.entries.append(kept)  # type: ignore[arg-type]  # what is not a @string is an entry
     # Field names are BibTeX's in any case (BibDesk writes `Author`): one spelling, each field once.
     found.entries = sorted((first_values(entry, warn) for entry in found.entries),
                            key=lambda entry: entry.start_line or 0)
@@ -87,14 +90,16 @@ def recover(library, text: str, warn: Warn, skip: Warn) -> Blocks:
     return found
 
 
-def _recovered(block, lines: list[str], anchors: list[int], warn: Warn, skip: Warn):
+def _recovered(block: model.ParsingFailedBlock, lines: list[str], anchors: list[int], warn: Warn,
+               skip: Warn) -> model.Block | None:
     line = (block.start_line or 0) + 1
     if isinstance(block, model.DuplicateFieldKeyBlock):
         return block.ignore_error_block
     if isinstance(block, model.DuplicateBlockKeyBlock):
         kept = block.ignore_error_block
         if isinstance(kept, model.String):
-            warn(f"@string {kept.key} is defined again here; the later definition is used, as BibTeX uses it", line)
+            warn(f"@string {kept.key} is defined again here; the later definition is used, as BibTeX uses it", line,
+                 code=codes.BIB_STRING_REDEFINED, subject=kept.key)
         return kept
     if isinstance(block, model.ParsingFailedBlock) and block.start_line is not None:
         after = bisect.bisect_right(anchors, block.start_line)
@@ -117,11 +122,11 @@ def first_values(entry: model.Entry, warn: Warn) -> model.Entry:
         at = (field_.start_line if field_.start_line is not None else entry.start_line or 0) + 1
         same = "the same value" if _bare(field_.value) == _bare(seen[name].value) else "another value"
         warn(f"@{entry.entry_type}{{{entry.key}}} gives `{field_.key}` again, with {same}: the first value is "
-             f"kept, as BibTeX keeps it", at)
+             f"kept, as BibTeX keeps it", at, code=codes.BIB_REPEATED_FIELD, paper=entry.key, subject=name)
     return model.Entry(entry.entry_type, entry.key, list(seen.values()), entry.start_line, entry.raw)
 
 
-def _bare(value) -> str:
+def _bare(value: object) -> str:
     return " ".join(str(value).strip().strip('{}"').split())
 
 
@@ -148,9 +153,11 @@ def read_entry(text: str, first_line: int, warn: Warn, total_lines: int = 0) -> 
     until = f"the next block (line {after})" if after <= total_lines else "the end of the file"
     for opened, cut in scan.unclosed_values:
         warn(f"{entry}: the brace opened here never closes; the value is read up to line {cut} (where the "
-             f"next field or entry starts), the other fields as written", opened)
+             f"next field or entry starts), the other fields as written", opened, code=codes.BIB_UNCLOSED_BRACE,
+             paper=key)
     if scan.unclosed_entry and not scan.unclosed_values:
-        warn(f"{entry} never closes its braces; read up to {until}", first_line + 1)
+        warn(f"{entry} never closes its braces; read up to {until}", first_line + 1, code=codes.BIB_UNCLOSED_ENTRY,
+             paper=key)
     return model.Entry(start.group(1), key, fields, first_line + _line_of(text, start.start()), text)
 
 
@@ -165,7 +172,7 @@ class _Scan:
         self.unclosed_entry = False
 
     def fields(self, at: int) -> list[model.Field]:
-        found = []
+        found: list[model.Field] = []
         while True:
             at = _skip(self.text, at, " \t\r\n,")
             if at >= len(self.text):
@@ -244,7 +251,7 @@ def _line_of(text: str, at: int) -> int:
     return text.count("\n", 0, at)
 
 
-def reason(block) -> str:
+def reason(block: model.Block) -> str:
     error = getattr(block, "error", None)
     message = str(error).strip() if error else ""
     # bibtexparser adds a note for programmers ("Note: The entry … is available as `failed_block…`").

@@ -11,6 +11,7 @@ written, with one warning naming the line.
 from __future__ import annotations
 
 from collections.abc import Callable
+from generator import diagnostics as codes
 
 MONTHS = {"jan": "January", "feb": "February", "mar": "March", "apr": "April", "may": "May",
           "jun": "June", "jul": "July", "aug": "August", "sep": "September", "oct": "October",
@@ -29,7 +30,7 @@ def month_macro(value: str) -> str | None:
 class Strings:
     """One file's macros; ``warn(message, line)`` hears of the cap, once."""
 
-    def __init__(self, warn: Callable[[str, int], None]):
+    def __init__(self, warn: Callable[..., None]):
         self._macros = dict(MONTHS)
         self._left = MAX_EXPANSION
         self._warn = warn
@@ -62,7 +63,8 @@ class Strings:
         self._left -= size
         if self._left < 0:
             self._warn(f"@string macros here expand past {MAX_EXPANSION:,} characters (an @string bomb?); "
-                       "this value and every later one that uses a macro are left as written", line)
+                       "this value and every later one that uses a macro are left as written", line,
+                       code=codes.BIB_STRING_BOMB)
             return False
         return True
 

@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from bibtexparser import middlewares
 from bibtexparser.middlewares.names import parse_single_name_into_parts
+from bibtexparser.model import Entry
 from pylatexenc.latex2text import LatexNodes2Text
 
 from generator.model.paper import DETAILS, SourceList, VolumeInfo
@@ -31,6 +34,7 @@ from generator.sources.bibstrings import Strings
 from generator.sources.encoding import read_text, with_note
 from generator.sources.records import RecordReader, field_name, source_value
 from generator.sources.relative import RelativeLinks
+from generator import diagnostics as codes
 
 _MATH = re.compile(r"(\$[^$]+\$)")
 _TO_TEXT = LatexNodes2Text(math_mode="verbatim")
@@ -48,7 +52,8 @@ def read(path: Path, name: str, links: RelativeLinks | None = None) -> SourceLis
 def parse(text: str, name: str, path: Path | None = None, links: RelativeLinks | None = None) -> SourceList:
     reader = RecordReader(name, links=links)
     blocks = _resolve(read_blocks(text, reader.warn, reader.skip), Strings(reader.warn))
-    volume = next((volume_info(_fields(block), lambda message, at=block.start_line + 1: reader.warn(message, at))
+    volume = next((volume_info(_fields(block),
+                               lambda message, at=block.start_line + 1, **coded: reader.warn(message, at, **coded))
                    for block in blocks if block.entry_type.lower() == "proceedings"), VolumeInfo())
     section_titles = dict(volume.sections)
     entries = []
@@ -71,22 +76,23 @@ def parse(text: str, name: str, path: Path | None = None, links: RelativeLinks |
 
 def _resolve(found: Blocks, strings: Strings) -> list:
     """Every @string and field value as BibTeX reads it, then authors split into names."""
-    for block in found.strings:
-        strings.define(block.key, block.value, block.start_line + 1)
+    for string in found.strings:
+        strings.define(string.key, string.value, (string.start_line or 0) + 1)
     names = middlewares.SeparateCoAuthors()
     entries = []
     for block in found.entries:
         for field in block.fields:
-            field.value = strings.resolve(field.value, (field.start_line or block.start_line) + 1)
-        entries.append(names.transform_entry(block, None))  # (it raises no error: a name splits or stays whole)
+            field.value = strings.resolve(field.value, (field.start_line or block.start_line or 0) + 1)
+        # (it raises no error: a name splits or stays whole; it reads no library)
+        entries.append(names.transform_entry(block, None))  # type: ignore[arg-type]
     return entries
 
 
-def _fields(block) -> dict:
+def _fields(block: Entry) -> dict:
     return {key.lower(): field.value for key, field in block.fields_dict.items()}
 
 
-def volume_info(fields: dict, warn) -> VolumeInfo:
+def volume_info(fields: dict, warn: Callable[..., None]) -> VolumeInfo:
     """An ``@proceedings`` entry as PMLR and the ACL Anthology write it: ``title`` or ``booktitle``
     (else ``name``), ``editor``, ``year``, ``volume``, the ``published``/``end``/``start`` dates,
     ``address``, the meeting's ``name`` and ``shortname``, and ``sections = {name=Title|name=Title}``."""
@@ -108,7 +114,7 @@ def volume_info(fields: dict, warn) -> VolumeInfo:
     )
 
 
-def _day(fields: dict, key: str, warn) -> dt.date | None:
+def _day(fields: dict, key: str, warn: Callable[..., None]) -> dt.date | None:
     """A date field; PMLR gives one date per section (``2023-01-01|2023-06-01``): the first is the volume's.
     A date that does not parse is left out with a warning."""
     value = str(fields.get(key, "")).split("|")[0].strip()
@@ -117,7 +123,8 @@ def _day(fields: dict, key: str, warn) -> dt.date | None:
     try:
         return dt.date.fromisoformat(value)
     except ValueError:
-        warn(f"@proceedings `{key}` {value!r} is not a date written YYYY-MM-DD; left out")
+        warn(f"@proceedings `{key}` {value!r} is not a date written YYYY-MM-DD; left out", code=codes.BIB_DATE_INVALID,
+             subject=key, value=str(value))
         return None
 
 
@@ -149,7 +156,7 @@ def _record(key: str, fields: dict) -> dict:
     return record
 
 
-def _names(value) -> list[str] | str:
+def _names(value: Any) -> list[str] | str:
     """Names split as BibTeX splits them (a stray trailing comma, as in "Greenstreet, Laura,", is
     accepted as BibTeX accepts it), without BibTeX's "and others" (et al.)."""
     if isinstance(value, str):
@@ -179,5 +186,5 @@ def to_unicode(text: str) -> str:
 def _text_to_unicode(text: str) -> str:
     if text.count("{") > _MAX_GROUPS:  # pylatexenc recurses once per group: no name or title nests this deep
         return text.replace("{", "").replace("}", "")
-    return _TO_TEXT.latex_to_text(text)
+    return str(_TO_TEXT.latex_to_text(text))
 

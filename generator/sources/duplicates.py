@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from generator.errors import REPEAT, Diagnostic
+from generator.diagnostics import RECORD_REPEAT as REPEAT
+from generator.errors import Diagnostic
 from generator.model.paper import Entry, SourceList
 
 
@@ -65,15 +66,16 @@ def drop_duplicates(sources: list[SourceList]) -> tuple[list[SourceList], list[D
                 seen.add(entry)
                 kept.append(entry)
             elif original.source == entry.source:
-                diagnostics.append(Diagnostic("warning", _repeat(entry, original), entry.source, entry.line, REPEAT))
+                diagnostics.append(Diagnostic("warning", _repeat(entry, original), entry.source, entry.line, REPEAT,
+                                              paper=entry.uid))
             else:
                 pair = (entry.source, original.source)
                 across[pair] += 1
                 first_line.setdefault(pair, entry.line)
         kept_sources.append(replace(source, entries=tuple(kept)) if len(kept) < len(source.entries) else source)
-    for (repeating, original), count in across.items():
-        diagnostics.append(Diagnostic("warning", _repeats_of_file(repeating, original, count), repeating,
-                                      first_line[(repeating, original)], REPEAT, count))
+    for (repeating, earlier), count in across.items():
+        diagnostics.append(Diagnostic("warning", _repeats_of_file(repeating, earlier, count), repeating,
+                                      first_line[(repeating, earlier)], REPEAT, count))
     return kept_sources, diagnostics
 
 

@@ -22,9 +22,10 @@ from pathlib import Path
 
 import charset_normalizer
 
-from generator.content.yamlutil import as_lf, read_raw
+from generator.text.yamlutil import as_lf, read_raw
 from generator.errors import ContentError, Diagnostic
 from generator.model.paper import SourceList
+from generator import diagnostics as codes
 
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -60,24 +61,26 @@ def read_text(path: Path, name: str) -> Decoded:
         return decode(read_raw(path, name, ContentError))
     except NotText as exc:
         raise ContentError(f"byte 0x{exc.byte:02x} is not UTF-8, and no other text encoding reads the file "
-                           "(is it a binary file?); save it as UTF-8 text", path=name, line=exc.line) from None
+                           "(is it a binary file?); save it as UTF-8 text", path=name, line=exc.line,
+                           code=codes.SOURCE_INVALID) from None
 
 
 def with_note(source: SourceList, decoded: Decoded, name: str) -> SourceList:
     """``source`` (read from the file ``name``) with what its encoding says, first."""
     if not decoded.note:
         return source
-    note = Diagnostic(decoded.level, decoded.note, name, decoded.line)
+    code = codes.ENCODING_DECLARED if decoded.level == "info" else codes.ENCODING_GUESSED
+    note = Diagnostic(decoded.level, decoded.note, name, decoded.line, code, value=decoded.encoding)
     return replace(source, diagnostics=(note, *source.diagnostics))
 
 
 def decode(raw: bytes) -> Decoded:
     """``raw`` as text; ``NotText`` when no encoding reads it (a file that is UTF-8 but for some lines is
     always read: those lines in Windows-1252 at worst)."""
-    for bom, codec in _BOMS:
+    for bom, marked in _BOMS:
         if raw.startswith(bom):
-            said = "" if codec == "utf-8-sig" else f"read as {name(codec)}, as its byte-order mark says"
-            return Decoded(as_lf(raw.decode(codec, "replace")).removeprefix("\ufeff"), codec, said, 1, "info")
+            said = "" if marked == "utf-8-sig" else f"read as {name(marked)}, as its byte-order mark says"
+            return Decoded(as_lf(raw.decode(marked, "replace")).removeprefix("\ufeff"), marked, said, 1, "info")
     if b"\x00" not in raw:
         try:
             return Decoded(as_lf(raw.decode("utf-8")), "utf-8")

@@ -60,7 +60,7 @@ def decode_line_breaks(text: str, file_escapes: bool = False, decided: list[str]
     if escapes_breaks:
         text = _CRLF.sub("", text)
 
-    def replace(match: re.Match) -> str:
+    def replace(match: re.Match[str]) -> str:
         run = match.group(1)
         if not run:
             return "\n"

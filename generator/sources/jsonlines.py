@@ -17,14 +17,15 @@ import re
 from pathlib import Path
 
 from collections.abc import Iterable, Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from generator.errors import ContentError
 from generator.model.paper import SourceList
 from generator.sources.escapes import decided_breaks, shows_escaped_breaks
 from generator.sources.relative import RelativeLinks
 from generator.sources.records import RecordReader, field_name, patterned_columns, source_value
-from generator.content.yamlutil import as_lf
+from generator.text.yamlutil import as_lf
+from generator import diagnostics as codes
 
 # Bytes one line (one record) may take: a 10 MB abstract is read; a 100 MB line (a whole export on one
 # line, a runaway field) is skipped with a warning instead of taking every byte of memory to parse.
@@ -130,9 +131,10 @@ def _parse_lines(lines: Iterable[tuple[int, str]], name: str, path: Path | None,
         if entry is not None:
             entries.append(entry)
     if ignored:
-        reader.warn(f"ignored key(s) {', '.join(ignored)}", min(ignored.values()))
+        reader.warn(f"ignored key(s) {', '.join(ignored)}", min(ignored.values()), code=codes.JSON_IGNORED_KEYS,
+                    subject=", ".join(ignored))
     if reader.decided:
-        reader.warn(decided_breaks(reader.decided), evidence)
+        reader.warn(decided_breaks(reader.decided), evidence, code=codes.SOURCE_LINE_BREAKS)
     entries = reader.settle(entries)
     reader.finish()
     return SourceList(path or Path(name), "", tuple(entries), tuple(reader.diagnostics))
@@ -144,7 +146,7 @@ def _reason(exc: Exception) -> str:
     return str(exc).split(";")[0]
 
 
-def _replace_surrogates(value, depth: int = 0):
+def _replace_surrogates(value: Any, depth: int = 0) -> Any:
     """The value with every lone surrogate made U+FFFD (the replacement character): the record is kept.
     Only as deep as a record's fields go (an author object in a list); deeper values are never used."""
     if isinstance(value, str):
@@ -159,8 +161,8 @@ def _replace_surrogates(value, depth: int = 0):
 
 
 def _our_names(value: dict) -> dict:
-    links = value.get("links") if isinstance(value.get("links"), dict) else {}
-    record = {}
+    links = value["links"] if isinstance(value.get("links"), dict) else {}
+    record: dict[str, Any] = {}
     for key, item in [*links.items(), *value.items()]:
         name = field_name(str(key))
         item = source_value(name or "", str(key), item)
@@ -170,6 +172,6 @@ def _our_names(value: dict) -> dict:
 
 
 def _unused_keys(value: dict) -> list[str]:
-    links = value.get("links") if isinstance(value.get("links"), dict) else {}
+    links = value["links"] if isinstance(value.get("links"), dict) else {}
     keys = [str(key) for key in value if key != "links"] + [f"links.{key}" for key in links]
     return [key for key in keys if field_name(key.removeprefix("links.")) is None]

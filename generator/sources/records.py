@@ -19,8 +19,9 @@ from typing import Any
 
 from generator.text.cleantext import clean_fields
 from generator.model.details import NOT_KNOWN, parse_details
-from generator.errors import SKIPPED, Diagnostic, shown
-from generator.model.paper import DETAILS, Entry
+from generator import diagnostics as codes
+from generator.errors import Diagnostic, shown
+from generator.model.paper import DETAILS, TEXT_FIELDS, Entry
 from generator.model.schema import ENTRY_FIELDS
 from generator.sources.awards import award_value
 from generator.sources.escapes import decode_line_breaks
@@ -100,9 +101,10 @@ class RecordReader:
         the record's value) of each column a ``links:`` pattern names, whose links become ``more_links``."""
 
         def problem(key: str, message: str) -> None:
-            self.warn(f"{_name(record)}: `{key}` {message}", line)
+            self.warn(f"{_name(record)}: `{key}` {message}", line, code=codes.RECORD_FIELD_INVALID, subject=key,
+                      paper=_text(record.get("id")))
 
-        record = clean_fields(record)  # NFC, no control or invisible characters (generator/text/cleantext.py)
+        record = clean_fields(record, TEXT_FIELDS)  # NFC, no control or invisible characters (text/cleantext.py)
 
         abstract, title = self._text(record.get("abstract")), " ".join(self._text(record.get("title")).split())
         if not abstract and not title:
@@ -164,7 +166,8 @@ class RecordReader:
             self.session_subjects.setdefault(column, (lines.get(index, 1), names[0]))
         for column, (line, example) in self.session_subjects.items():
             self.warn(f"the `{self.spelled.get(column, column)}` column holds session names (such as "
-                      f"{shown(example)}), not subjects: they are not made into topics", line)
+                      f"{shown(example)}), not subjects: they are not made into topics", line,
+                      code=codes.SOURCE_SESSION_SUBJECTS, subject=column, value=example)
         if not dropped:
             return entries
         return [dataclasses.replace(entry, keywords=tuple(k for k in entry.keywords
@@ -179,22 +182,22 @@ class RecordReader:
         if uid in self.ids:
             self.warn(f"the id {shown(uid)} is also on line {self.ids[uid]}: records sharing an id are matched "
                       "to their pages by their text instead, so that no address shows another paper; "
-                      "give each paper its own id", line)
+                      "give each paper its own id", line, code=codes.RECORD_ID_REPEATED, paper=uid)
         elif uid:
             self.ids[uid] = line
 
-    def warn(self, message: str, line: int | None) -> None:
-        self.diagnostics.append(Diagnostic("warning", message, self.source, line))
+    def warn(self, message: str, line: int | None, *, code: str, **fields: Any) -> None:
+        self.diagnostics.append(Diagnostic("warning", message, self.source, line, code, **fields))
 
-    def skip(self, message: str, line: int | None) -> None:
+    def skip(self, message: str, line: int | None, **fields: Any) -> None:
         """A warning that the record on ``line`` is not published."""
-        self.diagnostics.append(Diagnostic("warning", message, self.source, line, SKIPPED))
+        self.diagnostics.append(Diagnostic("warning", message, self.source, line, codes.RECORD_SKIPPED, **fields))
 
     def finish(self) -> None:
         """The warnings about the whole file, once its last record is read."""
         left_out = self.links.warning() if self.links is not None else None
         if left_out is not None:
-            self.warn(*left_out)
+            self.warn(*left_out, code=codes.SOURCE_LINKS_LEFT_OUT)
 
 
 def accepted_names(*fields: str) -> str:

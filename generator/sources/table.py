@@ -19,6 +19,7 @@ import io
 from collections.abc import Iterator
 from pathlib import Path
 
+from generator import diagnostics as codes
 from generator.errors import ContentError, Diagnostic
 from generator.model.paper import SourceList
 from generator.sources.encoding import read_text, with_note
@@ -53,33 +54,38 @@ def parse(text: str, name: str, delimiter: str, path: Path | None = None,
     columns = [field_name(cell) for cell in header]
     if not any(required in columns for required in REQUIRED_ANY):
         raise ContentError(f"no abstract or title column: the header names {', '.join(header)}; "
-                           f"accepted names are {accepted_names(*REQUIRED_ANY)} (in any case)", path=name, line=1)
+                           f"accepted names are {accepted_names(*REQUIRED_ANY)} (in any case)", path=name, line=1,
+                           code=codes.SOURCE_INVALID)
     evidence = next((n for n, line in enumerate(lines[1:], start=2) if shows_escaped_breaks(line)), None)
     reader = RecordReader(name, escaped_breaks=True, file_escapes=evidence is not None, links=links,
                           spelled=_spelled(header, columns))
     if delimiter != given:
         reader.diagnostics.append(Diagnostic("info", f"cells are separated by {_SAID[delimiter]}, not "
-                                             f"{_SAID[given]}: read so", name, 1))
+                                             f"{_SAID[given]}: read so", name, 1, codes.TABLE_DELIMITER,
+                                             value=delimiter))
     patterns = patterned_columns(header, links)  # columns a `links:` pattern makes links from
     ignored = [cell for cell, column, pattern in zip(header, columns, patterns)
                if column is None and pattern is None and cell.strip()]
     if ignored:
-        reader.warn(f"ignored column(s) {', '.join(ignored)}", 1)
+        reader.warn(f"ignored column(s) {', '.join(ignored)}", 1, code=codes.TABLE_IGNORED_COLUMNS,
+                    subject=", ".join(ignored))
     if "abstract" not in columns:
         reader.warn(f"no abstract column, so no paper of this file has an abstract: the header names "
-                    f"{', '.join(header)}; an abstract column may be named {accepted_names('abstract')}", 1)
+                    f"{', '.join(header)}; an abstract column may be named {accepted_names('abstract')}", 1,
+                    code=codes.TABLE_NO_ABSTRACT)
     entries = []
     for row, first in _rows(lines, 2, delimiter, reader):
         if not any(cell.strip() for cell in row):
             continue
         if len(row) > len(header):
-            reader.warn(f"row has {len(row)} cells but the header names {len(header)}; ignored the extra cells", first)
+            reader.warn(f"row has {len(row)} cells but the header names {len(header)}; ignored the extra cells", first,
+                        code=codes.TABLE_EXTRA_CELLS)
         entry = reader.entry(row_record(columns, header, row), first,
                              [(pattern, cell) for pattern, cell in zip(patterns, row) if pattern is not None])
         if entry is not None:
             entries.append(entry)
     if reader.decided:
-        reader.warn(decided_breaks(reader.decided), evidence)
+        reader.warn(decided_breaks(reader.decided), evidence, code=codes.SOURCE_LINE_BREAKS)
     entries = reader.settle(entries)
     reader.finish()
     return SourceList(path or Path(name), "", tuple(entries), tuple(reader.diagnostics))
@@ -114,10 +120,11 @@ def _header(lines: list[str], name: str, delimiter: str) -> list[str]:
         header = next(csv.reader(io.StringIO(lines[0] if lines else "", newline=""), delimiter=delimiter,
                                  strict=True), None)
     except csv.Error as exc:
-        raise ContentError(f"the header row is not valid: {exc}", path=name, line=1) from None
+        raise ContentError(f"the header row is not valid: {exc}", path=name, line=1,
+                           code=codes.SOURCE_INVALID) from None
     if not header or not any(cell.strip() for cell in header):
         raise ContentError("the table is empty; its first row should name the columns "
-                           "(title, authors, abstract…)", path=name, line=1)
+                           "(title, authors, abstract…)", path=name, line=1, code=codes.SOURCE_INVALID)
     return header
 
 
@@ -137,14 +144,15 @@ def _rows(lines: list[str], start: int, delimiter: str, reader: RecordReader) ->
                 first = start + rows.line_num
             return
         except csv.Error as exc:
-            row = _line_alone(lines[first - 1], delimiter)
-            if row is None:
+            alone = _line_alone(lines[first - 1], delimiter)
+            if alone is None:
                 reader.skip(f"this row cannot be read ({exc}: is a quote never closed?); skipped it and read on "
                             "from the next line", first)
             else:
                 reader.warn(f"this row cannot be read whole ({exc}: is a quote never closed?); read its first "
-                            "line alone, as a spreadsheet would, and on from the next line", first)
-                yield row, first
+                            "line alone, as a spreadsheet would, and on from the next line", first,
+                            code=codes.TABLE_ROW_UNCLOSED)
+                yield alone, first
             start = first + 1
 
 

@@ -77,7 +77,7 @@ def language_of(text: str) -> str:
 def written_language(texts: Iterable[str]) -> str:
     """``zh``, ``ja`` or ``ko`` when more than half of ``texts`` (a volume's papers) are written in it
     (``language_of``), else ""."""
-    found, total = Counter(), 0
+    found, total = Counter[str](), 0
     for text in texts:
         total += 1
         found[language_of(text)] += 1

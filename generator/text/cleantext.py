@@ -20,8 +20,6 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from generator.model.paper import DETAILS
-
 # What no text keeps (C0 and C1 controls, DEL); a multi-line text keeps its line breaks and tabs.
 _LINE_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ONE_LINE_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -59,16 +57,13 @@ def clean_value(value: Any, lines: bool = False) -> Any:
     return value
 
 
-# The fields that are text to read, in a record and on a page (ids, slugs and links have their own checks).
-TEXT_FIELDS = frozenset(("title", "abstract", "keywords", "tags", "subjects", "secondary_subjects",
-                         *(field.name for field in DETAILS
-                           if field.kind in ("authors", "names", "list", "text", "labelled"))))
 
 
-def clean_fields(record: Mapping[str, Any], keys: Iterable[str] = TEXT_FIELDS,
+def clean_fields(record: Mapping[str, Any], keys: Iterable[str],
                  lines: Iterable[str] = ("abstract",)) -> dict[str, Any]:
     """``record`` with the values of ``keys`` cleaned (``lines``: those that keep their line breaks);
-    the others (ids, links) are left for their own checks."""
+    the others (ids, links) are left for their own checks. The schema names the keys
+    (``model.paper.TEXT_FIELDS``): this module is below the model and knows no field."""
     multi = frozenset(lines)
     return {key: clean_value(value, key in multi) if key in keys else value for key, value in record.items()}
 

@@ -39,7 +39,10 @@ def violations(axe, page, where: str) -> list[str]:
 
 
 VNU_JAR_VERSION = "26.9.27"
-CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "proceedings-tests" / "vnu"
+# Where vnu.jar is installed, once: PROCEEDINGS_TEST_TOOLS, else .tools/ in the repository (git ignores it);
+# never the user's home, and not the session's temporary cache either (it would be downloaded every run).
+TOOLS = Path(os.environ.get("PROCEEDINGS_TEST_TOOLS") or Path(__file__).resolve().parents[2] / ".tools")
+CACHE = TOOLS / "vnu"
 
 
 def install_vnu() -> Path:
@@ -50,8 +53,10 @@ def install_vnu() -> Path:
     if not npm:
         unavailable("npm is not installed, so vnu.jar cannot be (apt-get install -y npm)")
     # --ignore-scripts: vnu-jar's postinstall would download a Java runtime; we use the system's.
+    # --cache: npm's own download cache beside it, not ~/.npm.
     done = subprocess.run([npm, "install", "--no-save", "--ignore-scripts", "--no-audit", "--no-fund",
-                           "--prefix", str(jar.parents[4]), f"vnu-jar@{VNU_JAR_VERSION}"],
+                           "--cache", str(TOOLS / "npm-cache"), "--prefix", str(jar.parents[4]),
+                           f"vnu-jar@{VNU_JAR_VERSION}"],
                           capture_output=True, text=True, timeout=300)
     if done.returncode or not jar.is_file():
         unavailable(f"npm could not install vnu-jar@{VNU_JAR_VERSION}: {done.stderr.strip()[-500:]}")

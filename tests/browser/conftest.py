@@ -18,7 +18,7 @@ from typing import Iterator
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 from .crawl import crawled  # noqa: F401  (a fixture: one crawl of the site, read by several modules)
 from .helpers import watch

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 from .checkers import report, violations
 from .conftest import served

@@ -10,7 +10,7 @@ import pytest
 
 from contents_fixtures import colt2020_csv
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 from .checkers import violations
 from .helpers import DESKTOP

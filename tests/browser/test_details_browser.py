@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 from .conftest import REPO, served
 from .crawl import OVERFLOW_JS, crawl_of, problem

@@ -2,7 +2,7 @@
 dialog or holds an element the content injected, from file:// and over http, and the search box
 shows hostile titles as text.
 
-tests/test_hostile.py proves the same on the HTML source; this proves what Chromium makes of it
+tests/test_bad_input.py proves the same on the HTML source; this proves what Chromium makes of it
 (entity decoding, MathML parsing, the search results that search.js writes into the page).
 """
 
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
-from test_hostile import hostile_content
+from generator.reporter import Reporter
+from test_bad_input import hostile_content
 
 from .conftest import served
 from .helpers import TIMEOUT, html_pages, search_for

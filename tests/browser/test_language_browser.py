@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 from .conftest import REPO, served
 from .helpers import TIMEOUT, search_for

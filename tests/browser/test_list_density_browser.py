@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 from .helpers import ARTIFACTS, DESKTOP, PHONE
 from .crawl import OVERFLOW_JS
@@ -151,13 +151,13 @@ def pmlr_site(tmp_path_factory) -> Path:
 
 
 def test_a_pmlr_volume_shows_what_the_readme_says(page, pmlr_site):
-    """The README's figure for a volume with sections, long titles and many authors (PMLR's): its home
+    """The figure docs/site.md gives for a volume with sections, long titles and many authors (PMLR's): its home
     page opens with the volume's heading and its sections' index, and still shows eight (issue 29): the identity
     shares the editors' line, the header's copy of the booktitle keeps to one line, the items are tight."""
     page.set_viewport_size(DESKTOP)
     page.goto((pmlr_site / "index.html").as_uri())
     shown = page.evaluate(FULLY_VISIBLE_JS)
     page.screenshot(path=str(ARTIFACTS / "screenshots" / "list-pmlr-home.png"))
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "site.md").read_text(encoding="utf-8")
     assert "and eight on the first screen of a volume like PMLR's" in readme
-    assert shown == 8, f"{shown} whole papers at 1280×900: make the README say so"
+    assert shown == 8, f"{shown} whole papers at 1280×900: make docs/site.md say so"

@@ -115,7 +115,7 @@ def test_a_long_author_list_is_cut_with_et_al(page, people_site, tmp_path):
 def archive(tmp_path_factory) -> Path:
     from archive_fixtures import make_archive
     from generator.commands.build import build
-    from generator.commands.reporter import Reporter
+    from generator.reporter import Reporter
 
     root = tmp_path_factory.mktemp("people-archive")
     reporter = Reporter()

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 import pytest
 
 from generator.commands.build import build
-from generator.commands.reporter import Reporter
+from generator.reporter import Reporter
 
 from .conftest import served
 from .helpers import REPO, TIMEOUT, papers, search_for

@@ -11,7 +11,9 @@
  *
  * The paper's own RIS and CSL-JSON are made from its record in the reading list's blocks (assets/reading/,
  * loaded by script tag, so from file:// too, through reading-list.js) at the first click: one copy of each
- * paper's citations serves the reading list and the Cite box, instead of two files beside every page.
+ * paper's citations serves the reading list and the Cite box, instead of two files beside every page. Which
+ * formats the box offers is this theme's choice (OFFERED); their files' suffixes and types, and their texts,
+ * are the build's (publish/formats.py), from the reading list's manifest.
  * Without JavaScript the volume's citation files below remain.
  */
 (function () {
@@ -75,9 +77,7 @@
     return line;
   }
 
-  var TYPES = { ris: "application/x-research-info-systems", csl: "application/vnd.citationstyles.csl+json" };
-  var LABELS = { ris: "RIS", csl: "CSL-JSON" };
-  var SUFFIXES = { ris: ".ris", csl: ".csl.json" };
+  var OFFERED = [["ris", "RIS"], ["csl", "CSL-JSON"]];  // (format name, label): shown before any file is loaded
 
   /* "Download: RIS CSL-JSON" at the end of ``line``: each a link whose file is made at the first click. */
   function offerDownloads(line) {
@@ -91,21 +91,23 @@
     holder.className = "cite-files";
     holder.appendChild(document.createTextNode((WORDS.download || "") + " "));
     var made = null;  // the files, asked for at the first click: a reader who never downloads loads nothing
-    var links = ["ris", "csl"].map(function (format, number) {
+    var links = OFFERED.map(function (offered, number) {
       if (number) holder.appendChild(document.createTextNode(" "));
       var link = holder.appendChild(document.createElement("a"));
-      link.setAttribute("data-cite-download", format);
+      link.setAttribute("data-cite-download", offered[0]);
       link.setAttribute("role", "button");  // no address until its file is made
       link.tabIndex = 0;
-      link.textContent = LABELS[format];
+      link.textContent = offered[1];
       return link;
     });
 
-    function fill(texts) {
+    function fill(found) {
       links.forEach(function (link) {
-        var format = link.getAttribute("data-cite-download");
-        var file = new Blob([texts[format]], { type: TYPES[format] + ";charset=utf-8" });
-        link.download = (slug || "citation") + SUFFIXES[format];
+        var name = link.getAttribute("data-cite-download");
+        var format = found.formats.filter(function (each) { return each.name === name; })[0];
+        if (!format) return;
+        var file = new Blob([found.texts[name]], { type: format.type + ";charset=utf-8" });
+        link.download = (slug || "citation") + format.suffix;
         link.href = URL.createObjectURL(file);
         link.removeAttribute("role");
         link.removeAttribute("tabindex");
@@ -117,10 +119,10 @@
         if (link.href) return;  // made: the browser downloads it
         event.preventDefault();
         made = made || list.citationsOf(window.location.href);
-        made.then(function (texts) {
-          if (!texts) return;
-          if (!link.href) fill(texts);
-          link.click();
+        made.then(function (found) {
+          if (!found) return;
+          if (!link.href) fill(found);
+          if (link.href) link.click();  // a format the build no longer writes stays a link to nothing
         });
       }
       link.addEventListener("click", start);

@@ -12,7 +12,9 @@
  *
  * What the list page shows and exports of a paper comes from small scripts under each volume's
  * assets/reading/ (generator/publish/reading_list.py), injected by script tag when needed: fetch() is
- * refused from file://. Nothing from content goes through innerHTML but an abstract's HTML as the build
+ * refused from file://. Their manifest names a record's keys and the citation formats (publish/formats.py):
+ * a paper's citation in each is its text as the build wrote it, in pieces around holes that its key, title and
+ * abstract (and the manifest's title) fill, so that nothing here knows how a format is written. Nothing from content goes through innerHTML but an abstract's HTML as the build
  * rendered it for the paper's page (a list's toggle: see fillAbstract); titles and names are text nodes.
  * The script tag says where the page is (data-series: "volume" for a series' volume, "archive" for the
  * series' own pages, absent for a lone volume). The buttons' words (label, add, remove, abstract, bibtex) are the
@@ -224,7 +226,7 @@
   }
 
   var CRC = null;
-  var ABSTRACT = "\u0001";
+  var FORMATS = [];  // the citation formats, as the last manifest loaded gives them
 
   /* zlib's crc32 of the text's UTF-8 bytes: the block a paper's record is in (publish/reading_list.py, file_of). */
   function crc32(text) {
@@ -241,18 +243,27 @@
     return (crc ^ 0xFFFFFFFF) >>> 0;
   }
 
+  function has(object, name) {
+    return Object.prototype.hasOwnProperty.call(object, name);
+  }
+
+  /* A record by the names the manifest gives its keys (publish/reading_list.py, KEYS); "" for one left out. */
+  function named(record, keys) {
+    var made = {};
+    Object.keys(keys).forEach(function (name) { made[name] = has(record, keys[name]) ? record[keys[name]] : ""; });
+    return made;
+  }
+
   /* Promise of {key, root, volume (its title), record (null: no such paper now)}; never rejects. */
   function recordOf(key) {
-    var root = volumeOf(key), slug = slugOf(key), volume = "";
+    var root = volumeOf(key), slug = slugOf(key), volume = "", keys = {};
     return load(new URL("assets/reading/manifest.js", root).href).then(function (manifest) {
       volume = manifest.title;
+      keys = manifest.keys;
+      FORMATS = manifest.formats;
       return load(new URL("assets/reading/r" + (crc32(slug) % manifest.files) + ".js", root).href);
     }).then(function (block) {
-      var record = Object.prototype.hasOwnProperty.call(block, slug) ? block[slug] : null;
-      // The abstract is written once, as "p" (publish/reading_list.py): the RIS record holds ABSTRACT for it.
-      if (record && record.r.indexOf(ABSTRACT) >= 0) {
-        record.r = record.r.replace(ABSTRACT, function () { return record.p; });
-      }
+      var record = has(block, slug) ? named(block[slug], keys) : null;
       return { key: key, root: root, volume: volume, record: record };
     }, function () {
       return { key: key, root: root, volume: volume, record: null };
@@ -286,10 +297,10 @@
     recordOf(details.getAttribute("data-abstract-key")).then(function (entry) {
       var record = entry.record, holder = details.querySelector(".abstract");
       if (!record || details.hasAttribute("data-loaded")) return;  // not loaded: the next opening tries again
-      if (record.h) {
-        holder.innerHTML = record.h;
+      if (record.html) {
+        holder.innerHTML = record.html;
       } else {
-        holder.appendChild(document.createElement("p")).textContent = record.p || "";
+        holder.appendChild(document.createElement("p")).textContent = record.abstract;
       }
       details.setAttribute("data-loaded", "");
     });
@@ -334,40 +345,45 @@
     return new URL("reading-list.html#ids=" + keys.map(encodeURIComponent).join(","), HOME).href;
   }
 
-  /* The paper's CSL item under ``key``, with its abstract: the volume's proceedings.csl.json leaves abstracts
-     out (publish/csl.py), a paper's own item has it. */
-  function cslItem(record, key) {
-    var item = {};
-    Object.keys(record.c).forEach(function (name) { item[name] = name === "id" ? key : record.c[name]; });
-    if (record.p) item.abstract = record.p;
-    return item;
+  /* A format's text of a paper (its pieces, publish/formats.py) with its holes filled from ``values``; in a
+     JSON text a value is written as a JSON string's content, as the build writes it. */
+  function fill(format, pieces, values) {
+    return pieces.map(function (piece, n) {
+      if (n % 2 === 0) return piece;
+      var value = has(values, piece) ? String(values[piece]) : "";
+      return format.json ? JSON.stringify(value).slice(1, -1) : value;
+    }).join("");
+  }
+
+  /* Texts joined as the format's file joins them (the volume's proceedings.* are so joined). */
+  function joined(format, texts) {
+    return texts.length ? format.head + texts.join(format.between) + format.tail : format.empty;
   }
 
   /* A key that two entries share (two volumes of a series; BibTeX compares keys without case) is written with
      its volume's folder in front in every format, "2024-paper-1" and "2025-paper-1", whichever was added first;
      a key still repeated after that gets "-2", "-3"… A paper alone (its Cite box) keeps its volume's own key. */
   function exports(found) {
-    var taken = Object.create(null), shared = Object.create(null), bib = [], ris = [], csl = [];
+    var taken = Object.create(null), shared = Object.create(null), texts = Object.create(null);
+    FORMATS.forEach(function (format) { texts[format.name] = []; });
     found.forEach(function (entry) {
-      var folded = entry.record.c.id.toLowerCase();
+      var folded = entry.record.key.toLowerCase();
       shared[folded] = (shared[folded] || 0) + 1;
     });
     found.forEach(function (entry) {
-      var record = entry.record, wanted = record.c.id, key = wanted, n = 2;
+      var record = entry.record, wanted = record.key, key = wanted, n = 2;
       if (SERIES && shared[wanted.toLowerCase()] > 1) key = volumeKey(entry.key) + "-" + wanted;
       var base = key;
       while (taken[key.toLowerCase()]) key = base + "-" + n++;
       taken[key.toLowerCase()] = true;
-      var renamed = key !== wanted;
-      bib.push(renamed ? record.b.replace("{" + wanted + ",", "{" + key + ",") : record.b);
-      ris.push(renamed ? record.r.replace("\r\nID  - " + wanted + "\r\n", "\r\nID  - " + key + "\r\n") : record.r);
-      csl.push(JSON.stringify(cslItem(record, key)));
+      var values = { key: key, title: record.title, abstract: record.abstract, container: entry.volume };
+      FORMATS.forEach(function (format) {
+        if (has(record.texts, format.name)) texts[format.name].push(fill(format, record.texts[format.name], values));
+      });
     });
-    return {
-      bib: bib.join("\n"),
-      ris: ris.join("\r\n"),
-      csl: csl.length ? "[\n" + csl.join(",\n") + "\n]\n" : "[]\n",
-    };
+    var made = {};
+    FORMATS.forEach(function (format) { made[format.name] = joined(format, texts[format.name]); });
+    return made;
   }
 
   /* A series' volume folder (of a list key "<folder>/<slug>") as a citation key may hold it. */
@@ -375,13 +391,15 @@
     return key.slice(0, key.indexOf("/")).replace(/[^A-Za-z0-9_.:+-]+/g, "-").replace(/^-+|-+$/g, "") || "volume";
   }
 
-  /* Promise of the citations (bib, ris, csl: as the list exports them) of the paper whose page is at
-     ``href``, or of null: a paper page's Cite box offers them as downloads (cite.js), so that no paper
-     needs its own .ris and .csl.json files beside its page. */
+  /* Promise of {texts: the citations as the list exports them, by format name; formats: the manifest's} of
+     the paper whose page is at ``href``, or of null: a paper page's Cite box offers them as downloads
+     (cite.js), so that no paper needs its own .ris and .csl.json files beside its page. */
   function citationsOf(href) {
     var key = keyOf(href);
     if (!key) return Promise.resolve(null);
-    return recordOf(key).then(function (entry) { return entry.record ? exports([entry]) : null; });
+    return recordOf(key).then(function (entry) {
+      return entry.record ? { texts: exports([entry]), formats: FORMATS } : null;
+    });
   }
 
   function copyText(text, status, words) {
@@ -416,7 +434,7 @@
     this.share = page.querySelector("[data-reading-share]");
     this.copyStatus = page.querySelector("[data-reading-copy-status]");
     this.urls = {};
-    this.texts = { bib: "", ris: "", csl: "" };
+    this.texts = {};
     this.run = 0;
     this.refocus = null;  // after a removal: the place of the paper removed
   }
@@ -438,7 +456,7 @@
     for (var i = 0; i < tools.length; i++) {
       tools[i].addEventListener("click", function (event) {
         var format = event.currentTarget.getAttribute("data-reading-copy");
-        var text = format === "link" ? page.share.value : page.texts[format];
+        var text = format === "link" ? page.share.value : page.texts[format] || "";
         copyText(text, page.copyStatus, page.words);
       });
     }
@@ -482,15 +500,15 @@
     }
     var found = entries.filter(function (entry) { return entry.record; });
     this.texts = exports(found);
-    var types = { bib: "application/x-bibtex", ris: "application/x-research-info-systems",
-                  csl: "application/vnd.citationstyles.csl+json" };
-    Object.keys(types).forEach(function (format) {
+    FORMATS.forEach(function (format) {
       // The link has a file name to download to (data-reading-download) and, from here on, the file.
-      var link = page.page.querySelector("[data-reading-download$='." + (format === "csl" ? "csl.json" : format) + "']");
+      var link = page.page.querySelector("[data-reading-download$='" + format.suffix + "']");
+      if (!link) return;  // a format the theme offers no link for
       link.download = link.getAttribute("data-reading-download");
-      if (page.urls[format]) URL.revokeObjectURL(page.urls[format]);
-      page.urls[format] = URL.createObjectURL(new Blob([page.texts[format]], { type: types[format] + ";charset=utf-8" }));
-      link.href = page.urls[format];
+      if (page.urls[format.name]) URL.revokeObjectURL(page.urls[format.name]);
+      var file = new Blob([page.texts[format.name]], { type: format.type + ";charset=utf-8" });
+      page.urls[format.name] = URL.createObjectURL(file);
+      link.href = page.urls[format.name];
     });
   };
 
@@ -501,16 +519,16 @@
     title.className = "reading-item-title";
     title.id = "reading-item-" + number;
     if (entry.record) {
-      title.href = new URL(entry.record.u, entry.root).href;
-      title.textContent = entry.record.c.title;
+      title.href = new URL(entry.record.url, entry.root).href;
+      title.textContent = entry.record.title;
     } else {
       title.textContent = this.say("missing", { key: entry.key });
     }
     item.appendChild(title);
-    if (entry.record && entry.record.a.length) {
+    if (entry.record && entry.record.authors.length) {
       var names = document.createElement("p");
       names.className = "reading-item-authors";
-      names.textContent = entry.record.a.join(", ");
+      names.textContent = entry.record.authors.join(", ");
       item.appendChild(names);
     }
     if (SERIES && entry.volume) {

@@ -1,0 +1,169 @@
+"""The citation formats, declared once: each format's name, its files, how it writes one paper (from the
+paper's ``Reference``, reading.py) and how a file holds the papers' texts.
+
+Everything that writes citations goes through this table: the volume's files (``proceedings.bib``…,
+publish/__init__.py), the paper page's Cite box and the browser's records (reading_list.py), from which the
+reading list's exports and the Cite box's downloads are made. A new format is a module that writes a
+``Reference`` and one line in ``citation_formats``; the browser learns of it from the volume's manifest.
+
+A text the browser receives is in ``pieces``: literal text and, between each two pieces, the name of a value
+of the paper's record that fills the gap (``HOLES``): its key, which a reading list renames when two volumes'
+papers share one, its title and abstract, which the record holds once for every format and for showing, and the
+proceedings' title, which the volume's manifest holds once for all its papers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .apa import apa
+from .csl import csl_item
+from .reading import Reference
+from .ris import one_line, ris_record
+
+# Reference attributes a browser's text may leave for its record (the container: its manifest's title) to fill.
+HOLES = ("key", "title", "abstract", "container")
+_MARKS = range(0xE000, 0xF900)  # private-use characters: one marks each hole while a text is written
+_PRIVATE = re.compile("[\ue000-\uf8ff]")
+
+
+@dataclass(frozen=True)
+class FileLayout:
+    """How a file holds its papers' texts, in proceedings order: ``head``, the texts with ``between`` between
+    them, ``tail``; ``empty`` when there is none. A reading list's export is joined the same way."""
+
+    head: str = ""
+    between: str = ""
+    tail: str = ""
+    empty: str = ""
+
+    def join(self, texts: Iterable[str]) -> bytes:
+        # Each text encoded on its own: a volume's file never exists as one str (at 50,000 papers the citation
+        # files were the build's peak of memory, issue 29).
+        chunks: list[bytes] = []
+        for text in texts:
+            chunks += [(self.between if chunks else self.head).encode("utf-8"), text.encode("utf-8")]
+        return b"".join([*chunks, self.tail.encode("utf-8")]) if chunks else self.empty.encode("utf-8")
+
+
+def _json_string(value: str) -> str:
+    """``value`` as a JSON string's content, as json.dumps and JSON.stringify both write it."""
+    return json.dumps(value, ensure_ascii=False)[1:-1]
+
+
+@dataclass(frozen=True)
+class CitationFormat:
+    name: str  # what the browser and the reading list's page call it ("bib": data-reading-copy="bib")
+    suffix: str  # of its files: proceedings.bib, a paper's <slug>.ris, reading-list.csl.json
+    mime: str
+    layout: FileLayout
+    write: Callable[[Reference], str]  # one paper as the volume's file has it
+    # One paper alone (a Cite box's download, a reading list), where it says more than the volume's file.
+    alone: Callable[[Reference], str] | None = None
+    holes: tuple[str, ...] = ()  # which of HOLES the browser may fill
+    written: Callable[[str], str] = str  # how the text holds a value: RIS on one line, CSL-JSON escaped
+    json: bool = False  # a JSON text: the browser fills a hole with the value as a JSON string's content
+    browser: bool = True  # the browser's records carry it (the reading list exports it)
+    kept: bool = False  # a paper's text is kept once written (BibTeX's: the page shows it too)
+
+    def __post_init__(self) -> None:
+        if self.kept and self.alone:  # a kept text is the volume file's, and serves the browser too
+            raise ValueError(f"the {self.name} format is kept: it has no text of its own for a paper alone")
+
+    @property
+    def path(self) -> str:
+        return f"proceedings{self.suffix}"
+
+    def filling(self, value: str) -> str:
+        """What fills a hole of ``value`` (reading-list.js does the same)."""
+        return _json_string(value) if self.json else value
+
+    def pieces(self, ref: Reference, alone: bool = False) -> tuple[str, ...]:
+        """The paper's text as literal pieces with a hole's name between each two: a hole for each of
+        ``holes`` that the paper has and the format writes as the browser fills it (RIS writes an abstract
+        of two paragraphs on one line: that one stays in the text)."""
+        write = (self.alone or self.write) if alone else self.write
+        holes = [name for name in self.holes if self._fills(getattr(ref, name))]
+        if not holes:
+            return (write(ref),)
+        marks = _free_marks(ref, len(holes))
+        marked: dict[str, Any] = dict(zip(holes, marks))
+        text = write(dataclasses.replace(ref, **marked))
+        named = dict(zip(marks, holes))
+        return tuple(named.get(piece, piece) if n % 2 else piece
+                     for n, piece in enumerate(re.split(f"({'|'.join(marks)})", text)))
+
+    def text(self, ref: Reference, alone: bool = False) -> str:
+        """The paper's text (``pieces`` filled from the reference, as the browser fills them)."""
+        return self.fill(self.pieces(ref, alone), {name: getattr(ref, name) for name in HOLES})
+
+    def fill(self, pieces: tuple[str, ...], values: Mapping[str, str]) -> str:
+        return "".join(self.filling(values[piece]) if n % 2 else piece for n, piece in enumerate(pieces))
+
+    def _fills(self, value: str) -> bool:
+        # An empty value is no hole: a format leaves out the line or key of a value it does not have.
+        return bool(value) and self.written(value) == self.filling(value)
+
+
+def citation_formats(bibtex: Callable[[Reference], str]) -> tuple[CitationFormat, ...]:
+    """Every format, in the order the volume's files are listed; ``bibtex`` is the volume's BibTeX writer
+    (it knows the site's macros and warns about the page)."""
+    return (
+        CitationFormat("bib", ".bib", "application/x-bibtex", FileLayout(between="\n"), bibtex, holes=("key",),
+                       kept=True),
+        CitationFormat("ris", ".ris", "application/x-research-info-systems", FileLayout(between="\r\n"), ris_record,
+                       holes=HOLES, written=one_line),
+        CitationFormat("csl", ".csl.json", "application/vnd.citationstyles.csl+json",
+                       FileLayout("[\n", ",\n", "\n]\n", "[]\n"), _csl, _csl_alone, holes=HOLES, written=_json_string,
+                       json=True),
+        CitationFormat("apa", ".apa.txt", "text/plain", FileLayout(between="\n", tail="\n"), lambda ref: apa(ref)[0],
+                       browser=False),
+    )
+
+
+def browser_formats(formats: Iterable[CitationFormat]) -> list[dict[str, Any]]:
+    """What reading-list.js needs to know of each format the records carry (the volume's manifest)."""
+    return [{"name": f.name, "suffix": f.suffix, "type": f.mime, "json": f.json,
+             **dataclasses.asdict(f.layout)} for f in formats if f.browser]
+
+
+def _csl(ref: Reference) -> str:
+    return json.dumps(csl_item(ref), ensure_ascii=False)
+
+
+def _csl_alone(ref: Reference) -> str:
+    """A paper's own item has its abstract, which the volume's file leaves out (csl.py); written without
+    spaces (as JSON.stringify writes it: a reading list's export and a Cite box's download were so written)."""
+    return json.dumps(csl_item(ref, abstract=True), ensure_ascii=False, separators=(",", ":"))
+
+
+def _free_marks(ref: Reference, count: int) -> list[str]:
+    """``count`` marks, none a character of the reference (a text pasted from a PDF may hold private-use ones)."""
+    text = "".join(_texts(ref))
+    if not _PRIVATE.search(text):  # as nearly always: the first ones
+        return [chr(code) for code in _MARKS[:count]]
+    return list(itertools.islice((mark for mark in map(chr, _MARKS) if mark not in text), count))
+
+
+def _texts(value: Any) -> list[str]:
+    """Every text a reference holds, its details' and their authors' too (a format writes nothing else but its
+    own words)."""
+    found: list[str] = []
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, (tuple, list)):
+            todo.extend(item)
+        elif isinstance(item, Mapping):
+            todo.extend(item.values())
+        elif hasattr(item, "__dict__"):  # a dataclass (the reference, an author); a date has none
+            todo.extend(vars(item).values())
+    return found

@@ -1,0 +1,343 @@
+"""The context each page template gets, one TypedDict per template (as MkDocs' ``TemplateContext``).
+
+Each field says what it holds (``Annotated[type, description]``); docs/themes.md's variable tables are made
+from these (``python -m generator.render.contexts`` writes them in), and tests/test_contexts.py keeps the two
+equal and checks that every page type hands its template exactly the variables its TypedDict names.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any, NotRequired, TypedDict, get_origin, get_type_hints
+
+from markupsafe import Markup
+
+from generator.derive.people import Person
+from generator.model.paper import RenderedPaper, Tag
+from generator.render.people_topics import TagPage
+from generator.render.site_info import SiteInfo
+
+
+class PageContext(TypedDict):
+    """What every template sees."""
+
+    site: Annotated[SiteInfo, (
+        "the proceedings: `site.title`, `site.description` (may be empty), `site.language` (the config's "
+        'tag, for `lang`), `site.base_url` (may be empty), `site.date` (`YYYY-MM-DD` or empty), '
+        '`site.paper_count`, `site.author_count` (people with an author page; 0 when no page names its '
+        "authors), `site.version` (of Proceedings), `site.short_title` (the header's name: the config's "
+        "`short_title`, else the @proceedings' short name and year, else the title), `site.volume` (the "
+        "Volume: `.number`, `.venue` — empty when it is the title —, `.place`, `.days` — the meeting's "
+        'first and last days, or none —, `.editors`, `.source`), `site.series` (in a volume of an '
+        "archive: the series' title, whose home is `{{ root }}../index.html`; else empty)")]
+    root: Annotated[str, (
+        'the way back to the site\'s root from this page: `""`, `"../"`, or on `404.html` the absolute '
+        'path of the site (`/repo/`). Write every link as `{{ root }}path`, so the site works from disk, '
+        'from a server and under a GitHub Pages project path')]
+    feed_url: Annotated[str, (
+        '`"feed.xml"` when the site has a feed (the config has a `date`), else `""`')]
+    interface_language: Annotated[str, (
+        "the language of the interface text: `en`, or the catalogue's (`zh-Hans-CN`)")]
+
+
+class IndexContext(TypedDict):
+    """What ``index.html`` sees beside every template's."""
+
+    papers: Annotated[Sequence[RenderedPaper], (
+        'every paper on the page, in proceedings order (none when the volume is split)')]
+    groups: NotRequired[Annotated[list[Any], (
+        'the groups on the page, in the programme\'s order: each has `name` (`""` for the papers that name'
+        ' no group, shown as "Other papers"), `kind` (`section`, `sessions`, `track` or `topic`), '
+        "`anchor` (its heading's id), `papers` (listed here: a paper in several sessions is listed once, "
+        'under its first), `also` (the papers in it listed under an earlier group), `count` (both), '
+        '`when` (the `(field, value)` pairs of `day`, `time`, `room` that all its papers share), `start` '
+        "(its first paper's number), and `part`, `parts` (a group cut into parts: 2 of 3)")]]
+    group_index: NotRequired[Annotated[list[tuple[str, str]], (
+        '`(name, link)` of each group, for the index at the top (shown when there are two or more)')]]
+    contents: NotRequired[Annotated[list[Any], (
+        'only when the volume is split: each group as `name`, `kind`, `count` (its papers) and `links` '
+        '(where each of its parts is, from the root: `contents/<page>.html#<anchor>`)')]]
+    award_count: Annotated[int, (
+        'the papers with an award or a nomination (the count line links `awards.html` when there is one)')]
+    tracks: NotRequired[Annotated[list[str], (
+        "the papers' tracks, in the order the volume names them: with two or more, a hidden "
+        '`.track-filter` `<select>` that `assets/track-filter.js` shows and applies (an item names its '
+        'tracks in `data-track`, `a\\|b`)')]]
+
+
+class ContentsContext(TypedDict):
+    """What ``contents.html`` sees beside every template's."""
+
+    groups: Annotated[list[Any], (
+        "the groups (or parts) on this page, as `index.html`'s")]
+    papers: Annotated[Sequence[RenderedPaper], (
+        'the papers it lists, in order (a paper in two sessions once, under its first)')]
+    previous: Annotated[Any, (
+        'the paths of the contents pages before and after it, or `none`')]
+    next: Annotated[Any, (
+        'the paths of the contents pages before and after it, or `none`')]
+
+
+class PaperContext(TypedDict):
+    """What ``paper.html`` sees beside every template's."""
+
+    paper: Annotated[RenderedPaper, (
+        'the paper')]
+    previous: Annotated[Any, (
+        'the papers before and after it in the proceedings, or `none` at either end')]
+    next: Annotated[Any, (
+        'the papers before and after it in the proceedings, or `none` at either end')]
+    meta: Annotated[list[Any], (
+        'its Google Scholar (`citation_*`) and Open Graph meta tags: each has `attribute` (`name` or '
+        '`property`), `key` and `content`; `og:description` is not among them: `base.html` gives the '
+        'page\'s description tag both names (`name="description" property="og:description"`) when `meta` '
+        'is defined')]
+    bibtex: Annotated[str, (
+        'its BibTeX entry, as text')]
+    apa: Annotated[Markup, (
+        "its reference in APA style, as HTML (the proceedings' title in `<i>`, everything else escaped "
+        'text)')]
+    related: Annotated[Sequence[RenderedPaper], (
+        'a few papers with similar titles and abstracts (may be empty)')]
+
+
+class TagContext(TypedDict):
+    """What ``tag.html`` sees beside every template's."""
+
+    tag: Annotated[Tag, (
+        'the topic: `tag.name`, `tag.slug`')]
+    papers: Annotated[Sequence[RenderedPaper], (
+        "the topic's papers on this page")]
+    count: Annotated[int, (
+        'how many papers the topic has in all')]
+    pagination: Annotated[dict[str, Any], (
+        'as above')]
+
+
+class TagsContext(TypedDict):
+    """What ``tags.html`` sees beside every template's."""
+
+    tags: Annotated[list[TagPage], (
+        'every topic, by name; each has `tag` (`name`, `slug`), `papers` (all its papers) and `url`')]
+
+
+class AuthorContext(TypedDict):
+    """What ``author.html`` sees beside every template's."""
+
+    author: Annotated[Person[RenderedPaper], (
+        'the person: `name` (as most often written), `names` (every spelling, with counts), `slug`, '
+        '`url`, `affiliations` (as the papers give them), `orcid` (may be empty), `papers` (all of them)')]
+    papers: Annotated[Sequence[RenderedPaper], (
+        "the author's papers on this page, in proceedings order")]
+    count: Annotated[int, (
+        'how many papers the author has in all')]
+    pagination: Annotated[dict[str, Any], (
+        'as above')]
+
+
+class AuthorsContext(TypedDict):
+    """What ``authors.html`` sees beside every template's."""
+
+    authors: Annotated[list[Person[RenderedPaper]], (
+        'the authors on this page, each as `author` above')]
+    count: Annotated[int, (
+        'how many authors there are in all')]
+    pagination: Annotated[dict[str, Any], (
+        'as above')]
+
+
+class AwardsContext(TypedDict):
+    """What ``awards.html`` sees beside every template's."""
+
+    awards: Annotated[list[Any], "(heading, papers) of each award and nomination, awards first"]
+    papers: Annotated[Sequence[RenderedPaper], "every paper on the page, in the order listed"]
+
+
+class RedirectContext(TypedDict):
+    """What ``redirect.html`` sees beside every template's."""
+
+    paper: Annotated[RenderedPaper, "the paper it leads to"]
+    target: Annotated[str, "its page, relative to this one, encoded"]
+    canonical: Annotated[str, "its absolute address with a base URL, else `target`"]
+
+
+class SeriesContext(TypedDict):
+    """What every page of a series sees beside every template's (``site`` is the series)."""
+
+    series: Annotated[SiteInfo, "the series, as `site` (the name themes written before gave it)"]
+    volumes: Annotated[list[Any], "the volumes, newest first (series/layout.py's SeriesVolume)"]
+    search_volumes: Annotated[list[dict[str, str]], "each volume's `path` and `title`, for the search box"]
+
+
+class PeopleContext(SeriesContext):
+    """What ``people.html`` sees."""
+
+    people: Annotated[list[Person], "this page's people"]
+    count: Annotated[int, "every person of the series"]
+    pagination: Annotated[dict[str, Any], "this page's place among the index's pages"]
+
+
+class PersonContext(SeriesContext):
+    """What ``person.html`` sees."""
+
+    person: Annotated[Person, "the person across volumes"]
+
+
+
+class EmptyContext(TypedDict):
+    """A page that sees only what every template sees."""
+
+
+# The partials: what each needs of the template that includes it (its context is the includer's).
+
+class PaperPartial(TypedDict):
+    """``_authors_line.html``: the names under a title in a list."""
+
+    paper: Annotated[RenderedPaper, "the paper"]
+
+
+class PaperDetailsPartial(PaperPartial):
+    """``_paper_details.html`` and ``_corrections.html``: on a paper's page."""
+
+    root: Annotated[str, "the way back to the site's root"]
+
+
+class PaperItemPartial(PaperDetailsPartial):
+    """``_paper_item.html``: a paper in a list."""
+
+    heading: NotRequired[Annotated[str, "the tag of its title (`h3` under a group's heading), else `h2`"]]
+    show_tags: NotRequired[Annotated[bool, "whether it shows its topics"]]
+
+
+class PaperListPartial(TypedDict):
+    """``_paper_list.html``: the numbered list of the topic and author pages."""
+
+    papers: Annotated[Sequence[RenderedPaper], "the papers on the page"]
+    pagination: Annotated[dict[str, Any], "the page's place among the list's pages"]
+    root: Annotated[str, "the way back to the site's root"]
+    heading: NotRequired[Annotated[str, "the tag of each title"]]
+    show_tags: NotRequired[Annotated[bool, "whether each paper shows its topics"]]
+
+
+class PaginationPartial(TypedDict):
+    """``_pagination.html``: the links to a list's other pages."""
+
+    pagination: Annotated[dict[str, Any], "the page's place among the list's pages"]
+    root: Annotated[str, "the way back to the site's root"]
+
+
+class GroupsPartial(TypedDict):
+    """``_contents_title.html``: the contents' groups."""
+
+    groups: Annotated[list[Any], "the groups on the page"]
+
+
+class ContentsGroupsPartial(GroupsPartial):
+    """``_contents_groups.html``: the papers of a contents page under their groups."""
+
+    grouped: Annotated[bool, "whether the groups have headings"]
+    root: Annotated[str, "the way back to the site's root"]
+
+
+class ProgrammePartial(TypedDict):
+    """``_programme.html``: a group's and a session's names, times and rooms."""
+
+    root: Annotated[str, "the way back to the site's root"]
+    group_links: Annotated[dict[str, str], "a group's name → its heading in the contents"]
+    session_names: Annotated[dict[str, str], "a session's id → its words"]
+
+
+class SearchPartial(TypedDict):
+    """``_search.html``: the search box of every page's header."""
+
+    root: Annotated[str, "the way back to the site's root"]
+    volumes: NotRequired[Annotated[list[Any], "a series' volumes (its box's filter)"]]
+    search_volumes: NotRequired[Annotated[list[dict[str, str]], "a series' volumes, for `data-volumes`"]]
+
+
+class RootPartial(TypedDict):
+    """``_volume_cite.html``: the volume's citation files."""
+
+    root: Annotated[str, "the way back to the site's root"]
+
+
+PARTIALS: dict[str, type] = {
+    "_authors_line.html": PaperPartial, "_paper_details.html": PaperDetailsPartial,
+    "_corrections.html": PaperDetailsPartial, "_paper_item.html": PaperItemPartial,
+    "_paper_list.html": PaperListPartial, "_pagination.html": PaginationPartial,
+    "_contents_title.html": GroupsPartial, "_contents_groups.html": ContentsGroupsPartial,
+    "_programme.html": ProgrammePartial, "_search.html": SearchPartial, "_volume_cite.html": RootPartial,
+    # Words only: they read nothing of the page.
+    "_cite_messages.html": EmptyContext, "_link_labels.html": EmptyContext, "_reading_list.html": EmptyContext,
+    "_reading_messages.html": EmptyContext, "_search_messages.html": EmptyContext,
+}
+
+# Each page template → its context beside ``PageContext``.
+CONTEXTS: dict[str, type] = {
+    "index.html": IndexContext, "contents.html": ContentsContext, "paper.html": PaperContext,
+    "tag.html": TagContext, "tags.html": TagsContext, "author.html": AuthorContext, "authors.html": AuthorsContext,
+    "awards.html": AwardsContext, "redirect.html": RedirectContext, "404.html": EmptyContext,
+    "search.html": EmptyContext, "reading-list.html": EmptyContext, "series.html": SeriesContext,
+    "series-search.html": SeriesContext, "series-reading-list.html": SeriesContext, "people.html": PeopleContext,
+    "person.html": PersonContext,
+}
+# The tables of docs/themes.md: its heading → the context and the table's first column's name.
+DOCUMENTED: dict[str, tuple[type, str]] = {
+    "Every template": (PageContext, "name"), "`index.html`": (IndexContext, "variable"),
+    "`contents.html`": (ContentsContext, "variable"), "`paper.html`": (PaperContext, "variable"),
+    "`tag.html`": (TagContext, "variable"), "`tags.html`": (TagsContext, "variable"),
+    "`author.html`": (AuthorContext, "variable"), "`authors.html`": (AuthorsContext, "variable"),
+}
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "themes.md"
+
+
+def variables(context: type) -> dict[str, str]:
+    """Each variable of a context → what it holds."""
+    hints = get_type_hints(context, include_extras=True)
+    return {name: _description(hint) for name, hint in hints.items()}
+
+
+def required(context: type) -> set[str]:
+    """The variables a context always holds (not ``NotRequired``: this module's annotations are strings, which
+    ``__required_keys__`` cannot read)."""
+    hints = get_type_hints(context, include_extras=True)
+    return {name for name, hint in hints.items() if get_origin(hint) is not NotRequired}
+
+
+def _description(hint: Any) -> str:
+    while not hasattr(hint, "__metadata__"):  # NotRequired[Annotated[…]]
+        hint = hint.__args__[0]
+    return str(hint.__metadata__[0])
+
+
+def table(context: type, first: str) -> str:
+    """The context as docs/themes.md's table: one row per variable, those with one description on one row."""
+    rows: list[tuple[list[str], str]] = []
+    for name, description in variables(context).items():
+        if rows and rows[-1][1] == description:
+            rows[-1][0].append(name)
+        else:
+            rows.append(([name], description))
+    lines = [f"| {first} | what it is |", "|---|---|"]
+    lines += [f"| {', '.join(f'`{name}`' for name in names)} | {description} |" for names, description in rows]
+    return "\n".join(lines) + "\n"
+
+
+def documented(text: str) -> str:
+    """docs/themes.md's text with each table of ``DOCUMENTED`` made from its context."""
+    for heading, (context, first) in DOCUMENTED.items():
+        section = re.compile(rf"(^### {re.escape(heading)}\n(?:(?!^#).*\n)*?)"  # the heading, then prose
+                             rf"^\| {first} \| what it is \|\n(?:^\|.*\n)+", re.M)  # the table, to its end
+        match = section.search(text)
+        if match is None:
+            raise ValueError(f"docs/themes.md has no table under {heading}")
+        text = text[:match.start()] + match.group(1) + table(context, first) + text[match.end():]
+    return text
+
+
+if __name__ == "__main__":  # python -m generator.render.contexts: write the tables into docs/themes.md
+    docs = Path(sys.argv[1]) if len(sys.argv) > 1 else DOCS
+    docs.write_text(documented(docs.read_text(encoding="utf-8")), encoding="utf-8")

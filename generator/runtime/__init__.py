@@ -1,0 +1,1 @@
+"""What every build layer runs on: the build cache, the executor of parallel work, writing the site atomically."""

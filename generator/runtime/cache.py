@@ -1,0 +1,293 @@
+"""The build cache: work a previous build did, kept for a build whose inputs are the same.
+
+A warm rebuild of unchanged papers would spend most of its time redoing
+work whose inputs did not move: rendering abstracts, relating papers,
+building the search index. This cache keeps the results of the last build
+in ``<content>/.proceedings-cache/`` (beside the pages, never in the site;
+it ignores itself for git) and hands them back when the inputs match.
+
+It can never make a wrong site:
+
+* every entry is keyed by a digest of *all* its inputs, and every key
+  includes a digest of the generator's own source code, the versions of the
+  libraries that shape the output, and the Python version, so an edit to the
+  renderer or an upgrade is a miss, not a stale hit;
+* every entry file carries a digest of its payload, checked on reading: a
+  truncated or altered file is a miss (and is removed). The digest is keyed
+  with a secret of this user's (``cache-key`` in ``$XDG_CACHE_HOME/proceedings/``,
+  never in the content folder), so a cache that came with someone else's
+  content folder — committed, or forged to publish its own HTML — is a miss
+  too: only a cache this user's builds wrote is trusted (runtime/sealed.py);
+* entries are plain JSON or bytes, never pickles: a cache that came with
+  someone else's content folder cannot run code;
+* a cache that cannot be read or written (read-only folder, disk full) is
+  a miss and never fails the build.
+
+Each kind of entry keeps only its latest key, so the folder does not grow. No
+step holds a large entry as one string: the rendered abstracts (JSON that
+``json`` would hold several times over while reading it) are split into
+up to 256 shard files read only when a record of theirs is asked for, and the
+search index is written and read in chunks.
+``proceedings build --no-cache`` neither reads nor writes it; deleting the
+folder is always safe.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import platform
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path, PurePath
+from typing import Any
+
+from generator.runtime.sealed import (FORMAT, copy_checked, copy_in, header_of, key_file, read_checked, remove,
+                                       secret_key, write_atomically)
+
+CACHE_DIR = ".proceedings-cache"
+# Libraries whose version can change a byte of the site.
+_LIBRARIES = ("markdown-it-py", "mdit-py-plugins", "latex2mathml", "pylatexenc", "lunr", "Jinja2", "MarkupSafe",
+              "PyYAML", "mkdocs", "Babel")
+_GENERATOR = Path(__file__).resolve().parent.parent  # the whole package
+_README = (b"This folder is a cache of proceedings builds (rendered abstracts, related papers, the search\n"
+           b"index). Deleting it is always safe; `proceedings build --no-cache` ignores it.\n")
+
+
+def digest(*parts: str | bytes) -> str:
+    """A hex digest of the parts, each length-prefixed so that ("ab", "c") ≠ ("a", "bc")."""
+    hasher = hashlib.blake2b(digest_size=20)
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
+        hasher.update(len(data).to_bytes(8, "little"))
+        hasher.update(data)
+    return hasher.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """The generator's source and theme-independent dependencies: what every key starts from."""
+    parts: list[str | bytes] = [str(FORMAT), platform.python_version()]
+    for name in _LIBRARIES:
+        try:
+            parts.append(f"{name}={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            parts.append(f"{name}=none")
+    for path in sorted(_GENERATOR.rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".yaml", ".json", ".txt", ".po"):
+            parts += [path.relative_to(_GENERATOR).as_posix(), path.read_bytes()]
+    return digest(*parts)
+
+
+class BuildCache:
+    """Digest-keyed entries in one folder; ``BuildCache(None)`` is a cache that always misses."""
+
+    def __init__(self, folder: Path | None):
+        # Without the user's secret no entry could be told from a forged one: no cache at all.
+        self.folder = folder if secret_key(key_file()) is not None else None
+        self.hits: list[str] = []
+        self.misses: list[str] = []
+
+    @classmethod
+    def for_content(cls, content_dir: Path, enabled: bool = True) -> BuildCache:
+        return cls(content_dir / CACHE_DIR if enabled else None)
+
+    @property
+    def enabled(self) -> bool:
+        return self.folder is not None
+
+    def key(self, *parts: str | bytes) -> str:
+        return digest(code_digest(), *parts)
+
+    # -- bytes ------------------------------------------------------------------
+
+    def load_bytes(self, kind: str, key: str) -> bytes | None:
+        data = self._read(self._path(kind, key))
+        (self.hits if data is not None else self.misses).append(kind)
+        return data
+
+    def store_bytes(self, kind: str, key: str, data: bytes) -> None:
+        if self.folder is not None:
+            self._store(kind, key, lambda target: write_atomically(target, header_of(data), data))
+
+    # -- large files, in chunks ---------------------------------------------------
+
+    def copy_out(self, kind: str, key: str, target: Path) -> bool:
+        """Copy an entry's bytes to ``target`` without holding them in memory; False (and
+        nothing written) when the entry is missing or damaged."""
+        found = self.folder is not None and copy_checked(self._path(kind, key), target)
+        (self.hits if found else self.misses).append(kind)
+        return found
+
+    def store_file(self, kind: str, key: str, source: Path) -> None:
+        """Keep the bytes of the file ``source`` as an entry, read in chunks."""
+        if self.folder is not None:
+            self._store(kind, key, lambda target: copy_in(source, target))
+
+    # -- JSON -------------------------------------------------------------------
+
+    def load_json(self, kind: str, key: str) -> Any:
+        data = self.load_bytes(kind, key)
+        if data is None:
+            return None
+        try:
+            return json.loads(data)
+        except ValueError:  # cannot happen with a checked digest, unless our own writer was wrong
+            self.hits.pop()
+            self.misses.append(kind)
+            return None
+
+    def store_json(self, kind: str, key: str, value: Any) -> None:
+        if self.folder is not None:
+            self.store_bytes(kind, key, _json_bytes(value))
+
+    # -- files --------------------------------------------------------------------
+
+    def _path(self, kind: str, key: str) -> Path:
+        assert self.folder is not None
+        return self.folder / f"{kind}-{key}"
+
+    def _store(self, kind: str, key: str, write: Any) -> None:
+        """Write one entry with ``write(path)`` and drop the kind's other entries."""
+        try:
+            self._prepare()
+            target = self._path(kind, key)
+            write(target)
+            self.drop_others(kind, target)
+        except OSError:
+            pass  # a cache that cannot be written is only slower
+
+    def drop_others(self, kind: str, keep: Path) -> None:
+        """One entry per kind: the latest (a file, or a folder of shards)."""
+        assert self.folder is not None
+        for other in self.folder.glob(f"{kind}-*"):
+            if other != keep:
+                remove(other)
+
+    def _read(self, path: Path) -> bytes | None:
+        if self.folder is None:
+            return None
+        return read_checked(path)
+
+    def _prepare(self) -> None:
+        assert self.folder is not None
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for name, text in ((".gitignore", b"*\n"), ("README", _README),
+                           ("CACHEDIR.TAG", b"Signature: 8a477f597d28d172789f06886806bc55\n")):
+            if not (self.folder / name).exists():
+                write_atomically(self.folder / name, text)
+
+
+def _json_bytes(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+class EntryCache:
+    """One cache entry holding many small records, each under its own digest (rendered abstracts).
+
+    The entry is a folder of up to 256 shard files (by the first byte of a digest of the record
+    key), each a checksummed JSON object read the first time one of its records is asked for:
+    no step holds the whole entry as one string. ``get`` and ``put`` work in memory; ``save``
+    writes the records this build used (and only those, so the entry does not grow), rewriting
+    only the shards whose records changed, and forgets them all.
+    """
+
+    def __init__(self, cache: BuildCache, kind: str, *key_parts: str):
+        self.cache, self.kind = cache, kind
+        self.key = cache.key(kind, *key_parts)
+        self._found: dict[str, dict[str, Any]] = {}  # shard → its records on disk, once read
+        self._used: dict[str, dict[str, Any]] = {}  # shard → the records this build used or made
+        self._changed: set[str] = set()
+
+    @property
+    def folder(self) -> Path | None:
+        return self.cache._path(self.kind, self.key) if self.cache.enabled else None
+
+    def get(self, record_key: str) -> Any:
+        shard = _shard(record_key)
+        found = self._found.get(shard)
+        if found is None:
+            found = self._found[shard] = self._load(shard)
+        value = found.get(record_key)
+        if value is not None:
+            self._used.setdefault(shard, {})[record_key] = value
+        return value
+
+    def put(self, record_key: str, value: Any) -> None:
+        shard = _shard(record_key)
+        self._used.setdefault(shard, {})[record_key] = value
+        self._changed.add(shard)
+
+    def save(self) -> None:
+        folder = self.folder
+        if folder is not None:
+            try:
+                self._write(folder)
+                self.cache.drop_others(self.kind, folder)
+            except OSError:
+                pass  # a cache that cannot be written is only slower
+        self._found, self._used, self._changed = {}, {}, set()
+
+    def _load(self, shard: str) -> dict[str, Any]:
+        folder = self.folder
+        data = read_checked(folder / shard) if folder is not None else None
+        try:
+            found = json.loads(data) if data is not None else None
+        except ValueError:  # cannot happen with a checked digest, unless our own writer was wrong
+            found = None
+        return found if isinstance(found, dict) else {}
+
+    def _write(self, folder: Path) -> None:
+        self.cache._prepare()
+        if folder.is_file() or folder.is_symlink():
+            folder.unlink()
+        folder.mkdir(exist_ok=True)
+        for path in folder.iterdir():  # shards no record of this build is in
+            if path.name not in self._used:
+                remove(path)
+        for shard, used in self._used.items():
+            if shard in self._changed or len(used) != len(self._found.get(shard, {})):
+                data = _json_bytes(used)
+                write_atomically(folder / shard, header_of(data), data)
+
+
+def _shard(record_key: str) -> str:
+    return hashlib.blake2b(record_key.encode("utf-8", "surrogatepass"), digest_size=1).hexdigest()
+
+
+# -- rendered papers as cache records ----------------------------------------------
+
+def paper_key(paper: Any) -> str:
+    """A paper's record key: every field of it, so any edit is a miss. Of its page file, only the
+    name counts: the same content folder given as ``content`` or as an absolute path is one cache."""
+    values = [getattr(paper, name) for name in _field_names(paper.__class__)]
+    return digest(repr([value.name if isinstance(value, PurePath) else value for value in values]))
+
+
+@lru_cache(maxsize=None)
+def _field_names(kind: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(kind))
+
+
+def rendered_record(rendered: Any, diagnostics: list) -> dict | None:
+    """A RenderedPaper (less its Paper) and the problems found rendering it, as JSON; None if not plain text."""
+    values = {f.name: getattr(rendered, f.name) for f in dataclasses.fields(rendered) if f.name != "paper"}
+    problems = [d.to_record() for d in diagnostics]
+    if not all(isinstance(v, str) for v in values.values()) \
+            or not all(isinstance(d.path, (str, type(None))) for d in diagnostics):
+        return None
+    return {"fields": values, "problems": problems}
+
+
+def from_rendered_record(paper: Any, record: Any, rendered_type: type, diagnostic_type: Any) -> tuple | None:
+    """(RenderedPaper, diagnostics) again from a record, or None when the record does not fit the type."""
+    try:
+        names = {f.name for f in dataclasses.fields(rendered_type)} - {"paper"}
+        fields = record["fields"]
+        if set(fields) != names:
+            return None  # RenderedPaper gained or lost a field since: render again
+        return (rendered_type(paper=paper, **fields),
+                [diagnostic_type.from_record(problem) for problem in record["problems"]])
+    except (TypeError, KeyError, ValueError):
+        return None

@@ -1,0 +1,64 @@
+"""The size policy: how much work it takes before the build moves it out of this process.
+
+Every choice between inline, forked and fresh-process execution (runtime/executor.py) is made
+here, from these numbers and nothing else. The numbers only trade time and memory: whichever
+way a piece of work runs, it makes the same bytes.
+
+``PROCEEDINGS_SIZES=large`` in the environment makes every volume take the paths a large one
+takes (the tests' way to drive them on a small volume, and a way to reproduce a large build's
+behaviour on a small one).
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from dataclasses import dataclass
+
+from generator.errors import ProceedingsError
+
+ENVIRONMENT = "PROCEEDINGS_SIZES"
+
+
+class Cost(enum.Enum):
+    """What one item of a piece of work costs, beside what starting a worker costs."""
+
+    HEAVY = "heavy"  # deriving an entry's title and tags, rendering an abstract or a template's file
+    LIGHT = "light"  # reading or writing a page, scoring a paper's neighbours: a worker must have many to pay
+
+
+@dataclass(frozen=True)
+class SizePolicy:
+    # Items from which a piece of work is split over forked workers. Below, this process does it
+    # alone: a fork, and gathering its results back, would cost more than the share it takes.
+    heavy_split: int = 500
+    light_split: int = 2_000
+    # Papers from which a job that runs beside the render stage (the search index, the template
+    # workers) is a fresh process sent only what it needs, not a fork. A forked child shares this
+    # process's memory only until either writes to it, and the render stage touches every paper
+    # (reading an object writes its reference count): the child's share of a large volume is
+    # copied and counted twice. A fresh process costs a fork server and sending the items, which a
+    # small volume does not earn back.
+    fresh_from: int = 20_000
+
+    def splits(self, cost: Cost, items: int) -> bool:
+        """Whether ``items`` items of work of this cost are worth workers of their own."""
+        return items >= (self.heavy_split if cost is Cost.HEAVY else self.light_split)
+
+    def fresh(self, papers: int) -> bool:
+        """Whether jobs beside the render stage of a volume of ``papers`` papers are fresh processes."""
+        return papers >= self.fresh_from
+
+
+DEFAULT = SizePolicy()
+# Every volume as a large one: work is split and its jobs are fresh processes from a single item.
+LARGE = SizePolicy(heavy_split=1, light_split=1, fresh_from=1)
+NAMED = {"default": DEFAULT, "large": LARGE}
+
+
+def current() -> SizePolicy:
+    """The policy this process runs by: ``DEFAULT``, unless the environment names another."""
+    name = os.environ.get(ENVIRONMENT, "").strip().lower() or "default"
+    if name not in NAMED:
+        raise ProceedingsError(f"{ENVIRONMENT}={name!r} in the environment: expected one of {', '.join(NAMED)}")
+    return NAMED[name]

@@ -1,0 +1,175 @@
+"""One executor (runtime/executor.py) chosen by one size policy (runtime/sizes.py): work runs inline,
+forked or in a fresh process as the policy says, the bytes are the same whichever way, and no other module
+starts a process or compares a size."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, copy_content
+from generator.commands.build import build
+from generator.reporter import Reporter
+from generator.errors import ProceedingsError
+from generator.runtime import executor as executor_module
+from generator.runtime import sizes
+from generator.runtime.executor import Executor
+from generator.runtime.sizes import DEFAULT, LARGE, Cost
+
+MARK = "set in this process"
+
+
+def _pids(items: list[int]) -> list[int]:
+    return [os.getpid() for _ in items]
+
+
+def _sees_mark(items, suffix: str) -> tuple[bool, int, list[str]]:
+    """A fed job: whether it sees what the test set in this process, where it ran, and its items."""
+    return hasattr(executor_module, "_test_mark"), os.getpid(), [f"{item}{suffix}" for item in items]
+
+
+def test_the_policy_is_the_default_unless_the_environment_names_another(monkeypatch):
+    monkeypatch.delenv(sizes.ENVIRONMENT, raising=False)
+    assert sizes.current() == DEFAULT and Executor(2).policy == DEFAULT
+    monkeypatch.setenv(sizes.ENVIRONMENT, "Large")
+    assert sizes.current() == LARGE and Executor(2).policy == LARGE
+    monkeypatch.setenv(sizes.ENVIRONMENT, "huge")
+    with pytest.raises(ProceedingsError, match="PROCEEDINGS_SIZES='huge'.*default, large"):
+        Executor(2)
+
+
+def test_the_policy_splits_costly_work_sooner_than_cheap_work_and_goes_fresh_for_large_volumes():
+    assert DEFAULT.heavy_split < DEFAULT.light_split < DEFAULT.fresh_from
+    assert DEFAULT.splits(Cost.HEAVY, DEFAULT.heavy_split) and not DEFAULT.splits(Cost.HEAVY, DEFAULT.heavy_split - 1)
+    assert not DEFAULT.splits(Cost.LIGHT, DEFAULT.heavy_split)
+    assert DEFAULT.fresh(DEFAULT.fresh_from) and not DEFAULT.fresh(DEFAULT.fresh_from - 1)
+    assert LARGE.splits(Cost.LIGHT, 1) and LARGE.fresh(1)
+
+
+def test_few_items_stay_in_this_process_and_many_are_split_over_forked_workers():
+    here = os.getpid()
+    items = list(range(DEFAULT.heavy_split - 1))
+    assert set(Executor(2, DEFAULT).map(_pids, items, Cost.HEAVY)) == {here}
+    split = Executor(2, DEFAULT).map(_pids, list(range(DEFAULT.heavy_split)), Cost.HEAVY)
+    assert len(split) == DEFAULT.heavy_split and split[0] == here and len(set(split)) == 2
+    # The order of the items is kept across the shares.
+    assert Executor(2, LARGE).map(lambda share: [n * 2 for n in share], list(range(9)), Cost.LIGHT) == \
+        [n * 2 for n in range(9)]
+
+
+def test_one_core_runs_everything_in_this_process_whatever_the_size():
+    inline = Executor(1, LARGE)
+    here = os.getpid()
+    assert set(inline.map(_pids, list(range(50)), Cost.HEAVY)) == {here}
+    assert inline.chunks(_pids, [[1], [2]]) == [[here], [here]]
+    assert inline.start(os.getpid)() == here
+    assert inline.feed(_sees_mark, ["a"], "!", papers=10**6)()[1] == here
+    assert not inline.fresh(10**6) and inline.workers(Cost.HEAVY, 10**6) == 1
+
+
+def test_a_fed_job_is_forked_for_a_small_volume_and_fresh_for_a_large_one(monkeypatch):
+    monkeypatch.setattr(executor_module, "_test_mark", MARK, raising=False)
+    sees, pid, got = Executor(2, DEFAULT).feed(_sees_mark, ["a", "b"], "!", papers=DEFAULT.fresh_from - 1)()
+    assert sees and pid != os.getpid() and got == ["a!", "b!"], "a small volume's job is forked"
+    sees, pid, got = Executor(2, DEFAULT).feed(_sees_mark, ["a", "b"], "?", papers=DEFAULT.fresh_from)()
+    assert not sees and pid != os.getpid() and got == ["a?", "b?"], "a large volume's job holds nothing of ours"
+
+
+def test_leaving_cores_to_other_work_keeps_at_least_one():
+    assert Executor(2, LARGE).leaving(1).cores == 1
+    assert Executor(2, LARGE).leaving(5).cores == 1
+    assert Executor(2, LARGE).leaving(1) == Executor(1, LARGE)  # equal by what they do (a cache keys on it)
+
+
+def site_files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_large_volumes_paths_make_the_bytes_one_process_makes(tmp_path, monkeypatch):
+    """The bundled volume built with every large-volume path (pages derived, written and read by forked
+    workers, abstracts rendered and papers related by them, the search index and the template workers in
+    fresh processes) is byte for byte the volume built in this process alone."""
+    split: list[str] = []  # the work the executor split over forked workers, by its function's name
+    fresh: list[str] = []  # the jobs it started in fresh processes
+    real_map, real_fresh = Executor.map, executor_module.in_fresh_process
+
+    def mapped(self, func, items, cost):
+        if self.workers(cost, len(items)) > 1:
+            split.append(func.__name__)
+        return real_map(self, func, items, cost)
+
+    def started(job, *args, **kwargs):
+        fresh.append(job.__name__)
+        return real_fresh(job, *args, **kwargs)
+
+    monkeypatch.setattr(Executor, "map", mapped)
+    monkeypatch.setattr(executor_module, "in_fresh_process", started)
+    sites = {}
+    for name, jobs in (("inline", 1), ("large", 2)):
+        content = copy_content(tmp_path / name / "content")
+        shutil.rmtree(content / "papers")  # every page derived and written anew
+        if name == "large":
+            monkeypatch.setenv(sizes.ENVIRONMENT, "large")
+        reporter = Reporter()
+        build(content, tmp_path / name / "site", reporter, jobs=jobs, cache=False)
+        assert not reporter.errors, reporter.errors
+        sites[name] = site_files(tmp_path / name / "site")
+        if name == "inline":
+            assert not split and not fresh
+    assert {"derive_chunk", "_write_pages"} <= set(split), split
+    assert sorted(fresh) == ["index_job", "render_share"], fresh
+    assert sites["large"] == sites["inline"]
+
+
+def test_a_policy_the_environment_misnames_is_a_message_not_a_traceback(tmp_path):
+    content = copy_content(tmp_path / "content")
+    env = {**os.environ, sizes.ENVIRONMENT: "tiny", "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out",
+                           str(tmp_path / "site")], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0
+    assert "PROCEEDINGS_SIZES='tiny'" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_no_process_the_build_starts_imports_from_the_current_folder(tmp_path):
+    """A build run from inside a content repository that holds a `multiprocessing/` and a `selectors` module
+    (hostile, or a name clash): the fork server was started with `python -c`, which put the current folder
+    first on its import path and ran that code (then the build died with a traceback)."""
+    content = copy_content(tmp_path / "content")
+    marker = tmp_path / "ran"
+    for module in ("multiprocessing/__init__.py", "selectors.py", "socket.py"):
+        path = content / module
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(f"open({str(marker)!r}, 'a').write({module!r} + '\\n')\nraise SystemExit(3)\n",
+                        encoding="utf-8")
+    launcher = tmp_path / "bin" / "proceedings"  # as the installed command: its own folder on the path, not the cwd
+    launcher.parent.mkdir()
+    launcher.write_text("import sys\nfrom generator.commands.cli import main\n\nif __name__ == '__main__':\n"
+                        "    sys.exit(main())\n", encoding="utf-8")  # as pip writes a console script
+    env = {**os.environ, sizes.ENVIRONMENT: "large", "PYTHONPATH": str(REPO)}
+    env.pop("PYTHONSAFEPATH", None)
+    done = subprocess.run([sys.executable, str(launcher), "build", "--content", ".", "--out", str(tmp_path / "site")],
+                          cwd=content, env=env, capture_output=True, text=True, timeout=600)
+    assert not marker.exists(), marker.read_text(encoding="utf-8")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert (tmp_path / "site" / "index.html").is_file()
+
+
+def test_no_module_but_the_executor_starts_a_process_or_holds_a_size_threshold():
+    """Processes start in runtime/background.py, on runtime/executor.py's word; sizes live in sizes.py."""
+    package = REPO / "generator"
+    starts = re.compile(r"\b(in_parallel|in_fresh_process|multiprocessing|os\.fork)\b")
+    threshold = re.compile(r"^[A-Z_]*(PARALLEL|FRESH)[A-Z_]* = ", re.MULTILINE)
+    own = {"background.py", "executor.py", "sizes.py"}  # by name: whichever package holds them
+    for path in package.rglob("*.py"):
+        if path.name in own:
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert not starts.search(text), f"{path.relative_to(REPO)} starts a process itself"
+        assert not threshold.search(text), f"{path.relative_to(REPO)} holds a size threshold of its own"

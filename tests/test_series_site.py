@@ -1,0 +1,96 @@
+"""A series is one site of collections (issue 39): whatever a theme may show of a volume is there on every
+build, whether the volume was built again or carried over unchanged."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from archive_fixtures import FIXTURES
+from generator.commands.build import build
+from generator.reporter import Reporter
+from generator.series.live import LiveSeries
+
+# Three PMLR volumes, each with its @proceedings' editors (as mlresearch/v* .bib files give them).
+PMLR = {"2024": "colt-2024-theory.bib", "2025": "pmlr-v247-quirks.bib", "2099": "pmlr-quirks.bib"}
+EDITORS = {"2024": "Shipra Agrawal, Aaron Roth", "2025": "Shipra Agrawal, Aaron Roth",
+           "2099": "Richard Roe, Mikael Høgsgaard"}
+
+# A series' theme showing each volume's editors on its home page (docs/themes.md: a volume's ``volume``
+# is the volume's own ``site`` object, with ``editors``).
+EDITORS_THEME = """{% extends "archive-base.html" %}
+{% block content %}{% for v in volumes %}
+<section data-volume="{{ v.path }}"><p class="editors">{{ v.volume.editors | join(", ") }}</p></section>
+{% endfor %}{% endblock %}
+"""
+
+
+def pmlr_series(root: Path) -> Path:
+    content = root / "series"
+    for name, source in PMLR.items():
+        (content / name).mkdir(parents=True)
+        shutil.copyfile(FIXTURES / "venues" / source, content / name / source)
+    (content / "proceedings.yaml").write_text("title: PMLR\n", encoding="utf-8")
+    (content / "theme" / "templates").mkdir(parents=True)
+    (content / "theme" / "templates" / "archive.html").write_text(EDITORS_THEME, encoding="utf-8")
+    return content
+
+
+def shown_editors(site: Path) -> dict[str, str]:
+    home = (site / "index.html").read_text(encoding="utf-8")
+    return dict(re.findall(r'<section data-volume="([^"]+)"><p class="editors">([^<]*)</p>', home))
+
+
+def test_every_volume_shows_its_editors_on_every_build(tmp_path):
+    content = pmlr_series(tmp_path)
+    for attempt in range(3):  # the first writes the pages; the second reads them; the third carries volumes over
+        build(content, tmp_path / "site", Reporter())
+        assert shown_editors(tmp_path / "site") == EDITORS, f"build {attempt + 1}"
+
+
+def test_serve_shows_what_build_shows_of_every_volume(tmp_path):
+    content = pmlr_series(tmp_path)
+    build(content, tmp_path / "site", Reporter())
+    live = LiveSeries(content, tmp_path / "served")
+    try:
+        live.build_all()
+        assert shown_editors(tmp_path / "served") == EDITORS
+        assert live.files["index.html"] == (tmp_path / "site" / "index.html").read_bytes()
+        assert live.files["papers.json"] == (tmp_path / "site" / "papers.json").read_bytes()
+    finally:
+        live.close()
+
+
+def test_the_series_pages_see_the_series_as_site_and_by_their_names_before(tmp_path):
+    content = pmlr_series(tmp_path)
+    (content / "theme" / "templates" / "archive-search.html").write_text(
+        '{% extends "archive-base.html" %}{% block content %}<p id="site">{{ site.title }}|{{ site.paper_count }}|'
+        '{{ site.language }}</p><p id="series">{{ series.title }}|{{ series.paper_count }}</p>'
+        '<p id="volumes">{% for v in volumes %}{{ v.path }}:{{ v.volume.number }};{% endfor %}</p>{% endblock %}',
+        encoding="utf-8")
+    result = build(content, tmp_path / "site", Reporter())
+    page = (tmp_path / "site" / "search.html").read_text(encoding="utf-8")
+    assert f'<p id="site">PMLR|{result.papers}|en</p>' in page
+    assert f'<p id="series">PMLR|{result.papers}</p>' in page
+    assert '<p id="volumes">2099:999;2025:247;2024:247;</p>' in page
+
+
+def test_a_theme_of_either_name_frames_the_series_pages(tmp_path):
+    """A series' templates are ``series*.html``; a theme's ``archive*.html`` (their names before) is found where
+    the new name is asked for, folder by folder: its own frame wraps the default home page, and the default
+    frame can still be extended by either name."""
+    content = pmlr_series(tmp_path)
+    templates = content / "theme" / "templates"
+    (templates / "archive.html").unlink()
+    (templates / "archive-base.html").write_text(
+        '{% extends "default/archive-base.html" %}{% block title %}Old frame · {{ site.title }}{% endblock %}',
+        encoding="utf-8")
+    (templates / "series-search.html").write_text(
+        '{% extends "series-base.html" %}{% block content %}<p id="new">{{ volumes | length }}</p>{% endblock %}',
+        encoding="utf-8")
+    build(content, tmp_path / "site", Reporter())
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    search = (tmp_path / "site" / "search.html").read_text(encoding="utf-8")
+    assert "<title>Old frame · PMLR</title>" in home and 'class="volume-list"' in home  # the default series.html
+    assert "<title>Old frame · PMLR</title>" in search and '<p id="new">3</p>' in search
