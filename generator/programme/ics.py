@@ -14,13 +14,12 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 
+from generator import diagnostics as codes
 from generator.errors import ContentError, Diagnostic
 from generator.programme.model import Calendar, Session, Span
 from generator.programme.times import looks_like_link, zone_named
 from generator.sources.encoding import read_text
 
-SKIPPED = "programme-event-skipped"  # an event of a calendar no programme shows
-NOTE = "programme-note"  # what was read otherwise than written (a repeating event's first time only)
 _BLOCK = re.compile(r"^BEGIN:(VEVENT|VTIMEZONE)[ \t]*$.*?^END:\1[ \t]*$", re.M | re.S | re.I)
 
 
@@ -45,7 +44,7 @@ def read_ics(path: Path, name: str, zone: str = "") -> Calendar:
             changed = _stamps(event)
         except Exception as exc:  # noqa: BLE001 - icalendar raises many kinds on malformed text; one event is lost
             problems.append(Diagnostic("warning", f"this event cannot be read ({_short(exc)}); skipped", name, line,
-                                       SKIPPED))
+                                       codes.PROGRAMME_EVENT_SKIPPED))
             continue
         problems.extend(notes)
         if session is not None:
@@ -92,20 +91,22 @@ def _session(event, name: str, line: int, tz) -> tuple[Session | None, list[Diag
     broken = dict(getattr(event, "errors", ()))
     if "DTSTART" in broken or "DTSTART" not in event:
         why = f"its DTSTART cannot be read ({broken['DTSTART']})" if "DTSTART" in broken else "it has no DTSTART"
-        return None, [Diagnostic("warning", f"{where}: {why}; skipped", name, line, SKIPPED)]
+        return None, [Diagnostic("warning", f"{where}: {why}; skipped", name, line, codes.PROGRAMME_EVENT_SKIPPED)]
     if not title:
         return None, [Diagnostic("warning", "an event with no SUMMARY (nothing to call it); skipped", name, line,
-                                 SKIPPED)]
+                                 codes.PROGRAMME_EVENT_SKIPPED)]
     if str(event.get("STATUS", "")).upper() == "CANCELLED":
-        return None, [Diagnostic("info", f"{where} is cancelled (STATUS:CANCELLED); left out", name, line, SKIPPED)]
+        return None, [Diagnostic("info", f"{where} is cancelled (STATUS:CANCELLED); left out", name, line,
+                                 codes.PROGRAMME_EVENT_CANCELLED)]
     notes = []
     span = _span(event, tz, broken)
     if span.end is None and ("DTEND" in broken or "DURATION" in broken):
         notes.append(Diagnostic("warning", f"{where}: its end cannot be read; shown with its start only", name,
-                                line, NOTE))
+                                line, codes.PROGRAMME_EVENT_PARTIAL))
     if "RRULE" in event or "RDATE" in event:
         notes.append(Diagnostic("warning", f"{where} repeats (RRULE/RDATE); only its first time is in the "
-                                "programme: give each time an event of its own", name, line, NOTE))
+                                "programme: give each time an event of its own", name, line,
+                                codes.PROGRAMME_EVENT_PARTIAL))
     categories = event.get("CATEGORIES")
     category = ""
     if categories is not None:

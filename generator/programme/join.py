@@ -13,14 +13,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from generator import diagnostics as codes
 from generator.derive.groups import natural_key
 from generator.errors import Diagnostic
 from generator.programme.model import Calendar, Programme, Session, Span, make_programme
 from generator.programme.times import date_of, slot, span_on, zone_named
-
-UNMATCHED = "programme-session-unmatched"  # a session the papers name that no event of the calendar is
-LINKED = "programme-session-linked"  # a session joined to events through their links (note)
-MAP = "programme-map"  # a `sessions:` entry that names no paper's session, or no event
 
 
 @dataclass(frozen=True)
@@ -130,13 +127,13 @@ def _joined_by_link(name: str, events: Sequence[Session]) -> Diagnostic:
     titles = ", ".join(dict.fromkeys(event.title for event in events))
     return Diagnostic("info", f"the session {name!r} is joined, by the calendar's links to it, to {len(events)} "
                       f"event{'s' if len(events) != 1 else ''} ({titles}); a `sessions:` map names the ones it is",
-                      events[0].source, events[0].line or None, LINKED)
+                      events[0].source, events[0].line or None, codes.PROGRAMME_SESSION_LINKED)
 
 
 def _unknown_papers(events: Sequence[Session], known: set[str]) -> list[Diagnostic]:
     """A programme table's ``papers`` that name no paper of the volume."""
     return [Diagnostic("warning", f"{event.title!r} lists the paper {paper!r}, which is no paper of the volume",
-                       event.source, event.line or None, UNMATCHED)
+                       event.source, event.line or None, codes.PROGRAMME_PAPER_UNKNOWN)
             for event in events for paper in event.papers if paper not in known]
 
 
@@ -145,7 +142,8 @@ def _unmatched(name: str, papers: Sequence[PaperTimes], source: str) -> Diagnost
     message = f"no event of the calendar is the session {name!r} ({count})"
     if _timed(papers):
         message += "; its papers' own day and time place it"
-    return Diagnostic("warning", message + "; a `sessions:` map can name its event", source or None, None, UNMATCHED)
+    return Diagnostic("warning", message + "; a `sessions:` map can name its event", source or None, None,
+                      codes.PROGRAMME_SESSION_UNMATCHED)
 
 
 def calendar_source(calendar: Calendar) -> str:
@@ -197,11 +195,11 @@ def _map_problems(mapped: Mapping[str, tuple[str, ...]], used: set[str], index) 
     for key, targets in mapped.items():
         if key not in used:
             problems.append(Diagnostic("warning", f"sessions: {key!r} is no paper's session", "proceedings.yaml",
-                                       None, MAP))
+                                       None, codes.PROGRAMME_MAP_UNMATCHED))
         for target in targets:
             if normalise(target) not in index:
                 problems.append(Diagnostic("warning", f"sessions: {key!r} names {target!r}, which is no event of the "
-                                           "calendar", "proceedings.yaml", None, MAP))
+                                           "calendar", "proceedings.yaml", None, codes.PROGRAMME_MAP_UNMATCHED))
     return problems
 
 

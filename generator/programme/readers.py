@@ -11,8 +11,9 @@ import json
 import re
 from pathlib import Path
 
+from generator import diagnostics as codes
 from generator.errors import ContentError, Diagnostic
-from generator.programme.ics import SKIPPED, read_ics
+from generator.programme.ics import read_ics
 from generator.programme.model import Calendar, Session, Span
 from generator.programme.times import clock, date_of, looks_like_link, moment, zone_named
 from generator.sources.encoding import read_text
@@ -80,7 +81,7 @@ def read_miniconf(path: Path, name: str, zone: str = "") -> Calendar:
     for item, line in _items(text, name):
         if not isinstance(item, dict):
             problems.append(Diagnostic("warning", f"an event is {type(item).__name__}, not an object; skipped", name,
-                                       line, SKIPPED))
+                                       line, codes.PROGRAMME_EVENT_SKIPPED))
             continue
         session, problem = _miniconf_event(item, name, line, tz)
         if problem:
@@ -124,14 +125,15 @@ def _miniconf_event(item: dict, name: str, line: int, tz) -> tuple[Session | Non
     if not title or start is None:
         why = "no title" if not title else f"its start {str(item.get('start') or '')!r} is not a date and time"
         return None, Diagnostic("warning", f"{'the event ' + repr(title) if title else 'an event'}: {why}; skipped",
-                                name, line, SKIPPED)
+                                name, line, codes.PROGRAMME_EVENT_SKIPPED)
     if tz is not None and start.tzinfo is not None:  # an offset alone says no zone: shown on the venue's clock
         start, end = start.astimezone(tz), end.astimezone(tz) if end and end.tzinfo else end
     problem = None
     if end is None and item.get("end") or end is not None and ((end.tzinfo is None) != (start.tzinfo is None)
                                                                  or end < start):
         problem = Diagnostic("warning", f"the event {title!r}: its end {str(item.get('end'))!r} cannot be read, or "
-                             "is before its start; shown with its start only", name, line, SKIPPED)
+                             "is before its start; shown with its start only", name, line,
+                             codes.PROGRAMME_EVENT_PARTIAL)
         end = None
     location = " ".join(str(item.get("room") or item.get("location") or "").split())  # SIGDIAL 2023: `room`
     link = str(item.get("link") or item.get("url") or "").strip()
@@ -193,16 +195,18 @@ def _row_session(values: dict[str, str], name: str, line: int, zone: str) -> tup
     zone_text = values.get("zone", "") or zone
     tz = zone_named(zone_text) if zone_text else None
     if not title:
-        return None, Diagnostic("warning", "a row with no session name; skipped", name, line, SKIPPED)
+        return None, Diagnostic("warning", "a row with no session name; skipped", name, line,
+                                codes.PROGRAMME_EVENT_SKIPPED)
     if zone_text and tz is None:
         return None, Diagnostic("warning", f"{title!r}: the time zone {zone_text!r} is not a zone name "
                                 "(America/New_York), an offset (UTC+2) or an unambiguous abbreviation; skipped",
-                                name, line, SKIPPED)
+                                name, line, codes.PROGRAMME_EVENT_SKIPPED)
     day = date_of(values.get("date", "")) if values.get("date") else None
     start = moment(values["start"], tz, day)
     if start is None:
         return None, Diagnostic("warning", f"{title!r}: its start {values['start']!r} is not a date and time "
-                                "(2020-07-10 13:00, or 13:00 beside a date column); skipped", name, line, SKIPPED)
+                                "(2020-07-10 13:00, or 13:00 beside a date column); skipped", name, line,
+                                codes.PROGRAMME_EVENT_SKIPPED)
     end_text = values.get("end", "")
     end = moment(end_text, tz, day or start.date()) if end_text else None
     if end is not None and clock(end_text) is not None and (end.tzinfo is None) == (start.tzinfo is None) \
@@ -211,7 +215,7 @@ def _row_session(values: dict[str, str], name: str, line: int, zone: str) -> tup
     problem = None
     if values.get("end") and (end is None or (end.tzinfo is None) != (start.tzinfo is None) or end < start):
         problem = Diagnostic("warning", f"{title!r}: its end {values['end']!r} cannot be read, or is before its "
-                             "start; shown with its start only", name, line, SKIPPED)
+                             "start; shown with its start only", name, line, codes.PROGRAMME_EVENT_PARTIAL)
         end = None
     papers = tuple(part for part in re.split(r"[|;,\s]+", values.get("papers", "")) if part)
     return Session(title, Span(start, end), room=values.get("room", ""), chair=values.get("chair", ""),
