@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -53,7 +54,7 @@ def read_ics(path: Path, name: str, zone: str = "") -> Calendar:
     return Calendar(tuple(sessions), venue, max(stamps, default=None), tuple(problems))
 
 
-def _blocks(text: str):
+def _blocks(text: str) -> Iterator[tuple[str, str, int]]:
     """(kind, text, the line it starts on) of each VEVENT and VTIMEZONE, lines counted as the scan goes."""
     line, counted = 1, 0
     for match in _BLOCK.finditer(text):
@@ -62,7 +63,7 @@ def _blocks(text: str):
         yield match[1].upper(), match[0], line
 
 
-def _whole(text: str, count: int) -> list | None:
+def _whole(text: str, count: int) -> list[icalendar.Component] | None:
     """The file's events parsed at once (icalendar keeps a bad property as an error of its event), or None when
     the file is too broken for that, or its events are not the ``count`` blocks found (each is then parsed alone,
     so that one bad event cannot take the others with it and each keeps its line)."""
@@ -73,7 +74,7 @@ def _whole(text: str, count: int) -> list | None:
     return found if len(found) == count else None
 
 
-def _alone(block: str, zones: str):
+def _alone(block: str, zones: str) -> icalendar.Component:
     """One event parsed with the file's time zones."""
     return icalendar.Calendar.from_ical(f"BEGIN:VCALENDAR\n{zones}{block}\nEND:VCALENDAR\n").walk("VEVENT")[0]
 
@@ -85,7 +86,8 @@ def _calendar_zone(text: str) -> str:
     return value if value and zone_named(value) is not None else ""
 
 
-def _session(event, name: str, line: int, tz) -> tuple[Session | None, list[Diagnostic]]:
+def _session(event: icalendar.Component, name: str, line: int,
+             tz: dt.tzinfo | None) -> tuple[Session | None, list[Diagnostic]]:
     title = " ".join(str(event.get("SUMMARY", "")).split())
     where = f"the event {title!r}" if title else "an event"
     broken = dict(getattr(event, "errors", ()))
@@ -120,41 +122,50 @@ def _session(event, name: str, line: int, tz) -> tuple[Session | None, list[Diag
                    uid=_text(event, "UID")), notes
 
 
-def _span(event, tz, broken) -> Span:
-    start = event["DTSTART"].dt
+def _span(event: icalendar.Component, tz: dt.tzinfo | None, broken: dict[str, str]) -> Span:
+    start = _value(event, "DTSTART")
+    if not isinstance(start, dt.date):
+        raise ValueError(f"its DTSTART is not a date or a time ({start!r})")
     end = None
     if "DTEND" in event and "DTEND" not in broken:
-        end = event["DTEND"].dt
+        end = _value(event, "DTEND")
     elif "DURATION" in event and "DURATION" not in broken:
-        end = start + event["DURATION"].dt
+        duration = _value(event, "DURATION")
+        if not isinstance(duration, dt.timedelta):
+            raise ValueError(f"its DURATION is not a duration ({duration!r})")
+        end = start + duration
     if not isinstance(start, dt.datetime):  # a date: an all-day event, ending (exclusive) on DTEND's date
         first = dt.datetime.combine(start, dt.time())
         last = dt.datetime.combine(end, dt.time()) if isinstance(end, dt.date) else first + dt.timedelta(days=1)
         return Span(first, last, all_day=True)
-    if isinstance(end, dt.date) and not isinstance(end, dt.datetime):
-        end = None
-    start, end = _on_venue_clock(start, tz), _on_venue_clock(end, tz) if end is not None else None
-    if end is not None and (end.tzinfo is None) != (start.tzinfo is None) or end is not None and end < start:
-        end = None  # an end in another kind of time, or before the start: the start alone is trusted
-    return Span(start, end)
+    start = _on_venue_clock(start, tz)
+    until = _on_venue_clock(end, tz) if isinstance(end, dt.datetime) else None  # a date alone ends no timed event
+    if until is not None and ((until.tzinfo is None) != (start.tzinfo is None) or until < start):
+        until = None  # an end in another kind of time, or before the start: the start alone is trusted
+    return Span(start, until)
 
 
-def _on_venue_clock(moment: dt.datetime, tz) -> dt.datetime:
+def _value(event: icalendar.Component, key: str) -> object:
+    """A date, time or duration property's value, or None when the event has none."""
+    return getattr(event.get(key), "dt", None)
+
+
+def _on_venue_clock(moment: dt.datetime, tz: dt.tzinfo | None) -> dt.datetime:
     """A UTC or offset-only time on the venue's clock, the same instant; a time in a named zone stays in it."""
     if tz is None or moment.tzinfo is None or isinstance(moment.tzinfo, ZoneInfo) and moment.tzinfo.key != "UTC":
         return moment
     return moment.astimezone(tz)
 
 
-def _text(event, key: str) -> str:
+def _text(event: icalendar.Component, key: str) -> str:
     return " ".join(str(event.get(key, "")).split())
 
 
-def _stamps(event) -> list[dt.datetime]:
+def _stamps(event: icalendar.Component) -> list[dt.datetime]:
     """When the venue last changed the event, in UTC (LAST-MODIFIED, else DTSTAMP)."""
     broken = dict(getattr(event, "errors", ()))
     for key in ("LAST-MODIFIED", "DTSTAMP"):
-        value = getattr(event.get(key), "dt", None) if key not in broken else None
+        value = _value(event, key) if key not in broken else None
         if isinstance(value, dt.datetime):
             aware = value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
             return [aware.astimezone(dt.timezone.utc)]

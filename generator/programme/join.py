@@ -33,7 +33,7 @@ class PaperTimes:
     position: str = ""  # its place in its session (ISMIR's `position`: 04), when it is in one
 
     @classmethod
-    def of(cls, paper_id: str, details) -> PaperTimes:
+    def of(cls, paper_id: str, details: object) -> PaperTimes:
         """From a paper's details (any object with those attributes)."""
         return cls(paper_id, tuple(getattr(details, "sessions", ()) or ()),
                    *(getattr(details, name, "") or "" for name in ("day", "time", "room", "position")))
@@ -190,7 +190,8 @@ def _events_for(name: str, index: Mapping[str, list[int]], mapped: Mapping[str, 
     return next((list(index[form]) for form in _forms(name) if form in index), [])
 
 
-def _map_problems(mapped: Mapping[str, tuple[str, ...]], used: set[str], index) -> list[Diagnostic]:
+def _map_problems(mapped: Mapping[str, tuple[str, ...]], used: set[str],
+                  index: Mapping[str, list[int]]) -> list[Diagnostic]:
     problems = []
     for key, targets in mapped.items():
         if key not in used:
@@ -224,8 +225,9 @@ def _in_place(ids: Sequence[str], papers: Mapping[str, PaperTimes]) -> tuple[str
     def place(item: tuple[int, str]) -> tuple:
         number, paper_id = item
         paper = papers.get(paper_id)
-        known = paper is not None and paper.position.strip() and len(set(paper.sessions)) <= 1
-        return (0, natural_key(paper.position), number) if known else (1, (), number)
+        if paper is not None and paper.position.strip() and len(set(paper.sessions)) <= 1:
+            return (0, natural_key(paper.position), number)
+        return (1, (), number)
 
     unique_ids = list(dict.fromkeys(ids))
     return tuple(paper_id for _, paper_id in sorted(enumerate(unique_ids), key=place))

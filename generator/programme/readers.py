@@ -9,6 +9,7 @@ import csv
 import datetime as dt
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from generator import diagnostics as codes
@@ -19,7 +20,7 @@ from generator.programme.times import clock, date_of, looks_like_link, moment, z
 from generator.sources.encoding import read_text
 
 # The calendar files a content folder may hold, in the order one is chosen: the editor's own table first, then
-# the venue's iCalendar files, then Mini-Conf's JSON (which its scripts/parse_calendar.py makes from an ICS, so a
+# the venue's iCalendar files, then Mini-Conf's JSON (which its parse_calendar script makes from an ICS, so a
 # folder with both holds the same events twice). Mini-Conf keeps its data in sitedata/.
 CSV_NAMES = ("programme.csv", "program.csv", "schedule.csv")
 JSON_NAMES = ("main_calendar.json",)
@@ -91,7 +92,7 @@ def read_miniconf(path: Path, name: str, zone: str = "") -> Calendar:
     return Calendar(tuple(sessions), zone, None, tuple(problems))
 
 
-def _items(text: str, name: str):
+def _items(text: str, name: str) -> Iterator[tuple[object, int]]:
     """(item, the line it starts on) for each item of the JSON array ``text``."""
     decoder = json.JSONDecoder()
     index = _skip(text, 0)
@@ -119,7 +120,8 @@ def _skip(text: str, index: int) -> int:
     return index
 
 
-def _miniconf_event(item: dict, name: str, line: int, tz) -> tuple[Session | None, Diagnostic | None]:
+def _miniconf_event(item: dict, name: str, line: int,
+                    tz: dt.tzinfo | None) -> tuple[Session | None, Diagnostic | None]:
     title = " ".join(str(item.get("title") or "").split())
     start, end = (moment(str(item.get(key) or ""), tz) for key in ("start", "end"))
     if not title or start is None:
@@ -144,7 +146,7 @@ def _miniconf_event(item: dict, name: str, line: int, tz) -> tuple[Session | Non
                    source=name, line=line, uid=_text(item.get("UID") or item.get("uid") or item.get("id"))), problem
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     """A JSON value as one line of text ("" for null, a list's items joined)."""
     if isinstance(value, list):
         value = ", ".join(str(part) for part in value if part is not None)
@@ -182,7 +184,7 @@ def read_table(path: Path, name: str, zone: str = "") -> Calendar:
 def _columns(header: list[str]) -> dict[str, int]:
     found = {re.sub(r"[\s\-()]+", "_", cell.strip().casefold()).strip("_"): index for index, cell in
              enumerate(header)}
-    columns = {}
+    columns: dict[str, int] = {}
     for key, names in COLUMNS.items():
         index = next((found[alias] for alias in names if alias in found), None)
         if index is not None and index not in columns.values():

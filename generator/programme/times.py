@@ -122,7 +122,8 @@ def slot(text: str) -> tuple[dt.time, dt.time | None, str] | None:
     return start, end, (match["zone"] or "").strip()
 
 
-def span_on(day: dt.date, start: dt.time, end: dt.time | None, zone: dt.tzinfo | None):
+def span_on(day: dt.date, start: dt.time, end: dt.time | None,
+            zone: dt.tzinfo | None) -> tuple[dt.datetime, dt.datetime | None]:
     """Aware (or floating) start and end on ``day``; an end before the start is on the next day (22:00-01:00)."""
     first = dt.datetime.combine(day, start, tzinfo=zone)
     if end is None:

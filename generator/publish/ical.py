@@ -112,7 +112,7 @@ def _calendar(programme: Programme, site: Site, events: list[icalendar.Event], n
         calendar.add("X-WR-TIMEZONE", programme.zone)
     for event in events if events_too else ():
         calendar.add_component(event)
-    text = calendar.to_ical()
+    text: bytes = calendar.to_ical()
     zones = b"".join(_zone_text(key, first, last) for key, first, last in _zones(events))
     first_event = text.find(b"\r\nBEGIN:VEVENT\r\n")
     cut = first_event + 2 if first_event >= 0 else len(text) - len(b"END:VCALENDAR\r\n")
@@ -124,7 +124,7 @@ def _zones(events: Iterable[icalendar.Event]) -> list[tuple[str, int, int]]:
     dates: dict[str, list[dt.date]] = {}
     for event in events:
         for key in ("DTSTART", "DTEND"):
-            value = event[key].dt if key in event else None
+            value = getattr(event.get(key), "dt", None)
             if isinstance(value, dt.datetime) and isinstance(value.tzinfo, ZoneInfo) and value.tzinfo.key != "UTC":
                 dates.setdefault(value.tzinfo.key, []).append(value.date())
     return [(key, min(days).year, max(days).year) for key, days in sorted(dates.items())]
@@ -133,11 +133,13 @@ def _zones(events: Iterable[icalendar.Event]) -> list[tuple[str, int, int]]:
 @functools.lru_cache(maxsize=64)
 def _zone_text(key: str, first: int, last: int) -> bytes:
     """A zone's VTIMEZONE as the file holds it, made once: each paper's file of a volume carries the same."""
-    return vtimezone(ZoneInfo(key), dt.date(first, 1, 1), dt.date(last, 12, 31)).to_ical()
+    text: bytes = vtimezone(ZoneInfo(key), dt.date(first, 1, 1), dt.date(last, 12, 31)).to_ical()
+    return text
 
 
 def _session_event(session: Session, site: Site, stamp: dt.datetime) -> icalendar.Event:
-    event = _timed(session.span, session_uid(site, session), stamp)  # type: ignore[arg-type]
+    assert session.span is not None, session.title  # the callers pass timed sessions only
+    event = _timed(session.span, session_uid(site, session), stamp)
     event.add("SUMMARY", session.title)
     _place(event, session)
     url = f"{site.programme_url}#{session.key}" if _absolute(site.programme_url) else session.link
@@ -154,7 +156,8 @@ def _session_event(session: Session, site: Site, stamp: dt.datetime) -> icalenda
 
 
 def _paper_event(paper: str, link: PaperLink, session: Session, site: Site, stamp: dt.datetime) -> icalendar.Event:
-    event = _timed(session.span, paper_uid(site, paper, session), stamp)  # type: ignore[arg-type]
+    assert session.span is not None, session.title  # the callers pass timed sessions only
+    event = _timed(session.span, paper_uid(site, paper, session), stamp)
     event.add("SUMMARY", f"{link.title} ({session.title})")
     _place(event, session)
     if _absolute(link.url):

@@ -63,7 +63,8 @@ def _changes(zone: ZoneInfo, begin: dt.datetime, end: dt.datetime) -> list[dt.da
     return changes
 
 
-def _observance(zone: ZoneInfo, instant: dt.datetime, before: dt.timedelta, after: dt.timedelta):
+def _observance(zone: ZoneInfo, instant: dt.datetime, before: dt.timedelta,
+                after: dt.timedelta) -> icalendar.TimezoneDaylight | icalendar.TimezoneStandard:
     local = instant.astimezone(zone)
     daylight = bool(local.dst())
     part = icalendar.TimezoneDaylight() if daylight else icalendar.TimezoneStandard()
