@@ -102,6 +102,22 @@ BIB_STRING_BOMB = _code("bib-string-bomb", "warning", "@string macros expand pas
                         "left as written")
 BIB_DATE_INVALID = _code("bib-date-invalid", "warning", "an @proceedings date is not YYYY-MM-DD; left out")
 
+# -- the programme: calendar files and the papers' sessions --------------------------------------------
+PROGRAMME_EVENT_SKIPPED = _code("programme-event-skipped", "warning", "a calendar's event or a programme row "
+                                "cannot be read (no start, no title, an unknown zone); skipped")
+PROGRAMME_EVENT_CANCELLED = _code("programme-event-cancelled", "info", "a calendar's event is cancelled "
+                                  "(STATUS:CANCELLED); left out")
+PROGRAMME_EVENT_PARTIAL = _code("programme-event-partial", "warning", "an event is read in part: its end cannot "
+                                "be read, or only a repeating event's first time is kept")
+PROGRAMME_SESSION_UNMATCHED = _code("programme-session-unmatched", "warning", "no event of the calendar is a "
+                                    "session the papers name; its papers' own rows place it")
+PROGRAMME_SESSION_LINKED = _code("programme-session-linked", "info", "a session is joined to events through "
+                                 "the calendar's links to it")
+PROGRAMME_PAPER_UNKNOWN = _code("programme-paper-unknown", "warning", "a programme's event lists a paper that "
+                                "is no paper of the volume")
+PROGRAMME_MAP_UNMATCHED = _code("programme-map-unmatched", "warning", "a `sessions:` entry names no paper's "
+                                "session, or no event of the calendar")
+
 # -- the sanity checks over a volume (dates, names, titles) --------------------------------------------
 DATE_YEAR_MISMATCH = _code("date-year-mismatch", "warning", "a date of the volume or meeting is in another year "
                            "than the volume's")
