@@ -94,3 +94,37 @@ def test_a_theme_of_either_name_frames_the_series_pages(tmp_path):
     search = (tmp_path / "site" / "search.html").read_text(encoding="utf-8")
     assert "<title>Old frame · PMLR</title>" in home and 'class="volume-list"' in home  # the default series.html
     assert "<title>Old frame · PMLR</title>" in search and '<p id="new">3</p>' in search
+
+
+def test_a_save_while_the_series_builds_is_published_by_the_next_build(tmp_path, monkeypatch):
+    """A volume's "unchanged" digest was taken after its build: a page saved while the volume rendered was
+    carried over stale by every later build ("0 volumes built, 2 unchanged"). Every digest of inputs is now
+    taken from what the build read, before the work it guards."""
+    from archive_fixtures import make_archive
+    from generator.pipeline import stages
+
+    root = make_archive(tmp_path / "series")
+    site = tmp_path / "site"
+    build(root, site, Reporter())
+    edited, saved_midway = sorted((root / "2020" / "papers").glob("*.md"))[:2]
+    retitle(edited, "Edited Before the Build")  # so that the volume builds
+    real, saved = stages.render_outputs, []
+
+    def saving_midway(*args, **kwargs):
+        if not saved:  # a person's save lands while the build renders
+            retitle(saved_midway, "Saved While Building")
+            saved.append(saved_midway)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(stages, "render_outputs", saving_midway)
+    build(root, site, Reporter())
+    monkeypatch.undo()
+    assert saved
+    build(root, site, Reporter())
+    published = "".join(path.read_text(encoding="utf-8") for path in (site / "2020" / "papers").glob("*.html"))
+    assert "Edited Before the Build" in published and "Saved While Building" in published
+
+
+def retitle(page: Path, title: str) -> None:
+    text = page.read_text(encoding="utf-8")
+    page.write_text(re.sub(r"(?m)^title: .*$", f"title: '{title}'", text, count=1), encoding="utf-8")
