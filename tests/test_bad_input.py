@@ -538,7 +538,7 @@ TEMPLATES = {
                         "templates/index.html:3: ZeroDivisionError: division by zero"),
     "an undefined attribute": ('{% extends "default/index.html" %}\n{% block content %}\n{{ site.nope.deeper }}\n'
                                "{% endblock %}\n",
-                               "templates/index.html:3: 'generator.render.html.SiteInfo object' "
+                               "templates/index.html:3: 'generator.render.site_info.SiteInfo object' "
                                "has no attribute 'nope'"),
     "a macro that calls itself": ("{% macro m() %}{{ m() }}{% endmacro %}\n{{ m() }}\n",
                                   "templates/index.html:1: RecursionError"),

@@ -15,9 +15,10 @@ import pytest
 
 from generator.latex import AbstractRenderer
 
+from .conftest import REPO
 from .helpers import ARTIFACTS
 
-REPO_CSS = "themes/default/static/style.css"
+REPO_CSS = REPO / "themes" / "default" / "static" / "style.css"  # tests run in an empty folder of their own
 FORMULAS = {
     "left-right": r"$$\left( \frac{a}{b} \right)$$",
     "pmatrix": r"$$\begin{pmatrix} a & b \\ c & d \end{pmatrix}$$",
