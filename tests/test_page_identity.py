@@ -50,6 +50,26 @@ def test_a_different_paper_with_a_near_identical_placeholder_never_takes_an_addr
     assert "Bob Example" in bob
 
 
+def test_a_placeholder_with_another_title_and_no_ids_never_takes_an_address(tmp_path):
+    """Without ids, the title decides: a keynote replaced by another whose abstract is the same placeholder a
+    digit apart is another paper, so the first keynote's address goes and the second gets its own."""
+    content = tmp_path / "content"
+    content.mkdir()
+    jsonl = content / "papers.jsonl"
+    paper = {"title": "Sparse Kernels for Quasars", "abstract": "Quasar spectra are fitted with sparse kernels."}
+    alice = {"title": "Keynote: Learning from Alice", "abstract": "Abstract to be announced (keynote 1)."}
+    jsonl.write_text("\n".join(json.dumps(r) for r in (paper, alice)) + "\n", encoding="utf-8")
+    assert build(content, tmp_path / "site") == 0
+    alice_page = tmp_path / "site" / "papers" / "keynote-learning-from-alice.html"
+    assert alice_page.exists()
+    bob = {"title": "Keynote: Robots with Bob", "abstract": "Abstract to be announced (keynote 2)."}
+    jsonl.write_text("\n".join(json.dumps(r) for r in (paper, bob)) + "\n", encoding="utf-8")
+    assert build(content, tmp_path / "site") == 0
+    assert not alice_page.exists()
+    assert "Robots with Bob" in (tmp_path / "site" / "papers" / "keynote-robots-with-bob.html").read_text(
+        encoding="utf-8")
+
+
 def test_a_revised_abstract_with_a_corrected_title_keeps_its_address(tmp_path):
     content = tmp_path / "content"
     content.mkdir()

@@ -8,7 +8,6 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from generator.runtime.cache import digest
 from generator.content.pages import PageDoc
 from generator.content.fingerprints import digest as fingerprint
 from generator.model.paper import Entry
@@ -32,7 +31,7 @@ def another_paper(uid: str, title: str, doc: PageDoc) -> bool:
         return True
     page_title = str(doc.meta.get("title") or "")
     made = doc.generated
-    if not (title and page_title) or (made is not None and digest(page_title) != made.title):
+    if not (title and page_title) or (made is not None and fingerprint(page_title) != made.title):
         return False  # a title of a person's own says nothing of the source's
     return difflib.SequenceMatcher(None, normalized(title), normalized(page_title)).ratio() < SAME_TITLE
 
