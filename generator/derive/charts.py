@@ -79,14 +79,20 @@ def tally(kind: str, members: Iterable[tuple[object, Sequence[str]]], links: Cal
     """Each name's papers from (paper, its names) pairs: a paper counted once per name (folded), each name as
     most of its papers write it (a tie: the first in sort order)."""
     papers: dict[str, set[int]] = {}
-    spellings: dict[str, Counter[str]] = {}
+    spellings: dict[str, dict[str, int]] = {}
     without = 0
     for number, (_, names) in enumerate(members):
-        own = {fold(name): " ".join(name.split()) for name in names if name.strip()}
+        own: dict[str, str] = {}
+        for name in names:
+            written = " ".join(name.split())
+            if written:
+                own.setdefault(written.casefold(), written)
         without += not own
         for key, written in own.items():
-            papers.setdefault(key, set()).add(number)
-            spellings.setdefault(key, Counter())[written] += 1
+            if key not in papers:
+                papers[key], spellings[key] = set(), {}
+            papers[key].add(number)
+            spellings[key][written] = spellings[key].get(written, 0) + 1
     named = {key: min(spelled, key=lambda s: (-spelled[s], s)) for key, spelled in spellings.items()}
     return ranked(kind, [(named[key], members_of, links(named[key])) for key, members_of in papers.items()],
                   without, order, top)
@@ -96,13 +102,17 @@ def ranked(kind: str, groups: Sequence[tuple[str, set[int], str]], without: int,
            order: Callable[[str], object] | None = None, top: int = TOP) -> Tally:
     """(name, its papers, its link) as a chart: the ``top`` largest shown, ties by name; in ``order`` (a
     programme's days) when every name fits, else largest first."""
-    ranking = sorted(groups, key=lambda group: (-len(group[1]), natural_key(group[0]), group[0]))
-    shown, rest = ranking[:top], ranking[top:]
+    sizes = sorted((len(group[1]) for group in groups), reverse=True)
+    least = sizes[top - 1] if len(sizes) >= top else 0  # only names this large can be shown: only they are sorted
+    ranking = sorted((group for group in groups if len(group[1]) >= least),
+                     key=lambda group: (-len(group[1]), natural_key(group[0]), group[0]))
+    shown = ranking[:top]
+    rest = [*ranking[top:], *(group for group in groups if len(group[1]) < least)]
     ordered = order is not None and not rest
     if ordered:
         shown.sort(key=lambda group: (order(group[0]), natural_key(group[0]), group[0]))  # type: ignore[misc]
     others = len(set().union(*(group[1] for group in rest)))
-    return Tally(kind, tuple(Count(name, len(members), link) for name, members, link in shown), len(ranking),
+    return Tally(kind, tuple(Count(name, len(members), link) for name, members, link in shown), len(groups),
                  others, without, ordered)
 
 
