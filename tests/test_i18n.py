@@ -212,7 +212,7 @@ def test_chinese_build_speaks_chinese(tmp_path):
         assert ">论文列表</a>" in html, f"{name} has no Chinese papers-list link"
         assert "Skip to content" not in html and "Search papers" not in html, name
     home = pages["index.html"]
-    assert '<p class="count">2 篇论文</p>' in home
+    assert '<p class="count">2 篇论文 · <a class="glance-link" href="glance.html">概览</a></p>' in home
     assert "2026年12月6日" in home and "由 Proceedings" in home
     paper = next(html for name, html in pages.items() if name.startswith("papers/"))
     assert '<h2 id="abstract-heading">摘要</h2>' in paper and "下一篇 →" in paper
@@ -237,7 +237,7 @@ def test_other_languages_keep_their_lang_and_get_english_words(tmp_path):
 def test_english_counts_and_dates(tmp_path):
     site, _ = built(tmp_path, "date: 2026-12-06\n", count=1)
     home = (site / "index.html").read_text(encoding="utf-8")
-    assert '<p class="count">1 paper</p>' in home
+    assert '<p class="count">1 paper · <a class="glance-link" href="glance.html">At a glance</a></p>' in home
     assert "· December 6, 2026 · 1 paper · built with Proceedings" in home
     assert re.search(r'<p class="count">\d topics? across 1 paper</p>',
                      (site / "tags" / "index.html").read_text(encoding="utf-8"))

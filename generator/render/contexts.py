@@ -187,6 +187,30 @@ class PersonContext(SeriesContext):
 
 
 
+class GlanceContext(TypedDict):
+    """What ``glance.html`` sees beside every template's."""
+
+    charts: Annotated[list[Any], (
+        "the charts of categories the papers carry, in this order: `topics`, `sections`, `sessions`, `tracks`, "
+        "`days`, `affiliations` (render/glance.py's BarChart): each has `kind`, `linked` (a bar leads to a page), "
+        "`height` (px), `bars` (each with `count` — `name` as written, `value` papers, `link` from the root or "
+        '`""` —, `width` in %, and `label_y`, `bar_y`, `value_y` in px) and `tally` (`shown`, `categories`, '
+        "`hidden` and `others`: the categories not shown and their papers, `without`: the papers naming none, "
+        "`ordered`: in the programme's order, `largest`)")]
+    histogram: Annotated[Any, (
+        "authors per paper (render/glance.py's ColumnChart), or `none` when no paper names an author: `columns` "
+        "(each with `label` — `3`, `12+` —, `value` papers, `x`, `width`, `middle` in %, `top`, `height` in "
+        "px), `baseline`, `height`, `median`, `mean`")]
+
+
+class SeriesGlanceContext(SeriesContext):
+    """What ``series-glance.html`` sees."""
+
+    charts: Annotated[list[Any], "papers per volume (`volumes`), then the people in two volumes or more "
+                                 "(`people`: `value` their volumes, `extra` their papers), as `glance.html`'s"]
+    people_count: Annotated[int, "every person of the series"]
+
+
 class EmptyContext(TypedDict):
     """A page that sees only what every template sees."""
 
@@ -258,6 +282,12 @@ class SearchPartial(TypedDict):
     search_volumes: NotRequired[Annotated[list[dict[str, str]], "a series' volumes, for `data-volumes`"]]
 
 
+class ChartPartial(TypedDict):
+    """``_chart.html``: the charts' macros (imported with the page's context)."""
+
+    root: Annotated[str, "the way back to the site's root"]
+
+
 class RootPartial(TypedDict):
     """``_volume_cite.html``: the volume's citation files."""
 
@@ -270,6 +300,7 @@ PARTIALS: dict[str, type] = {
     "_paper_list.html": PaperListPartial, "_pagination.html": PaginationPartial,
     "_contents_title.html": GroupsPartial, "_contents_groups.html": ContentsGroupsPartial,
     "_programme.html": ProgrammePartial, "_search.html": SearchPartial, "_volume_cite.html": RootPartial,
+    "_chart.html": ChartPartial,
     # Words only: they read nothing of the page.
     "_cite_messages.html": EmptyContext, "_link_labels.html": EmptyContext, "_reading_list.html": EmptyContext,
     "_reading_messages.html": EmptyContext, "_search_messages.html": EmptyContext,
@@ -282,7 +313,7 @@ CONTEXTS: dict[str, type] = {
     "awards.html": AwardsContext, "redirect.html": RedirectContext, "404.html": EmptyContext,
     "search.html": EmptyContext, "reading-list.html": EmptyContext, "series.html": SeriesContext,
     "series-search.html": SeriesContext, "series-reading-list.html": SeriesContext, "people.html": PeopleContext,
-    "person.html": PersonContext,
+    "person.html": PersonContext, "glance.html": GlanceContext, "series-glance.html": SeriesGlanceContext,
 }
 # The tables of docs/themes.md: its heading → the context and the table's first column's name.
 DOCUMENTED: dict[str, tuple[type, str]] = {
@@ -290,6 +321,7 @@ DOCUMENTED: dict[str, tuple[type, str]] = {
     "`contents.html`": (ContentsContext, "variable"), "`paper.html`": (PaperContext, "variable"),
     "`tag.html`": (TagContext, "variable"), "`tags.html`": (TagsContext, "variable"),
     "`author.html`": (AuthorContext, "variable"), "`authors.html`": (AuthorsContext, "variable"),
+    "`glance.html`": (GlanceContext, "variable"), "`series-glance.html`": (SeriesGlanceContext, "variable"),
 }
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "themes.md"
 

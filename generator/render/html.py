@@ -24,6 +24,7 @@ from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
 from generator.derive.groups import award_groups, group_index, readable_sessions
 from generator.render.contents import Contents, plan_contents
+from generator.render.glance import glance_files
 from generator.render.paginate import list_weight, paginate
 from generator.render.records import papers_json
 from generator.model.paper import RenderedPaper
@@ -386,6 +387,8 @@ PAGE_TYPES: tuple[PageType, ...] = (
     # Each paper's citations, whose key is made of where its entry came from.
     PageType("citations", lambda renderer, parts: renderer.citation_files(parts.papers, parts.only),
              ("source", "entry", "uid", "path")),
+    # The volume at a glance (render/glance.py): counts of every paper, so made again on any edit (deps None).
+    PageType("glance", lambda renderer, parts: (Output(*file) for file in glance_files(renderer, parts)), ()),
 )
 
 

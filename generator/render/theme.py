@@ -23,9 +23,10 @@ from generator.render.fragments import OnceExtension
 # The fixed, documented set of page templates a theme provides.
 TEMPLATE_NAMES = ("base.html", "index.html", "contents.html", "paper.html", "tag.html", "tags.html", "author.html",
                   "authors.html", "404.html", "search.html", "redirect.html", "reading-list.html", "awards.html",
+                  "glance.html",
                   # A series' own pages (series/pages.py); a volume never renders them.
                   "series-base.html", "series.html", "series-search.html", "series-reading-list.html",
-                  "people.html", "person.html")
+                  "people.html", "person.html", "series-glance.html")
 
 # The names a series' pages had before (``archive*.html``): a theme's template of the old name is found where the
 # new one is asked for, and the other way round, folder by folder, so a theme written for either keeps working.

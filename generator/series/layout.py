@@ -35,7 +35,7 @@ VOLUME_MARKERS = (PAGES_DIR, CONFIG_NAME)
 _NUMBERED_SITEMAP = re.compile(r"sitemap-[0-9]+\.xml")
 NOT_IN_ADDRESS = "#?"  # would end a URL's path: a fragment or a query (a space or "%" is encoded)
 SERIES_NAMES = frozenset({"index.html", "search.html", "reading-list.html", "papers.json", "feed.xml", "sitemap.xml",
-                          "sitemap-archive.xml", "robots.txt", "people", "assets", ".nojekyll"})
+                          "sitemap-archive.xml", "robots.txt", "people", "assets", ".nojekyll", "glance.html"})
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from generator.derive.charts import returning_tally, volume_tally
 from generator.derive.people import Person, Rules
 from generator.model.config import Config
 from generator.model.paper import RenderedPaper
 from generator.model.volume import Volume
 from generator.publish.feeds import (ROBOTS_PATH, SITEMAP_PATH, atom_feed, robots_txt, sitemap_index, sitemap_pages,
                                      sitemaps)
+from generator.render.glance import GLANCE, bar_chart
 from generator.render.html import AUTHORS_PER_PAGE, Output, SiteRenderer
 from generator.render.site_info import SiteInfo
 from generator.render.paginate import paginate
@@ -82,10 +84,20 @@ def people_pages(renderer: SiteRenderer, parts: SeriesParts) -> Iterator[Output]
         yield _page(renderer, parts, person.url, "person.html", "../", person=person)
 
 
+def glance_page(renderer: SiteRenderer, parts: SeriesParts) -> Iterator[Output]:
+    """The series at a glance: papers per volume (newest first, linking each volume's home) and the people who
+    come back (in two volumes or more, linking their pages); a chart with nothing to show is left out."""
+    volumes = volume_tally([(v.title, len(v.papers), f"{v.href}/index.html") for v in parts.volumes])
+    people = returning_tally((person.name, [volume.path for volume, _ in person.papers], len(person.papers),
+                              person.url) for person in parts.people)
+    charts = [bar_chart(tally) for tally in (volumes, people) if tally.shown]
+    yield _page(renderer, parts, GLANCE, "series-glance.html", "", charts=charts, people_count=len(parts.people))
+
+
 # The series' page types, in the order their outputs are listed: each takes the renderer and the series' parts
 # and yields its outputs, as a volume's PAGE_TYPES (render/html.py) do.
 SERIES_PAGE_TYPES: tuple[Callable[[SiteRenderer, SeriesParts], Iterable[Output]], ...] = (
-    home_page, search_page, reading_list_page, people_pages,
+    home_page, search_page, reading_list_page, people_pages, glance_page,
 )
 
 

@@ -1,6 +1,6 @@
 """axe-core (from the PyPI package axe-playwright-python, which bundles it) on the seed site.
 
-No serious or critical violation on the home page, a paper, the topic pages, the
+No serious or critical violation on the home page, a paper, the topic pages, the charts page, the
 search page and the open search dropdown, in light and in dark mode. Over http,
 where the site is served as it would be (and where 404.html can be shown).
 """
@@ -16,7 +16,7 @@ from .helpers import TIMEOUT, a_tag_page, open_results, stlc
 def test_axe_finds_no_serious_violation(page, http_root, search_site, axe, scheme):
     page.emulate_media(color_scheme=scheme)
     problems = []
-    for rel in ("index.html", stlc(search_site), "tags/index.html", a_tag_page(search_site),
+    for rel in ("index.html", stlc(search_site), "tags/index.html", a_tag_page(search_site), "glance.html",
                 "search.html?q=learning", "papers/no-such-paper.html"):
         page.goto(http_root + rel)
         if "?q=" in rel:
