@@ -30,7 +30,7 @@ from generator.model.config import CONFIG_NAME
 from generator.model.paper import RenderedPaper
 from generator.derive.related import RELATED_COUNT, related_papers
 
-from . import crossref
+from . import crossref, jsonld
 from .apa import apa
 from .bibtex import BibTeX, unique_keys
 from .feeds import (CORRECTIONS_PATH, FEED_PATH, ROBOTS_PATH, SITEMAP_PATH, atom_feed, corrections_feed,
@@ -102,6 +102,7 @@ class Publication:
             "bibtex": self.bibtex[paper.paper.id],
             "apa": html,
             "related": self.related[paper.paper.id],
+            "jsonld": jsonld.article(self.references[paper.paper.id], self.volume),
         }
 
     def pieces(self, citation: CitationFormat, paper_id: str) -> tuple[str, ...]:
