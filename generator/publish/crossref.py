@@ -83,6 +83,11 @@ def crossref_deposit(papers: Sequence[RenderedPaper], volume: Volume, reference:
     root.append(_head(f"{volume.key_prefix}-{digest}", _timestamp(papers, volume), volume))
     root.append(body)
     ET.indent(root)
+    for title in root.iter("title"):  # a title's text is mixed content: no indentation inside it
+        for element in title.iter():
+            if element is not title:
+                element.text, element.tail = (None if text and not text.strip() else text
+                                              for text in (element.text, element.tail))
     return (b'<?xml version="1.0" encoding="UTF-8"?>\n'
             + ET.tostring(root, encoding="unicode").encode("utf-8") + b"\n")
 

@@ -43,7 +43,8 @@ def article(ref: Reference, volume: Volume) -> Markup:
     """A paper page's ``ScholarlyArticle``."""
     doi = ref["doi"]
     data = {
-        "@context": CONTEXT, "@type": "ScholarlyArticle", "@id": ref.url, "name": ref.title, "headline": ref.title[:110],
+        "@context": CONTEXT, "@type": "ScholarlyArticle", "@id": ref.url, "name": ref.title,
+        "headline": ref.title[:110],
         "author": [person(author) for author in ref.authors],
         "datePublished": ref.date.isoformat() if ref.date else ref.year,
         "abstract": ref.abstract, "keywords": ", ".join(ref.keywords), "url": ref.url,
@@ -57,7 +58,8 @@ def article(ref: Reference, volume: Volume) -> Markup:
 
 def person(author: Author, url: str = "", affiliations: Iterable[str] = ()) -> dict[str, Any]:
     """A ``Person``: name, affiliations (``Organization``s) and ORCID (``sameAs``)."""
-    places = list(dict.fromkeys([*affiliations, *filter(None, (part.strip() for part in author.affiliation.split(";")))]))
+    own = (part.strip() for part in author.affiliation.split(";"))
+    places = list(dict.fromkeys([*affiliations, *filter(None, own)]))
     organisations = [{"@type": "Organization", "name": place} for place in places]
     return _compact({"@type": "Person", "name": author.name, "url": url,
                      "affiliation": organisations[0] if len(organisations) == 1 else organisations,
