@@ -62,9 +62,9 @@ class IndexContext(TypedDict):
         '(where each of its parts is, from the root: `contents/<page>.html#<anchor>`)')]]
     award_count: Annotated[int, (
         'the papers with an award or a nomination (the count line links `awards.html` when there is one)')]
-    jsonld: Annotated[Markup, (
+    jsonld: NotRequired[Annotated[Markup, (
         'the proceedings (a `PublicationVolume`) and their meeting (an `Event`, `recordedAt`) as schema.org '
-        'JSON-LD (publish/jsonld.py), ready for a `<script type="application/ld+json">`')]
+        'JSON-LD (publish/jsonld.py), ready for a `<script type="application/ld+json">`')]]
     tracks: NotRequired[Annotated[list[str], (
         "the papers' tracks, in the order the volume names them: with two or more, a hidden "
         '`.track-filter` `<select>` that `assets/track-filter.js` shows and applies (an item names its '
