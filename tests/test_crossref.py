@@ -152,8 +152,6 @@ def test_source_dois_win_math_stays_mathml_and_hand_edits_reach_the_deposit(tmp_
     (lambda c: c.replace("publisher: PMLR\n", ""), "needs `publisher:`"),
     (lambda c: c.replace("base_url: https://proceedings.example.org/v251/\n", ""), "needs `base_url:`"),
     (lambda c: c.replace("  email: chairs@example.org\n", ""), "needs `doi: {email: …}`"),
-    (lambda c: c.replace("{n}", "2406.01234").replace("10.99999/gram.2024.", "10.48550/arXiv."),
-     "is already papers/"),
 ])
 def test_a_deposit_crossref_would_reject_is_refused_in_one_line(tmp_path, change, said):
     config = CONFIG.format(volume=251, date="2024-08-05", short="gram")
@@ -184,6 +182,18 @@ def test_a_paper_without_authors_is_refused_and_check_names_papers_without_a_doi
     assert refused.returncode != 0
     assert "papers/a-short-abstract-about-geodesics-on-manifolds.md: DOI 10.99999/gram.extra but no authors" \
         in refused.stderr
+
+
+def test_a_doi_given_twice_is_refused(tmp_path):
+    content, site = built(tmp_path, GRAM, CONFIG.format(volume=251, date="2024-08-05", short="gram"))
+    page = next((content / "papers").glob("hyperbolic-*.md"))
+    page.write_text(page.read_text(encoding="utf-8").replace("---\n", "---\ndoi: https://doi.org/10.48550/ARXIV.2406.01234\n",
+                                                             1), encoding="utf-8")
+    refused = run("build", "--content", str(content), "--out", str(site))
+    assert refused.returncode != 0
+    [line] = [line for line in refused.stderr.splitlines() if "DOI" in line]
+    assert re.search(r"papers/hyperbolic-[a-z-]+\.md: DOI 10\.48550/ARXIV\.2406\.01234 is already "
+                     r"papers/equivariant-[a-z0-9-]+\.md's", line), line
 
 
 def test_no_doi_settings_no_deposit(tmp_path):
