@@ -194,6 +194,9 @@ class PersonContext(SeriesContext):
     """What ``person.html`` sees."""
 
     person: Annotated[Person, "the person across volumes"]
+    jsonld: Annotated[Markup, (
+        'the person (a `Person`: name, affiliations, ORCID as `sameAs`) as schema.org JSON-LD '
+        '(publish/jsonld.py), ready for a `<script type="application/ld+json">`')]
 
 
 
