@@ -186,8 +186,11 @@ def test_a_paper_without_authors_is_refused_and_check_names_papers_without_a_doi
                     encoding="utf-8")
     refused = run("build", "--content", str(content), "--out", str(site))
     assert refused.returncode != 0
-    assert "papers/a-short-abstract-about-geodesics-on-manifolds.md: DOI 10.99999/gram.extra but no authors" \
-        in refused.stderr
+    said = "papers/a-short-abstract-about-geodesics-on-manifolds.md: DOI 10.99999/gram.extra but no authors"
+    assert said in refused.stderr
+    checked = run("check", "--content", str(content))  # check says it before a build
+    assert checked.returncode != 0
+    assert said.replace(": DOI", ": error: DOI") in checked.stdout + checked.stderr
 
 
 def test_a_doi_given_twice_is_refused(tmp_path):

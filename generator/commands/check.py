@@ -187,10 +187,13 @@ def check_citations(project: Project, papers: list[RenderedPaper], reporter: Rep
 
 
 def check_dois(project: Project, papers: list[RenderedPaper], reporter: Reporter) -> None:
-    """When the volume registers DOIs (``doi:``), each paper the deposit would leave out for want of one: its
-    source gives none and the pattern makes none (``{key}`` of a paper whose source has no id)."""
+    """When the volume registers DOIs (``doi:``): what would make the build refuse its deposit, and each paper
+    the deposit would leave out for want of a DOI (its source gives none and the pattern makes none: ``{key}``
+    of a paper whose source has no id)."""
     if not crossref.wanted(project.volume):
         return
+    for path, problem in crossref.problems(papers, project.volume):  # what the build would refuse
+        reporter.error(problem, path, code=codes.DOI_DEPOSIT_INVALID, subject="doi")
     for paper in papers:
         if not paper.details.doi:
             reporter.warn("no DOI: the Crossref deposit leaves this paper out (give it `doi:`, or a `doi: {pattern}` "

@@ -90,7 +90,8 @@ class Publication:
         self.deposit = crossref.wanted(volume)
         refused = crossref.problems(self.papers, volume) if self.deposit and warn is not None else []
         if refused:  # before a file is written: the last site stays as it was
-            raise ConfigError("\n".join(refused), code=codes.DOI_DEPOSIT_INVALID)
+            raise ConfigError("\n".join(f"{path}: {problem}" for path, problem in refused),
+                              code=codes.DOI_DEPOSIT_INVALID)
 
     def template_globals(self) -> dict[str, str]:
         return {"feed_url": FEED_PATH if self.volume.date else ""}

@@ -47,9 +47,9 @@ def wanted(volume: Volume) -> bool:
     return bool(volume.deposit.pattern or volume.deposit.depositor or volume.deposit.email)
 
 
-def problems(papers: Sequence[RenderedPaper], volume: Volume) -> list[str]:
-    """What Crossref would reject the deposit for, one line each naming the file and what is missing."""
-    found = [f"proceedings.yaml: the Crossref deposit ({CROSSREF_PATH}) needs {what}"
+def problems(papers: Sequence[RenderedPaper], volume: Volume) -> list[tuple[str, str]]:
+    """What Crossref would reject the deposit for: (the file, what is missing), one each."""
+    found = [("proceedings.yaml", f"the Crossref deposit ({CROSSREF_PATH}) needs {what}")
              for what, given in (("`publisher:`", volume.publisher), ("`date:` (the proceedings' date)", volume.date),
                                  ("`base_url:` (each DOI resolves to its paper's page)", volume.base_url),
                                  ("`doi: {depositor: …}` (who deposits)", volume.deposit.depositor),
@@ -61,10 +61,10 @@ def problems(papers: Sequence[RenderedPaper], volume: Volume) -> list[str]:
         if not doi:
             continue
         if doi.casefold() in owners:  # DOIs are case-insensitive
-            found.append(f"{page}: DOI {doi} is already {owners[doi.casefold()]}'s; a DOI names one paper")
+            found.append((page, f"DOI {doi} is already {owners[doi.casefold()]}'s; a DOI names one paper"))
         owners.setdefault(doi.casefold(), page)
         if not paper.details.authors:
-            found.append(f"{page}: DOI {doi} but no authors; Crossref needs a paper's authors")
+            found.append((page, f"DOI {doi} but no authors; Crossref needs a paper's authors"))
     return found
 
 
