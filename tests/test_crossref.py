@@ -152,6 +152,7 @@ def test_source_dois_win_math_stays_mathml_and_hand_edits_reach_the_deposit(tmp_
     assert abstract.startswith("We build normalizing flows") and abstract.endswith("match the target densities.")
     cjk = tree.find(".//c:conference_paper[3]/c:contributors/c:person_name", NS)
     assert (cjk.findtext("c:surname", "", NS), cjk.findtext("c:given_name", "", NS)) == ("王", "小明")
+    assert cjk.get("name-style") == "eastern"
     last = tree.findall(".//c:conference_paper", NS)[3]
     first, second = last.findall("c:contributors/c:person_name", NS)
     assert first.findtext("c:ORCID", "", NS) == "https://orcid.org/0000-0002-1825-0097"

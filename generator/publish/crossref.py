@@ -194,6 +194,8 @@ def _person(author: Author, sequence: str) -> ET.Element:
     person = ET.Element("person_name", {"sequence": sequence, "contributor_role": "author"})
     name = split_name(author.name)
     given, family = (name.given, name.family) if not name.literal else _literal(name.literal)
+    if name.literal and given:  # a CJK name, family first: Crossref's "eastern" name style says so
+        person.set("name-style", "eastern")
     if given:
         _add(person, "given_name", _fit(given))
     _add(person, "surname", _fit(family))
