@@ -168,6 +168,9 @@ LATEX_TOO_DEEP = _code("latex-too-deep", "warning", "commands, lists or quotes n
 CITATION_REFUSED_TEX = _code("citation-refused-tex", "warning", "a title's math holds TeX a citation may not "
                              "carry; written as plain text")
 FEED_NO_DATE = _code("feed-no-date", "warning", "the site has a base URL but no date, so no feed is written")
+DOI_DEPOSIT_INVALID = _code("doi-deposit-invalid", "error", "the Crossref deposit would be rejected (no publisher, "
+                            "date, base URL or depositor, a DOI twice, a paper without authors); nothing is written")
+DOI_MISSING = _code("doi-missing", "warning", "the volume registers DOIs but a paper has none (check)")
 
 # -- check's own look at the lists and the built site -------------------------------------------------
 ENTRY_DIRECTION_OVERRIDE = _code("entry-direction-override", "warning", "an entry holds direction-override "

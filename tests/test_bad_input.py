@@ -257,10 +257,12 @@ class ActiveContent(HTMLParser):
         self.problems: list[str] = []
         self.in_math = 0
         self.in_script = False
+        self.in_data = False  # a JSON-LD block: data a browser never runs, which must hold JSON and no "<"
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
-        if tag == "script":
+        self.in_data = tag == "script" and attributes.get("type") == "application/ld+json"
+        if tag == "script" and not self.in_data:
             self.in_script = "src" not in attributes
             if self.in_script:
                 self.problems.append("inline <script>")
@@ -280,9 +282,11 @@ class ActiveContent(HTMLParser):
     def handle_endtag(self, tag):
         self.in_math -= tag == "math" and self.in_math > 0
         if tag == "script":
-            self.in_script = False
+            self.in_script = self.in_data = False
 
     def handle_data(self, data):
+        if self.in_data and ("<" in data or not isinstance(json.loads(data), dict)):
+            self.problems.append(f"JSON-LD holding {data.strip()[:40]!r}")
         if self.in_script and data.strip():
             self.problems.append(f"script text {data.strip()[:40]!r}")
 

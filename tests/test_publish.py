@@ -111,7 +111,9 @@ class Head(HTMLParser):
         self.links: list[dict] = []
         self.scripts: list[dict] = []
         self.inline: list[str] = []
+        self.data: list[str] = []  # JSON-LD: a data block, which a browser never runs (CSP's script-src is moot)
         self._in_script = False
+        self._in_data = False
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
@@ -122,15 +124,20 @@ class Head(HTMLParser):
                 self.meta.setdefault(key, []).append(attributes.get("content"))
         elif tag == "link":
             self.links.append(attributes)
+        elif tag == "script" and attributes.get("type") == "application/ld+json":
+            self._in_data = True
         elif tag == "script":
             self.scripts.append(attributes)
             self._in_script = True
 
     def handle_endtag(self, tag):
         self._in_script = self._in_script and tag != "script"
+        self._in_data = self._in_data and tag != "script"
 
     def handle_data(self, data):
-        if self._in_script and data.strip():
+        if self._in_data:
+            self.data.append(data)
+        elif self._in_script and data.strip():
             self.inline.append(data)
 
 
@@ -262,6 +269,8 @@ def test_paper_template_escapes_every_value(seed_content):
     assert page.meta["og:description"] == page.meta["description"] and len(page.meta["description"]) == 1
     assert html.count(f'content="{html_escape(page.meta["description"][0])}"') == 1, "one tag for both"
     assert not page.inline, "no inline script or event handler (CSP: script-src 'self')"
+    [data] = page.data  # the JSON-LD holds the hostile title as data: no "<" can end its script
+    assert "<" not in data and json.loads(data)["name"] == paper.title_plain
     assert {"src": "../assets/cite.js", "defer": None} in page.scripts
     assert any(link.get("type") == "application/atom+xml" and link["href"] == "../feed.xml" for link in page.links)
 

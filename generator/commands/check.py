@@ -28,6 +28,7 @@ from generator.derive.sanity import Place, orders_across
 from generator.derive.people_file import Rules
 from generator.pipeline.stages import Options, Pipeline
 from generator.content.project import Project
+from generator.publish import crossref
 from generator.publish.bibtex import BibTeX
 from generator.reporter import Reporter
 from generator.commands.scholar import robots_findings, scholar_check
@@ -79,6 +80,7 @@ def check(content_dir: Path, reporter: Reporter, people: Rules | None = None, si
     new = [e for e in entries if entry_digest(e) not in known]
     render_entries(new, project, reporter)
     check_citations(project, run.rendered, reporter)
+    check_dois(project, run.rendered, reporter)
     everyone: list[RenderedPaper | Entry] = [*run.rendered, *new]
     authors = tuple((paper, paper.details.authors) for paper in everyone)
     if people is None:  # the build warns of the author pages' people with every paper; check sees a sample
@@ -182,6 +184,21 @@ def check_citations(project: Project, papers: list[RenderedPaper], reporter: Rep
     writer = BibTeX(project.volume, project.config.macros, reporter.warn)
     for paper in papers:
         writer.entry(paper)
+
+
+def check_dois(project: Project, papers: list[RenderedPaper], reporter: Reporter) -> None:
+    """When the volume registers DOIs (``doi:``): what would make the build refuse its deposit, and each paper
+    the deposit would leave out for want of a DOI (its source gives none and the pattern makes none: ``{key}``
+    of a paper whose source has no id)."""
+    if not crossref.wanted(project.volume):
+        return
+    for path, problem in crossref.problems(papers, project.volume):  # what the build would refuse
+        reporter.error(problem, path, code=codes.DOI_DEPOSIT_INVALID, subject="doi")
+    for paper in papers:
+        if not paper.details.doi:
+            reporter.warn("no DOI: the Crossref deposit leaves this paper out (give it `doi:`, or a `doi: {pattern}` "
+                          "every paper fills)", f"{PAGES_DIR}/{paper.paper.path.name}", code=codes.DOI_MISSING,
+                          subject="doi")
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from generator.text.yamlutil import key_lines, load_mapping, read_utf8
 from generator.text.cleantext import clean_value
 from generator.model.details import natural_order, split_names
 from generator.model.link_patterns import check_pattern
+from generator.model.doi import DoiSettings, parse_doi_settings
 from generator import diagnostics as codes
 
 CONFIG_NAME = "proceedings.yaml"
@@ -88,7 +89,10 @@ class Config:
     """The volume's editors, "Given Family" (a .bib's @proceedings gives them too): on the home page and in
     every paper's citation."""
     publisher: str = field(default="", metadata=shapes("pages"))
-    """The publisher every paper's citation names when the paper names none."""
+    """The publisher every paper's citation names when the paper names none (and the Crossref deposit's)."""
+    doi: DoiSettings = field(default=DoiSettings(), metadata=shapes("papers", "pages"))
+    """DOIs and their Crossref deposit: ``pattern`` makes a paper's DOI when its source gives none ({n}, {key},
+    {slug}); ``depositor`` and ``email`` head ``crossref.xml`` (model/doi.py, publish/crossref.py)."""
     start_date: dt.date | None = field(default=None, metadata=shapes("pages"))
     """The meeting's first day (YYYY-MM-DD)."""
     end_date: dt.date | None = field(default=None, metadata=shapes("pages"))
@@ -305,6 +309,7 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "place": _text,
     "editors": _editors,
     "publisher": _text,
+    "doi": parse_doi_settings,
     "start_date": _date,
     "end_date": _date,
     "issn": _issn,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urljoin
 
+from generator.model.doi import DoiSettings
 from generator.model.paper import RenderedPaper, SourceList, VolumeInfo
 from generator.model.volume_title import derived_title
 from generator.text.i18n import default_title
@@ -48,6 +49,7 @@ class Volume:
     online_date: dt.date | None = None  # first online, when the config gives a day apart from ``date``
     given: VolumeInfo = VolumeInfo()  # the config's own facts (volume, venue, place, days): every source's papers'
     short: str = ""  # the config's short title for the header
+    deposit: DoiSettings = DoiSettings()  # the config's `doi:` (its Crossref deposit, publish/crossref.py)
 
     @classmethod
     def of(cls, config: Config, sources: Sequence[SourceList] = (), folder: str = "") -> Volume:
@@ -61,7 +63,7 @@ class Volume:
                            end=config.end_date, editors=config.editors, publisher=config.publisher)
         return cls(title, config.description, config.language, config.base_url, config.date or info.date,
                    info, config.series, described, config.issn, config.isbn, config.online_date, given,
-                   config.short_title)
+                   config.short_title, config.doi)
 
     @property
     def titled(self) -> bool:
@@ -84,6 +86,11 @@ class Volume:
         """The meeting's name, unless it is the title already (shown once)."""
         venue = self.given.venue or self.source.venue
         return "" if venue.casefold() == self.title.casefold() else venue
+
+    @property
+    def publisher(self) -> str:
+        """The config's publisher, else its @proceedings'."""
+        return self.given.publisher or self.source.publisher
 
     @property
     def place(self) -> str:

@@ -29,6 +29,7 @@ from generator.content.changes import Kind
 from generator.render.files import last_good_pages, linked_files, static_files
 from generator.content.merge import Change
 from generator.model.config import config_digest
+from generator.model.doi import with_doi
 from generator.model.link_patterns import with_patterns
 from generator.model.paper import Paper, RenderedPaper
 from generator.derive.people_file import Rules
@@ -239,6 +240,9 @@ def papers_stage(p: Pipeline) -> None:
         patterns = state.project.config.links if state.project is not None else {}
         if patterns:  # links: in proceedings.yaml, for the papers that give no link of that kind
             state.papers = [with_patterns(paper, patterns) for paper in state.papers]
+        pattern = state.project.config.doi.pattern if state.project is not None else ""
+        if pattern:  # doi: {pattern}: {n} is the paper's number in the volume, in proceedings order
+            state.papers = [with_doi(paper, pattern, n) for n, paper in enumerate(state.papers, start=1)]
         if not p.options.keep:  # a build needs only the broken pages' text from here on
             state.docs = None
             state.parsed = {path: parsed for path, parsed in state.parsed.items() if parsed.paper is None}

@@ -10,7 +10,8 @@ A ``Publication`` is made once per build, after the abstracts are rendered:
 * ``files(paths)``: ``.nojekyll`` and the volume's citations (``proceedings.bib``, ``.ris``,
   ``.csl.json``, ``.apa.txt``: one for each of ``formats``, publish/formats.py) always, ``feed.xml`` when
   the config has a date, ``corrections.xml``
-  when a paper has a dated correction, ``sitemap.xml`` when the base URL is known, ``robots.txt``
+  when a paper has a dated correction, ``crossref.xml`` when the volume registers DOIs (crossref.py),
+  ``sitemap.xml`` when the base URL is known, ``robots.txt``
   (naming the sitemap when there is one) unless the volume is one of an archive's, whose root has its own.
 
 Nothing here reads the clock or the file system: the same content gives the
@@ -24,10 +25,12 @@ import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from generator.errors import ConfigError
 from generator.model.config import CONFIG_NAME
 from generator.model.paper import RenderedPaper
 from generator.derive.related import RELATED_COUNT, related_papers
 
+from . import crossref, jsonld
 from .apa import apa
 from .bibtex import BibTeX, unique_keys
 from .feeds import (CORRECTIONS_PATH, FEED_PATH, ROBOTS_PATH, SITEMAP_PATH, atom_feed, corrections_feed,
@@ -84,6 +87,11 @@ class Publication:
         # Only a site being published (it has an address) is told: a local preview needs no feed.
         if self.volume.date is None and self.volume.base_url and warn is not None:
             warn(NO_DATE, CONFIG_NAME, code=codes.FEED_NO_DATE, subject="date")
+        self.deposit = crossref.wanted(volume)
+        refused = crossref.problems(self.papers, volume) if self.deposit and warn is not None else []
+        if refused:  # before a file is written: the last site stays as it was
+            raise ConfigError("\n".join(f"{path}: {problem}" for path, problem in refused),
+                              code=codes.DOI_DEPOSIT_INVALID)
 
     def template_globals(self) -> dict[str, str]:
         return {"feed_url": FEED_PATH if self.volume.date else ""}
@@ -95,6 +103,7 @@ class Publication:
             "bibtex": self.bibtex[paper.paper.id],
             "apa": html,
             "related": self.related[paper.paper.id],
+            "jsonld": jsonld.article(self.references[paper.paper.id], self.volume),
         }
 
     def pieces(self, citation: CitationFormat, paper_id: str) -> tuple[str, ...]:
@@ -139,6 +148,9 @@ class Publication:
             makers[ROBOTS_PATH] = lambda: robots_txt(self.volume)
         if self.volume.date:
             makers[FEED_PATH] = lambda: atom_feed(self.papers, self.volume) or b""  # None only without a date
+        if self.deposit:
+            makers[crossref.CROSSREF_PATH] = lambda: crossref.crossref_deposit(self.papers, self.volume,
+                                                                               self.references.__getitem__)
         if dated_corrections(self.papers, self.volume):
             makers[CORRECTIONS_PATH] = lambda: corrections_feed(self.papers, self.volume) or b""  # None: none dated
         sitemaps = functools.cache(lambda: volume_sitemaps(paths, self.volume))  # small: made together

@@ -62,6 +62,9 @@ class IndexContext(TypedDict):
         '(where each of its parts is, from the root: `contents/<page>.html#<anchor>`)')]]
     award_count: Annotated[int, (
         'the papers with an award or a nomination (the count line links `awards.html` when there is one)')]
+    jsonld: NotRequired[Annotated[Markup, (
+        'the proceedings (a `PublicationVolume`) and their meeting (an `Event`, `recordedAt`) as schema.org '
+        'JSON-LD (publish/jsonld.py), ready for a `<script type="application/ld+json">`')]]
     tracks: NotRequired[Annotated[list[str], (
         "the papers' tracks, in the order the volume names them: with two or more, a hidden "
         '`.track-filter` `<select>` that `assets/track-filter.js` shows and applies (an item names its '
@@ -102,6 +105,10 @@ class PaperContext(TypedDict):
         'text)')]
     related: Annotated[Sequence[RenderedPaper], (
         'a few papers with similar titles and abstracts (may be empty)')]
+    jsonld: Annotated[Markup, (
+        'the paper (a `ScholarlyArticle`: its authors, date, DOI, and the proceedings it is part of) as '
+        'schema.org JSON-LD (publish/jsonld.py), ready for a `<script type="application/ld+json">`: no `<` or '
+        '`&` in it, so it cannot end the script')]
 
 
 class TagContext(TypedDict):
@@ -136,6 +143,9 @@ class AuthorContext(TypedDict):
         'how many papers the author has in all')]
     pagination: Annotated[dict[str, Any], (
         'as above')]
+    jsonld: Annotated[Markup, (
+        'the person (a `Person`: name, affiliations, ORCID as `sameAs`) as schema.org JSON-LD '
+        '(publish/jsonld.py), ready for a `<script type="application/ld+json">`')]
 
 
 class AuthorsContext(TypedDict):
@@ -184,6 +194,9 @@ class PersonContext(SeriesContext):
     """What ``person.html`` sees."""
 
     person: Annotated[Person, "the person across volumes"]
+    jsonld: Annotated[Markup, (
+        'the person (a `Person`: name, affiliations, ORCID as `sameAs`) as schema.org JSON-LD '
+        '(publish/jsonld.py), ready for a `<script type="application/ld+json">`')]
 
 
 

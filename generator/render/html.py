@@ -19,7 +19,7 @@ from generator.model.config import Config
 from generator.errors import ThemeError
 from generator.render.filters import install_functions
 from generator.text.i18n import interface
-from generator.publish import Publication
+from generator.publish import Publication, jsonld
 from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
 from generator.derive.groups import award_groups, group_index, readable_sessions
@@ -208,10 +208,12 @@ class SiteRenderer:
             index = group_index([("index.html", contents.groups)])
             yield Output("index.html", functools.partial(self.render, "index.html", "", papers=papers,
                                                           groups=contents.groups, group_index=index,
-                                                          award_count=awarded, tracks=tracks), _ids(papers), "list")
+                                                          award_count=awarded, tracks=tracks,
+                                                          jsonld=jsonld.home(self.site.volume)), _ids(papers), "list")
             return
         yield Output("index.html", functools.partial(self.render, "index.html", "", papers=(),
-                                                      contents=contents.index, award_count=awarded), frozenset(),
+                                                      contents=contents.index, award_count=awarded,
+                                                      jsonld=jsonld.home(self.site.volume)), frozenset(),
                      "list")
         urls = [page.url for page in contents.pages]
         for number, page in enumerate(contents.pages):
@@ -295,7 +297,9 @@ class SiteRenderer:
             for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, ".",
                                                    weight=list_weight):
                 render = functools.partial(self.render, "author.html", "../", author=page, papers=chunk,
-                                           count=len(page.papers), pagination=pagination)
+                                           count=len(page.papers), pagination=pagination,
+                                           jsonld=jsonld.author_page(page.name, page.orcid, page.affiliations,
+                                                                     self.site.volume.absolute(url) or ""))
                 yield Output(url, render, _ids(chunk), "list")
 
     def _absolute_root(self) -> str:

@@ -26,6 +26,7 @@ from generator.derive.people import Person, Rules
 from generator.model.config import Config
 from generator.model.paper import RenderedPaper
 from generator.model.volume import Volume
+from generator.publish import jsonld
 from generator.publish.feeds import (ROBOTS_PATH, SITEMAP_PATH, atom_feed, robots_txt, sitemap_index, sitemap_pages,
                                      sitemaps)
 from generator.render.glance import GLANCE, bar_chart
@@ -81,7 +82,9 @@ def people_pages(renderer: SiteRenderer, parts: SeriesParts) -> Iterator[Output]
     for url, chunk, pagination in paginate(people, AUTHORS_PER_PAGE, "people/index"):
         yield _page(renderer, parts, url, "people.html", "../", people=chunk, pagination=pagination, count=len(people))
     for person in people:
-        yield _page(renderer, parts, person.url, "person.html", "../", person=person)
+        yield _page(renderer, parts, person.url, "person.html", "../", person=person,
+                    jsonld=jsonld.author_page(person.name, person.orcid, person.affiliations,
+                                              renderer.site.volume.absolute(person.url) or ""))
 
 
 def glance_page(renderer: SiteRenderer, parts: SeriesParts) -> Iterator[Output]:
