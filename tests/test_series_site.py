@@ -99,30 +99,33 @@ def test_a_theme_of_either_name_frames_the_series_pages(tmp_path):
 def test_a_save_while_the_series_builds_is_published_by_the_next_build(tmp_path, monkeypatch):
     """A volume's "unchanged" digest was taken after its build: a page saved while the volume rendered was
     carried over stale by every later build ("0 volumes built, 2 unchanged"). Every digest of inputs is now
-    taken from what the build read, before the work it guards."""
+    taken from what the build read, before the work it guards. The save lands inside the 2020 volume's own
+    build, after its pages are read and before its files are rendered."""
     from archive_fixtures import make_archive
     from generator.pipeline import stages
 
     root = make_archive(tmp_path / "series")
     site = tmp_path / "site"
-    build(root, site, Reporter())
+    for _ in range(2):  # the first build writes the pages, the second reads them as a person's
+        build(root, site, Reporter())
     edited, saved_midway = sorted((root / "2020" / "papers").glob("*.md"))[:2]
-    retitle(edited, "Edited Before the Build")  # so that the volume builds
+    retitle(edited, "Edited Before the Build")  # so that the 2020 volume renders
     real, saved = stages.render_outputs, []
 
-    def saving_midway(*args, **kwargs):
-        if not saved:  # a person's save lands while the build renders
+    def saving_midway(outputs, sink, *args, **kwargs):
+        if not saved and sink.out_dir.name == "2020":  # its pages are read; a person saves one of them
             retitle(saved_midway, "Saved While Building")
             saved.append(saved_midway)
-        return real(*args, **kwargs)
+        return real(outputs, sink, *args, **kwargs)
 
     monkeypatch.setattr(stages, "render_outputs", saving_midway)
     build(root, site, Reporter())
     monkeypatch.undo()
-    assert saved
+    assert saved, "the 2020 volume rendered nothing"
     build(root, site, Reporter())
     published = "".join(path.read_text(encoding="utf-8") for path in (site / "2020" / "papers").glob("*.html"))
-    assert "Edited Before the Build" in published and "Saved While Building" in published
+    assert "Edited Before the Build" in published
+    assert "Saved While Building" in published, "the save made during the build was never published"
 
 
 def retitle(page: Path, title: str) -> None:

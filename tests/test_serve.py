@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -416,3 +417,33 @@ def test_a_search_index_cut_into_fewer_shards_leaves_no_old_shard_served(tmp_pat
                if re.fullmatch(r"t\d+\.js", p.name)}
     assert on_disk == after
     live.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_a_served_series_stopped_by_any_signal_leaves_no_folder_behind(tmp_path, stop):
+    """serve of a series kept its volumes' part files in a temporary folder of its own, which a server killed
+    by a signal no handler sees (SIGKILL, a terminal closed, SIGTERM while the first build ran) left behind, one
+    more on every run. The parts are held in memory now, as the rest of the served site."""
+    from archive_fixtures import make_archive
+
+    content = make_archive(tmp_path, only=("2019", "2023"))
+    scratch = tmp_path / "scratch"  # the server's temporary folder: what it leaves there is left behind
+    scratch.mkdir()
+    log = tmp_path / "serve.log"
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(scratch)}
+    process = subprocess.Popen([sys.executable, "-m", "generator", "serve", "--content", str(content), "--out",
+                                str(tmp_path / "served"), "--port", str(port)],
+                               stdout=log.open("w"), stderr=subprocess.STDOUT, env=env)
+    try:
+        wait_for(lambda: process.poll() is not None or "Serving on" in log.read_text(encoding="utf-8"),
+                 "the server never started")
+        assert process.poll() is None, log.read_text(encoding="utf-8")
+        assert get(f"http://127.0.0.1:{port}/2019/index.html")[0] == 200
+        process.send_signal(stop)
+        process.wait(TIMEOUT)
+    finally:
+        process.kill()
+        process.wait(TIMEOUT)
+    assert sorted(path.name for path in scratch.iterdir()) == []

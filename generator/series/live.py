@@ -11,7 +11,6 @@ and the series' own (``SiteFiles``), so ``serve.SiteApp`` serves a series as it 
 from __future__ import annotations
 
 import shutil
-import tempfile
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
@@ -70,8 +69,9 @@ class LiveSeries:
             self._errors, self.layout, self.site = reporter.errors, None, None
             return Rebuild(["full build"], time.perf_counter() - began, diagnostics=reporter.diagnostics, failed=True)
         self.layout = layout
-        self.site = (SeriesSite(layout, Path(tempfile.mkdtemp(prefix="proceedings-series-")), papers_of_all=True)
-                     if layout.series is not None else None)
+        # The series' parts in memory, as the rest of the served site: nothing is written outside the output
+        # folder, so a server killed by any signal (SIGKILL, a terminal closed) leaves no folder behind.
+        self.site = SeriesSite(layout, None, papers_of_all=True) if layout.series is not None else None
         self.members = {m.prefix: LiveSite(m.content_dir, self.out_dir / m.prefix if m.prefix else self.out_dir,
                                            layout.base_url(m, self.base_url), self.on_search_ready,
                                            series=layout.options_series(), people=layout.people)

@@ -7,20 +7,24 @@ the series' own files (series/pages.py) from what it was handed. Nothing of a vo
 digest of its folder or a JSON copy, so whatever a theme may show of a volume is there on every build.
 
 Each volume's papers.json records are written to a part file as soon as the volume is in (so a build never
-holds the series' papers all in memory); the series' papers.json and its search index are made of those
-parts, the index from the series' build cache when no part moved (a digest of every record it is made of).
+holds the series' papers all in memory; serve, which holds its whole site in memory, holds them there too and
+writes nothing outside its output folder, so a server killed by any signal leaves nothing behind); the series'
+papers.json and its search index are made of those parts, the index from the series' build cache when no part
+moved (a digest of every record it is made of).
 A volume that fails to build keeps its last build: its folder is carried over, and it is listed as its last
 good build listed it, kept whole (its typed ``SeriesVolume``) in the volume's own cache.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 import pickle
 import shutil
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import IO, Callable, Iterable, Iterator
 
 from generator.model.paper import RenderedPaper
 from generator.model.volume import Volume
@@ -37,13 +41,16 @@ LAST_GOOD = "series-volume"  # the kind of a volume's cache entry: the volume as
 class SeriesSite:
     """The series' collections (its volumes by prefix) and the series' own files.
 
+    ``parts``: the folder of the volumes' part files (None: kept in memory, as serve keeps its whole site).
     ``papers_of_all``: keep every volume's rendered papers (serve, where the pipelines hold them anyway);
     else only the newest volume's, which the series' feed is made of."""
 
-    def __init__(self, layout: Layout, parts: Path, cache: bool = True, papers_of_all: bool = False):
+    def __init__(self, layout: Layout, parts: Path | None, cache: bool = True, papers_of_all: bool = False):
         assert layout.series is not None and layout.config is not None
         self.layout, self.parts, self.papers_of_all = layout, parts, papers_of_all
-        self.parts.mkdir(parents=True, exist_ok=True)
+        if parts is not None:
+            parts.mkdir(parents=True, exist_ok=True)
+        self.held: dict[str, bytes] = {}  # volume → its part, when the parts are kept in memory
         self.store = BuildCache.for_content(layout.content_dir, enabled=cache)
         self.volumes: dict[str, SeriesVolume] = {}
         self.papers: dict[str, list[RenderedPaper]] = {}
@@ -78,9 +85,10 @@ class SeriesSite:
         return True
 
     def remove(self, prefix: str) -> None:
-        for held in (self.volumes, self.papers, self.digests, self.undated):
+        for held in (self.volumes, self.papers, self.digests, self.undated, self.held):
             held.pop(prefix, None)
-        (self.parts / _part_name(prefix)).unlink(missing_ok=True)
+        if self.parts is not None:
+            (self.parts / _part_name(prefix)).unlink(missing_ok=True)
 
     def newest_first(self) -> list[SeriesVolume]:
         return newest_first(list(self.volumes.values()))
@@ -101,7 +109,9 @@ class SeriesSite:
         return join_records(self._part(v.path) for v in self.newest_first())
 
     def close(self) -> None:
-        shutil.rmtree(self.parts, ignore_errors=True)
+        self.held = {}
+        if self.parts is not None:
+            shutil.rmtree(self.parts, ignore_errors=True)
 
     def _search_files(self, volumes: list[SeriesVolume]) -> dict[str, bytes]:
         """The series' index (search/series.py), made again only when a record it is made of moved: editing a
@@ -116,7 +126,7 @@ class SeriesSite:
                 undated: int) -> None:
         self.volumes[entry.path] = entry
         hasher = hashlib.blake2b(digest_size=20)  # what the series' index is made of, told as it is written
-        with open(self.parts / _part_name(entry.path), "wb") as part:
+        with self._writing(entry.path) as part:
             for line in records:
                 part.write(line + b"\n")
                 hasher.update(line + b"\n")
@@ -127,8 +137,19 @@ class SeriesSite:
             newest = self.newest_first()[0].path
             self.papers = {newest: self.papers[newest]}
 
+    @contextlib.contextmanager
+    def _writing(self, prefix: str) -> Iterator[IO[bytes]]:
+        if self.parts is not None:
+            with open(self.parts / _part_name(prefix), "wb") as part:
+                yield part
+            return
+        held = io.BytesIO()
+        yield held
+        self.held[prefix] = held.getvalue()
+
     def _part(self, prefix: str) -> Iterable[bytes]:
-        with open(self.parts / _part_name(prefix), "rb") as part:
+        with open(self.parts / _part_name(prefix), "rb") if self.parts is not None else io.BytesIO(
+                self.held[prefix]) as part:
             for line in part:
                 yield line.rstrip(b"\n")
 
