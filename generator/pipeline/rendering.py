@@ -26,6 +26,9 @@ from generator.content.project import Project, make_deriver
 from generator.publish import Publication
 from generator.reporter import Reporter
 from generator.render.html import SiteRenderer
+from generator.render.programme import Programmed, calendar_site, personal, view as programme_view
+from generator.programme.model import Programme
+from generator.text.i18n import interface
 from generator.render.site_info import SiteInfo
 from generator.render.people_topics import group_authors
 from generator.render.theme import Theme
@@ -141,17 +144,26 @@ def changed_papers(before: Sequence[RenderedPaper], after: Sequence[RenderedPape
 
 
 def site_renderer(project: Project, papers: list[RenderedPaper], env: Any = None, warn: Any = None,
-                  related: dict[str, tuple[str, ...]] | None = None) -> SiteRenderer:
+                  related: dict[str, tuple[str, ...]] | None = None,
+                  programme: tuple[Programme, str] | None = None) -> SiteRenderer:
     """The template renderer with the volume's citations and related papers.
 
     Pass the ``env`` of an earlier renderer to skip recompiling templates, and
-    ``related`` (paper id → related ids) to reuse related papers already worked out.
+    ``related`` (paper id → related ids) to reuse related papers already worked out; ``programme``: the
+    volume's programme and the digest of its calendar files (the programme stage's).
     """
     authors = group_authors(papers, project.people)  # once: the count every page shows, and the author pages
     site = SiteInfo(project.volume, len(papers), len(authors.people))
-    publication = Publication(papers, project.volume, project.config.macros, warn, related=related)
+    made, schedules = None, None
+    if programme is not None:
+        shown = programme_view(programme[0], papers, interface(project.config.language).locale, programme[1])
+        made = Programmed(programme[0], shown)
+        if shown is not None:
+            schedules = personal(programme[0], shown, calendar_site(project.volume, papers))
+    publication = Publication(papers, project.volume, project.config.macros, warn, related=related,
+                              schedules=schedules)
     return SiteRenderer(Theme.for_content(project.content_dir), project.config, site, env, publication,
-                        project.topic_names(), project.people, authors)
+                        project.topic_names(), project.people, authors, programme=made)
 
 
 def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Executor = INLINE,

@@ -42,6 +42,10 @@ from generator.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
+from generator.programme.join import PaperTimes
+from generator.programme.load import load_programme
+from generator.programme.model import Programme
+from generator.programme.readers import calendar_digest
 from generator.render.html import SiteRenderer
 from generator.runtime.executor import Executor
 from generator.pipeline.shares import ShareContext, Shares
@@ -95,6 +99,7 @@ class Run:
     listing: Listing | None = None  # what the last listing of every file found (pipeline/listing.py)
     listed: int = 0  # files the last pass listed: every one, or those that show what an edit changed
     files: list[str] = field(default_factory=list)  # the names the last pass published
+    programme: tuple[Programme, str] | None = None  # the volume's programme and its calendars' digest
 
 
 @dataclass
@@ -262,6 +267,20 @@ def standing_papers(p: Pipeline) -> list[Paper]:
     return list(state.last_good.values())
 
 
+def programme_stage(p: Pipeline) -> None:
+    """The volume's programme: its calendar files joined to the papers' sessions (programme/load.py), or the
+    papers' own days, times and rooms; each problem a diagnostic."""
+    project = p.state.project
+    assert project is not None
+    times = [PaperTimes.of(paper.id, paper.details) for paper in p.state.papers]
+    config = project.config
+    programme, problems = p.timed("read programme", load_programme, p.content_dir, times, config.timezone,
+                                  config.sessions)
+    for problem in problems:
+        p.reporter.report(problem)
+    p.state.programme = (programme, calendar_digest(p.content_dir))
+
+
 def rendered_stage(p: Pipeline) -> None:
     """Titles and abstracts rendered (LaTeX, emphasis, links); from the cache when unchanged."""
     state = p.state
@@ -386,6 +405,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("project", load_stage),
     Stage("pages", pages_stage),
     Stage("papers", papers_stage),
+    Stage("programme", programme_stage),
     Stage("rendered", rendered_stage),
     Stage("search", search_stage, writes=True),
     Stage("relate", relate_stage, writes=True),
