@@ -79,6 +79,7 @@ class ProgrammeView:
     zone: str  # the venue's zone (IANA), "" when no source names one
     zone_name: str  # its abbreviation on the first day ("EDT")
     calendars: dict[str, str]  # paper id → its .ics file, from the root (only papers with a timed session)
+    by_name: dict[str, str]  # a session's name as the papers write it → its first session's key (its place)
     digest: str = ""  # of the calendar files' bytes: a calendar edited is a new context
 
     def of_paper(self, paper_id: str) -> list[Shown]:
@@ -104,7 +105,11 @@ def view(programme: Programme | None, papers: Sequence[RenderedPaper], locale: L
                  if any(shown[key].timed for key in keys)}
     first = next((s.span for s in programme.timed if s.span is not None and not s.span.floating), None)
     zone_name = _moment(first.start, venue).tzname() or "" if first is not None and venue is not None else ""
-    return ProgrammeView(days, shown, by_paper, programme.zone, zone_name, calendars, digest)
+    by_name: dict[str, str] = {}
+    for session in programme.sessions:
+        for name in session.names:
+            by_name.setdefault(name, session.key)
+    return ProgrammeView(days, shown, by_paper, programme.zone, zone_name, calendars, by_name, digest)
 
 
 def _day(date: dt.date | None, label: str, sessions: Sequence[Session], shown: dict[str, Shown], locale: Locale,
