@@ -263,3 +263,25 @@ def test_a_time_zone_that_is_no_zone_is_a_config_error_naming_the_line(tmp_path)
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "proceedings.yaml:2: timezone must be an IANA time zone such as America/New_York" in done.stderr
     assert "proceedings.yaml:3: sessions must be a mapping" in done.stderr
+
+
+def test_serve_rebuilds_the_programme_when_its_calendar_is_saved(tmp_path):
+    from generator.pipeline.live import LiveSite
+
+    content = tmp_path / "content"
+    (content / "sitedata").mkdir(parents=True)
+    (content / "papers.csv").write_text(colt2020_csv(count=12), encoding="utf-8")
+    calendar = content / "sitedata" / "colt.ics"
+    calendar.write_bytes(colt2020_ics().encode("utf-8"))
+    live = LiveSite(content, tmp_path / "site")
+    live.build_all()
+    assert b'datetime="2020-07-09T08:30:00-04:00"' in live.files["programme.html"]
+    calendar.write_bytes(colt2020_ics().replace("DTSTART;TZID=America/New_York:20200709T083000",
+                                                "DTSTART;TZID=America/New_York:20200709T093000").encode("utf-8"))
+    result = live.rebuild({calendar.resolve()})
+    assert not result.failed and result.written
+    assert b'datetime="2020-07-09T09:30:00-04:00"' in live.files["programme.html"]
+    papers = [data for name, data in live.files.items() if name.startswith("papers/")]
+    assert any(b'datetime="2020-07-09T09:30:00-04:00"' in data for data in papers)
+    assert not any(b'datetime="2020-07-09T08:30:00-04:00"' in data for data in papers)
+    live.close()

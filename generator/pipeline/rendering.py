@@ -27,7 +27,10 @@ from generator.publish import Publication
 from generator.reporter import Reporter
 from generator.render.html import SiteRenderer
 from generator.render.programme import Programmed, calendar_site, personal, view as programme_view
+from generator.programme.join import PaperTimes
+from generator.programme.load import load_programme
 from generator.programme.model import Programme
+from generator.programme.readers import calendar_digest
 from generator.text.i18n import interface
 from generator.render.site_info import SiteInfo
 from generator.render.people_topics import group_authors
@@ -141,6 +144,18 @@ def changed_papers(before: Sequence[RenderedPaper], after: Sequence[RenderedPape
     new = {paper.paper.id: paper for paper in after}
     moved = {key for key, paper in new.items() if old.get(key) is not paper and old.get(key) != paper}
     return moved | (old.keys() - new.keys())
+
+
+def read_programme(project: Project, papers: list[Paper], reporter: Reporter) -> tuple[Programme, str]:
+    """The volume's programme (programme/load.py: its calendar files joined to the papers' sessions, or the
+    papers' own days, times and rooms), each problem reported; and the digest of the calendar files' bytes,
+    which the pages' shared context carries (a calendar edited renders again what shows its times)."""
+    times = [PaperTimes.of(paper.id, paper.details) for paper in papers]
+    programme, problems = load_programme(project.content_dir, times, project.config.timezone,
+                                         project.config.sessions)
+    for problem in problems:
+        reporter.report(problem)
+    return programme, calendar_digest(project.content_dir)
 
 
 def site_renderer(project: Project, papers: list[RenderedPaper], env: Any = None, warn: Any = None,

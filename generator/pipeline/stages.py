@@ -36,16 +36,13 @@ from generator.content.pages import PAGES_DIR, PageDoc, front_record, read_pages
 from generator.content.project import Project, load_project, make_deriver, placeholder_deriver
 from generator.derive.related import related_ids
 from generator.pipeline.listing import Listing, moved_lists, site_outputs
-from generator.pipeline.rendering import (Parsed, Rendered, changed_papers, parse_page, read_again, render_outputs,
-                                          render_papers, sync_pages)
+from generator.pipeline.rendering import (Parsed, Rendered, changed_papers, parse_page, read_again, read_programme,
+                                          render_outputs, render_papers, sync_pages)
 from generator.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
-from generator.programme.join import PaperTimes
-from generator.programme.load import load_programme
 from generator.programme.model import Programme
-from generator.programme.readers import calendar_digest
 from generator.render.html import SiteRenderer
 from generator.runtime.executor import Executor
 from generator.pipeline.shares import ShareContext, Shares
@@ -268,17 +265,9 @@ def standing_papers(p: Pipeline) -> list[Paper]:
 
 
 def programme_stage(p: Pipeline) -> None:
-    """The volume's programme: its calendar files joined to the papers' sessions (programme/load.py), or the
-    papers' own days, times and rooms; each problem a diagnostic."""
-    project = p.state.project
-    assert project is not None
-    times = [PaperTimes.of(paper.id, paper.details) for paper in p.state.papers]
-    config = project.config
-    programme, problems = p.timed("read programme", load_programme, p.content_dir, times, config.timezone,
-                                  config.sessions)
-    for problem in problems:
-        p.reporter.report(problem)
-    p.state.programme = (programme, calendar_digest(p.content_dir))
+    """The volume's programme: its calendars joined to the papers' sessions, or the papers' own times."""
+    assert p.state.project is not None
+    p.state.programme = p.timed("read programme", read_programme, p.state.project, p.state.papers, p.reporter)
 
 
 def rendered_stage(p: Pipeline) -> None:
