@@ -104,7 +104,8 @@ def view(programme: Programme | None, papers: Sequence[RenderedPaper], locale: L
     calendars = {paper: f"{PAPERS}/{slugs[paper]}.ics" for paper, keys in by_paper.items()
                  if any(shown[key].timed for key in keys)}
     first = next((s.span for s in programme.timed if s.span is not None and not s.span.floating), None)
-    zone_name = _moment(first.start, venue).tzname() or "" if first is not None and venue is not None else ""
+    # The venue's clock by name: its zone's abbreviation, or the offset the calendar gives ("UTC+01:00")
+    zone_name = _moment(first.start, venue).tzname() or "" if first is not None else ""
     by_name: dict[str, str] = {}
     for session in programme.sessions:
         for name in session.names:

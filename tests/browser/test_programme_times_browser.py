@@ -23,6 +23,9 @@ from .conftest import served
 from .helpers import DESKTOP, TIMEOUT, watch
 
 PARIS = ZoneInfo("Europe/Paris")
+# A title the calendar must escape (comma, semicolon) and fold (past 75 octets, in characters of two and
+# three octets, which a fold must not cut).
+LONG = "Before the change; a study, with commas and ünïcödé — 会議の論文が七十五オクテットを超える長い題名"
 
 
 @pytest.fixture(scope="module")
@@ -45,9 +48,10 @@ def autumn_site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("autumn")
     content = root / "content"
     content.mkdir()
-    (content / "papers.csv").write_text("title,abstract,session\nBefore the change,An abstract.,Early\n"
+    (content / "papers.csv").write_text(f"title,abstract,session\n\"{LONG}\",An abstract.,Early\n"
                                         "After the change,Another abstract.,Late\n", encoding="utf-8")
-    (content / "programme.csv").write_text("session,date,start,end,room\nEarly,2024-11-02,09:00,10:30,Hall A\n"
+    (content / "programme.csv").write_text("session,date,start,end,room\n"
+                                           "Early,2024-11-02,09:00,10:30,\"Hall A, 1st floor\"\n"
                                            "Late,2024-11-04,09:00,10:30,Hall B\n", encoding="utf-8")
     (content / "proceedings.yaml").write_text("title: Autumn Meeting\ntimezone: America/New_York\n", encoding="utf-8")
     build(content, root / "site", Reporter())
@@ -205,3 +209,23 @@ def test_axe_finds_no_serious_violation_on_the_programme(page, programme_site, a
         page.locator("[data-reading-schedule]").wait_for(state="visible", timeout=TIMEOUT)
         problems += violations(axe, page, f"reading-list.html with My programme ({scheme})")
     assert not problems, "axe-core found:\n" + "\n".join(problems)
+
+
+def test_my_programmes_file_escapes_and_folds_what_the_titles_hold(paris, autumn_site):
+    slugs = sorted(p.stem for p in (autumn_site / "papers").glob("*.html"))
+    paris.goto((autumn_site / "reading-list.html").as_uri())
+    paris.evaluate("list => localStorage.setItem('proceedings-reading-list:' + new URL('./', location.href).href,"
+                   " JSON.stringify(list))", slugs)
+    paris.reload()
+    paris.locator("[data-reading-schedule]").wait_for(state="visible", timeout=TIMEOUT)
+    assert paris.locator(".schedule-item .schedule-paper").all_inner_texts() == [LONG, "After the change"]
+    with paris.expect_download() as download:
+        paris.locator("[data-reading-calendar]").click()
+    text = Path(download.value.path()).read_bytes()
+    assert all(len(line) <= 75 for line in text.split(b"\r\n")) and b"\r\n " in text
+    text.decode("utf-8")  # no character cut by a fold
+    events = list(icalendar.Calendar.from_ical(text).walk("VEVENT"))
+    assert [str(e["SUMMARY"]) for e in events] == [f"{LONG} (Early)", "After the change (Late)"]
+    assert [str(e["LOCATION"]) for e in events] == ["Hall A, 1st floor", "Hall B"]
+    assert [e["DTSTART"].dt for e in events] == [dt.datetime(2024, 11, 2, 13, tzinfo=dt.timezone.utc),
+                                                 dt.datetime(2024, 11, 4, 14, tzinfo=dt.timezone.utc)]
