@@ -122,7 +122,9 @@ def _day(date: dt.date | None, label: str, sessions: Sequence[Session], shown: d
 
 def _shown(session: Session, venue: dt.tzinfo | None, locale: Locale) -> Shown:
     base: dict[str, Any] = {"key": session.key, "title": session.title, "room": session.room, "chair": session.chair,
-                            "category": session.category, "description": session.description,
+                            # Mini-Conf's placeholder calendarId ("---") is no category to show
+                            "category": session.category if any(c.isalnum() for c in session.category) else "",
+                            "description": session.description,
                             "papers": session.papers, "day": session.day, "time": session.time}
     if session.span is None:
         return Shown(**base)
