@@ -203,10 +203,11 @@ def personal(programme: Programme, shown: ProgrammeView, site: Site) -> dict[str
     in the paper's record): [session, start, end, zone, room, UID, key] of each timed session, the times as
     the pages write them (an instant with its offset), the UID the paper's own .ics gives the event."""
     made: dict[str, list[list[str]]] = {}
+    by_key = {session.key: session for session in programme.sessions}
     for paper, keys in shown.by_paper.items():
         for key in keys:
-            session, seen = programme.by_key(key), shown.sessions[key]
-            if session is None or not seen.timed:
+            session, seen = by_key[key], shown.sessions[key]
+            if not seen.timed:
                 continue
             made.setdefault(paper, []).append([seen.title, seen.start, seen.end, seen.zone, seen.room,
                                                paper_uid(site, paper, session), key])
@@ -215,7 +216,7 @@ def personal(programme: Programme, shown: ProgrammeView, site: Site) -> dict[str
 
 @dataclass(frozen=True)
 class Programmed:
-    """The build's programme (None: the volume has none) and its view (None: no timed session)."""
+    """The build's programme and its view (None: no session has a time, so no page shows it)."""
 
     programme: Programme
     shown: ProgrammeView | None
