@@ -34,7 +34,7 @@ PAPERS = "calendar/papers"
 
 
 @dataclass(frozen=True)
-class Shown:
+class ShownSession:
     """A session or event as a page shows it: its names and place, its times written for the page."""
 
     key: str
@@ -66,7 +66,7 @@ class ShownDay:
     date: str  # the day's heading ("Friday, July 10, 2020"); "" when the sources give no date
     label: str  # then its label as the rows give it ("1", "Tuesday"); "": sessions with no day
     anchor: str
-    sessions: tuple[Shown, ...]
+    sessions: tuple[ShownSession, ...]
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ class ProgrammeView:
     """What templates see as ``programme``: the days, the sessions by key, each paper's sessions."""
 
     days: tuple[ShownDay, ...]
-    sessions: dict[str, Shown]
+    sessions: dict[str, ShownSession]
     by_paper: dict[str, tuple[str, ...]]  # paper id → the keys of its sessions, in time order
     zone: str  # the venue's zone (IANA), "" when no source names one
     zone_name: str  # its abbreviation on the first day ("EDT")
@@ -82,10 +82,10 @@ class ProgrammeView:
     by_name: dict[str, str]  # a session's name as the papers write it → its first session's key (its place)
     digest: str = ""  # of the calendar files' bytes: a calendar edited is a new context
 
-    def of_paper(self, paper_id: str) -> list[Shown]:
+    def of_paper(self, paper_id: str) -> list[ShownSession]:
         return [self.sessions[key] for key in self.by_paper.get(paper_id, ())]
 
-    def papers_of(self, session: Shown, by_id: dict[str, RenderedPaper]) -> list[RenderedPaper]:
+    def papers_of(self, session: ShownSession, by_id: dict[str, RenderedPaper]) -> list[RenderedPaper]:
         return [by_id[paper] for paper in session.papers if paper in by_id]
 
 
@@ -113,22 +113,22 @@ def view(programme: Programme | None, papers: Sequence[RenderedPaper], locale: L
     return ProgrammeView(days, shown, by_paper, programme.zone, zone_name, calendars, by_name, digest)
 
 
-def _day(date: dt.date | None, label: str, sessions: Sequence[Session], shown: dict[str, Shown], locale: Locale,
+def _day(date: dt.date | None, label: str, sessions: Sequence[Session], shown: dict[str, ShownSession], locale: Locale,
          number: int) -> ShownDay:
     heading = format_skeleton("yMMMMEEEEd", date, locale=locale) if date is not None else ""
     anchor = f"day-{date.isoformat()}" if date is not None else f"day-{number}"
     return ShownDay(heading, label, anchor, tuple(shown[session.key] for session in sessions))
 
 
-def _shown(session: Session, venue: dt.tzinfo | None, locale: Locale) -> Shown:
+def _shown(session: Session, venue: dt.tzinfo | None, locale: Locale) -> ShownSession:
     base: dict[str, Any] = {"key": session.key, "title": session.title, "room": session.room, "chair": session.chair,
                             # Mini-Conf's placeholder calendarId ("---") is no category to show
                             "category": session.category if any(c.isalnum() for c in session.category) else "",
                             "description": session.description,
                             "papers": session.papers, "day": session.day, "time": session.time}
     if session.span is None:
-        return Shown(**base)
-    return Shown(**base, **_times(session.span, venue, locale), calendar=f"{SESSIONS}/{session.key}.ics")
+        return ShownSession(**base)
+    return ShownSession(**base, **_times(session.span, venue, locale), calendar=f"{SESSIONS}/{session.key}.ics")
 
 
 def _times(span: Span, venue: dt.tzinfo | None, locale: Locale) -> dict[str, Any]:
