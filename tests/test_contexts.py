@@ -14,7 +14,7 @@ from jinja2 import meta
 
 from archive_fixtures import SMALL, make_archive
 from conftest import REPO
-from contents_fixtures import colt2020_csv
+from contents_fixtures import colt2020_csv, colt2020_ics
 from generator.commands.build import build
 from generator.reporter import Reporter
 from generator.render import contents
@@ -64,6 +64,7 @@ def test_every_page_type_hands_its_template_the_variables_its_context_names(rend
     volume = tmp_path / "volume"
     volume.mkdir()
     (volume / "papers.csv").write_text(colt2020_csv(count=30), encoding="utf-8")
+    (volume / "colt.ics").write_bytes(colt2020_ics().encode("utf-8"))  # a programme: programme.html
     (volume / "proceedings.yaml").write_text("title: Learning Theory\ndate: 2026-06-30\n", encoding="utf-8")
     build(volume, tmp_path / "site", Reporter(), cache=False)
     page = next((volume / "papers").glob("*.md"))  # a page renamed: a redirect from its old address

@@ -16,7 +16,7 @@ from generator.pipeline.live import LiveSite
 from generator.reporter import Reporter
 
 OUTPUTS = ["search", "relate", "render", "publish"]
-ALL = ["project", "pages", "papers", "rendered", *OUTPUTS]
+ALL = ["project", "pages", "papers", "programme", "rendered", *OUTPUTS]
 
 
 @pytest.fixture
@@ -67,7 +67,7 @@ def test_serve_reruns_from_the_first_stage_a_change_invalidates(seed_content, tm
                             lambda paper, *args: rendered.append(paper.title) or real(paper, *args))
         ran.clear()
         result = live.rebuild({page.resolve()})
-        assert ran == ["pages", "papers", "rendered", *OUTPUTS]
+        assert ran == ["pages", "papers", "programme", "rendered", *OUTPUTS]
         assert [title.split()[0] for title in rendered] == ["Quokkas"]  # only the edited paper is rendered again
         assert 0 < result.rendered < len(live.files) / 2  # its page, its neighbours, its lists: not the site
         ran.clear()

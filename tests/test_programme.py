@@ -283,8 +283,11 @@ def test_a_sessions_shared_date_time_and_room_are_under_its_heading(icwsm):
     home = page(icwsm[0], "index.html")
     whens = [re.sub(r"<[^>]+>", "|", when).strip("|").split("||")
              for when in re.findall(r'<p class="group-when">(.*?)</p>', home)]
-    # Session 3B's papers are in two rooms: its heading gives only what they share.
-    assert whens == [["2021-06-08", "10:00-11:30 EDT", "Room 1"], ["2021-06-09", "13:00-14:30 EDT"]]
+    # Session 3B's papers are in two rooms: its heading gives only what they share; and its place in the
+    # programme, which the rows' times make (issue 41).
+    assert whens == [["2021-06-08", "10:00-11:30 EDT", "Room 1", "In the programme"],
+                     ["2021-06-09", "13:00-14:30 EDT", "In the programme"]]
+    assert 'class="in-programme" href="programme.html#session-2a-misinformation"' in home
     civility = paper_page(icwsm[0], "Measuring Civility")
     assert facts(civility).strip("|").split("||") == ["Session 3B: Datasets", "2021-06-09", "13:00-14:30 EDT",
                                                       "Room 3"]

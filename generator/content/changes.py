@@ -13,6 +13,7 @@ from pathlib import Path
 from generator.model.config import CONFIG_NAME
 from generator.content.pages import PAGES_DIR
 from generator.derive.people_file import PEOPLE_FILE
+from generator.programme.readers import is_calendar
 from generator.sources import READERS
 
 TAXONOMY_NAME = "taxonomy.yaml"
@@ -46,6 +47,8 @@ class Classifier:
         if path.parent == self.content_dir / PAGES_DIR and path.suffix == ".md":
             return Kind.PAGE
         if path.parent == self.content_dir and path.name in (CONFIG_NAME, TAXONOMY_NAME, PEOPLE_FILE):
+            return Kind.CONFIG
+        if is_calendar(path, self.content_dir):  # the programme: every page may show a session's time
             return Kind.CONFIG
         if path.parent == self.content_dir and path.suffix.lower() in READERS:  # as find_sources reads them
             return Kind.LIST

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from generator.errors import ConfigError, Diagnostic, shown
 from generator.text.i18n import catalogue_for, catalogue_locales
@@ -119,6 +120,11 @@ class Config:
     auto_tags: str = field(default="missing", metadata=shapes("papers"))
     """Topics from the taxonomy: for papers whose source gives no keywords (missing), for every paper
     beside its keywords (always), or never (only the source's keywords)."""
+    timezone: str = field(default="", metadata=shapes("pages"))
+    """The venue's time zone, an IANA name ("America/New_York"): the programme's times are shown on its clock,
+    and a calendar's times that name no zone are read in it (docs/programme.md)."""
+    sessions: dict[str, tuple[str, ...]] = field(default_factory=dict, metadata=shapes("pages"))
+    """The papers' session name → the calendar's event name(s), for names that differ (``5: Posters V``)."""
     series: str = field(default="", metadata=shapes("pages"))
     """Set by an archive build, never read from the file: the series' title, which a volume's pages
     link to (the archive's home is one folder up)."""
@@ -298,6 +304,34 @@ def _auto_tags(value: Any) -> str:
     return str(value)
 
 
+def _timezone(value: Any) -> str:
+    """An IANA zone that Python's zoneinfo knows; an abbreviation (EDT) or an offset is not one, as it says no
+    daylight-saving rule."""
+    text = value.strip() if isinstance(value, str) else ""
+    try:
+        ZoneInfo(text)
+    except (ValueError, ZoneInfoNotFoundError):
+        text = ""
+    if not text or "/" not in text and text != "UTC":
+        raise ValueError(f"must be an IANA time zone such as America/New_York or Europe/London, not {shown(value)}")
+    return text
+
+
+def _sessions(value: Any) -> dict[str, tuple[str, ...]]:
+    """``sessions: {5: Posters V, Demo: [Demos 1, Demos 1 (replay)]}``: a paper's session → the calendar's names."""
+    if not isinstance(value, dict):
+        raise ValueError("must be a mapping of the papers' session name to the calendar's event name, like "
+                         "{5: Posters V}")
+    mapped = {}
+    for key, names in value.items():
+        listed = names if isinstance(names, list) else [names]
+        if not listed or not all(isinstance(n, (str, int)) and not isinstance(n, bool) and str(n).strip()
+                                 for n in listed):
+            raise EntryProblem(f"{shown(key)} must name an event, or a list of events", str(key))
+        mapped[str(key).strip()] = tuple(str(name).strip() for name in listed)
+    return mapped
+
+
 _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "title": _text,
     "description": _optional_text,
@@ -321,6 +355,8 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "macros": _macros,
     "auto_tags": _auto_tags,
     "links": _links,
+    "timezone": _timezone,
+    "sessions": _sessions,
 }
 
 

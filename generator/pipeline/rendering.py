@@ -26,6 +26,12 @@ from generator.content.project import Project, make_deriver
 from generator.publish import Publication
 from generator.reporter import Reporter
 from generator.render.html import SiteRenderer
+from generator.render.programme import Programmed, calendar_site, personal, view as programme_view
+from generator.programme.join import PaperTimes
+from generator.programme.load import load_programme
+from generator.programme.model import Programme
+from generator.programme.readers import calendar_digest
+from generator.text.i18n import interface
 from generator.render.site_info import SiteInfo
 from generator.render.people_topics import group_authors
 from generator.render.theme import Theme
@@ -140,18 +146,39 @@ def changed_papers(before: Sequence[RenderedPaper], after: Sequence[RenderedPape
     return moved | (old.keys() - new.keys())
 
 
+def read_programme(project: Project, papers: list[Paper], reporter: Reporter) -> tuple[Programme, str]:
+    """The volume's programme (programme/load.py: its calendar files joined to the papers' sessions, or the
+    papers' own days, times and rooms), each problem reported; and the digest of the calendar files' bytes,
+    which the pages' shared context carries (a calendar edited renders again what shows its times)."""
+    times = [PaperTimes.of(paper.id, paper.details) for paper in papers]
+    programme, problems = load_programme(project.content_dir, times, project.config.timezone,
+                                         project.config.sessions)
+    for problem in problems:
+        reporter.report(problem)
+    return programme, calendar_digest(project.content_dir)
+
+
 def site_renderer(project: Project, papers: list[RenderedPaper], env: Any = None, warn: Any = None,
-                  related: dict[str, tuple[str, ...]] | None = None) -> SiteRenderer:
+                  related: dict[str, tuple[str, ...]] | None = None,
+                  programme: tuple[Programme, str] | None = None) -> SiteRenderer:
     """The template renderer with the volume's citations and related papers.
 
     Pass the ``env`` of an earlier renderer to skip recompiling templates, and
-    ``related`` (paper id → related ids) to reuse related papers already worked out.
+    ``related`` (paper id → related ids) to reuse related papers already worked out; ``programme``: the
+    volume's programme and the digest of its calendar files (the programme stage's).
     """
     authors = group_authors(papers, project.people)  # once: the count every page shows, and the author pages
     site = SiteInfo(project.volume, len(papers), len(authors.people))
-    publication = Publication(papers, project.volume, project.config.macros, warn, related=related)
+    made, schedules = None, None
+    if programme is not None:
+        shown = programme_view(programme[0], papers, interface(project.config.language).locale, programme[1])
+        made = Programmed(programme[0], shown)
+        if shown is not None:
+            schedules = personal(programme[0], shown, calendar_site(project.volume, papers))
+    publication = Publication(papers, project.volume, project.config.macros, warn, related=related,
+                              schedules=schedules)
     return SiteRenderer(Theme.for_content(project.content_dir), project.config, site, env, publication,
-                        project.topic_names(), project.people, authors)
+                        project.topic_names(), project.people, authors, programme=made)
 
 
 def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Executor = INLINE,

@@ -37,12 +37,13 @@ from generator.content.pages import PAGES_DIR, PageDoc, front_record, read_pages
 from generator.content.project import Project, load_project, make_deriver, placeholder_deriver
 from generator.derive.related import related_ids
 from generator.pipeline.listing import Listing, moved_lists, site_outputs
-from generator.pipeline.rendering import (Parsed, Rendered, changed_papers, parse_page, read_again, render_outputs,
-                                          render_papers, sync_pages)
+from generator.pipeline.rendering import (Parsed, Rendered, changed_papers, parse_page, read_again, read_programme,
+                                          render_outputs, render_papers, sync_pages)
 from generator.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
+from generator.programme.model import Programme
 from generator.render.html import SiteRenderer
 from generator.runtime.executor import Executor
 from generator.pipeline.shares import ShareContext, Shares
@@ -96,6 +97,7 @@ class Run:
     listing: Listing | None = None  # what the last listing of every file found (pipeline/listing.py)
     listed: int = 0  # files the last pass listed: every one, or those that show what an edit changed
     files: list[str] = field(default_factory=list)  # the names the last pass published
+    programme: tuple[Programme, str] | None = None  # the volume's programme and its calendars' digest
 
 
 @dataclass
@@ -266,6 +268,12 @@ def standing_papers(p: Pipeline) -> list[Paper]:
     return list(state.last_good.values())
 
 
+def programme_stage(p: Pipeline) -> None:
+    """The volume's programme: its calendars joined to the papers' sessions, or the papers' own times."""
+    assert p.state.project is not None
+    p.state.programme = p.timed("read programme", read_programme, p.state.project, p.state.papers, p.reporter)
+
+
 def rendered_stage(p: Pipeline) -> None:
     """Titles and abstracts rendered (LaTeX, emphasis, links); from the cache when unchanged."""
     state = p.state
@@ -390,6 +398,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("project", load_stage),
     Stage("pages", pages_stage),
     Stage("papers", papers_stage),
+    Stage("programme", programme_stage),
     Stage("rendered", rendered_stage),
     Stage("search", search_stage, writes=True),
     Stage("relate", relate_stage, writes=True),

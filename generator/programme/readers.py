@@ -6,6 +6,7 @@ Mini-Conf's ``main_calendar.json`` or a ``programme.csv`` written by hand. A fil
 from __future__ import annotations
 
 import csv
+import hashlib
 import datetime as dt
 import json
 import re
@@ -17,12 +18,13 @@ from generator.errors import ContentError, Diagnostic
 from generator.programme.ics import read_ics
 from generator.programme.model import Calendar, Session, Span
 from generator.programme.times import clock, date_of, looks_like_link, moment, zone_named
+from generator.sources import CALENDAR_TABLES
 from generator.sources.encoding import read_text
 
 # The calendar files a content folder may hold, in the order one is chosen: the editor's own table first, then
 # the venue's iCalendar files, then Mini-Conf's JSON (which its parse_calendar script makes from an ICS, so a
 # folder with both holds the same events twice). Mini-Conf keeps its data in sitedata/.
-CSV_NAMES = ("programme.csv", "program.csv", "schedule.csv")
+CSV_NAMES = CALENDAR_TABLES
 JSON_NAMES = ("main_calendar.json",)
 FOLDERS = (".", "sitedata")
 
@@ -57,6 +59,27 @@ def find_calendars(content: Path) -> list[Path]:
         if found:
             return found
     return []
+
+
+def is_calendar(path: Path, content: Path) -> bool:
+    """Whether ``path`` is a file ``find_calendars`` may read (serve rebuilds the programme when one changes)."""
+    if path.parent not in {content / folder if folder != "." else content for folder in FOLDERS}:
+        return False
+    name = path.name.lower()
+    return name in CSV_NAMES or name in JSON_NAMES or path.suffix.lower() == ".ics"
+
+
+def calendar_digest(content: Path) -> str:
+    """A digest of the calendar files' names and bytes: what the programme is made of beside the papers."""
+    digest = hashlib.blake2b(digest_size=16)
+    for path in find_calendars(content):
+        digest.update(path.relative_to(content).as_posix().encode("utf-8") + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"\1unreadable")
+        digest.update(b"\0")
+    return digest.hexdigest()
 
 
 def read_calendar(path: Path, name: str | None = None, zone: str = "") -> Calendar:

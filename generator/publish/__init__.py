@@ -63,8 +63,11 @@ NO_DATE = ("the site has a base URL but no date: feed.xml is not written (add `d
 class Publication:
     def __init__(self, papers: Sequence[RenderedPaper], volume: Volume, macros: dict[str, MacroDef] | None = None,
                  warn: Callable[..., None] | None = None, related_count: int = RELATED_COUNT,
-                 related: dict[str, tuple[str, ...]] | None = None):
+                 related: dict[str, tuple[str, ...]] | None = None,
+                 schedules: dict[str, list[list[str]]] | None = None):
         self.papers = list(papers)
+        # Paper id → its timed sessions, for the reading list's "My programme" (render/programme.py: personal).
+        self.schedules = schedules or {}
         self.volume = volume
         writer = BibTeX(self.volume, macros or {}, warn)
         by_id = {p.paper.id: p for p in self.papers}

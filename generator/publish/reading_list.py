@@ -40,7 +40,8 @@ STEM = "r"
 PER_FILE = 8  # papers a file holds on average: opening one abstract loads about 8 papers' records
 # What a paper's record holds, by name → the key it is written under (short: a volume has a record per paper).
 # reading-list.js reads them from the manifest: the names are the script's, the keys are written here only.
-KEYS = {"authors": "a", "url": "u", "key": "k", "title": "t", "abstract": "p", "html": "h", "texts": "x"}
+KEYS = {"authors": "a", "url": "u", "key": "k", "title": "t", "abstract": "p", "html": "h", "texts": "x",
+        "sessions": "s"}
 CONTAINER = "container"  # the hole the manifest's title fills
 assert set(HOLES) <= {*KEYS, CONTAINER}, "a hole is filled from the record's value of its name"
 
@@ -65,8 +66,11 @@ def record(paper: RenderedPaper, publication: Publication) -> dict[str, Any]:
     html = paper.abstract_html if not is_plain_paragraph(paper.abstract_html, paper.abstract_plain) else ""
     found = {"authors": [author.name for author in ref.authors], "url": paper.url, "key": ref.key,
              "title": ref.title, "abstract": ref.abstract, "html": html,
-             "texts": {f.name: publication.pieces(f, paper_id) for f in publication.formats if f.browser}}
-    return {KEYS[name]: value for name, value in found.items() if value or name not in ("abstract", "html")}
+             "texts": {f.name: publication.pieces(f, paper_id) for f in publication.formats if f.browser},
+             # its timed sessions ([session, start, end, zone, room, UID, key]): "My programme" and its .ics
+             "sessions": publication.schedules.get(paper_id, [])}
+    return {KEYS[name]: value for name, value in found.items()
+            if value or name not in ("abstract", "html", "sessions")}
 
 
 def is_plain_paragraph(abstract_html: str, plain: str) -> bool:

@@ -41,6 +41,14 @@ class PageContext(TypedDict):
         '`"feed.xml"` when the site has a feed (the config has a `date`), else `""`')]
     interface_language: Annotated[str, (
         "the language of the interface text: `en`, or the catalogue's (`zh-Hans-CN`)")]
+    programme: NotRequired[Annotated[Any, (
+        "the volume's programme when a session has a time, else none (render/programme.py): `days` (each "
+        "`date`, `label`, `anchor`, `sessions`), `sessions` (key → session), `zone` (IANA), `zone_name`, "
+        "`of_paper(id)` (a paper's sessions), `calendars` (paper id → its .ics), `by_name` (a session's name as "
+        "the papers write it → its key). A session has `key` (its anchor on programme.html), `title`, `room`, "
+        "`chair`, `category`, `description`, `papers` (ids), `start`/`end` (ISO 8601 for `<time datetime>`), "
+        "`date`, `start_clock`, `end_clock`, `zone`, `zone_name` (the venue's clock), `instant`, `day`/`time` "
+        "(untimed, as written) and `calendar` (its .ics)")]]
 
 
 class IndexContext(TypedDict):
@@ -166,6 +174,14 @@ class AwardsContext(TypedDict):
     papers: Annotated[Sequence[RenderedPaper], "every paper on the page, in the order listed"]
 
 
+class ProgrammeContext(TypedDict):
+    """What ``programme.html`` sees beside every template's (and ``programme``, which every template sees)."""
+
+    papers_by_id: Annotated[dict[str, RenderedPaper], (
+        "every paper by its id: `programme.papers_of(session, papers_by_id)` gives a session's papers in its "
+        "order")]
+
+
 class RedirectContext(TypedDict):
     """What ``redirect.html`` sees beside every template's."""
 
@@ -285,6 +301,20 @@ class ProgrammePartial(TypedDict):
     root: Annotated[str, "the way back to the site's root"]
     group_links: Annotated[dict[str, str], "a group's name → its heading in the contents"]
     session_names: Annotated[dict[str, str], "a session's id → its words"]
+    programme: Annotated[Any, "the volume's programme, or none: where a session's name links to"]
+
+
+class ReadingListPartial(TypedDict):
+    """``_reading_list.html``: the reading list's page body, with "My programme" when there is one."""
+
+    site: Annotated[SiteInfo, "the volume or series (its title names the reader's calendar)"]
+    programme: Annotated[Any, "the volume's programme, or none"]
+    schedule: NotRequired[Annotated[bool, "true on a series' page: its volumes may have programmes"]]
+
+
+class WhenPartial(TypedDict):
+    """``_when.html``: a session's time (`span(session)`) and the choice of clock (`choice(zone)`); it reads
+    nothing of the page but what the macros are given."""
 
 
 class SearchPartial(TypedDict):
@@ -314,8 +344,9 @@ PARTIALS: dict[str, type] = {
     "_contents_title.html": GroupsPartial, "_contents_groups.html": ContentsGroupsPartial,
     "_programme.html": ProgrammePartial, "_search.html": SearchPartial, "_volume_cite.html": RootPartial,
     "_chart.html": ChartPartial,
+    "_when.html": WhenPartial,
     # Words only: they read nothing of the page.
-    "_cite_messages.html": EmptyContext, "_link_labels.html": EmptyContext, "_reading_list.html": EmptyContext,
+    "_cite_messages.html": EmptyContext, "_link_labels.html": EmptyContext, "_reading_list.html": ReadingListPartial,
     "_reading_messages.html": EmptyContext, "_search_messages.html": EmptyContext,
 }
 
@@ -324,6 +355,7 @@ CONTEXTS: dict[str, type] = {
     "index.html": IndexContext, "contents.html": ContentsContext, "paper.html": PaperContext,
     "tag.html": TagContext, "tags.html": TagsContext, "author.html": AuthorContext, "authors.html": AuthorsContext,
     "awards.html": AwardsContext, "redirect.html": RedirectContext, "404.html": EmptyContext,
+    "programme.html": ProgrammeContext,
     "search.html": EmptyContext, "reading-list.html": EmptyContext, "series.html": SeriesContext,
     "series-search.html": SeriesContext, "series-reading-list.html": SeriesContext, "people.html": PeopleContext,
     "person.html": PersonContext, "glance.html": GlanceContext, "series-glance.html": SeriesGlanceContext,
@@ -335,6 +367,7 @@ DOCUMENTED: dict[str, tuple[type, str]] = {
     "`tag.html`": (TagContext, "variable"), "`tags.html`": (TagsContext, "variable"),
     "`author.html`": (AuthorContext, "variable"), "`authors.html`": (AuthorsContext, "variable"),
     "`glance.html`": (GlanceContext, "variable"), "`series-glance.html`": (SeriesGlanceContext, "variable"),
+    "`programme.html`": (ProgrammeContext, "variable"),
 }
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "themes.md"
 

@@ -30,6 +30,7 @@ from generator.render.records import papers_json
 from generator.model.paper import RenderedPaper
 from generator.derive.people import People, Person, Rules
 from generator.render.people_topics import TagPage, author_urls, group_authors, group_tags
+from generator.render.programme import Programmed, programme_files
 from generator.render.site_info import SiteInfo
 from generator.render.theme import Theme
 
@@ -91,7 +92,7 @@ class SiteRenderer:
     def __init__(self, theme: Theme, config: Config, site: SiteInfo, env: jinja2.Environment | None = None,
                  publication: Publication | None = None, topic_names: dict[str, str] | None = None,
                  people: Rules | None = None, authors: People[RenderedPaper] | None = None,
-                 shared: dict[str, Any] | None = None):
+                 shared: dict[str, Any] | None = None, programme: Programmed | None = None):
         # The environment holds only what never changes between builds (serve reuses it): the catalogue's
         # functions and our filters, installed when it is made. What a build knows (its topics' and
         # authors' pages, its feed) goes into every render's context, where the filters read it.
@@ -111,8 +112,10 @@ class SiteRenderer:
             "group_links": {},  # a group's name → its heading in the contents, from the root (home_pages)
             "session_names": {},  # a session's id → its words (derive/groups.readable_sessions; home_pages)
             "people_rules": self.rules,
+            "programme": programme.shown if programme is not None else None,  # render/programme.py
             **(publication.template_globals() if publication is not None else {}),  # feed_url
         }
+        self.programme = programme
         self.pages: list[str] = []  # the page types' files, once ``outputs`` ran (the sitemap's)
         # What ``{% once %}`` rendered in this build (render/fragments.py); a new renderer starts empty.
         self.fragments: dict[Any, Markup] = {}
@@ -302,6 +305,14 @@ class SiteRenderer:
                                                                      self.site.volume.absolute(url) or ""))
                 yield Output(url, render, _ids(chunk), "list")
 
+    def programme_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
+        """``programme.html`` and the calendar files (render/programme.py), when the programme has a time."""
+        made = self.programme
+        if made is None or made.shown is None:
+            return
+        for path, render, deps in programme_files(self, papers, made.programme, made.shown, only):
+            yield Output(path, render, deps)
+
     def _absolute_root(self) -> str:
         """404.html is served at any depth, so its links start from the site's path."""
         return self.config.base_path
@@ -388,6 +399,9 @@ PAGE_TYPES: tuple[PageType, ...] = (
              ("details.authors",)),
     PageType("fixed", lambda renderer, parts: renderer.fixed_pages(parts.papers), ()),
     PageType("awards", lambda renderer, parts: renderer.awards_page(parts.papers), ("details.award",)),
+    # The programme (render/programme.py) and its calendar files, when a session has a time.
+    PageType("programme", lambda renderer, parts: renderer.programme_pages(parts.papers, parts.only),
+             ("details.sessions", "details.day", "details.time", "details.room", "slug")),
     # Each paper's citations, whose key is made of where its entry came from.
     PageType("citations", lambda renderer, parts: renderer.citation_files(parts.papers, parts.only),
              ("source", "entry", "uid", "path")),

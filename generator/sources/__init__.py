@@ -26,12 +26,17 @@ READERS: dict[str, Reader] = {
 }
 
 
+# A volume's programme as a table (programme/readers.py reads it): a table of sessions, never one of papers.
+CALENDAR_TABLES = ("programme.csv", "program.csv", "schedule.csv")
+
+
 def find_sources(content_dir: Path) -> list[Path]:
     """Every source directly in the content directory, in name order (a symlink out of it is not one:
-    ``links_out`` names those)."""
+    ``links_out`` names those; a programme's table is not one either)."""
     root = content_dir.resolve()
     return sorted(p for p in content_dir.iterdir()
-                  if p.suffix.lower() in READERS and p.is_file() and inside(root, p) is not None)
+                  if p.suffix.lower() in READERS and p.name.lower() not in CALENDAR_TABLES and p.is_file()
+                  and inside(root, p) is not None)
 
 
 def inside(root: Path, path: Path) -> Path | None:

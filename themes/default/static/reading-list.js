@@ -499,6 +499,9 @@
       if (focus) focus.focus();
     }
     var found = entries.filter(function (entry) { return entry.record; });
+    // "My programme": the papers' sessions in time order and as a calendar (schedule.js, where the page has it)
+    var schedule = this.page.querySelector("[data-reading-schedule]");
+    if (schedule && window.proceedingsSchedule) window.proceedingsSchedule.show(schedule, found);
     this.texts = exports(found);
     FORMATS.forEach(function (format) {
       // The link has a file name to download to (data-reading-download) and, from here on, the file.
