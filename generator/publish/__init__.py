@@ -35,6 +35,7 @@ from .feeds import (CORRECTIONS_PATH, FEED_PATH, ROBOTS_PATH, SITEMAP_PATH, atom
 from .formats import HOLES, CitationFormat, citation_formats
 from .meta import MetaTag, paper_meta
 from .reading import Reference, reference_of
+from .suggest import paper_link
 from generator import diagnostics as codes
 
 if TYPE_CHECKING:
@@ -95,6 +96,7 @@ class Publication:
             "bibtex": self.bibtex[paper.paper.id],
             "apa": html,
             "related": self.related[paper.paper.id],
+            "correction": paper_link(paper, self.volume),
         }
 
     def pieces(self, citation: CitationFormat, paper_id: str) -> tuple[str, ...]:

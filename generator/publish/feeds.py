@@ -22,6 +22,7 @@ import re
 import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from generator import __version__
 from generator.model.corrections import Notice
@@ -49,30 +50,48 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def atom_feed(papers: Sequence[RenderedPaper], volume: Volume, series: Volume | None = None,
-              prefix: str = "") -> bytes | None:
+              prefix: str = "", of: FeedOf | None = None) -> bytes | None:
     """The Atom feed of the volume, or None without a date. ``series``: the feed is the series' own, of
-    this volume at ``prefix/`` (titled, identified and linked as the series')."""
+    this volume at ``prefix/`` (titled, identified and linked as the series'). ``of``: the feed of one
+    person's or topic's papers in the volume (``FeedOf``), beside their page."""
     if volume.date is None:
         return None
     site = series or volume
     ids = (series.title, prefix) if series else (volume.title,)
     updated = f"{volume.date.isoformat()}T00:00:00Z"
     feed = ET.Element("feed", {"xmlns": ATOM_NS, XML_LANG: site.language})
-    _text(feed, "title", f"{series.title}: {volume.title}" if series else volume.title)
-    if volume.description:
+    title = f"{series.title}: {volume.title}" if series else volume.title
+    _text(feed, "title", f"{of.title} · {title}" if of else title)
+    if volume.description and not of:
         _text(feed, "subtitle", volume.description)
-    _text(feed, "id", _urn(*ids))
+    # A person's or topic's feed is named by its file: an entry keeps the id it has in the volume's feed.
+    _text(feed, "id", _urn(*ids, of.path) if of else _urn(*ids))
     _text(feed, "updated", updated)
     ET.SubElement(feed, "link", {"rel": "alternate", "type": "text/html",
-                                 "href": site.link(_within(prefix, "index.html"))})
+                                 "href": site.link(_within(prefix, of.page if of else "index.html"))})
     if site.base_url:  # a relative self link would say nothing a reader does not know
-        ET.SubElement(feed, "link", {"rel": "self", "type": "application/atom+xml", "href": site.link(FEED_PATH)})
+        ET.SubElement(feed, "link", {"rel": "self", "type": "application/atom+xml",
+                                     "href": site.link(_within(prefix, of.path if of else FEED_PATH))})
     # Atom requires an author for the feed or for every entry; the proceedings stand in.
     _text(ET.SubElement(feed, "author"), "name", site.title)
     _text(feed, "generator", "Proceedings", version=__version__)
     for paper in papers[:FEED_ENTRIES]:
         _entry(feed, paper, site, updated, ids, prefix)
     return _serialize(feed)
+
+
+@dataclass(frozen=True)
+class FeedOf:
+    """A feed of some of a volume's papers: a person's or a topic's, at ``path`` beside their ``page``."""
+
+    title: str  # the person's name, the topic's
+    path: str  # "authors/jane-doe.xml"
+    page: str  # "authors/jane-doe.html"
+
+
+def feed_path(page: str) -> str:
+    """The feed beside a person's or topic's page: ``authors/jane-doe.html`` → ``authors/jane-doe.xml``."""
+    return page.removesuffix(".html") + ".xml"
 
 
 Dated = tuple[RenderedPaper, str, Notice, dt.date]  # a paper, the kind of its correction, the correction, its date

@@ -102,6 +102,9 @@ class PaperContext(TypedDict):
         'text)')]
     related: Annotated[Sequence[RenderedPaper], (
         'a few papers with similar titles and abstracts (may be empty)')]
+    correction: Annotated[str, (
+        '"Suggest a correction": the address of an issue form in the site\'s `repository`, filled with the '
+        "paper's record, else a `mailto:` to the volume's `contact`, else `\"\"` (publish/suggest.py)")]
 
 
 class TagContext(TypedDict):
@@ -115,6 +118,8 @@ class TagContext(TypedDict):
         'how many papers the topic has in all')]
     pagination: Annotated[dict[str, Any], (
         'as above')]
+    feed: Annotated[str, (
+        "the topic's Atom feed from the root (`tags/<slug>.xml`), or `\"\"` when the volume has no date")]
 
 
 class TagsContext(TypedDict):
@@ -136,6 +141,10 @@ class AuthorContext(TypedDict):
         'how many papers the author has in all')]
     pagination: Annotated[dict[str, Any], (
         'as above')]
+    feed: Annotated[str, (
+        "the author's Atom feed from the root (`authors/<slug>.xml`), or `\"\"` when the volume has no date")]
+    correction: Annotated[str, (
+        '"Suggest a correction": as on `paper.html`, with the person\'s name and ORCID in each of their papers')]
 
 
 class AuthorsContext(TypedDict):

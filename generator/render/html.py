@@ -30,6 +30,8 @@ from generator.model.paper import RenderedPaper
 from generator.derive.people import People, Person, Rules
 from generator.render.people_topics import TagPage, author_urls, group_authors, group_tags
 from generator.render.site_info import SiteInfo
+from generator.render.feed_pages import feed_outputs, page_feed
+from generator.publish.suggest import person_link
 from generator.render.theme import Theme
 
 READING_LIST = "reading-list.html"
@@ -275,7 +277,8 @@ class SiteRenderer:
             for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, ".",
                                                    weight=list_weight):
                 render = functools.partial(self.render, "tag.html", "../", tag=page.tag, papers=chunk,
-                                           count=len(page.papers), pagination=pagination)
+                                           count=len(page.papers), pagination=pagination,
+                                           feed=page_feed(self.site.volume, page.url))
                 yield Output(url, render, _ids(chunk), "list")
 
     def author_pages(self, author_pages: list[Person[RenderedPaper]],
@@ -294,7 +297,9 @@ class SiteRenderer:
             for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, ".",
                                                    weight=list_weight):
                 render = functools.partial(self.render, "author.html", "../", author=page, papers=chunk,
-                                           count=len(page.papers), pagination=pagination)
+                                           count=len(page.papers), pagination=pagination,
+                                           feed=page_feed(self.site.volume, page.url),
+                                           correction=person_link(page, self.people, self.site.volume))
                 yield Output(url, render, _ids(chunk), "list")
 
     def _absolute_root(self) -> str:
@@ -381,6 +386,8 @@ PAGE_TYPES: tuple[PageType, ...] = (
     PageType("topics", lambda renderer, parts: renderer.tag_pages(parts.tags, parts.only), ("tags",), topics_shows),
     PageType("authors", lambda renderer, parts: renderer.author_pages(parts.authors, parts.only),
              ("details.authors",)),
+    # A feed beside each person's and topic's page (render/feed_pages.py).
+    PageType("feeds", feed_outputs, ("tags", "details.authors")),
     PageType("fixed", lambda renderer, parts: renderer.fixed_pages(parts.papers), ()),
     PageType("awards", lambda renderer, parts: renderer.awards_page(parts.papers), ("details.award",)),
     # Each paper's citations, whose key is made of where its entry came from.

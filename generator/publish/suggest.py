@@ -1,0 +1,100 @@
+""""Suggest a correction": the link on every paper and person page (issue 42).
+
+With the site's repository known (``repository: owner/name``, else GitHub Actions' ``GITHUB_REPOSITORY``), the
+link opens the repository's issue form ``correction.yml`` (written by `proceedings new`) with its ``record``
+field filled by the page's current values (model/suggestion.py): GitHub fills an issue form's field from the
+query parameter named after its id. ``proceedings correct`` applies the issue the form makes. Without a
+repository, the link writes to the volume's ``contact`` (a ``mailto:`` with the same record); without either,
+there is none. It is a link: the page asks nothing of any server.
+
+GitHub refuses very long addresses, and mail programs cut them shorter: a link stays under ``ISSUE_LIMIT``
+(``MAIL_LIMIT``) characters by cutting the abstract, which the record then says (``abstract_cut``), and which
+``correct`` never applies.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from generator.derive.people import People, Person
+from generator.model.paper import RenderedPaper
+from generator.model.suggestion import (FORM, NOTE_LABEL, RECORD_FIELD, RECORD_LABEL, Authorship, author_record,
+                                        fingerprint, paper_record, paper_values, person_record)
+from generator.model.volume import Volume
+from generator.text.yamlutil import dump
+
+ISSUE_LIMIT = 8000  # characters of an issue link: GitHub answers a longer one with an error
+MAIL_LIMIT = 2000  # characters of a mailto: link, which some mail programs cut past about 2,000
+TITLE_LIMIT = 120  # characters of the issue's title taken from the paper's
+
+
+def page_file(paper: RenderedPaper) -> str:
+    """The paper's page in the content folder, as the record names it (``papers/<name>.md``)."""
+    name = getattr(paper.paper.path, "name", "")
+    return f"papers/{name}" if name else ""
+
+
+def paper_link(paper: RenderedPaper, volume: Volume) -> str:
+    """The paper page's "Suggest a correction" address, or "" when the volume names neither a repository nor
+    a contact."""
+    if not (volume.repository or volume.contact):
+        return ""
+    values = paper_values(paper.paper.title, paper.details.authors, paper.paper.abstract)
+    subject = f"Correction: {_short(paper.title_plain)}"
+
+    def link(abstract: str, cut: bool) -> str:
+        shown = dict(values, abstract=abstract)
+        record = paper_record(paper.paper.id, page_file(paper), shown, cut)
+        record["was"] = {key: fingerprint(values[key]) for key in record["was"]}  # of the whole values
+        return _address(volume, subject, dump(record))
+
+    whole = link(values["abstract"], False)
+    limit = ISSUE_LIMIT if volume.repository else MAIL_LIMIT
+    if len(whole) <= limit:
+        return whole
+    return _cut(values["abstract"], limit, link)
+
+
+def person_link(person: Person[RenderedPaper], people: People[RenderedPaper] | None, volume: Volume) -> str:
+    """A person page's "Suggest a correction" address (their name and ORCID in each of their papers), or ""."""
+    if not (volume.repository or volume.contact) or people is None:
+        return ""
+    places = [Authorship(paper.paper.id, page_file(paper), place, fingerprint(author_record(author)))
+              for paper in person.papers for place, author in enumerate(paper.details.authors, 1)
+              if people.of(author) is person]
+    record = person_record(person.name, person.orcid, places)
+    return _address(volume, f"Correction: {_short(person.name)}", dump(record))
+
+
+def _address(volume: Volume, subject: str, record: str) -> str:
+    if volume.repository:
+        query = {"template": FORM, "title": subject, RECORD_FIELD: record}
+        return f"https://github.com/{volume.repository}/issues/new?{_query(query)}"
+    body = f"### {RECORD_LABEL}\n\n```yaml\n{record}```\n\n### {NOTE_LABEL}\n\n"
+    return f"mailto:{quote(volume.contact, safe='@')}?{_query({'subject': subject, 'body': body})}"
+
+
+def _query(values: dict[str, str]) -> str:
+    # %20 for a space, never "+": a mail program reads "+" as itself.
+    return "&".join(f"{key}={quote(value, safe='')}" for key, value in values.items())
+
+
+def _cut(abstract: str, limit: int, link: Any) -> str:
+    """The longest link under ``limit`` whose abstract is the start of the paper's, cut at a word, with "…"."""
+    words = abstract.split(" ")
+    low, high = 0, len(words)
+    best = link("", True)
+    while low < high:  # the most words that fit
+        middle = (low + high + 1) // 2
+        made = link(" ".join(words[:middle]) + " …", True)
+        if len(made) <= limit:
+            low, best = middle, made
+        else:
+            high = middle - 1
+    return best
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= TITLE_LIMIT else text[:TITLE_LIMIT - 1].rstrip() + "…"
+
