@@ -36,7 +36,7 @@ class Correction:
     notes: list[str] = field(default_factory=list)
 
     def diff(self, content_dir: Path) -> str:
-        chunks = []
+        chunks: list[str] = []
         for path, (old, new) in self.texts.items():
             name = _shown(path, content_dir)
             chunks += difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),

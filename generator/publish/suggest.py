@@ -14,7 +14,7 @@ GitHub refuses very long addresses, and mail programs cut them shorter: a link s
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 from urllib.parse import quote
 
 from generator.derive.people import People, Person
@@ -80,7 +80,7 @@ def _query(values: dict[str, str]) -> str:
     return "&".join(f"{key}={quote(value, safe='')}" for key, value in values.items())
 
 
-def _cut(abstract: str, limit: int, link: Any) -> str:
+def _cut(abstract: str, limit: int, link: Callable[[str, bool], str]) -> str:
     """The longest link under ``limit`` whose abstract is the start of the paper's, cut at a word, with "…"."""
     words = abstract.split(" ")
     low, high = 0, len(words)

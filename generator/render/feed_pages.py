@@ -17,7 +17,7 @@ from generator.publish.feeds import FeedOf, atom_feed, feed_path
 from generator.render.people_topics import TagPage
 
 if TYPE_CHECKING:
-    from generator.render.html import SiteParts, SiteRenderer
+    from generator.render.html import Output, SiteParts, SiteRenderer
 
 
 def has_feeds(volume: Volume) -> bool:
