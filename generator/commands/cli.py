@@ -234,7 +234,7 @@ def write_config(project: Project, content_dir: Path, reporter: Reporter, dry_ru
 def run_new(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     from generator.commands.scaffold import WORKFLOW, create
 
-    project, files = create(args.dir, args.title, args.install, archive=args.archive)
+    project, files = create(args.dir, args.title, args.install, archive=args.archive, repository=args.repository)
     for name in files:
         reporter.say(f"  create {args.dir / name}")
     if not project.install.known:
