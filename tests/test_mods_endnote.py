@@ -84,7 +84,8 @@ def entries(bib: str) -> dict[str, dict[str, object]]:
     """Each entry of a .bib by key: its title, authors in order, year, pages and DOI, normalised."""
     library = bibtexparser.parse_string(bib.lstrip("\ufeff"))
     # bibutils writes a paper's page and its PDF both as `url`: a repeated field, which is no matter here.
-    repeated = [block.ignore_error_block for block in library.failed_blocks if isinstance(block, DuplicateFieldKeyBlock)]
+    repeated = [block.ignore_error_block for block in library.failed_blocks
+                if isinstance(block, DuplicateFieldKeyBlock)]
     assert len(repeated) == len(library.failed_blocks), [str(block.error) for block in library.failed_blocks]
     found = {}
     for entry in [*library.entries, *repeated]:

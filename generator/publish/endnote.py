@@ -21,10 +21,12 @@ def endnote_record(ref: Reference) -> str:
     tags += [("%A", ris_name(author.name)) for author in ref.authors]
     tags += [("%+", author.affiliation) for author in ref.authors if author.affiliation]
     tags += [("%E", ris_name(editor)) for editor in ref["editors"]]
-    tags += [("%B", ref.container), ("%S", ref.series), ("%D", ref.year),
-             ("%8", f"{_MONTHS[ref.date.month - 1]} {ref.date.day}" if ref.date else ""), ("%V", ref["volume"]), ("%P", pages),
-             ("%I", ref["publisher"]), ("%C", ref["address"]), ("%@", ref.isbn or ref.issn), ("%R", ref["doi"]),
-             # The DOI as an address too: EndNote takes %R for it, bibutils only a doi.org address.
-             ("%U", f"https://doi.org/{ref['doi']}" if ref["doi"] else ""), ("%U", ref.url), ("%F", ref.key), ("%Z", ref.note), ("%X", ref.abstract)]
+    day = f"{_MONTHS[ref.date.month - 1]} {ref.date.day}" if ref.date else ""
+    # The DOI as an address too: EndNote takes %R for it, bibutils only a doi.org address.
+    doi_link = f"https://doi.org/{ref['doi']}" if ref["doi"] else ""
+    tags += [("%B", ref.container), ("%S", ref.series), ("%D", ref.year), ("%8", day), ("%V", ref["volume"]),
+             ("%P", pages), ("%I", ref["publisher"]), ("%C", ref["address"]), ("%@", ref.isbn or ref.issn),
+             ("%R", ref["doi"]), ("%U", doi_link), ("%U", ref.url), ("%F", ref.key), ("%Z", ref.note),
+             ("%X", ref.abstract)]
     tags += [("%K", keyword) for keyword in ref.keywords]
     return "".join(f"{tag} {one_line(value)}\n" for tag, value in tags if one_line(value))

@@ -61,7 +61,8 @@ def _host(ref: Reference) -> list[str]:
     if ref.series:
         lines += ['    <relatedItem type="series">', "      <titleInfo>", *_element("title", ref.series, 8),
                   "      </titleInfo>", "    </relatedItem>"]
-    lines += [*_element("identifier", ref.isbn, 4, ' type="isbn"'), *_element("identifier", ref.issn, 4, ' type="issn"')]
+    lines += _element("identifier", ref.isbn, 4, ' type="isbn"')
+    lines += _element("identifier", ref.issn, 4, ' type="issn"')
     return [*lines, "  </relatedItem>"]
 
 
