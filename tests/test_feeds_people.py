@@ -1,0 +1,82 @@
+"""A feed beside every author's and topic's page (issue 42): ``authors/<slug>.xml`` and ``tags/<slug>.xml``, each
+the Atom feed of their papers, read by a real feed parser (feedparser), linked from their pages with
+``<link rel="alternate" type="application/atom+xml">``, dated by the volume (never the clock), and written only
+when the volume has a date, as ``feed.xml`` is.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import feedparser
+import pytest
+
+from generator.commands.cli import main
+
+FIXTURE = Path(__file__).parent / "fixtures" / "venues" / "colt-2024-theory.bib"
+CONFIG = "title: COLT 2024\ndate: 2024-07-01\nbase_url: https://proceedings.example.org/colt/\n"
+ALTERNATE = re.compile(r'<link rel="alternate" type="application/atom\+xml" href="([^"]+)" title="([^"]*)">')
+
+
+def build(tmp_path: Path, config: str = CONFIG, name: str = "site", source: Path = FIXTURE) -> Path:
+    content = tmp_path / "content"
+    if not content.exists():
+        assert main(["import", str(source), "--content", str(content)]) == 0
+    (content / "proceedings.yaml").write_text(config, encoding="utf-8")
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / name)]) == 0
+    return tmp_path / name
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return build(tmp_path_factory.mktemp("feeds"))
+
+
+def parsed(path: Path) -> feedparser.FeedParserDict:
+    feed = feedparser.parse(path.read_bytes())
+    assert not feed.bozo, (path.name, feed.get("bozo_exception"))
+    assert feed.version == "atom10"
+    return feed
+
+
+@pytest.mark.parametrize("folder", ["authors", "tags"])
+def test_every_person_and_topic_has_a_feed_of_their_papers_linked_from_their_page(site, folder):
+    pages = [page for page in sorted((site / folder).glob("*.html")) if page.name != "index.html"
+             and "." not in page.stem]
+    assert len(pages) > 5
+    volume = {entry.id: entry for entry in parsed(site / "feed.xml").entries}
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        links = [href for href, _ in ALTERNATE.findall(html)]
+        assert f"../{folder}/{page.stem}.xml" in links, page.name
+        feed = parsed(site / folder / f"{page.stem}.xml")
+        listed = re.findall(r'class="paper-item-title"><a href="([^"]+)"', html)
+        assert [entry.link for entry in feed.entries] == [
+            "https://proceedings.example.org/colt/" + href.removeprefix("../") for href in listed]
+        assert feed.feed.updated == "2024-07-01T00:00:00Z"
+        assert feed.feed.link == f"https://proceedings.example.org/colt/{folder}/{page.name}"
+        for entry in feed.entries:  # the same entry, with the same id, as in the volume's feed
+            assert volume[entry.id].title == entry.title and entry.updated == "2024-07-01T00:00:00Z"
+
+
+def test_a_person_feed_names_its_person(site):
+    feed = parsed(site / "authors" / "alexander-rakhlin.xml")
+    assert feed.feed.title == "Alexander Rakhlin · COLT 2024"
+    assert len(feed.entries) == 2
+    assert all("Alexander Rakhlin" in [author.name for author in entry.authors] for entry in feed.entries)
+
+
+def test_feeds_are_the_same_bytes_on_every_build(site, tmp_path):
+    again = build(tmp_path)
+    for feed in [*sorted(site.glob("authors/*.xml")), *sorted(site.glob("tags/*.xml"))]:
+        assert (again / feed.relative_to(site)).read_bytes() == feed.read_bytes(), feed.name
+
+
+def test_without_a_date_there_are_no_feeds_and_no_links(tmp_path):
+    """(COLT's .bib dates the volume by its @proceedings; a JSON Lines export says nothing of a date.)"""
+    site = build(tmp_path, "title: Edges 2026\n", source=FIXTURE.parent.parent / "sources" / "papers.jsonl")
+    pages = [*site.glob("authors/*.html"), *site.glob("tags/*.html")]
+    assert len(pages) > 4
+    assert not list(site.glob("authors/*.xml")) and not list(site.glob("tags/*.xml"))
+    assert not any(ALTERNATE.search(page.read_text(encoding="utf-8")) for page in pages)
