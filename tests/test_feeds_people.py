@@ -80,3 +80,29 @@ def test_without_a_date_there_are_no_feeds_and_no_links(tmp_path):
     assert len(pages) > 4
     assert not list(site.glob("authors/*.xml")) and not list(site.glob("tags/*.xml"))
     assert not any(ALTERNATE.search(page.read_text(encoding="utf-8")) for page in pages)
+
+
+def test_a_series_person_has_one_feed_across_the_volumes(tmp_path):
+    """A series' person page links their feed of every volume's papers, newest volume first, each entry with the
+    id its volume's own feed gives it."""
+    series = tmp_path / "series"
+    for year, source in (("2023", FIXTURE.parent / "pmlr-v999.bib"), ("2024", FIXTURE)):
+        assert main(["import", str(source), "--content", str(series / year)]) == 0
+        (series / year / "proceedings.yaml").write_text(f"title: Learning {year}\ndate: {year}-07-01\n")
+    (series / "proceedings.yaml").write_text("title: Learning\nbase_url: https://example.org/learning/\n")
+    # One person in both volumes: a COLT author written into the 2023 volume's first page.
+    page = sorted((series / "2023" / "papers").glob("*.md"))[0]
+    page.write_text(re.sub(r"(?m)^authors: \[", "authors: [Alexander Rakhlin, ", page.read_text(encoding="utf-8"),
+                           count=1), encoding="utf-8")
+    assert main(["build", "--content", str(series), "--out", str(tmp_path / "site")]) == 0
+    site = tmp_path / "site"
+    html = (site / "people" / "alexander-rakhlin.html").read_text(encoding="utf-8")
+    assert ("../people/alexander-rakhlin.xml", "Alexander Rakhlin · Learning") in ALTERNATE.findall(html)
+    feed = parsed(site / "people" / "alexander-rakhlin.xml")
+    assert [entry.updated[:4] for entry in feed.entries] == ["2024", "2024", "2023"]
+    assert feed.feed.updated == "2024-07-01T00:00:00Z"
+    own = {entry.id for year in ("2023", "2024") for entry in parsed(site / year / "feed.xml").entries}
+    assert {entry.id for entry in feed.entries} <= own
+    assert all(entry.link.startswith("https://example.org/learning/202") for entry in feed.entries)
+    for person in site.glob("people/*.xml"):
+        parsed(person)

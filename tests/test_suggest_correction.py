@@ -292,3 +292,19 @@ def test_a_series_volumes_page_is_found(tmp_path):
     issue = write_issue(tmp_path, issue_body(record.replace("Tor Lattimore", "Tor Lattimore II")))
     assert main(["correct", str(issue), "--content", str(series)]) == 0
     assert "Tor Lattimore II" in (series / "2024" / "papers" / f"{PAGE}.md").read_text(encoding="utf-8")
+
+
+def test_a_series_person_correction_reaches_each_volumes_page(tmp_path):
+    series = tmp_path / "series"
+    for year in ("2023", "2024"):
+        shutil.copytree(content_of(tmp_path / year), series / year)
+        (series / year / "proceedings.yaml").write_text(f"title: COLT {year}\n", encoding="utf-8")
+    (series / "proceedings.yaml").write_text(f"title: COLT\nrepository: {REPOSITORY}\n", encoding="utf-8")
+    out = build(series, tmp_path / "site")
+    record = record_of(link_of(out / "people" / "alexander-rakhlin.html"))
+    files = {place["file"] for place in yaml.safe_load(record)["papers"]}
+    assert len(files) == 4 and {file.split("/")[0] for file in files} == {"2023", "2024"}
+    issue = write_issue(tmp_path, issue_body(record.replace("name: Alexander Rakhlin", "name: Sasha Rakhlin")))
+    assert main(["correct", str(issue), "--content", str(series)]) == 0
+    for file in files:
+        assert "Sasha Rakhlin" in (series / file).read_text(encoding="utf-8")

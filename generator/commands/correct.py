@@ -114,8 +114,9 @@ def _correct_person(record: Record, content_dir: Path) -> Correction:
 def _page(record: Record, paper_id: str, file: str, content_dir: Path) -> tuple[Path, str, Paper]:
     """The page of paper ``paper_id``: the record's ``file`` (in the content folder, or in one of a series'
     volumes), else the page whose ``id`` it is."""
-    name = file.removeprefix(f"{PAGES_DIR}/")
-    candidates = [content_dir / PAGES_DIR / name, *sorted(content_dir.glob(f"*/{PAGES_DIR}/{name}"))]
+    name = file.rsplit("/", 1)[-1]
+    candidates = [content_dir / file, content_dir / PAGES_DIR / name,
+                  *sorted(content_dir.glob(f"*/{PAGES_DIR}/{name}"))]
     for path in [*candidates, *page_paths(content_dir)]:
         if path.is_file():
             paper = _paper(path, content_dir)

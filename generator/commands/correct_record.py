@@ -20,7 +20,8 @@ from generator.text.cleantext import clean
 from generator.text.yamlutil import load_mapping
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([A-Za-z]*)\s*$")
-_FILE = re.compile(r"^papers/[^/\\]+\.md$")
+# papers/<name>.md, or <volume>/papers/<name>.md in a series
+_FILE = re.compile(r"^(?:[^/\\]+/)?papers/[^/\\]+\.md$")
 _ORCID_URL = re.compile(r"^(?:https?://)?orcid\.org/", re.IGNORECASE)
 _PAPER_KEYS = {"paper", "file", *PAPER_FIELDS, CUT_NOTE, "was"}
 _PERSON_KEYS = {"person", "papers", *PERSON_FIELDS, "was"}
@@ -151,7 +152,8 @@ def _identifier(record: Record, key: str, value: Any) -> str:
 
 def _file(record: Record, key: str, value: Any) -> str:
     if not isinstance(value, str) or not _FILE.match(value) or ".." in value:
-        raise record.problem(key, f"`{key}` must be the page's file, papers/<name>.md, not {shown(value)}")
+        raise record.problem(key, f"`{key}` must be the page's file, papers/<name>.md (in a series "
+                                  f"<volume>/papers/<name>.md), not {shown(value)}")
     return value
 
 

@@ -15,6 +15,7 @@ GitHub refuses very long addresses, and mail programs cut them shorter: a link s
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import quote
 
 from generator.derive.people import People, Person
@@ -63,8 +64,14 @@ def person_link(person: Person[RenderedPaper], people: People[RenderedPaper] | N
     places = [Authorship(paper.paper.id, page_file(paper), place, fingerprint(author_record(author)))
               for paper in person.papers for place, author in enumerate(paper.details.authors, 1)
               if people.of(author) is person]
-    record = person_record(person.name, person.orcid, places)
-    return _address(volume, f"Correction: {_short(person.name)}", dump(record))
+    return person_address(volume, person.name, person_record(person.name, person.orcid, places))
+
+
+def person_address(volume: Volume, name: str, record: dict[str, Any]) -> str:
+    """The address of a person's record (a volume's author page, a series' person page), or ""."""
+    if not (volume.repository or volume.contact):
+        return ""
+    return _address(volume, f"Correction: {_short(name)}", dump(record))
 
 
 def _address(volume: Volume, subject: str, record: str) -> str:

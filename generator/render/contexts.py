@@ -193,6 +193,10 @@ class PersonContext(SeriesContext):
     """What ``person.html`` sees."""
 
     person: Annotated[Person, "the person across volumes"]
+    feed: Annotated[str, "the person's Atom feed across the volumes (`people/<slug>.xml`), or `\"\"` when no volume of "
+                         "theirs has a date"]
+    correction: Annotated[str, '"Suggest a correction": as on an author page, naming each paper by its volume\'s '
+                               "folder, or `\"\"` without the series' `repository` or `contact`"]
 
 
 
