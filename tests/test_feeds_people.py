@@ -106,3 +106,16 @@ def test_a_series_person_has_one_feed_across_the_volumes(tmp_path):
     assert all(entry.link.startswith("https://example.org/learning/202") for entry in feed.entries)
     for person in site.glob("people/*.xml"):
         parsed(person)
+
+
+def test_without_a_base_url_a_feeds_links_resolve_from_its_folder(tmp_path):
+    """A feed under authors/ names pages from the site's root: its xml:base says so, as a feed reader reads it."""
+    site = build(tmp_path, "title: COLT 2024\ndate: 2024-07-01\n")
+    where = "https://mirror.example.net/colt/authors/alexander-rakhlin.xml"
+    feed = feedparser.parse((site / "authors" / "alexander-rakhlin.xml").read_bytes(),
+                            response_headers={"content-location": where, "content-type": "application/atom+xml"})
+    assert not feed.bozo
+    assert feed.feed.link == "https://mirror.example.net/colt/authors/alexander-rakhlin.html"
+    for entry in feed.entries:
+        page = entry.link.removeprefix("https://mirror.example.net/colt/")
+        assert page.startswith("papers/") and (site / page).is_file()

@@ -27,6 +27,8 @@ from generator.publish import APA_PATH, BIB_PATH, CSL_PATH, FEED_PATH, NOJEKYLL,
 from generator.publish.bibtex import BibTeX, escape
 from generator.publish import feeds
 from generator.publish.feeds import ATOM_NS, ROBOTS_PATH, SITEMAP_NS
+
+MODS_PATH, ENW_PATH = "proceedings.mods.xml", "proceedings.enw"  # issue 42
 from generator.publish.meta import paper_meta
 from generator.model.volume import Volume, key_prefix
 from generator.reporter import Reporter
@@ -349,14 +351,14 @@ def test_each_volume_file_is_made_alone_when_asked_for(seed_content, monkeypatch
     ris = next(f for f in publication.formats if f.path == RIS_PATH)
     assert makers[RIS_PATH]().startswith(b"TY  - CPAPER") and made == [ris.layout]
     assert {name: make() for name, make in makers.items()} == publication.files(["index.html"])
-    assert [f.path for f in publication.formats] == [BIB_PATH, RIS_PATH, CSL_PATH, APA_PATH]
+    assert [f.path for f in publication.formats] == [BIB_PATH, RIS_PATH, CSL_PATH, MODS_PATH, ENW_PATH, APA_PATH]
 
 
 def test_publishing_files_are_the_same_every_time(seed_content):
     first = published(seed_content)[0].files(["index.html"])
     second = published(seed_content)[0].files(["index.html"])
-    assert first == second and set(first) == {NOJEKYLL, BIB_PATH, RIS_PATH, CSL_PATH, APA_PATH, FEED_PATH,
-                                              SITEMAP_PATH, ROBOTS_PATH}
+    assert first == second and set(first) == {NOJEKYLL, BIB_PATH, RIS_PATH, CSL_PATH, MODS_PATH, ENW_PATH, APA_PATH,
+                                              FEED_PATH, SITEMAP_PATH, ROBOTS_PATH}
     # robots.txt names the sitemap at its absolute address: a crawler reads no relative one.
     sitemap = published(seed_content)[0].volume.link(SITEMAP_PATH)
     assert sitemap.startswith("https://")

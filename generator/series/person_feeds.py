@@ -14,7 +14,7 @@ from generator import __version__
 from generator.derive.people import Person
 from generator.model.suggestion import Authorship, author_record, fingerprint, person_record
 from generator.model.volume import Volume
-from generator.publish.feeds import ATOM_NS, XML_LANG, _serialize, _stamp, _text, _urn, feed_path
+from generator.publish.feeds import ATOM_NS, XML_BASE, XML_LANG, element, feed_path, serialize_xml, stamp, urn
 from generator.publish.suggest import person_address
 from generator.series.layout import SeriesPaper, SeriesVolume
 
@@ -30,29 +30,31 @@ def person_feed(person: Person, series: Volume) -> bytes | None:
     if not papers:
         return None
     feed = ET.Element("feed", {"xmlns": ATOM_NS, XML_LANG: series.language})
-    _text(feed, "title", f"{person.name} · {series.title}")
-    _text(feed, "id", _urn(series.title, feed_path(person.url)))
-    _text(feed, "updated", _stamp(max(date for volume, _ in papers if (date := volume.volume.date))))
+    if not series.base_url:  # its relative links are from the site's root, one folder up
+        feed.set(XML_BASE, "../")
+    element(feed, "title", f"{person.name} · {series.title}")
+    element(feed, "id", urn(series.title, feed_path(person.url)))
+    element(feed, "updated", stamp(max(date for volume, _ in papers if (date := volume.volume.date))))
     ET.SubElement(feed, "link", {"rel": "alternate", "type": "text/html", "href": series.link(person.url)})
     if series.base_url:
         ET.SubElement(feed, "link", {"rel": "self", "type": "application/atom+xml",
                                      "href": series.link(feed_path(person.url))})
-    _text(ET.SubElement(feed, "author"), "name", series.title)
-    _text(feed, "generator", "Proceedings", version=__version__)
+    element(ET.SubElement(feed, "author"), "name", series.title)
+    element(feed, "generator", "Proceedings", version=__version__)
     for volume, paper in papers:
         date = volume.volume.date
         assert date is not None  # dated() kept only these
         entry = ET.SubElement(feed, "entry")
-        _text(entry, "title", paper.title)
-        _text(entry, "id", _urn(volume.volume.title, paper.id))  # as its volume's own feed names it
-        _text(entry, "updated", _stamp(date))
+        element(entry, "title", paper.title)
+        element(entry, "id", urn(volume.volume.title, paper.id))  # as its volume's own feed names it
+        element(entry, "updated", stamp(date))
         # SeriesPaper.url is percent-encoded already (papers.json's): joined as it is.
         ET.SubElement(entry, "link", {"rel": "alternate", "type": "text/html",
                                       "href": (series.base_url or "") + paper.url})
         for author in paper.authors:
-            _text(ET.SubElement(entry, "author"), "name", author.name)
-        _text(entry, "summary", volume.title, type="text")
-    return _serialize(feed)
+            element(ET.SubElement(entry, "author"), "name", author.name)
+        element(entry, "summary", volume.title, type="text")
+    return serialize_xml(feed)
 
 
 def person_link(person: Person, series: Volume) -> str:
