@@ -27,14 +27,14 @@ from generator.publish import APA_PATH, BIB_PATH, CSL_PATH, FEED_PATH, NOJEKYLL,
 from generator.publish.bibtex import BibTeX, escape
 from generator.publish import feeds
 from generator.publish.feeds import ATOM_NS, ROBOTS_PATH, SITEMAP_NS
-
-MODS_PATH, ENW_PATH = "proceedings.mods.xml", "proceedings.enw"  # issue 42
 from generator.publish.meta import paper_meta
 from generator.model.volume import Volume, key_prefix
 from generator.reporter import Reporter
 from generator.render.html import SiteRenderer
 from generator.render.site_info import SiteInfo
 from generator.render.theme import Theme
+
+MODS_PATH, ENW_PATH = "proceedings.mods.xml", "proceedings.enw"  # issue 42
 
 HOSTILE = r'<script>alert(1)</script> & "quotes" 50% of {x} ~a^b #1 a_b \ $\alpha_{1}$'
 BASE_URL = "https://org.github.io/proc/"
