@@ -14,8 +14,9 @@ from .ris import one_line, ris_name
 _MONTHS = ("January February March April May June July August September October November December").split()
 
 
-def endnote_record(ref: Reference) -> str:
-    """The paper's record (lines ending in a newline)."""
+def endnote_record(ref: Reference, abstract: bool = False) -> str:
+    """The paper's record (lines ending in a newline); its abstract (``%X``) only for a paper alone (its Cite box,
+    a reading list), as for MODS and the volume's CSL-JSON."""
     pages = "-".join(page for page in dict.fromkeys((ref.first_page, ref.last_page)) if page)
     tags: list[tuple[str, str]] = [("%0", "Conference Paper"), ("%T", ref.title)]
     tags += [("%A", ris_name(author.name)) for author in ref.authors]
@@ -27,6 +28,10 @@ def endnote_record(ref: Reference) -> str:
     tags += [("%B", ref.container), ("%S", ref.series), ("%D", ref.year), ("%8", day), ("%V", ref["volume"]),
              ("%P", pages), ("%I", ref["publisher"]), ("%C", ref["address"]), ("%@", ref.isbn or ref.issn),
              ("%R", ref["doi"]), ("%U", doi_link), ("%U", ref.url), ("%F", ref.key), ("%Z", ref.note),
-             ("%X", ref.abstract)]
+             ("%X", ref.abstract if abstract else "")]
     tags += [("%K", keyword) for keyword in ref.keywords]
     return "".join(f"{tag} {one_line(value)}\n" for tag, value in tags if one_line(value))
+
+
+def endnote_alone(ref: Reference) -> str:
+    return endnote_record(ref, abstract=True)
