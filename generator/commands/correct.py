@@ -23,7 +23,7 @@ from generator.content.pages import PAGES_DIR, page_paths, read_page, split_fron
 from generator.errors import ContentError, ProceedingsError
 from generator.model.details import author_fields, parse_authors
 from generator.model.paper import Author, Paper
-from generator.model.suggestion import CUT_NOTE, author_record, fingerprint, paper_values
+from generator.model.suggestion import author_record, fingerprint, paper_values
 from generator.runtime.output import write_atomically
 from generator.text.yamlutil import load_mapping
 
@@ -70,9 +70,6 @@ def _correct_paper(record: Record, content_dir: Path) -> Correction:
         wanted = record.value(name)
         if fingerprint(wanted) in (record.was(name), fingerprint(now[name])):
             continue  # as the link gave it (the reader left it alone), or as the page has it already
-        if name == "abstract" and record.data.get(CUT_NOTE):
-            raise record.problem(name, "the abstract was cut short to fit the link, so a change to it cannot be "
-                                       "applied: edit the page's abstract by hand")
         if fingerprint(now[name]) != record.was(name):
             raise _edited_since(record, name, path, content_dir)
         if name == "abstract":

@@ -15,7 +15,7 @@ from typing import Any
 
 from generator.errors import ProceedingsError, shown
 from generator.model.details import ORCID, orcid_checks, parse_authors
-from generator.model.suggestion import CUT_NOTE, PAPER_FIELDS, PERSON_FIELDS, RECORD_LABEL, authors_record
+from generator.model.suggestion import PAPER_FIELDS, PERSON_FIELDS, RECORD_LABEL, authors_record
 from generator.text.cleantext import clean
 from generator.text.yamlutil import load_mapping
 
@@ -23,7 +23,7 @@ _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([A-Za-z]*)\s*$")
 # papers/<name>.md, or <volume>/papers/<name>.md in a series
 _FILE = re.compile(r"^(?:[^/\\]+/)?papers/[^/\\]+\.md$")
 _ORCID_URL = re.compile(r"^(?:https?://)?orcid\.org/", re.IGNORECASE)
-_PAPER_KEYS = {"paper", "file", *PAPER_FIELDS, CUT_NOTE, "was"}
+_PAPER_KEYS = {"paper", "file", *PAPER_FIELDS, "was"}
 _PERSON_KEYS = {"person", "papers", *PERSON_FIELDS, "was"}
 _PLACE_KEYS = {"paper", "file", "author", "was"}
 

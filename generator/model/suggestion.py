@@ -1,10 +1,10 @@
 """A reader's suggested correction: the record a "Suggest a correction" link fills a GitHub issue form with,
 and the same record read back from the issue (``proceedings correct``).
 
-The record is YAML in one field of the form (``RECORD_FIELD``): the paper's id and page, its current values
-(title, authors, abstract) for the reader to edit, and ``was``, a fingerprint of each value as the page had it
-when the site was built. A value whose fingerprint still matches its ``was`` is one the reader left alone; a
-value that differs is the reader's correction. So a correction names only what the reader changed, and one
+The record is YAML in one field of the form (``RECORD_FIELD``): the paper's id and page, its current title and
+authors for the reader to edit (and the abstract, which the reader may add), and ``was``, a fingerprint of each
+value as the page had it when the site was built. A value whose fingerprint still matches its ``was`` is one the
+reader left alone; a value that differs is the reader's correction. So a correction names only what the reader changed, and one
 made from an old page is refused where someone has edited the page since (its current value no longer matches
 ``was``), instead of undoing that edit.
 
@@ -35,7 +35,6 @@ NOTE_LABEL = "What is wrong"
 LABEL = "correction"  # the workflow that runs `correct` acts on an issue with this label
 PAPER_FIELDS = ("title", "authors", "abstract")
 PERSON_FIELDS = ("name", "orcid")
-CUT_NOTE = "abstract_cut"  # the record's abstract is cut short (a link has a length limit): it is not applied
 
 
 def fingerprint(value: Any) -> str:
@@ -60,12 +59,13 @@ def paper_values(title: str, authors: Sequence[Author], abstract: str) -> dict[s
     return {"title": title, "authors": authors_record(authors), "abstract": abstract}
 
 
-def paper_record(paper_id: str, file: str, values: Mapping[str, Any], abstract_cut: bool = False) -> dict[str, Any]:
-    """The record a paper page's link fills the form with. ``abstract_cut``: the abstract is cut to fit a link."""
+def paper_record(paper_id: str, file: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The record a paper page's link fills the form with: its title and authors, and the fingerprint of its
+    abstract too. The abstract itself is not in the link (at 10,000 papers it made the paper pages 20 MB
+    heavier, and GitHub refuses links past about 8 KB): a reader who corrects it adds ``abstract:`` with the
+    whole corrected text, which ``correct`` applies where the page's abstract is still the one fingerprinted."""
     record: dict[str, Any] = {"paper": paper_id, "file": file}
-    record.update((key, values[key]) for key in PAPER_FIELDS if values.get(key) or key == "title")
-    if abstract_cut:
-        record[CUT_NOTE] = True
+    record.update((key, values[key]) for key in ("title", "authors") if values.get(key) or key == "title")
     record["was"] = {key: fingerprint(values[key]) for key in PAPER_FIELDS}
     return record
 

@@ -159,7 +159,7 @@ def _entry(feed: ET.Element, paper: RenderedPaper, site: Volume, updated: str, i
                                   "href": site.link(_within(prefix, paper.url))})
     for name in authors_of(paper):
         element(ET.SubElement(entry, "author"), "name", name)
-    for tag in paper.paper.tags:
+    for tag in paper.paper.tags if not short else ():  # a person's or topic's feed: no more than it needs
         ET.SubElement(entry, "category", {"term": _clean(tag)})
     # A person's or topic's feed gives the abstract's start (a file per person: at 10,000 papers their whole
     # abstracts were 67 MB); the volume's feed.xml and the paper's page have it all.

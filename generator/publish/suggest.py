@@ -7,14 +7,13 @@ query parameter named after its id. ``proceedings correct`` applies the issue th
 repository, the link writes to the volume's ``contact`` (a ``mailto:`` with the same record); without either,
 there is none. It is a link: the page asks nothing of any server.
 
-GitHub refuses very long addresses, and mail programs cut them shorter: a link stays under ``ISSUE_LIMIT``
-(``MAIL_LIMIT``) characters by cutting the abstract, which the record then says (``abstract_cut``), and which
-``correct`` never applies.
+The link carries the paper's title and authors, not its abstract (model/suggestion.py says why): a page stays
+light, and a link far under the 8 KB GitHub accepts (a ``mailto:`` under the 2,000 characters mail programs
+keep, but for a paper of dozens of authors).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -25,8 +24,7 @@ from generator.model.suggestion import (FORM, NOTE_LABEL, RECORD_FIELD, RECORD_L
 from generator.model.volume import Volume
 from generator.text.yamlutil import dump
 
-ISSUE_LIMIT = 8000  # characters of an issue link: GitHub answers a longer one with an error
-MAIL_LIMIT = 2000  # characters of a mailto: link, which some mail programs cut past about 2,000
+ISSUE_LIMIT = 8000  # characters of an issue link: GitHub answers a longer one with an error (tests hold it)
 TITLE_LIMIT = 120  # characters of the issue's title taken from the paper's
 
 
@@ -42,19 +40,8 @@ def paper_link(paper: RenderedPaper, volume: Volume) -> str:
     if not (volume.repository or volume.contact):
         return ""
     values = paper_values(paper.paper.title, paper.details.authors, paper.paper.abstract)
-    subject = f"Correction: {_short(paper.title_plain)}"
-
-    def link(abstract: str, cut: bool) -> str:
-        shown = dict(values, abstract=abstract)
-        record = paper_record(paper.paper.id, page_file(paper), shown, cut)
-        record["was"] = {key: fingerprint(values[key]) for key in record["was"]}  # of the whole values
-        return _address(volume, subject, dump(record))
-
-    whole = link(values["abstract"], False)
-    limit = ISSUE_LIMIT if volume.repository else MAIL_LIMIT
-    if len(whole) <= limit:
-        return whole
-    return _cut(values["abstract"], limit, link)
+    record = paper_record(paper.paper.id, page_file(paper), values)
+    return _address(volume, f"Correction: {_short(paper.title_plain)}", dump(record))
 
 
 def person_link(person: Person[RenderedPaper], people: People[RenderedPaper] | None, volume: Volume) -> str:
@@ -85,21 +72,6 @@ def _address(volume: Volume, subject: str, record: str) -> str:
 def _query(values: dict[str, str]) -> str:
     # %20 for a space, never "+": a mail program reads "+" as itself.
     return "&".join(f"{key}={quote(value, safe='')}" for key, value in values.items())
-
-
-def _cut(abstract: str, limit: int, link: Callable[[str, bool], str]) -> str:
-    """The longest link under ``limit`` whose abstract is the start of the paper's, cut at a word, with "…"."""
-    words = abstract.split(" ")
-    low, high = 0, len(words)
-    best = link("", True)
-    while low < high:  # the most words that fit
-        middle = (low + high + 1) // 2
-        made = link(" ".join(words[:middle]) + " …", True)
-        if len(made) <= limit:
-            low, best = middle, made
-        else:
-            high = middle - 1
-    return best
 
 
 def _short(text: str) -> str:
