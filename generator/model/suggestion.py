@@ -4,9 +4,9 @@ and the same record read back from the issue (``proceedings correct``).
 The record is YAML in one field of the form (``RECORD_FIELD``): the paper's id and page, its current title and
 authors for the reader to edit (and the abstract, which the reader may add), and ``was``, a fingerprint of each
 value as the page had it when the site was built. A value whose fingerprint still matches its ``was`` is one the
-reader left alone; a value that differs is the reader's correction. So a correction names only what the reader changed, and one
-made from an old page is refused where someone has edited the page since (its current value no longer matches
-``was``), instead of undoing that edit.
+reader left alone; a value that differs is the reader's correction. So a correction names only what the reader
+changed, and one made from an old page is refused where someone has edited the page since (its current value no
+longer matches ``was``), instead of undoing that edit.
 
 A person page's record names the person (``person``), their name and ORCID, and each of their papers with the
 author's place in it (``author``) and that author's fingerprint as the paper had it.
