@@ -310,3 +310,21 @@ def test_a_series_person_correction_reaches_each_volumes_page(tmp_path):
     assert main(["correct", str(issue), "--content", str(series)]) == 0
     for file in files:
         assert "Sasha Rakhlin" in (series / file).read_text(encoding="utf-8")
+
+
+def test_a_person_of_more_papers_than_a_link_holds_has_the_rest_counted(site, tmp_path, capsys):
+    from generator.model.volume import Volume
+    from generator.publish.suggest import person_address
+
+    content, out = site
+    record = yaml.safe_load(record_of(link_of(out / "authors" / "alexander-rakhlin.html")))
+    many = {**record, "papers": record["papers"] * 200}  # 400 places: past what a link holds
+    link = person_address(Volume("COLT 2024", repository=REPOSITORY), "Alexander Rakhlin", many)
+    assert len(link) <= ISSUE_LIMIT
+    listed = yaml.safe_load(record_of(link))
+    assert 0 < len(listed["papers"]) < 400 and listed["more_papers"] == 400 - len(listed["papers"])
+    listed["papers"] = record["papers"]  # (the two real ones, for the pages to exist)
+    listed["name"] = "Alexander Rakhlin Jr."
+    issue = write_issue(tmp_path, issue_body(yaml.safe_dump(listed, allow_unicode=True, sort_keys=False)))
+    assert main(["correct", str(issue), "--content", str(content)]) == 0
+    assert f"{listed['more_papers']} more papers of Alexander Rakhlin did not fit the link" in capsys.readouterr().out

@@ -105,6 +105,10 @@ def _correct_person(record: Record, content_dir: Path) -> Correction:
         new = amend_page(text, {"authors": [_meta(author) for author in authors]})
         result.texts[path] = (text, _checked(path, text, new, content_dir, record))
         result.notes.append(f"{_shown(path, content_dir)}: author {number}'s {' and '.join(changed)}")
+    more = record.data.get("more_papers")
+    if isinstance(more, int) and more > 0:  # a link holds so many papers: the person's page lists the rest
+        result.notes.append(f"{more} more paper{'s' * (more != 1)} of {record.data['person']} did not fit the "
+                            "link: once this is built, correct them from the person's page again")
     return result
 
 

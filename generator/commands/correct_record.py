@@ -24,7 +24,7 @@ _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([A-Za-z]*)\s*$")
 _FILE = re.compile(r"^(?:[^/\\]+/)?papers/[^/\\]+\.md$")
 _ORCID_URL = re.compile(r"^(?:https?://)?orcid\.org/", re.IGNORECASE)
 _PAPER_KEYS = {"paper", "file", *PAPER_FIELDS, "was"}
-_PERSON_KEYS = {"person", "papers", *PERSON_FIELDS, "was"}
+_PERSON_KEYS = {"person", "papers", "more_papers", *PERSON_FIELDS, "was"}
 _PLACE_KEYS = {"paper", "file", "author", "was"}
 
 

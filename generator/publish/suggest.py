@@ -55,10 +55,31 @@ def person_link(person: Person[RenderedPaper], people: People[RenderedPaper] | N
 
 
 def person_address(volume: Volume, name: str, record: dict[str, Any]) -> str:
-    """The address of a person's record (a volume's author page, a series' person page), or ""."""
+    """The address of a person's record (a volume's author page, a series' person page), or "". A person of
+    more papers than a link holds (GitHub refuses one past ``ISSUE_LIMIT``) has the first that fit listed and
+    ``more_papers`` counted: ``correct`` says so, and their page's next link, once it is applied, lists the rest."""
     if not (volume.repository or volume.contact):
         return ""
-    return _address(volume, f"Correction: {_short(name)}", dump(record))
+    subject = f"Correction: {_short(name)}"
+    made = _address(volume, subject, dump(record))
+    papers = list(record["papers"])
+    low, high = 0, len(papers)
+    while len(made) > ISSUE_LIMIT and low < high:  # the most papers that fit
+        middle = (low + high) // 2
+        trial = _address(volume, subject, dump(_listing(record, papers, middle)))
+        if len(trial) <= ISSUE_LIMIT:
+            low, made = middle + 1, trial
+        else:
+            high = middle
+    return made if len(made) <= ISSUE_LIMIT else _address(volume, subject, dump(_listing(record, papers, 0)))
+
+
+def _listing(record: dict[str, Any], papers: list[Any], count: int) -> dict[str, Any]:
+    """The record listing the first ``count`` papers and counting the others (``more_papers``)."""
+    listed = {key: value for key, value in record.items() if key != "was"}
+    listed["papers"] = papers[:count]
+    listed["more_papers"] = len(papers) - count
+    return {**listed, "was": record["was"]}
 
 
 def _address(volume: Volume, subject: str, record: str) -> str:
