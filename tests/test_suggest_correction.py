@@ -327,4 +327,5 @@ def test_a_person_of_more_papers_than_a_link_holds_has_the_rest_counted(site, tm
     listed["name"] = "Alexander Rakhlin Jr."
     issue = write_issue(tmp_path, issue_body(yaml.safe_dump(listed, allow_unicode=True, sort_keys=False)))
     assert main(["correct", str(issue), "--content", str(content)]) == 0
-    assert f"{listed['more_papers']} more papers of Alexander Rakhlin did not fit the link" in capsys.readouterr().out
+    said = capsys.readouterr().err  # the diff on stdout, what was done on stderr
+    assert f"{listed['more_papers']} more papers of Alexander Rakhlin did not fit the link" in said
