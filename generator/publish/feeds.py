@@ -76,7 +76,7 @@ def atom_feed(papers: Sequence[RenderedPaper], volume: Volume, series: Volume | 
                                  "href": site.link(_within(prefix, of.page if of else "index.html"))})
     if site.base_url:  # a relative self link would say nothing a reader does not know
         ET.SubElement(feed, "link", {"rel": "self", "type": "application/atom+xml",
-                                     "href": site.link(_within(prefix, of.path if of else FEED_PATH))})
+                                     "href": site.link(of.path if of else FEED_PATH)})
     # Atom requires an author for the feed or for every entry; the proceedings stand in.
     element(ET.SubElement(feed, "author"), "name", site.title)
     element(feed, "generator", "Proceedings", version=__version__)
