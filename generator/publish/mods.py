@@ -41,7 +41,10 @@ def _name(name: str, role: str, indent: int, affiliation: str = "", orcid: str =
                  *_element("namePart", parts.suffix, indent + 2, " type='termsOfAddress'")]
     return [f"{pad}<name type='personal'>", *named, *_element("affiliation", affiliation, indent + 2),
             *_element("nameIdentifier", orcid, indent + 2, " type='orcid'"),
-            f"{pad}  <role><roleTerm authority='marcrelator' type='text'>{role}</roleTerm></role>", f"{pad}</name>"]
+            # A name without a role is an author (MODS and bibutils read it so): a role for an editor only, since
+            # a paper's record in a browser's block repeats it for every author (issue 42: 0.3 KB a paper).
+            *([f"{pad}  <role><roleTerm authority='marcrelator' type='text'>{role}</roleTerm></role>"]
+              if role != "author" else []), f"{pad}</name>"]
 
 
 def _date(ref: Reference) -> str:
