@@ -275,7 +275,7 @@ SERIES_CONFIG = """\
 title: {title}
 # description: One sentence shown under the title on the archive's home page.
 # base_url: https://YOUR-NAME.github.io/YOUR-REPO/   # leave out for GitHub Pages: the workflow passes it
-"""
+{repository}"""
 
 
 def render_archive(project: NewProject) -> dict[str, str]:
@@ -287,7 +287,10 @@ def render_archive(project: NewProject) -> dict[str, str]:
         if name.startswith("content/"):
             name = f"content/{project.volume}/{name.removeprefix('content/')}"
         files[name] = text
-    files["content/proceedings.yaml"] = SERIES_CONFIG.format(title=json.dumps(project.title, ensure_ascii=False))
+    repository = (f"repository: {project.repository}   # people's \"Suggest a correction\" opens an issue form there\n"
+                  if project.repository else "")
+    files["content/proceedings.yaml"] = SERIES_CONFIG.format(title=json.dumps(project.title, ensure_ascii=False),
+                                                             repository=repository)
     return dict(sorted(files.items()))
 
 
