@@ -78,7 +78,9 @@ def _correct_paper(record: Record, content_dir: Path) -> Correction:
             fields[name] = _front_authors(wanted, paper.details.authors) if name == "authors" else wanted
         result.notes.append(f"{_shown(path, content_dir)}: {name}")
     if fields or body is not None:
-        result.texts[path] = (text, _checked(path, text, amend_page(text, fields, body), content_dir, record))
+        new = amend_page(text, fields, body)
+        changed = {*fields, *(["body"] if body is not None else [])}
+        result.texts[path] = (text, _checked(path, text, new, content_dir, record, changed))
     return result
 
 
@@ -90,6 +92,7 @@ def _correct_person(record: Record, content_dir: Path) -> Correction:
         return result
     for place in record.data["papers"]:
         path, text, paper = _page(record, place["paper"], place["file"], content_dir)
+        original = result.texts[path][0] if path in result.texts else text  # two places in one paper: both
         authors = list(paper.details.authors)
         number = place["author"]
         if not 1 <= number <= len(authors) or (
@@ -102,8 +105,9 @@ def _correct_person(record: Record, content_dir: Path) -> Correction:
         fields.update(changed)
         authors[number - 1] = Author(fields["name"], fields.get("affiliation", ""), fields.get("orcid", ""),
                                      fields.get("id", ""))
-        new = amend_page(text, {"authors": [_meta(author) for author in authors]})
-        result.texts[path] = (text, _checked(path, text, new, content_dir, record))
+        new = amend_page(result.texts[path][1] if path in result.texts else text,
+                         {"authors": [_meta(author) for author in authors]})
+        result.texts[path] = (original, _checked(path, original, new, content_dir, record, {"authors"}))
         result.notes.append(f"{_shown(path, content_dir)}: author {number}'s {' and '.join(changed)}")
     more = record.data.get("more_papers")
     if isinstance(more, int) and more > 0:  # a link holds so many papers: the person's page lists the rest
@@ -133,14 +137,18 @@ def _paper(path: Path, content_dir: Path) -> Paper | None:
         return None
 
 
-def _checked(path: Path, old: str, new: str, content_dir: Path, record: Record) -> str:
-    """``new`` if the page still reads as a page with no new problem and every field not corrected as it was;
-    else the error naming what the page refuses."""
+def _checked(path: Path, old: str, new: str, content_dir: Path, record: Record, changed: set[str]) -> str:
+    """``new`` if the page still reads as a page with no new problem and every field but the ``changed`` ones
+    (``body``: the abstract) reads as it did; else the error naming what the page refuses."""
     problems: list[str] = []
     front, _, _ = split_front_matter(new)
     try:
         meta, lines = load_mapping(front or "", path, ContentError, first_line=2)
         doc = read_page(path)
+        kept = {key: value for key, value in doc.meta.items() if key not in changed}
+        if kept != {key: value for key, value in meta.items() if key not in changed} or (
+                "body" not in changed and doc.body != split_front_matter(new)[1].strip()):
+            raise ContentError("a field that is not corrected would change (a bug: please report it)")
         doc.meta, doc.lines, doc.body = meta, lines, split_front_matter(new)[1].strip()
         to_paper(doc, _shown(path, content_dir), lambda message, *_, **__: problems.append(message))
     except ProceedingsError as exc:
