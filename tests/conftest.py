@@ -52,6 +52,9 @@ def pytest_configure(config):
     os.environ[SESSION_HOME] = str(home)
     os.environ[REAL_CACHE_VARIABLE] = str(REAL_CACHE)
     os.environ["XDG_CACHE_HOME"] = str(home / "cache")
+    # A build takes the site's repository from GitHub Actions' GITHUB_REPOSITORY (model/config.py): a test run on a
+    # runner must build what it builds anywhere else (a test that wants it sets it).
+    os.environ.pop("GITHUB_REPOSITORY", None)
     config.stash[_before] = snapshot(GUARDED)
 
 

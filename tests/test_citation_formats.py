@@ -272,7 +272,7 @@ def test_the_reading_lists_blocks_hold_each_papers_citations_as_the_volumes_file
         "files": 1, "title": "Proceedings of the First Workshop on Tiny Things", "keys": KEYS}
     formats = {format["name"]: format for format in manifest["formats"]}
     assert [(f["name"], f["suffix"]) for f in manifest["formats"]] == [
-        ("bib", ".bib"), ("ris", ".ris"), ("csl", ".csl.json")]
+        ("bib", ".bib"), ("ris", ".ris"), ("csl", ".csl.json"), ("mods", ".mods.xml"), ("enw", ".enw")]
     bib = (site / "proceedings.bib").read_text(encoding="utf-8")
     # proceedings.ris: each record ends in "ER  - " and a line break; records are a blank line apart
     ris_records = [record + "ER  - \r\n" for record in
@@ -281,6 +281,7 @@ def test_the_reading_lists_blocks_hold_each_papers_citations_as_the_volumes_file
     csl_items = json.loads((site / "proceedings.csl.json").read_text(encoding="utf-8"))
     assert len(ris_records) == len(csl_items) == len(papers)
     once = 0
+    mods, endnote = [], []
     for paper in papers:
         block = block_data(site / "assets" / "reading" / f"{file_of(paper['slug'], manifest['files'])}.js")
         record = {name: block[paper["slug"]].get(key, "") for name, key in KEYS.items()}
@@ -294,9 +295,18 @@ def test_the_reading_lists_blocks_hold_each_papers_citations_as_the_volumes_file
         item = csl_items[paper["order"] - 1]
         assert json.loads(texts["csl"]) == ({**item, "abstract": paper["abstract"]} if paper["abstract"] else item)
         assert texts["csl"] == json.dumps(json.loads(texts["csl"]), ensure_ascii=False, separators=(",", ":"))
+        mods.append(texts["mods"])
+        endnote.append(texts["enw"])
         for name, pieces in record["texts"].items():  # the key is a hole of every format (a PDF's address may
             assert pieces[1::2].count("key") == 1, name  # hold the same words: PMLR's .../doe23a/doe23a.pdf)
         if paper["abstract"] and one_line(paper["abstract"]) == paper["abstract"]:  # a hole, not written again
             assert all(paper["abstract"] not in "".join(pieces[::2]) for pieces in record["texts"].values())
             once += 1
     assert once > 0
+    # MODS and EndNote: the volume's files are the papers' texts, joined as the manifest says, less their
+    # abstracts (as the volume's CSL-JSON: a paper alone has its abstract, the volume's file none).
+    mods = [re.sub(r"<abstract>[^<]*</abstract>", "", text) for text in mods]
+    endnote = [re.sub(r"(?m)^%X .*\n", "", text) for text in endnote]
+    mods_file = formats["mods"]["head"] + "".join(mods) + formats["mods"]["tail"]
+    assert (site / "proceedings.mods.xml").read_text(encoding="utf-8") == mods_file
+    assert (site / "proceedings.enw").read_text(encoding="utf-8") == "\n".join(endnote)

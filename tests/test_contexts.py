@@ -36,7 +36,7 @@ def test_a_description_changed_in_code_changes_the_docs_table():
     made = table(CONTEXTS["tag.html"], "variable")
     assert "| `tag` | the topic: `tag.name`, `tag.slug` |" in made
     assert "| `previous`, `next` |" in table(CONTEXTS["paper.html"], "variable")  # one description, one row
-    assert set(variables(CONTEXTS["tag.html"])) == {"tag", "papers", "count", "pagination"}
+    assert set(variables(CONTEXTS["tag.html"])) == {"tag", "papers", "count", "pagination", "feed"}
     assert required(CONTEXTS["index.html"]) == {"papers", "award_count"}  # the rest: split or not
 
 

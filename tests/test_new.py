@@ -24,6 +24,7 @@ from generator.commands.scaffold import PLACEHOLDER, InstallSource, NewProject
 TITLE = "Workshop on Tidy Proceedings 2026"
 SOURCE = "git+https://github.com/example/proceedings@v0.1.0"
 EXPECTED = {".github/dependabot.yml", ".github/workflows/pages.yml", ".gitignore", "README.md",
+            ".github/ISSUE_TEMPLATE/correction.yml", ".github/workflows/correction.yml",
             "content/proceedings.yaml", "content/workshop-on-tidy-proceedings-2026.txt"}
 BASE_URL = "https://example.github.io/workshop/"
 

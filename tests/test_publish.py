@@ -34,6 +34,8 @@ from generator.render.html import SiteRenderer
 from generator.render.site_info import SiteInfo
 from generator.render.theme import Theme
 
+MODS_PATH, ENW_PATH = "proceedings.mods.xml", "proceedings.enw"  # issue 42
+
 HOSTILE = r'<script>alert(1)</script> & "quotes" 50% of {x} ~a^b #1 a_b \ $\alpha_{1}$'
 BASE_URL = "https://org.github.io/proc/"
 DATE = dt.date(2026, 12, 6)
@@ -358,14 +360,14 @@ def test_each_volume_file_is_made_alone_when_asked_for(seed_content, monkeypatch
     ris = next(f for f in publication.formats if f.path == RIS_PATH)
     assert makers[RIS_PATH]().startswith(b"TY  - CPAPER") and made == [ris.layout]
     assert {name: make() for name, make in makers.items()} == publication.files(["index.html"])
-    assert [f.path for f in publication.formats] == [BIB_PATH, RIS_PATH, CSL_PATH, APA_PATH]
+    assert [f.path for f in publication.formats] == [BIB_PATH, RIS_PATH, CSL_PATH, MODS_PATH, ENW_PATH, APA_PATH]
 
 
 def test_publishing_files_are_the_same_every_time(seed_content):
     first = published(seed_content)[0].files(["index.html"])
     second = published(seed_content)[0].files(["index.html"])
-    assert first == second and set(first) == {NOJEKYLL, BIB_PATH, RIS_PATH, CSL_PATH, APA_PATH, FEED_PATH,
-                                              SITEMAP_PATH, ROBOTS_PATH}
+    assert first == second and set(first) == {NOJEKYLL, BIB_PATH, RIS_PATH, CSL_PATH, MODS_PATH, ENW_PATH, APA_PATH,
+                                              FEED_PATH, SITEMAP_PATH, ROBOTS_PATH}
     # robots.txt names the sitemap at its absolute address: a crawler reads no relative one.
     sitemap = published(seed_content)[0].volume.link(SITEMAP_PATH)
     assert sitemap.startswith("https://")

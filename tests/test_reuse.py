@@ -56,7 +56,7 @@ def test_an_unchanged_rebuild_renders_no_page_and_keeps_every_file(seed_content,
     second = run(seed_content, tmp_path / "site")
     assert renders == []
     pages = [n for n in snapshot(tmp_path / "site")
-             if n.endswith((".html", ".json", ".bib", ".ris", ".txt", ".nojekyll"))
+             if n.endswith((".html", ".json", ".bib", ".ris", ".mods.xml", ".enw", ".txt", ".nojekyll"))
              or n.startswith("assets/reading/") or n == "assets/search-messages.js"]
     assert second.kept == len(pages)
     run(seed_content, tmp_path / "fresh", cache=False)

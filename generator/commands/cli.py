@@ -112,7 +112,22 @@ def make_parser() -> argparse.ArgumentParser:
     new_parser.add_argument("--archive", action="store_true",
                             help="a series archive: the series' proceedings.yaml and one example volume, "
                                  "content/<this year>/ (add more volumes beside it)")
+    new_parser.add_argument("--repository", metavar="OWNER/NAME",
+                            help="the site's GitHub repository, where readers suggest corrections (default: the "
+                                 "folder's git origin, when it is on GitHub)")
     new_parser.set_defaults(command=run_new)
+
+    correct_parser = commands.add_parser("correct", help="apply a reader's correction (an issue) to the pages",
+                                         description="Read the record of a \"Suggest a correction\" issue (its "
+                                                     "Markdown body, or the issue as JSON) and apply the values "
+                                                     "the reader changed to the page, as a hand edit; print the "
+                                                     "diff.")
+    correct_parser.add_argument("issue", type=Path, metavar="ISSUE",
+                                help="the issue: its body as Markdown, or JSON with a body "
+                                     "(gh issue view N --json body)")
+    _content_option(correct_parser)
+    correct_parser.add_argument("--dry-run", action="store_true", help="print the diff; write nothing")
+    correct_parser.set_defaults(command=run_correct)
     return parser
 
 
@@ -219,7 +234,7 @@ def write_config(project: Project, content_dir: Path, reporter: Reporter, dry_ru
 def run_new(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     from generator.commands.scaffold import WORKFLOW, create
 
-    project, files = create(args.dir, args.title, args.install, archive=args.archive)
+    project, files = create(args.dir, args.title, args.install, archive=args.archive, repository=args.repository)
     for name in files:
         reporter.say(f"  create {args.dir / name}")
     if not project.install.known:
@@ -229,6 +244,23 @@ def run_new(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     reporter.say(f"next: cd {args.dir} && proceedings build, then open site/index.html; "
                   f"README.md says how to publish")
     return finish(f"created {project.title!r} in {args.dir}/", reporter)
+
+
+def run_correct(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
+    from generator.commands.correct import correct, write
+
+    correction = correct(args.issue, args.content)
+    diff = correction.diff(args.content)
+    if diff:
+        sys.stdout.write(diff)  # the pages' own text: a person reviews it as a diff
+    if not correction.texts:
+        return finish("nothing to correct: the record's values are the pages' own", reporter)
+    if not args.dry_run:
+        write(correction)
+    for note in correction.notes:
+        reporter.say(f"  {'would correct' if args.dry_run else 'corrected'} {note}")
+    verb = "would change" if args.dry_run else "changed"
+    return finish(f"{verb} {len(correction.texts)} page{'s' * (len(correction.texts) != 1)}", reporter)
 
 
 CHANGES_SHOWN = 10  # pages changed, each named; past that (a first build), counted (-v names each)

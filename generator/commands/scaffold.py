@@ -26,6 +26,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 import jinja2
 
 from generator.errors import ProceedingsError
+from generator.model.config import check_repository
 from generator.text.slugs import slugify
 
 PLACEHOLDER = "git+https://github.com/OWNER/REPO"
@@ -39,6 +40,9 @@ FILES: tuple[tuple[str, str], ...] = (
     ("gitignore", ".gitignore"),
     ("github/workflows/pages.yml", WORKFLOW),
     ("github/dependabot.yml", ".github/dependabot.yml"),
+    # Corrections from readers (issue 42): the form the site's links open, and the workflow applying its issues.
+    ("github/ISSUE_TEMPLATE/correction.yml", ".github/ISSUE_TEMPLATE/correction.yml"),
+    ("github/workflows/correction.yml", ".github/workflows/correction.yml"),
     ("content/proceedings.yaml", "content/proceedings.yaml"),
     ("content/list.txt", "content/{list}.txt"),
 )
@@ -64,6 +68,7 @@ class NewProject:
     title: str
     install: InstallSource
     volume: str = ""  # an archive's first volume (its folder under content/); "" for one volume
+    repository: str = ""  # the site's GitHub repository (owner/name) when known: corrections open issues there
 
     @property
     def list_name(self) -> str:
@@ -183,14 +188,41 @@ def _git(root: Path, *args: str) -> str | None:
 
 # --- rendering and writing ----------------------------------------------------------------
 
+def choose_repository(given: str | None, target: Path) -> str:
+    """``--repository``, else the GitHub repository of the Git checkout the folder is made in (its ``origin``),
+    else ""."""
+    if given is not None:
+        try:
+            return check_repository(given)
+        except ValueError as exc:
+            raise ProceedingsError(f"--repository {exc}") from None
+    place = target
+    while not place.exists() and place != place.parent:
+        place = place.parent
+    return github_repository(_git(place, "remote", "get-url", "origin") or "")
+
+
+def github_repository(remote: str) -> str:
+    """``owner/name`` of a GitHub remote (https or ssh), else ""."""
+    url = public_url(remote) or ""
+    parts = urlsplit(url)
+    if parts.hostname != "github.com":
+        return ""
+    try:
+        return check_repository(parts.path.strip("/"))
+    except ValueError:
+        return ""
+
+
 def create(target: Path, title: str | None, install: str | None,
-           archive: bool = False) -> tuple[NewProject, list[str]]:
+           archive: bool = False, repository: str | None = None) -> tuple[NewProject, list[str]]:
     """Check, choose, render, write: the new project and the files written (relative paths).
     ``archive``: a series archive, whose content folder holds the series' proceedings.yaml and
     one example volume, ``content/<this year>/``."""
     refuse_unless_empty(target)
     title = check_title(title if title is not None else default_title(target))
-    project = NewProject(title, choose_install(install), str(dt.date.today().year) if archive else "")
+    project = NewProject(title, choose_install(install), str(dt.date.today().year) if archive else "",
+                         choose_repository(repository, target))
     files = render_archive(project) if archive else render(project)
     write_new(target, files)
     return project, list(files)
@@ -201,7 +233,8 @@ def render(project: NewProject, content: str = "content") -> dict[str, str]:
     environment = _environment()
     context = {"title": project.title, "origin": "", "year": title_year(project.title), "install": project.install.spec,
                "install_known": project.install.known, "install_origin": project.install.origin,
-               "list_path": f"{content}/{project.list_name}.txt", "tool": _tool_link(project.install.spec)}
+               "list_path": f"{content}/{project.list_name}.txt", "tool": _tool_link(project.install.spec),
+               "repository": project.repository}
     context["install_line"] = _line_of(_render(environment, "github/workflows/pages.yml", context), INSTALL_KEY)
     files = {target.format(list=project.list_name): _render(environment, template, context)
              for template, target in FILES}
@@ -212,7 +245,7 @@ def volume_config(title: str, origin: str = "") -> str:
     """A volume's proceedings.yaml, as `new` writes it: the title, and every other key commented out to fill.
     ``origin`` says where a title the tool made came from ("the file name ismir-2024-papers.csv")."""
     return _render(_environment(), "content/proceedings.yaml", {"title": title, "origin": origin,
-                                                                 "year": title_year(title)})
+                                                                 "year": title_year(title), "repository": ""})
 
 
 def title_year(title: str) -> str:
@@ -242,19 +275,22 @@ SERIES_CONFIG = """\
 title: {title}
 # description: One sentence shown under the title on the archive's home page.
 # base_url: https://YOUR-NAME.github.io/YOUR-REPO/   # leave out for GitHub Pages: the workflow passes it
-"""
+{repository}"""
 
 
 def render_archive(project: NewProject) -> dict[str, str]:
     """An archive's files: those of one volume, moved into ``content/<volume>/`` and titled with the
     volume, under the series' own proceedings.yaml."""
-    volume = NewProject(f"{project.title} {project.volume}", project.install)
+    volume = NewProject(f"{project.title} {project.volume}", project.install, repository=project.repository)
     files = {}
     for name, text in render(volume, f"content/{project.volume}").items():
         if name.startswith("content/"):
             name = f"content/{project.volume}/{name.removeprefix('content/')}"
         files[name] = text
-    files["content/proceedings.yaml"] = SERIES_CONFIG.format(title=json.dumps(project.title, ensure_ascii=False))
+    repository = (f"repository: {project.repository}   # people's \"Suggest a correction\" opens an issue form there\n"
+                  if project.repository else "")
+    files["content/proceedings.yaml"] = SERIES_CONFIG.format(title=json.dumps(project.title, ensure_ascii=False),
+                                                             repository=repository)
     return dict(sorted(files.items()))
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -125,6 +127,12 @@ class Config:
     and a calendar's times that name no zone are read in it (docs/programme.md)."""
     sessions: dict[str, tuple[str, ...]] = field(default_factory=dict, metadata=shapes("pages"))
     """The papers' session name → the calendar's event name(s), for names that differ (``5: Posters V``)."""
+    repository: str = field(default="", metadata=shapes("pages"))
+    """The site's GitHub repository, ``owner/name``: every paper and person page links "Suggest a correction"
+    to an issue form there (publish/suggest.py). Without it the build takes ``GITHUB_REPOSITORY`` (set on
+    GitHub Actions)."""
+    contact: str = field(default="", metadata=shapes("pages"))
+    """The volume's contact email: "Suggest a correction" writes to it when no repository is known."""
     series: str = field(default="", metadata=shapes("pages"))
     """Set by an archive build, never read from the file: the series' title, which a volume's pages
     link to (the archive's home is one folder up)."""
@@ -228,6 +236,30 @@ def normalize_base_url(value: Any) -> str:
         raise ValueError(f"must be a URL without spaces, quotes or {_NOT_IN_URL_NAMES}; "
                          f"{bad.group()!r} is not allowed in {shown(value)} (percent-encode it)")
     return value.strip().rstrip("/") + "/"
+
+
+# GitHub's rules: an owner of letters, digits and single hyphens; a repository of letters, digits, ".", "_", "-".
+_REPOSITORY = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}/[A-Za-z0-9._-]{1,100}")
+_EMAIL = re.compile(r"[^@\s<>\"'(),;:\\]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+# What a config that names no repository takes it from: GitHub Actions sets it in every step.
+REPOSITORY_VARIABLE = "GITHUB_REPOSITORY"
+
+
+def check_repository(value: Any) -> str:
+    """``owner/name`` of a GitHub repository (a pasted ``https://github.com/owner/name`` is read too)."""
+    text = str(value).strip() if isinstance(value, str) else ""
+    text = re.sub(r"^(?:https?://)?github\.com/", "", text).removesuffix("/").removesuffix(".git")
+    if not _REPOSITORY.fullmatch(text) or text.split("/")[1] in (".", ".."):
+        raise ValueError(f"must be a GitHub repository written owner/name, such as acme/proceedings-2026, "
+                         f"not {shown(value)}")
+    return text
+
+
+def _email(value: Any) -> str:
+    text = str(value).strip() if isinstance(value, str) else ""
+    if not _EMAIL.fullmatch(text):
+        raise ValueError(f"must be an email address, such as chairs@example.org, not {shown(value)}")
+    return text
 
 
 def _language(value: Any) -> str:
@@ -357,6 +389,8 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "links": _links,
     "timezone": _timezone,
     "sessions": _sessions,
+    "repository": check_repository,
+    "contact": _email,
 }
 
 
@@ -366,9 +400,11 @@ def _no_catalogue(language: str) -> str:
             f"<html lang> is {language!r} (translations: {shipped}; docs/languages.md says how to add one)")
 
 
-def load_config(content_dir: Path, warn: Callable[[Diagnostic], None], base_url: str | None = None) -> Config:
+def load_config(content_dir: Path, warn: Callable[[Diagnostic], None], base_url: str | None = None,
+                environ: Mapping[str, str] = os.environ) -> Config:
     """Read and validate ``proceedings.yaml``; a missing file means all defaults. ``base_url`` (the
-    command line's ``--base-url``) wins over the file's."""
+    command line's ``--base-url``) wins over the file's; a file without ``repository`` takes the
+    environment's ``GITHUB_REPOSITORY`` (GitHub Actions sets it)."""
     path = content_dir / CONFIG_NAME
     config = Config()
     if path.exists():
@@ -376,6 +412,11 @@ def load_config(content_dir: Path, warn: Callable[[Diagnostic], None], base_url:
         data, lines = load_mapping(text, path, ConfigError)
         # The same cleaning as a page's text: a control character in the title would reach every <title>.
         config = _validate(clean_value(data, lines=True), lines, path, warn, text)
+    if not config.repository and environ.get(REPOSITORY_VARIABLE):
+        try:
+            config = replace(config, repository=check_repository(environ[REPOSITORY_VARIABLE]))
+        except ValueError as exc:
+            raise ConfigError(f"the environment's {REPOSITORY_VARIABLE} {exc}") from None
     if base_url is None:
         return config
     try:

@@ -50,6 +50,8 @@ class Volume:
     given: VolumeInfo = VolumeInfo()  # the config's own facts (volume, venue, place, days): every source's papers'
     short: str = ""  # the config's short title for the header
     deposit: DoiSettings = DoiSettings()  # the config's `doi:` (its Crossref deposit, publish/crossref.py)
+    repository: str = ""  # the site's GitHub repository, owner/name: where readers suggest corrections
+    contact: str = ""  # the volume's contact email: where they write without a repository
 
     @classmethod
     def of(cls, config: Config, sources: Sequence[SourceList] = (), folder: str = "") -> Volume:
@@ -63,7 +65,7 @@ class Volume:
                            end=config.end_date, editors=config.editors, publisher=config.publisher)
         return cls(title, config.description, config.language, config.base_url, config.date or info.date,
                    info, config.series, described, config.issn, config.isbn, config.online_date, given,
-                   config.short_title, config.doi)
+                   config.short_title, config.doi, config.repository, config.contact)
 
     @property
     def titled(self) -> bool:

@@ -38,6 +38,7 @@ from .feeds import (CORRECTIONS_PATH, FEED_PATH, ROBOTS_PATH, SITEMAP_PATH, atom
 from .formats import HOLES, CitationFormat, citation_formats
 from .meta import MetaTag, paper_meta
 from .reading import Reference, reference_of
+from .suggest import paper_link
 from generator import diagnostics as codes
 
 if TYPE_CHECKING:
@@ -107,6 +108,7 @@ class Publication:
             "apa": html,
             "related": self.related[paper.paper.id],
             "jsonld": jsonld.article(self.references[paper.paper.id], self.volume),
+            "correction": paper_link(paper, self.volume),
         }
 
     def pieces(self, citation: CitationFormat, paper_id: str) -> tuple[str, ...]:

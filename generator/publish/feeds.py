@@ -22,11 +22,13 @@ import re
 import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from generator import __version__
 from generator.model.corrections import Notice
 from generator.model.paper import RenderedPaper
 from generator.model.volume import Volume
+from generator.text.cjk import excerpt
 
 from .reading import authors_of
 
@@ -42,6 +44,8 @@ SITEMAP_LIMIT = 50_000  # addresses in one sitemap, as the protocol allows
 # feed of every abstract serves no one; the first papers keep it a size a client fetches at every poll.
 FEED_ENTRIES = 1_000
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+XML_BASE = "{http://www.w3.org/XML/1998/namespace}base"
+SUMMARY_LENGTH = 220  # display columns of an abstract's start in a person's or topic's feed (a page's teaser's)
 # A fixed namespace for our uuid5 names, so ids do not depend on anything but the volume and paper.
 _ID_NAMESPACE = uuid.UUID("6f1c1bb6-5b0e-5c4e-9a55-2d1f0f5a7c11")
 # Characters XML 1.0 cannot carry at all, even escaped (real abstracts have had \x0b and \x0c).
@@ -49,30 +53,50 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def atom_feed(papers: Sequence[RenderedPaper], volume: Volume, series: Volume | None = None,
-              prefix: str = "") -> bytes | None:
+              prefix: str = "", of: FeedOf | None = None) -> bytes | None:
     """The Atom feed of the volume, or None without a date. ``series``: the feed is the series' own, of
-    this volume at ``prefix/`` (titled, identified and linked as the series')."""
+    this volume at ``prefix/`` (titled, identified and linked as the series'). ``of``: the feed of one
+    person's or topic's papers in the volume (``FeedOf``), beside their page."""
     if volume.date is None:
         return None
     site = series or volume
     ids = (series.title, prefix) if series else (volume.title,)
     updated = f"{volume.date.isoformat()}T00:00:00Z"
     feed = ET.Element("feed", {"xmlns": ATOM_NS, XML_LANG: site.language})
-    _text(feed, "title", f"{series.title}: {volume.title}" if series else volume.title)
-    if volume.description:
-        _text(feed, "subtitle", volume.description)
-    _text(feed, "id", _urn(*ids))
-    _text(feed, "updated", updated)
+    if of and not site.base_url:  # its relative links are from the site's root, one folder up
+        feed.set(XML_BASE, "../")
+    title = f"{series.title}: {volume.title}" if series else volume.title
+    element(feed, "title", f"{of.title} · {title}" if of else title)
+    if volume.description and not of:
+        element(feed, "subtitle", volume.description)
+    # A person's or topic's feed is named by its file: an entry keeps the id it has in the volume's feed.
+    element(feed, "id", urn(*ids, of.path) if of else urn(*ids))
+    element(feed, "updated", updated)
     ET.SubElement(feed, "link", {"rel": "alternate", "type": "text/html",
-                                 "href": site.link(_within(prefix, "index.html"))})
+                                 "href": site.link(_within(prefix, of.page if of else "index.html"))})
     if site.base_url:  # a relative self link would say nothing a reader does not know
-        ET.SubElement(feed, "link", {"rel": "self", "type": "application/atom+xml", "href": site.link(FEED_PATH)})
+        ET.SubElement(feed, "link", {"rel": "self", "type": "application/atom+xml",
+                                     "href": site.link(of.path if of else FEED_PATH)})
     # Atom requires an author for the feed or for every entry; the proceedings stand in.
-    _text(ET.SubElement(feed, "author"), "name", site.title)
-    _text(feed, "generator", "Proceedings", version=__version__)
+    element(ET.SubElement(feed, "author"), "name", site.title)
+    element(feed, "generator", "Proceedings", version=__version__)
     for paper in papers[:FEED_ENTRIES]:
-        _entry(feed, paper, site, updated, ids, prefix)
-    return _serialize(feed)
+        _entry(feed, paper, site, updated, ids, prefix, short=of is not None)
+    return serialize_xml(feed)
+
+
+@dataclass(frozen=True)
+class FeedOf:
+    """A feed of some of a volume's papers: a person's or a topic's, at ``path`` beside their ``page``."""
+
+    title: str  # the person's name, the topic's
+    path: str  # "authors/jane-doe.xml"
+    page: str  # "authors/jane-doe.html"
+
+
+def feed_path(page: str) -> str:
+    """The feed beside a person's or topic's page: ``authors/jane-doe.html`` → ``authors/jane-doe.xml``."""
+    return page.removesuffix(".html") + ".xml"
 
 
 Dated = tuple[RenderedPaper, str, Notice, dt.date]  # a paper, the kind of its correction, the correction, its date
@@ -93,27 +117,27 @@ def corrections_feed(papers: Sequence[RenderedPaper], volume: Volume) -> bytes |
     if not found:
         return None
     feed = ET.Element("feed", {"xmlns": ATOM_NS, XML_LANG: volume.language})
-    _text(feed, "title", f"{volume.title}: corrections")
-    _text(feed, "id", _urn(volume.title, CORRECTIONS_PATH))
-    _text(feed, "updated", _stamp(found[0][3]))
+    element(feed, "title", f"{volume.title}: corrections")
+    element(feed, "id", urn(volume.title, CORRECTIONS_PATH))
+    element(feed, "updated", stamp(found[0][3]))
     ET.SubElement(feed, "link", {"rel": "alternate", "type": "text/html", "href": volume.link("index.html")})
     if volume.base_url:
         ET.SubElement(feed, "link", {"rel": "self", "type": "application/atom+xml",
                                      "href": volume.link(CORRECTIONS_PATH)})
-    _text(ET.SubElement(feed, "author"), "name", volume.title)
-    _text(feed, "generator", "Proceedings", version=__version__)
+    element(ET.SubElement(feed, "author"), "name", volume.title)
+    element(feed, "generator", "Proceedings", version=__version__)
     for paper, kind, notice, date in found:
         entry = ET.SubElement(feed, "entry")
-        _text(entry, "title", f"{_KIND_WORDS.get(kind) or notice.label}: {paper.title_plain}")
-        _text(entry, "id", _urn(volume.title, paper.paper.id, kind, notice.label))
-        _text(entry, "updated", _stamp(date))
+        element(entry, "title", f"{_KIND_WORDS.get(kind) or notice.label}: {paper.title_plain}")
+        element(entry, "id", urn(volume.title, paper.paper.id, kind, notice.label))
+        element(entry, "updated", stamp(date))
         ET.SubElement(entry, "link", {"rel": "alternate", "type": "text/html", "href": volume.link(paper.url)})
         if notice.note:
-            _text(entry, "summary", notice.note, type="text")
-    return _serialize(feed)
+            element(entry, "summary", notice.note, type="text")
+    return serialize_xml(feed)
 
 
-def _stamp(date: dt.date) -> str:
+def stamp(date: dt.date) -> str:
     return f"{date.isoformat()}T00:00:00Z"
 
 
@@ -122,22 +146,25 @@ def _within(prefix: str, path: str) -> str:
 
 
 def _entry(feed: ET.Element, paper: RenderedPaper, site: Volume, updated: str, ids: tuple[str, ...],
-           prefix: str) -> None:
+           prefix: str, short: bool = False) -> None:
     entry = ET.SubElement(feed, "entry")
     # A title with math goes as HTML, so that a reader that shows HTML shows the formula.
     if "<math" in paper.title_html:
-        _text(entry, "title", paper.title_html, type="html")
+        element(entry, "title", paper.title_html, type="html")
     else:
-        _text(entry, "title", paper.title_plain)
-    _text(entry, "id", _urn(*ids, paper.paper.id))
-    _text(entry, "updated", updated)
+        element(entry, "title", paper.title_plain)
+    element(entry, "id", urn(*ids, paper.paper.id))
+    element(entry, "updated", updated)
     ET.SubElement(entry, "link", {"rel": "alternate", "type": "text/html",
                                   "href": site.link(_within(prefix, paper.url))})
     for name in authors_of(paper):
-        _text(ET.SubElement(entry, "author"), "name", name)
-    for tag in paper.paper.tags:
+        element(ET.SubElement(entry, "author"), "name", name)
+    for tag in paper.paper.tags if not short else ():  # a person's or topic's feed: no more than it needs
         ET.SubElement(entry, "category", {"term": _clean(tag)})
-    _text(entry, "summary", paper.abstract_plain, type="text")
+    # A person's or topic's feed gives the abstract's start (a file per person: at 10,000 papers their whole
+    # abstracts were 67 MB); the volume's feed.xml and the paper's page have it all.
+    element(entry, "summary", excerpt(paper.abstract_plain, SUMMARY_LENGTH) if short else paper.abstract_plain,
+          type="text")
 
 
 def sitemap_pages(paths: Iterable[str]) -> list[str]:
@@ -178,8 +205,8 @@ def volume_sitemap_names(paths: Iterable[str]) -> list[str]:
 def _urlset(pages: Sequence[str], site: Volume) -> bytes:
     urlset = ET.Element("urlset", {"xmlns": SITEMAP_NS})
     for path in pages:
-        _text(ET.SubElement(urlset, "url"), "loc", site.link(path))
-    return _serialize(urlset)
+        element(ET.SubElement(urlset, "url"), "loc", site.link(path))
+    return serialize_xml(urlset)
 
 
 def sitemap_index(sitemaps: Iterable[str], site: Volume) -> bytes | None:
@@ -189,8 +216,8 @@ def sitemap_index(sitemaps: Iterable[str], site: Volume) -> bytes | None:
         return None
     index = ET.Element("sitemapindex", {"xmlns": SITEMAP_NS})
     for name in sitemaps:
-        _text(ET.SubElement(index, "sitemap"), "loc", site.link(name))
-    return _serialize(index)
+        element(ET.SubElement(index, "sitemap"), "loc", site.link(name))
+    return serialize_xml(index)
 
 
 def robots_txt(site: Volume) -> bytes:
@@ -203,7 +230,7 @@ def robots_txt(site: Volume) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def _text(parent: ET.Element, tag: str, text: str, **attributes: str) -> ET.Element:
+def element(parent: ET.Element, tag: str, text: str, **attributes: str) -> ET.Element:
     element = ET.SubElement(parent, tag, attributes)
     element.text = _clean(text)
     return element
@@ -213,11 +240,11 @@ def _clean(text: str) -> str:
     return _NOT_XML.sub("", text)
 
 
-def _urn(*parts: str) -> str:
+def urn(*parts: str) -> str:
     return uuid.uuid5(_ID_NAMESPACE, "\x1f".join(parts)).urn
 
 
-def _serialize(root: ET.Element) -> bytes:
+def serialize_xml(root: ET.Element) -> bytes:
     ET.indent(root)
     data: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     return data + b"\n"

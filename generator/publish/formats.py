@@ -24,6 +24,8 @@ from typing import Any
 
 from .apa import apa
 from .csl import csl_item
+from .endnote import endnote_alone, endnote_record
+from .mods import HEAD, TAIL, mods_alone, mods_record, xml_text
 from .reading import Reference
 from .ris import one_line, ris_record
 
@@ -122,6 +124,10 @@ def citation_formats(bibtex: Callable[[Reference], str]) -> tuple[CitationFormat
         CitationFormat("csl", ".csl.json", "application/vnd.citationstyles.csl+json",
                        FileLayout("[\n", ",\n", "\n]\n", "[]\n"), _csl, _csl_alone, holes=HOLES, written=_json_string,
                        json=True),
+        CitationFormat("mods", ".mods.xml", "application/mods+xml", FileLayout(HEAD, "", TAIL, HEAD + TAIL),
+                       mods_record, mods_alone, holes=HOLES, written=xml_text),
+        CitationFormat("enw", ".enw", "application/x-endnote-refer", FileLayout(between="\n"), endnote_record,
+                       endnote_alone, holes=HOLES, written=one_line),
         CitationFormat("apa", ".apa.txt", "text/plain", FileLayout(between="\n", tail="\n"), lambda ref: apa(ref)[0],
                        browser=False),
     )

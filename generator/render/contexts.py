@@ -117,6 +117,9 @@ class PaperContext(TypedDict):
         'the paper (a `ScholarlyArticle`: its authors, date, DOI, and the proceedings it is part of) as '
         'schema.org JSON-LD (publish/jsonld.py), ready for a `<script type="application/ld+json">`: no `<` or '
         '`&` in it, so it cannot end the script')]
+    correction: Annotated[str, (
+        '"Suggest a correction": the address of an issue form in the site\'s `repository`, filled with the '
+        "paper's record, else a `mailto:` to the volume's `contact`, else `\"\"` (publish/suggest.py)")]
 
 
 class TagContext(TypedDict):
@@ -130,6 +133,8 @@ class TagContext(TypedDict):
         'how many papers the topic has in all')]
     pagination: Annotated[dict[str, Any], (
         'as above')]
+    feed: Annotated[str, (
+        "the topic's Atom feed from the root (`tags/<slug>.xml`), or `\"\"` when the volume has no date")]
 
 
 class TagsContext(TypedDict):
@@ -154,6 +159,10 @@ class AuthorContext(TypedDict):
     jsonld: Annotated[Markup, (
         'the person (a `Person`: name, affiliations, ORCID as `sameAs`) as schema.org JSON-LD '
         '(publish/jsonld.py), ready for a `<script type="application/ld+json">`')]
+    feed: Annotated[str, (
+        "the author's Atom feed from the root (`authors/<slug>.xml`), or `\"\"` when the volume has no date")]
+    correction: Annotated[str, (
+        '"Suggest a correction": as on `paper.html`, with the person\'s name and ORCID in each of their papers')]
 
 
 class AuthorsContext(TypedDict):
@@ -213,6 +222,10 @@ class PersonContext(SeriesContext):
     jsonld: Annotated[Markup, (
         'the person (a `Person`: name, affiliations, ORCID as `sameAs`) as schema.org JSON-LD '
         '(publish/jsonld.py), ready for a `<script type="application/ld+json">`')]
+    feed: Annotated[str, "the person's Atom feed across the volumes (`people/<slug>.xml`), or `\"\"` when no volume of "
+                         "theirs has a date"]
+    correction: Annotated[str, '"Suggest a correction": as on an author page, naming each paper by its volume\'s '
+                               "folder, or `\"\"` without the series' `repository` or `contact`"]
 
 
 

@@ -32,6 +32,8 @@ from generator.derive.people import People, Person, Rules
 from generator.render.people_topics import TagPage, author_urls, group_authors, group_tags
 from generator.render.programme import Programmed, programme_files
 from generator.render.site_info import SiteInfo
+from generator.render.feed_pages import feed_outputs, page_feed
+from generator.publish.suggest import person_link
 from generator.render.theme import Theme
 
 READING_LIST = "reading-list.html"
@@ -281,7 +283,8 @@ class SiteRenderer:
             for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, ".",
                                                    weight=list_weight):
                 render = functools.partial(self.render, "tag.html", "../", tag=page.tag, papers=chunk,
-                                           count=len(page.papers), pagination=pagination)
+                                           count=len(page.papers), pagination=pagination,
+                                           feed=page_feed(self.site.volume, page.url))
                 yield Output(url, render, _ids(chunk), "list")
 
     def author_pages(self, author_pages: list[Person[RenderedPaper]],
@@ -302,7 +305,9 @@ class SiteRenderer:
                 render = functools.partial(self.render, "author.html", "../", author=page, papers=chunk,
                                            count=len(page.papers), pagination=pagination,
                                            jsonld=jsonld.author_page(page.name, page.orcid, page.affiliations,
-                                                                     self.site.volume.absolute(url) or ""))
+                                                                     self.site.volume.absolute(url) or ""),
+                                           feed=page_feed(self.site.volume, page.url),
+                                           correction=person_link(page, self.people, self.site.volume))
                 yield Output(url, render, _ids(chunk), "list")
 
     def programme_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
@@ -397,6 +402,8 @@ PAGE_TYPES: tuple[PageType, ...] = (
     PageType("topics", lambda renderer, parts: renderer.tag_pages(parts.tags, parts.only), ("tags",), topics_shows),
     PageType("authors", lambda renderer, parts: renderer.author_pages(parts.authors, parts.only),
              ("details.authors",)),
+    # A feed beside each person's and topic's page (render/feed_pages.py).
+    PageType("feeds", feed_outputs, ("tags", "details.authors")),
     PageType("fixed", lambda renderer, parts: renderer.fixed_pages(parts.papers), ()),
     PageType("awards", lambda renderer, parts: renderer.awards_page(parts.papers), ("details.award",)),
     # The programme (render/programme.py) and its calendar files, when a session has a time.

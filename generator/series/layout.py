@@ -198,7 +198,8 @@ def load_layout(content_dir: Path, reporter: Reporter, base_url: str | None = No
 
 def series_volume(config: Config, content_dir: Path) -> Volume:
     title = config.title or content_dir.resolve().name or "Proceedings"
-    return Volume(title, config.description, config.language, config.base_url)
+    return Volume(title, config.description, config.language, config.base_url, repository=config.repository,
+                  contact=config.contact)
 
 
 class VolumeReporter(Reporter):

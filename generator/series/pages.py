@@ -27,8 +27,8 @@ from generator.model.config import Config
 from generator.model.paper import RenderedPaper
 from generator.model.volume import Volume
 from generator.publish import jsonld
-from generator.publish.feeds import (ROBOTS_PATH, SITEMAP_PATH, atom_feed, robots_txt, sitemap_index, sitemap_pages,
-                                     sitemaps)
+from generator.publish.feeds import (ROBOTS_PATH, SITEMAP_PATH, atom_feed, feed_path, robots_txt, sitemap_index,
+                                     sitemap_pages, sitemaps)
 from generator.render.glance import GLANCE, bar_chart
 from generator.render.html import AUTHORS_PER_PAGE, Output, SiteRenderer
 from generator.render.site_info import SiteInfo
@@ -38,6 +38,7 @@ from generator.render.theme import Theme
 from generator.search import lunr_js
 from generator.series.layout import SeriesVolume
 from generator.series.people import group_people
+from generator.series.person_feeds import dated, person_feed, person_link
 
 SERIES_SITEMAP = "sitemap-archive.xml"
 
@@ -81,10 +82,15 @@ def people_pages(renderer: SiteRenderer, parts: SeriesParts) -> Iterator[Output]
     people = parts.people
     for url, chunk, pagination in paginate(people, AUTHORS_PER_PAGE, "people/index"):
         yield _page(renderer, parts, url, "people.html", "../", people=chunk, pagination=pagination, count=len(people))
+    series = renderer.site.volume
     for person in people:
-        yield _page(renderer, parts, person.url, "person.html", "../", person=person,
+        feed = feed_path(person.url) if dated(person) else ""
+        yield _page(renderer, parts, person.url, "person.html", "../", person=person, feed=feed,
+                    correction=person_link(person, series),
                     jsonld=jsonld.author_page(person.name, person.orcid, person.affiliations,
                                               renderer.site.volume.absolute(person.url) or ""))
+        if feed:  # across the volumes (series/person_feeds.py)
+            yield Output(feed, functools.partial(lambda p: person_feed(p, series) or b"", person))
 
 
 def glance_page(renderer: SiteRenderer, parts: SeriesParts) -> Iterator[Output]:

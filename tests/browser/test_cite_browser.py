@@ -8,6 +8,7 @@ error of any kind fails the test.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 TIMEOUT = 10_000  # ms
@@ -111,6 +112,21 @@ def test_the_papers_ris_and_csl_json_download_as_the_volumes_files_have_them(pag
     # The paper's item is the volume's with its abstract, which the volume's file leaves out (csl.py).
     assert "abstract" not in volume_items[paper["order"] - 1]
     assert items == [{**volume_items[paper["order"] - 1], "abstract": paper["abstract"]}]
+    # MODS and EndNote (issue 42): the paper's record, as the volume's files hold it; MODS in a collection of one.
+    for name, suffix in (("mods", ".mods.xml"), ("enw", ".enw")):
+        volume_file = f"proceedings{suffix}"
+        with page.expect_download() as made:
+            page.locator(f"a[data-cite-download='{name}']").click()
+        assert made.value.suggested_filename == f"{paper['slug']}{suffix}"
+        text = Path(made.value.path()).read_text(encoding="utf-8")
+        whole = (search_site / volume_file).read_text(encoding="utf-8")
+        record = text.split("<modsCollection xmlns=\"http://www.loc.gov/mods/v3\">\n")[-1].removesuffix(
+            "</modsCollection>\n")
+        # The paper's own has its abstract; the volume's file has none (as CSL-JSON).
+        assert "<abstract>" in record or "%X " in record
+        record = re.sub(r"(?m)<abstract>[^<]*</abstract>|^%X .*\n", "", record)
+        assert record in whole and paper["title"].split(" ")[0] in record
+        assert text.startswith("<?xml") if name == "mods" else text.startswith("%0 Conference Paper\n")
     assert not page.errors, page.errors
 
 
@@ -121,7 +137,7 @@ def test_the_buttons_are_made_by_script_and_the_files_download_by_keyboard(page,
     page.goto(site_url + paper["url"])
     expect(page.locator("button[data-copy='bibtex']")).to_have_text("Copy BibTeX")
     expect(page.locator("button[data-copy='apa-reference']")).to_have_text("Copy APA reference")
-    expect(page.locator(".cite-files").first).to_have_text("Download: RIS CSL-JSON")
+    expect(page.locator(".cite-files").first).to_have_text("Download: RIS CSL-JSON MODS EndNote")
     ris_link = page.locator("a[data-cite-download='ris']")
     ris_link.focus()
     with page.expect_download() as made:

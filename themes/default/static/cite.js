@@ -1,5 +1,5 @@
 /* The Cite box's buttons on paper pages: "Copy BibTeX" under #bibtex and "Copy APA reference" under
- * #apa-reference copy the text of that element, and "Download: RIS · CSL-JSON" gives the paper's own files.
+ * #apa-reference copy the text of that element, and "Download: RIS · CSL-JSON · MODS · EndNote" gives the paper's own files.
  *
  * A file rather than inline script or onclick attributes, so a Content-Security-Policy of script-src
  * 'self' allows it. The buttons are made here, not written in the page (issue 29: they were 700 bytes of
@@ -77,7 +77,7 @@
     return line;
   }
 
-  var OFFERED = [["ris", "RIS"], ["csl", "CSL-JSON"]];  // (format name, label): shown before any file is loaded
+  var OFFERED = [["ris", "RIS"], ["csl", "CSL-JSON"], ["mods", "MODS"], ["enw", "EndNote"]];  // (format name, label): shown before any file is loaded
 
   /* "Download: RIS CSL-JSON" at the end of ``line``: each a link whose file is made at the first click. */
   function offerDownloads(line) {
