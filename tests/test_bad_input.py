@@ -35,7 +35,10 @@ MATHML_TAGS = frozenset("""math mrow mi mn mo mtext mspace ms msub msup msubsup 
     munderover mfrac msqrt mroot mstyle mpadded mphantom menclose mtable mtr mtd mlabeledtr merror
     mmultiscripts mprescripts none semantics annotation""".split())
 # Elements no page of the default theme has, and no content may bring.
-FOREIGN_TAGS = frozenset("iframe frame frameset object embed applet base img svg video audio source style".split())
+FOREIGN_TAGS = frozenset("iframe frame frameset object embed applet base img video audio source style".split())
+# The charts and the map are SVG the build draws: inside an <svg>, drawing elements and links only (no <script>,
+# <foreignObject>, <image>, <use>, <animate>…, which could run or fetch something).
+SVG_TAGS = frozenset("svg g title desc rect circle line path polyline polygon text tspan a".split())
 URL_ATTRIBUTES = frozenset("href src action formaction srcset poster xlink:href data background".split())
 BAD_SCHEME = re.compile(r"^[\x00-\x20]*(?:javascript|vbscript|data|file):", re.IGNORECASE)
 CSP_META = '<meta http-equiv="Content-Security-Policy"'
@@ -256,6 +259,7 @@ class ActiveContent(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.problems: list[str] = []
         self.in_math = 0
+        self.in_svg = 0
         self.in_script = False
         self.in_data = False  # a JSON-LD block: data a browser never runs, which must hold JSON and no "<"
 
@@ -270,7 +274,10 @@ class ActiveContent(HTMLParser):
             self.problems.append(f"<{tag}>")
         if self.in_math and tag not in MATHML_TAGS:
             self.problems.append(f"<{tag}> inside <math>")
+        if self.in_svg and tag not in SVG_TAGS:
+            self.problems.append(f"<{tag}> inside <svg>")
         self.in_math += tag == "math"
+        self.in_svg += tag == "svg"
         for name, value in attrs:
             if name.startswith("on"):
                 self.problems.append(f"<{tag} {name}=…>")
@@ -281,6 +288,7 @@ class ActiveContent(HTMLParser):
 
     def handle_endtag(self, tag):
         self.in_math -= tag == "math" and self.in_math > 0
+        self.in_svg -= tag == "svg" and self.in_svg > 0
         if tag == "script":
             self.in_script = self.in_data = False
 
@@ -358,8 +366,12 @@ def test_published_site_with_a_date_and_a_base_url_stays_safe(tmp_path):
     result = build(content, tmp_path / "site", "--base-url", "https://example.org/proc/")
     assert result.returncode == 0, result.stderr
     assert active_content(tmp_path / "site") == {}
-    xml = sorted(path.name for path in (tmp_path / "site").rglob("*.xml"))
-    assert xml == ["feed.xml", "sitemap.xml"] and (tmp_path / "site" / "proceedings.bib").is_file()
+    site = tmp_path / "site"
+    xml = {path.relative_to(site).parent.as_posix() + "/" if path.parent != site else path.name
+           for path in site.rglob("*.xml")}
+    # The volume's feed, sitemap and MODS, and a feed beside each topic's page (the lists name no authors).
+    assert xml == {"feed.xml", "sitemap.xml", "proceedings.mods.xml", "tags/"}, xml
+    assert (site / "proceedings.bib").is_file()
     for path in (tmp_path / "site").rglob("*.xml"):
         root = ET.fromstring(path.read_bytes())  # the control characters of bytes.txt would break XML
         assert not [e for e in root.iter() if e.tag.rsplit("}", 1)[-1] in ("script", "img", "iframe")]

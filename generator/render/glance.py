@@ -131,7 +131,7 @@ def glance_charts(parts: SiteParts, group_links: dict[str, str]) -> tuple[list[B
 
 
 def glance_files(renderer: SiteRenderer, parts: SiteParts) -> Iterator[tuple[str, Callable[[], bytes]]]:
-    """``glance.html`` and what renders it, made from every paper (its output's deps are None: any edit may move
+    """``glance.html`` and what renders it, made from every paper (its output shows them all: any edit may move
     a count); none for a volume of no papers."""
     if parts.papers:
         charts, histogram = glance_charts(parts, renderer.shared["group_links"])

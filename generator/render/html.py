@@ -412,8 +412,10 @@ PAGE_TYPES: tuple[PageType, ...] = (
     # Each paper's citations, whose key is made of where its entry came from.
     PageType("citations", lambda renderer, parts: renderer.citation_files(parts.papers, parts.only),
              ("source", "entry", "uid", "path")),
-    # The volume at a glance (render/glance.py): counts of every paper, so made again on any edit (deps None).
-    PageType("glance", lambda renderer, parts: (Output(*file) for file in glance_files(renderer, parts)), ()),
+    # The volume at a glance (render/glance.py): counts of every paper, so it shows every paper (made again on any
+    # edit, and at once: serve defers only the whole-volume files that are not pages).
+    PageType("glance", lambda renderer, parts: (Output(*file, _ids(parts.papers))
+                                                 for file in glance_files(renderer, parts)), ()),
 )
 
 
