@@ -115,6 +115,9 @@ class Config:
     auto_tags: str = field(default="missing", metadata=shapes("papers"))
     """Topics from the taxonomy: for papers whose source gives no keywords (missing), for every paper
     beside its keywords (always), or never (only the source's keywords)."""
+    map: str = field(default="auto", metadata=shapes("pages"))
+    """The map of the papers (map.html): coloured by ``topics`` or ``sessions``, ``auto`` (topics when most papers
+    have one, else sessions), or ``off`` (no map; ``false`` says the same, ``true`` auto)."""
     series: str = field(default="", metadata=shapes("pages"))
     """Set by an archive build, never read from the file: the series' title, which a volume's pages
     link to (the archive's home is one folder up)."""
@@ -294,6 +297,17 @@ def _auto_tags(value: Any) -> str:
     return str(value)
 
 
+MAP_COLOURS = ("auto", "topics", "sessions", "off")
+
+
+def _map(value: Any) -> str:
+    if isinstance(value, bool):
+        return "auto" if value else "off"
+    if value not in MAP_COLOURS:
+        raise ValueError(f"must be one of {', '.join(MAP_COLOURS)} (or true, false), not {shown(value)}")
+    return str(value)
+
+
 _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "title": _text,
     "description": _optional_text,
@@ -316,6 +330,7 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "macros": _macros,
     "auto_tags": _auto_tags,
     "links": _links,
+    "map": _map,
 }
 
 

@@ -156,6 +156,24 @@ class AwardsContext(TypedDict):
     papers: Annotated[Sequence[RenderedPaper], "every paper on the page, in the order listed"]
 
 
+class MapContext(TypedDict):
+    """What ``map.html`` sees beside every template's (render/map_view.py)."""
+
+    map_width: Annotated[int, "the drawing's width in its own units (the SVG's `viewBox`; places are whole units)"]
+    map_height: Annotated[int, "the drawing's height, in the same units"]
+    colour_by: Annotated[str, '`"topics"`, `"sessions"` or `""` (one colour): what the marks\' colours say']
+    groups: Annotated[list[Any], (
+        "the legend's groups, the most common first: each has `number` (1–9, the class `m1`…`m9`; 0 for the "
+        "papers of no listed group, last), `name` (the topic or session; empty for the rest), `url` (a "
+        "topic's page, or empty) and `marks`, each with `x`, `y`, `url` (the paper's page) and `title` (plain)")]
+    clusters: Annotated[list[Any], (
+        "the drawing's clusters, largest first: each has `label` (its most telling topic, else two words of "
+        "its titles), `url` (the label's topic page, or empty), `x`, `y` (its centre), `count` and `papers` "
+        "(its most central three)")]
+    unplaced: Annotated[Sequence[RenderedPaper], (
+        "the papers a venue's `papers_projection.json` leaves out and nothing placed (listed under the map)")]
+
+
 class RedirectContext(TypedDict):
     """What ``redirect.html`` sees beside every template's."""
 
@@ -280,7 +298,7 @@ CONTEXTS: dict[str, type] = {
     "index.html": IndexContext, "contents.html": ContentsContext, "paper.html": PaperContext,
     "tag.html": TagContext, "tags.html": TagsContext, "author.html": AuthorContext, "authors.html": AuthorsContext,
     "awards.html": AwardsContext, "redirect.html": RedirectContext, "404.html": EmptyContext,
-    "search.html": EmptyContext, "reading-list.html": EmptyContext, "series.html": SeriesContext,
+    "map.html": MapContext, "search.html": EmptyContext, "reading-list.html": EmptyContext, "series.html": SeriesContext,
     "series-search.html": SeriesContext, "series-reading-list.html": SeriesContext, "people.html": PeopleContext,
     "person.html": PersonContext,
 }
@@ -290,6 +308,7 @@ DOCUMENTED: dict[str, tuple[type, str]] = {
     "`contents.html`": (ContentsContext, "variable"), "`paper.html`": (PaperContext, "variable"),
     "`tag.html`": (TagContext, "variable"), "`tags.html`": (TagsContext, "variable"),
     "`author.html`": (AuthorContext, "variable"), "`authors.html`": (AuthorsContext, "variable"),
+    "`map.html`": (MapContext, "variable"),
 }
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "themes.md"
 
