@@ -41,7 +41,7 @@ NEIGHBOURS = 5  # landmarks a paper that is not one is placed among
 SEED = 2026
 
 
-def _numpy() -> Any:
+def load_numpy() -> Any:
     """numpy and scipy, imported when a map is made (a build without one never pays for them), with
     OpenBLAS on one thread."""
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -53,7 +53,7 @@ def _numpy() -> Any:
 
 def layout(vectors: Sequence[Vector]) -> list[tuple[float, float]]:
     """Each vector's place on the map, in the vectors' order (units: t-SNE's; the caller scales them)."""
-    np = _numpy()
+    np = load_numpy()
     count = len(vectors)
     if count < 3:
         return [(float(n), 0.0) for n in range(count)]
@@ -70,7 +70,7 @@ def layout(vectors: Sequence[Vector]) -> list[tuple[float, float]]:
 
 def _matrix(vectors: Sequence[Vector]) -> Any:
     """The vectors as one sparse matrix (a row a paper, a column a term number)."""
-    np = _numpy()
+    np = load_numpy()
     from scipy import sparse
 
     lengths = np.fromiter((len(v.terms) for v in vectors), dtype=np.int64, count=len(vectors))
@@ -83,7 +83,7 @@ def _matrix(vectors: Sequence[Vector]) -> Any:
 
 def _reduce(matrix: Any) -> Any:
     """The rows in ``DIMENSIONS`` dimensions (a randomized truncated SVD), each of unit length."""
-    np = _numpy()
+    np = load_numpy()
     rows, columns = matrix.shape
     rank = min(DIMENSIONS, rows - 1, columns)
     random = np.random.default_rng(SEED)
@@ -102,7 +102,7 @@ def _affinities(points: Any, perplexity: float) -> Any:
     """t-SNE's joint probabilities over each point's ``3 * perplexity`` nearest (by cosine), each point's
     bandwidth found by bisection to give the perplexity; a dense symmetric matrix (at most ``LANDMARKS``
     squared, in single precision: 4 MB)."""
-    np = _numpy()
+    np = load_numpy()
     count = len(points)
     k = min(count - 1, int(3 * perplexity))
     similar = points @ points.T
@@ -130,7 +130,7 @@ def _affinities(points: Any, perplexity: float) -> Any:
 
 def _tsne(points: Any) -> Any:
     """t-SNE of ``points`` (unit rows) in two dimensions, exact gradient."""
-    np = _numpy()
+    np = load_numpy()
     count = len(points)
     joint = _affinities(points, min(PERPLEXITY, (count - 1) / 3))
     centred = points - points.mean(0)
@@ -154,7 +154,7 @@ def _gradient(position: Any, joint: Any, near: Any, force: Any) -> Any:
     """t-SNE's gradient, every pair (van der Maaten 2008, eq. 5): 4 Σ_j (p_ij - q_ij) w_ij (y_i - y_j), with
     w_ij = 1 / (1 + |y_i - y_j|²) and q_ij = w_ij / Σ w; in single precision, in the two ``m × m`` matrices
     given (``near`` becomes w, ``force`` the bracket times w), so that a step allocates nothing large."""
-    np = _numpy()
+    np = load_numpy()
     points = position.astype(np.float32)
     square = (points * points).sum(1)
     np.matmul(points, points.T, out=near)
@@ -176,7 +176,7 @@ def _gradient(position: Any, joint: Any, near: Any, force: Any) -> Any:
 def _place(points: Any, landmarks: Any, placed: Any) -> Any:
     """Each point at the mean of its ``NEIGHBOURS`` most similar landmarks' places, the more similar weighing
     far more; in blocks, so that no matrix is larger than a few MB."""
-    np = _numpy()
+    np = load_numpy()
     found = np.empty((len(points), 2))
     k = min(NEIGHBOURS, len(landmarks))
     for start in range(0, len(points), 2048):

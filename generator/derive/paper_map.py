@@ -59,7 +59,8 @@ def paper_places(papers: Sequence[RenderedPaper], content_dir: Path | None = Non
     else:
         placed = _cached(papers, cache, key) or _from_layout(papers)
         if cache is not None and cache.enabled:
-            cache.store_json("map", cache.key(key), [placed.width, placed.height, [placed.places[p.paper.id] for p in papers]])
+            places = [placed.places[p.paper.id] for p in papers]
+            cache.store_json("map", cache.key(key), [placed.width, placed.height, places])
     _LAST.clear()
     _LAST[key] = placed
     return placed

@@ -298,9 +298,9 @@ CONTEXTS: dict[str, type] = {
     "index.html": IndexContext, "contents.html": ContentsContext, "paper.html": PaperContext,
     "tag.html": TagContext, "tags.html": TagsContext, "author.html": AuthorContext, "authors.html": AuthorsContext,
     "awards.html": AwardsContext, "redirect.html": RedirectContext, "404.html": EmptyContext,
-    "map.html": MapContext, "search.html": EmptyContext, "reading-list.html": EmptyContext, "series.html": SeriesContext,
+    "search.html": EmptyContext, "reading-list.html": EmptyContext, "series.html": SeriesContext,
     "series-search.html": SeriesContext, "series-reading-list.html": SeriesContext, "people.html": PeopleContext,
-    "person.html": PersonContext,
+    "person.html": PersonContext, "map.html": MapContext,
 }
 # The tables of docs/themes.md: its heading → the context and the table's first column's name.
 DOCUMENTED: dict[str, tuple[type, str]] = {

@@ -98,9 +98,9 @@ def clusters(papers: Sequence[RenderedPaper], placed: Placed, tag_urls: dict[str
     shown = [p for p in papers if p.paper.id in placed.places]
     if not shown:
         return []
-    from generator.derive.map_layout import _numpy
+    from generator.derive.map_layout import load_numpy
 
-    np = _numpy()
+    np = load_numpy()
     points = np.array([placed.places[p.paper.id] for p in shown], dtype=np.float64)
     members = _kmeans(np, points, max(1, min(MAX_CLUSTERS, round((len(shown) / 6) ** 0.5))))
     found = []
