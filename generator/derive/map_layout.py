@@ -18,7 +18,8 @@ has about 2.5 s at 10,000 (issue 41: at most a tenth of a cold build); UMAP brin
 (about 200 MB) and compiles on first use. docs/map.md gives the figures.
 
 Deterministic: no random start, the SVD's random matrix from a fixed seed, OpenBLAS on one thread (set
-before numpy is first imported; a BLAS thread pool also does not mix with the build's forked workers), and
+before numpy is first imported, and held by threadpoolctl whoever imported it: a BLAS thread pool spins on a
+busy machine, 8 CPU-seconds where one thread takes 1.5, and does not mix with the build's forked workers), and
 the caller rounds the positions.
 """
 
@@ -53,10 +54,18 @@ def load_numpy() -> Any:
 
 def layout(vectors: Sequence[Vector]) -> list[tuple[float, float]]:
     """Each vector's place on the map, in the vectors' order (units: t-SNE's; the caller scales them)."""
-    np = load_numpy()
     count = len(vectors)
     if count < 3:
         return [(float(n), 0.0) for n in range(count)]
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):  # whoever imported numpy first, and with what threads
+        return _layout(vectors)
+
+
+def _layout(vectors: Sequence[Vector]) -> list[tuple[float, float]]:
+    np = load_numpy()
+    count = len(vectors)
     reduced = _reduce(_matrix(vectors))
     landmarks = np.unique(np.linspace(0, count - 1, min(count, LANDMARKS)).round().astype(np.intp))
     placed = _tsne(reduced[landmarks])
