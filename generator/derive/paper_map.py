@@ -54,8 +54,11 @@ def paper_places(papers: Sequence[RenderedPaper], content_dir: Path | None = Non
     key = _key(papers, text)
     if key in _LAST:
         return _LAST[key]
-    if projection is not None:  # cheap: read again each build, so that its warnings are said each build
-        placed = _from_projection(papers, projection, text, warn, related or {})
+    # A projection is cheap: read again each build, so that its warnings are said each build. One that gives no
+    # place (it cannot be read) leaves the map to the layout.
+    given = _read_projection(projection, text, warn) if projection is not None else {}
+    if projection is not None and given:
+        placed = _from_projection(papers, projection, given, warn, related or {})
     else:
         placed = _cached(papers, cache, key) or _from_layout(papers)
         if cache is not None and cache.enabled:
@@ -117,10 +120,9 @@ def _scaled(ids: Sequence[str], points: Sequence[tuple[float, float]]) -> Placed
     return Placed(WIDTH, height, places)
 
 
-def _from_projection(papers: Sequence[RenderedPaper], path: Path, text: bytes, warn: Warn | None,
-                     related: dict[str, tuple[str, ...]]) -> Placed:
+def _from_projection(papers: Sequence[RenderedPaper], path: Path, given: dict[str, tuple[float, float]],
+                     warn: Warn | None, related: dict[str, tuple[str, ...]]) -> Placed:
     """The venue's places; a paper it leaves out is put among its related papers that it placed, or listed."""
-    given = _read_projection(path, text, warn)
     by_id: dict[str, tuple[float, float]] = {}
     for paper in papers:
         for name in (paper.paper.uid, paper.paper.id, paper.slug):

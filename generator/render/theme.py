@@ -22,7 +22,8 @@ from generator.render.fragments import OnceExtension
 
 # The fixed, documented set of page templates a theme provides.
 TEMPLATE_NAMES = ("base.html", "index.html", "contents.html", "paper.html", "tag.html", "tags.html", "author.html",
-                  "authors.html", "404.html", "search.html", "redirect.html", "reading-list.html", "awards.html", "map.html",
+                  "authors.html", "404.html", "search.html", "redirect.html", "reading-list.html", "awards.html",
+                  "map.html",
                   # A series' own pages (series/pages.py); a volume never renders them.
                   "series-base.html", "series.html", "series-search.html", "series-reading-list.html",
                   "people.html", "person.html")
