@@ -184,3 +184,9 @@ def test_without_topics_the_map_colours_by_session_or_not_at_all():
     assert colour_by(bare, "auto") == "" and colour_by(bare, "sessions") == "sessions"
     groups = mark_groups(bare, paper_places(bare), "", {}, {})
     assert [g.number for g in groups] == [0] and len(groups[0].marks) == 10
+
+
+def test_papers_nothing_tells_apart_are_set_in_a_row_not_on_one_spot():
+    papers = [paper(n, title, "") for n, title in enumerate(["A", "The", "Of a", "X"], start=1)]
+    places = paper_places(papers).places
+    assert len(set(places.values())) == 4 and len({y for _, y in places.values()}) == 1

@@ -109,13 +109,17 @@ def _scaled(ids: Sequence[str], points: Sequence[tuple[float, float]]) -> Placed
     if not points:
         return Placed(WIDTH, WIDTH // 2, {})
     xs, ys = [x for x, _ in points], [y for _, y in points]
+    if max(xs) == min(xs) and max(ys) == min(ys):  # nothing tells the papers apart (no telling words): a row
+        xs, ys = [float(n) for n in range(len(points))], [0.0] * len(points)
     if max(ys) - min(ys) > max(xs) - min(xs):
         xs, ys = ys, xs
     low_x, low_y = min(xs), min(ys)
     span = max(max(xs) - low_x, max(ys) - low_y) or 1.0
     scale = (WIDTH - 2 * MARGIN) / span
-    height = max(WIDTH // 2, math.ceil((max(ys) - low_y) * scale) + 2 * MARGIN)
-    places = {key: (round((x - low_x) * scale) + MARGIN, round((y - low_y) * scale) + MARGIN)
+    drawn = math.ceil((max(ys) - low_y) * scale)
+    height = max(WIDTH // 2, drawn + 2 * MARGIN)
+    top = MARGIN + (height - 2 * MARGIN - drawn) // 2  # a flat drawing in the middle of the box
+    places = {key: (round((x - low_x) * scale) + MARGIN, round((y - low_y) * scale) + top)
               for key, x, y in zip(ids, xs, ys)}
     return Placed(WIDTH, height, places)
 
