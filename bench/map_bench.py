@@ -52,6 +52,8 @@ def bench(n: int, rounds: int, workdir: Path) -> dict:
     share = min(run["stages_ms"].get("map papers", 0.0) / 1000 / run["wall_s"] for run in runs[True])
     return {"papers": n, "on_s": best[True]["wall_s"], "off_s": best[False]["wall_s"],
             "ratio": best[True]["wall_s"] / best[False]["wall_s"], "map_ms": map_ms, "share": share,
+            # CPU-seconds of the build's process tree (user + system): less at the mercy of the load than the wall
+            "cpu_on": min(r["cpu_s"] for r in runs[True]), "cpu_off": min(r["cpu_s"] for r in runs[False]),
             "walls_on": [r["wall_s"] for r in runs[True]], "walls_off": [r["wall_s"] for r in runs[False]],
             "map_raw": len(page), "map_gzip": run_bench.gz(page),
             "gzip_per_1000": run_bench.gz(page) * 1000 / n}
@@ -65,7 +67,8 @@ def report(result: dict) -> str:
             f"{result['map_ms'] / 1000:.2f} s ({result['share']:.1%} of its build); "
             f"map.html {result['map_raw'] / 1000:.1f} KB, "
             f"{result['map_gzip'] / 1000:.1f} KB gzip = {result['gzip_per_1000'] / 1000:.1f} KB gzip per 1,000 "
-            f"papers ({size_ok} the 60 KB budget)\n        walls with: {result['walls_on']}, "
+            f"papers ({size_ok} the 60 KB budget); CPU {result['cpu_on']:.1f} s with, {result['cpu_off']:.1f} s "
+            f"without ({result['cpu_on'] / result['cpu_off']:.3f}×)\n        walls with: {result['walls_on']}, "
             f"without: {result['walls_off']} (load {run_bench.loadavg()})")
 
 
