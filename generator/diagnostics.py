@@ -118,6 +118,12 @@ PROGRAMME_PAPER_UNKNOWN = _code("programme-paper-unknown", "warning", "a program
 PROGRAMME_MAP_UNMATCHED = _code("programme-map-unmatched", "warning", "a `sessions:` entry names no paper's "
                                 "session, or no event of the calendar")
 
+# -- the map of the papers ------------------------------------------------------------------------------
+MAP_PROJECTION_INVALID = _code("map-projection-invalid", "warning", "the venue's papers_projection.json, or an "
+                               "entry of it, cannot be read; what cannot be read is left out")
+MAP_PROJECTION_MISSING = _code("map-projection-missing", "warning", "papers_projection.json leaves out some papers: "
+                               "each is placed beside its related papers, or listed under the map")
+
 # -- the sanity checks over a volume (dates, names, titles) --------------------------------------------
 DATE_YEAR_MISMATCH = _code("date-year-mismatch", "warning", "a date of the volume or meeting is in another year "
                            "than the volume's")

@@ -110,9 +110,24 @@ def _fits(found: object, count: int, k: int) -> bool:
 @functools.lru_cache(maxsize=1)
 def _neighbours(texts: tuple[tuple[str, str], ...], k: int, executor: Executor = INLINE) -> tuple[tuple[int, ...], ...]:
     # The dev server rebuilds after template and config edits too: the same texts, no new work.
+    return tuple(map(tuple, nearest(_vectors(texts), k, executor)))
+
+
+def vectors_for(papers: Sequence[RenderedPaper]) -> list[Vector]:
+    """The papers' TF-IDF vectors, as related papers are worked out from: the map of the papers
+    (derive/paper_map.py) lays them out. Those just made for related papers are handed over, not made again."""
+    return _vectors(tuple((p.title_plain, p.abstract_plain) for p in papers))
+
+
+@functools.lru_cache(maxsize=1)
+def _vectors(texts: tuple[tuple[str, str], ...]) -> list[Vector]:
     # A generator: each paper's Counter of words is let go once it is made compact.
-    vectors = tfidf_vectors(text_terms(title, abstract) for title, abstract in texts)
-    return tuple(map(tuple, nearest(vectors, k, executor)))
+    return tfidf_vectors(text_terms(title, abstract) for title, abstract in texts)
+
+
+def forget_vectors() -> None:
+    """Let the last vectors go (a large volume's are tens of MB) once related papers and the map have them."""
+    _vectors.cache_clear()
 
 
 def text_terms(title: str, abstract: str) -> Counter[str]:

@@ -133,6 +133,9 @@ class Config:
     GitHub Actions)."""
     contact: str = field(default="", metadata=shapes("pages"))
     """The volume's contact email: "Suggest a correction" writes to it when no repository is known."""
+    map: str = field(default="auto", metadata=shapes("pages"))
+    """The map of the papers (map.html): coloured by ``topics`` or ``sessions``, ``auto`` (topics when most papers
+    have one, else sessions), or ``off`` (no map; ``false`` says the same, ``true`` auto)."""
     series: str = field(default="", metadata=shapes("pages"))
     """Set by an archive build, never read from the file: the series' title, which a volume's pages
     link to (the archive's home is one folder up)."""
@@ -362,6 +365,15 @@ def _sessions(value: Any) -> dict[str, tuple[str, ...]]:
             raise EntryProblem(f"{shown(key)} must name an event, or a list of events", str(key))
         mapped[str(key).strip()] = tuple(str(name).strip() for name in listed)
     return mapped
+MAP_COLOURS = ("auto", "topics", "sessions", "off")
+
+
+def _map(value: Any) -> str:
+    if isinstance(value, bool):
+        return "auto" if value else "off"
+    if value not in MAP_COLOURS:
+        raise ValueError(f"must be one of {', '.join(MAP_COLOURS)} (or true, false), not {shown(value)}")
+    return str(value)
 
 
 _VALIDATORS: dict[str, Callable[[Any], Any]] = {
@@ -391,6 +403,7 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "sessions": _sessions,
     "repository": check_repository,
     "contact": _email,
+    "map": _map,
 }
 
 

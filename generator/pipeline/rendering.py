@@ -8,6 +8,7 @@ does the work, the same for ``build``, ``serve`` and ``check``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from generator.content.merge import Deriver, SyncPlan, plan_sync
 from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, PageDoc, is_page, read_pages, to_paper, unknown_keys
 from generator.content.project import Project, make_deriver
+from generator.derive.paper_map import paper_places
 from generator.publish import Publication
 from generator.reporter import Reporter
 from generator.render.html import SiteRenderer
@@ -168,7 +170,7 @@ def site_renderer(project: Project, papers: list[RenderedPaper], env: Any = None
     volume's programme and the digest of its calendar files (the programme stage's).
     """
     authors = group_authors(papers, project.people)  # once: the count every page shows, and the author pages
-    site = SiteInfo(project.volume, len(papers), len(authors.people))
+    site = SiteInfo(project.volume, len(papers), len(authors.people), has_map=has_map(project, papers))
     made, schedules = None, None
     if programme is not None:
         shown = programme_view(programme[0], papers, interface(project.config.language).locale, programme[1])
@@ -177,8 +179,15 @@ def site_renderer(project: Project, papers: list[RenderedPaper], env: Any = None
             schedules = personal(programme[0], shown, calendar_site(project.volume, papers))
     publication = Publication(papers, project.volume, project.config.macros, warn, related=related,
                               schedules=schedules)
+    # The map's places, as the relate stage worked them out (or, in serve's background after an edit, afresh).
+    places = functools.partial(paper_places, content_dir=project.content_dir, related=related)
     return SiteRenderer(Theme.for_content(project.content_dir), project.config, site, env, publication,
-                        project.topic_names(), project.people, authors, programme=made)
+                        project.topic_names(), project.people, authors, programme=made, places=places)
+
+
+def has_map(project: Project, papers: Sequence[RenderedPaper]) -> bool:
+    """Whether the volume has map.html: the config's ``map`` is not off, and there are papers to place."""
+    return project.config.map != "off" and bool(papers)
 
 
 def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Executor = INLINE,

@@ -35,10 +35,11 @@ from generator.model.paper import Paper, RenderedPaper
 from generator.derive.people_file import Rules
 from generator.content.pages import PAGES_DIR, PageDoc, front_record, read_pages, unique_papers
 from generator.content.project import Project, load_project, make_deriver, placeholder_deriver
-from generator.derive.related import related_ids
+from generator.derive.related import forget_vectors, related_ids
+from generator.derive.paper_map import paper_places
 from generator.pipeline.listing import Listing, moved_lists, site_outputs
-from generator.pipeline.rendering import (Parsed, Rendered, changed_papers, parse_page, read_again, read_programme,
-                                          render_outputs, render_papers, sync_pages)
+from generator.pipeline.rendering import (Parsed, Rendered, changed_papers, has_map, parse_page, read_again,
+                                          read_programme, render_outputs, render_papers, sync_pages)
 from generator.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
@@ -327,6 +328,11 @@ def relate_stage(p: Pipeline) -> None:
         # are cores finishes no sooner, and its memory, beside the index's child's, is the cold build's peak.
         executor = p.executor.leaving(p.schedule.cores_taken())
         state.related = p.timed("relate papers", related_ids, site_papers(p), cache=p.store, executor=executor)
+        project = state.project
+        if project is not None and has_map(project, site_papers(p)):  # from the vectors just made, if they were
+            p.timed("map papers", paper_places, site_papers(p), project.content_dir, p.store, p.reporter.warn,
+                    state.related)
+    forget_vectors()
 
 
 def render_stage(p: Pipeline) -> None:

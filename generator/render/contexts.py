@@ -189,6 +189,22 @@ class ProgrammeContext(TypedDict):
     papers_by_id: Annotated[dict[str, RenderedPaper], (
         "every paper by its id: `programme.papers_of(session, papers_by_id)` gives a session's papers in its "
         "order")]
+class MapContext(TypedDict):
+    """What ``map.html`` sees beside every template's (render/map_view.py)."""
+
+    map_width: Annotated[int, "the drawing's width in its own units (the SVG's `viewBox`; places are whole units)"]
+    map_height: Annotated[int, "the drawing's height, in the same units"]
+    colour_by: Annotated[str, '`"topics"`, `"sessions"` or `""` (one colour): what the marks\' colours say']
+    groups: Annotated[list[Any], (
+        "the legend's groups, the most common first: each has `number` (1–9, the class `m1`…`m9`; 0 for the "
+        "papers of no listed group, last), `name` (the topic or session; empty for the rest), `url` (a "
+        "topic's page, or empty) and `marks`, each with `x`, `y`, `url` (the paper's page) and `title` (plain)")]
+    clusters: Annotated[list[Any], (
+        "the drawing's clusters, largest first: each has `label` (its most telling topic, else two words of "
+        "its titles), `url` (the label's topic page, or empty), `x`, `y` (its centre), `count` and `papers` "
+        "(its most central three)")]
+    unplaced: Annotated[Sequence[RenderedPaper], (
+        "the papers a venue's `papers_projection.json` leaves out and nothing placed (listed under the map)")]
 
 
 class RedirectContext(TypedDict):
@@ -372,6 +388,7 @@ CONTEXTS: dict[str, type] = {
     "search.html": EmptyContext, "reading-list.html": EmptyContext, "series.html": SeriesContext,
     "series-search.html": SeriesContext, "series-reading-list.html": SeriesContext, "people.html": PeopleContext,
     "person.html": PersonContext, "glance.html": GlanceContext, "series-glance.html": SeriesGlanceContext,
+    "map.html": MapContext,
 }
 # The tables of docs/themes.md: its heading → the context and the table's first column's name.
 DOCUMENTED: dict[str, tuple[type, str]] = {
@@ -381,6 +398,7 @@ DOCUMENTED: dict[str, tuple[type, str]] = {
     "`author.html`": (AuthorContext, "variable"), "`authors.html`": (AuthorsContext, "variable"),
     "`glance.html`": (GlanceContext, "variable"), "`series-glance.html`": (SeriesGlanceContext, "variable"),
     "`programme.html`": (ProgrammeContext, "variable"),
+    "`map.html`": (MapContext, "variable"),
 }
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "themes.md"
 

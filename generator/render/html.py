@@ -34,9 +34,12 @@ from generator.render.programme import Programmed, programme_files
 from generator.render.site_info import SiteInfo
 from generator.render.feed_pages import feed_outputs, page_feed
 from generator.publish.suggest import person_link
+from generator.render.map_view import map_context
+from generator.derive.paper_map import Placed
 from generator.render.theme import Theme
 
 READING_LIST = "reading-list.html"
+MAP = "map.html"
 AWARDS = "awards.html"
 # The words the search box shows (_search_messages.html), once for the volume rather than in every page's
 # search form: about a kilobyte on every page of the volume. A series' own pages keep theirs inline.
@@ -94,12 +97,14 @@ class SiteRenderer:
     def __init__(self, theme: Theme, config: Config, site: SiteInfo, env: jinja2.Environment | None = None,
                  publication: Publication | None = None, topic_names: dict[str, str] | None = None,
                  people: Rules | None = None, authors: People[RenderedPaper] | None = None,
-                 shared: dict[str, Any] | None = None, programme: Programmed | None = None):
+                 shared: dict[str, Any] | None = None, programme: Programmed | None = None,
+                 places: Callable[[list[RenderedPaper]], Placed] | None = None):
         # The environment holds only what never changes between builds (serve reuses it): the catalogue's
         # functions and our filters, installed when it is made. What a build knows (its topics' and
         # authors' pages, its feed) goes into every render's context, where the filters read it.
         self.env = env or install_functions(theme.environment(interface(config.language)))
         self.publication = publication
+        self.places = places  # each paper's place on the map (derive/paper_map.py), when the volume has one
         self.config = config
         self.site = site
         self.rules = people or Rules()
@@ -236,6 +241,13 @@ class SiteRenderer:
             listed = [paper for _, awarded in awards for paper in awarded]
             yield Output(AWARDS, functools.partial(self.render, "awards.html", "", awards=awards, papers=listed),
                          _ids(listed))
+
+    def map_page(self, papers: list[RenderedPaper]) -> Iterator[Output]:
+        """``map.html``: the papers where similar ones lie close (render/map_view.py); made from the whole volume."""
+        if self.places is not None and self.site.has_map:
+            places = self.places
+            yield Output(MAP, lambda: self.render("map.html", "", **map_context(
+                papers, places(papers), self.config.map, self.shared["tag_urls"], self.shared["session_names"])))
 
     def paper_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         for index in range(len(papers)) if only is None else self._pages_showing(papers, only):
@@ -409,6 +421,8 @@ PAGE_TYPES: tuple[PageType, ...] = (
     # The programme (render/programme.py) and its calendar files, when a session has a time.
     PageType("programme", lambda renderer, parts: renderer.programme_pages(parts.papers, parts.only),
              ("details.sessions", "details.day", "details.time", "details.room", "slug")),
+    # Every paper placed by its likeness to the others, coloured by its topic or session.
+    PageType("map", lambda renderer, parts: renderer.map_page(parts.papers), ("tags", "details.sessions")),
     # Each paper's citations, whose key is made of where its entry came from.
     PageType("citations", lambda renderer, parts: renderer.citation_files(parts.papers, parts.only),
              ("source", "entry", "uid", "path")),

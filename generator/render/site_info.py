@@ -16,6 +16,7 @@ class SiteInfo:
     volume: Volume
     paper_count: int
     author_count: int = 0  # people with an author page (derive/people.py); 0: no author pages, no "Authors" link
+    has_map: bool = False  # the volume has map.html (the config's ``map`` is not off): the header links it
     version: str = __version__
 
     @property

@@ -25,6 +25,7 @@ TEMPLATE_NAMES = ("base.html", "index.html", "contents.html", "paper.html", "tag
                   "authors.html", "404.html", "search.html", "redirect.html", "reading-list.html", "awards.html",
                   "glance.html",
                   "programme.html",
+                  "map.html",
                   # A series' own pages (series/pages.py); a volume never renders them.
                   "series-base.html", "series.html", "series-search.html", "series-reading-list.html",
                   "people.html", "person.html", "series-glance.html")

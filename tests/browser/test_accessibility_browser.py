@@ -17,7 +17,7 @@ def test_axe_finds_no_serious_violation(page, http_root, search_site, axe, schem
     page.emulate_media(color_scheme=scheme)
     problems = []
     for rel in ("index.html", stlc(search_site), "tags/index.html", a_tag_page(search_site), "glance.html",
-                "search.html?q=learning", "papers/no-such-paper.html"):
+                "search.html?q=learning", "papers/no-such-paper.html", "map.html"):
         page.goto(http_root + rel)
         if "?q=" in rel:
             page.wait_for_selector(".search-hit-title", timeout=TIMEOUT)
