@@ -231,7 +231,7 @@ def test_check_warns_about_what_the_build_shows_as_written(hostile):
     assert "bytes.txt:3: warning: entry 1 contains direction-override characters" in stderr
     assert f"bytes.txt:11: warning: entry 4 is {len(BYTE_ENTRIES[3]):,} characters long; is it one abstract?" in stderr
     assert "(0 errors," in stderr
-    assert check(hostile.content, "--strict", via=run).returncode == 1
+    assert check(hostile.content, "--strict", via=cli).returncode == 1
 
 
 def test_check_tells_a_link_from_prose(tmp_path):
