@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, copy_content
 
 TIMEOUT = 20  # generous: a loaded CI machine may be slow; speed is measured in bench/
 
@@ -86,6 +86,15 @@ def served(seed_content, tmp_path):
     server.stop()
 
 
+@pytest.fixture(scope="module")
+def untouched(tmp_path_factory):
+    """A server of the bundled content that no test edits, for the tests that only ask it."""
+    root = tmp_path_factory.mktemp("untouched")
+    server = Served(copy_content(root / "content"), root / "site")
+    yield server
+    server.stop()
+
+
 def papers(served) -> list[dict]:
     return json.loads(served.page("papers.json"))
 
@@ -100,8 +109,8 @@ def replace_in(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def test_listens_on_loopback_and_says_where(served):
-    assert f"at http://127.0.0.1:{served.port}/" in served.output()
+def test_listens_on_loopback_and_says_where(untouched):
+    assert f"at http://127.0.0.1:{untouched.port}/" in untouched.output()
 
 
 def test_edited_title_reaches_the_served_page(served, seed_content):
@@ -182,8 +191,8 @@ def raw_status(port: int, target: str) -> int:
     "/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/papers/..%2f..%2f..%2fetc%2fpasswd",
     "/%252e%252e/etc/passwd", "/..\\..\\etc\\passwd", "/%00/etc/passwd",
 ])
-def test_paths_outside_the_site_are_refused(served, target):
-    assert raw_status(served.port, target) in (400, 403, 404)
+def test_paths_outside_the_site_are_refused(untouched, target):
+    assert raw_status(untouched.port, target) in (400, 403, 404)
 
 
 def test_a_symlink_out_of_the_theme_is_not_served(seed_content, tmp_path):
