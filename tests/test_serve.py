@@ -122,6 +122,7 @@ def test_edited_title_reaches_the_served_page(served, seed_content):
     wait_for(lambda: "rebuilt (paper page)" in served.output(), "no rebuild line was printed")
 
 
+@pytest.mark.slow  # a serve process of its own
 def test_appended_abstract_gets_its_pages(served, seed_content):
     with (seed_content / "neurips-2026.txt").open("a", encoding="utf-8") as handle:
         handle.write("\n\nWe introduce Quokka, a marsupial-inspired optimizer for sparse attention.\n")
@@ -143,6 +144,7 @@ def test_broken_front_matter_shows_an_error_and_recovers(served, seed_content):
     wait_for(lambda: "The last rebuild failed" not in served.page("index.html"), "fixing the file did not recover")
 
 
+@pytest.mark.slow  # a serve process of its own (test_theme serves an edited override in the fast lane)
 def test_template_change_reaches_every_page(served, seed_content):
     default = (REPO / "themes" / "default" / "templates" / "base.html").read_text(encoding="utf-8")
     templates = seed_content / "theme" / "templates"
@@ -153,6 +155,7 @@ def test_template_change_reaches_every_page(served, seed_content):
         assert "theme-edit" in served.page(paper["url"])
 
 
+@pytest.mark.slow  # a serve process of its own
 def test_livereload_client_is_told_to_reload(served, seed_content):
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
@@ -195,6 +198,7 @@ def test_paths_outside_the_site_are_refused(untouched, target):
     assert raw_status(untouched.port, target) in (400, 403, 404)
 
 
+@pytest.mark.slow  # a serve process of its own
 def test_a_symlink_out_of_the_theme_is_not_served(seed_content, tmp_path):
     static = seed_content / "theme" / "static"
     static.mkdir(parents=True)
@@ -392,6 +396,7 @@ def test_the_whole_site_is_kept_out_of_the_collectors_sight_between_small_edits(
     assert gc.get_freeze_count() == 0
 
 
+@pytest.mark.slow  # 60 papers of 40 words no other has: several shards
 def test_a_search_index_cut_into_fewer_shards_leaves_no_old_shard_served(tmp_path):
     """serve makes the index again in the background: a shard the new index no longer has leaves the served
     files and the mirrored folder (it would be served stale, and kept in memory, until the next pass)."""
