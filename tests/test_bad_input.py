@@ -413,7 +413,7 @@ def test_blank_and_whitespace_only_entries_are_no_entries(tmp_path):
 
 def test_a_list_that_is_not_utf8_is_read_in_the_encoding_detected_naming_file_and_line(tmp_path):
     content = list_folder(tmp_path, "T\n\nFine abstract.\n\nLatin-1 café here.\n".encode("latin-1"))
-    for result in (build(content, tmp_path / "site", via=run), check(content, via=run)):
+    for result in (build(content, tmp_path / "site", via=run), check(content, via=cli)):
         assert result.returncode == 0, result.stderr
         assert ("list.txt:5: warning: not UTF-8 (byte 0xe9 here is the first that is not): read as Windows-1252"
                 in result.stderr)
