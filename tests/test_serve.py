@@ -54,7 +54,11 @@ class Served:
             [sys.executable, "-m", "generator", "serve", "--content", str(content), "--out", str(out),
              "--port", str(self.port)],
             stdout=self.log.open("w"), stderr=subprocess.STDOUT, env=env)
-        wait_for(lambda: self._answers(), "the server never answered")
+        try:
+            wait_for(lambda: self._answers(), "the server never answered")
+        except BaseException:  # pytest.fail included: a server that never answered must not outlive the test
+            self.stop()
+            raise
 
     def _answers(self) -> bool:
         if self.process.poll() is not None:
