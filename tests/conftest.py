@@ -9,8 +9,12 @@ session fails if the real home's caches of this project changed anyway (``pytest
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -148,6 +152,30 @@ def derive_title(text: str, taken: set[str] | frozenset[str] = frozenset()) -> s
     project = Project(Path("."), config, Volume.of(config), [], default_taxonomy(), AbstractRenderer())
     derived, _ = derive_one(project, Entry(text, "list.txt", 1, 1))
     return _Sync._title(derived, set(taken))
+
+
+def process(*args: str, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """``python -m generator ARGS`` in a process of its own, as an organiser runs it: for what only a process
+    shows (the entry point, exit status on a crash, a killed or racing run). It costs an interpreter's start-up
+    and every import (about a CPU-second), so the tests that only vary the input use ``cli``."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """The same command line (``generator.commands.cli.main``) in this process, its exit status, output and
+    messages as ``process`` gives them. An exception escapes and fails the test, as a traceback would."""
+    from generator.commands.cli import main
+
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr), \
+            contextlib.chdir(cwd or Path.cwd()):
+        try:
+            status = main(list(args))
+        except SystemExit as exit:  # argparse: --help, --version, a usage error
+            status = exit.code or 0 if isinstance(exit.code, (int, type(None))) else 2
+    return subprocess.CompletedProcess(["proceedings", *args], status, stdout.getvalue(), stderr.getvalue())
 
 
 def write_list(path: Path, title: str, abstracts: list[str]) -> Path:

@@ -234,7 +234,7 @@ def test_check_warns_about_what_the_build_shows_as_written(hostile):
     assert "bytes.txt:3: warning: entry 1 contains direction-override characters" in stderr
     assert f"bytes.txt:11: warning: entry 4 is {len(BYTE_ENTRIES[3]):,} characters long; is it one abstract?" in stderr
     assert "(0 errors," in stderr
-    assert check(hostile.content, "--strict", via=run).returncode == 1
+    assert check(hostile.content, "--strict", via=cli).returncode == 1
 
 
 def test_check_tells_a_link_from_prose(tmp_path):
@@ -429,7 +429,7 @@ def test_blank_and_whitespace_only_entries_are_no_entries(tmp_path):
 
 def test_a_list_that_is_not_utf8_is_read_in_the_encoding_detected_naming_file_and_line(tmp_path):
     content = list_folder(tmp_path, "T\n\nFine abstract.\n\nLatin-1 café here.\n".encode("latin-1"))
-    for result in (build(content, tmp_path / "site", via=run), check(content, via=run)):
+    for result in (build(content, tmp_path / "site", via=run), check(content, via=cli)):
         assert result.returncode == 0, result.stderr
         assert ("list.txt:5: warning: not UTF-8 (byte 0xe9 here is the first that is not): read as Windows-1252"
                 in result.stderr)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 
 from generator.sources import bibtex
 
@@ -57,6 +58,7 @@ def test_an_exponential_string_bomb_stops_with_a_warning_naming_its_line():
     assert warning[0] == 20 and "@string" in warning[1] and "10,000,000 characters" in warning[1]
 
 
+@pytest.mark.slow  # parses a file of 100,000 lines
 def test_a_chain_of_100000_strings_stops_with_a_warning():
     lines = ['@string{s0 = "word "}'] + [f"@string{{s{n} = s{n - 1} # \"word \"}}" for n in range(1, 100_000)]
     text = "\n".join(lines) + "\n@inproceedings{fine, title = {Fine}, abstract = {We study y.}}\n"

@@ -1,16 +1,7 @@
-"""`proceedings check`: validates without writing, exit codes follow errors and --strict."""
+"""`proceedings check`: validates without writing, exit codes follow errors and --strict. The first test runs
+`python -m generator check` in a process of its own; the others the same command line in this process."""
 
-import os
-import subprocess
-import sys
-
-from conftest import REPO, write_list
-
-
-def run(*args):
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "generator", *args], env=env, capture_output=True, text=True,
-                          timeout=300)
+from conftest import cli, process, write_list
 
 
 def tree(folder):
@@ -19,7 +10,7 @@ def tree(folder):
 
 def test_clean_content_passes_and_nothing_is_written(seed_content):
     before = tree(seed_content)
-    result = run("check", "--content", str(seed_content))
+    result = process("check", "--content", str(seed_content))
     assert result.returncode == 0, result.stderr
     assert "checked 19 list entries and 19 pages" in result.stderr
     assert tree(seed_content) == before
@@ -29,17 +20,17 @@ def test_warnings_pass_unless_strict(tmp_path):
     content = tmp_path / "c"
     content.mkdir()
     write_list(content / "list.txt", "T", ["Same words here about learning.", "Same words here about learning."])
-    plain = run("check", "--content", str(content))
+    plain = cli("check", "--content", str(content))
     assert plain.returncode == 0 and "repeats the abstract of entry 1" in plain.stderr and "list.txt:5" in plain.stderr
     assert "1 to create" in plain.stderr  # the repeat is published once
-    assert run("check", "--content", str(content), "--strict").returncode == 1
+    assert cli("check", "--content", str(content), "--strict").returncode == 1
     assert not (content / "papers").exists()
 
 
 def test_errors_fail_with_file_and_line(seed_content):
     page = sorted((seed_content / "papers").glob("*.md"))[0]
     page.write_text(page.read_text(encoding="utf-8").replace("tags:", "tags: 7\nx: [", 1), encoding="utf-8")
-    result = run("check", "--content", str(seed_content))
+    result = cli("check", "--content", str(seed_content))
     assert result.returncode == 1
     assert f"papers/{page.name}:" in result.stderr and "Traceback" not in result.stderr
 
@@ -48,7 +39,7 @@ def test_broken_custom_template_is_an_error(seed_content):
     templates = seed_content / "theme" / "templates"
     templates.mkdir(parents=True)
     (templates / "tag.html").write_text("{% extends 'base.html' %}{% block content %}{{ nope( }}{% endblock %}")
-    result = run("check", "--content", str(seed_content))
+    result = cli("check", "--content", str(seed_content))
     assert result.returncode == 2 and "tag.html" in result.stderr and "Traceback" not in result.stderr
 
 
@@ -61,7 +52,7 @@ def test_undefined_macros_are_listed_with_their_papers_and_the_config_line(tmp_p
         r"Our regret is $O(\rsvrg \sqrt{T})$ in the adversarial setting.",
         r"A different abstract about $\alpha$ and nothing undefined.",
     ])
-    result = run("check", "--content", str(content))
+    result = cli("check", "--content", str(content))
     assert result.returncode == 0, result.stderr
     lines = [line for line in result.stderr.splitlines() if line.startswith("undefined macro \\")]
     assert lines == [
@@ -72,7 +63,7 @@ def test_undefined_macros_are_listed_with_their_papers_and_the_config_line(tmp_p
     ]
     (content / "proceedings.yaml").write_text("title: T\nmacros:\n  rsvrg: 'w^\\star'\n  atk: '\\mathcal{F}'\n",
                                               encoding="utf-8")
-    assert "undefined macro" not in run("check", "--content", str(content)).stderr
+    assert "undefined macro" not in cli("check", "--content", str(content)).stderr
 
 
 def test_guessed_macros_are_listed_once_with_the_line_that_pins_them(tmp_path):
@@ -83,7 +74,7 @@ def test_guessed_macros_are_listed_once_with_the_line_that_pins_them(tmp_path):
         r"We bound $\wstar + \cuF$ for all learners of the class, with \fhat in text.",
         r"Our regret is $O(\wstar \sqrt{T})$ in the adversarial setting.",
     ])
-    result = run("check", "--content", str(content))
+    result = cli("check", "--content", str(content))
     assert result.returncode == 0, result.stderr
     assert "undefined macro" not in result.stderr
     lines = [line for line in result.stderr.splitlines() if line.startswith("guessed \\")]
@@ -96,5 +87,5 @@ def test_guessed_macros_are_listed_once_with_the_line_that_pins_them(tmp_path):
         "under macros: in proceedings.yaml:  wstar: '{w}^{\\star}'",
     ]
     (content / "proceedings.yaml").write_text("title: T\nmacros:\n  wstar: 'w_*'\n", encoding="utf-8")
-    pinned = run("check", "--content", str(content)).stderr
+    pinned = cli("check", "--content", str(content)).stderr
     assert "guessed \\wstar" not in pinned and "guessed \\fhat" in pinned

@@ -166,6 +166,7 @@ def test_50000_papers_make_at_most_100_contents_pages(shape):
     assert len({page.url for page in contents.pages}) == len(contents.pages)
 
 
+@pytest.mark.slow  # builds 1,000 papers
 def test_1000_papers_in_two_sessions_each_are_one_contents_page_within_300_kb_gzip(tmp_path):
     """The 1,000 papers of a COLT-shaped programme make one page (issue 29's budget), each listed once."""
     import gzip

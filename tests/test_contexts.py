@@ -87,6 +87,29 @@ def test_a_context_names_no_variable_the_page_type_does_not_give(rendered, tmp_p
     assert given == set(variables(CONTEXTS["people.html"]))
 
 
+def test_what_every_page_shares_is_what_the_page_types_declare(tmp_path):
+    """The context every page shares beyond its own (the topics' and authors' addresses, the sessions' words,
+    where each group's heading is) is filled from the page types' ``shows``, none of it by the renderer itself:
+    a page type that declares nothing puts nothing there."""
+    from generator.render.html import PAGE_TYPES, SiteParts
+    from generator.render.people_topics import group_tags
+    from test_publish import published
+
+    volume = tmp_path / "volume"
+    volume.mkdir()
+    (volume / "papers.csv").write_text(colt2020_csv(count=12), encoding="utf-8")  # topics, authors, sessions
+    _, papers, site, config = published(volume)
+    renderer = SiteRenderer(Theme.for_content(volume), config, site)
+    before = dict(renderer.shared)
+    renderer.listing(papers)
+    filled = {name for name, value in renderer.shared.items() if value != before.get(name)}
+    parts = SiteParts(papers, group_tags(papers), renderer.people.people)
+    declared = {name: value for page_type in PAGE_TYPES if page_type.shows is not None
+                for name, value in page_type.shows(renderer, parts).shared.items()}
+    assert {"tag_urls", "author_urls", "group_links"} <= filled <= set(declared), (filled, sorted(declared))
+    assert {name: renderer.shared[name] for name in declared} == declared
+
+
 def test_the_contexts_module_writes_the_tables_in(tmp_path):
     docs = tmp_path / "themes.md"
     text = DOCS.read_text(encoding="utf-8")

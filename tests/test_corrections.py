@@ -3,8 +3,7 @@
 import json
 import re
 
-from conftest import write_list
-from test_cli import run
+from conftest import cli, write_list
 
 ABSTRACTS = ["We introduce Foo, a model of bars that learns quickly from few examples.",
              "A second talk about baz and its many uses in practice, with a survey."]
@@ -12,7 +11,7 @@ HOSTILE = '"Data <script>alert(1)</script> & \\"quotes\\" </textarea>"'
 
 
 def _build(content, out, *extra):
-    result = run("build", "--content", str(content), "--out", str(out), *extra)
+    result = cli("build", "--content", str(content), "--out", str(out), *extra)
     assert result.returncode == 0, result.stderr
     return result
 

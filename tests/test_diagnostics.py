@@ -106,6 +106,7 @@ def reported(tmp_path_factory) -> list[Diagnostic]:
     return seen
 
 
+@pytest.mark.slow  # builds, checks and imports every venue file of the tests
 def test_every_diagnostic_of_real_content_has_a_registered_code_and_names_its_file(reported):
     assert len(reported) > 200
     for diagnostic in reported:
@@ -118,6 +119,7 @@ def test_every_diagnostic_of_real_content_has_a_registered_code_and_names_its_fi
     assert len(kinds) >= 20, sorted(kinds)
 
 
+@pytest.mark.slow  # the same diagnostics
 def test_diagnostics_name_their_subject(reported):
     """The macro, the field: what a tool reads instead of the message."""
     macros = [d for d in reported if d.code == codes.LATEX_UNKNOWN_MACRO]

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import corpora
-from conftest import REPO, write_list
+from conftest import cli, write_list
 from generator.text.cleantext import clean
 from generator.commands.build import build
 from generator.pipeline.rendering import sync_project
@@ -201,12 +198,6 @@ def test_keywords_become_tags_with_their_own_pages(imported, tmp_path):
 # -- the command line ----------------------------------------------------------------
 
 
-def run(*args):
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "generator", *args], env=env, capture_output=True, text=True,
-                          timeout=300)
-
-
 # fixture → papers it holds (records with a title but no abstract included), and whether it has records
 # that cannot be used (skipped with a warning; the import still exits 0)
 FIXTURE_FILES = {"venue.bib": (5, False), "papers.csv": (4, False), "papers.tsv": (2, False), "papers.jsonl": (4, True)}
@@ -216,26 +207,26 @@ FIXTURE_FILES = {"venue.bib": (5, False), "papers.csv": (4, False), "papers.tsv"
 def test_import_each_format_into_a_folder_that_does_not_exist(tmp_path, name):
     papers, has_skips = FIXTURE_FILES[name]
     content = tmp_path / "new" / "content"
-    result = run("import", str(FIXTURES / name), "--content", str(content))
+    result = cli("import", str(FIXTURES / name), "--content", str(content))
     assert result.returncode == 0, result.stderr
     assert ("skipped" in result.stderr) == has_skips
     assert (content / name).read_bytes() == (FIXTURES / name).read_bytes()
     assert len(list((content / "papers").glob("*.md"))) == papers
-    again = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    again = cli("build", "--content", str(content), "--out", str(tmp_path / "site"))
     assert again.returncode == result.returncode, again.stderr
     assert "pages: no changes" in again.stderr and f"built {papers} papers" in again.stderr
 
 
 def test_reimporting_a_source_reports_its_problems_once(tmp_path):
     content = tmp_path / "content"
-    run("import", str(FIXTURES / "papers.csv"), "--content", str(content))
-    result = run("import", str(FIXTURES / "papers.csv"), "--content", str(content))
+    cli("import", str(FIXTURES / "papers.csv"), "--content", str(content))
+    result = cli("import", str(FIXTURES / "papers.csv"), "--content", str(content))
     assert result.stderr.count("papers.csv:7: warning:") == 1
     assert "pages: no changes" in result.stderr
 
 
 def test_dry_run_into_a_new_folder_writes_nothing(tmp_path):
-    result = run("import", str(FIXTURES / "papers.tsv"), "--content", str(tmp_path / "c"), "--dry-run")
+    result = cli("import", str(FIXTURES / "papers.tsv"), "--content", str(tmp_path / "c"), "--dry-run")
     assert result.returncode == 0, result.stderr
     assert "would create" in result.stderr and "pages: would create 2" in result.stderr
     assert not (tmp_path / "c").exists()
@@ -272,7 +263,7 @@ def test_corpora_import_and_build_with_titles_and_authors(tmp_path, corpus):
         files = [corpora.path(name, "all 5,083 records imported and built") for name in corpora.REAL_FILES]
     content = tmp_path / "content"
     for file in files:
-        assert run("import", str(file), "--content", str(content)).returncode == 0
+        assert cli("import", str(file), "--content", str(content)).returncode == 0
     reporter = Reporter()
     result = build(content, tmp_path / "site", reporter)
     assert reporter.errors == []

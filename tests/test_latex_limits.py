@@ -69,6 +69,7 @@ def test_lists_nested_past_the_limit_are_shown_as_written(renderer):
                                          "display=\"inline\"><mrow><mi>y</mi></mrow></math>.</p>")
 
 
+@pytest.mark.slow  # each input is tens of thousands of runs long
 @pytest.mark.parametrize("text", [
     pytest.param("\\begin{itemize}\\item a " * 3000 + "x" + "\\end{itemize}" * 3000,
                  id="itemize 3000 deep (108 s at 40 KB)"),
@@ -88,6 +89,7 @@ def test_runs_that_were_quadratic_render_in_linear_time(renderer, text):
     assert result.html
 
 
+@pytest.mark.slow  # 100,000 words each
 @pytest.mark.parametrize("text", ["*a " * 100_000, "a " * 100_000, "{a " * 100_000])
 def test_title_tidying_is_linear(text):
     with within(BUDGET):  # over 120 s at 1 MB before: one split and join per dangling word

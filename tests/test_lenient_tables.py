@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import cli
 from generator.errors import ContentError
 from generator.sources import read_source
 from generator.sources.encoding import decode
@@ -131,20 +128,14 @@ def test_an_unterminated_quote_is_reported_on_the_line_it_opens(tmp_path, encodi
                                                            ("Last", "Fine too")]  # its line kept, as Excel would
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "generator", *args], env=env, capture_output=True, text=True,
-                          timeout=300)
-
-
 def test_build_and_import_of_an_excel_copy_give_every_paper_and_say_what_was_detected(tmp_path):
     original = (VENUES / "ismir-2024-papers.csv").read_text(encoding="utf-8")
     excel = tmp_path / "ismir-2024-papers.csv"
     excel.write_bytes(resaved(original, ";").encode("cp1252"))
     content = tmp_path / "content"
-    imported = run("import", str(excel), "--content", str(content))
+    imported = cli("import", str(excel), "--content", str(content))
     assert imported.returncode == 0, imported.stderr
-    built = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    built = cli("build", "--content", str(content), "--out", str(tmp_path / "site"))
     assert built.returncode == 0, built.stderr
     expected = len(read_source(VENUES / "ismir-2024-papers.csv", "x").entries)
     assert f"built {expected} papers" in built.stderr

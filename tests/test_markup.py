@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, cli
 
 PMLR_BIB = r"""% As PMLR's proceedings repository writes a volume's .bib (abstracts as the authors pasted them).
 
@@ -60,12 +58,6 @@ $$\mathcal{L}(\theta) = \sum_{i=1}^{n} \sum_{j=1}^{m} \frac{\exp(\langle w_i, x_
 which bounds the loss.}
 }
 """  # noqa: E501 (formulas as wide as PMLR's, on one line each)
-
-
-def cli(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "generator", *args], env=env, capture_output=True, text=True,
-                          timeout=300)
 
 
 @pytest.fixture(scope="module")

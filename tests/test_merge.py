@@ -171,6 +171,7 @@ def test_nothing_a_person_wrote_is_lost_over_many_syncs(content):
         assert (page["title"], page["tags"], page["body"]) == ("Alpha", ["Sorting"], "Hand-written abstract.")
 
 
+@pytest.mark.slow  # 2,001 pages, read in this process and on two forked workers
 def test_pages_read_on_two_cores_are_the_pages_read_on_one(tmp_path):
     from generator.content.pages import read_pages
 

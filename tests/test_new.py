@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -16,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 import yaml
 
-from conftest import REPO
+from conftest import REPO, cli, process
 from generator.commands import scaffold
 from generator.commands.cli import main
 from generator.commands.scaffold import PLACEHOLDER, InstallSource, NewProject
@@ -81,7 +80,7 @@ def test_builds_without_errors_or_warnings(project, tmp_path, capsys):
 
 def test_builds_from_the_command_line_as_the_readme_says(project, tmp_path):
     copy = copy_folder(project, tmp_path / "workshop")
-    result = run_cli("build", cwd=copy)  # from the folder, with the defaults: content/ → site/
+    result = process("build", cwd=copy)  # from the folder, with the defaults: content/ → site/
     assert result.returncode == 0, result.stderr
     assert "built 3 papers" in result.stderr and "(0 errors, 0 warnings)" in result.stderr
     assert (copy / "site" / "index.html").is_file()
@@ -91,7 +90,7 @@ def test_git_add_takes_the_sources_and_pages_not_the_site(project, tmp_path):
     if not scaffold._git(tmp_path, "--version"):
         pytest.skip("git is not installed")
     copy = copy_folder(project, tmp_path / "workshop")
-    assert run_cli("build", cwd=copy).returncode == 0
+    assert cli("build", cwd=copy).returncode == 0
     subprocess.run(["git", "init", "-q", str(copy)], check=True)
     status = scaffold._git(copy, "status", "--porcelain", "--untracked-files=all")
     added = sorted(line[3:] for line in status.splitlines())
@@ -211,11 +210,11 @@ def test_deterministic(tmp_path):
 
 
 def test_from_the_command_line(tmp_path):
-    result = run_cli("new", "workshop", "--title", TITLE, "--install", SOURCE, cwd=tmp_path)
+    result = process("new", "workshop", "--title", TITLE, "--install", SOURCE, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "created 'Workshop on Tidy Proceedings 2026' in workshop/" in result.stderr
     assert set(files_of(tmp_path / "workshop")) == EXPECTED
-    refused = run_cli("new", "workshop", cwd=tmp_path)
+    refused = cli("new", "workshop", cwd=tmp_path)
     assert refused.returncode == 2 and refused.stderr.startswith("error: workshop: is not empty")
 
 
@@ -281,12 +280,6 @@ def test_rendering_is_a_pure_function_of_title_and_source():
 
 
 # --- helpers ------------------------------------------------------------------------------------
-
-def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
-
 
 def copy_folder(source: Path, target: Path) -> Path:
     for name, data in files_of(source).items():

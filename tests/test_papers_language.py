@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import pytest
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 from cjk_fixtures import JA_CSV, ZH_LIST, ZH_PAPERS
-from conftest import REPO
+from conftest import cli
 from generator.model.volume import Volume
 from generator.text.cjk import written_language
 
@@ -26,9 +23,7 @@ def build(tmp_path: Path, sources: list[Path], config: str | None = None) -> tup
         shutil.copy(source, content / source.name)
     if config is not None:
         (content / "proceedings.yaml").write_text(config, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    result = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(site)],
-                            env=env, capture_output=True, text=True, timeout=300)
+    result = cli("build", "--content", str(content), "--out", str(site))
     assert result.returncode == 0, result.stderr
     return site, result.stdout + result.stderr
 
@@ -87,9 +82,7 @@ def test_in_an_archive_a_japanese_volume_without_a_title_is_named_by_its_folder(
         (content / name).mkdir(parents=True)
         shutil.copy(source, content / name / source.name)
     (content / "proceedings.yaml").write_text("title: Example Series\n", encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    result = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(site)],
-                            env=env, capture_output=True, text=True, timeout=300)
+    result = cli("build", "--content", str(content), "--out", str(site))
     assert result.returncode == 0, result.stderr
     archive = (site / "index.html").read_text(encoding="utf-8")
     assert '<html lang="en">' in archive  # the series' own pages: its config names no language, it has no papers
@@ -107,8 +100,6 @@ def test_the_language_vote_counts_pages_not_only_sources(tmp_path):
     for page in sorted((content / "papers").glob("*.md"))[:3]:  # hand-written: no source, no entry
         text = page.read_text(encoding="utf-8")
         page.write_text(re.sub(r"(?m)^(source|entry|generated):.*\n", "", text), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    again = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out",
-                            str(site)], env=env, capture_output=True, text=True, timeout=300)
+    again = cli("build", "--content", str(content), "--out", str(site))
     page = home(site)
     assert '<html lang="ja">' in page and "<title>Proceedings" not in page, again.stderr

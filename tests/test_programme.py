@@ -6,16 +6,13 @@ room, a thumbnail as an image, a talk's id made a link by a `links:` pattern, se
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import cli
 from contents_fixtures import COLT_PAPERS, colt2020_csv
 from generator.derive.groups import readable_sessions
 from generator.sources.awards import award_value
@@ -25,12 +22,6 @@ VENUES = Path(__file__).parent / "fixtures" / "venues"
 # A 1×1 PNG, as a venue's thumbnail copied into the content folder.
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                     "1f15c4890000000d49444154789c6364f8cf50000002870180eb47ba920000000049454e44ae426082")
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "generator", *args], env=env, capture_output=True, text=True,
-                          timeout=300)
 
 
 def built(root: Path, source: Path | str, name: str = "", config: str = "", files: dict[str, bytes] | None = None):
@@ -46,7 +37,7 @@ def built(root: Path, source: Path | str, name: str = "", config: str = "", file
     for path, data in (files or {}).items():
         (content / path).parent.mkdir(parents=True, exist_ok=True)
         (content / path).write_bytes(data)
-    result = run("build", "--content", str(content), "--out", str(site))
+    result = cli("build", "--content", str(content), "--out", str(site))
     assert result.returncode == 0, result.stderr
     return site, result
 
@@ -187,7 +178,7 @@ def test_a_column_pattern_without_value_is_an_error_naming_its_line(tmp_path):
     shutil.copy(VENUES / "colt-2020-papers.csv", content)
     (content / "proceedings.yaml").write_text('links:\n  slideslive_1: "https://slideslive.com/{key}"\n',
                                               encoding="utf-8")
-    result = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    result = cli("build", "--content", str(content), "--out", str(tmp_path / "site"))
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "proceedings.yaml:2: links: 'slideslive_1' is not a kind of link" in result.stderr
     assert "uses {value}" in result.stderr
@@ -344,7 +335,7 @@ def test_a_pattern_added_later_gives_the_imported_pages_their_links(tmp_path):
     site, _ = built(tmp_path, VENUES / "colt-2020-papers.csv")
     assert "slideslive.com" not in paper_page(site, "Sharper Bounds")
     (tmp_path / "content" / "proceedings.yaml").write_text(COLT_LINKS, encoding="utf-8")
-    result = run("build", "--content", str(tmp_path / "content"), "--out", str(site))
+    result = cli("build", "--content", str(tmp_path / "content"), "--out", str(site))
     assert result.returncode == 0 and "pages: update 6" in result.stdout + result.stderr
     assert '<a href="https://slideslive.com/38931117">Talk</a>' in paper_page(site, "Sharper Bounds")
 

@@ -216,7 +216,8 @@ _MUTATIONS = st.lists(st.tuples(st.floats(0, 1), st.sampled_from(list(':;=\n,"\\
 
 
 @pytest.mark.parametrize("name, sources", [
-    ("x.ics", ("quirks.ics", "colt-2020.ics")), ("main_calendar.json", ("ismir-2024-calendar.json",)),
+    pytest.param("x.ics", ("quirks.ics", "colt-2020.ics"), marks=pytest.mark.slow),  # the icalendar reader: 8 s
+    ("main_calendar.json", ("ismir-2024-calendar.json",)),
     ("programme.csv", ("programme.csv",)),
 ])
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

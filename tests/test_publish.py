@@ -461,6 +461,7 @@ def test_a_known_topic_is_not_slugified_again(seed_content, monkeypatch):
     assert template.render(name=name.upper(), **renderer.shared) == renderer.shared["tag_urls"][name.casefold()]
 
 
+@pytest.mark.slow  # the sitemaps of 100,000 addresses
 def test_past_50000_addresses_the_sitemap_is_an_index_of_sitemaps_the_series_names_directly():
     import xml.etree.ElementTree as ET
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from test_cli import run
+from conftest import process
 
 pytestmark = pytest.mark.slow  # starts whole processes: CI runs it, the fast lane does not
 
@@ -21,13 +21,13 @@ def _volume(tmp_path, papers, config="title: Tiny Workshop 2026\ndate: 2026-06-0
     content.mkdir()
     (content / "papers.jsonl").write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf-8")
     (content / "proceedings.yaml").write_text(config, encoding="utf-8")
-    built = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    built = process("build", "--content", str(content), "--out", str(tmp_path / "site"))
     assert built.returncode == 0, built.stderr
     return content
 
 
 def _check(tmp_path, content, *extra):
-    return run("check", "--content", str(content), "--site", str(tmp_path / "site"), *extra)
+    return process("check", "--content", str(content), "--site", str(tmp_path / "site"), *extra)
 
 
 def test_a_clean_volume_with_a_base_url_reports_nothing(tmp_path):
@@ -98,7 +98,7 @@ def test_two_papers_sharing_one_local_pdf(tmp_path):
     (content / "papers.jsonl").write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf-8")
     (content / "proceedings.yaml").write_text("title: T\ndate: 2026-06-01\nbase_url: https://example.org/t/\n",
                                               encoding="utf-8")
-    assert run("build", "--content", str(content), "--out", str(tmp_path / "site")).returncode == 0
+    assert process("build", "--content", str(content), "--out", str(tmp_path / "site")).returncode == 0
     result = _check(tmp_path, content)
     assert "the PDF pdfs/b.pdf is the same file as the PDF of papers/sparse-attention" in result.stderr
     # A local PDF outside the paper's folder: Scholar looks for it beside the abstract.
@@ -135,7 +135,7 @@ def test_a_local_pdf_whose_first_page_is_another_papers(tmp_path):
     (content / "papers.jsonl").write_text("".join(json.dumps(p) + "\n" for p in papers), encoding="utf-8")
     (content / "proceedings.yaml").write_text("title: T\ndate: 2026-06-01\nbase_url: https://example.org/t/\n",
                                               encoding="utf-8")
-    assert run("build", "--content", str(content), "--out", str(tmp_path / "site")).returncode == 0
+    assert process("build", "--content", str(content), "--out", str(tmp_path / "site")).returncode == 0
     result = _check(tmp_path, content)
     found = [line for line in result.stderr.splitlines() if "Google Scholar" in line]
     assert len(found) == 1, result.stderr
@@ -153,7 +153,7 @@ def test_check_opens_only_the_linked_files_the_build_publishes(tmp_path):
     for page, pdf in zip(sorted((content / "papers").glob("*.md")), ("papers/p1.pdf", "papers/p2.pdf")):
         page.write_text(page.read_text(encoding="utf-8").replace("\nid: ", f"\npdf: {pdf}\nid: ", 1),
                         encoding="utf-8")
-    built = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    built = process("build", "--content", str(content), "--out", str(tmp_path / "site"))
     assert built.returncode == 0 and built.stderr.count("is not a document in the content folder") == 2, built.stderr
     result = _check(tmp_path, content)
     assert "Traceback" not in result.stderr and "MemoryError" not in result.stderr, result.stderr

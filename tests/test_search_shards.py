@@ -24,8 +24,8 @@ TOPICS = ("Reinforcement learning & bandits", "Optimization", "Graph learning", 
 QUERIES = 1000
 
 
-def corpus_papers(limit: int = 1500):
-    records = corpora.records(limit)
+def corpus_papers(limit: int = 1500, real: bool = True):
+    records = corpora.records(limit) if real else corpora.read(corpora.FIXTURE, limit)
     return rendered([{"title": r["title"], "abstract": r["abstract"], "authors": r.get("authors", []),
                       "tags": [TOPICS[n % len(TOPICS)]] + ([TOPICS[(n + 1) % 4]] if n % 3 == 0 else [])}
                      for n, r in enumerate(records)])
@@ -48,9 +48,12 @@ def queries(papers, count: int = QUERIES) -> list[dict]:
     return made
 
 
-@pytest.fixture(scope="module")
-def sharded(tmp_path_factory):
-    papers = corpus_papers()
+@pytest.fixture(scope="module", params=["fixture", pytest.param("real", marks=pytest.mark.slow)])
+def sharded(tmp_path_factory, request):
+    """The index of the corpus fixture's papers, and (slow: 1,500 of them) of the real corpora's, cut in shards."""
+    if request.param == "real" and not corpora.have_real():
+        pytest.skip(f"{corpora.NEEDS_REAL}: 1,500 real titles to ask the shards")
+    papers = corpus_papers(real=request.param == "real")
     folder = tmp_path_factory.mktemp("shards")
     (folder / "search-index.js").write_bytes(search.index_script(search.search_data(papers, tag_urls(papers))))
     # Shards as small as the papers at hand need to make many (the fixture's 39 papers without ../shared).

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, copy_content
 
 TIMEOUT = 20  # generous: a loaded CI machine may be slow; speed is measured in bench/
 
@@ -55,7 +55,11 @@ class Served:
             [sys.executable, "-m", "generator", "serve", "--content", str(content), "--out", str(out),
              "--port", str(self.port)],
             stdout=self.log.open("w"), stderr=subprocess.STDOUT, env=env)
-        wait_for(lambda: self._answers(), "the server never answered")
+        try:
+            wait_for(lambda: self._answers(), "the server never answered")
+        except BaseException:  # pytest.fail included: a server that never answered must not outlive the test
+            self.stop()
+            raise
 
     def _answers(self) -> bool:
         if self.process.poll() is not None:
@@ -87,6 +91,15 @@ def served(seed_content, tmp_path):
     server.stop()
 
 
+@pytest.fixture(scope="module")
+def untouched(tmp_path_factory):
+    """A server of the bundled content that no test edits, for the tests that only ask it."""
+    root = tmp_path_factory.mktemp("untouched")
+    server = Served(copy_content(root / "content"), root / "site")
+    yield server
+    server.stop()
+
+
 def papers(served) -> list[dict]:
     return json.loads(served.page("papers.json"))
 
@@ -101,8 +114,8 @@ def replace_in(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def test_listens_on_loopback_and_says_where(served):
-    assert f"at http://127.0.0.1:{served.port}/" in served.output()
+def test_listens_on_loopback_and_says_where(untouched):
+    assert f"at http://127.0.0.1:{untouched.port}/" in untouched.output()
 
 
 def test_edited_title_reaches_the_served_page(served, seed_content):
@@ -114,6 +127,7 @@ def test_edited_title_reaches_the_served_page(served, seed_content):
     wait_for(lambda: "rebuilt (paper page)" in served.output(), "no rebuild line was printed")
 
 
+@pytest.mark.slow  # a serve process of its own
 def test_appended_abstract_gets_its_pages(served, seed_content):
     with (seed_content / "neurips-2026.txt").open("a", encoding="utf-8") as handle:
         handle.write("\n\nWe introduce Quokka, a marsupial-inspired optimizer for sparse attention.\n")
@@ -135,6 +149,7 @@ def test_broken_front_matter_shows_an_error_and_recovers(served, seed_content):
     wait_for(lambda: "The last rebuild failed" not in served.page("index.html"), "fixing the file did not recover")
 
 
+@pytest.mark.slow  # a serve process of its own (test_theme serves an edited override in the fast lane)
 def test_template_change_reaches_every_page(served, seed_content):
     default = (REPO / "themes" / "default" / "templates" / "base.html").read_text(encoding="utf-8")
     templates = seed_content / "theme" / "templates"
@@ -145,6 +160,7 @@ def test_template_change_reaches_every_page(served, seed_content):
         assert "theme-edit" in served.page(paper["url"])
 
 
+@pytest.mark.slow  # a serve process of its own
 def test_livereload_client_is_told_to_reload(served, seed_content):
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
@@ -183,10 +199,11 @@ def raw_status(port: int, target: str) -> int:
     "/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/papers/..%2f..%2f..%2fetc%2fpasswd",
     "/%252e%252e/etc/passwd", "/..\\..\\etc\\passwd", "/%00/etc/passwd",
 ])
-def test_paths_outside_the_site_are_refused(served, target):
-    assert raw_status(served.port, target) in (400, 403, 404)
+def test_paths_outside_the_site_are_refused(untouched, target):
+    assert raw_status(untouched.port, target) in (400, 403, 404)
 
 
+@pytest.mark.slow  # a serve process of its own
 def test_a_symlink_out_of_the_theme_is_not_served(seed_content, tmp_path):
     static = seed_content / "theme" / "static"
     static.mkdir(parents=True)
@@ -384,6 +401,7 @@ def test_the_whole_site_is_kept_out_of_the_collectors_sight_between_small_edits(
     assert gc.get_freeze_count() == 0
 
 
+@pytest.mark.slow  # 60 papers of 40 words no other has: several shards
 def test_a_search_index_cut_into_fewer_shards_leaves_no_old_shard_served(tmp_path):
     """serve makes the index again in the background: a shard the new index no longer has leaves the served
     files and the mirrored folder (it would be served stale, and kept in memory, until the next pass)."""

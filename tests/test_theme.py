@@ -193,6 +193,39 @@ def test_the_cli_reports_a_broken_override_without_a_traceback(content, tmp_path
 # -- live editing -------------------------------------------------------------------------------------
 
 
+def test_a_template_is_compiled_once_a_process_and_again_once_edited(content, monkeypatch):
+    """Builds in one process (serve, a series' volumes) share what the theme's templates compile to; an
+    edited template, or one read by an environment whose filters are passed other things, is compiled anew."""
+    import jinja2
+
+    from generator.render.filters import install_functions
+
+    compiled: list[str] = []
+    compile_template = jinja2.Environment.compile
+
+    def counting(self, source, name=None, filename=None, *args, **kwargs):
+        compiled.append(name)
+        return compile_template(self, source, name, filename, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    override = template(content, "paper.html", '{% extends "default/paper.html" %}'
+                                               "{% block content %}first-edit{{ super() }}{% endblock %}")
+    first = snapshot(built(content))
+    assert "paper.html" in compiled
+    compiled.clear()
+    assert snapshot(built(content)) == first and compiled == []
+    override.write_text(override.read_text(encoding="utf-8").replace("first-edit", "second-edit"), encoding="utf-8")
+    assert "second-edit" in a_paper(built(content)) and compiled == ["paper.html"]
+    compiled.clear()
+    environment = install_functions(Theme.for_content(content).environment())
+    environment.get_template("default/paper.html")
+    assert compiled == []
+    environment = install_functions(Theme.for_content(content).environment())
+    environment.filters["teaser"] = jinja2.pass_context(lambda context, text, *args: text)
+    environment.get_template("default/paper.html")  # it writes `| teaser`
+    assert compiled == ["paper.html"]  # the default theme's, as its loader names it
+
+
 def test_serve_re_renders_when_an_override_is_edited(content):
     from test_serve import Served, wait_for
 

@@ -6,16 +6,14 @@ and repeated records. Each numbered point of issue 15 has its test here."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO, write_list
+from conftest import cli, process, write_list
 from generator.commands.build import build
 from generator.content.pages import read_page
 from generator.reporter import Reporter
@@ -29,20 +27,15 @@ CONFTOOL = VENUES / "conftool-export.csv"
 PMLR = VENUES / "pmlr-v999.bib"
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "generator", *args], env=env, capture_output=True, text=True,
-                          timeout=300)
-
-
-def imported_site(tmp_path: Path, *sources: Path, config: str = "") -> tuple[Path, Path, subprocess.CompletedProcess]:
+def imported_site(tmp_path: Path, *sources: Path, config: str = "",
+                  runner=cli) -> tuple[Path, Path, subprocess.CompletedProcess]:
     content, site = tmp_path / "content", tmp_path / "site"
     for source in sources:
-        result = run("import", str(source), "--content", str(content))
+        result = runner("import", str(source), "--content", str(content))
         assert result.returncode == 0, result.stderr
     if config:
         (content / "proceedings.yaml").write_text(config, encoding="utf-8")
-    built = run("build", "--content", str(content), "--out", str(site))
+    built = runner("build", "--content", str(content), "--out", str(site))
     return content, site, built
 
 
@@ -60,7 +53,8 @@ def text_of(html: str) -> str:
 
 @pytest.fixture(scope="module")
 def miniconf(tmp_path_factory):
-    return imported_site(tmp_path_factory.mktemp("miniconf"), MINICONF)
+    """Imported and built as an organiser does it, each command a process of its own."""
+    return imported_site(tmp_path_factory.mktemp("miniconf"), MINICONF, runner=process)
 
 
 @pytest.fixture(scope="module")
@@ -294,7 +288,7 @@ def test_papers_without_abstracts_are_papers(miniconf, pmlr):
     assert "Keynote: The Next Ten Years of Learning" in html and "Yoshua Example" in html
     assert "No abstract was given for this paper." in html
     assert "record 'empty-1' has neither a title nor an abstract; skipped it" in built.stderr or \
-        "empty-1" in run("check", "--content", str(content)).stderr
+        "empty-1" in cli("check", "--content", str(content)).stderr
     content, site, built = pmlr
     (preface,) = pages_by_uid(content)["doe23a"]
     html = (site / "papers" / f"{preface['slug']}.html").read_text(encoding="utf-8")
@@ -319,7 +313,7 @@ def test_the_same_abstract_twice_is_published_once_with_a_warning_naming_both(mi
     assert "S1gEXAMPLE" not in pages_by_uid(content)
     assert re.search(r"miniconf-2020-papers\.csv:\d+: warning: “Graph Networks Dream of Sparse Graphs” repeats "
                      r"the abstract of “Graph Networks Dream of Sparse Graphs” \(line 2\)", built.stderr), built.stderr
-    checked = run("check", "--content", str(content))
+    checked = cli("check", "--content", str(content))
     assert "repeats the abstract" in checked.stderr
 
 
@@ -345,7 +339,7 @@ def test_a_new_export_beside_the_old_one_does_not_double_the_papers(tmp_path):
     content, site, built = imported_site(tmp_path, MINICONF)
     count = len(list((content / "papers").glob("*.md")))
     shutil.copyfile(MINICONF, content / "papers-final.csv")
-    again = run("build", "--content", str(content), "--out", str(site))
+    again = cli("build", "--content", str(content), "--out", str(site))
     assert again.returncode == 0, again.stderr
     assert len(list((content / "papers").glob("*.md"))) == count
     # papers-final.csv comes after miniconf-2020-papers.csv in name order: its records are the repeats
@@ -361,12 +355,12 @@ def test_odd_records_are_warnings_summarised_and_exit_0_unless_strict(tmp_path):
     content, site, built = imported_site(tmp_path, MINICONF)
     assert built.returncode == 0
     assert "warnings by file: miniconf-2020-papers.csv" in built.stderr
-    strict = run("build", "--content", str(content), "--out", str(site), "--strict")
+    strict = cli("build", "--content", str(content), "--out", str(site), "--strict")
     assert strict.returncode == 1
 
 
 def test_content_given_as_a_file_says_to_import_it(tmp_path):
-    result = run("build", "--content", str(MINICONF), "--out", str(tmp_path / "site"))
+    result = cli("build", "--content", str(MINICONF), "--out", str(tmp_path / "site"))
     assert result.returncode == 2 and "is a file, not a content folder" in result.stderr
     assert f"proceedings import {MINICONF}" in result.stderr and "Traceback" not in result.stderr
 
@@ -375,7 +369,7 @@ def test_a_failed_import_leaves_no_empty_folder(tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("name,notes\nx,y\n", encoding="utf-8")
     target = tmp_path / "new-content"
-    result = run("import", str(bad), "--content", str(target))
+    result = cli("import", str(bad), "--content", str(target))
     assert result.returncode == 2 and not target.exists()
     assert "accepted names are `title`, `abstract`, `summary`" in result.stderr
 
@@ -388,7 +382,7 @@ def test_keywords_are_the_topics_unless_auto_tags_says_otherwise(tmp_path):
     (page,) = pages_by_uid(content)["101"]
     assert page["tags"] == ["ranking", "semi-supervised learning"]  # no taxonomy tag added
     (content / "proceedings.yaml").write_text("auto_tags: always\n", encoding="utf-8")
-    assert run("build", "--content", str(content), "--out", str(site)).returncode == 0
+    assert cli("build", "--content", str(content), "--out", str(site)).returncode == 0
     (page,) = pages_by_uid(content)["101"]
     assert page["tags"][:2] == ["ranking", "semi-supervised learning"] and len(page["tags"]) > 2
 

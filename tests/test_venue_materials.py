@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from test_venue_exports import PMLR, VENUES, imported_site, pages_by_uid, run
+from conftest import cli
+from test_venue_exports import PMLR, VENUES, imported_site, pages_by_uid
 
 ISMIR = VENUES / "ismir-2024-papers.csv"
 ICWSM = VENUES / "icwsm-2021-papers.csv"
@@ -111,8 +112,8 @@ def test_a_file_the_content_folder_has_is_published_from_it_not_from_the_venue(t
     (content / "static" / "pdfs").mkdir(parents=True)
     (content / "static" / "pdfs" / "000012.pdf").write_bytes(b"%PDF-1.4 copied in")
     (content / "proceedings.yaml").write_text(f"venue_base_url: {ISMIR_SITE}\n", encoding="utf-8")
-    assert run("import", str(ISMIR), "--content", str(content)).returncode == 0
-    built = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    assert cli("import", str(ISMIR), "--content", str(content)).returncode == 0
+    built = cli("build", "--content", str(content), "--out", str(tmp_path / "site"))
     assert built.returncode == 0, built.stderr
     record = papers_json(tmp_path / "site")[HUBNESS]
     assert record["pdf"] == "static/pdfs/000012.pdf" and record["poster"].startswith(ISMIR_SITE)
@@ -160,7 +161,7 @@ def test_a_venue_base_url_that_is_no_address_is_an_error_naming_the_line(tmp_pat
     content = tmp_path / "content"
     content.mkdir()
     (content / "proceedings.yaml").write_text("title: T\nvenue_base_url: static/\n", encoding="utf-8")
-    built = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    built = cli("build", "--content", str(content), "--out", str(tmp_path / "site"))
     assert built.returncode != 0 and "Traceback" not in built.stderr
     assert "proceedings.yaml:2: venue_base_url must be an http(s) URL" in built.stderr
 
@@ -222,7 +223,7 @@ def test_author_objects_spell_affiliation_several_ways(tmp_path):
     content = tmp_path / "content"
     content.mkdir()
     (content / "papers.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    built = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    built = cli("build", "--content", str(content), "--out", str(tmp_path / "site"))
     assert built.returncode == 0, built.stderr
     assert papers_json(tmp_path / "site")["One"]["authors"] == [
         {"name": "Ada Lovelace", "affiliation": "Analytical Society; Royal Institution"},
@@ -248,7 +249,7 @@ def test_icwsms_date_time_and_room_are_kept_and_a_rebuild_changes_nothing(tmp_pa
     assert built.returncode == 0, built.stderr
     record = papers_json(site)["Who Moderates the Moderators?"]
     assert (record["day"], record["time"], record["room"]) == ("2021-06-08", "10:00-11:30 EDT", "Room 1")
-    again = run("build", "--content", str(content), "--out", str(site))
+    again = cli("build", "--content", str(content), "--out", str(site))
     assert "pages: no changes" in again.stderr, again.stderr
 
 
@@ -258,7 +259,7 @@ def test_a_time_typed_into_a_page_stays_a_time(tmp_path):
     text = meta["_path"].read_text(encoding="utf-8")
     assert "time: 10:00-11:30 EDT\n" in text
     meta["_path"].write_text(text.replace("time: 10:00-11:30 EDT\n", "time: 14:30\n"), encoding="utf-8")
-    built = run("build", "--content", str(content), "--out", str(site))
+    built = cli("build", "--content", str(content), "--out", str(site))
     assert built.returncode == 0, built.stderr
     assert papers_json(site)["Who Moderates the Moderators?"]["time"] == "14:30"  # YAML 1.1 would read 870
 
@@ -309,7 +310,7 @@ def test_a_placeholder_is_filled_in_as_part_of_an_address(tmp_path):
     (content / "papers.jsonl").write_text(json.dumps({"id": "a b/c?d", "title": "Odd Id", "abstract": "Text."}) + "\n",
                                           encoding="utf-8")
     (content / "proceedings.yaml").write_text('links: {slides: "https://example.org/{key}.pdf"}\n', encoding="utf-8")
-    assert run("build", "--content", str(content), "--out", str(tmp_path / "site")).returncode == 0
+    assert cli("build", "--content", str(content), "--out", str(tmp_path / "site")).returncode == 0
     assert papers_json(tmp_path / "site")["Odd Id"]["slides"] == "https://example.org/a%20b%2Fc%3Fd.pdf"
 
 
@@ -330,6 +331,6 @@ def test_a_bad_pattern_is_an_error_naming_proceedings_yaml_and_its_line(tmp_path
     # The bad entry on line 3, a good one after it: the line named is the entry's, not the key's.
     (content / "proceedings.yaml").write_text(f"title: T\nlinks:\n{entry}\n  code: \"https://github.com/x/{{key}}\"\n",
                                               encoding="utf-8")
-    built = run("build", "--content", str(content), "--out", str(tmp_path / "site"))
+    built = cli("build", "--content", str(content), "--out", str(tmp_path / "site"))
     assert built.returncode != 0 and "Traceback" not in built.stderr
     assert message in built.stderr, built.stderr

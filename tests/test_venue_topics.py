@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-import subprocess
-import sys
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import cli
 from generator.content.pages import read_page
 from generator.derive.tagging import default_taxonomy
 from generator.derive.volume_topics import FIT_MIN, VolumeTopics, survey
@@ -27,12 +24,6 @@ VENUES = Path(__file__).parent / "fixtures" / "venues"
 ISMIR_SUBJECTS = VENUES / "ismir-2024-subjects.csv"
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "generator", *args], env=env, capture_output=True, text=True,
-                          timeout=300)
-
-
 def built(tmp_path: Path, source: Path, name: str = "papers.csv", config: str = "") -> tuple[Path, Path, str]:
     """A content folder holding ``source``, built from the command line: (content, site, its output)."""
     content, site = tmp_path / "content", tmp_path / "site"
@@ -40,7 +31,7 @@ def built(tmp_path: Path, source: Path, name: str = "papers.csv", config: str = 
     (content / name).write_bytes(source.read_bytes())
     if config:
         (content / "proceedings.yaml").write_text(config, encoding="utf-8")
-    result = run("build", "--content", str(content), "--out", str(site))
+    result = cli("build", "--content", str(content), "--out", str(site))
     assert result.returncode == 0, result.stderr
     return content, site, result.stdout + result.stderr
 
@@ -148,7 +139,7 @@ def test_a_taxonomy_that_fits_no_paper_of_most_of_the_volume_gives_way_to_the_pa
     assert (site / "tags" / "tablature.html").exists()
     # Told to do without topics, the build says nothing more; a taxonomy that fits the field tags the papers.
     (content / "proceedings.yaml").write_text("auto_tags: never\n", encoding="utf-8")
-    result = run("build", "--content", str(content), "--out", str(site))
+    result = cli("build", "--content", str(content), "--out", str(site))
     assert "does not fit" not in result.stdout + result.stderr and not any(page_tags(content).values())
     (content / "proceedings.yaml").unlink()
     (content / "taxonomy.yaml").write_text(
@@ -158,7 +149,7 @@ def test_a_taxonomy_that_fits_no_paper_of_most_of_the_volume_gives_way_to_the_pa
         "  Retrieval: [retrieval, search, cover, similar]\n"
         "  Listeners: [listeners, listener, listening, producers, singers]\n",
         encoding="utf-8")
-    result = run("build", "--content", str(content), "--out", str(site))
+    result = cli("build", "--content", str(content), "--out", str(site))
     assert result.returncode == 0 and "does not fit" not in result.stdout + result.stderr
     tags = page_tags(content)
     assert tags["92"] == ["Transcription"] and sum(bool(names) for names in tags.values()) >= 20
@@ -243,7 +234,7 @@ def test_pages_are_tagged_again_when_the_volume_grows_a_broad_topic_and_hand_edi
     text = COLT.read_text(encoding="utf-8")
     entries = text.split("\n@InProceedings")
     (content / COLT.name).write_text("\n@InProceedings".join(entries[:16]), encoding="utf-8")  # 15 papers
-    assert run("build", "--content", str(content), "--out", str(site)).returncode == 0
+    assert cli("build", "--content", str(content), "--out", str(site)).returncode == 0
     tags = page_tags(content)
     assert tags["bhatt24a"] == ["Reinforcement learning & bandits", BROAD]  # 15 papers: no topic is broad
     edited = next(p for p in (content / "papers").glob("*.md") if read_page(p).meta.get("uid") == "foster24a")
@@ -251,7 +242,7 @@ def test_pages_are_tagged_again_when_the_volume_grows_a_broad_topic_and_hand_edi
     assert "\ntags: [" in page
     edited.write_text(page.replace("\ntags: [", f"\ntags: [{BROAD}, ", 1), encoding="utf-8")
     (content / COLT.name).write_text(text, encoding="utf-8")  # the whole volume: 30 papers
-    assert run("build", "--content", str(content), "--out", str(site)).returncode == 0
+    assert cli("build", "--content", str(content), "--out", str(site)).returncode == 0
     tags = page_tags(content)
     assert tags["bhatt24a"] == ["Reinforcement learning & bandits"]  # an earlier page, tagged again
     assert tags["foster24a"][0] == BROAD  # a person's tags are theirs

@@ -3,7 +3,7 @@ line, and a huge value is quoted short in a message."""
 
 from __future__ import annotations
 
-
+import pytest
 
 from generator.commands.build import build
 from generator.reporter import Reporter
@@ -36,6 +36,7 @@ def test_an_alias_bomb_in_the_config_stops_the_build_with_a_message(tmp_path):
     assert status == 2 and "proceedings.yaml:" in err and "expands to more than" in err and len(err) < 500
 
 
+@pytest.mark.slow  # a front matter of 60,000 numbers, read twice
 def test_a_huge_value_is_quoted_short_in_a_message(tmp_path):
     content = jsonl_content(tmp_path, records())
     build(content, tmp_path / "site", Reporter())

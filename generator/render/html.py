@@ -158,8 +158,6 @@ class SiteRenderer:
                 shown = page_type.shows(self, parts)
                 self.shared.update(shown.shared)
                 beyond.append(shown.beyond)
-        self.shared["tag_urls"] = {page.tag.name.casefold(): page.url for page in parts.tags}
-        self.shared["author_urls"] = author_urls(self.people)
         outputs = [output for page_type in PAGE_TYPES for output in page_type.outputs(self, parts)]
         # The sitemap's: the old addresses only lead elsewhere.
         self.pages = [output.path for output in outputs] if only is None else list(pages or ())
@@ -382,8 +380,16 @@ def home_shows(renderer: SiteRenderer, parts: SiteParts) -> Shown:
 
 
 def topics_shows(renderer: SiteRenderer, parts: SiteParts) -> Shown:
-    """A topic's name, as its first paper spells it, heads each of its pages, those that do not list it too."""
-    return Shown({}, [page.tag for page in parts.tags])
+    """Every page links a topic to its page (``tag_url``); a topic's name, as its first paper spells it, heads
+    each of its pages, those that do not list it too."""
+    return Shown({"tag_urls": {page.tag.name.casefold(): page.url for page in parts.tags}},
+                 [page.tag for page in parts.tags])
+
+
+def authors_shows(renderer: SiteRenderer, parts: SiteParts) -> Shown:
+    """Every page links an author to their page (``author_url``); nothing else of a paper it does not list."""
+    people = renderer.people or group_authors(parts.papers, renderer.rules)  # ``listing`` grouped them already
+    return Shown({"author_urls": author_urls(people)}, None)
 
 
 @dataclass(frozen=True)
@@ -413,7 +419,7 @@ PAGE_TYPES: tuple[PageType, ...] = (
              ("slug", "old_slugs", "order")),
     PageType("topics", lambda renderer, parts: renderer.tag_pages(parts.tags, parts.only), ("tags",), topics_shows),
     PageType("authors", lambda renderer, parts: renderer.author_pages(parts.authors, parts.only),
-             ("details.authors",)),
+             ("details.authors",), authors_shows),
     # A feed beside each person's and topic's page (render/feed_pages.py).
     PageType("feeds", feed_outputs, ("tags", "details.authors")),
     PageType("fixed", lambda renderer, parts: renderer.fixed_pages(parts.papers), ()),
