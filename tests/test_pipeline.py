@@ -95,6 +95,7 @@ def test_a_template_saved_with_a_list_reaches_every_page(seed_content, tmp_path)
         base = (Path(__file__).parent.parent / "themes" / "default" / "templates" / "base.html").read_text("utf-8")
         (templates / "base.html").write_text(base.replace("</footer>", "<p>theme-edit</p></footer>"), "utf-8")
         live.rebuild({source.resolve(), (templates / "base.html").resolve()})
+        live.wait_for_search()  # the whole-volume pages (map.html) follow in the background, as papers.json does
         pages = [name for name in live.files if name.endswith(".html")]
         assert pages and all(b"theme-edit" in live.files[name] for name in pages)
     finally:

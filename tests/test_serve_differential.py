@@ -156,7 +156,6 @@ def settled(live: LiveSite) -> None:
         live.wait_for_search()
 
 
-@pytest.mark.slow  # a whole build after each of a dozen random edits
 @pytest.mark.parametrize("seed", SEEDS)
 def test_serve_equals_a_build_without_cache_after_random_edits(volume, tmp_path, seed):
     chooser = random.Random(seed)
