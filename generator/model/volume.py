@@ -13,6 +13,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Sequence
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urljoin
@@ -66,6 +67,13 @@ class Volume:
         return cls(title, config.description, config.language, config.base_url, config.date or info.date,
                    info, config.series, described, config.issn, config.isbn, config.online_date, given,
                    config.short_title, config.doi, config.repository, config.contact)
+
+    def as_cited_by(self, source: str) -> Volume:
+        """The volume as a paper from ``source`` cites it: a .bib's @proceedings (``source``) describes that
+        file's papers only, never a list of another year in the same folder."""
+        if not self.described or source == self.described:
+            return self
+        return dataclasses.replace(self, source=VolumeInfo())
 
     @property
     def titled(self) -> bool:

@@ -107,7 +107,7 @@ class Publication:
             "bibtex": self.bibtex[paper.paper.id],
             "apa": html,
             "related": self.related[paper.paper.id],
-            "jsonld": jsonld.article(self.references[paper.paper.id], self.volume),
+            "jsonld": jsonld.article(self.references[paper.paper.id], self.volume.as_cited_by(paper.paper.source)),
             "correction": paper_link(paper, self.volume),
         }
 
