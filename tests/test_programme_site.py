@@ -285,3 +285,16 @@ def test_serve_rebuilds_the_programme_when_its_calendar_is_saved(tmp_path):
     assert any(b'datetime="2020-07-09T09:30:00-04:00"' in data for data in papers)
     assert not any(b'datetime="2020-07-09T08:30:00-04:00"' in data for data in papers)
     live.close()
+
+
+def test_a_table_named_program_csv_is_the_programme_only_when_it_has_no_paper_columns(tmp_path):
+    """A venue may name its papers' export program.csv: a header with an abstract or authors column says it is
+    papers (read as a source); one of sessions and times is the programme (never a paper list)."""
+    from generator.sources import find_sources, is_calendar_table
+
+    papers = tmp_path / "program.csv"
+    papers.write_text("UID,title,authors,abstract\np1,A Paper,Ann Lee,An abstract.\n", encoding="utf-8")
+    assert not is_calendar_table(papers) and find_sources(tmp_path) == [papers]
+    papers.write_text("\ufeffSession, Start Time ,End,Room\nEarly,2024-11-02 09:00,2024-11-02 10:30,Hall A\n",
+                      encoding="utf-8")
+    assert is_calendar_table(papers) and find_sources(tmp_path) == []

@@ -18,7 +18,7 @@ from generator.errors import ContentError, Diagnostic
 from generator.programme.ics import read_ics
 from generator.programme.model import Calendar, Session, Span
 from generator.programme.times import clock, date_of, looks_like_link, moment, zone_named
-from generator.sources import CALENDAR_TABLES
+from generator.sources import CALENDAR_TABLES, is_calendar_table
 from generator.sources.encoding import read_text
 
 # The calendar files a content folder may hold, in the order one is chosen: the editor's own table first, then
@@ -55,7 +55,8 @@ def find_calendars(content: Path) -> list[Path]:
             if kind is None:
                 found += sorted(path for path in base.glob("*.ics") if path.is_file())
             else:
-                found += [base / name for name in kind if (base / name).is_file()]
+                found += [base / name for name in kind if (base / name).is_file()
+                          and (kind is not CSV_NAMES or is_calendar_table(base / name))]
         if found:
             return found
     return []

@@ -8,6 +8,7 @@ raises ``ContentError``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Callable
 
@@ -28,6 +29,23 @@ READERS: dict[str, Reader] = {
 
 # A volume's programme as a table (programme/readers.py reads it): a table of sessions, never one of papers.
 CALENDAR_TABLES = ("programme.csv", "program.csv", "schedule.csv")
+# Columns only a table of papers has: a "program.csv" with them is the venue's papers (a Mini-Conf-style export
+# named after the conference programme), read as a source, not as the programme.
+_PAPER_COLUMNS = frozenset(("abstract", "authors", "author", "paperabstract"))
+
+
+def is_calendar_table(path: Path) -> bool:
+    """Whether ``path`` is the programme's table: named as one, and its header names no paper column."""
+    if path.name.lower() not in CALENDAR_TABLES:
+        return False
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(65536).decode("utf-8", "ignore").lstrip("\ufeff")
+    except OSError:
+        return True
+    header = head.splitlines()[0] if head else ""
+    columns = {re.sub(r"[\s_-]+", "", column.strip().strip('"').lower()) for column in re.split(r"[,;\t]", header)}
+    return not columns & _PAPER_COLUMNS
 
 
 def find_sources(content_dir: Path) -> list[Path]:
@@ -35,7 +53,7 @@ def find_sources(content_dir: Path) -> list[Path]:
     ``links_out`` names those; a programme's table is not one either)."""
     root = content_dir.resolve()
     return sorted(p for p in content_dir.iterdir()
-                  if p.suffix.lower() in READERS and p.name.lower() not in CALENDAR_TABLES and p.is_file()
+                  if p.suffix.lower() in READERS and p.is_file() and not is_calendar_table(p)
                   and inside(root, p) is not None)
 
 
