@@ -175,7 +175,9 @@ def test_a_topic_respelled_by_its_first_paper_renders_every_page_that_names_it(l
     page = page_of(programme, 1)
     edit(page, r"^tags: \[(.*)theory\]$", r"tags: [\1Theory]")
     rebuilt = live.rebuild({page.resolve()})
-    assert rebuilt.listed >= live.whole - 2 and rebuilt.rendered >= rebuilt.listed - 12, rebuilt.summary()
+    # Rendered now: all but the whole-volume files (the .bib, .ris, MODS, EndNote, feeds, papers.json, the map…),
+    # which follow in the background.
+    assert rebuilt.listed >= live.whole - 2 and rebuilt.rendered >= rebuilt.listed - 16, rebuilt.summary()
     assert b">Theory<" in live.files["tags/theory.7.html"] and b">Theory<" in live.files["tags/index.html"]
     live.wait_for_search()
     live.settle()
