@@ -21,10 +21,12 @@ import pytest
 
 from .helpers import DESCRIBE_JS, PHONE, search_for, watch
 
+# An SVG <a> (the map's marks, the charts' bars) has an object for ``href`` and ``className``: read attributes.
 LINKS_JS = """() => Array.from(document.querySelectorAll("a[href], form[action]"), node => ({
-  url: node.href || node.action,
-  text: (node.innerText || node.getAttribute("aria-label") || node.id || node.tagName).trim().replace(/\\s+/g, " "),
-  kind: node.tagName === "FORM" ? "form" : (node.className || ""),
+  url: node.tagName === "FORM" ? node.action : new URL(node.getAttribute("href"), document.baseURI).href,
+  text: (node.innerText || node.getAttribute("aria-label") || node.textContent || node.id || node.tagName)
+    .trim().replace(/\\s+/g, " "),
+  kind: node.tagName === "FORM" ? "form" : (node.getAttribute("class") || ""),
 }))"""
 
 STYLED_JS = "() => getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() !== ''"
