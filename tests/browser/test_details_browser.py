@@ -298,7 +298,7 @@ def chinese_details(tmp_path_factory) -> Path:
 
 def test_chinese_interface_names_the_authors_作者(page, chinese_details):
     page.goto(chinese_details.as_uri() + "/" + rich_paper(chinese_details))
-    assert page.locator(".site-nav a").nth(2).inner_text() == "作者"
+    assert "作者" in page.locator(".site-nav a").all_inner_texts()
     assert page.locator("ul.authors").get_attribute("aria-label") == "作者"
     page.locator(".site-nav a", has_text="作者").click()
     page.wait_for_load_state("load")
