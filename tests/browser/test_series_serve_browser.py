@@ -46,7 +46,7 @@ def test_a_broken_page_of_a_volume_shows_in_the_banner(page, served):
     server, content = served
     page.goto(server.url + "index.html")
     page.wait_for_function("() => window.LiveReload !== undefined", timeout=TIMEOUT)
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(1500)  # as above: the first build's settling may reload the page (a banner shown before goes)
     broken = next((content / "2021" / "papers").glob("*.md"))
     broken.write_text("---\ntitle: [never closed\n---\n", encoding="utf-8")
     page.wait_for_selector("#proceedings-build-error", timeout=30_000)
