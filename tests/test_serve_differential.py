@@ -150,6 +150,13 @@ def volume(tmp_path) -> Path:
     return content
 
 
+def edit_plan(chooser: random.Random, edits: tuple[str, ...] | list[str]) -> list[str]:
+    """Every kind once (in a random order), then random kinds for the remaining steps."""
+    kinds = list(edits)
+    chooser.shuffle(kinds)
+    return kinds + [chooser.choice(edits) for _ in range(STEPS)]
+
+
 def settled(live: LiveSite) -> None:
     live.wait_for_search()
     while live.settle() is not None:  # related papers the background worked out
@@ -164,10 +171,7 @@ def test_serve_equals_a_build_without_cache_after_random_edits(volume, tmp_path,
     try:
         assert not live.build_all().failed
         settled(live)
-        kinds = list(Editor.EDITS)
-        chooser.shuffle(kinds)
-        # Every kind once (in a random order), then random kinds for the remaining steps.
-        plan = kinds + [chooser.choice(Editor.EDITS) for _ in range(STEPS)]
+        plan = edit_plan(chooser, Editor.EDITS)
         done = []
         for step, kind in enumerate(plan):
             changed = getattr(editor, kind)()
@@ -333,9 +337,7 @@ def test_a_served_series_equals_a_build_without_cache_after_random_edits(series,
     try:
         assert not live.build_all().failed
         settled(live)
-        kinds = list(SeriesEditor.EDITS)
-        chooser.shuffle(kinds)
-        plan = kinds + [chooser.choice(SeriesEditor.EDITS) for _ in range(STEPS)]
+        plan = edit_plan(chooser, SeriesEditor.EDITS)
         for step, kind in enumerate(plan):
             changed = getattr(editor, kind)()
             rebuilt = live.rebuild({path.resolve() if not path.is_symlink() else path for path in changed})
