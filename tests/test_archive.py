@@ -291,7 +291,7 @@ def test_the_cli_builds_an_archive(tmp_path, capsys):
     content = make_archive(tmp_path)
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
     err = capsys.readouterr().err
-    assert "built an archive of 5 volumes" in err
+    assert "built a series of 5 volumes" in err
     assert "may be one person" in err
     assert (tmp_path / "site" / "2022" / "index.html").is_file()
 

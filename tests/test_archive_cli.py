@@ -34,7 +34,7 @@ def test_check_reports_per_volume(tmp_path, capsys):
     err = capsys.readouterr().err
     for name in ("2019", "2020", "2021", "2022", "2023"):
         assert f"{name}/: checked " in err
-    assert "checked an archive of 5 volumes" in err
+    assert "checked a series of 5 volumes" in err
     assert "2019/papers.csv" in err  # a volume's problem names the file inside its volume
     assert not (content / "2020" / "papers").exists()  # check writes nothing
 

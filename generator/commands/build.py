@@ -66,7 +66,7 @@ class SiteResult(BuildResult):
         unchanged = f", {len(self.unchanged)} unchanged" if self.unchanged else ""
         rendered = len(self.built) - len(self.unchanged)  # an unchanged volume's pipeline ran, and rendered nothing
         built = f"{rendered} volume{'' if rendered == 1 else 's'} built"
-        return (f"built an archive of {len(self.volumes)} volumes, {self.papers} papers "
+        return (f"built a series of {len(self.volumes)} volumes, {self.papers} papers "
                 f"({built}{unchanged}, {self.files} files{kept}) into {out_dir}/")
 
 

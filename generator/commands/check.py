@@ -61,13 +61,13 @@ class CheckResult:
     pending: dict[str, int]  # what a build would do to the pages: create/update/remove → count
     undefined: dict[str, list[str]] = field(default_factory=dict)  # macro name → pages or list lines using it
     guessed: dict[str, list[str]] = field(default_factory=dict)  # r"\fhat as \hat{f}" → pages or list lines
-    # Each paper (a page's, or a list entry's that has no page yet) beside its authors: an archive's people.
+    # Each paper (a page's, or a list entry's that has no page yet) beside its authors: a series' people.
     authors: tuple[tuple[object, tuple[Author, ...]], ...] = field(default=(), repr=False, compare=False)
 
 
 def check(content_dir: Path, reporter: Reporter, people: Rules | None = None, site: Path | None = None,
           prefix: str = "") -> CheckResult:
-    """``people``: the series' people.yaml when the volume is one of an archive's, which then reports
+    """``people``: the series' people.yaml when the volume is one of a series', which then reports
     its people across volumes itself. ``site``: the built site, whose pages (the volume's at ``prefix``)
     are checked against Google Scholar's rules (commands/scholar.py)."""
     options = CHECKING if people is None else replace(CHECKING, people=people)
@@ -215,7 +215,7 @@ class SiteCheck:
         if not self.series:
             return summary(next(iter(self.results.values())))
         total = sum(result.papers for result in self.results.values())
-        return f"checked an archive of {len(self.results)} volumes, {total} pages"
+        return f"checked a series of {len(self.results)} volumes, {total} pages"
 
 
 def check_site(content_dir: Path, reporter: Reporter, site: Path | None = None) -> SiteCheck:
@@ -229,7 +229,7 @@ def check_site(content_dir: Path, reporter: Reporter, site: Path | None = None) 
         return SiteCheck({"": check(content_dir, reporter, site=site)}, False)
     results = {m.prefix: check(m.content_dir, member_reporter(reporter, m), people=layout.people, site=site,
                                prefix=m.prefix) for m in layout.members}
-    # The people pages' warnings, from every volume's papers (newest folder first, as the archive lists them).
+    # The people pages' warnings, from every volume's papers (newest folder first, as the series lists them).
     papers = (((prefix, paper), authors) for prefix, result in reversed(results.items())
               for paper, authors in result.authors)
     group(papers, layout.people, "people").report(reporter.warn)

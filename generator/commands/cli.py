@@ -109,9 +109,11 @@ def make_parser() -> argparse.ArgumentParser:
     new_parser.add_argument("--install", metavar="SPEC",
                             help="pip requirement the workflow installs Proceedings from, e.g. "
                                  "git+https://github.com/OWNER/REPO@v0.1.0 (default: where this copy came from)")
-    new_parser.add_argument("--archive", action="store_true",
-                            help="a series archive: the series' proceedings.yaml and one example volume, "
+    new_parser.add_argument("--series", action="store_true",
+                            help="a series: the series' proceedings.yaml and one example volume, "
                                  "content/<this year>/ (add more volumes beside it)")
+    # The flag's first name, kept so that scripts written for it go on working.
+    new_parser.add_argument("--archive", dest="series", action="store_true", help=argparse.SUPPRESS)
     new_parser.add_argument("--repository", metavar="OWNER/NAME",
                             help="the site's GitHub repository, where readers suggest corrections (default: the "
                                  "folder's git origin, when it is on GitHub)")
@@ -234,7 +236,7 @@ def write_config(project: Project, content_dir: Path, reporter: Reporter, dry_ru
 def run_new(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     from generator.commands.scaffold import WORKFLOW, create
 
-    project, files = create(args.dir, args.title, args.install, archive=args.archive, repository=args.repository)
+    project, files = create(args.dir, args.title, args.install, series=args.series, repository=args.repository)
     for name in files:
         reporter.say(f"  create {args.dir / name}")
     if not project.install.known:

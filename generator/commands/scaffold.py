@@ -67,7 +67,7 @@ class InstallSource:
 class NewProject:
     title: str
     install: InstallSource
-    volume: str = ""  # an archive's first volume (its folder under content/); "" for one volume
+    volume: str = ""  # a series' first volume (its folder under content/); "" for one volume
     repository: str = ""  # the site's GitHub repository (owner/name) when known: corrections open issues there
 
     @property
@@ -215,15 +215,15 @@ def github_repository(remote: str) -> str:
 
 
 def create(target: Path, title: str | None, install: str | None,
-           archive: bool = False, repository: str | None = None) -> tuple[NewProject, list[str]]:
+           series: bool = False, repository: str | None = None) -> tuple[NewProject, list[str]]:
     """Check, choose, render, write: the new project and the files written (relative paths).
-    ``archive``: a series archive, whose content folder holds the series' proceedings.yaml and
+    ``series``: a series, whose content folder holds the series' proceedings.yaml and
     one example volume, ``content/<this year>/``."""
     refuse_unless_empty(target)
     title = check_title(title if title is not None else default_title(target))
-    project = NewProject(title, choose_install(install), str(dt.date.today().year) if archive else "",
+    project = NewProject(title, choose_install(install), str(dt.date.today().year) if series else "",
                          choose_repository(repository, target))
-    files = render_archive(project) if archive else render(project)
+    files = render_series(project) if series else render(project)
     write_new(target, files)
     return project, list(files)
 
@@ -269,17 +269,17 @@ def write_volume_config(content_dir: Path, title: str, origin: str = "") -> Path
 
 
 SERIES_CONFIG = """\
-# The series: its title and description head the archive's home page. Each folder beside
+# The series: its title and description head the series' home page. Each folder beside
 # this file is a volume (its own sources, papers/ and proceedings.yaml) and is built into
 # the site under the same path. Add a volume: `proceedings import FILE --content content/2027`.
 title: {title}
-# description: One sentence shown under the title on the archive's home page.
+# description: One sentence shown under the title on the series' home page.
 # base_url: https://YOUR-NAME.github.io/YOUR-REPO/   # leave out for GitHub Pages: the workflow passes it
 {repository}"""
 
 
-def render_archive(project: NewProject) -> dict[str, str]:
-    """An archive's files: those of one volume, moved into ``content/<volume>/`` and titled with the
+def render_series(project: NewProject) -> dict[str, str]:
+    """A series' files: those of one volume, moved into ``content/<volume>/`` and titled with the
     volume, under the series' own proceedings.yaml."""
     volume = NewProject(f"{project.title} {project.volume}", project.install, repository=project.repository)
     files = {}

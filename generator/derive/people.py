@@ -1,4 +1,4 @@
-"""One model of a person, for a volume's author pages and an archive's people pages alike.
+"""One model of a person, for a volume's author pages and a series' people pages alike.
 
 A person is known by an ORCID, else by an explicit ``id`` given in front matter
 (``{name: Jane Doe, id: jdoe-mit}``), else by the name compared without case,
@@ -40,7 +40,7 @@ __all__ = ["People", "Person", "Rules", "fold", "group", "variants"]
 @dataclass
 class Person(Generic[T]):
     key: str  # "orcid:…", "id:…" or "name:…"
-    folder: str = "people"  # where its page is: people/ (archive) or authors/ (a volume)
+    folder: str = "people"  # where its page is: people/ (series) or authors/ (a volume)
     names: dict[str, int] = field(default_factory=dict)  # each spelling → how many papers use it, first seen first
     affiliations: dict = field(default_factory=dict)  # in order of appearance, as a set
     papers: list = field(default_factory=list)  # the payloads, in the order given, each once

@@ -8,8 +8,8 @@
       - [Jane Doe, Jane M. Doe]   #   two names the rule keeps apart anyway: no more warning
       - [Simon S Du, Simon S. Du] #   two names the rule would join: each spelling is its own person
 
-A volume reads its own file; an archive's file, at its top level, applies to every volume
-(its author pages and the archive's people pages). ORCIDs and ids still win: ``same`` joins
+A volume reads its own file; a series' file, at its top level, applies to every volume
+(its author pages and the series' people pages). ORCIDs and ids still win: ``same`` joins
 names, never two ORCIDs.
 """
 

@@ -137,8 +137,8 @@ class Config:
     """The map of the papers (map.html): coloured by ``topics`` or ``sessions``, ``auto`` (topics when most papers
     have one, else sessions), or ``off`` (no map; ``false`` says the same, ``true`` auto)."""
     series: str = field(default="", metadata=shapes("pages"))
-    """Set by an archive build, never read from the file: the series' title, which a volume's pages
-    link to (the archive's home is one folder up)."""
+    """Set by a series build, never read from the file: the series' title, which a volume's pages
+    link to (the series' home is one folder up)."""
 
     @property
     def base_path(self) -> str:

@@ -16,7 +16,7 @@ class Author:
     name: str
     affiliation: str = ""
     orcid: str = ""  # bare, 0000-0002-1825-0097
-    id: str = ""  # a person id of the series' own (tells apart two people of one name in an archive)
+    id: str = ""  # a person id of the series' own (tells apart two people of one name in a series)
 
 
 # What a source calls an award (sources/awards.py reads each): its own column, a yes/no flag column, a note.

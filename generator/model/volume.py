@@ -43,7 +43,7 @@ class Volume:
     base_url: str = ""  # "" when unknown: links stay relative, absolute-only data is left out
     date: dt.date | None = None  # the config's, else the source's
     source: VolumeInfo = VolumeInfo()  # editors, volume number, publisher… as the sources give them
-    series: str = ""  # the archive's title when the volume is built into one (its home is one folder up)
+    series: str = ""  # the series' title when the volume is built into one (its home is one folder up)
     described: str = ""  # the source whose @proceedings gave ``source``: its values stand in for its papers only
     issn: str = ""  # the config's, for citations; never made up
     isbn: str = ""

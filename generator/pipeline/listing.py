@@ -51,7 +51,7 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool
     renderer = site_renderer(state.project, papers, env=None if p.now.templates else state.env, warn=warn,
                              related=state.related, programme=state.programme)
     if warn is not None and not state.project.volume.series and renderer.people is not None:
-        renderer.people.report(warn)  # in a series, the archive reports its people once, for every volume
+        renderer.people.report(warn)  # in a series, the series' own pages report its people once, for every volume
     state.env = renderer.env
     settled = p.now.related is not None
     only = None if everything else edited(state, papers, settled)

@@ -12,7 +12,7 @@ A ``Publication`` is made once per build, after the abstracts are rendered:
   the config has a date, ``corrections.xml``
   when a paper has a dated correction, ``crossref.xml`` when the volume registers DOIs (crossref.py),
   ``sitemap.xml`` when the base URL is known, ``robots.txt``
-  (naming the sitemap when there is one) unless the volume is one of an archive's, whose root has its own.
+  (naming the sitemap when there is one) unless the volume is one of a series', whose root has its own.
 
 Nothing here reads the clock or the file system: the same content gives the
 same bytes on every build. It is below render/ (which holds a Publication): the layers
@@ -149,7 +149,7 @@ class Publication:
         makers: dict[str, Callable[[], bytes]] = {NOJEKYLL: lambda: b""}
         for citation in self.formats:
             makers[citation.path] = functools.partial(lambda f: f.layout.join(self.texts(f)), citation)
-        if not self.volume.series:  # a volume of an archive: the archive's robots.txt, at its root, speaks for it
+        if not self.volume.series:  # a volume of a series: the series' robots.txt, at its root, speaks for it
             makers[ROBOTS_PATH] = lambda: robots_txt(self.volume)
         if self.volume.date:
             makers[FEED_PATH] = lambda: atom_feed(self.papers, self.volume) or b""  # None only without a date

@@ -32,7 +32,7 @@ class PageContext(TypedDict):
         "`short_title`, else the @proceedings' short name and year, else the title), `site.volume` (the "
         "Volume: `.number`, `.venue` — empty when it is the title —, `.place`, `.days` — the meeting's "
         'first and last days, or none —, `.editors`, `.source`), `site.series` (in a volume of an '
-        "archive: the series' title, whose home is `{{ root }}../index.html`; else empty)")]
+        "series: the series' title, whose home is `{{ root }}../index.html`; else empty)")]
     root: Annotated[str, (
         'the way back to the site\'s root from this page: `""`, `"../"`, or on `404.html` the absolute '
         'path of the site (`/repo/`). Write every link as `{{ root }}path`, so the site works from disk, '

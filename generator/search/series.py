@@ -1,5 +1,5 @@
 """One index for a whole series (issue 28): the terms of every volume's papers, cut into shards at the
-series' root, so that a query across an archive loads the few shards its words need once, not a
+series' root, so that a query across a series loads the few shards its words need once, not a
 manifest and shards from every volume.
 
 Its documents are the volumes' papers one volume after another (the series' order, newest first),

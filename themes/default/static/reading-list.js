@@ -6,7 +6,7 @@
  *
  * The list lives in this browser (localStorage), under a key named after the site's root, so that two
  * proceedings on one host (or opened from file://, where every page shares one origin) keep two lists; in
- * a series the root is the archive's, so one list holds papers of every volume. A paper is its page's
+ * a series the root is the series', so one list holds papers of every volume. A paper is its page's
  * address from that root: its slug in a volume, "<volume folder>/<slug>" in a series. Where localStorage
  * is refused (storage turned off) or holds something unreadable, the list lasts until the page is left.
  *
@@ -25,7 +25,7 @@
   "use strict";
 
   var script = document.currentScript;
-  var ROOT = new URL("../", script.src);  // the root of the site this page belongs to (a volume's, or an archive's)
+  var ROOT = new URL("../", script.src);  // the root of the site this page belongs to (a volume's, or a series')
   var PLACE = script.getAttribute("data-series") || "";
   var SERIES = PLACE !== "";
   var HOME = PLACE === "volume" ? new URL("../", ROOT) : ROOT;  // where the list and reading-list.html live
