@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from generator.model.config import Config  # noqa: E402
 from generator.model.volume import Volume  # noqa: E402
 from generator.render.glance import glance_charts, glance_files  # noqa: E402
-from generator.render.html import SiteParts, SiteRenderer  # noqa: E402
+from generator.render.html import SiteRenderer  # noqa: E402
+from generator.render.outputs import SiteParts  # noqa: E402
 from generator.render.people_topics import group_tags  # noqa: E402
 from generator.render.site_info import SiteInfo  # noqa: E402
 from generator.render.theme import Theme  # noqa: E402

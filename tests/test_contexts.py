@@ -91,7 +91,8 @@ def test_what_every_page_shares_is_what_the_page_types_declare(tmp_path):
     """The context every page shares beyond its own (the topics' and authors' addresses, the sessions' words,
     where each group's heading is) is filled from the page types' ``shows``, none of it by the renderer itself:
     a page type that declares nothing puts nothing there."""
-    from generator.render.html import PAGE_TYPES, SiteParts
+    from generator.render.outputs import SiteParts
+    from generator.render.page_types import PAGE_TYPES
     from generator.render.people_topics import group_tags
     from test_publish import published
 

@@ -19,7 +19,8 @@ from generator.model.config import Config
 from generator.model.paper import Author, Details, Paper, RenderedPaper
 from generator.model.volume import Volume
 from generator.render.glance import bar_chart, glance_files
-from generator.render.html import SiteParts, SiteRenderer
+from generator.render.html import SiteRenderer
+from generator.render.outputs import SiteParts
 from generator.render.people_topics import group_tags
 from generator.render.site_info import SiteInfo
 from generator.render.theme import Theme

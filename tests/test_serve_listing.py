@@ -21,7 +21,7 @@ from generator.pipeline.live import LiveSite
 from generator.pipeline.rendering import site_renderer
 from generator.pipeline.rendering import sync_project
 from generator.render import contents
-from generator.render.html import PAGE_TYPES, placing_fields
+from generator.render.page_types import PAGE_TYPES, placing_fields
 
 CONFIG = "title: Learning Theory 2026\npapers_per_page: 4\ndate: 2026-06-30\nbase_url: https://example.org/colt/\n"
 

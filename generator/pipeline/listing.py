@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Callable
 
 from generator.model.paper import Paper, RenderedPaper
 from generator.pipeline.rendering import site_renderer
-from generator.render.html import Output, SiteListing, SiteRenderer, placing_fields
+from generator.render.html import SiteRenderer
+from generator.render.outputs import Output, SiteListing
+from generator.render.page_types import placing_fields
 
 if TYPE_CHECKING:
     from generator.pipeline.stages import Pipeline, Run

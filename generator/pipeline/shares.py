@@ -32,7 +32,8 @@ from generator.runtime.background import Pending
 from generator.runtime.executor import Executor
 from generator.runtime.output import Staging
 from generator.publish import Publication
-from generator.render.html import Output, SiteRenderer
+from generator.render.html import SiteRenderer
+from generator.render.outputs import Output
 from generator.render.site_info import SiteInfo
 from generator.render.theme import Theme
 

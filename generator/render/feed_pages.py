@@ -16,8 +16,10 @@ from generator.model.volume import Volume
 from generator.publish.feeds import FeedOf, atom_feed, feed_path
 from generator.render.people_topics import TagPage
 
+from generator.render.outputs import Output, SiteParts
+
 if TYPE_CHECKING:
-    from generator.render.html import Output, SiteParts, SiteRenderer
+    from generator.render.html import SiteRenderer
 
 
 def has_feeds(volume: Volume) -> bool:
@@ -31,8 +33,6 @@ def page_feed(volume: Volume, page: str) -> str:
 
 def feed_outputs(renderer: SiteRenderer, parts: SiteParts) -> Iterator[Output]:
     """Each person's and topic's feed; given ``parts.only``, those that list one of those papers."""
-    from generator.render.html import Output  # the module that lists this page type
-
     volume = renderer.site.volume
     if not has_feeds(volume):
         return

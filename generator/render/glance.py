@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Callable, Iterator
 from generator.derive.charts import Count, Histogram, Tally, authors_histogram, volume_tallies
 
 if TYPE_CHECKING:
-    from generator.render.html import SiteParts, SiteRenderer
+    from generator.render.html import SiteRenderer
+    from generator.render.outputs import SiteParts
 
 GLANCE = "glance.html"
 ROW = 38  # a bar's row: its name above, the bar and its number below

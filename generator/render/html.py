@@ -8,7 +8,6 @@ from a local server and under a GitHub Pages project path.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 from urllib.parse import quote
 
@@ -22,21 +21,21 @@ from generator.text.i18n import interface
 from generator.publish import Publication, jsonld
 from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
-from generator.derive.groups import award_groups, group_index, readable_sessions
-from generator.render.contents import Contents, plan_contents
-from generator.render.glance import glance_files
+from generator.derive.groups import award_groups, group_index
 from generator.render.paginate import list_weight, paginate
 from generator.render.records import papers_json
 from generator.model.paper import RenderedPaper
 from generator.derive.people import People, Person, Rules
-from generator.render.people_topics import TagPage, author_urls, group_authors, group_tags
+from generator.render.people_topics import TagPage, group_authors, group_tags
 from generator.render.programme import Programmed, programme_files
 from generator.render.site_info import SiteInfo
-from generator.render.feed_pages import feed_outputs, page_feed
+from generator.render.feed_pages import page_feed
 from generator.publish.suggest import person_link
 from generator.render.map_view import map_context
 from generator.derive.paper_map import Placed
 from generator.render.theme import Theme
+from generator.render.outputs import Output, SiteListing, SiteParts, ids_of
+from generator.render.page_types import PAGE_TYPES, awards_and_tracks
 
 READING_LIST = "reading-list.html"
 MAP = "map.html"
@@ -45,45 +44,6 @@ AWARDS = "awards.html"
 # search form: about a kilobyte on every page of the volume. A series' own pages keep theirs inline.
 SEARCH_MESSAGES = "assets/search-messages.js"
 AUTHORS_PER_PAGE = 400  # names on each page of the author index (about 40 KB)
-
-
-@dataclass(frozen=True)
-class Output:
-    """One file of the site, rendered on demand.
-
-    ``deps`` names the papers (by id) whose content the file shows, so an
-    edit to one paper re-renders only the files that show it; ``None`` means
-    the file depends on the whole proceedings.
-    """
-
-    path: str
-    render: Callable[[], bytes]
-    deps: frozenset[str] | None = None
-    # What a template worker may render of it (pipeline/shares.py), as its page type declares: "list", a file
-    # showing papers as lists do (title, authors, links, topics; of an abstract only whether there is one and
-    # its language); "page", ``paper``'s own page; "": the build renders it.
-    share: str = ""
-    paper: RenderedPaper | None = None
-
-
-@dataclass(frozen=True)
-class SiteListing:
-    """What one listing of the site's files found: the files, the page types' files (the sitemap's), and what
-    every page may show beyond its own papers (the site, the shared context, what page types show of papers
-    they do not list): an edit that moves it moves more than the files that name the paper."""
-
-    outputs: list[Output]
-    pages: list[str]
-    context: tuple
-
-    def fingerprint(self) -> str:
-        """``context`` as one string, for the build cache's digests (pipeline/reuse.py)."""
-        site, shared, cross_page = self.context
-        return repr((site, sorted(shared.items()), cross_page))
-
-
-def _ids(papers: Iterable[RenderedPaper | None]) -> frozenset[str]:
-    return frozenset([p.paper.id for p in papers if p is not None])
 
 
 def _shows(papers: Iterable[RenderedPaper], only: frozenset[str] | None) -> bool:
@@ -183,7 +143,7 @@ class SiteRenderer:
             target = quote(f"{paper.paper.slug}.html")
             render = functools.partial(self.render, "redirect.html", "../", paper=paper, target=target,
                                        canonical=self.site.volume.absolute(paper.url) or target)
-            yield Output(path, render, _ids((paper,)))
+            yield Output(path, render, ids_of((paper,)))
 
     def fixed_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """The pages every site has once: 404.html, search.html, reading-list.html, papers.json and the
@@ -211,13 +171,13 @@ class SiteRenderer:
         ``contents.CONTENTS_PAPERS`` papers the home page's list of groups and a contents page for each group (or
         part, or run of small groups)."""
         papers, contents, only = parts.papers, parts.contents, parts.only
-        awarded, tracks = _awards_and_tracks(papers)
+        awarded, tracks = awards_and_tracks(papers)
         if not contents.split:
             index = group_index([("index.html", contents.groups)])
             yield Output("index.html", functools.partial(self.render, "index.html", "", papers=papers,
                                                           groups=contents.groups, group_index=index,
                                                           award_count=awarded, tracks=tracks,
-                                                          jsonld=jsonld.home(self.site.volume)), _ids(papers), "list")
+                                                          jsonld=jsonld.home(self.site.volume)), ids_of(papers), "list")
             return
         yield Output("index.html", functools.partial(self.render, "index.html", "", papers=(),
                                                       contents=contents.index, award_count=awarded,
@@ -230,7 +190,7 @@ class SiteRenderer:
             render = functools.partial(self.render, "contents.html", "../", groups=page.groups, papers=page.papers,
                                        previous=urls[number - 1] if number else None,
                                        next=urls[number + 1] if number + 1 < len(urls) else None)
-            yield Output(page.url, render, _ids(page.shown), "list")
+            yield Output(page.url, render, ids_of(page.shown), "list")
 
     def awards_page(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """``awards.html``: the papers with an award or a nomination (derive/groups.py); none when no paper has one."""
@@ -238,7 +198,7 @@ class SiteRenderer:
         if awards:
             listed = [paper for _, awarded in awards for paper in awarded]
             yield Output(AWARDS, functools.partial(self.render, "awards.html", "", awards=awards, papers=listed),
-                         _ids(listed))
+                         ids_of(listed))
 
     def map_page(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """``map.html``: the papers where similar ones lie close (render/map_view.py); made from the whole volume."""
@@ -254,7 +214,7 @@ class SiteRenderer:
             following = papers[index + 1] if index + 1 < len(papers) else None
             related = self.publication.related[paper.paper.id] if self.publication else ()
             render = functools.partial(self._paper_page, paper, previous, following)
-            yield Output(paper.url, render, _ids((previous, paper, following, *related)), "page", paper)
+            yield Output(paper.url, render, ids_of((previous, paper, following, *related)), "page", paper)
 
     def _pages_showing(self, papers: list[RenderedPaper], only: frozenset[str]) -> list[int]:
         """The places of the paper pages that show one of the papers ``only``: theirs, their neighbours', and
@@ -279,7 +239,7 @@ class SiteRenderer:
         if self.publication is None:
             return
         for path, held, make in reading_files(papers, self.publication, only):
-            yield Output(path, make, _ids(held) if held else None)
+            yield Output(path, make, ids_of(held) if held else None)
 
     def tag_pages(self, tag_pages: list[TagPage], only: frozenset[str] | None = None) -> Iterator[Output]:
         # The topic index shows names and counts only: a paper's text never changes it.
@@ -295,7 +255,7 @@ class SiteRenderer:
                 render = functools.partial(self.render, "tag.html", "../", tag=page.tag, papers=chunk,
                                            count=len(page.papers), pagination=pagination,
                                            feed=page_feed(self.site.volume, page.url))
-                yield Output(url, render, _ids(chunk), "list")
+                yield Output(url, render, ids_of(chunk), "list")
 
     def author_pages(self, author_pages: list[Person[RenderedPaper]],
                      only: frozenset[str] | None = None) -> Iterator[Output]:
@@ -305,7 +265,7 @@ class SiteRenderer:
         for url, chunk, pagination in paginate(author_pages, AUTHORS_PER_PAGE, "authors/index"):
             render = functools.partial(self.render, "authors.html", "../", authors=chunk, pagination=pagination,
                                        count=len(author_pages))
-            yield Output(url, render, _ids(p for page in chunk for p in page.papers), "list")
+            yield Output(url, render, ids_of(p for page in chunk for p in page.papers), "list")
         for page in author_pages:
             if not _shows(page.papers, only):
                 continue
@@ -318,7 +278,7 @@ class SiteRenderer:
                                                                      self.site.volume.absolute(url) or ""),
                                            feed=page_feed(self.site.volume, page.url),
                                            correction=person_link(page, self.people, self.site.volume))
-                yield Output(url, render, _ids(chunk), "list")
+                yield Output(url, render, ids_of(chunk), "list")
 
     def programme_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         """``programme.html`` and the calendar files (render/programme.py), when the programme has a time."""
@@ -331,114 +291,3 @@ class SiteRenderer:
     def _absolute_root(self) -> str:
         """404.html is served at any depth, so its links start from the site's path."""
         return self.config.base_path
-
-
-@dataclass(frozen=True)
-class SiteParts:
-    """What the page types are made of: the papers in proceedings order, and their topic and author pages;
-    ``only``: the papers whose files are listed (None: every file)."""
-
-    papers: list[RenderedPaper]
-    tags: list[TagPage]
-    authors: list[Person[RenderedPaper]]
-    only: frozenset[str] | None = None
-
-    @functools.cached_property
-    def contents(self) -> Contents:
-        """The volume's contents: its groups, on the home page or on pages of their own (render/contents.py)."""
-        return plan_contents(self.papers, list_weight)
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What a page type's pages show of papers they do not list: entries of the templates' shared context, and
-    what an edit that moves it must render every page again for (``SiteListing.context``)."""
-
-    shared: dict[str, Any]
-    beyond: Any
-
-
-def _awards_and_tracks(papers: list[RenderedPaper]) -> tuple[int, list[str]]:
-    """The papers with an award (the home page links awards.html), and their tracks in the order the volume
-    first names them (the home page's filter, when there are two)."""
-    awarded = sum(1 for paper in papers if paper.details.award)
-    return awarded, list(dict.fromkeys(track for paper in papers for track in paper.details.track))
-
-
-def home_shows(renderer: SiteRenderer, parts: SiteParts) -> Shown:
-    """The sessions' words and where each group's heading is (a paper's page links its sessions there), and the
-    home page's index of groups, counts and places."""
-    papers, contents = parts.papers, parts.contents
-    names = readable_sessions([name for paper in papers for name in paper.details.sessions])
-    if not contents.split:
-        index: Any = group_index([("index.html", contents.groups)])
-        links = {name: link for name, link in index if name}
-    else:
-        index = contents.index
-        links = {entry.name: entry.links[0] for entry in contents.index if entry.name}
-    return Shown({"session_names": names, "group_links": links}, (_awards_and_tracks(papers), index))
-
-
-def topics_shows(renderer: SiteRenderer, parts: SiteParts) -> Shown:
-    """Every page links a topic to its page (``tag_url``); a topic's name, as its first paper spells it, heads
-    each of its pages, those that do not list it too."""
-    return Shown({"tag_urls": {page.tag.name.casefold(): page.url for page in parts.tags}},
-                 [page.tag for page in parts.tags])
-
-
-def authors_shows(renderer: SiteRenderer, parts: SiteParts) -> Shown:
-    """Every page links an author to their page (``author_url``); nothing else of a paper it does not list."""
-    people = renderer.people or group_authors(parts.papers, renderer.rules)  # ``listing`` grouped them already
-    return Shown({"author_urls": author_urls(people)}, None)
-
-
-@dataclass(frozen=True)
-class PageType:
-    """A page type of a volume: the function listing its outputs (each naming the papers it shows, ``deps``),
-    and the fields of a paper that decide which of its files show the paper and where (``places_by``, paths
-    of ``Paper`` attributes). An edit to a paper that moves none of those fields re-renders only the files
-    that name the paper (pipeline/listing.py); one that moves one lists every file again."""
-
-    name: str
-    outputs: Callable[[SiteRenderer, SiteParts], Iterable[Output]]
-    places_by: tuple[str, ...]
-    shows: Callable[[SiteRenderer, SiteParts], Shown] | None = None  # what its pages show beyond their papers
-
-
-# The page types of a volume, in the order their outputs are listed: each takes the renderer and the
-# volume's parts and yields its outputs; given ``parts.only``, at least those whose deps name one of those
-# papers, skipping what cannot (``SiteRenderer.listing`` drops the rest). A new page type is one method
-# and one entry here.
-PAGE_TYPES: tuple[PageType, ...] = (
-    # The contents: the papers in order, under their groups, with their sessions' times and rooms and awards.
-    PageType("home", lambda renderer, parts: renderer.home_pages(parts),
-             ("order", "details.track", "details.sessions", "details.day", "details.time", "details.room",
-              "details.section", "details.award"), home_shows),
-    # A paper's own page, between its neighbours, and a redirect from each address it had (``redirect_pages``).
-    PageType("paper", lambda renderer, parts: renderer.paper_pages(parts.papers, parts.only),
-             ("slug", "old_slugs", "order")),
-    PageType("topics", lambda renderer, parts: renderer.tag_pages(parts.tags, parts.only), ("tags",), topics_shows),
-    PageType("authors", lambda renderer, parts: renderer.author_pages(parts.authors, parts.only),
-             ("details.authors",), authors_shows),
-    # A feed beside each person's and topic's page (render/feed_pages.py).
-    PageType("feeds", feed_outputs, ("tags", "details.authors")),
-    PageType("fixed", lambda renderer, parts: renderer.fixed_pages(parts.papers), ()),
-    PageType("awards", lambda renderer, parts: renderer.awards_page(parts.papers), ("details.award",)),
-    # The programme (render/programme.py) and its calendar files, when a session has a time.
-    PageType("programme", lambda renderer, parts: renderer.programme_pages(parts.papers, parts.only),
-             ("details.sessions", "details.day", "details.time", "details.room", "slug")),
-    # Every paper placed by its likeness to the others, coloured by its topic or session.
-    PageType("map", lambda renderer, parts: renderer.map_page(parts.papers), ("tags", "details.sessions")),
-    # Each paper's citations, whose key is made of where its entry came from.
-    PageType("citations", lambda renderer, parts: renderer.citation_files(parts.papers, parts.only),
-             ("source", "entry", "uid", "path")),
-    # The volume at a glance (render/glance.py): counts of every paper, so it shows every paper (made again on any
-    # edit, and at once: serve defers only the whole-volume files that are not pages).
-    PageType("glance", lambda renderer, parts: (Output(*file, _ids(parts.papers))
-                                                 for file in glance_files(renderer, parts)), ()),
-)
-
-
-def placing_fields() -> tuple[str, ...]:
-    """Every field a page type places papers by, once each, in the registry's order."""
-    return tuple(dict.fromkeys(field for page_type in PAGE_TYPES for field in page_type.places_by))

@@ -30,7 +30,8 @@ from generator.publish import jsonld
 from generator.publish.feeds import (ROBOTS_PATH, SITEMAP_PATH, atom_feed, feed_path, robots_txt, sitemap_index,
                                      sitemap_pages, sitemaps)
 from generator.render.glance import GLANCE, bar_chart
-from generator.render.html import AUTHORS_PER_PAGE, Output, SiteRenderer
+from generator.render.html import AUTHORS_PER_PAGE, SiteRenderer
+from generator.render.outputs import Output
 from generator.render.site_info import SiteInfo
 from generator.render.paginate import paginate
 from generator.render.records import json_line
@@ -104,7 +105,7 @@ def glance_page(renderer: SiteRenderer, parts: SeriesParts) -> Iterator[Output]:
 
 
 # The series' page types, in the order their outputs are listed: each takes the renderer and the series' parts
-# and yields its outputs, as a volume's PAGE_TYPES (render/html.py) do.
+# and yields its outputs, as a volume's PAGE_TYPES (render/page_types.py) do.
 SERIES_PAGE_TYPES: tuple[Callable[[SiteRenderer, SeriesParts], Iterable[Output]], ...] = (
     home_page, search_page, reading_list_page, people_pages, glance_page,
 )

@@ -1,0 +1,78 @@
+"""The site's files as the renderer lists them (``Output``, ``SiteListing``) and what the page types are made of
+(``SiteParts``, ``Shown``): the types html.py's renderer and page_types.py's registry share."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from generator.derive.people import Person
+from generator.model.paper import RenderedPaper
+from generator.render.contents import Contents, plan_contents
+from generator.render.paginate import list_weight
+from generator.render.people_topics import TagPage
+
+
+@dataclass(frozen=True)
+class Output:
+    """One file of the site, rendered on demand.
+
+    ``deps`` names the papers (by id) whose content the file shows, so an
+    edit to one paper re-renders only the files that show it; ``None`` means
+    the file depends on the whole proceedings.
+    """
+
+    path: str
+    render: Callable[[], bytes]
+    deps: frozenset[str] | None = None
+    # What a template worker may render of it (pipeline/shares.py), as its page type declares: "list", a file
+    # showing papers as lists do (title, authors, links, topics; of an abstract only whether there is one and
+    # its language); "page", ``paper``'s own page; "": the build renders it.
+    share: str = ""
+    paper: RenderedPaper | None = None
+
+
+@dataclass(frozen=True)
+class SiteListing:
+    """What one listing of the site's files found: the files, the page types' files (the sitemap's), and what
+    every page may show beyond its own papers (the site, the shared context, what page types show of papers
+    they do not list): an edit that moves it moves more than the files that name the paper."""
+
+    outputs: list[Output]
+    pages: list[str]
+    context: tuple
+
+    def fingerprint(self) -> str:
+        """``context`` as one string, for the build cache's digests (pipeline/reuse.py)."""
+        site, shared, cross_page = self.context
+        return repr((site, sorted(shared.items()), cross_page))
+
+
+@dataclass(frozen=True)
+class SiteParts:
+    """What the page types are made of: the papers in proceedings order, and their topic and author pages;
+    ``only``: the papers whose files are listed (None: every file)."""
+
+    papers: list[RenderedPaper]
+    tags: list[TagPage]
+    authors: list[Person[RenderedPaper]]
+    only: frozenset[str] | None = None
+
+    @functools.cached_property
+    def contents(self) -> Contents:
+        """The volume's contents: its groups, on the home page or on pages of their own (render/contents.py)."""
+        return plan_contents(self.papers, list_weight)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a page type's pages show of papers they do not list: entries of the templates' shared context, and
+    what an edit that moves it must render every page again for (``SiteListing.context``)."""
+
+    shared: dict[str, Any]
+    beyond: Any
+
+
+def ids_of(papers: Iterable[RenderedPaper | None]) -> frozenset[str]:
+    return frozenset([p.paper.id for p in papers if p is not None])
