@@ -18,35 +18,32 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from generator.runtime.cache import BuildCache, EntryCache
 from generator.content.changes import Kind
 from generator.render.files import last_good_pages, linked_files, static_files
-from generator.content.merge import Change
 from generator.model.config import config_digest
 from generator.model.doi import with_doi
 from generator.model.link_patterns import with_patterns
 from generator.model.paper import Paper, RenderedPaper
-from generator.derive.people_file import Rules
-from generator.content.pages import PAGES_DIR, PageDoc, front_record, read_pages, unique_papers
-from generator.content.project import Project, load_project, make_deriver, placeholder_deriver
+from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_papers
+from generator.content.project import load_project, make_deriver, placeholder_deriver
 from generator.derive.related import forget_vectors, related_ids
 from generator.derive.paper_map import paper_places
-from generator.pipeline.listing import Listing, moved_lists, site_outputs
-from generator.pipeline.rendering import (Parsed, Rendered, changed_papers, has_map, parse_page, read_again,
+from generator.pipeline.listing import moved_lists, site_outputs
+from generator.pipeline.rendering import (changed_papers, has_map, parse_page, read_again,
                                           read_programme, render_outputs, render_papers, sync_pages)
 from generator.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
-from generator.programme.model import Programme
 from generator.render.html import SiteRenderer
 from generator.runtime.executor import Executor
+from generator.pipeline.state import DEFAULT_OPTIONS, Options, Pass, Run
 from generator.pipeline.shares import ShareContext, Shares
 from generator.render.redirects import settle_old_slugs
 from generator.model.corrections import OLD_SLUGS
@@ -58,61 +55,6 @@ SAMPLE = 50  # papers whose pages ``check`` renders, to try every template with 
 
 
 @dataclass(frozen=True)
-class Options:
-    base_url: str | None = None  # instead of the config's
-    jobs: int = 0  # cores to use; 0: all
-    cache: bool = True  # reuse what an earlier build worked out (abstracts, related papers, search index)
-    series: str = ""  # the series this volume is built into (series/layout.py)
-    people: Rules = Rules()  # the series' people.yaml (series/layout.py), applied beside the volume's own
-    write_pages: bool = True  # False (check): say what the sync would change, change nothing
-    derive: bool = True  # False (check): new entries get placeholder titles, not derived ones
-    sample: bool = False  # True (check): render the templates for a sample of the papers only
-    keep: bool = False  # True (serve, check): keep every page as read, for the next pass or a later look
-    search: bool = True  # False (check): make no search index
-    # True (serve): after a small edit, the search index, the whole-volume files and related papers worked
-    # out again follow the published site in the background, so that the edited page is served at once.
-    background_search: bool = False
-
-    @property
-    def cores(self) -> int:
-        return self.jobs or os.cpu_count() or 1
-
-
-@dataclass
-class Run:
-    """What the stages made. ``serve`` keeps it between passes; a failed pass starts afresh."""
-
-    project: Project | None = None
-    changes: list[Change] = field(default_factory=list)  # what the sync did (or would do) to the pages
-    docs: dict[Path, PageDoc] | None = None  # every page on disk, read
-    parsed: dict[Path, Parsed] = field(default_factory=dict)
-    # serve: the last paper each page parsed to, which a page that stops parsing keeps standing for it
-    last_good: dict[Path, Paper] = field(default_factory=dict)
-    papers: list[Paper] = field(default_factory=list)  # the pages that parse, in proceedings order
-    rendered: list[RenderedPaper] = field(default_factory=list)
-    renders: dict[Path, Rendered] = field(default_factory=dict)  # the last rendering of each page
-    changed_ids: set[str] | None = None  # papers whose pages show something new this pass; None: all of them
-    env: object | None = None  # the compiled templates, while the theme does not change
-    related: dict[str, tuple[str, ...]] | None = None
-    shape: dict[str, frozenset[str] | None] = field(default_factory=dict)  # files and what each shows
-    listing: Listing | None = None  # what the last listing of every file found (pipeline/listing.py)
-    listed: int = 0  # files the last pass listed: every one, or those that show what an edit changed
-    files: list[str] = field(default_factory=list)  # the names the last pass published
-    programme: tuple[Programme, str] | None = None  # the volume's programme and its calendars' digest
-
-
-@dataclass
-class Pass:
-    """One run of some stages: what is known to have changed since the last pass."""
-
-    pages: set[Path] | None = None  # pages to read again; None: all of them
-    loaded: bool = False  # the project stage ran: the pages must be synced to it
-    everything: bool = False  # render every output (templates, static files or the config changed)
-    templates: bool = False  # the theme's templates changed: compile them again
-    related: dict[str, tuple[str, ...]] | None = None  # related papers worked out after the last pass (serve)
-
-
-@dataclass(frozen=True)
 class Stage:
     name: str
     run: Callable[[Pipeline], None]
@@ -120,7 +62,7 @@ class Stage:
 
 
 class Pipeline:
-    def __init__(self, content_dir: Path, sink: Sink, options: Options = Options()):
+    def __init__(self, content_dir: Path, sink: Sink, options: Options = DEFAULT_OPTIONS):
         self.content_dir = content_dir
         self.sink = sink
         self.options = options
