@@ -48,7 +48,7 @@ def page_languages(pages_dir: Path, store: BuildCache | None = None) -> dict[Pag
         votes[(source, entry) if source else name] = language
         seen[name] = record
     if cached and seen != known:
-        store.store_json(KIND, key, seen)
+        store.store_json(KIND, key, seen, plain=True)
     return votes
 
 

@@ -8,7 +8,7 @@ page with broken front matter still shows its body to the merge), and
 from __future__ import annotations
 
 import functools
-import json
+import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -352,12 +352,19 @@ def _from_known(path: Path, content_dir: Path, known: EntryCache) -> tuple[PageD
     return PageDoc(path, _plain_copy(record["meta"]), body.strip(), dict(record["lines"]), body_line), None
 
 
-def _json_safe(meta: dict[str, Any]) -> bool:
-    """Whether the front matter comes back from JSON as YAML gave it (no dates, sets, bytes or int keys)."""
-    try:
-        return bool(json.loads(json.dumps(meta, ensure_ascii=False)) == meta)
-    except (TypeError, ValueError):
-        return False
+def _json_safe(value: Any) -> bool:
+    """Whether the front matter comes back from JSON as YAML gave it: text, numbers (finite: NaN is not
+    itself, and the cache writes no infinity), true/false, null, lists and objects keyed by text; no
+    dates, sets, bytes or number keys. A walk, not a round trip through JSON: it runs for every page."""
+    if value is None or isinstance(value, (str, int)):  # bool is an int
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if type(value) is list:
+        return all(map(_json_safe, value))
+    if type(value) is dict:
+        return all(type(key) is str and _json_safe(item) for key, item in value.items())
+    return False
 
 
 def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:
