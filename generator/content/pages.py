@@ -30,6 +30,7 @@ from generator.model.corrections import CORRECTION_KEYS, OLD_SLUGS
 from generator.model.corrections_front import parse_corrections
 from generator.model.paper import DETAIL_FIELDS, DETAILS, TEXT_FIELDS, Paper
 from generator.reporter import Reporter
+from generator.text.frontfast import read_front
 from generator.text.yamlutil import as_lf, dump, load_mapping, read_utf8
 from generator import diagnostics as codes
 
@@ -96,8 +97,8 @@ def read_page(path: Path, display: Path | str | None = None) -> PageDoc:
         )
         doc.salvaged = salvage_identity(text) if opened else {}
         return doc
-    try:
-        doc.meta, doc.lines = load_mapping(front, name, ContentError, first_line=2)
+    try:  # the shape the tool writes, read without YAML's node tree (text/frontfast.py); else libyaml
+        doc.meta, doc.lines = read_front(front, first_line=2) or load_mapping(front, name, ContentError, first_line=2)
     except ContentError as exc:
         doc.error = exc
         doc.salvaged = salvage_identity(front)
