@@ -32,9 +32,9 @@ def page_languages(pages_dir: Path, store: BuildCache | None = None) -> dict[Pag
     source entry it holds (``(source, entry)``) or by its file name; from ``store`` for pages it knows."""
     if not pages_dir.is_dir():
         return {}
-    cached = store is not None and store.enabled
-    key = store.key(KIND, str(pages_dir.resolve())) if cached else ""
-    known = _known(store.load_json(KIND, key)) if cached else {}
+    cache = store if store is not None and store.enabled else None
+    key = cache.key(KIND, str(pages_dir.resolve())) if cache is not None else ""
+    known = _known(cache.load_json(KIND, key)) if cache is not None else {}
     votes: dict[PageKey, str] = {}
     seen: dict[str, list[Any]] = {}
     for name, identity in _pages(pages_dir):
@@ -47,8 +47,8 @@ def page_languages(pages_dir: Path, store: BuildCache | None = None) -> dict[Pag
         _, source, entry, language = record
         votes[(source, entry) if source else name] = language
         seen[name] = record
-    if cached and seen != known:
-        store.store_json(KIND, key, seen, plain=True)
+    if cache is not None and seen != known:
+        cache.store_json(KIND, key, seen, plain=True)
     return votes
 
 
