@@ -85,12 +85,15 @@ class LastSite:
                                              for name, identity in self.identities.items())
 
     @staticmethod
-    def save(store: BuildCache, out_dir: Path, inputs: dict[str, str]) -> None:
-        """Record the site just published: each file's inputs and identity."""
+    def save(store: BuildCache, out_dir: Path, inputs: dict[str, str],
+             kept: dict[str, list[int]] | None = None) -> None:
+        """Record the site just published: each file's inputs and identity. ``kept``: the identities of the
+        files this build hard-linked from the last site, the same inode, size and time: not asked again."""
         if not store.enabled:
             return
+        kept = kept or {}
         identities = {name: found for name in inputs
-                      if (found := _identity(os.path.join(out_dir, name))) is not None}
+                      if (found := kept.get(name) or _identity(os.path.join(out_dir, name))) is not None}
         store.store_json(KIND, _key(store, out_dir),
                          {"inputs": {name: inputs[name] for name in identities}, "identities": identities},
                          plain=True)
