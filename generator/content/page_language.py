@@ -39,12 +39,12 @@ def page_languages(pages_dir: Path, store: BuildCache | None = None) -> dict[Pag
     seen: dict[str, list[Any]] = {}
     for name, identity in _pages(pages_dir):
         record = known.get(name)
-        if record is None or record[0] != identity:
+        if record is None or record[:4] != identity:
             vote = _vote(pages_dir / name)
             if vote is None:
                 continue
-            record = [identity, *vote]
-        _, source, entry, language = record
+            record = [*identity, *vote]
+        source, entry, language = record[4:]
         votes[(source, entry) if source else name] = language
         seen[name] = record
     if cache is not None and seen != known:
@@ -84,9 +84,10 @@ def _vote(path: Path) -> tuple[str, int, str] | None:
 
 
 def _known(value: Any) -> dict[str, list[Any]]:
-    """The cache's records that have the shape this module writes; any other is read again."""
+    """The cache's records (``[inode, size, mtime, ctime, source, entry, language]`` by file name) that have
+    the shape this module writes; any other page is read again."""
     if not isinstance(value, dict):
         return {}
     return {name: record for name, record in value.items()
-            if isinstance(record, list) and len(record) == 4 and isinstance(record[0], list)
-            and isinstance(record[1], str) and isinstance(record[2], int) and isinstance(record[3], str)}
+            if type(record) is list and len(record) == 7 and type(record[4]) is str and type(record[5]) is int
+            and type(record[6]) is str}
