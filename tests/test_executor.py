@@ -49,7 +49,9 @@ def test_the_policy_splits_costly_work_sooner_than_cheap_work_and_goes_fresh_for
     assert DEFAULT.splits(Cost.HEAVY, DEFAULT.heavy_split) and not DEFAULT.splits(Cost.HEAVY, DEFAULT.heavy_split - 1)
     assert not DEFAULT.splits(Cost.LIGHT, DEFAULT.heavy_split)
     assert DEFAULT.fresh(DEFAULT.fresh_from) and not DEFAULT.fresh(DEFAULT.fresh_from - 1)
-    assert LARGE.splits(Cost.LIGHT, 1) and LARGE.fresh(1)
+    assert DEFAULT.beside(DEFAULT.beside_from) and not DEFAULT.beside(DEFAULT.beside_from - 1)
+    assert DEFAULT.beside_from < DEFAULT.fresh_from
+    assert LARGE.splits(Cost.LIGHT, 1) and LARGE.fresh(1) and LARGE.beside(1)
 
 
 def test_few_items_stay_in_this_process_and_many_are_split_over_forked_workers():
@@ -79,6 +81,22 @@ def test_a_fed_job_is_forked_for_a_small_volume_and_fresh_for_a_large_one(monkey
     assert sees and pid != os.getpid() and got == ["a!", "b!"], "a small volume's job is forked"
     sees, pid, got = Executor(2, DEFAULT).feed(_sees_mark, ["a", "b"], "?", papers=DEFAULT.fresh_from)()
     assert not sees and pid != os.getpid() and got == ["a?", "b?"], "a large volume's job holds nothing of ours"
+
+
+def test_a_fed_job_of_a_tiny_volume_runs_here_when_its_result_is_asked_for():
+    """Below ``beside_from`` papers (a handful of pages) the search index is not worth a process: it runs
+    in this one, when publish asks for it, and makes what a forked job makes."""
+    ran: list[int] = []
+
+    def job(items, suffix):
+        ran.append(os.getpid())
+        return [f"{item}{suffix}" for item in items]
+
+    pending = Executor(2, DEFAULT).feed(job, ["a", "b"], "!", papers=DEFAULT.beside_from - 1)
+    assert ran == [] and not pending.running, "nothing runs before its result is asked for"
+    assert pending() == ["a!", "b!"] and ran == [os.getpid()]
+    _, pid, got = Executor(2, DEFAULT).feed(_sees_mark, ["a"], "?", papers=DEFAULT.beside_from)()
+    assert pid != os.getpid() and got == ["a?"], "from beside_from papers it has a process of its own"
 
 
 def test_leaving_cores_to_other_work_keeps_at_least_one():

@@ -103,3 +103,36 @@ def test_the_language_vote_counts_pages_not_only_sources(tmp_path):
     again = cli("build", "--content", str(content), "--out", str(site))
     page = home(site)
     assert '<html lang="ja">' in page and "<title>Proceedings" not in page, again.stderr
+
+
+def _votes_and_reads(content: Path, monkeypatch) -> tuple[dict, list[str]]:
+    """The vote's view of the pages (content/page_language.py) and the pages it opened to get it."""
+    from generator.content import page_language
+    from generator.runtime.cache import BuildCache
+
+    opened: list[str] = []
+    real_vote = page_language._vote
+    monkeypatch.setattr(page_language, "_vote", lambda path: opened.append(path.name) or real_vote(path))
+    votes = page_language.page_languages(content / "papers", BuildCache.for_content(content))
+    monkeypatch.setattr(page_language, "_vote", real_vote)
+    return votes, opened
+
+
+def test_the_language_vote_opens_only_the_pages_that_changed_since_the_last_build(tmp_path, monkeypatch):
+    """The build cache keeps each page's vote under its identity on disk: a warm build opens no page (it
+    read 8 KB of each), an edited one is read again and its new language counts; --no-cache reads them all."""
+    from generator.content import page_language
+
+    site, _ = build(tmp_path, [JA_CSV])  # the pages are written after the vote: the next build reads them
+    content = tmp_path / "content"
+    assert cli("build", "--content", str(content), "--out", str(site)).returncode == 0
+    pages = sorted((content / "papers").glob("*.md"))
+    first, opened = _votes_and_reads(content, monkeypatch)
+    assert opened == [] and set(first.values()) == {"ja"} and len(first) == len(pages)
+    front = pages[0].read_text(encoding="utf-8").split("\n---\n")[0]
+    english = front + "\n---\n\nAn abstract in English, a long one.\n"
+    english = re.sub(r"(?m)^title:.*$", "title: A title in English", english)
+    pages[0].write_text(english, encoding="utf-8")
+    again, opened = _votes_and_reads(content, monkeypatch)
+    assert opened == [pages[0].name] and sorted(again.values()).count("") == 1
+    assert page_language.page_languages(content / "papers") == again  # without the cache: the same vote

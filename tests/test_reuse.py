@@ -140,3 +140,20 @@ def test_no_cache_renders_every_page(seed_content, tmp_path, renders):
     renders.clear()
     result = run(seed_content, tmp_path / "site", cache=False)
     assert result.kept == 0 and renders.count("paper.html") == 19
+
+
+def test_the_record_of_a_kept_site_is_the_site_on_disk_and_an_edit_in_place_is_seen(seed_content, tmp_path, renders):
+    """A file linked from the last site is recorded with the identity just compared (not asked of the disk
+    again): it must be the file's identity after the swap; and a kept file edited in place since is rendered."""
+    from generator.pipeline.reuse import LastSite
+    from generator.runtime.cache import BuildCache
+
+    site = tmp_path / "site"
+    run(seed_content, site)
+    assert run(seed_content, site).kept > 0
+    assert LastSite.load(BuildCache.for_content(seed_content), site).intact()
+    page = next((site / "papers").glob("*.html"))
+    page.write_bytes(page.read_bytes().replace(b"</body>", b"<!-- edited --></body>"))
+    renders.clear()
+    run(seed_content, site)
+    assert renders == ["paper.html"] and b"<!-- edited -->" not in page.read_bytes()

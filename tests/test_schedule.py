@@ -3,6 +3,7 @@ not by the sink."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import time
@@ -12,6 +13,7 @@ import pytest
 
 import generator.search as search_package
 from generator.pipeline import stages as pipeline
+from generator.runtime import sizes
 from generator.runtime.background import in_parallel
 from generator.runtime.executor import Executor
 from generator.commands.build import build
@@ -22,12 +24,18 @@ from generator.search import MANIFEST_JS
 from generator.pipeline.sinks import MemorySink, NullSink, StagingSink
 
 
+@pytest.fixture
+def index_beside(monkeypatch):
+    """The seed volume's index in a process of its own, as a volume of ``beside_from`` papers has it."""
+    monkeypatch.setitem(sizes.NAMED, "default", dataclasses.replace(sizes.DEFAULT, beside_from=1))
+
+
 def site_files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def test_a_build_makes_the_search_index_in_a_child_while_papers_are_related_and_pages_render(
-        seed_content, tmp_path, monkeypatch):
+        seed_content, tmp_path, monkeypatch, index_beside):
     events: list[str] = []
     real_feed, real_relate, real_render = Executor.feed, pipeline.related_ids, pipeline.render_outputs
     pid_file = tmp_path / "index-pid"
@@ -51,7 +59,7 @@ def test_a_build_makes_the_search_index_in_a_child_while_papers_are_related_and_
     assert (tmp_path / "site" / MANIFEST_JS).stat().st_size > 0
 
 
-def test_papers_are_related_on_the_cores_the_index_child_leaves(seed_content, tmp_path, monkeypatch):
+def test_papers_are_related_on_the_cores_the_index_child_leaves(seed_content, tmp_path, monkeypatch, index_beside):
     """Two cores, the index made in a child: related papers on one; the index from the cache: on two."""
     real_feed, real_relate = Executor.feed, pipeline.related_ids
     jobs: list[int] = []
@@ -93,7 +101,8 @@ def test_check_makes_no_search_index(seed_content):
     assert MANIFEST_JS in files(Options(cache=False))
 
 
-def test_a_failed_stage_stops_the_index_child_before_the_staging_folder_goes(seed_content, tmp_path, monkeypatch):
+def test_a_failed_stage_stops_the_index_child_before_the_staging_folder_goes(seed_content, tmp_path, monkeypatch,
+                                                                          index_beside):
     started: list = []
     real_feed = Executor.feed
 

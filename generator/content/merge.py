@@ -132,6 +132,7 @@ class _Sync:
         self.derived: dict[int, Derived] = {}  # id(entry) → its derived title and tags
         self.refreshes: dict[int, tuple[bool, bool]] = {}  # id(entry) → refresh its title, its tags
         self.unreadable: list[PageDoc] = []  # pages that cannot be read and were matched to no entry
+        self._metadata: dict[int, str] = {}  # id(entry) → metadata_digest, asked for twice a page
 
     def run(self, sources: list[SourceList]) -> SyncPlan:
         entries = _in_proceedings_order(sources)
@@ -155,6 +156,12 @@ class _Sync:
             self._retire(doc)
         self.plan.changes.sort(key=lambda c: (c.action, c.path.name))
         return self.plan
+
+    def _metadata_digest(self, entry: Entry) -> str:
+        found = self._metadata.get(id(entry))
+        if found is None:
+            found = self._metadata[id(entry)] = metadata_digest(entry)
+        return found
 
     # -- matching ---------------------------------------------------------
 
@@ -183,8 +190,8 @@ class _Sync:
         meta.update({"order": self.order[id(entry)], "source": entry.source, "entry": entry.index})
         generated = Fingerprints(entry_digest(entry), digest(title), digest(list(derived.tags)), digest(entry.text),
                                  self.tags_version)
-        if metadata_digest(entry) != NO_METADATA:
-            generated.meta, generated.details = metadata_digest(entry), details_digest(meta)
+        if self._metadata_digest(entry) != NO_METADATA:
+            generated.meta, generated.details = self._metadata_digest(entry), details_digest(meta)
         meta["generated"] = generated.as_dict()
         meta = _in_page_order(meta)
         self.next_id += 1
@@ -224,7 +231,7 @@ class _Sync:
                                 "was edited by hand: kept the page's abstract", codes.MERGE_KEPT_EDIT, entry.uid,
                            "abstract")
             gen.text = entry_digest(entry)
-        if (gen.meta or NO_METADATA) != metadata_digest(entry):
+        if (gen.meta or NO_METADATA) != self._metadata_digest(entry):
             self._refresh_details(doc, meta, gen, entry, notes)
         self._regenerate(meta, gen, entry, refresh_title, refresh_tags, notes)
         keep_old_slug(doc, meta, gen, notes)
@@ -242,14 +249,14 @@ class _Sync:
     def _keep_edited_title(self, doc: PageDoc, gen: Fingerprints, entry: Entry) -> None:
         """The source gives a title and says something new, but a person's title stays: say so."""
         title = doc.meta.get("title")
-        if entry.title and entry.title != title and (gen.meta or NO_METADATA) != metadata_digest(entry):
+        if entry.title and entry.title != title and (gen.meta or NO_METADATA) != self._metadata_digest(entry):
             self._warn(doc, f"entry {entry.index} of {entry.source} changed, but the page's title was edited "
                             f"by hand: kept it (the source's title is “{entry.title}”)", codes.MERGE_KEPT_EDIT,
                        entry.uid, "title")
 
     def _refresh_details(self, doc: PageDoc, meta: dict, gen: Fingerprints, entry: Entry, notes: list[str]) -> None:
         """The source's authors, links… changed: take them, unless a person edited the page's."""
-        gen.meta = metadata_digest(entry)
+        gen.meta = self._metadata_digest(entry)
         if entry.uid and meta.get("uid") != entry.uid:
             meta["uid"] = entry.uid
             notes.append("uid")
@@ -268,7 +275,7 @@ class _Sync:
 
     def _refreshes(self, meta: dict, gen: Fingerprints, entry: Entry) -> tuple[bool, bool]:
         """Whether the title and the tags are the tool's and due for a refresh."""
-        entry_changed = gen.text != entry_digest(entry) or (gen.meta or NO_METADATA) != metadata_digest(entry)
+        entry_changed = gen.text != entry_digest(entry) or (gen.meta or NO_METADATA) != self._metadata_digest(entry)
         title_owned = digest(meta.get("title", "")) == gen.title
         tags_owned = digest(meta.get("tags") or []) == gen.tags
         return (title_owned and entry_changed,

@@ -8,7 +8,7 @@ page with broken front matter still shows its body to the merge), and
 from __future__ import annotations
 
 import functools
-import json
+import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -30,6 +30,7 @@ from generator.model.corrections import CORRECTION_KEYS, OLD_SLUGS
 from generator.model.corrections_front import parse_corrections
 from generator.model.paper import DETAIL_FIELDS, DETAILS, TEXT_FIELDS, Paper
 from generator.reporter import Reporter
+from generator.text.frontfast import read_front
 from generator.text.yamlutil import as_lf, dump, load_mapping, read_utf8
 from generator import diagnostics as codes
 
@@ -96,8 +97,8 @@ def read_page(path: Path, display: Path | str | None = None) -> PageDoc:
         )
         doc.salvaged = salvage_identity(text) if opened else {}
         return doc
-    try:
-        doc.meta, doc.lines = load_mapping(front, name, ContentError, first_line=2)
+    try:  # the shape the tool writes, read without YAML's node tree (text/frontfast.py); else libyaml
+        doc.meta, doc.lines = read_front(front, first_line=2) or load_mapping(front, name, ContentError, first_line=2)
     except ContentError as exc:
         doc.error = exc
         doc.salvaged = salvage_identity(front)
@@ -352,12 +353,19 @@ def _from_known(path: Path, content_dir: Path, known: EntryCache) -> tuple[PageD
     return PageDoc(path, _plain_copy(record["meta"]), body.strip(), dict(record["lines"]), body_line), None
 
 
-def _json_safe(meta: dict[str, Any]) -> bool:
-    """Whether the front matter comes back from JSON as YAML gave it (no dates, sets, bytes or int keys)."""
-    try:
-        return bool(json.loads(json.dumps(meta, ensure_ascii=False)) == meta)
-    except (TypeError, ValueError):
-        return False
+def _json_safe(value: Any) -> bool:
+    """Whether the front matter comes back from JSON as YAML gave it: text, numbers (finite: NaN is not
+    itself, and the cache writes no infinity), true/false, null, lists and objects keyed by text; no
+    dates, sets, bytes or number keys. A walk, not a round trip through JSON: it runs for every page."""
+    if value is None or isinstance(value, (str, int)):  # bool is an int
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if type(value) is list:
+        return all(map(_json_safe, value))
+    if type(value) is dict:
+        return all(type(key) is str and _json_safe(item) for key, item in value.items())
+    return False
 
 
 def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:

@@ -7,7 +7,6 @@ the config's macros make. Made once per run by the pipeline's first stage;
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -20,12 +19,13 @@ from generator.runtime.cache import BuildCache, EntryCache, digest
 from generator.runtime.sizes import Cost
 from generator.model.config import CONFIG_NAME, Config, load_config
 from generator.text.i18n import LANGUAGE_OF_SCRIPT
-from generator.text.cjk import written_language
+from generator.text.cjk import language_of, majority_language
 from generator.errors import ContentError
 from generator.latex import AbstractRenderer, RenderedAbstract
 from generator.content.merge import Derived, Deriver
 from generator.model.paper import Entry, SourceList
-from generator.content.pages import PAGES_DIR, is_page
+from generator.content.page_language import page_languages
+from generator.content.pages import PAGES_DIR
 from generator.reporter import Reporter
 from generator.sources import READERS, find_sources, links_out, read_source
 from generator.sources.duplicates import drop_duplicates
@@ -94,7 +94,7 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     sources, repeats = drop_duplicates(sources)
     for diagnostic in repeats:
         reporter.report(diagnostic)
-    config = with_papers_language(config, sources, reporter, content_dir)
+    config = with_papers_language(config, sources, reporter, content_dir, store)
     people = load_rules(content_dir, reporter.warn) if content_dir.is_dir() else Rules()
     taxonomy = load_taxonomy(content_dir)
     # The taxonomy's tags of each entry, kept by the build cache: an unchanged volume is not tagged again.
@@ -125,48 +125,23 @@ class _RememberedTopics:
 
 
 def with_papers_language(config: Config, sources: list[SourceList], reporter: Reporter,
-                         content_dir: Path | None = None) -> Config:
+                         content_dir: Path | None = None, store: BuildCache | None = None) -> Config:
     """A config that names no ``language``, for a volume whose papers are mostly Japanese or Chinese: that
     language, so that the interface and the default title are in it (NLP2024's papers under 論文一覧, 論文集).
     The papers are the pages (a hand-written page, or one whose source is gone, counts as any other) and the
     sources' entries that no page holds yet."""
     if config.language_given:
         return config
-    pages = _page_texts(content_dir / PAGES_DIR) if content_dir is not None else {}
-    written = written_language([*pages.values(), *(f"{entry.title}\n{entry.text}" for source in sources
-                                                   for entry in source.entries
-                                                   if (entry.source, entry.index) not in pages)])
+    pages = page_languages(content_dir / PAGES_DIR, store) if content_dir is not None else {}
+    entries = (f"{entry.title}\n{entry.text}" for source in sources for entry in source.entries
+               if (entry.source, entry.index) not in pages)
+    written = majority_language([*pages.values(), *map(language_of, entries)])
     language = LANGUAGE_OF_SCRIPT.get(written)
     if language is None:
         return config
     reporter.info(f"language: most papers are written in {Locale.parse(written).english_name}, so the pages speak "
                   f"it (`language: {language}`); `language: en` in {CONFIG_NAME} keeps them in English")
     return replace(config, language=language)
-
-
-_PAGE_HEAD = 8192  # of a page, what the vote reads: its title and the start of its abstract
-_SOURCE_LINE = re.compile(r"^source:[ \t]*['\"]?([^'\"\n]+?)['\"]?[ \t]*$", re.MULTILINE)
-_TITLE_LINE = re.compile(r"^title:[ \t]*(.*)$", re.MULTILINE)
-_ENTRY_LINE = re.compile(r"^entry:[ \t]*(\d+)[ \t]*$", re.MULTILINE)
-
-
-def _page_texts(pages_dir: Path) -> dict[tuple[str, int] | str, str]:
-    """Each page's text (its head), keyed by the source entry it holds (``(source, entry)``), or by its file
-    name when it holds none."""
-    texts: dict[tuple[str, int] | str, str] = {}
-    for path in sorted(pages_dir.glob("*.md")) if pages_dir.is_dir() else ():
-        if not is_page(pages_dir.parent, path):  # a FIFO, a folder, a link out: the build reads none of them
-            continue
-        try:
-            with path.open("rb") as handle:
-                text = handle.read(_PAGE_HEAD).decode("utf-8", "ignore")
-        except OSError:
-            continue
-        head, _, body = text.partition("\n---\n")
-        source, entry, title = _SOURCE_LINE.search(head), _ENTRY_LINE.search(head), _TITLE_LINE.search(head)
-        key = (source.group(1), int(entry.group(1))) if source and entry else path.name
-        texts[key] = f"{title.group(1) if title else ''}\n{body}"  # the keys' Latin letters are no vote
-    return texts
 
 
 def report_links_out(content_dir: Path, reporter: Reporter) -> None:

@@ -77,28 +77,33 @@ class LastSite:
         """Whether the site's file ``name`` was made from these inputs and has not been touched since."""
         if self.inputs.get(name) != inputs:
             return False
-        return _identity(self.out_dir / name) == self.identities.get(name)
+        return _identity(os.path.join(self.out_dir, name)) == self.identities.get(name)
 
     def intact(self) -> bool:
         """Whether every file recorded is on disk as the build that recorded it left it."""
-        return bool(self.identities) and all(_identity(self.out_dir / name) == identity
+        return bool(self.identities) and all(_identity(os.path.join(self.out_dir, name)) == identity
                                              for name, identity in self.identities.items())
 
     @staticmethod
-    def save(store: BuildCache, out_dir: Path, inputs: dict[str, str]) -> None:
-        """Record the site just published: each file's inputs and identity."""
+    def save(store: BuildCache, out_dir: Path, inputs: dict[str, str],
+             kept: dict[str, list[int]] | None = None) -> None:
+        """Record the site just published: each file's inputs and identity. ``kept``: the identities of the
+        files this build hard-linked from the last site, the same inode, size and time: not asked again."""
         if not store.enabled:
             return
-        identities = {name: found for name in inputs if (found := _identity(out_dir / name)) is not None}
+        kept = kept or {}
+        identities = {name: found for name in inputs
+                      if (found := kept.get(name) or _identity(os.path.join(out_dir, name))) is not None}
         store.store_json(KIND, _key(store, out_dir),
-                         {"inputs": {name: inputs[name] for name in identities}, "identities": identities})
+                         {"inputs": {name: inputs[name] for name in identities}, "identities": identities},
+                         plain=True)
 
 
 def _key(store: BuildCache, out_dir: Path) -> str:
     return store.key(KIND, str(out_dir.resolve()))
 
 
-def _identity(path: Path) -> list[int] | None:
+def _identity(path: str) -> list[int] | None:
     try:
         info = os.lstat(path)
     except OSError:

@@ -88,6 +88,7 @@ class StagingSink(Sink):
         self.kept = 0  # files of the last site kept by this build, not rendered again
         self.rendered = 0  # files this build rendered (every one without the cache)
         self._record: tuple[BuildCache, dict[str, str]] | None = None  # the inputs to record once published
+        self._kept: dict[str, list[int]] = {}  # the files linked from the last site: their identities
 
     def prepare(self, content_dir: Path) -> None:
         if self.within is None:  # a site's builder checks its own folder
@@ -99,7 +100,7 @@ class StagingSink(Sink):
 
     @contextlib.contextmanager
     def session(self, reporter: Reporter) -> Iterator[None]:
-        self._record, self.kept, self.rendered = None, 0, 0
+        self._record, self._kept, self.kept, self.rendered = None, {}, 0, 0
         if self.within is not None:
             self.staging = self.within
             try:
@@ -125,6 +126,9 @@ class StagingSink(Sink):
         self._record = (store, inputs)
         render = [o for o in outputs if not (last.unchanged(o.path, inputs[o.path]) and self.staging.link(o.path))]
         self.kept, self.rendered = len(outputs) - len(render), len(render)
+        rendered = {o.path for o in render}
+        # A file linked keeps its inode, size and time: its identity is the one just compared.
+        self._kept = {o.path: last.identities[o.path] for o in outputs if o.path not in rendered}
         return render
 
     def write(self, name: str, data: bytes) -> None:
@@ -153,8 +157,8 @@ class StagingSink(Sink):
     def record(self) -> None:
         """Keep each published file's inputs and identity, for the next build to compare with."""
         if self._record is not None:
-            LastSite.save(self._record[0], self.out_dir, self._record[1])
-            self._record = None
+            LastSite.save(self._record[0], self.out_dir, self._record[1], self._kept)
+            self._record, self._kept = None, {}
 
     def add(self, files: dict[str, bytes], gone: Iterable[str] = ()) -> None:
         with output_lock(self.out_dir):  # not while another build swaps the folder

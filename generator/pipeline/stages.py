@@ -135,7 +135,7 @@ def pages_stage(p: Pipeline) -> None:
     # Parsed front matter by the digest of its text, when every page is read (its entry then keeps what this
     # pass read and wrote; serve reading one edited page leaves it as it is).
     every = state.docs is None or p.now.pages is None
-    known = EntryCache(p.store, "front-matter") if every and p.store.enabled else None
+    known = EntryCache(p.store, "front-matter", plain=True) if every and p.store.enabled else None
     if every:
         docs = p.timed("read pages", read_pages, p.content_dir, executor, known=known)
     else:

@@ -83,7 +83,10 @@ class Executor:
         """``job(iterator of items, *args)`` started beside the render stage of a volume of ``papers``
         papers: in a fresh process sent only the items (which must pickle, as must ``job``, a module-level
         function, and ``args``; the first ``now`` before this returns) when the policy says so, else
-        forked, or on one core when its result is asked for."""
+        forked; on one core, or for a volume too small for a process of its own, here when its result is
+        asked for."""
+        if not self.policy.beside(papers):
+            return Pending(lambda: job(iter(items), *args))
         if self.fresh(papers):
             return in_fresh_process(job, items, *args, now=now)
         return self.start(lambda: job(iter(items), *args))

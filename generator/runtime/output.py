@@ -79,6 +79,8 @@ class Staging:
     def __init__(self, out_dir: Path, path: Path | None = None):
         self.out_dir = out_dir
         self.path = path or _sibling(out_dir, "staging")
+        # A warm build links thousands of unchanged files: their folders are made once, not asked for per file.
+        self._folders: set[str] = set()
 
     def part(self, prefix: str) -> Staging:
         """The staging of one volume of a series: its files under ``prefix/``, swapped in with the whole
@@ -112,7 +114,16 @@ class Staging:
 
     def link(self, name: str) -> bool:
         """Take the current site's file as it is (False: it could not be linked, and must be written)."""
-        return _link(self.out_dir / name, self.path / name)
+        target = os.path.join(self.path, name)  # plain strings: a Path per file costs more than the link
+        folder = os.path.dirname(target)
+        try:
+            if folder not in self._folders:
+                os.makedirs(folder, exist_ok=True)
+                self._folders.add(folder)
+            os.link(os.path.join(self.out_dir, name), target)
+            return True
+        except OSError:
+            return False  # another file system, or links not allowed: write a copy
 
     def copy(self, name: str, source: Path) -> None:
         _copy(source, self.path / name)

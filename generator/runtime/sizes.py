@@ -40,10 +40,18 @@ class SizePolicy:
     # copied and counted twice. A fresh process costs a fork server and sending the items, which a
     # small volume does not earn back.
     fresh_from: int = 20_000
+    # Papers from which a job beside the render stage (the search index) gets a process of its own at all.
+    # Below, it runs in this process when its result is asked for: a tiny volume's index takes less than
+    # forking this process and sending its result back, and a busy machine has no idle core to give it.
+    beside_from: int = 100
 
     def splits(self, cost: Cost, items: int) -> bool:
         """Whether ``items`` items of work of this cost are worth workers of their own."""
         return items >= (self.heavy_split if cost is Cost.HEAVY else self.light_split)
+
+    def beside(self, papers: int) -> bool:
+        """Whether a job beside the render stage of a volume of ``papers`` papers gets its own process."""
+        return papers >= self.beside_from
 
     def fresh(self, papers: int) -> bool:
         """Whether jobs beside the render stage of a volume of ``papers`` papers are fresh processes."""
@@ -52,7 +60,7 @@ class SizePolicy:
 
 DEFAULT = SizePolicy()
 # Every volume as a large one: work is split and its jobs are fresh processes from a single item.
-LARGE = SizePolicy(heavy_split=1, light_split=1, fresh_from=1)
+LARGE = SizePolicy(heavy_split=1, light_split=1, fresh_from=1, beside_from=1)
 NAMED = {"default": DEFAULT, "large": LARGE}
 
 

@@ -77,10 +77,15 @@ def language_of(text: str) -> str:
 def written_language(texts: Iterable[str]) -> str:
     """``zh``, ``ja`` or ``ko`` when more than half of ``texts`` (a volume's papers) are written in it
     (``language_of``), else ""."""
+    return majority_language(map(language_of, texts))
+
+
+def majority_language(languages: Iterable[str]) -> str:
+    """The language more than half of ``languages`` (each ``language_of`` a paper, "" unknown) are in, else ""."""
     found, total = Counter[str](), 0
-    for text in texts:
+    for language in languages:
         total += 1
-        found[language_of(text)] += 1
+        found[language] += 1
     language, count = max(((name, n) for name, n in found.items() if name), key=lambda pair: pair[1], default=("", 0))
     return language if count * 2 > total else ""
 
