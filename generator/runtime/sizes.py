@@ -40,10 +40,18 @@ class SizePolicy:
     # copied and counted twice. A fresh process costs a fork server and sending the items, which a
     # small volume does not earn back.
     fresh_from: int = 20_000
+    # Chunks per worker that split work is cut into, each claimed by whichever process frees up first:
+    # enough that the last chunk is short (no process waits long on another), few enough that claiming
+    # one (a shared counter's lock) costs nothing beside it.
+    claims: int = 32
 
     def splits(self, cost: Cost, items: int) -> bool:
         """Whether ``items`` items of work of this cost are worth workers of their own."""
         return items >= (self.heavy_split if cost is Cost.HEAVY else self.light_split)
+
+    def chunk(self, items: int, workers: int) -> int:
+        """Items in each chunk that ``items`` items split over ``workers`` processes are claimed by."""
+        return max(1, -(-items // (workers * self.claims)))
 
     def fresh(self, papers: int) -> bool:
         """Whether jobs beside the render stage of a volume of ``papers`` papers are fresh processes."""
