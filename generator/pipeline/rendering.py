@@ -190,7 +190,8 @@ def has_map(project: Project, papers: Sequence[RenderedPaper]) -> bool:
 
 def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Executor = INLINE,
                    shares: Shares | None = None) -> list[str]:
-    """Render every output into the sink, by the ``executor`` when the sink takes files from workers.
+    """Render every output into the sink, by the ``executor`` when the sink takes files from workers; the
+    files' names. ``outputs`` is emptied: each output is let go once rendered.
 
     The files made from the whole volume (deps None: the .bib, feed, sitemap, papers.json)
     come first, in this process, while the workers claim chunks of the others; then this process
@@ -198,9 +199,10 @@ def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Exec
     are fresh processes sent only what they render (pipeline/shares.py), else forked.
     """
     whole = [output for output in outputs if output.deps is None]
-    ordered = whole + [output for output in outputs if output.deps is not None]
-    workers = executor.workers(Cost.HEAVY, len(ordered)) if sink.parallel else 1
+    rest = [output for output in outputs if output.deps is not None]
+    workers = executor.workers(Cost.HEAVY, len(outputs)) if sink.parallel else 1
     progress = functools.partial(reporter.progress, "render templates")
+    outputs.clear()  # each output is let go once rendered: a large volume's are much memory
 
     def render_chunk(chunk: list) -> list[str]:
         for output in chunk:
@@ -208,16 +210,20 @@ def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Exec
         return [output.path for output in chunk]
 
     if workers < 2:
-        return INLINE.map(render_chunk, ordered, Cost.HEAVY, progress)  # all of it in this process
+        return INLINE.map(render_chunk, whole + rest, Cost.HEAVY, progress)  # all of it in this process
     if shares is not None:
-        return shares.render(ordered, render_chunk, workers - 1, executor, progress)
+        return shares.render(whole + rest, render_chunk, workers - 1, executor, progress)
     # The whole-volume files in this process, while the workers claim the others' chunks; then it claims too.
-    rest = ordered[len(whole):]
     size = executor.policy.chunk(len(rest), workers)
     chunks = [rest[i : i + size] for i in range(0, len(rest), size)]
+    del rest
     first: list[str] = []
-    claimed = executor.claimed(render_chunk, chunks, workers, progress,
-                               before=lambda: first.extend(render_chunk(whole)))
+
+    def before() -> None:
+        first.extend(render_chunk(whole))
+        whole.clear()
+
+    claimed = executor.claimed(render_chunk, chunks, workers, progress, before=before)
     return first + [name for names in claimed for name in names]
 
 

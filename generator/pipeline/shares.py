@@ -21,6 +21,7 @@ whole volume, the abstracts' and the reading list's blocks, redirects; then it c
 
 from __future__ import annotations
 
+import collections
 import functools
 import io
 import threading
@@ -67,9 +68,10 @@ class Shares:
 
     def render(self, outputs: list[Output], render: Callable[[list[Output]], list[str]], workers: int,
                executor: Executor, progress: Callable[[int, int], None] | None = None) -> list[str]:
-        """``outputs`` rendered by ``render`` (into the staging folder; their names back): those only the
-        build may render by the build, first; the others — every list, the paper pages — in batches
-        that the build and the ``executor``'s fresh workers each claim as they free up."""
+        """``outputs`` rendered by ``render`` (into the staging folder; their names back, in their order): those
+        only the build may render by the build, first; the others — every list, the paper pages — in batches
+        that the build and the ``executor``'s fresh workers each claim as they free up. ``outputs`` is emptied
+        and each batch let go once rendered: a large volume's outputs are much memory."""
         number = {id(paper): index for index, paper in enumerate(self.papers)}
         own: list[Output] = []
         lists: list[Output] = []
@@ -77,25 +79,31 @@ class Shares:
         for output in outputs:
             kind = self._kind(output, number)
             (own if kind is None else lists if kind == "list" else pages).append(output)
+        total = len(outputs)
+        outputs.clear()
         shared = lists + pages  # the lists first: the longest to render, claimed while the build renders its own
+        del lists, pages
         batches = _Batches([shared[i:i + CLAIM_BATCH] for i in range(0, len(shared), CLAIM_BATCH)])
+        del shared
         pickled = map(functools.partial(self._pickled, number=number), batches)
         pendings = [executor.feed(render_share, self._papers(), self.context, papers=len(self.papers),
                                   now=len(self.papers) + 1,  # the papers, before this process renders
-                                  claims=pickled) for _ in range(workers if shared else 0)]
+                                  claims=pickled) for _ in range(workers if batches.total else 0)]
+        done: list[tuple[int, list[str]]] = []
         try:
             names = render(own)
-            for batch in batches:
-                names += render(batch)
+            own.clear()
+            for index, batch in batches:
+                done.append((index, render(batch)))
                 if progress is not None:
-                    progress(min(len(own) + batches.claimed * CLAIM_BATCH, len(outputs)), len(outputs))
+                    progress(min(len(names) + batches.claimed * CLAIM_BATCH, total), total)
         except BaseException:
             for pending in pendings:
                 pending.cancel()
             raise
-        names += [name for pending in pendings for name in pending()]
-        order = {output.path: index for index, output in enumerate(outputs)}
-        return sorted(names, key=order.__getitem__)  # in the outputs' order, whoever rendered which
+        for pending in pendings:
+            done += pending()
+        return names + [name for _, batch_names in sorted(done) for name in batch_names]
 
     @staticmethod
     def _kind(output: Output, number: dict[int, int]) -> str | None:
@@ -111,30 +119,34 @@ class Shares:
         yield from self.papers
         yield _START_OUTPUTS
 
-    def _pickled(self, batch: list[Output], number: dict[int, int]) -> bytes:
-        """A batch of outputs as a worker is sent it: the renderer's own calls, each paper by its number."""
+    def _pickled(self, claimed: tuple[int, list[Output]], number: dict[int, int]) -> bytes:
+        """A batch of outputs as a worker is sent it: its number, and the renderer's own calls, each paper by
+        its number in the volume."""
+        index, batch = claimed
         data = io.BytesIO()
-        _Outgoing(data, self.renderer, number).dump([(output.path, output.render) for output in batch])
+        _Outgoing(data, self.renderer, number).dump((index, [(output.path, output.render) for output in batch]))
         return data.getvalue()
 
 
 class _Batches:
-    """The batches of outputs, each handed out once, to the build's own loop or to the thread that
-    feeds a worker, whichever asks first (safe to iterate from both threads)."""
+    """The batches of outputs, each handed out once with its number, to the build's own loop or to the thread
+    that feeds a worker, whichever asks first (safe to iterate from both threads); none kept once handed out."""
 
     def __init__(self, batches: list[list[Output]]) -> None:
-        self._batches = iter(batches)
+        self._batches = collections.deque(enumerate(batches))
         self._lock = threading.Lock()
+        self.total = len(batches)
         self.claimed = 0
 
-    def __iter__(self) -> Iterator[list[Output]]:
+    def __iter__(self) -> Iterator[tuple[int, list[Output]]]:
         return self
 
-    def __next__(self) -> list[Output]:
+    def __next__(self) -> tuple[int, list[Output]]:
         with self._lock:
-            batch = next(self._batches)  # StopIteration: none left
+            if not self._batches:
+                raise StopIteration
             self.claimed += 1
-            return batch
+            return self._batches.popleft()
 
 
 class _Outgoing(pickle.Pickler):
@@ -161,8 +173,9 @@ class _Incoming(pickle.Unpickler):
         return self._renderer if pid == "r" else self._papers[pid]
 
 
-def render_share(items: Iterator, context: ShareContext) -> list[str]:
-    """A worker: the papers, then its outputs rendered and written into the staging folder; their names."""
+def render_share(items: Iterator, context: ShareContext) -> list[tuple[int, list[str]]]:
+    """A worker: the papers, then batches of outputs rendered and written into the staging folder; each
+    batch's number and its files' names."""
     papers = []
     for item in items:
         if isinstance(item, str) and item == _START_OUTPUTS:
@@ -171,9 +184,12 @@ def render_share(items: Iterator, context: ShareContext) -> list[str]:
     publication = Publication(papers, context.site.volume, context.config.macros, related=context.related)
     renderer = SiteRenderer(Theme.for_content(context.content_dir), context.config, context.site,
                             publication=publication, shared=context.shared)
-    names = []
+    done = []
     for data in items:
-        for path, render in _Incoming(io.BytesIO(data), renderer, papers).load():
+        index, batch = _Incoming(io.BytesIO(data), renderer, papers).load()
+        names = []
+        for path, render in batch:
             context.staging.write(path, render())
             names.append(path)
-    return names
+        done.append((index, names))
+    return done

@@ -74,7 +74,7 @@ class Executor:
         """``func`` over each chunk, by ``workers`` processes (this one and forked ones) that each claim the
         next chunk as it frees up; the results in the chunks' order. ``before`` runs in this process once
         the workers are started, before it claims any chunk (work only this process may do: they claim the
-        chunks meanwhile)."""
+        chunks meanwhile). Each chunk is emptied in ``chunks`` once done."""
         if workers < 2 or self.cores < 2:
             if before is not None:
                 before()
@@ -138,6 +138,7 @@ def _claim(func: Callable[[list[T]], U], chunks: list[list[T]], claims: Claims,
     done = []
     for number in claims:
         done.append((number, func(chunks[number])))
+        chunks[number] = []  # its items let go (in this process; each worker holds its own copy)
         if progress is not None:
             progress()
     return done
