@@ -4,11 +4,14 @@ starts a process or compares a size."""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import os
 import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from conftest import REPO, copy_content
 from generator.commands.build import build
 from generator.reporter import Reporter
 from generator.errors import ProceedingsError
+from generator.runtime import background
 from generator.runtime import executor as executor_module
 from generator.runtime import sizes
 from generator.runtime.executor import Executor
@@ -54,12 +58,17 @@ def test_the_policy_splits_costly_work_sooner_than_cheap_work_and_goes_fresh_for
     assert LARGE.splits(Cost.LIGHT, 1) and LARGE.fresh(1) and LARGE.beside(1)
 
 
+def _slow_pids(items: list[int]) -> list[int]:
+    time.sleep(0.01)  # a chunk takes long enough that the forked worker claims its share
+    return _pids(items)
+
+
 def test_few_items_stay_in_this_process_and_many_are_split_over_forked_workers():
     here = os.getpid()
     items = list(range(DEFAULT.heavy_split - 1))
-    assert set(Executor(2, DEFAULT).map(_pids, items, Cost.HEAVY)) == {here}
-    split = Executor(2, DEFAULT).map(_pids, list(range(DEFAULT.heavy_split)), Cost.HEAVY)
-    assert len(split) == DEFAULT.heavy_split and split[0] == here and len(set(split)) == 2
+    assert set(Executor(2, DEFAULT).map(_slow_pids, items, Cost.HEAVY)) == {here}
+    split = Executor(2, DEFAULT).map(_slow_pids, list(range(DEFAULT.heavy_split)), Cost.HEAVY)
+    assert len(split) == DEFAULT.heavy_split and here in split and len(set(split)) == 2
     # The order of the items is kept across the shares.
     assert Executor(2, LARGE).map(lambda share: [n * 2 for n in share], list(range(9)), Cost.LIGHT) == \
         [n * 2 for n in range(9)]
@@ -117,10 +126,10 @@ def test_a_large_volumes_paths_make_the_bytes_one_process_makes(tmp_path, monkey
     fresh: list[str] = []  # the jobs it started in fresh processes
     real_map, real_fresh = Executor.map, executor_module.in_fresh_process
 
-    def mapped(self, func, items, cost):
+    def mapped(self, func, items, cost, *rest):
         if self.workers(cost, len(items)) > 1:
             split.append(func.__name__)
-        return real_map(self, func, items, cost)
+        return real_map(self, func, items, cost, *rest)
 
     def started(job, *args, **kwargs):
         fresh.append(job.__name__)
@@ -191,3 +200,74 @@ def test_no_module_but_the_executor_starts_a_process_or_holds_a_size_threshold()
         text = path.read_text(encoding="utf-8")
         assert not starts.search(text), f"{path.relative_to(REPO)} starts a process itself"
         assert not threshold.search(text), f"{path.relative_to(REPO)} holds a size threshold of its own"
+
+
+# -- work that balances itself ------------------------------------------------------------
+
+def _stalls_first_in_a_worker(parent: int, chunk: list[int]) -> list[tuple[int, int]]:
+    """Each item with the process that did it; a forked worker's first chunk stalls (a page that takes long)."""
+    if os.getpid() != parent and not hasattr(_stalls_first_in_a_worker, "stalled"):
+        _stalls_first_in_a_worker.stalled = True  # type: ignore[attr-defined]
+        time.sleep(4)
+    elif os.getpid() == parent:
+        time.sleep(0.02)  # the whole list takes this process about 1.3 s
+    return [(item * 2, os.getpid()) for item in chunk]
+
+
+def test_split_work_is_claimed_chunk_by_chunk_by_whichever_process_frees_up():
+    """A worker held up by its first chunk leaves the others to this process, which claims them as it frees up
+    (cut in two halves, this process would do half and then wait on the worker); the result is in order."""
+    here = os.getpid()
+    items = list(range(2_000))
+    done = Executor(2, LARGE).map(functools.partial(_stalls_first_in_a_worker, here), items, Cost.LIGHT)
+    assert [value for value, _ in done] == [item * 2 for item in items]
+    chunk = LARGE.chunk(len(items), 2)
+    by_worker = [pid for _, pid in done[::chunk] if pid != here]
+    # Cut in halves, the worker would have had 32 of the 64 chunks; it claimed one (none if it started late).
+    assert len(by_worker) <= 1, f"the held-up worker did {len(by_worker)} chunks"
+    assert sum(pid == here for _, pid in done) >= len(items) - chunk
+
+
+def test_progress_is_told_in_this_process_up_to_every_item():
+    told: list[tuple[int, int]] = []
+    Executor(2, LARGE).map(_slow_pids, list(range(300)), Cost.HEAVY, lambda done, total: told.append((done, total)))
+    assert told and told[-1] == (300, 300) and [d for d, _ in told] == sorted(d for d, _ in told)
+    told.clear()
+    Executor(1, LARGE).map(_pids, list(range(300)), Cost.HEAVY, lambda done, total: told.append((done, total)))
+    assert told[-1] == (300, 300) and len(told) > 1
+
+
+def test_a_worker_that_fails_stops_the_claiming_and_its_error_is_raised_here():
+    def work(chunk):
+        if os.getpid() != here:
+            raise ValueError("a worker failed")
+        time.sleep(0.01)
+        return chunk
+
+    here = os.getpid()
+    with pytest.raises(ValueError, match="a worker failed"):
+        Executor(2, LARGE).map(work, list(range(200)), Cost.HEAVY)
+
+
+def test_forked_template_workers_claim_chunks_and_make_the_bytes_one_process_makes(tmp_path, monkeypatch):
+    """The render stage on the forked path (the templates split, no fresh process): the whole-volume files in
+    this process while the workers claim chunks of the others; the site is the one a single process makes."""
+    claimed: list[int] = []
+    real = background.Claims.__iter__
+
+    def counted(self):
+        claimed.append(self.total)
+        return real(self)
+
+    monkeypatch.setattr(background.Claims, "__iter__", counted)
+    forked = dataclasses.replace(LARGE, fresh_from=10**9)  # split from one item, never a fresh process
+    sites = {}
+    for name, jobs in (("inline", 1), ("forked", 2)):
+        content = copy_content(tmp_path / name / "content")
+        monkeypatch.setattr(sizes, "current", lambda: forked)
+        reporter = Reporter()
+        build(content, tmp_path / name / "site", reporter, jobs=jobs, cache=False)
+        assert not reporter.errors, reporter.errors
+        sites[name] = site_files(tmp_path / name / "site")
+        assert bool(claimed) == (name == "forked")
+    assert sites["forked"] == sites["inline"]

@@ -107,15 +107,13 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
 
     def render_chunk(chunk: list[Paper]) -> list[tuple[RenderedPaper, list[Diagnostic]]]:
         done_here = []
-        for done, paper in enumerate(chunk, start=1):
+        for paper in chunk:
             local = Reporter()
             done_here.append((render_paper(paper, renderer, local), local.diagnostics))
-            # Only the first chunk renders in this process; the others keep pace with it.
-            reporter.progress("render abstracts", min(done * workers, len(missing)), len(missing))
         return done_here
 
-    workers = executor.workers(Cost.HEAVY, len(missing))
-    for paper, (rendered, diagnostics) in zip(missing, executor.map(render_chunk, missing, Cost.HEAVY)):
+    progress = functools.partial(reporter.progress, "render abstracts")
+    for paper, (rendered, diagnostics) in zip(missing, executor.map(render_chunk, missing, Cost.HEAVY, progress)):
         results[paper.path] = Rendered(paper, rendered, tuple(diagnostics))
         if cache:
             cache.put(keys[paper.path], rendered_record(rendered, diagnostics))
@@ -192,40 +190,41 @@ def has_map(project: Project, papers: Sequence[RenderedPaper]) -> bool:
 
 def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Executor = INLINE,
                    shares: Shares | None = None) -> list[str]:
-    """Render every output into the sink, by the ``executor`` when the sink takes files from workers.
+    """Render every output into the sink, by the ``executor`` when the sink takes files from workers; the
+    files' names. ``outputs`` is emptied: each output is let go once rendered.
 
     The files made from the whole volume (deps None: the .bib, feed, sitemap, papers.json)
-    come first, in this process: the .bib makes every paper's citation, which this
-    process's paper pages then reuse, so it takes a smaller share of the pages. With ``shares``
-    the workers are fresh processes sent only their share (pipeline/shares.py), else forked.
+    come first, in this process, while the workers claim chunks of the others; then this process
+    claims chunks too, so that each takes as much as it has time for. With ``shares`` the workers
+    are fresh processes sent only what they render (pipeline/shares.py), else forked.
     """
     whole = [output for output in outputs if output.deps is None]
-    ordered = whole + [output for output in outputs if output.deps is not None]
-    workers = executor.workers(Cost.HEAVY, len(ordered)) if sink.parallel else 1
+    rest = [output for output in outputs if output.deps is not None]
+    workers = executor.workers(Cost.HEAVY, len(outputs)) if sink.parallel else 1
+    progress = functools.partial(reporter.progress, "render templates")
+    outputs.clear()  # each output is let go once rendered: a large volume's are much memory
 
     def render_chunk(chunk: list) -> list[str]:
-        for done, output in enumerate(chunk, start=1):
+        for output in chunk:
             sink.write(output.path, output.render())
-            # The first chunk renders in this process; the others keep pace with it.
-            reporter.progress("render templates", min(done * workers, len(ordered)), len(ordered))
         return [output.path for output in chunk]
 
     if workers < 2:
-        return render_chunk(ordered)
+        return INLINE.map(render_chunk, whole + rest, Cost.HEAVY, progress)  # all of it in this process
     if shares is not None:
-        own, pendings = shares.split(ordered, workers - 1, executor)
-        try:
-            names = render_chunk(own)
-        except BaseException:
-            for pending in pendings:
-                pending.cancel()
-            raise
-        return names + [name for pending in pendings for name in pending()]
-    first = len(whole) + (len(ordered) - len(whole)) * 2 // (3 * workers)
-    rest = ordered[first:]
-    size = max(1, -(-len(rest) // (workers - 1)))
-    chunks = [ordered[:first]] + [rest[i : i + size] for i in range(0, len(rest), size)]
-    return [name for names in executor.chunks(render_chunk, chunks) for name in names]
+        return shares.render(whole + rest, render_chunk, workers - 1, executor, progress)
+    # The whole-volume files in this process, while the workers claim the others' chunks; then it claims too.
+    size = executor.policy.chunk(len(rest), workers)
+    chunks = [rest[i : i + size] for i in range(0, len(rest), size)]
+    del rest
+    first: list[str] = []
+
+    def before() -> None:
+        first.extend(render_chunk(whole))
+        whole.clear()
+
+    claimed = executor.claimed(render_chunk, chunks, workers, progress, before=before)
+    return first + [name for names in claimed for name in names]
 
 
 def sync_project(project: Project, reporter: Reporter, apply: bool = True, executor: Executor = INLINE) -> SyncPlan:

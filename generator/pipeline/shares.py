@@ -8,27 +8,31 @@ size policy says so: runtime/sizes.py; ``Executor.feed``), each sent its share:
 
 * every paper, whole: a list renders each as its page does, from the same paper (a theme's list item
   may show the abstract; a cut-down copy would show it something else);
-* its outputs, those their page types declare a worker may render (``Output.share``: a list, or a
+* then outputs, those their page types declare a worker may render (``Output.share``: a list, or a
   paper's own page), as the renderer's own calls, pickled with each paper as its number in the volume
-  (``_Outgoing``) and read back against the worker's papers (``_Incoming``).
+  (``_Outgoing``) and read back against the worker's papers (``_Incoming``): a batch at a time, each
+  batch claimed by whichever of the build and its workers frees up first (``_Batches``), so that no
+  process waits on another at the end of the stage.
 
 It makes its own ``SiteRenderer`` (the templates, the citations, related papers from their ids) and
-writes its files into the staging folder. The build renders the rest: the files made from the whole
-volume, the abstracts' and the reading list's blocks, redirects and a share of the paper pages.
+writes its files into the staging folder. The build renders the rest first: the files made from the
+whole volume, the abstracts' and the reading list's blocks, redirects; then it claims batches too.
 """
 
 from __future__ import annotations
 
+import collections
+import functools
 import io
+import threading
 import pickle
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, IO
 
 from generator.model.config import Config
 from generator.model.paper import RenderedPaper
-from generator.runtime.background import Pending
 from generator.runtime.executor import Executor
 from generator.runtime.output import Staging
 from generator.publish import Publication
@@ -37,10 +41,9 @@ from generator.render.outputs import Output
 from generator.render.site_info import SiteInfo
 from generator.render.theme import Theme
 
-# Of the paper pages, the share the build renders itself, beside the whole-volume files and the blocks: a
-# little under half, so that the build and a worker finish at about the same time on two cores.
-OWN_PAGES = 0.45
-OUTPUTS_BATCH = 200  # outputs pickled together
+# Outputs claimed at a time, by the build or a worker: a worker's last batch is short work (none waits
+# long on another at the end), and pickling and sending one costs little beside rendering it.
+CLAIM_BATCH = 40
 _START_OUTPUTS = "outputs"  # after the papers, in what a worker is sent
 
 @dataclass(frozen=True)
@@ -63,9 +66,12 @@ class Shares:
     papers: list[RenderedPaper]
     context: ShareContext
 
-    def split(self, outputs: list[Output], workers: int, executor: Executor) -> tuple[list[Output], list[Pending]]:
-        """The outputs the build renders itself, and the ``executor``'s workers started on the others (none
-        when no output can go: each worker would cost more than it takes)."""
+    def render(self, outputs: list[Output], render: Callable[[list[Output]], list[str]], workers: int,
+               executor: Executor, progress: Callable[[int, int], None] | None = None) -> list[str]:
+        """``outputs`` rendered by ``render`` (into the staging folder; their names back, in their order): those
+        only the build may render by the build, first; the others — every list, the paper pages — in batches
+        that the build and the ``executor``'s fresh workers each claim as they free up. ``outputs`` is emptied
+        and each batch let go once rendered: a large volume's outputs are much memory."""
         number = {id(paper): index for index, paper in enumerate(self.papers)}
         own: list[Output] = []
         lists: list[Output] = []
@@ -73,18 +79,31 @@ class Shares:
         for output in outputs:
             kind = self._kind(output, number)
             (own if kind is None else lists if kind == "list" else pages).append(output)
-        given = len(pages) - int(len(pages) * OWN_PAGES)
-        own += pages[given:]
-        if not lists and not given:
-            return outputs, []
-        pendings = []
-        for part in range(workers):
-            mine = lists[part::workers]
-            theirs = pages[given * part // workers:given * (part + 1) // workers]
-            pendings.append(executor.feed(render_share, self._items(mine + theirs, number), self.context,
-                                          papers=len(self.papers),
-                                          now=len(self.papers) + 1))  # the papers, before this process renders
-        return own, pendings
+        total = len(outputs)
+        outputs.clear()
+        shared = lists + pages  # the lists first: the longest to render, claimed while the build renders its own
+        del lists, pages
+        batches = _Batches([shared[i:i + CLAIM_BATCH] for i in range(0, len(shared), CLAIM_BATCH)])
+        del shared
+        pickled = map(functools.partial(self._pickled, number=number), batches)
+        pendings = [executor.feed(render_share, self._papers(), self.context, papers=len(self.papers),
+                                  now=len(self.papers) + 1,  # the papers, before this process renders
+                                  claims=pickled) for _ in range(workers if batches.total else 0)]
+        done: list[tuple[int, list[str]]] = []
+        try:
+            names = render(own)
+            own.clear()
+            for index, batch in batches:
+                done.append((index, render(batch)))
+                if progress is not None:
+                    progress(min(len(names) + batches.claimed * CLAIM_BATCH, total), total)
+        except BaseException:
+            for pending in pendings:
+                pending.cancel()
+            raise
+        for pending in pendings:
+            done += pending()
+        return names + [name for _, batch_names in sorted(done) for name in batch_names]
 
     @staticmethod
     def _kind(output: Output, number: dict[int, int]) -> str | None:
@@ -94,17 +113,40 @@ class Shares:
             return "page" if id(output.paper) in number else None
         return output.share or None
 
-    def _items(self, outputs: list, number: dict[int, int]) -> Iterator:
-        """What a worker is sent, made as it is sent: every paper, whole (a theme's list item may show any of
-        a paper's fields: no cut-down copy it could tell apart), then its outputs, ``OUTPUTS_BATCH`` pickled
-        together."""
+    def _papers(self) -> Iterator:
+        """What a worker is sent first: every paper, whole (a theme's list item may show any of a paper's
+        fields: no cut-down copy it could tell apart), then the mark that its outputs follow."""
         yield from self.papers
         yield _START_OUTPUTS
-        for start in range(0, len(outputs), OUTPUTS_BATCH):
-            data = io.BytesIO()
-            batch = [(output.path, output.render) for output in outputs[start:start + OUTPUTS_BATCH]]
-            _Outgoing(data, self.renderer, number).dump(batch)
-            yield data.getvalue()
+
+    def _pickled(self, claimed: tuple[int, list[Output]], number: dict[int, int]) -> bytes:
+        """A batch of outputs as a worker is sent it: its number, and the renderer's own calls, each paper by
+        its number in the volume."""
+        index, batch = claimed
+        data = io.BytesIO()
+        _Outgoing(data, self.renderer, number).dump((index, [(output.path, output.render) for output in batch]))
+        return data.getvalue()
+
+
+class _Batches:
+    """The batches of outputs, each handed out once with its number, to the build's own loop or to the thread
+    that feeds a worker, whichever asks first (safe to iterate from both threads); none kept once handed out."""
+
+    def __init__(self, batches: list[list[Output]]) -> None:
+        self._batches = collections.deque(enumerate(batches))
+        self._lock = threading.Lock()
+        self.total = len(batches)
+        self.claimed = 0
+
+    def __iter__(self) -> Iterator[tuple[int, list[Output]]]:
+        return self
+
+    def __next__(self) -> tuple[int, list[Output]]:
+        with self._lock:
+            if not self._batches:
+                raise StopIteration
+            self.claimed += 1
+            return self._batches.popleft()
 
 
 class _Outgoing(pickle.Pickler):
@@ -131,8 +173,9 @@ class _Incoming(pickle.Unpickler):
         return self._renderer if pid == "r" else self._papers[pid]
 
 
-def render_share(items: Iterator, context: ShareContext) -> list[str]:
-    """A worker: the papers, then its outputs rendered and written into the staging folder; their names."""
+def render_share(items: Iterator, context: ShareContext) -> list[tuple[int, list[str]]]:
+    """A worker: the papers, then batches of outputs rendered and written into the staging folder; each
+    batch's number and its files' names."""
     papers = []
     for item in items:
         if isinstance(item, str) and item == _START_OUTPUTS:
@@ -141,9 +184,12 @@ def render_share(items: Iterator, context: ShareContext) -> list[str]:
     publication = Publication(papers, context.site.volume, context.config.macros, related=context.related)
     renderer = SiteRenderer(Theme.for_content(context.content_dir), context.config, context.site,
                             publication=publication, shared=context.shared)
-    names = []
+    done = []
     for data in items:
-        for path, render in _Incoming(io.BytesIO(data), renderer, papers).load():
+        index, batch = _Incoming(io.BytesIO(data), renderer, papers).load()
+        names = []
+        for path, render in batch:
             context.staging.write(path, render())
             names.append(path)
-    return names
+        done.append((index, names))
+    return done

@@ -291,6 +291,9 @@ def render_stage(p: Pipeline) -> None:
     else:
         wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
     wanted = sink.keep_unchanged(wanted, lambda: output_inputs(p, fingerprint(), outputs, papers), p.store)
+    outputs.clear()  # those to render are in ``wanted``, which rendering empties as it goes
+    if not p.options.keep:  # a build reads only the files' names from here (publish); each output's papers go
+        state.shape = dict.fromkeys(state.shape)
     p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.executor,
             worker_shares(p, renderer, papers))
 

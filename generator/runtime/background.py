@@ -144,6 +144,41 @@ def in_parallel(job: Job) -> Pending:
     return Pending(None, process, receiver)
 
 
+class Claims:
+    """Numbers 0 … ``total`` − 1 handed out once each, to this process and the workers it forks after making
+    this: iterating claims the next one, whichever process asks first (a counter in shared memory)."""
+
+    def __init__(self, total: int):
+        context = _fork_context()
+        self.total = total
+        self._next = context.Value("q", 0) if context is not None else _Local()
+
+    def __iter__(self) -> Iterator[int]:
+        while True:
+            with self._next.get_lock():
+                number = self._next.value
+                self._next.value = number + 1
+            if number >= self.total:
+                return
+            yield number
+
+    @property
+    def claimed(self) -> int:
+        """How many numbers have been handed out so far."""
+        return min(self._next.value, self.total)
+
+
+class _Local:
+    """A counter for one process (where nothing forks): ``multiprocessing.Value``'s shape."""
+
+    def __init__(self) -> None:
+        self.value = 0
+        self._lock = threading.Lock()
+
+    def get_lock(self) -> threading.Lock:
+        return self._lock
+
+
 FEED_BATCH = 500  # items a fresh process is sent at a time
 
 
@@ -187,7 +222,8 @@ def _start_fork_server() -> None:
                 os.environ[name] = value
 
 
-def in_fresh_process(job: Callable[..., T], items: Iterable, *args: Any, now: int = 0) -> Pending:
+def in_fresh_process(job: Callable[..., T], items: Iterable, *args: Any, now: int = 0,
+                     claims: Iterator | None = None) -> Pending:
     """Start ``job(iterator of items, *args)`` in a process that holds none of this one's memory; call
     the returned ``Pending`` for its result (an exception in the job is raised again there).
 
@@ -199,7 +235,11 @@ def in_fresh_process(job: Callable[..., T], items: Iterable, *args: Any, now: in
     and ``args``) ``FEED_BATCH`` at a time by a thread of this one, as the job reads them; the first
     ``now`` by this thread before it returns (what the job needs before it can start: sent by a thread
     that shares the interpreter with this one's work, they came a few at a time).
-    Without the fork server the job runs in this process when its result is asked for.
+    ``claims``: items the job reads after ``items``, each sent only when the job is about to need it
+    (``CLAIMS_AHEAD`` ahead): an iterator that this process's own work draws from too (it must be safe
+    to call from two threads), so that each item goes to whichever process frees up first.
+    Without the fork server the job runs in this process when its result is asked for (the caller has
+    drawn every claim by then).
     """
     context = _fresh_context()
     if context is None:
@@ -207,14 +247,17 @@ def in_fresh_process(job: Callable[..., T], items: Iterable, *args: Any, now: in
     release_free_memory()  # what the stages before left free but held, as before a fork
     receiver, sender = context.Pipe(duplex=False)
     feed_in, feed_out = context.Pipe(duplex=False)
-    process = context.Process(target=_fresh_child, args=(job, args, feed_in, sender), daemon=True)
+    asks_in, asks_out = context.Pipe(duplex=False) if claims is not None else (None, None)
+    process = context.Process(target=_fresh_child, args=(job, args, feed_in, sender, asks_out), daemon=True)
     process.start()
     feed_in.close()
     sender.close()
+    if asks_out is not None:
+        asks_out.close()
     items = iter(items)
     if now:
         _send(itertools.islice(items, now), feed_out)
-    threading.Thread(target=_feed, args=(items, feed_out), daemon=True, name="fresh-feed").start()
+    threading.Thread(target=_feed, args=(items, feed_out, claims, asks_in), daemon=True, name="fresh-feed").start()
     return Pending(None, process, receiver)
 
 
@@ -229,26 +272,58 @@ def _send(items: Iterable, connection: Connection) -> None:
         connection.send(batch)
 
 
-def _feed(items: Iterable, connection: Connection) -> None:
-    """Send ``items`` in batches, then None; a job cancelled or dead ends the sending."""
+CLAIMS_AHEAD = 2  # claimed items a fresh process asks for before it needs them: one at work, one waiting
+
+
+def _feed(items: Iterable, connection: Connection, claims: Iterator | None = None,
+          asks: Connection | None = None) -> None:
+    """Send ``items`` in batches, then None; then, with ``claims``, one claimed item for each time the
+    job asks, and None once none is left. A job cancelled or dead ends the sending."""
     try:
         _send(items, connection)
         connection.send(None)
+        if claims is not None and asks is not None:
+            _answer(claims, connection, asks)
     except OSError:
         pass
     finally:
         connection.close()
+        if asks is not None:
+            asks.close()
         release_free_memory()  # the batches' buffers
 
 
-def _received(connection: Connection) -> Iterator:
+def _answer(claims: Iterator, connection: Connection, asks: Connection) -> None:
+    while True:
+        try:
+            asks.recv()
+        except EOFError:  # the job is gone
+            return
+        item = next(claims, None)  # claimed now: not before the job can take it
+        connection.send(item)
+        if item is None:
+            return
+
+
+def _received(connection: Connection, asks: Connection | None = None) -> Iterator:
     while (batch := connection.recv()) is not None:  # EOFError: the sender died before the end
         yield from batch
+    if asks is None:
+        return
+    for _ in range(CLAIMS_AHEAD):
+        asks.send(True)
+    while (item := connection.recv()) is not None:
+        try:
+            asks.send(True)  # the next, while this one is at work
+        except OSError:  # the feeder has sent its last, and closed
+            pass
+        yield item
 
 
-def _fresh_child(job: Callable[..., Any], args: tuple, feed: Connection, sender: Connection) -> None:
+def _fresh_child(job: Callable[..., Any], args: tuple, feed: Connection, sender: Connection,
+                 asks: Connection | None) -> None:
     _die_with(os.getppid())  # the fork server, which ends with the process that started it
-    _send_outcome(sender, lambda: job(_received(feed), *args))
+    _send_outcome(sender, lambda: job(_received(feed, asks), *args))
 
 
 def _trim() -> Callable[[int], int] | None:

@@ -6,21 +6,27 @@ of some cost to map a function over (``map``), a job to start beside the stage (
 job fed items one by one (``feed``). The executor alone decides, by the policy, whether that
 runs in this process, in forked workers or in a fresh process; a stage never compares a size
 itself. Every way runs the same functions on the same data, so the bytes made are the same.
+Work split over workers balances itself: it is cut into many more chunks than there are workers
+(``SizePolicy.claims``), and each process, this one too, claims the next chunk as it frees up
+(``background.Claims``), so none sits idle while another still has a long share to go. Each
+chunk's result is put back in its place, so the result does not depend on who did what.
 The processes themselves are runtime/background.py's.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Iterator
 from typing import Any, Callable, TypeVar
 
 from generator.runtime import sizes
-from generator.runtime.background import Job, Pending, can_fork, in_fresh_process, in_parallel
+from generator.runtime.background import Claims, Job, Pending, can_fork, in_fresh_process, in_parallel
 from generator.runtime.sizes import Cost, SizePolicy
 
 T = TypeVar("T")
 U = TypeVar("U")
+Progress = Callable[[int, int], None]  # items done (about: those claimed), of all of them
 
 
 class Executor:
@@ -51,15 +57,44 @@ class Executor:
         """This executor with ``taken`` cores fewer (at least one): those are at work elsewhere."""
         return Executor(self.cores - taken, self.policy)
 
-    def map(self, func: Callable[[list[T]], list[U]], items: list[T], cost: Cost) -> list[U]:
-        """``func`` over ``items``, in order: split into one ordered share per worker, each but the first
-        in its own forked process, when the policy finds them worth it; else over all of them here."""
+    def map(self, func: Callable[[list[T]], list[U]], items: list[T], cost: Cost,
+            progress: Progress | None = None) -> list[U]:
+        """``func`` (one result per item) over ``items``, in order: over forked workers and this process, each
+        claiming the next chunk as it frees up, when the policy finds them worth it; else all of them here.
+        ``progress`` is told, in this process, how many items are done."""
         workers = self.workers(cost, len(items))
         if workers < 2 or len(items) < 2 * workers:
-            return func(items)
-        size = -(-len(items) // workers)
-        shares = [items[i : i + size] for i in range(0, len(items), size)]
-        return [item for result in self.chunks(func, shares) for item in result]
+            return _inline(func, items, progress)
+        size = self.policy.chunk(len(items), workers)
+        chunks = [items[i : i + size] for i in range(0, len(items), size)]
+        return [item for result in self.claimed(func, chunks, workers, progress) for item in result]
+
+    def claimed(self, func: Callable[[list[T]], U], chunks: list[list[T]], workers: int,
+                progress: Progress | None = None, before: Job | None = None) -> list[U]:
+        """``func`` over each chunk, by ``workers`` processes (this one and forked ones) that each claim the
+        next chunk as it frees up; the results in the chunks' order. ``before`` runs in this process once
+        the workers are started, before it claims any chunk (work only this process may do: they claim the
+        chunks meanwhile). Each chunk is emptied in ``chunks`` once done."""
+        if workers < 2 or self.cores < 2:
+            if before is not None:
+                before()
+            return [func(chunk) for chunk in chunks]
+        claims = Claims(len(chunks))
+        waits = [in_parallel(functools.partial(_claim, func, chunks, claims)) for _ in range(workers - 1)]
+        try:
+            if before is not None:
+                before()
+            done = _claim(func, chunks, claims, _chunk_progress(chunks, claims, progress))
+            for wait in waits:
+                done += wait()
+        except BaseException:
+            for wait in waits:
+                wait.cancel()
+            raise
+        results: list[Any] = [None] * len(chunks)
+        for number, result in done:
+            results[number] = result
+        return results
 
     def chunks(self, func: Callable[[list[T]], U], chunks: list[list[T]]) -> list[U]:
         """``func`` over each chunk, the chunks split by the caller: the first in this process, each other
@@ -79,17 +114,59 @@ class Executor:
         """``job`` started in a forked process now; on one core it runs when its result is asked for."""
         return in_parallel(job) if self.cores > 1 else Pending(job)
 
-    def feed(self, job: Callable[..., Any], items: Iterable, *args: Any, papers: int, now: int = 0) -> Pending:
+    def feed(self, job: Callable[..., Any], items: Iterable, *args: Any, papers: int, now: int = 0,
+             claims: Iterator | None = None) -> Pending:
         """``job(iterator of items, *args)`` started beside the render stage of a volume of ``papers``
         papers: in a fresh process sent only the items (which must pickle, as must ``job``, a module-level
         function, and ``args``; the first ``now`` before this returns) when the policy says so, else
         forked; on one core, or for a volume too small for a process of its own, here when its result is
-        asked for."""
+        asked for.
+
+        ``claims``: items the job reads after ``items``, each sent when it is about to need one, from an
+        iterator this process's own work draws from as well (background.in_fresh_process). A forked job
+        would draw from its own copy of it, doing this process's work again: with ``claims`` a job that is
+        not fresh runs when its result is asked for, by then with every claim drawn."""
         if not self.policy.beside(papers):
-            return Pending(lambda: job(iter(items), *args))
+            return Pending(lambda: job(iter(items) if claims is None else itertools.chain(items, claims), *args))
         if self.fresh(papers):
-            return in_fresh_process(job, items, *args, now=now)
+            return in_fresh_process(job, items, *args, now=now, claims=claims)
+        if claims is not None:
+            return Pending(lambda: job(itertools.chain(items, claims), *args))
         return self.start(lambda: job(iter(items), *args))
 
+
+def _claim(func: Callable[[list[T]], U], chunks: list[list[T]], claims: Claims,
+           progress: Callable[[], None] | None = None) -> list[tuple[int, U]]:
+    """The chunks this process claims, each with its number, ``func`` over each, until none is left."""
+    done = []
+    for number in claims:
+        done.append((number, func(chunks[number])))
+        chunks[number] = []  # its items let go (in this process; each worker holds its own copy)
+        if progress is not None:
+            progress()
+    return done
+
+
+def _chunk_progress(chunks: list[list[T]], claims: Claims, progress: Progress | None) -> Callable[[], None] | None:
+    """After each of this process's chunks: ``progress`` told the items of the chunks claimed so far."""
+    if progress is None:
+        return None
+    ends = list(itertools.accumulate(len(chunk) for chunk in chunks))
+    return lambda: progress(ends[min(claims.claimed, len(ends)) - 1], ends[-1])
+
+
+def _inline(func: Callable[[list[T]], list[U]], items: list[T], progress: Progress | None) -> list[U]:
+    """``func`` over ``items`` in this process; with ``progress``, a slice at a time, to tell it."""
+    if progress is None:
+        return func(items)
+    size = max(INLINE_SLICE, -(-len(items) // 100))
+    results: list[U] = []
+    for start in range(0, len(items), size):
+        results += func(items[start : start + size])
+        progress(len(results), len(items))
+    return results
+
+
+INLINE_SLICE = 64  # items between two progress reports of work done in this process
 
 INLINE = Executor(1, sizes.DEFAULT)  # everything in this process: a caller that asks for no cores

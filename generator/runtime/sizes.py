@@ -44,6 +44,10 @@ class SizePolicy:
     # Below, it runs in this process when its result is asked for: a tiny volume's index takes less than
     # forking this process and sending its result back, and a busy machine has no idle core to give it.
     beside_from: int = 100
+    # Chunks per worker that split work is cut into, each claimed by whichever process frees up first:
+    # enough that the last chunk is short (no process waits long on another), few enough that claiming
+    # one (a shared counter's lock) costs nothing beside it.
+    claims: int = 32
 
     def splits(self, cost: Cost, items: int) -> bool:
         """Whether ``items`` items of work of this cost are worth workers of their own."""
@@ -52,6 +56,10 @@ class SizePolicy:
     def beside(self, papers: int) -> bool:
         """Whether a job beside the render stage of a volume of ``papers`` papers gets its own process."""
         return papers >= self.beside_from
+
+    def chunk(self, items: int, workers: int) -> int:
+        """Items in each chunk that ``items`` items split over ``workers`` processes are claimed by."""
+        return max(1, -(-items // (workers * self.claims)))
 
     def fresh(self, papers: int) -> bool:
         """Whether jobs beside the render stage of a volume of ``papers`` papers are fresh processes."""
