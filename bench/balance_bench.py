@@ -66,7 +66,8 @@ def main() -> None:
     cmd = [sys.executable, "-m", "generator", "build", "--content", str(args.work / "content"),
            "--out", str(args.work / "site"), "-v", *args.extra]
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=BENCH.parent, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(cmd, cwd=BENCH.parent, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})  # each stage's line as the stage ends
     ends: dict[str, tuple[float, float]] = {}  # stage → (when its line came, its length)
 
     def read() -> None:

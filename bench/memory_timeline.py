@@ -7,12 +7,16 @@ build creates them; ``--warm`` then builds once unobserved, and observes the nex
 the cache and the site from that one and nothing changed), runs ``proceedings build -v`` on the copy in a
 subprocess and prints,
 every ``--step`` seconds, the tree's summed PSS and each process's PSS (the build first, then
-its forked workers), then the stage lines: the peak of the tree is read against the stages.
+its forked workers), then the stage lines, then each stage's peak: the tree's largest sample while the
+stage ran (a stage's window is read from its line, which the build prints as the stage ends, and its
+length), with each process's share then.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,6 +27,20 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 from run_bench import _memory_kb, _tree  # noqa: E402
+
+STAGE = re.compile(r"^  (\S.*?)\s+([\d.]+) ms$")
+
+
+def stage_peaks(samples: list[tuple[float, list[int]]], ends: list[tuple[str, float, float]]) -> list[str]:
+    """Each stage (its name, when its line came, its length): the largest tree sample within it."""
+    lines = []
+    for name, end, length in ends:
+        inside = [(sum(pss), now, pss) for now, pss in samples if end - length - 0.5 <= now <= end + 0.5]
+        if inside:
+            total, now, pss = max(inside)
+            lines.append(f"{name:<18} {length:8.1f} s  peak {total:6,} MB at {now:7.1f} s  "
+                         + " + ".join(f"{p:,}" for p in pss))
+    return lines
 
 
 def main() -> None:
@@ -46,12 +64,22 @@ def main() -> None:
         subprocess.run(cmd, cwd=BENCH.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     log = open(work / "build.log", "w+b")
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=BENCH.parent, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(cmd, cwd=BENCH.parent, stdout=log, stderr=subprocess.STDOUT,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})  # each stage's line as the stage ends
     peak = (0, 0.0)
+    samples: list[tuple[float, list[int]]] = []
+    ends: list[tuple[str, float, float]] = []
+    reader, pending = open(work / "build.log", "rb"), b""
     while proc.poll() is None:
         pss = [_memory_kb(pid)[1] // 1024 for pid in _tree(proc.pid)]
         now = time.perf_counter() - start
         peak = max(peak, (sum(pss), now))
+        samples.append((now, pss))
+        pending += reader.read()
+        *lines, pending = pending.split(b"\n")  # the last, not ended yet, waits for the next sample
+        for line in lines:
+            if match := STAGE.match(line.decode("utf-8", "replace")):
+                ends.append((match[1], now, float(match[2]) / 1000))
         print(f"{now:7.1f} s  tree {sum(pss):6,} MB  " + " + ".join(f"{p:,}" for p in pss), flush=True)
         time.sleep(args.step)
     log.seek(0)
@@ -59,6 +87,8 @@ def main() -> None:
     print(f"exit {proc.returncode} after {time.perf_counter() - start:.1f} s; tree peak {peak[0]:,} MB "
           f"at {peak[1]:.1f} s")
     print("\n".join(stages))
+    print("each stage's peak, the tree's PSS (build + its children):")
+    print("\n".join(stage_peaks(samples, ends)))
 
 
 if __name__ == "__main__":

@@ -311,13 +311,17 @@ def _received(connection: Connection, asks: Connection | None = None) -> Iterato
     if asks is None:
         return
     for _ in range(CLAIMS_AHEAD):
-        asks.send(True)
+        _ask(asks)
     while (item := connection.recv()) is not None:
-        try:
-            asks.send(True)  # the next, while this one is at work
-        except OSError:  # the feeder has sent its last, and closed
-            pass
+        _ask(asks)  # the next, while this one is at work
         yield item
+
+
+def _ask(asks: Connection) -> None:
+    try:
+        asks.send(True)
+    except OSError:  # the feeder has sent its last (there were no more) and closed
+        pass
 
 
 def _fresh_child(job: Callable[..., Any], args: tuple, feed: Connection, sender: Connection,
