@@ -61,7 +61,8 @@ def test_a_build_near_the_limits_warns_naming_the_heaviest_parts_and_the_remedy(
     heaviest = ", ".join(f"{name} {weight / 1e3:.3g} KB" for name, weight in size.heaviest(3))
     assert f"heaviest: {heaviest}" in messages[0] and "papers" in heaviest and "papers_per_page" in messages[0]
     # The kinds of file that weigh most, with their counts: what to make lighter, and what costs a block a file.
-    kinds = ", ".join(f"{name} {weight / 1e3:.3g} KB in {files:,} files" for name, weight, files in size.heaviest_kinds())
+    kinds = ", ".join(f"{name} {weight / 1e3:.3g} KB in {files:,} files"
+                      for name, weight, files in size.heaviest_kinds())
     assert f"heaviest kinds of file: {kinds}" in messages[0] and "papers/*.html" in kinds
     assert f"the site has {size.files:,} files, past Cloudflare Pages' limit of 30 files" in messages[1]
     assert (tmp_path / "site" / "index.html").is_file(), "a warning never stops the build"
