@@ -54,7 +54,7 @@ def person_feed(person: Person, series: Volume) -> bytes | None:
         for author in paper.authors:
             element(ET.SubElement(entry, "author"), "name", author.name)
         element(entry, "summary", volume.title, type="text")
-    return serialize_xml(feed)
+    return serialize_xml(feed, indent=False)  # one a person: unindented, as a volume's person feeds (issue 43)
 
 
 def person_link(person: Person, series: Volume) -> str:
