@@ -4,7 +4,7 @@
    (see generator/search/shards.py), are injected only when a reader starts searching, and then
    only the files a query needs: the manifest, the term shards its words can match, the display
    blocks of the results shown (on the search page 20 at a time, more as the reader scrolls or
-   asks: nextStep), and every paper's tags when a topic is chosen. A volume's box
+   asks: search-query.js nextStep), and every paper's tags when a topic is chosen. A volume's box
    searches its own index; a series' box (a form with data-volumes) searches the series' own index
    over every volume (generator/search/series.py) and shows each volume's results from that
    volume's display blocks, in order (newest first).
@@ -146,20 +146,6 @@
     if (!found.fixed.length || !count) return countText(count, query, tagName);
     var text = first ? [first[0], first[4].join(" "), first[3]].join(" ") : "";
     return say("corrected", { count: count, query: Q.correctedQuery(query, found.fixed, text), typed: query });
-  }
-
-  /* The one rule for what a box loads (issue 43): results are shown `step` at a time (the dropdown's
-     first 8; the page's first 20, then 20 more at each scroll or click), and a result's display block
-     is loaded only when the result is shown. `runs`: each volume's {hits, shown} in the order shown
-     (one for a volume; a series' volumes, newest first); the refs each run shows next: the step goes
-     on from where the last one stopped, across volumes. */
-  function nextStep(runs, step) {
-    var room = step;
-    return runs.map(function (run) {
-      var refs = run.hits.slice(run.shown, run.shown + room);
-      room -= refs.length;
-      return refs;
-    });
   }
 
   /* What a box searches: shelves of {root, path, title}: the volume itself, or a series' volumes
@@ -427,7 +413,7 @@
         /* The next step's results, each shown as its block comes (in rank order): Promise of the
            first one's item. The first step replaces the last query's results when its first come. */
         function step() {
-          var refs = nextStep([run], box.step)[0], added = [], placed = run.shown > 0;
+          var refs = Q.nextStep([run], box.step)[0], added = [], placed = run.shown > 0;
           run.shown += refs.length;
           function shown(records) {
             if (id !== box.runs) return;
@@ -474,7 +460,7 @@
     }
     /* The next step: Promise of the first new result's item. The first step says how far it has got. */
     function step() {
-      var picked = nextStep(runs, box.step), turn = Promise.resolve(), added = [], done = 0;
+      var picked = Q.nextStep(runs, box.step), turn = Promise.resolve(), added = [], done = 0;
       var opening = !runs.some(function (run) { return run.shown; });
       runs.forEach(function (run, n) {
         var refs = picked[n], from = run.shown;
