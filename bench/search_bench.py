@@ -25,7 +25,9 @@ first 8 results' data asked for, the clock started before the import and stopped
 result's data has come. Both sides show results as they come (ours: the run of top results whose
 display blocks have come, in rank order). Median of ``--rounds``.
 
-Also the index's bytes on disk and the time to cut the shards. Figures go to bench/RESULTS.md.
+With ``--page``, also what the search page loads for its first screen of 20 results and for one more
+(bench/search_page.py, issue 43). Also the index's bytes on disk and the time to cut the shards.
+Figures go to bench/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -307,6 +309,8 @@ def main() -> None:
     parser.add_argument("--no-times", action="store_true", help="bytes only, no browser timing")
     parser.add_argument("--series", type=int, default=0, metavar="VOLUMES",
                         help="a series of that many volumes holding the papers, searched across all of them")
+    parser.add_argument("--page", action="store_true",
+                        help="also the search page's first screen and one more, beside Pagefind (search_page.py)")
     parser.add_argument("--authors", action="store_true",
                         help="the papers with their titles and authors (a JSON Lines source), not abstracts alone")
     args = parser.parse_args()
@@ -337,6 +341,12 @@ def main() -> None:
               f"{row['terms'] / 1e3:,.0f} KB | {further(row['further'])} | "
               f"{row['requests']} | "
               f"{other / 1e3:,.0f} KB | {ratio} |")
+    if args.page and not args.series:
+        import search_page
+
+        print("\nThe search page (search.html?q=…), a cold reader, over HTTP with gzip:")
+        shown = search_page.measure([site], ["ours"], args.queries, None if args.no_pagefind else site)
+        search_page.report(shown, ["ours"], args.queries, [site])
     if args.no_times:
         return
     local = times(site, args.queries, None, args.rounds, not args.no_pagefind)

@@ -140,3 +140,45 @@ def test_a_lone_last_letter_is_told_apart_from_a_word(node, tmp_path):
     papers = rendered([{"title": "x", "abstract": "y", "tags": []}])
     out = run(node, tmp_path, index_script(papers), [{"unfinished": text} for text in cases])
     assert dict(zip(cases, out["results"])) == cases
+
+
+STEPS_JS = """
+const Q = require(process.argv[1]);
+const [runs, step] = JSON.parse(process.argv[2]);
+const steps = [];
+for (;;) {  // as the search page takes them: each step goes on from where the last stopped
+  const picked = Q.nextStep(runs, step);
+  if (!picked.some((refs) => refs.length)) break;
+  picked.forEach((refs, n) => { runs[n].shown += refs.length; });
+  steps.push(picked);
+}
+console.log(JSON.stringify(steps));
+"""
+
+
+def steps(node: str, hits: list[list[int]], step: int) -> list[list[list[int]]]:
+    """search-query.js nextStep, run step after step over volumes holding ``hits`` (issue 43)."""
+    runs = [{"hits": h, "shown": 0} for h in hits]
+    done = subprocess.run([node, "-e", STEPS_JS, str(QUERY_JS), json.dumps([runs, step])], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_step_shows_the_next_results_and_loads_no_other(node):
+    """The search page's steps of 20: every hit once, in rank order, 20 a step; the dropdown's 8 are the first."""
+    hits = [17, 3, 250, 9, *range(100, 166)]  # 70 refs in lunr's order, not sorted
+    taken = steps(node, [hits], 20)
+    assert [len(s[0]) for s in taken] == [20, 20, 20, 10]
+    assert [ref for s in taken for ref in s[0]] == hits
+    assert steps(node, [hits], 8)[0] == [hits[:8]]
+    assert steps(node, [[]], 20) == []
+
+
+def test_a_series_step_goes_on_across_its_volumes_in_order(node):
+    """A series' page: the step fills the newest volume first and goes on into the next, 20 in all a step."""
+    newest, older, oldest = list(range(30)), list(range(15)), list(range(3))
+    taken = steps(node, [newest, older, [], oldest], 20)
+    assert [[len(refs) for refs in s] for s in taken] == [[20, 0, 0, 0], [10, 10, 0, 0], [0, 5, 0, 3]]
+    for volume, hits in enumerate([newest, older, [], oldest]):
+        assert [ref for s in taken for ref in s[volume]] == hits

@@ -380,10 +380,24 @@
     chars.forEach(function (c, n) { if (hit[n]) ranges.push([c.start, c.end]); });
   }
 
+  /* The one rule for what a box loads (issue 43): results are shown `step` at a time (the dropdown's
+     first 8; the page's first 20, then 20 more at each scroll or click), and a result's display block
+     is loaded only when the result is shown. `runs`: each volume's {hits, shown} in the order shown
+     (one for a volume; a series' volumes, newest first); the refs each run shows next: the step goes
+     on from where the last one stopped, across volumes. */
+  function nextStep(runs, step) {
+    var room = step;
+    return runs.map(function (run) {
+      var refs = run.hits.slice(run.shown, run.shown + room);
+      room -= refs.length;
+      return refs;
+    });
+  }
+
   var api = { normalise: normalise, queryWords: queryWords, unfinishedLetter: unfinishedLetter,
               fromLatex: fromLatex, find: find, lunrQuery: lunrQuery, requiredHits: requiredHits, requiredTests: requiredTests,
               markedRanges: markedRanges, search: search, wholeEngine: wholeEngine, oneEditAway: oneEditAway,
-              correctedQuery: correctedQuery };
+              correctedQuery: correctedQuery, nextStep: nextStep };
   if (typeof module === "object" && module.exports) module.exports = api;  // node (tests/js)
   else globalThis.proceedingsQuery = api;
 })();

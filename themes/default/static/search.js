@@ -3,7 +3,8 @@
    index's engine (search-shards.js) and the index, cut into small scripts under assets/search/
    (see generator/search/shards.py), are injected only when a reader starts searching, and then
    only the files a query needs: the manifest, the term shards its words can match, the display
-   blocks of the results shown, and every paper's tags when a topic is chosen. A volume's box
+   blocks of the results shown (on the search page 20 at a time, more as the reader scrolls or
+   asks: search-query.js nextStep), and every paper's tags when a topic is chosen. A volume's box
    searches its own index; a series' box (a form with data-volumes) searches the series' own index
    over every volume (generator/search/series.py) and shows each volume's results from that
    volume's display blocks, in order (newest first).
@@ -16,9 +17,10 @@
   var Q = globalThis.proceedingsQuery;
   var script = document.currentScript;
   var ROOT = new URL("../", script.src);
-  var DROPDOWN_LIMIT = 8;
+  var DROPDOWN_LIMIT = 8;  // results the dropdown shows, with a link to the search page for the rest
+  var PAGE_STEP = 20;  // results the search page shows first, and then at each scroll or "Show more results"
   var PAUSE_ON_LETTER = 500;  // ms: a reader who stops on "n" wants "n"; one typing on never waits for it
-  var PAGE_LIMIT = 200;
+  var AHEAD = "0px 0px 600px 0px";  // the next results load when "Show more" comes within this of the window
 
   // Loading ------------------------------------------------------------------
 
@@ -319,7 +321,9 @@
     this.series = form.hasAttribute("data-volumes");
     this.page = document.querySelector("[data-search-page]");
     if (this.page) this.page.appendChild(this.panel);  // the search page shows it in full
-    this.limit = this.page ? PAGE_LIMIT : DROPDOWN_LIMIT;
+    this.step = this.page ? PAGE_STEP : DROPDOWN_LIMIT;
+    this.next = null;  // the page's next step, while some results are not shown
+    if (this.page) this.makeMore();
     this.pending = 0;
     this.runs = 0;  // a result that arrives for an older query is dropped
   }
@@ -388,6 +392,7 @@
     // A topic alone lists its papers; a volume alone has its own home page for that.
     if (!query && (this.series || !filter)) return this.clear();
     if (!this.list.childElementCount) this.show(say("loading"));
+    this.next = null;  // the last query's next step is not taken (its own step would drop it, after loading)
     this.prepare().then(function (ready) {
       if (!ready || id !== box.runs) return;
       var words = Q.queryWords(Q.fromLatex(query));
@@ -404,20 +409,28 @@
       var tag = tags.findIndex(function (t) { return t[0] === tagName; });
       return findHits(search, words, tag).then(function (found) {
         if (id !== box.runs) return;
-        var list = null, hits = found.hits;
-        function shown(records) {  // the first results, then the rest as their blocks come
-          if (id !== box.runs) return;
-          var fresh = !list;
-          if (fresh) list = el("ol", "search-results");
-          records.slice(list.childElementCount).forEach(function (doc) {
-            list.appendChild(renderHit(doc, tags, found.words, shelf.root));
+        var run = { hits: found.hits, shown: 0 }, list = el("ol", "search-results");
+        /* The next step's results, each shown as its block comes (in rank order): Promise of the
+           first one's item. The first step replaces the last query's results when its first come. */
+        function step() {
+          var refs = Q.nextStep([run], box.step)[0], added = [], placed = run.shown > 0;
+          run.shown += refs.length;
+          function shown(records) {
+            if (id !== box.runs) return;
+            records.slice(added.length).forEach(function (doc) {
+              added.push(list.appendChild(renderHit(doc, tags, found.words, shelf.root)));
+            });
+            if (placed) return;
+            placed = true;
+            box.replaceList(list);
+            box.show(foundText(run.hits.length, query, tagName, found, records[0]));
+          }
+          return search.shards.records(refs, shown).then(shown).then(function () {
+            if (id === box.runs) box.paging(run.hits.length, run.shown, step);
+            return added[0];
           });
-          if (!fresh) return;
-          box.replaceList(list);
-          box.show(foundText(hits.length, query, tagName, found, records[0]));
-          box.moreLink(hits.length);
         }
-        return search.shards.records(hits.slice(0, box.limit), shown).then(shown);
+        return step();
       });
     }).catch(function (error) {
       if (id !== box.runs) return;
@@ -427,65 +440,73 @@
   };
 
   /* The volumes wanted, each a section in volume order. The series' own index (at its root:
-     generator/search/series.py) finds the hits of every volume at once, in one lunr ranking; each
-     volume's section shows its first hits from that volume's own display blocks, filled in volume
-     order with a frame painted between two. The box's limit counts results across volumes, and a
-     volume cut short links to its own search. */
+     generator/search/series.py) finds the hits of every volume at once, in one lunr ranking, so every
+     volume's count is told at once; each step (nextStep, across volumes) shows the next results from
+     each volume's own display blocks, filled in volume order with a frame painted between two. A
+     volume not shown in full links to its own search. */
   SearchBox.prototype.searchVolumes = function (id, query, volume, words) {
-    var box = this, total = 0, shown = 0, done = 0, turn = Promise.resolve(), first = true, failed = false;
-    var answer = null, firstRecord = null;  // the series' answer, and the first result shown (for its words)
+    var box = this, total = 0, failed = false, answer = null, firstRecord = null;
     var wanted = this.shelves.filter(function (s) { return !volume || s.path === volume; });
     var list = el("div", "search-results search-volumes");
-    var sections = wanted.map(function (shelf) {
+    var runs = wanted.map(function (shelf) {
       var section = list.appendChild(el("section", "search-volume"));
       section.setAttribute("data-volume", shelf.path);
-      return section;
+      return { shelf: shelf, section: section, hits: [], shown: 0 };
     });
     this.replaceList(list);
-    var found = loadIndex({ root: ROOT }).then(function (series) {
-      if (id !== box.runs) return null;
-      return findHits(series, words, -1).then(function (got) {
-        answer = got;
-        return byVolume(series.manifest, got.hits);
-      });
-    });
-    found.catch(function (error) {  // the series' index: no volume can answer (said once, not per volume)
+    function said(error) {  // the series' index: no volume can answer (said once, not per volume)
       failed = true;
       if (id === box.runs) box.show(error && error.loading ? say("unavailable") : say("failed", { query: query }));
-    });
-    wanted.forEach(function (shelf, n) {
-      var records = found.then(function (hits) {
-        if (!hits || id !== box.runs) return null;
-        var mine = hits[shelf.path] || [], room = Math.max(0, box.limit - shown);
-        total += mine.length;
-        shown += Math.min(room, mine.length);
-        if (!mine.length) return { count: 0, records: [], tags: [] };
-        return loadIndex(shelf).then(function (search) {
-          return search.shards.records(mine.slice(0, room)).then(function (loaded) {
-            return { count: mine.length, records: loaded, tags: search.manifest.tags };
+    }
+    /* The next step: Promise of the first new result's item. The first step says how far it has got. */
+    function step() {
+      var picked = Q.nextStep(runs, box.step), turn = Promise.resolve(), added = [], done = 0;
+      var opening = !runs.some(function (run) { return run.shown; });
+      runs.forEach(function (run, n) {
+        var refs = picked[n], from = run.shown;
+        run.shown += refs.length;
+        var records = !refs.length ? Promise.resolve({ records: [], tags: [] }) : loadIndex(run.shelf).then(
+          function (search) {
+            return search.shards.records(refs).then(function (loaded) {
+              return { records: loaded, tags: search.manifest.tags };
+            });
           });
+        records.catch(function () {});  // told in its turn
+        turn = turn.then(function () {
+          return n && refs.length ? painted() : null;
+        }).then(function () { return records; }).then(function (got) {
+          if (id !== box.runs) return;
+          firstRecord = firstRecord || got.records[0] || null;
+          var items = box.fillVolume(run, from, got.tags, got.records, answer.words);
+          if (items.length && !added.length) added.push(items[0]);
+        }).catch(function () {
+          if (id === box.runs) {
+            run.section.appendChild(el("p", "search-error", say("volume_failed", { volume: run.shelf.title })));
+          }
+        }).then(function () {
+          if (id !== box.runs || !opening) return;
+          done += 1;
+          box.show(seriesText(total, query, done, runs.length, answer, firstRecord));
         });
       });
-      records.catch(function () {});  // told in its turn
-      turn = turn.then(function () {
-        var wait = first ? null : painted();
-        first = false;
-        return wait;
-      }).then(function () { return records; }).then(function (got) {
-        if (!got || id !== box.runs) return;
-        firstRecord = firstRecord || got.records[0] || null;
-        box.fillVolume(sections[n], shelf, got.tags, got.count, got.records, answer.words);
-      }).catch(function () {
-        if (id === box.runs && !failed) {
-          sections[n].appendChild(el("p", "search-error", say("volume_failed", { volume: shelf.title })));
-        }
-      }).then(function () {
-        if (id !== box.runs || failed) return;
-        done += 1;
-        box.show(seriesText(total, query, done, wanted.length, answer, firstRecord));
-        if (done === wanted.length) box.moreLink(total);
+      return turn.then(function () {
+        if (id === box.runs) box.paging(total, runs.reduce(function (sum, run) { return sum + run.shown; }, 0), step);
+        return added[0];
       });
-    });
+    }
+    loadIndex({ root: ROOT }).then(function (series) {
+      if (id !== box.runs) return null;
+      return findHits(series, words, -1).then(function (got) {
+        if (id !== box.runs) return;
+        answer = got;
+        var hits = byVolume(series.manifest, got.hits);
+        runs.forEach(function (run) {
+          run.hits = hits[run.shelf.path] || [];
+          total += run.hits.length;
+        });
+        return step();
+      });
+    }).catch(function (error) { if (!failed) said(error); });
   };
 
   /* A series' hits (refs of its index, in lunr's order) as each volume's own refs, by volume path:
@@ -504,22 +525,29 @@
     return found;
   }
 
-  /* A volume's section: its `count` results, of which `records` (the display records of the first
-     that fit in the box's limit) are shown. */
-  SearchBox.prototype.fillVolume = function (section, shelf, tags, count, records, words) {
-    if (!count) return;
-    var heading = section.appendChild(el("h2", "search-volume-title"));
-    heading.appendChild(el("a", "", shelf.title)).href = new URL("index.html", shelf.root).href;
-    heading.appendChild(el("span", "tag-count", String(count)));
-    var list = section.appendChild(el("ol", "search-volume-hits"));
-    records.forEach(function (doc) { list.appendChild(renderHit(doc, tags, words, shelf.root)); });
-    if (count > records.length) {
+  /* A volume's section: its heading and count once it has results, then `records` (the display records of
+     its results from `from` on) added at each step, and a link to the volume's own search while some
+     are not shown. The items added. */
+  SearchBox.prototype.fillVolume = function (run, from, tags, records, words) {
+    var section = run.section, shelf = run.shelf, count = run.hits.length;
+    if (!count) return [];
+    var list = section.querySelector(".search-volume-hits");
+    if (!list) {
+      var heading = section.appendChild(el("h2", "search-volume-title"));
+      heading.appendChild(el("a", "", shelf.title)).href = new URL("index.html", shelf.root).href;
+      heading.appendChild(el("span", "tag-count", String(count)));
+      list = section.appendChild(el("ol", "search-volume-hits"));
+    }
+    var items = records.map(function (doc) { return list.appendChild(renderHit(doc, tags, words, shelf.root)); });
+    var all = section.querySelector(".search-volume-more");
+    if (all && from + records.length >= count) all.remove();
+    if (!all && from + records.length < count) {
       var url = new URL("search.html", shelf.root);
       url.searchParams.set("q", this.input.value.trim());
-      var all = section.appendChild(el("p", "search-volume-more")).appendChild(el("a", "",
-        say("all_in_volume", { count: count, volume: shelf.title })));
-      all.href = url.href;
+      section.appendChild(el("p", "search-volume-more")).appendChild(el("a", "",
+        say("all_in_volume", { count: count, volume: shelf.title }))).href = url.href;
     }
+    return items;
   };
 
   SearchBox.prototype.replaceList = function (list) {
@@ -527,16 +555,51 @@
     this.list = list;
   };
 
+  /* After a step, `shown` of `count` results: the dropdown links to the search page for the rest; the
+     page offers the next step (`step`, Promise of its first item) to its "Show more results" button and to
+     the reader scrolling near it. */
+  SearchBox.prototype.paging = function (count, shown, step) {
+    if (!this.page) return this.moreLink(count);
+    this.next = shown < count ? step : null;
+    this.more.hidden = !this.next;
+    if (this.next && this.watch) {  // observed afresh: it may still be in view after the step
+      this.watch.unobserve(this.more);
+      this.watch.observe(this.more);
+    }
+  };
+
+  /* The search page's "Show more results": a button (keyboard, screen readers, a browser without
+     IntersectionObserver), and the same step taken when the reader scrolls near it. */
+  SearchBox.prototype.makeMore = function () {
+    var box = this, button = this.more.appendChild(el("button", "search-more-button", say("more")));
+    button.type = "button";
+    this.more.querySelector("a").hidden = true;
+    button.addEventListener("click", function () { box.showMore(true); });
+    if (!("IntersectionObserver" in window)) return;
+    this.watch = new IntersectionObserver(function (entries) {
+      if (entries[entries.length - 1].isIntersecting) box.showMore(false);
+    }, { rootMargin: AHEAD });
+    this.watch.observe(this.more);
+  };
+
+  /* The next step, once at a time; asked by the button, focus goes to the first new result (the button
+     would else be left where the reader was, or hidden after the last step). */
+  SearchBox.prototype.showMore = function (focus) {
+    var box = this, id = this.runs, step = this.next;
+    if (!step || this.more.hidden || this.stepping === id) return;
+    this.stepping = id;
+    step().then(function (first) {
+      if (box.stepping === id) box.stepping = 0;
+      var link = first && first.querySelector(".search-hit-title");
+      if (focus && link && id === box.runs) link.focus();
+    }, function () { if (box.stepping === id) box.stepping = 0; });
+  };
+
   SearchBox.prototype.moreLink = function (count) {
-    var rest = count > this.limit;
+    var rest = count > this.step;
     this.more.hidden = !rest;
     if (!rest) return;
     var link = this.more.querySelector("a");
-    if (this.page) {
-      link.removeAttribute("href");
-      link.textContent = say("first", { limit: this.limit });
-      return;
-    }
     var url = new URL("search.html", ROOT);
     url.searchParams.set("q", this.input.value.trim());
     if (this.select.value) url.searchParams.set(this.select.name, this.select.value);
@@ -564,6 +627,7 @@
     this.list.textContent = "";
     this.status.textContent = "";
     this.more.hidden = true;
+    this.next = null;
     this.close();
   };
 
