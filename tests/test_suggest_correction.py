@@ -66,10 +66,19 @@ def write_issue(folder: Path, text: str, name: str = "issue.md") -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    """COLT 2024 imported and built once for the module (a build is most of a test's cost); treat as read-only."""
+    folder = tmp_path_factory.mktemp("suggest")
+    content = content_of(folder)
+    return content, build(content, folder / "site")
+
+
 @pytest.fixture
-def site(tmp_path) -> tuple[Path, Path]:
-    content = content_of(tmp_path)
-    return content, build(content, tmp_path / "site")
+def site(built, tmp_path) -> tuple[Path, Path]:
+    """A private copy of the built content and site, for a test to correct and build again."""
+    content, out = (shutil.copytree(folder, tmp_path / folder.name, symlinks=True) for folder in built)
+    return content, out
 
 
 # -- the config ------------------------------------------------------------------------------------------------
