@@ -27,7 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from generator.model.paper import Paper, RenderedPaper  # noqa: E402
-from generator.derive.related import RELATED_COUNT, nearest, related_papers, text_terms, tfidf_vectors  # noqa: E402
+from generator.derive.related import RELATED_COUNT, nearest, related_papers, text_terms  # noqa: E402
+from generator.derive.space import tfidf_matrix  # noqa: E402
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 FILES = [CORPORA / "neurips-2010-2018.jsonl", CORPORA / "iclr-2020.jsonl"]
@@ -112,11 +113,11 @@ def print_stages(papers: list[RenderedPaper]) -> None:
     cpu = time.process_time()
     documents = [text_terms(p.title_plain, p.abstract_plain) for p in papers]
     cpu, terms_cpu = time.process_time(), time.process_time() - cpu
-    vectors = tfidf_vectors(documents)
+    vectors = tfidf_matrix(documents)
     cpu, vectors_cpu = time.process_time(), time.process_time() - cpu
     nearest(vectors, RELATED_COUNT)
     nearest_cpu = time.process_time() - cpu
-    print(f"stages (CPU s): text_terms {terms_cpu:.2f}, tfidf_vectors {vectors_cpu:.2f}, nearest {nearest_cpu:.2f}")
+    print(f"stages (CPU s): text_terms {terms_cpu:.2f}, tfidf_matrix {vectors_cpu:.2f}, nearest {nearest_cpu:.2f}")
 
 
 if __name__ == "__main__":

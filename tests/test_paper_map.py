@@ -15,7 +15,8 @@ from generator import diagnostics as codes
 from generator.derive import paper_map
 from generator.derive.map_layout import layout
 from generator.derive.paper_map import PROJECTION, paper_places
-from generator.derive.related import tfidf_vectors, text_terms
+from generator.derive.related import text_terms
+from generator.derive.space import tfidf_matrix
 from generator.model.paper import Paper, RenderedPaper
 from generator.render.map_view import clusters, colour_by, mark_groups
 from generator.runtime.cache import BuildCache
@@ -50,7 +51,7 @@ def volume(count: int, seed: int = 3) -> tuple[list[RenderedPaper], dict[str, st
 
 
 def vectors(papers):
-    return tfidf_vectors(text_terms(p.title_plain, p.abstract_plain) for p in papers)
+    return tfidf_matrix(text_terms(p.title_plain, p.abstract_plain) for p in papers)
 
 
 @pytest.fixture(autouse=True)
@@ -96,7 +97,7 @@ def test_landmarks_place_the_others_beside_their_like(monkeypatch):
 
 
 def test_tiny_volumes_have_places():
-    assert layout([]) == []
+    assert layout(tfidf_matrix([])) == []
     for count in (1, 2, 3, 5):
         papers, _ = volume(count)
         assert len(paper_places(papers).places) == count

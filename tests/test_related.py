@@ -14,12 +14,11 @@ from generator.model.paper import Paper, RenderedPaper
 import math
 from collections import Counter
 
-from generator.derive.related import (
-    CANDIDATES, MAX_POSTINGS, RELATED_COUNT, TOP_TERMS, _candidates, _cosine, nearest, related_papers,
-    tfidf_vectors, text_terms,
-)
+import related_reference as reference
+from generator.derive import related
+from generator.derive.related import RELATED_COUNT, nearest, related_papers, text_terms
+from generator.derive.space import tfidf_matrix
 from generator.search.terms import terms
-from generator.runtime.executor import Executor
 
 WORDS = ("graph neural network kernel bayesian inference diffusion model policy reinforcement robot "
          "protein molecule language token attention sparse convex gradient privacy federated causal "
@@ -101,22 +100,18 @@ def test_empty_and_single():
     assert ids(related_papers([paper(1, "Only", "Just one paper.")])) == {"1": []}
 
 
+def rows(matrix) -> list[dict[int, float]]:
+    """Each row of a CSR matrix as term number → weight, in its stored (column) order."""
+    return [dict(zip(matrix.indices[a:b].tolist(), matrix.data[a:b].tolist()))
+            for a, b in zip(matrix.indptr[:-1].tolist(), matrix.indptr[1:].tolist())]
+
+
 def test_vectors_are_unit_length_before_pruning():
     documents = [text_terms(p.title_plain, p.abstract_plain) for p in synthetic(50)]
-    vectors = tfidf_vectors(documents)
-    assert all(sum(w * w for w in v.weights) <= 1 + 1e-9 for v in vectors)
-    assert all(list(v.terms) == sorted(v.terms) for v in vectors)
-    assert all(len(n) <= 4 for n in nearest(vectors, 4))
-
-
-@pytest.mark.slow
-def test_two_cores_give_the_answer_of_one():
-    rng = random.Random(7)
-    words = [f"w{n}" for n in range(400)]
-    documents = [text_terms(" ".join(rng.sample(words, 3)), " ".join(rng.choices(words, k=40)))
-                 for _ in range(2_100)]
-    vectors = tfidf_vectors(documents)
-    assert nearest(vectors, RELATED_COUNT, Executor(2)) == nearest(vectors, RELATED_COUNT, Executor(1))
+    matrix = tfidf_matrix(documents)
+    assert all(sum(w * w for w in row.values()) <= 1 + 1e-9 for row in rows(matrix))
+    assert all(list(row) == sorted(row) for row in rows(matrix))
+    assert all(len(n) <= 4 for n in nearest(matrix, 4))
 
 
 def _reference_dot(a: dict[int, float], b: dict[int, float]) -> float:
@@ -127,39 +122,78 @@ def test_weights_are_tf_idf_over_the_norm_of_every_term():
     documents = [text_terms(p.title_plain, p.abstract_plain) for p in synthetic(120)]
     frequency = Counter(t for d in documents for t in d)
     names = sorted(frequency)
-    for document, vector in zip(documents, tfidf_vectors(documents)):
+    for document, row in zip(documents, rows(tfidf_matrix(documents))):
         weights = {t: (1 + math.log(tf)) * math.log(len(documents) / frequency[t]) for t, tf in document.items()}
         norm = math.sqrt(sum(w * w for w in weights.values()))
         expected = {names.index(t): w / norm for t, w in weights.items() if 1 < frequency[t] < len(documents)}
-        assert vector.as_dict() == expected
+        assert row == expected
 
 
-def test_a_score_is_the_exact_cosine_and_the_same_both_ways():
-    vectors = tfidf_vectors([text_terms(p.title_plain, p.abstract_plain) for p in synthetic(60)])
-    for a, b in zip(vectors, vectors[1:] + vectors[:1]):
-        score = _cosine(a.as_dict(), b)
-        assert abs(score - _reference_dot(a.as_dict(), b.as_dict())) < 1e-9
-        assert score == _cosine(b.as_dict(), a)
+def tie_heavy(count: int, vocabulary: int, seed: int = 7) -> list[Counter[str]]:
+    """Documents of few distinct words: many equal weights, equal shared counts and equal scores."""
+    rng = random.Random(seed)
+    words = [f"w{n}" for n in range(vocabulary)]
+    return [text_terms(" ".join(rng.sample(words, 3)), " ".join(rng.choices(words, k=rng.randrange(1, 40))))
+            for _ in range(count)]
 
 
-def test_nearest_is_the_best_of_each_papers_candidates_by_exact_cosine():
-    # The pairs scored once for both papers, and the topic order, change no list.
-    vectors = tfidf_vectors([text_terms(p.title_plain, p.abstract_plain) for p in synthetic(500, seed=3)])
-    weights = [v.as_dict() for v in vectors]
-    top = [sorted(v, key=lambda t: (-v[t], t))[:TOP_TERMS] for v in weights]
-    index: dict[int, list[int]] = {}
-    for number, heaviest in enumerate(top):
-        for term in heaviest:
-            index.setdefault(term, []).append(number)
-    index = {term: papers for term, papers in index.items() if len(papers) <= MAX_POSTINGS}
-    expected = []
-    for number, vector in enumerate(weights):
-        candidates = _candidates(number, top[number], index)
-        shared = Counter(o for term in top[number] for o in index.get(term, ()) if o != number)
-        assert set(candidates) == {o for o, _ in shared.most_common(CANDIDATES)}
-        scored = sorted((-round(_reference_dot(vector, weights[o]), 9), o) for o in candidates)
-        expected.append([o for _, o in scored[:RELATED_COUNT]])
-    assert nearest(vectors, RELATED_COUNT) == expected
+FIXTURES = {
+    "topics": lambda: [text_terms(p.title_plain, p.abstract_plain) for p in synthetic(500, seed=3)],
+    "ties": lambda: tie_heavy(700, 60),
+    "long postings": lambda: tie_heavy(2_100, 400),  # terms among more than MAX_POSTINGS papers' heaviest
+    "empty papers": lambda: [Counter(), *tie_heavy(50, 30), Counter(), Counter({"only": 1})],
+}
+
+
+@pytest.mark.parametrize("fixture", sorted(FIXTURES))
+def test_the_matrix_holds_the_old_vectors_floats(fixture):
+    # The very floats the Python loops made: the map's layout and every score read them.
+    documents = FIXTURES[fixture]()
+    old = reference.tfidf_vectors(documents)
+    matrix = tfidf_matrix(iter(documents))
+    assert matrix.shape[0] == len(old) and matrix.has_sorted_indices
+    assert rows(matrix) == [v.as_dict() for v in old]
+    assert all(list(row) == list(v.terms) for row, v in zip(rows(matrix), old))
+    assert matrix.shape[1] == max((max(v.terms) for v in old if v.terms), default=0) + 1  # the map's SVD reads it
+
+
+@pytest.mark.parametrize("fixture", sorted(FIXTURES))
+def test_nearest_gives_the_old_algorithms_lists(fixture):
+    documents = FIXTURES[fixture]()
+    for k in (1, RELATED_COUNT, 7):
+        assert nearest(tfidf_matrix(documents), k) == reference.nearest(reference.tfidf_vectors(documents), k)
+
+
+def test_related_lists_of_real_abstracts_are_the_old_ones(seed_site):
+    import json
+    records = json.loads((seed_site / "papers.json").read_text(encoding="utf-8"))
+    documents = [text_terms(r["title"], r["abstract"]) for r in records]
+    assert nearest(tfidf_matrix(documents), RELATED_COUNT) == reference.nearest(reference.tfidf_vectors(documents),
+                                                                                RELATED_COUNT)
+
+
+def test_candidates_are_those_sharing_the_most_top_terms(monkeypatch):
+    # Few candidates a paper: the count of shared top terms, then the first met, decides which are scored.
+    monkeypatch.setattr(related, "CANDIDATES", 3)
+    monkeypatch.setattr(reference, "CANDIDATES", 3)
+    documents = tie_heavy(300, 40, seed=11)
+    assert nearest(tfidf_matrix(documents), 2) == reference.nearest(reference.tfidf_vectors(documents), 2)
+
+
+def test_the_volume_is_tokenised_once_for_related_papers_and_the_map(monkeypatch):
+    # The relate stage's matrix is the map's: each paper's title and abstract are tokenised once.
+    from generator.derive import paper_map
+    calls = Counter()
+    real = related.text_terms
+    monkeypatch.setattr(related, "text_terms", lambda title, abstract: calls.update([title]) or real(title, abstract))
+    papers = synthetic(120)
+    related.forget_vectors()
+    paper_map._LAST.clear()
+    related.related_ids(papers)
+    paper_map.paper_places(papers, related=None)
+    related.forget_vectors()
+    paper_map._LAST.clear()
+    assert sum(calls.values()) == len(papers)
 
 
 def test_terms_are_the_search_terms_less_single_letters_and_numbers():
@@ -174,6 +208,6 @@ def test_terms_are_the_search_terms_less_single_letters_and_numbers():
 
 
 def test_documents_are_read_once_as_they_come():
-    # _neighbours hands a generator, so that each paper's Counter is let go once it is compact.
+    # _matrix hands a generator, so that each paper's Counter is let go once its numbers are taken.
     documents = [text_terms(p.title_plain, p.abstract_plain) for p in synthetic(80)]
-    assert tfidf_vectors(iter(documents)) == tfidf_vectors(documents)
+    assert rows(tfidf_matrix(iter(documents))) == rows(tfidf_matrix(documents))

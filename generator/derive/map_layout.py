@@ -1,6 +1,6 @@
 """A two-dimensional layout of the papers in which similar papers lie close: the map's positions.
 
-The input is the related papers' TF-IDF vectors (derive/related.py), so the map and the related lists agree
+The input is the related papers' TF-IDF matrix (derive/space.py), so the map and the related lists agree
 on what "similar" means. Three steps, each with numpy and scipy:
 
 1. the sparse TF-IDF matrix is reduced to ``DIMENSIONS`` dimensions by a randomized truncated SVD
@@ -26,11 +26,7 @@ the caller rounds the positions.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from generator.derive.related import Vector
+from typing import Any
 
 DIMENSIONS = 40  # of the reduced space; more adds time, not a better map
 LANDMARKS = 1000  # papers t-SNE lays out; the exact gradient costs their count squared an iteration
@@ -52,21 +48,22 @@ def load_numpy() -> Any:
     return numpy
 
 
-def layout(vectors: Sequence[Vector]) -> list[tuple[float, float]]:
-    """Each vector's place on the map, in the vectors' order (units: t-SNE's; the caller scales them)."""
-    count = len(vectors)
+def layout(matrix: Any) -> list[tuple[float, float]]:
+    """Each row's place on the map, in the rows' order (units: t-SNE's; the caller scales them); ``matrix``: the
+    papers' TF-IDF vectors as rows of a sparse matrix (derive/space.py)."""
+    count = matrix.shape[0]
     if count < 3:
         return [(float(n), 0.0) for n in range(count)]
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1, user_api="blas"):  # whoever imported numpy first, and with what threads
-        return _layout(vectors)
+        return _layout(matrix)
 
 
-def _layout(vectors: Sequence[Vector]) -> list[tuple[float, float]]:
+def _layout(matrix: Any) -> list[tuple[float, float]]:
     np = load_numpy()
-    count = len(vectors)
-    reduced = _reduce(_matrix(vectors))
+    count = matrix.shape[0]
+    reduced = _reduce(matrix)
     landmarks = np.unique(np.linspace(0, count - 1, min(count, LANDMARKS)).round().astype(np.intp))
     placed = _tsne(reduced[landmarks])
     positions = np.empty((count, 2))
@@ -75,19 +72,6 @@ def _layout(vectors: Sequence[Vector]) -> list[tuple[float, float]]:
     if len(rest):
         positions[rest] = _place(reduced[rest], reduced[landmarks], placed)
     return [(float(x), float(y)) for x, y in positions]
-
-
-def _matrix(vectors: Sequence[Vector]) -> Any:
-    """The vectors as one sparse matrix (a row a paper, a column a term number)."""
-    np = load_numpy()
-    from scipy import sparse
-
-    lengths = np.fromiter((len(v.terms) for v in vectors), dtype=np.int64, count=len(vectors))
-    indptr = np.concatenate(([0], np.cumsum(lengths)))
-    columns = np.fromiter((t for v in vectors for t in v.terms), dtype=np.int64, count=int(indptr[-1]))
-    weights = np.concatenate([np.frombuffer(v.weights, dtype=np.float64) for v in vectors] or [np.zeros(0)])
-    width = int(columns.max()) + 1 if len(columns) else 1
-    return sparse.csr_matrix((weights, columns, indptr), shape=(len(vectors), width))
 
 
 def _reduce(matrix: Any) -> Any:

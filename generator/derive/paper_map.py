@@ -6,7 +6,7 @@ vectors (derive/map_layout.py). Either way they are scaled into a box of ``WIDTH
 rounded to whole units, so that the same papers give the same bytes.
 
 Worked out once a build: the relate stage asks for them while the vectors it has just made are at hand
-(``related.vectors_for``); the map page's render asks again and finds them (``_LAST``); serve's background job,
+(``related.matrix_for``); the map page's render asks again and finds them (``_LAST``); serve's background job,
 after an edit, works them out afresh. The build cache keeps them for a build whose texts did not move.
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.derive.related import vectors_for
+from generator.derive.related import matrix_for
 from generator.model.paper import RenderedPaper
 from generator.runtime.cache import BuildCache, digest
 from generator import diagnostics as codes
@@ -100,7 +100,7 @@ def _cached(papers: Sequence[RenderedPaper], cache: BuildCache | None, key: str)
 def _from_layout(papers: Sequence[RenderedPaper]) -> Placed:
     from generator.derive.map_layout import layout
 
-    points = layout(vectors_for(papers))
+    points = layout(matrix_for(papers))
     return _scaled([p.paper.id for p in papers], points)
 
 

@@ -1,54 +1,42 @@
 """Related papers: TF-IDF cosine similarity over each paper's title and plain abstract.
 
-Standard library only, and built to stay fast however large the volume:
+The papers' vectors are the rows of one sparse matrix (derive/space.py), which the map reads too; every
+step over the whole volume is a sparse or array operation in C (scipy, numpy), not a Python loop a paper:
 
-* sparse, compact vectors: a paper is its terms' numbers and an array of their
-  weights (``Vector``), never a vocabulary-sized row nor a dict (which held
-  several times the memory, beside the search index's child); weights are
-  worked out term by term in C (``map``, ``zip``), not in a loop;
-* top-terms pruning and an inverted index: each paper is indexed under its
-  ``TOP_TERMS`` heaviest terms and looks up the papers indexed under those
-  same terms, so it meets only papers that share a telling word with it,
-  never all of them;
-* ``Counter`` counts the shared terms per candidate in C and a stable C sort
-  keeps the ``CANDIDATES`` sharing the most; only they are scored, with the
-  exact cosine of the full vectors;
-* a pair that are each other's candidates (60% of the candidate slots) is scored once, and
-  papers are scored topic by topic (by their heaviest term), so the vectors
-  their candidates read are still in the CPU cache.
+* top-terms pruning: each paper is indexed under its ``TOP_TERMS`` heaviest terms (a term among the
+  heaviest of more than ``MAX_POSTINGS`` papers tells little, and is left out);
+* candidates: one sparse product of the papers' top terms with the index's counts, for every pair of
+  papers, the top terms they share; each paper keeps the ``CANDIDATES`` sharing the most;
+* scores: the exact cosine of each candidate pair, once a pair, as the rows' elementwise product
+  summed in term order (a sparse matrix-vector product), rounded to ``_SCORE_DIGITS`` digits;
+* each paper's ``k`` best candidates, by one sort of all the pairs.
 
-Few telling terms find better candidates than many, since a count does not
-weigh terms. On the 5,083 real abstracts of the shared corpora
-(bench/related_bench.py --papers 5083 --exact 300) the best match is the
-exact cosine's for 92.3% of papers and 86.1% of the top 4 agree, in a small
-fraction of the time that scoring every pair takes; bench/RESULTS.md has
-the measurements at larger sizes, against the dict-and-frozenset version
-before this one, with the same lists. What is left is Python's cost per
-candidate pair (an intersection of two top-term sets and the sums over the
-few terms they share) and the tokenising, which is the search index's (``search.terms``).
+Few telling terms find better candidates than many, since a count does not weigh terms. On the 5,083
+real abstracts of the shared corpora (bench/related_bench.py --papers 5083 --exact 300) the best match
+is the exact cosine's for 92.3% of papers and 86.1% of the top 4 agree, in a small fraction of the time
+that scoring every pair takes; bench/RESULTS.md has the measurements.
 
-Words are the search index's terms (``search.terms``: lower case, stop words
-dropped, Porter stems), so "networks" relates to "network" as search finds it.
-A score is summed in term-number order (the same for both papers of a pair,
-whatever the hash seed), scores are rounded, and ties go to the paper that
-comes first in the proceedings, so the result is the same on every run.
+The lists are those the Python loops before this one made (tests/test_related.py keeps that algorithm
+and compares): among candidates sharing as many top terms, the one met first (by its first shared
+term, heaviest first, then in paper order) is kept; a score is summed in term-number order, the same
+for both papers of a pair and on every run, and rounded as Python rounds; ties go to the paper that
+comes first in the proceedings.
+
+Words are the search index's terms (``search.terms``: lower case, stop words dropped, Porter stems),
+so "networks" relates to "network" as search finds it.
 """
 
 from __future__ import annotations
 
 import functools
-import math
-from array import array
-from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, compress, islice, repeat
-from operator import itemgetter, mul, truediv
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from itertools import chain, repeat
+from typing import Any
 
-from generator.runtime.executor import INLINE, Executor
+from generator.derive.map_layout import load_numpy
+from generator.derive.space import tfidf_matrix
 from generator.runtime.cache import BuildCache
-from generator.runtime.sizes import Cost
 from generator.model.paper import RenderedPaper
 from generator.search.terms import terms
 
@@ -60,19 +48,8 @@ CANDIDATES = 40
 # list would make candidate search quadratic in the volume's size: it is left out of the lookup.
 MAX_POSTINGS = 400
 _SCORE_DIGITS = 9  # scores equal to 9 digits are a tie
-
-
-
-class Vector(NamedTuple):
-    """A paper's weights, compact: its term numbers in increasing order and, in the same order,
-    each one's weight (about 20 bytes a term, where a dict of floats took about 80, beside the
-    search index's child)."""
-
-    terms: tuple[int, ...]  # the ints are the numbering's own, shared by every paper: none is made
-    weights: array  # of doubles ("d")
-
-    def as_dict(self) -> dict[int, float]:
-        return dict(zip(self.terms, self.weights))
+_BLOCK = 1024  # papers whose candidates are found in one sparse product (a few MB, however large the volume)
+_PAIRS = 16_384  # candidate pairs scored in one elementwise product
 
 
 def related_papers(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT) -> dict[str, tuple[RenderedPaper, ...]]:
@@ -85,7 +62,7 @@ def related_papers(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT) -> d
 
 
 def related_ids(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT,
-                cache: BuildCache | None = None, executor: Executor = INLINE) -> dict[str, tuple[str, ...]]:
+                cache: BuildCache | None = None) -> dict[str, tuple[str, ...]]:
     """Paper id → the ids of its ``k`` most similar papers; kept in ``cache`` for a build with the same texts."""
     texts = tuple((p.title_plain, p.abstract_plain) for p in papers)
     key = cache.key("related", str(k), *chain.from_iterable(texts)) if cache and cache.enabled else ""
@@ -93,7 +70,7 @@ def related_ids(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT,
     if _fits(found, len(papers), k):
         neighbours = found
     else:
-        neighbours = _neighbours(texts, k, executor)
+        neighbours = _neighbours(texts, k)
         if key and cache:
             cache.store_json("related", key, neighbours)
     return {paper.paper.id: tuple(papers[j].paper.id for j in near) for paper, near in zip(papers, neighbours)}
@@ -108,26 +85,26 @@ def _fits(found: object, count: int, k: int) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
-def _neighbours(texts: tuple[tuple[str, str], ...], k: int, executor: Executor = INLINE) -> tuple[tuple[int, ...], ...]:
+def _neighbours(texts: tuple[tuple[str, str], ...], k: int) -> tuple[tuple[int, ...], ...]:
     # The dev server rebuilds after template and config edits too: the same texts, no new work.
-    return tuple(map(tuple, nearest(_vectors(texts), k, executor)))
+    return tuple(map(tuple, nearest(_matrix(texts), k)))
 
 
-def vectors_for(papers: Sequence[RenderedPaper]) -> list[Vector]:
-    """The papers' TF-IDF vectors, as related papers are worked out from: the map of the papers
-    (derive/paper_map.py) lays them out. Those just made for related papers are handed over, not made again."""
-    return _vectors(tuple((p.title_plain, p.abstract_plain) for p in papers))
+def matrix_for(papers: Sequence[RenderedPaper]) -> Any:
+    """The papers' TF-IDF matrix (derive/space.py), as related papers are worked out from: the map of the papers
+    (derive/paper_map.py) lays out its rows. The one just made for related papers is handed over, not made again."""
+    return _matrix(tuple((p.title_plain, p.abstract_plain) for p in papers))
 
 
 @functools.lru_cache(maxsize=1)
-def _vectors(texts: tuple[tuple[str, str], ...]) -> list[Vector]:
-    # A generator: each paper's Counter of words is let go once it is made compact.
-    return tfidf_vectors(text_terms(title, abstract) for title, abstract in texts)
+def _matrix(texts: tuple[tuple[str, str], ...]) -> Any:
+    # A generator: each paper's Counter of words is let go once its numbers are taken.
+    return tfidf_matrix(text_terms(title, abstract) for title, abstract in texts)
 
 
 def forget_vectors() -> None:
-    """Let the last vectors go (a large volume's are tens of MB) once related papers and the map have them."""
-    _vectors.cache_clear()
+    """Let the last matrix go (a large volume's is tens of MB) once related papers and the map have it."""
+    _matrix.cache_clear()
 
 
 def text_terms(title: str, abstract: str) -> Counter[str]:
@@ -149,125 +126,91 @@ class _Telling(dict[str, bool]):
 _TELLING = _Telling()
 
 
-def tfidf_vectors(documents: Iterable[Counter[str]]) -> list[Vector]:
-    """Unit vectors weighted (1 + ln tf) · ln(N / df), less the terms no other document has.
-
-    Those terms still count in the norm; they are dropped only because they
-    cannot add to any similarity. Terms become numbers (their place in the
-    sorted vocabulary), so a score can add its terms in number order: the
-    same order on every run, where strings would follow the per-process hash
-    seed. ``documents`` is read once: each is kept only as arrays of its
-    terms' first-seen numbers and counts.
-    """
-    seen = _Numbering()
-    compact: list = [(array("I", map(seen.__getitem__, d)), array("I", d.values())) for d in documents]
-    frequency = Counter(chain.from_iterable(ids for ids, _ in compact))
-    idf = [math.log(len(compact) / frequency[n]) for n in range(len(seen))]
-    # The terms that can add to a similarity: in another document too, and not in all (idf 0);
-    # -1 for the others, which sort first and are cut off below.
-    number = [-1] * len(seen)
-    for n, term in enumerate(sorted(seen)):
-        if 1 < frequency[seen[term]] < len(compact):
-            number[seen[term]] = n
-    numbers = list(range(len(seen)))  # one int object per number, shared by every vector's terms
-    vectors = []
-    for at, (ids, counts) in enumerate(compact):
-        compact[at] = None  # let go as it is made a vector
-        # Term by term in C (map, zip), not in a comprehension: some hundred terms a paper;
-        # the norm is summed in the document's own order, as its Counter was.
-        weights = list(map(mul, map(_TF_WEIGHT.__getitem__, counts), map(idf.__getitem__, ids)))
-        norm = math.sqrt(sum(map(mul, weights, weights))) or 1.0
-        pairs = sorted(zip(map(number.__getitem__, ids), map(truediv, weights, repeat(norm))))
-        kept = list(islice(pairs, bisect_left(pairs, (0,)), None))
-        vectors.append(Vector(tuple(map(numbers.__getitem__, map(itemgetter(0), kept))),
-                              array("d", map(itemgetter(1), kept))))
-    return vectors
+def nearest(matrix: Any, k: int) -> list[list[int]]:
+    """For each row of the TF-IDF ``matrix``, the indexes of its ``k`` most similar other rows."""
+    np = load_numpy()
+    rows = matrix.shape[0]
+    if not rows:
+        return []
+    first, second = _candidates(matrix)
+    scores = _scores(matrix, first, second)
+    order = np.lexsort((second, -scores, first))  # by paper, best first, ties to the earlier paper
+    first, second = first[order], second[order]
+    chosen = _rank(first, rows) < k
+    return _lists(first[chosen], second[chosen], rows)
 
 
-class _Numbering(dict[str, int]):
-    """Term → a number, in the order terms are first met (the next one for a new term)."""
-
-    def __missing__(self, term: str) -> int:
-        number = self[term] = len(self)
-        return number
-
-
-class _TfWeight(dict[int, float]):
-    """Term count → 1 + ln count, worked out once a count."""
-
-    def __missing__(self, count: int) -> float:
-        weight = self[count] = 1 + math.log(count)
-        return weight
+def _heaviest(matrix: Any) -> tuple[Any, Any, Any]:
+    """Each row's ``TOP_TERMS`` heaviest terms: (row, column, place among them, heaviest first) of each;
+    equal weights in column order, as a stable sort of the sorted terms gives them."""
+    np = load_numpy()
+    row_of = np.repeat(np.arange(matrix.shape[0]), np.diff(matrix.indptr))
+    order = np.lexsort((-matrix.data, row_of))  # stable: equal weights stay in column order
+    place = _rank(row_of[order], matrix.shape[0])
+    kept = place < TOP_TERMS
+    return row_of[order][kept], matrix.indices[order][kept].astype(np.int64), place[kept]
 
 
-_TF_WEIGHT = _TfWeight()
+def _candidates(matrix: Any) -> tuple[Any, Any]:
+    """Every (paper, candidate) pair, by paper: the ``CANDIDATES`` papers that share the most of its heaviest
+    terms; among equal counts, the one met first by its heaviest shared term, then the earlier paper.
+
+    One product a block of papers: the query's terms weigh 2^(TOP_TERMS - 1 - place), the index's 1, so a
+    pair's sum holds a bit for each top term they share: how many is its bits, which one first its highest."""
+    np = load_numpy()
+    from scipy import sparse
+
+    rows, width = matrix.shape
+    row_of, column, place = _heaviest(matrix)
+    indexed = np.bincount(column, minlength=width)[column] <= MAX_POSTINGS
+    row_of, column, place = row_of[indexed], column[indexed], place[indexed]
+    query = sparse.csr_matrix((np.left_shift(1, TOP_TERMS - 1 - place).astype(np.int64), (row_of, column)),
+                              shape=(rows, width))
+    index = sparse.csr_matrix((np.ones(len(column), dtype=np.int64), (column, row_of)), shape=(width, rows))
+    # A pair's sort key in one int64: paper in the block, fewer shared terms, a later first one, the other paper.
+    masks = np.arange(1 << TOP_TERMS)
+    rank_of_mask = np.array([((15 - bin(n).count("1")) << 4 | (15 - n.bit_length())) << 32 for n in masks.tolist()])
+    firsts, seconds = [], []
+    for start in range(0, rows, _BLOCK):
+        shared = query[start:start + _BLOCK] @ index
+        paper = np.repeat(np.arange(shared.shape[0], dtype=np.int64), np.diff(shared.indptr))
+        other = shared.indices.astype(np.int64)
+        key = np.sort((paper << 40 | rank_of_mask[shared.data] | other)[other != paper + start])
+        paper, other = key >> 40, key & 0xFFFFFFFF
+        kept = _rank(paper, shared.shape[0]) < CANDIDATES
+        firsts.append(paper[kept] + start)
+        seconds.append(other[kept])
+    return np.concatenate(firsts), np.concatenate(seconds)
 
 
-def nearest(vectors: Sequence[Vector], k: int, executor: Executor = INLINE) -> list[list[int]]:
-    """For each vector, the indexes of its ``k`` most similar others; scored by the ``executor`` (on
-    every core, forked processes share the vectors and the index; each scores a share of the papers)."""
-    top = [_heaviest(v) for v in vectors]
-    index: dict[int, list[int]] = {}
-    for number, heaviest in enumerate(top):
-        for term in heaviest:
-            index.setdefault(term, []).append(number)
-    index = {term: papers for term, papers in index.items() if len(papers) <= MAX_POSTINGS}
-
-    def best_of(numbers: list[int]) -> list[list[int]]:
-        candidates = {n: _candidates(n, top[n], index) for n in numbers}
-        return list(_best(numbers, candidates, vectors, k))
-
-    # Papers on one topic, one after the other: they are each other's candidates, so the vectors
-    # they read are still in the CPU cache (in paper order, each read comes from memory).
-    order = sorted(range(len(vectors)), key=lambda n: (top[n][:1], n))
-    found = executor.map(best_of, order, Cost.LIGHT)
-    result: list[list[int]] = [[]] * len(vectors)
-    for number, near in zip(order, found):
-        result[number] = near
-    return result
+def _scores(matrix: Any, first: Any, second: Any) -> Any:
+    """Each pair's exact cosine, rounded: a pair that are each other's candidates is scored once; the shared
+    terms' products summed in term order (csr_matvec), the same for (a, b) and (b, a) and on every run."""
+    np = load_numpy()
+    rows = matrix.shape[0]
+    pairs, which = np.unique(np.minimum(first, second) * rows + np.maximum(first, second), return_inverse=True)
+    ones = np.ones(matrix.shape[1])
+    sums = []
+    for start in range(0, len(pairs), _PAIRS):
+        low, high = np.divmod(pairs[start:start + _PAIRS], rows)
+        left, right = matrix[low], matrix[high]
+        sums.append(left.multiply(right).tocsr() @ ones)
+    summed = np.concatenate(sums) if sums else np.zeros(0)
+    rounded = np.array(list(map(round, summed.tolist(), repeat(_SCORE_DIGITS))), dtype=np.float64)
+    return rounded[which.reshape(-1)]
 
 
-def _heaviest(vector: Vector) -> list[int]:
-    """The ``TOP_TERMS`` heaviest terms; equal weights in term order (a stable sort of the sorted
-    terms), the same every time."""
-    heaviest = sorted(range(len(vector.terms)), key=vector.weights.__getitem__, reverse=True)
-    return list(map(vector.terms.__getitem__, heaviest[:TOP_TERMS]))
+def _rank(grouped: Any, groups: int) -> Any:
+    """Each item's place in its group, for ``grouped`` (group numbers) in increasing order."""
+    np = load_numpy()
+    sizes = np.bincount(grouped, minlength=groups)
+    starts = np.cumsum(sizes) - sizes
+    return np.arange(len(grouped)) - np.repeat(starts, sizes)
 
 
-def _candidates(number: int, query: list[int], index: dict[int, list[int]]) -> list[int]:
-    """The ``CANDIDATES`` papers that share the most of ``query``'s heaviest terms; among equal
-    counts, the first met (the index lists are in paper order, the query heaviest term first)."""
-    shared = Counter(chain.from_iterable(index[term] for term in query if term in index))
-    shared.pop(number, None)
-    if len(shared) <= CANDIDATES:
-        return list(shared)
-    # sorted is stable with reverse=True too, and does in C what most_common's nlargest does in Python.
-    return sorted(shared, key=shared.__getitem__, reverse=True)[:CANDIDATES]
-
-
-def _best(numbers: list[int], candidates: dict[int, list[int]], vectors: Sequence[Vector],
-          k: int) -> Iterator[list[int]]:
-    """Each paper's ``k`` best candidates by exact cosine. A pair that are each other's candidates
-    is scored once: the score waits in ``mutual`` for the one of them that comes later in ``numbers``."""
-    mutual: dict[tuple[int, int], float] = {}
-    done: set[int] = set()
-    for number in numbers:
-        own = vectors[number].as_dict()  # the query's weights by term, while its candidates are scored
-        scored = []
-        for other in candidates[number]:
-            pair = (other, number) if other < number else (number, other)
-            score = mutual.pop(pair, None) if other in done else None
-            if score is None:
-                score = _cosine(own, vectors[other])
-                if other not in done and number in candidates.get(other, ()):
-                    mutual[pair] = score
-            scored.append((-score, other))
-        done.add(number)
-        yield [other for _, other in sorted(scored)[:k]]
-
-
-def _cosine(a: dict[int, float], b: Vector) -> float:
-    """a · b, rounded: summed in term order, so the same for (a, b) and (b, a) and on every run."""
-    common = list(compress(range(len(b.terms)), map(a.__contains__, b.terms)))  # b's places of shared terms
-    return round(float(sum(map(mul, map(a.__getitem__, map(b.terms.__getitem__, common)),
-                               map(b.weights.__getitem__, common)))), _SCORE_DIGITS)
+def _lists(first: Any, second: Any, rows: int) -> list[list[int]]:
+    """The pairs (by ``first``, in order) as one list of ``second`` a row."""
+    np = load_numpy()
+    ends = np.cumsum(np.bincount(first, minlength=rows)).tolist()
+    others = second.tolist()
+    return [others[start:end] for start, end in zip([0, *ends], ends)]

@@ -61,10 +61,6 @@ class Schedule:
         """Whether related papers may be worked out after publish (False: work them out now)."""
         return False
 
-    def cores_taken(self) -> int:
-        """The cores this schedule's own work takes now (the index being made in a child)."""
-        return 0
-
     def defer(self, outputs: list, sink: Sink) -> list:
         """The outputs to render now; the others follow the published site."""
         return outputs
@@ -90,9 +86,6 @@ class Alongside(Schedule):
     def names(self) -> list[str]:
         pending, self._pending = self._pending, None
         return pending() if pending is not None else []
-
-    def cores_taken(self) -> int:
-        return 1 if self._pending is not None and self._pending.running else 0
 
     def cancel(self) -> None:
         # Stops the child before the staging folder it writes into is removed.

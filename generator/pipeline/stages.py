@@ -266,10 +266,8 @@ def relate_stage(p: Pipeline) -> None:
     elif stale and p.schedule.relate_later(functools.partial(related_ids, site_papers(p), cache=p.store)):
         return  # LiveSite.settle shows them
     elif whole_site(p) or state.related is None or stale:
-        # A core the index's child is working on is not the relating's to take: a process more than there
-        # are cores finishes no sooner, and its memory, beside the index's child's, is the cold build's peak.
-        executor = p.executor.leaving(p.schedule.cores_taken())
-        state.related = p.timed("relate papers", related_ids, site_papers(p), cache=p.store, executor=executor)
+        # In this process: sparse products in C (derive/related.py), no worker beside the index's child.
+        state.related = p.timed("relate papers", related_ids, site_papers(p), cache=p.store)
         project = state.project
         if project is not None and has_map(project, site_papers(p)):  # from the vectors just made, if they were
             p.timed("map papers", paper_places, site_papers(p), project.content_dir, p.store, p.reporter.warn,

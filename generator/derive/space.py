@@ -1,0 +1,81 @@
+"""The volume's vector space: each paper's TF-IDF vector, a row of one sparse matrix (scipy's CSR).
+
+Made once a build from the papers' words (``related.text_terms``: the search index's terms) and read by
+related papers (derive/related.py: candidates and exact cosines as sparse products) and the map
+(derive/map_layout.py: its SVD), so that the two agree on what "similar" means and neither tokenises again.
+
+Weights are (1 + ln tf) · ln(N / df), each row divided by the norm of all its terms; a term no other paper
+has, or every paper has, is left out afterwards (it cannot add to a similarity). A column is a term's place
+in the sorted vocabulary, so that a row's terms come in the same order on every run (strings would follow
+the per-process hash seed).
+
+The numbers are the very floats the Python loops before this gave (tests/test_related.py compares them):
+logarithms from ``math.log`` (numpy's SIMD ``log`` may round otherwise), products elementwise, and each norm
+summed in the paper's own order, one term after the other, by a sparse matrix-vector product (scipy's
+``csr_matvec``), where ``numpy.sum`` would add pairwise.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from generator.derive.map_layout import load_numpy
+
+
+def tfidf_matrix(documents: Iterable[Counter[str]]) -> Any:
+    """A CSR matrix of unit TF-IDF rows, one a document, columns in sorted-vocabulary order, indices sorted.
+
+    ``documents`` is read once: each Counter is kept only as its terms' first-seen numbers and counts.
+    """
+    np = load_numpy()
+    from scipy import sparse
+
+    seen: dict[str, int] = {}
+    ids: list[int] = []
+    counts: list[int] = []
+    lengths: list[int] = []
+    for document in documents:
+        # Term → its first-seen number, in C: setdefault hands back the number a term already has.
+        ids.extend(map(seen.setdefault, document, _fresh_numbers(seen, document)))
+        counts.extend(document.values())
+        lengths.append(len(document))
+    rows = len(lengths)
+    if not rows:
+        return sparse.csr_matrix((0, 1))
+    first = np.asarray(ids, dtype=np.int64)
+    tf = np.asarray(counts, dtype=np.int64)
+    indptr = np.zeros(rows + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    frequency = np.bincount(first, minlength=len(seen))
+    # Per term and per count, by math.log: a few tens of thousands of calls, the same floats as before.
+    idf = np.array([math.log(rows / int(df)) for df in frequency.tolist()], dtype=np.float64)
+    tf_weight = np.array([0.0] + [1 + math.log(c) for c in range(1, int(tf.max(initial=1)) + 1)])
+    weights = tf_weight[tf] * idf[first]
+    # Each row's sum of squares in its own order: weights · weights as a CSR matrix-vector product.
+    squares = sparse.csr_matrix((weights, np.arange(len(weights)), indptr), shape=(rows, len(weights))) @ weights
+    norms = np.sqrt(squares)
+    norms[norms == 0] = 1.0
+    values = weights / np.repeat(norms, lengths)
+    # A column: the term's place in the sorted vocabulary, for the terms in another document too and not in all.
+    vocabulary = sorted(seen)
+    place = np.full(len(seen), -1, dtype=np.int64)
+    place[[seen[t] for t in vocabulary]] = np.arange(len(vocabulary))
+    place[(frequency <= 1) | (frequency >= rows)] = -1
+    columns = place[first]
+    kept = columns >= 0
+    row_of = np.repeat(np.arange(rows), lengths)[kept]
+    width = int(columns.max()) + 1 if kept.any() else 1
+    matrix = sparse.csr_matrix((values[kept], (row_of, columns[kept])), shape=(rows, width))
+    matrix.sort_indices()
+    return matrix
+
+
+def _fresh_numbers(seen: dict[str, int], document: Counter[str]) -> Iterable[int]:
+    """The numbers ``setdefault`` offers each term of ``document``: the next one, for a term met first here.
+
+    ``map(seen.setdefault, document, …)`` asks for the next value only as it reaches a term, after the last
+    term is numbered, so ``len(seen)`` is always the next free number."""
+    return (len(seen) for _ in document)
