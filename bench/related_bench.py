@@ -86,6 +86,9 @@ def main() -> None:
     parser.add_argument("--papers", type=int, default=10_000)
     parser.add_argument("--exact", type=int, default=0, metavar="N")
     parser.add_argument("--stages", action="store_true", help="CPU seconds of each stage, run again")
+    parser.add_argument("--reference", type=int, default=0, metavar="ROUNDS",
+                        help="A/B: the Python loops before the sparse products (tests/related_reference.py) "
+                             "against today's, interleaved, CPU seconds, and whether their lists are the same")
     args = parser.parse_args()
     records = load_records()
     records = (records + synthetic(records, max(0, args.papers - len(records))))[: args.papers]
@@ -107,6 +110,8 @@ def main() -> None:
               f"top {RELATED_COUNT} agree; the best match agrees for {first / args.exact:.1%}")
     if args.stages:
         print_stages(papers)
+    if args.reference:
+        print_reference(papers, args.reference)
 
 
 def print_stages(papers: list[RenderedPaper]) -> None:
@@ -118,6 +123,22 @@ def print_stages(papers: list[RenderedPaper]) -> None:
     nearest(vectors, RELATED_COUNT)
     nearest_cpu = time.process_time() - cpu
     print(f"stages (CPU s): text_terms {terms_cpu:.2f}, tfidf_matrix {vectors_cpu:.2f}, nearest {nearest_cpu:.2f}")
+
+
+def print_reference(papers: list[RenderedPaper], rounds: int) -> None:
+    """The loops (issue 43's "before") and the sparse products, over the same Counters, in this process."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    import related_reference as reference
+
+    documents = [text_terms(p.title_plain, p.abstract_plain) for p in papers]
+    for number in range(1, rounds + 1):
+        cpu = time.process_time()
+        old = reference.nearest(reference.tfidf_vectors(documents), RELATED_COUNT)
+        cpu, loops = time.process_time(), time.process_time() - cpu
+        new = nearest(tfidf_matrix(documents), RELATED_COUNT)
+        products = time.process_time() - cpu
+        print(f"round {number}: vectors + nearest, loops {loops:.2f} s CPU, sparse products {products:.2f} s CPU "
+              f"({loops / products:.1f}x); the same lists: {old == new}")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,6 @@ not by the sink."""
 from __future__ import annotations
 
 import dataclasses
-import functools
 import os
 import time
 from pathlib import Path
@@ -59,22 +58,18 @@ def test_a_build_makes_the_search_index_in_a_child_while_papers_are_related_and_
     assert (tmp_path / "site" / MANIFEST_JS).stat().st_size > 0
 
 
-def test_papers_are_related_on_the_cores_the_index_child_leaves(seed_content, tmp_path, monkeypatch, index_beside):
-    """Two cores, the index made in a child: related papers on one; the index from the cache: on two."""
-    real_feed, real_relate = Executor.feed, pipeline.related_ids
-    jobs: list[int] = []
+def test_papers_are_related_in_the_build_process_beside_the_index_child(seed_content, tmp_path, monkeypatch,
+                                                                          index_beside):
+    """Two cores, the index made in a child: related papers are sparse products in the build's own process (no
+    worker of their own beside the child); their matrix is the map's."""
+    from generator.derive import related
 
-    def slow_index(job, items, *args):
-        time.sleep(2)
-        return job(items, *args)
-
-    monkeypatch.setattr(Executor, "feed", lambda self, job, *a, **k: real_feed(self, functools.partial(slow_index, job),
-                                                                                *a, **k))
-    monkeypatch.setattr(pipeline, "related_ids",
-                        lambda *a, **k: jobs.append(k["executor"].cores) or real_relate(*a, **k))
-    build(seed_content, tmp_path / "site", Reporter(), jobs=2)
-    build(seed_content, tmp_path / "site", Reporter(), jobs=2)  # the index's files from the cache
-    assert jobs == [1, 2]
+    real_nearest = related.nearest
+    related._neighbours.cache_clear()  # an earlier build of the same papers in this process left its lists
+    where: list[int] = []
+    monkeypatch.setattr(related, "nearest", lambda *a, **k: where.append(os.getpid()) or real_nearest(*a, **k))
+    build(seed_content, tmp_path / "site", Reporter(), jobs=2, cache=False)
+    assert where == [os.getpid()]
 
 
 def test_each_schedule_makes_the_built_site_into_each_sink(seed_content, tmp_path):

@@ -48,7 +48,7 @@ CANDIDATES = 40
 # list would make candidate search quadratic in the volume's size: it is left out of the lookup.
 MAX_POSTINGS = 400
 _SCORE_DIGITS = 9  # scores equal to 9 digits are a tie
-_BLOCK = 1024  # papers whose candidates are found in one sparse product (a few MB, however large the volume)
+_BLOCK = 256  # papers whose candidates are found in one sparse product (tens of MB at most, however large the volume)
 _PAIRS = 16_384  # candidate pairs scored in one elementwise product
 
 
