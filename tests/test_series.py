@@ -112,7 +112,7 @@ def test_a_volume_that_is_a_link_is_left_out_and_said_so(tmp_path, capsys, only_
     assert "2019: warning: is a link to a folder; not built as a volume" in err, err
     assert code == 0
     if only_links:  # still a series (not a volume with no sources), of no volume, and each link named
-        assert "an archive of 0 volumes" in err and "2023: warning: is a link to a folder" in err
+        assert "a series of 0 volumes" in err and "2023: warning: is a link to a folder" in err
     else:
         whole(tmp_path / "site", ["2020", "2021", "2022", "2023"])
     assert not (elsewhere / "2019" / "papers").exists()  # nothing written into the folder linked to
