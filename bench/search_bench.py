@@ -55,7 +55,7 @@ from generator.render.people_topics import tag_urls  # noqa: E402
 from generator.search import lunr_js_path  # noqa: E402
 from generator.search.payload import index_script, search_data  # noqa: E402
 from generator.search.shards import FOLDER, shard_files  # noqa: E402
-from archive_bench import make_archive  # noqa: E402
+from series_bench import make_series  # noqa: E402
 from generator.search.series import series_index_files  # noqa: E402
 from run_bench import gz  # noqa: E402  (gzip -6, as the other benches count it)
 
@@ -69,14 +69,14 @@ SHOWN = 8
 
 def make_site(n: int, volumes: int = 0, authors: bool = False) -> tuple[Path, Path]:
     """A volume of n papers, or (``volumes``) a series of that many volumes holding n in all
-    (archive_bench.make_archive), built once and kept under bench/out/; with ``authors``, the volume's
+    (series_bench.make_series), built once and kept under bench/out/; with ``authors``, the volume's
     papers with their titles and authors (make_corpus.py --records)."""
     work = OUT / (f"search-series-{volumes}x{n}" if volumes else f"search-authors-{n}" if authors else f"search-{n}")
     content, site = work / "content", work / "site"
     if not (site / "index.html").is_file():
         shutil.rmtree(work, ignore_errors=True)
         if volumes:
-            make_archive(volumes, n, content)
+            make_series(volumes, n, content)
         else:
             subprocess.run([sys.executable, str(REPO / "bench" / "make_corpus.py"), str(n), str(content),
                             *(["--records"] if authors else [])], check=True)

@@ -12,7 +12,7 @@ import sys
 import pytest
 from jinja2 import meta
 
-from archive_fixtures import SMALL, make_archive
+from series_fixtures import SMALL, make_series
 from conftest import REPO
 from contents_fixtures import colt2020_csv, colt2020_ics
 from generator.commands.build import build
@@ -71,7 +71,7 @@ def test_every_page_type_hands_its_template_the_variables_its_context_names(rend
     text = page.read_text(encoding="utf-8")
     page.write_text(text.replace("\nslug: ", "\nold_slugs: [an-old-address]\nslug: ", 1), encoding="utf-8")
     build(volume, tmp_path / "site", Reporter(), cache=False)
-    build(make_archive(tmp_path, SMALL), tmp_path / "series", Reporter(), cache=False)
+    build(make_series(tmp_path, SMALL), tmp_path / "series", Reporter(), cache=False)
     assert set(rendered) == set(CONTEXTS)
     for template, calls in rendered.items():
         names = set(variables(CONTEXTS[template]))
@@ -82,7 +82,7 @@ def test_every_page_type_hands_its_template_the_variables_its_context_names(rend
 
 def test_a_context_names_no_variable_the_page_type_does_not_give(rendered, tmp_path):
     """The other way round: a TypedDict naming a variable no page type gives fails the test above."""
-    build(make_archive(tmp_path, SMALL), tmp_path / "series", Reporter(), cache=False)
+    build(make_series(tmp_path, SMALL), tmp_path / "series", Reporter(), cache=False)
     given = set().union(*rendered["people.html"])
     assert given == set(variables(CONTEXTS["people.html"]))
 

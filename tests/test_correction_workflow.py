@@ -141,7 +141,7 @@ def test_new_fills_repository_from_the_option_or_the_folders_origin(tmp_path, ca
     assert "--repository must be a GitHub repository written owner/name" in capsys.readouterr().err
 
 
-def test_an_archive_names_its_repository_for_the_series_and_its_volume(tmp_path):
+def test_an_series_names_its_repository_for_the_series_and_its_volume(tmp_path):
     assert main(["new", str(tmp_path / "s"), "--archive", "--install", "p==1", "--repository", "acme/s"]) == 0
     configs = sorted((tmp_path / "s" / "content").rglob("proceedings.yaml"))
     assert len(configs) == 2

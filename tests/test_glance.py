@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from archive_fixtures import SMALL, make_archive
+from series_fixtures import SMALL, make_series
 from generator.commands.cli import main
 from generator.derive.charts import TOP, affiliations, authors_histogram, returning_tally, tally, volume_tally
 from generator.derive.groups import day_key
@@ -208,7 +208,7 @@ def test_hostile_names_are_text(volume, tmp_path):
 
 
 def test_series_page_counts_volumes_and_the_people_who_come_back(tmp_path):
-    content = make_archive(tmp_path, SMALL)
+    content = make_series(tmp_path, SMALL)
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site"), "--no-cache"]) == 0
     site = tmp_path / "site"
     records = json.loads((site / "papers.json").read_text(encoding="utf-8"))

@@ -1,16 +1,16 @@
-"""Golden files: the seed site's pages and a small series archive's, byte for byte.
+"""Golden files: the seed site's pages and a small series's, byte for byte.
 
 After an intended change, regenerate both with
     python -m pytest tests/test_golden.py --update-golden
-and review the diff of tests/golden/ (seed/: the bundled content; archive/: three volumes of
-tests/archive_fixtures.py, built with the command line as a user would).
+and review the diff of tests/golden/ (seed/: the bundled content; series/: three volumes of
+tests/series_fixtures.py, built with the command line as a user would).
 """
 
 import difflib
 import shutil
 from pathlib import Path
 
-from archive_fixtures import SMALL, make_archive
+from series_fixtures import SMALL, make_series
 from generator.commands.cli import main
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -53,10 +53,10 @@ def test_seed_site_matches_golden_files(seed_site, update_golden):
     assert_matches_golden(site_files(seed_site), "seed", update_golden)
 
 
-def test_archive_site_matches_golden_files(tmp_path, update_golden):
-    content = make_archive(tmp_path, SMALL)
+def test_series_site_matches_golden_files(tmp_path, update_golden):
+    content = make_series(tmp_path, SMALL)
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site"), "--no-cache"]) == 0
-    assert_matches_golden(site_files(tmp_path / "site"), "archive", update_golden)
+    assert_matches_golden(site_files(tmp_path / "site"), "series", update_golden)
 
 
 def test_bundled_pages_are_up_to_date(seed_content):

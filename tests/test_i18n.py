@@ -179,7 +179,7 @@ def test_search_script_finds_every_message_it_shows(seed_site):
     messages = search_messages(seed_site)
     used = set(re.findall(r'say\("(\w+)"', SEARCH_JS.read_text(encoding="utf-8")))
     used |= {"none", "none_in", "matches", "matches_in", "in_topic"}  # countText picks one of these by name
-    used -= SERIES_ONLY  # a series' box says these (test_archive.py checks its page gives them)
+    used -= SERIES_ONLY  # a series' box says these (test_series_build.py checks its page gives them)
     assert used <= set(messages), f"search.js shows messages the page does not give it: {used - set(messages)}"
     assert messages["language"] == "en" and messages["none"] == "No papers match “{query}”."
 

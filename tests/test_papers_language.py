@@ -76,7 +76,7 @@ def test_a_volume_titled_only_by_its_languages_default_is_untitled():
 
 
 @pytest.mark.slow
-def test_in_an_archive_a_japanese_volume_without_a_title_is_named_by_its_folder(tmp_path):
+def test_in_an_series_a_japanese_volume_without_a_title_is_named_by_its_folder(tmp_path):
     content, site = tmp_path / "series", tmp_path / "site"
     for name, source in (("2024", JA_CSV), ("2025", ZH_PAPERS)):
         (content / name).mkdir(parents=True)

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from generator.derive import people as people_module
-from generator.commands.build import build as build_archive
+from generator.commands.build import build as build_series
 from generator.commands.build import build
 from generator.content.changes import Classifier, Kind
 from generator.commands.cli import main
@@ -21,7 +21,7 @@ from generator.derive.people import Rules, fold, group, variants
 from generator.derive.people_file import parse_rules
 from generator.reporter import Reporter
 
-from archive_fixtures import make_archive
+from series_fixtures import make_series
 from record_fixtures import jsonl_content, records
 
 A, B = "0000-0001-5109-3700", "0000-0002-9079-593X"
@@ -250,9 +250,9 @@ def test_simon_s_du_written_two_ways_is_one_author_page(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_archive_and_its_volume_agree_simon_is_one_person(tmp_path):
+def test_the_series_and_its_volume_agree_simon_is_one_person(tmp_path):
     reporter = Reporter()
-    build_archive(make_archive(tmp_path), tmp_path / "site", reporter)
+    build_series(make_series(tmp_path), tmp_path / "site", reporter)
     simons = [p for p in (tmp_path / "site" / "people").glob("simon*.html")]
     assert [p.name for p in simons] == ["simon-s-du.html"]
     page = simons[0].read_text(encoding="utf-8")
@@ -290,8 +290,8 @@ def test_a_broken_people_file_stops_the_build_naming_its_line(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_an_archives_people_file_applies_to_every_volume_and_the_people_pages(tmp_path, capsys):
-    content = make_archive(tmp_path)
+def test_an_series_people_file_applies_to_every_volume_and_the_people_pages(tmp_path, capsys):
+    content = make_series(tmp_path)
     assert main(["check", "--content", str(content)]) == 0
     err = capsys.readouterr().err
     assert "\npeople.yaml: warning: names that may be one person: “J. Doe” (people/j-doe.html)" in err

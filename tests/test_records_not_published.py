@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from archive_fixtures import make_long_series
+from series_fixtures import make_long_series
 from conftest import REPO
 from generator.commands.cli import main
 from generator.reporter import ConsoleReporter, not_published

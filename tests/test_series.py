@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from archive_fixtures import make_archive
+from series_fixtures import make_series
 from conftest import REPO, copy_content
 from generator.commands.build import build
 from generator.commands.cli import main
@@ -47,7 +47,7 @@ def whole(site: Path, volumes: list[str]) -> None:
 
 @pytest.mark.slow
 def test_two_builds_of_a_series_at_once_both_finish_and_leave_a_whole_site(tmp_path):
-    content = make_archive(tmp_path)
+    content = make_series(tmp_path)
     site = tmp_path / "site"
     first, second = cli("build", "--content", str(content), "--out", str(site)), None
     time.sleep(0.3)
@@ -62,7 +62,7 @@ def test_two_builds_of_a_series_at_once_both_finish_and_leave_a_whole_site(tmp_p
 
 @pytest.mark.slow
 def test_a_killed_series_build_leaves_a_site_the_next_build_replaces(tmp_path):
-    content = make_archive(tmp_path)
+    content = make_series(tmp_path)
     site = tmp_path / "site"
     process = cli("build", "--content", str(content), "--out", str(site), "--no-cache")
     wait_for(lambda: (tmp_path / ".site.staging" / "2020").is_dir() or process.poll() is not None,
@@ -75,7 +75,7 @@ def test_a_killed_series_build_leaves_a_site_the_next_build_replaces(tmp_path):
 
 
 def test_a_failing_first_build_leaves_nothing_a_later_build_refuses(tmp_path, capsys):
-    content = make_archive(tmp_path)
+    content = make_series(tmp_path)
     (content / "theme" / "templates").mkdir(parents=True)
     (content / "theme" / "templates" / "archive.html").write_text("{% extends 'nothing.html' %}", encoding="utf-8")
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 2
@@ -88,7 +88,7 @@ def test_a_failing_first_build_leaves_nothing_a_later_build_refuses(tmp_path, ca
 
 @pytest.mark.parametrize("name", ["search.html", "papers.json", "index.html", "feed.xml", "Assets"])
 def test_a_volume_named_like_a_file_of_the_series_is_refused_and_the_rest_builds(tmp_path, capsys, name):
-    content = make_archive(tmp_path)
+    content = make_series(tmp_path)
     (content / "2019").rename(content / name)
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 1
     assert f"a volume may not be named {name!r}" in capsys.readouterr().err
@@ -98,7 +98,7 @@ def test_a_volume_named_like_a_file_of_the_series_is_refused_and_the_rest_builds
 @pytest.mark.parametrize("only_links", [False, True], ids=["beside-volumes", "all-links"])
 def test_a_volume_that_is_a_link_is_left_out_and_said_so(tmp_path, capsys, only_links):
     """A link to a folder is not read, as a link out is never read as a source or a page: a warning names it."""
-    content = make_archive(tmp_path)
+    content = make_series(tmp_path)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (content / "2019").rename(elsewhere / "2019")
@@ -147,7 +147,7 @@ def test_a_volume_folder_name_is_percent_encoded_wherever_it_is_an_address(tmp_p
 
 
 def test_a_volumes_config_warning_names_its_file_once(tmp_path, capsys, monkeypatch):
-    content = make_archive(tmp_path)
+    content = make_series(tmp_path)
     config = content / "2020" / "proceedings.yaml"
     config.write_text((config.read_text(encoding="utf-8") if config.exists() else "") + "colour: blue\n",
                       encoding="utf-8")
@@ -163,14 +163,14 @@ def test_a_series_built_over_a_one_volume_site_keeps_nothing_of_it(tmp_path):
     site = tmp_path / "site"
     build(single, site, Reporter())
     assert (site / "papers").is_dir() and (site / "proceedings.bib").is_file()
-    build(make_archive(tmp_path), site, Reporter())
+    build(make_series(tmp_path), site, Reporter())
     assert not (site / "papers").exists() and not (site / "tags").exists() and not (site / "proceedings.bib").exists()
     whole(site, ["2019", "2020", "2021", "2022", "2023"])
 
 
 @pytest.mark.slow
 def test_a_volume_that_fails_keeps_its_last_build_and_its_place_on_the_home_page(tmp_path, capsys):
-    content = make_archive(tmp_path)
+    content = make_series(tmp_path)
     site = tmp_path / "site"
     assert main(["build", "--content", str(content), "--out", str(site)]) == 0
     before = site_files(site / "2020")
@@ -191,7 +191,7 @@ def test_a_one_volume_build_is_the_series_path_with_one_volume_at_the_root(tmp_p
 
 @pytest.fixture
 def served_series(tmp_path):
-    content = make_archive(tmp_path)
+    content = make_series(tmp_path)
     server = Served(content, tmp_path / "site")
     yield server, content
     server.stop()
@@ -238,7 +238,7 @@ def test_serve_on_a_series_serves_an_edit_to_the_volume_and_the_series_pages(ser
 
 @pytest.mark.slow
 def test_a_no_change_rebuild_keeps_every_volume_and_says_the_same(tmp_path):
-    content = make_archive(tmp_path)
+    content = make_series(tmp_path)
     build(content, tmp_path / "site", Reporter())  # creates the pages (and says what creating them says)
     build(content, tmp_path / "site", Reporter())  # reads them
     again = Reporter()
@@ -255,7 +255,7 @@ def test_a_no_change_rebuild_keeps_every_volume_and_says_the_same(tmp_path):
 
 @pytest.mark.slow
 def test_an_edited_volume_or_a_hand_edited_site_file_is_built_again(tmp_path):
-    content = make_archive(tmp_path)
+    content = make_series(tmp_path)
     build(content, tmp_path / "site", Reporter())
     build(content, tmp_path / "site", Reporter())  # the pages written by the first are read
     page = next((content / "2020" / "papers").glob("*.md"))

@@ -7,7 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
-from archive_fixtures import FIXTURES
+from series_fixtures import FIXTURES
 from generator.commands.build import build
 from generator.reporter import Reporter
 from generator.series.live import LiveSeries
@@ -101,10 +101,10 @@ def test_a_save_while_the_series_builds_is_published_by_the_next_build(tmp_path,
     carried over stale by every later build ("0 volumes built, 2 unchanged"). Every digest of inputs is now
     taken from what the build read, before the work it guards. The save lands inside the 2020 volume's own
     build, after its pages are read and before its files are rendered."""
-    from archive_fixtures import make_archive
+    from series_fixtures import make_series
     from generator.pipeline import stages
 
-    root = make_archive(tmp_path / "series")
+    root = make_series(tmp_path / "series")
     site = tmp_path / "site"
     for _ in range(2):  # the first build writes the pages, the second reads them as a person's
         build(root, site, Reporter())

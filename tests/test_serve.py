@@ -443,9 +443,9 @@ def test_a_served_series_stopped_by_any_signal_leaves_no_folder_behind(tmp_path,
     """serve of a series kept its volumes' part files in a temporary folder of its own, which a server killed
     by a signal no handler sees (SIGKILL, a terminal closed, SIGTERM while the first build ran) left behind, one
     more on every run. The parts are held in memory now, as the rest of the served site."""
-    from archive_fixtures import make_archive
+    from series_fixtures import make_series
 
-    content = make_archive(tmp_path, only=("2019", "2023"))
+    content = make_series(tmp_path, only=("2019", "2023"))
     scratch = tmp_path / "scratch"  # the server's temporary folder: what it leaves there is left behind
     scratch.mkdir()
     log = tmp_path / "serve.log"

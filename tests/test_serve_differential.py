@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from archive_fixtures import FIXTURES
+from series_fixtures import FIXTURES
 from contents_fixtures import colt2020_csv
 from generator.commands.build import build
 from generator.reporter import Reporter

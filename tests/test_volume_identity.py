@@ -102,9 +102,9 @@ def test_wrong_identity_keys_are_named_at_their_line(tmp_path, text, problem):
 
 def test_a_series_card_takes_the_volumes_own_number_and_place(tmp_path):
     """In an archive, a volume's config names its number and place: its card shows them (its papers give none)."""
-    from archive_fixtures import make_archive
+    from series_fixtures import make_series
 
-    content = make_archive(tmp_path, only=("2019", "2020"))
+    content = make_series(tmp_path, only=("2019", "2020"))
     (content / "2019" / "proceedings.yaml").write_text(
         "title: Tiny Things Workshop 2019\nvolume: 12\nplace: Osaka, Japan\nstart_date: 2019-05-02\n", encoding="utf-8")
     site = build_site(content, tmp_path / "site")

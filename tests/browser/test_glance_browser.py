@@ -1,7 +1,7 @@
 """The volume at a glance in a real browser: the charts drawn in the theme's colours in light and dark and in grey
 on paper, no script error, axe and the Nu checker satisfied, the bars leading to their pages by mouse and keyboard;
 from file:// and over http with the site's CSP. The volume is a real-shaped export with affiliations, sessions,
-tracks and days; the series is tests/archive_fixtures.py's."""
+tracks and days; the series is tests/series_fixtures.py's."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from archive_fixtures import SMALL, make_archive
+from series_fixtures import SMALL, make_series
 from generator.commands.build import build
 from generator.reporter import Reporter
 
@@ -36,7 +36,7 @@ def glance_site(tmp_path_factory) -> Path:
 def series_site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("glance-series")
     reporter = Reporter()
-    build(make_archive(root, SMALL), root / "site", reporter)
+    build(make_series(root, SMALL), root / "site", reporter)
     assert not reporter.errors, reporter.errors
     return root / "site"
 

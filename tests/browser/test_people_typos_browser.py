@@ -112,14 +112,14 @@ def test_a_long_author_list_is_cut_with_et_al(page, people_site, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def archive(tmp_path_factory) -> Path:
-    from archive_fixtures import make_archive
+def series(tmp_path_factory) -> Path:
+    from series_fixtures import make_series
     from generator.commands.build import build
     from generator.reporter import Reporter
 
-    root = tmp_path_factory.mktemp("people-archive")
+    root = tmp_path_factory.mktemp("people-series")
     reporter = Reporter()
-    build(make_archive(root), root / "site", reporter)
+    build(make_series(root), root / "site", reporter)
     assert not reporter.errors, reporter.errors
     return root / "site"
 
@@ -129,8 +129,8 @@ def archive(tmp_path_factory) -> Path:
     ("Muller", {"2021", "2019"}, "2 papers match “Muller”."),  # Jörg Müller, typed without the umlaut
     ("Lovelaec", {"2023", "2020"}, "No paper matches “Lovelaec”; 2 papers match “Lovelace”."),
 ])
-def test_the_series_search_finds_a_person_in_every_volume(page, archive, query, volumes, status):
-    page.goto((archive / "search.html").as_uri() + "?q=" + query)
+def test_the_series_search_finds_a_person_in_every_volume(page, series, query, volumes, status):
+    page.goto((series / "search.html").as_uri() + "?q=" + query)
     page.wait_for_function("() => document.querySelector('.search-status').textContent.endsWith('Searched 5 volumes.')",
                            timeout=TIMEOUT)
     assert page.locator(".search-status").inner_text().startswith(status)

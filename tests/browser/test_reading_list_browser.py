@@ -20,7 +20,7 @@ from .conftest import REPO, served
 from .helpers import TIMEOUT, papers, search_for
 
 sys.path.insert(0, str(REPO / "tests"))
-from archive_fixtures import SMALL, make_archive  # noqa: E402
+from series_fixtures import SMALL, make_series  # noqa: E402
 
 HOSTILE = REPO / "tests" / "fixtures" / "citations" / "hostile.jsonl"
 
@@ -211,17 +211,17 @@ def test_hostile_titles_are_text_and_the_buttons_speak_japanese(page, hostile_si
 
 
 @pytest.fixture(scope="module")
-def archive_site(tmp_path_factory) -> Path:
+def series_site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("reading-archive")
-    content = make_archive(root, SMALL)
+    content = make_series(root, SMALL)
     assert main(["build", "--content", str(content), "--out", str(root / "site"), "--no-cache"]) == 0
     return root / "site"
 
 
 @pytest.mark.parametrize("scheme", ["file", "http"])
-def test_one_list_across_the_volumes_of_a_series(page, archive_site, scheme, tmp_path):
+def test_one_list_across_the_volumes_of_a_series(page, series_site, scheme, tmp_path):
     site = tmp_path / "site"
-    shutil.copytree(archive_site, site)
+    shutil.copytree(series_site, site)
     with served(site) as http_root:
         root = site.as_uri() + "/" if scheme == "file" else http_root
         first = add_from_home(page, root + "2019/", 1)
@@ -241,12 +241,12 @@ def test_one_list_across_the_volumes_of_a_series(page, archive_site, scheme, tmp
         expect(page.locator(".reading-toggle[aria-pressed='true']")).to_have_count(2)
 
 
-def test_a_shared_link_never_names_a_file_outside_the_site(page, archive_site, tmp_path):
+def test_a_shared_link_never_names_a_file_outside_the_site(page, series_site, tmp_path):
     """`reading-list.html#ids=..%2Fslug` in a series loaded ../assets/reading/*.js from the folder above the
     site: another site's scripts, run in this one's page. A key is taken only when each part is a name the
     site publishes; the rest of the link still opens."""
     outer = tmp_path / "outer"
-    shutil.copytree(archive_site, outer / "site")
+    shutil.copytree(series_site, outer / "site")
     decoy = outer / "assets" / "reading"
     decoy.mkdir(parents=True)
     (decoy / "manifest.js").write_text("window.__reachedOutside = true;\n", encoding="utf-8")

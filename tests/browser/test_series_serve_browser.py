@@ -13,13 +13,13 @@ import pytest
 from .helpers import TIMEOUT
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from archive_fixtures import make_archive  # noqa: E402
+from series_fixtures import make_series  # noqa: E402
 from test_serve import Served  # noqa: E402
 
 
 @pytest.fixture
 def served(tmp_path):
-    content = make_archive(tmp_path)
+    content = make_series(tmp_path)
     server = Served(content, tmp_path / "site")
     yield server, content
     server.stop()

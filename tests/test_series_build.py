@@ -1,4 +1,4 @@
-"""A series archive: volumes in every input format built into one site (issue 21)."""
+"""A series: volumes in every input format built into one site (issue 21)."""
 
 from __future__ import annotations
 
@@ -16,13 +16,13 @@ from generator.series.layout import is_series
 from generator.commands.cli import main
 from generator.reporter import Reporter
 
-from archive_fixtures import JANE_A, JANE_B, REPO, make_archive
+from series_fixtures import JANE_A, JANE_B, REPO, make_series
 
 
 @pytest.fixture(scope="module")
-def archive(tmp_path_factory):
-    root = tmp_path_factory.mktemp("archive")
-    content = make_archive(root)
+def series(tmp_path_factory):
+    root = tmp_path_factory.mktemp("series")
+    content = make_series(root)
     reporter = Reporter()
     result = build(content, root / "site", reporter)
     assert not reporter.errors, reporter.errors
@@ -37,15 +37,15 @@ def people_pages(site: Path) -> dict[str, str]:
     return {p.name: p.read_text(encoding="utf-8") for p in (site / "people").glob("*.html") if p.name != "index.html"}
 
 
-def test_the_content_folder_is_an_archive_and_a_volume_is_not(tmp_path):
-    content = make_archive(tmp_path)
+def test_the_content_folder_is_an_series_and_a_volume_is_not(tmp_path):
+    content = make_series(tmp_path)
     assert is_series(content)
     assert not is_series(content / "2020")
     assert not is_series(REPO / "content")
 
 
-def test_every_volume_is_a_whole_site_under_its_path(archive):
-    site, result, _ = archive
+def test_every_volume_is_a_whole_site_under_its_path(series):
+    site, result, _ = series
     assert sorted(v.path for v in result.volumes) == ["2019", "2020", "2021", "2022", "2023"]
     for volume in result.volumes:
         for name in ("index.html", "papers.json", "search.html", "tags/index.html", "assets/search/manifest.js"):
@@ -62,8 +62,8 @@ def test_every_volume_is_a_whole_site_under_its_path(archive):
     assert "https://example.org/tiny/2023/papers/" in paper  # canonical and citation addresses
 
 
-def test_the_home_page_lists_the_volumes_newest_first(archive):
-    site, _, _ = archive
+def test_the_home_page_lists_the_volumes_newest_first(series):
+    site, _, _ = series
     home = read(site, "index.html")
     assert "<h1 class=\"page-title\">Tiny Things Series</h1>" in home
     assert "Every volume of the Tiny Things workshops." in home
@@ -80,8 +80,8 @@ def test_the_home_page_lists_the_volumes_newest_first(archive):
     assert "<ol" not in home.split('<main id="main"')[1]  # no list numbered "5. 4. 3."
 
 
-def test_a_person_page_puts_each_papers_authors_on_a_line_of_their_own(archive):
-    site, _, _ = archive
+def test_a_person_page_puts_each_papers_authors_on_a_line_of_their_own(series):
+    site, _, _ = series
     page = read(site, "people/ada-lovelace.html")
     item = re.search(r'<li class="paper-item">(.*?)</li>', page, re.S).group(1)
     assert re.search(r'<h3 class="paper-item-title"><a href="[^"]+">[^<]+</a></h3>\s*'
@@ -96,8 +96,8 @@ def test_a_volume_card_takes_number_and_venue_from_most_of_its_papers():
     assert most_common(["", ""]) == ""
 
 
-def test_one_person_across_volumes_by_name_and_orcid(archive):
-    site, _, _ = archive
+def test_one_person_across_volumes_by_name_and_orcid(series):
+    site, _, _ = series
     ada = read(site, "people/ada-lovelace.html")
     # Written with her ORCID in 2020 and without it in 2023: one person, both papers, newest volume first.
     assert "0000-0002-1825-0097" in ada
@@ -107,8 +107,8 @@ def test_one_person_across_volumes_by_name_and_orcid(archive):
     assert 'data-volume="2019"' in joerg and 'data-volume="2021"' in joerg
 
 
-def test_two_people_of_one_name_are_told_apart_by_orcid(archive):
-    site, _, reporter = archive
+def test_two_people_of_one_name_are_told_apart_by_orcid(series):
+    site, _, reporter = series
     pages = [page for page in people_pages(site).values() if "<h1 class=\"page-title\">Jane Doe</h1>" in page]
     by_orcid = {orcid: [p for p in pages if orcid in p] for orcid in (JANE_A, JANE_B)}
     assert len(by_orcid[JANE_A]) == 1 and len(by_orcid[JANE_B]) == 1
@@ -121,30 +121,30 @@ def test_two_people_of_one_name_are_told_apart_by_orcid(archive):
                for d in reporter.warnings)
 
 
-def test_an_explicit_id_tells_apart_two_people_of_one_name(archive):
-    site, _, _ = archive
+def test_an_explicit_id_tells_apart_two_people_of_one_name(series):
+    site, _, _ = series
     roes = [page for page in people_pages(site).values() if "<h1 class=\"page-title\">Richard Roe</h1>" in page]
     assert len(roes) == 3  # roe-ranking and roe-optics in 2023, and the 2019 Richard Roe with neither
     assert sum("Roe versus Roe" in page for page in roes) == 2
 
 
-def test_a_likely_variant_of_a_name_is_warned_about_not_merged(archive):
-    site, _, reporter = archive
+def test_a_likely_variant_of_a_name_is_warned_about_not_merged(series):
+    site, _, reporter = series
     assert (site / "people" / "j-doe.html").is_file()
     assert "J. Doe" not in "".join(p for p in people_pages(site).values() if "Jane Doe</h1>" in p)
     warnings = [d.message for d in reporter.warnings if "may be one person" in d.message]
     assert any("“J. Doe”" in m and "“Jane Doe”" in m for m in warnings), warnings
 
 
-def test_the_people_index_links_every_person(archive):
-    site, _, _ = archive
+def test_the_people_index_links_every_person(series):
+    site, _, _ = series
     index = read(site, "people/index.html")
     for name in people_pages(site):
         assert f'href="../people/{name}"' in index
 
 
-def test_papers_json_holds_every_paper_with_its_volume(archive):
-    site, result, _ = archive
+def test_papers_json_holds_every_paper_with_its_volume(series):
+    site, result, _ = series
     records = json.loads(read(site, "papers.json"))
     assert len(records) == result.papers == sum(len(v.papers) for v in result.volumes)
     assert [r["volume_path"] for r in records][:5] == ["2023"] * 5
@@ -155,8 +155,8 @@ def test_papers_json_holds_every_paper_with_its_volume(archive):
         assert (site / record["url"]).is_file()
 
 
-def test_one_sitemap_and_one_feed_of_the_newest_volume(archive):
-    site, result, _ = archive
+def test_one_sitemap_and_one_feed_of_the_newest_volume(series):
+    site, result, _ = series
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "a": "http://www.w3.org/2005/Atom"}
     index = ET.parse(site / "sitemap.xml").getroot()
     listed = [loc.text for loc in index.findall("s:sitemap/s:loc", ns)]
@@ -173,18 +173,18 @@ def test_one_sitemap_and_one_feed_of_the_newest_volume(archive):
     assert all(e.find("a:link", ns).get("href").startswith("https://example.org/tiny/2023/papers/") for e in entries)
 
 
-def test_the_search_box_offers_every_volume_and_runs_the_volumes_own_scripts(archive):
-    site, _, _ = archive
+def test_the_search_box_offers_every_volume_and_runs_the_volumes_own_scripts(series):
+    site, _, _ = series
     for name in ("index.html", "search.html", "people/index.html"):
         page = read(site, name)
         volumes = json.loads(unescape(re.search(r"data-volumes='([^']*)'", page).group(1)))
         assert [v["path"] for v in volumes] == ["2023", "2021", "2022", "2020", "2019"], name  # newest first
         assert volumes[-1] == {"path": "2019", "title": "Tiny Things Workshop 2019"}
         assert '<option value="2019">Tiny Things Workshop 2019</option>' in page
-    # One search script: the archive's is byte for byte a volume's, and so is its query code.
+    # One search script: the series's is byte for byte a volume's, and so is its query code.
     for name in ("search.js", "search-query.js", "lunr.js", "style.css", "search.css"):
         assert (site / "assets" / name).read_bytes() == (site / "2020" / "assets" / name).read_bytes(), name
-    assert not (site / "assets" / "archive-search.js").exists()
+    assert not (site / "assets" / "series-search.js").exists()
 
 
 def shard_data(path: Path):
@@ -195,7 +195,7 @@ def shard_data(path: Path):
 
 
 def series_postings(site: Path, term: str) -> list[int]:
-    """The refs of the archive's index whose abstract holds ``term`` (a term shard entry is [term, number,
+    """The refs of the series's index whose abstract holds ``term`` (a term shard entry is [term, number,
     [ref step, weight…] per field], fields title, tags, abstract, authors)."""
     for shard in sorted((site / "assets" / "search").glob("t*.js")):
         for entry in shard_data(shard):
@@ -205,10 +205,10 @@ def series_postings(site: Path, term: str) -> list[int]:
     return []
 
 
-def test_the_archive_has_one_index_over_every_volumes_papers(archive):
-    """A query across the archive loads one index (issue 28): its refs run volume after volume, and a ref is
+def test_the_series_has_one_index_over_every_volumes_papers(series):
+    """A query across the series loads one index (issue 28): its refs run volume after volume, and a ref is
     its volume's own paper of that number, shown from the volume's own display blocks."""
-    site, _, _ = archive
+    site, _, _ = series
     manifest = shard_data(site / "assets" / "search" / "manifest.js")
     records = json.loads(read(site, "papers.json"))
     assert manifest["documents"] == len(records) and manifest["fields"] == ["title", "tags", "abstract", "authors"]
@@ -225,8 +225,8 @@ def test_the_archive_has_one_index_over_every_volumes_papers(archive):
     assert series_postings(site, "zeppelinoid") == [first_2023 + 4]  # "Initials in Author Lists", 2023's fifth
 
 
-def test_a_volume_edited_reaches_the_archive_index_and_the_others_stay(tmp_path):
-    content = make_archive(tmp_path, only=("2020", "2023"))
+def test_a_volume_edited_reaches_the_series_index_and_the_others_stay(tmp_path):
+    content = make_series(tmp_path, only=("2020", "2023"))
     build(content, tmp_path / "site", Reporter())
     source = content / "2020" / "papers.jsonl"
     edited = source.read_text(encoding="utf-8").replace("We learn the edges", "We xylophonically learn the edges")
@@ -240,8 +240,8 @@ def test_a_volume_edited_reaches_the_archive_index_and_the_others_stay(tmp_path)
     assert series_postings(site, "zeppelinoid") == [runs["2023"] + 4]  # 2023, carried over unchanged
 
 
-def test_the_series_search_is_given_every_message_it_shows(archive):
-    site, _, _ = archive
+def test_the_series_search_is_given_every_message_it_shows(series):
+    site, _, _ = series
     messages = json.loads(unescape(re.search(r"data-messages='([^']*)'", read(site, "search.html")).group(1)))
     script = (REPO / "themes" / "default" / "static" / "search.js").read_text(encoding="utf-8")
     used = set(re.findall(r'say\("(\w+)"', script)) | {"none", "matches"}  # seriesText picks one by name
@@ -250,8 +250,8 @@ def test_the_series_search_is_given_every_message_it_shows(archive):
     assert messages["searched"] == {"one": "Searched {count} volume.", "other": "Searched {count} volumes."}
 
 
-def test_the_series_theme_static_overrides_the_archive_assets(tmp_path):
-    content = make_archive(tmp_path)
+def test_the_series_theme_static_overrides_the_series_assets(tmp_path):
+    content = make_series(tmp_path)
     static = content / "theme" / "static"
     static.mkdir(parents=True)
     (static / "style.css").write_text("body { color: rebeccapurple; }\n", encoding="utf-8")
@@ -263,9 +263,9 @@ def test_the_series_theme_static_overrides_the_archive_assets(tmp_path):
     assert (assets / "search.js").read_bytes() == (REPO / "themes" / "default" / "static" / "search.js").read_bytes()
 
 
-def test_a_rebuild_with_nothing_changed_gives_the_same_bytes(archive, tmp_path):
-    site, _, _ = archive
-    content = make_archive(tmp_path)
+def test_a_rebuild_with_nothing_changed_gives_the_same_bytes(series, tmp_path):
+    site, _, _ = series
+    content = make_series(tmp_path)
     build(content, tmp_path / "site", Reporter())
     again = tmp_path / "site"
     names = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
@@ -274,7 +274,7 @@ def test_a_rebuild_with_nothing_changed_gives_the_same_bytes(archive, tmp_path):
 
 
 def test_a_one_volume_folder_builds_byte_identically_inside_and_outside_the_cli(tmp_path):
-    """The bundled content is no archive: `proceedings build` writes what build() writes, no series link."""
+    """The bundled content is no series: `proceedings build` writes what build() writes, no series link."""
     content = tmp_path / "content"
     shutil.copytree(REPO / "content", content)
     build(content, tmp_path / "direct", Reporter())
@@ -287,8 +287,8 @@ def test_a_one_volume_folder_builds_byte_identically_inside_and_outside_the_cli(
     assert not (cli / "people").exists()
 
 
-def test_the_cli_builds_an_archive(tmp_path, capsys):
-    content = make_archive(tmp_path)
+def test_the_cli_builds_an_series(tmp_path, capsys):
+    content = make_series(tmp_path)
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
     err = capsys.readouterr().err
     assert "built a series of 5 volumes" in err

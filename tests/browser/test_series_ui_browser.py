@@ -18,7 +18,7 @@ from .conftest import served
 from .helpers import ARTIFACTS, DESKTOP, TIMEOUT
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from archive_fixtures import make_archive  # noqa: E402
+from series_fixtures import make_series  # noqa: E402
 from cjk_fixtures import JA_CSV  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
@@ -41,7 +41,7 @@ def built(content: Path, site: Path) -> Path:
 def series(tmp_path_factory) -> Path:
     """The fixture series, its newest volume titled WRAPPING_TITLE."""
     root = tmp_path_factory.mktemp("series-ui")
-    content = make_archive(root)
+    content = make_series(root)
     (content / "2023" / "proceedings.yaml").write_text(f"title: {WRAPPING_TITLE}\ndate: 2023-12-01\n", encoding="utf-8")
     return built(content, root / "site")
 
@@ -191,7 +191,7 @@ def test_the_keys_are_a_volumes(page, series, where):
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["390", "1280"])
-def test_screenshots_of_the_archive_pages(page, series, size):
+def test_screenshots_of_the_series_pages(page, series, size):
     """For review: the pages at a phone's width and a laptop's, none scrolling sideways."""
     folder = ARTIFACTS / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
@@ -205,7 +205,7 @@ def test_screenshots_of_the_archive_pages(page, series, size):
         page.screenshot(path=str(folder / f"archive-{name}-{size['width']}.png"), full_page=True)
 
 
-def test_axe_finds_no_serious_violation_on_the_archive_pages(page, series, axe):
+def test_axe_finds_no_serious_violation_on_the_series_pages(page, series, axe):
     """Over http, as the volumes' own check runs (axe reads the stylesheets, which file:// refuses it)."""
     problems = []
     with served(series) as root:
@@ -221,7 +221,7 @@ def test_axe_finds_no_serious_violation_on_the_archive_pages(page, series, axe):
     assert not problems, "axe-core found:\n" + "\n".join(problems)
 
 
-def test_the_archive_pages_are_valid_html(vnu, series):
+def test_the_series_pages_are_valid_html(vnu, series):
     pages = [series / "index.html", series / "search.html", *sorted((series / "people").glob("*.html"))]
     messages = [m for m in vnu(pages, "--errors-only") if m["type"] in ("error", "non-document-error")]
     assert not messages, "the Nu HTML checker found:\n" + "\n".join(report(messages, series))

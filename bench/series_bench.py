@@ -1,6 +1,6 @@
 """A series archive at scale: V volumes, N papers in all, built cold and warm, with memory.
 
-    python bench/archive_bench.py --volumes 30 --papers 50000 [--workdir bench/out/archive]
+    python bench/series_bench.py --volumes 30 --papers 50000 [--workdir bench/out/archive]
 
 The corpus comes from bench/make_corpus.py's machinery (the real abstracts of
 ../shared/corpora/, varied past the ~5,000 real ones), written as one JSON Lines
@@ -46,7 +46,7 @@ def person(rng: random.Random) -> dict | str:
     return name
 
 
-def make_archive(volumes: int, papers: int, target: Path, seed: int = 2026) -> Path:
+def make_series(volumes: int, papers: int, target: Path, seed: int = 2026) -> Path:
     """``volumes`` folders named by year, ``papers`` split evenly, and the series' proceedings.yaml."""
     rng = random.Random(seed)
     pool = load_abstracts()
@@ -77,7 +77,7 @@ def make_archive(volumes: int, papers: int, target: Path, seed: int = 2026) -> P
     return target
 
 
-def archive_build(content: Path, site: Path, log: Path) -> dict:
+def series_build(content: Path, site: Path, log: Path) -> dict:
     cmd = [sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(site)]
     result = run_measured(cmd, cwd=REPO, log=log, timeout=7200)
     text = result.pop("output")
@@ -158,11 +158,11 @@ def main() -> None:
         browser_timings(args.workdir / "site")
         return
     content, site = args.workdir / "content", args.workdir / "site"
-    make_archive(args.volumes, args.papers, content)
+    make_series(args.volumes, args.papers, content)
     print(f"archive of {args.volumes} volumes, {args.papers} papers in {content}", flush=True)
     runs = {}
     for kind in ("cold", "warm"):
-        runs[kind] = archive_build(content, site, args.workdir / f"{kind}.log")
+        runs[kind] = series_build(content, site, args.workdir / f"{kind}.log")
         run = runs[kind]
         print(f"{kind}: {run['wall_s']:.1f} s wall, {run['cpu_s']:.1f} s CPU, largest process "
               f"{run['maxrss_mb']:.0f} MB RSS, tree {run['tree_pss_mb']:.0f} MB PSS", flush=True)

@@ -17,14 +17,14 @@ from generator.reporter import Reporter
 from .helpers import TIMEOUT
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from archive_fixtures import make_archive  # noqa: E402
+from series_fixtures import make_series  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def archive_site(tmp_path_factory) -> Path:
+def series_site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("archive-browser")
     reporter = Reporter()
-    build(make_archive(root), root / "site", reporter)
+    build(make_series(root), root / "site", reporter)
     assert not reporter.errors, reporter.errors
     return root / "site"
 
@@ -52,8 +52,8 @@ def wait_done(page, volumes: int) -> str:
     return status.inner_text()
 
 
-def test_a_query_finds_papers_in_several_volumes(page, archive_site):
-    page.goto((archive_site / "index.html").as_uri())
+def test_a_query_finds_papers_in_several_volumes(page, series_site):
+    page.goto((series_site / "index.html").as_uri())
     assert indexes_loaded(page) == []  # the home page loads no index
     page.fill("#search-q", "sparse")
     page.press("#search-q", "Enter")  # the header's box goes to the search page
@@ -74,8 +74,8 @@ def test_a_query_finds_papers_in_several_volumes(page, archive_site):
     assert "Sparse Kernels for Quasar Spectra" in page.locator("h1").inner_text()
 
 
-def test_the_volume_filter_loads_only_that_volume(page, archive_site):
-    page.goto((archive_site / "search.html").as_uri() + "?q=zeppelinoid&volume=2023")
+def test_the_volume_filter_loads_only_that_volume(page, series_site):
+    page.goto((series_site / "search.html").as_uri() + "?q=zeppelinoid&volume=2023")
     text = wait_done(page, 1)
     assert text.startswith("1 paper matches “zeppelinoid”."), text
     assert page.locator(".search-hit-title").all_inner_texts() == ["Initials in Author Lists"]
@@ -87,12 +87,12 @@ def test_the_volume_filter_loads_only_that_volume(page, archive_site):
     assert indexes_loaded(page) == ["2023", "site"] and volume_term_shards(page) == []
 
 
-def test_a_volume_page_links_to_the_archive_and_its_search(page, archive_site):
-    page.goto((archive_site / "2020" / "index.html").as_uri())
+def test_a_volume_page_links_to_the_series_and_its_search(page, series_site):
+    page.goto((series_site / "2020" / "index.html").as_uri())
     page.click("a.series-title")
     page.wait_for_url("**/site/index.html")
     assert page.locator("h1").inner_text() == "Tiny Things Series"
-    page.goto((archive_site / "2020" / "index.html").as_uri())
+    page.goto((series_site / "2020" / "index.html").as_uri())
     page.click("text=Search all volumes")
     page.wait_for_url("**/site/search.html")
     page.fill("#search-q", "quasar")
@@ -100,10 +100,10 @@ def test_a_volume_page_links_to_the_archive_and_its_search(page, archive_site):
     assert page.locator(".search-hit-title").all_inner_texts() == ["Sparse Kernels for Quasar Spectra"]
 
 
-def test_a_volumes_list_opens_an_abstract_from_its_own_block(page, archive_site):
+def test_a_volumes_list_opens_an_abstract_from_its_own_block(page, series_site):
     """In a series the reading list's key is "<volume>/<slug>": a volume's toggle loads that volume's block
     (assets/reading/ under its folder, issue 29) and its BibTeX link leads to the paper's Cite box."""
-    page.goto((archive_site / "2023" / "index.html").as_uri())
+    page.goto((series_site / "2023" / "index.html").as_uri())
     item = page.locator(".paper-item[data-abstract]").first
     item.locator(".item-abstract summary").click()
     page.wait_for_selector(".paper-item .item-abstract[data-loaded]")

@@ -1,4 +1,4 @@
-"""A series archive made of fixture volumes, one per input format (used by test_archive.py and the
+"""A series archive made of fixture volumes, one per input format (used by test_series_build.py and the
 browser test). Sources are the repository's own fixtures, copied by path into a folder per volume;
 the newest volume is JSON Lines written here, holding the people the cross-volume pages must tell
 apart: two people named Jane Doe with their own ORCIDs, Ada Lovelace written without her ORCID,
@@ -35,12 +35,12 @@ NEWEST = [
 ]
 
 
-# The volumes of the small archive the golden files hold (tests/golden/archive): 13 papers, and people
+# The volumes of the small archive the golden files hold (tests/golden/series): 13 papers, and people
 # across years (Ada Lovelace in 2020 and 2023, the Jane Does and Richard Roes of 2019 and 2023).
 SMALL = ("2019", "2020", "2023")
 
 
-def make_archive(root: Path, only: tuple[str, ...] | None = None) -> Path:
+def make_series(root: Path, only: tuple[str, ...] | None = None) -> Path:
     """The archive's content folder: a series proceedings.yaml and five volumes (or the ``only`` ones)."""
     content = root / "archive"
     volumes = {
