@@ -8,6 +8,7 @@ except under CI=true, where they fail. The fixtures reach every module through c
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -46,6 +47,14 @@ CACHE = TOOLS / "vnu"
 
 
 def install_vnu() -> Path:
+    # One install at a time: two test workers installing at once leave a half-written jar the other runs.
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _install_vnu()
+
+
+def _install_vnu() -> Path:
     jar = CACHE / VNU_JAR_VERSION / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
     if jar.is_file():
         return jar
