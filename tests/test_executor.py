@@ -108,11 +108,6 @@ def test_a_fed_job_of_a_tiny_volume_runs_here_when_its_result_is_asked_for():
     assert pid != os.getpid() and got == ["a?"], "from beside_from papers it has a process of its own"
 
 
-def test_leaving_cores_to_other_work_keeps_at_least_one():
-    assert Executor(2, LARGE).leaving(1).cores == 1
-    assert Executor(2, LARGE).leaving(5).cores == 1
-    assert Executor(2, LARGE).leaving(1) == Executor(1, LARGE)  # equal by what they do (a cache keys on it)
-
 
 def site_files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}

@@ -53,10 +53,6 @@ class Executor:
         """Whether jobs beside the render stage of a volume of ``papers`` papers run in fresh processes."""
         return self.cores > 1 and self.policy.fresh(papers)
 
-    def leaving(self, taken: int) -> Executor:
-        """This executor with ``taken`` cores fewer (at least one): those are at work elsewhere."""
-        return Executor(self.cores - taken, self.policy)
-
     def map(self, func: Callable[[list[T]], list[U]], items: list[T], cost: Cost,
             progress: Progress | None = None) -> list[U]:
         """``func`` (one result per item) over ``items``, in order: over forked workers and this process, each
