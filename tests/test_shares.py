@@ -1,4 +1,4 @@
-"""The build's workers hold only their share (pipeline/shares.py, background.in_fresh_process):
+"""The build's workers hold only their share (pipeline/shares.py, fresh.in_fresh_process):
 a template worker is sent the papers whose pages it renders in full and the others as a list shows them,
 the search index's job each paper's index record; the site is the same bytes as made in one process."""
 
@@ -14,7 +14,7 @@ from generator.commands.build import build
 from generator.reporter import Reporter
 from generator.model.paper import RenderedPaper
 from generator.pipeline import shares
-from generator.runtime import background, executor
+from generator.runtime import background, executor, fresh
 from generator.search.payload import IndexRecord
 
 ABSTRACTS = [
@@ -109,10 +109,10 @@ def _reads_mark(items, suffix: str) -> tuple[bool, list[str]]:
 
 def test_a_fresh_process_holds_nothing_of_the_build_but_what_it_is_sent(monkeypatch):
     monkeypatch.setattr(background, "_test_mark", MARK, raising=False)
-    items = [f"item {n}" for n in range(2 * background.FEED_BATCH + 3)]  # three batches
-    sees, got = background.in_fresh_process(_reads_mark, iter(items), "!")()
+    items = [f"item {n}" for n in range(2 * fresh.FEED_BATCH + 3)]  # three batches
+    sees, got = fresh.in_fresh_process(_reads_mark, iter(items), "!")()
     assert not sees, "the process inherited the build's memory"
     assert got == [item + "!" for item in items]
     # The first items sent by the caller, the rest by the feeding thread: the same items, in order.
-    assert background.in_fresh_process(_reads_mark, iter(items), "?", now=background.FEED_BATCH + 1)()[1] == \
+    assert fresh.in_fresh_process(_reads_mark, iter(items), "?", now=fresh.FEED_BATCH + 1)()[1] == \
         [item + "?" for item in items]

@@ -4,6 +4,8 @@ Which one a piece of work gets is runtime/executor.py's choice, by the size poli
 (runtime/sizes.py); this module only starts them, sends them their work and reads back
 their results.
 
+A fresh process (one that holds none of this one's memory) is runtime/fresh.py's.
+
 ``BackgroundRunner`` runs one slow job at a time off the main thread, dropping jobs made stale
 by newer ones. The dev server rebuilds the search index after the pages are served. In a
 forked process it uses the second core and cannot slow the server down
@@ -16,18 +18,16 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import gc
-import itertools
 import multiprocessing
 import os
 import pickle
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from multiprocessing.connection import Connection
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable
 
 Job = Callable[[], Any]
-T = TypeVar("T")
 
 
 class BackgroundRunner:
@@ -83,7 +83,7 @@ def _fork_context():
 PARENT_POLL = 0.2  # seconds: how soon a worker notices that its build was killed
 
 
-def _die_with(parent: int) -> None:
+def die_with(parent: int) -> None:
     """End this forked worker as soon as ``parent`` is gone (``kill -9`` of a build, a crashed server).
 
     A daemon process is only ended by a parent that exits normally; one killed outright would
@@ -100,7 +100,7 @@ def _die_with(parent: int) -> None:
 
 
 def _child(job: Job, sender: Connection, receiver: Connection, parent: int) -> None:
-    _die_with(parent)
+    die_with(parent)
     receiver.close()  # or a parent that died would leave us blocked writing to our own pipe
     try:
         sender.send(job())
@@ -177,157 +177,6 @@ class _Local:
 
     def get_lock(self) -> threading.Lock:
         return self._lock
-
-
-FEED_BATCH = 500  # items a fresh process is sent at a time
-
-
-def _fresh_context():
-    try:
-        context = multiprocessing.get_context("forkserver")
-    except ValueError:
-        return None
-    # The server imports these once; each process it forks for a job has them without importing them.
-    context.set_forkserver_preload(["generator.search", "generator.pipeline.shares"])
-    _start_fork_server()
-    return context
-
-
-def _start_fork_server() -> None:
-    """Start multiprocessing's fork server importing nothing from the current folder, and this very
-    ``generator``. It is started as ``python -c …``, which puts the current folder first on its import path:
-    a content repository's own ``multiprocessing/`` or ``selectors`` would run its code. ``PYTHONSAFEPATH``
-    keeps that folder off the server's path (and the path its processes are given goes without it too);
-    ``PYTHONPATH`` leads with the folder this ``generator`` is in, when no installed path holds it."""
-    import multiprocessing.forkserver as forkserver
-    import site
-    import sys
-
-    own = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # generator's parent
-    here = set() if os.getcwd() == own else {"", os.getcwd()}  # in the tool's own checkout, the folder is the tool's
-    saved = {name: os.environ.get(name) for name in ("PYTHONSAFEPATH", "PYTHONPATH")}
-    path = sys.path[:]
-    sys.path[:] = [entry for entry in path if entry not in here]
-    os.environ["PYTHONSAFEPATH"] = "1"
-    if own not in site.getsitepackages():
-        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, (own, saved["PYTHONPATH"])))
-    try:
-        forkserver.ensure_running()
-    finally:
-        sys.path[:] = path
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-
-
-def in_fresh_process(job: Callable[..., T], items: Iterable, *args: Any, now: int = 0,
-                     claims: Iterator | None = None) -> Pending:
-    """Start ``job(iterator of items, *args)`` in a process that holds none of this one's memory; call
-    the returned ``Pending`` for its result (an exception in the job is raised again there).
-
-    A process forked from this one shares its pages until either side writes to them, and this one
-    writes to its papers all through a build (reading an object counts it): every page the child
-    inherited then counts twice, though the job may read only a little of each object (the search index
-    reads only the papers' words). This process is forked from multiprocessing's fork server, a small
-    process started once, and sent ``items`` (which must pickle, as must ``job``, a module-level function,
-    and ``args``) ``FEED_BATCH`` at a time by a thread of this one, as the job reads them; the first
-    ``now`` by this thread before it returns (what the job needs before it can start: sent by a thread
-    that shares the interpreter with this one's work, they came a few at a time).
-    ``claims``: items the job reads after ``items``, each sent only when the job is about to need it
-    (``CLAIMS_AHEAD`` ahead): an iterator that this process's own work draws from too (it must be safe
-    to call from two threads), so that each item goes to whichever process frees up first.
-    Without the fork server the job runs in this process when its result is asked for (the caller has
-    drawn every claim by then).
-    """
-    context = _fresh_context()
-    if context is None:
-        return Pending(lambda: job(iter(items), *args))
-    release_free_memory()  # what the stages before left free but held, as before a fork
-    receiver, sender = context.Pipe(duplex=False)
-    feed_in, feed_out = context.Pipe(duplex=False)
-    asks_in, asks_out = context.Pipe(duplex=False) if claims is not None else (None, None)
-    process = context.Process(target=_fresh_child, args=(job, args, feed_in, sender, asks_out), daemon=True)
-    process.start()
-    feed_in.close()
-    sender.close()
-    if asks_out is not None:
-        asks_out.close()
-    items = iter(items)
-    if now:
-        _send(itertools.islice(items, now), feed_out)
-    threading.Thread(target=_feed, args=(items, feed_out, claims, asks_in), daemon=True, name="fresh-feed").start()
-    return Pending(None, process, receiver)
-
-
-def _send(items: Iterable, connection: Connection) -> None:
-    batch: list = []
-    for item in items:
-        batch.append(item)
-        if len(batch) == FEED_BATCH:
-            connection.send(batch)
-            batch = []
-    if batch:
-        connection.send(batch)
-
-
-CLAIMS_AHEAD = 2  # claimed items a fresh process asks for before it needs them: one at work, one waiting
-
-
-def _feed(items: Iterable, connection: Connection, claims: Iterator | None = None,
-          asks: Connection | None = None) -> None:
-    """Send ``items`` in batches, then None; then, with ``claims``, one claimed item for each time the
-    job asks, and None once none is left. A job cancelled or dead ends the sending."""
-    try:
-        _send(items, connection)
-        connection.send(None)
-        if claims is not None and asks is not None:
-            _answer(claims, connection, asks)
-    except OSError:
-        pass
-    finally:
-        connection.close()
-        if asks is not None:
-            asks.close()
-        release_free_memory()  # the batches' buffers
-
-
-def _answer(claims: Iterator, connection: Connection, asks: Connection) -> None:
-    while True:
-        try:
-            asks.recv()
-        except EOFError:  # the job is gone
-            return
-        item = next(claims, None)  # claimed now: not before the job can take it
-        connection.send(item)
-        if item is None:
-            return
-
-
-def _received(connection: Connection, asks: Connection | None = None) -> Iterator:
-    while (batch := connection.recv()) is not None:  # EOFError: the sender died before the end
-        yield from batch
-    if asks is None:
-        return
-    for _ in range(CLAIMS_AHEAD):
-        _ask(asks)
-    while (item := connection.recv()) is not None:
-        _ask(asks)  # the next, while this one is at work
-        yield item
-
-
-def _ask(asks: Connection) -> None:
-    try:
-        asks.send(True)
-    except OSError:  # the feeder has sent its last (there were no more) and closed
-        pass
-
-
-def _fresh_child(job: Callable[..., Any], args: tuple, feed: Connection, sender: Connection,
-                 asks: Connection | None) -> None:
-    _die_with(os.getppid())  # the fork server, which ends with the process that started it
-    _send_outcome(sender, lambda: job(_received(feed, asks), *args))
 
 
 def _trim() -> Callable[[int], int] | None:
@@ -419,12 +268,12 @@ class _Then(Pending):
 
 def _child_reporting(job: Job, sender: Connection, receiver: Connection, parent: int) -> None:
     """Like ``_child``, but an exception goes back to the parent as (True, exception)."""
-    _die_with(parent)
+    die_with(parent)
     receiver.close()
-    _send_outcome(sender, job)
+    send_outcome(sender, job)
 
 
-def _send_outcome(sender: Connection, job: Callable[[], Any]) -> None:
+def send_outcome(sender: Connection, job: Callable[[], Any]) -> None:
     """Run ``job`` in this child and send the parent (False, its result) or (True, the exception it raised,
     or a RuntimeError naming it when it cannot be pickled); then end the child."""
     try:

@@ -10,7 +10,7 @@ Work split over workers balances itself: it is cut into many more chunks than th
 (``SizePolicy.claims``), and each process, this one too, claims the next chunk as it frees up
 (``background.Claims``), so none sits idle while another still has a long share to go. Each
 chunk's result is put back in its place, so the result does not depend on who did what.
-The processes themselves are runtime/background.py's.
+The processes themselves are runtime/background.py's (forked) and runtime/fresh.py's (from a fork server).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Callable, TypeVar
 
 from generator.runtime import sizes
-from generator.runtime.background import Claims, Job, Pending, can_fork, in_fresh_process, in_parallel
+from generator.runtime.background import Claims, Job, Pending, can_fork, in_parallel
+from generator.runtime.fresh import in_fresh_process
 from generator.runtime.sizes import Cost, SizePolicy
 
 T = TypeVar("T")
@@ -119,7 +120,7 @@ class Executor:
         asked for.
 
         ``claims``: items the job reads after ``items``, each sent when it is about to need one, from an
-        iterator this process's own work draws from as well (background.in_fresh_process). A forked job
+        iterator this process's own work draws from as well (fresh.in_fresh_process). A forked job
         would draw from its own copy of it, doing this process's work again: with ``claims`` a job that is
         not fresh runs when its result is asked for, by then with every claim drawn."""
         if not self.policy.beside(papers):
