@@ -23,6 +23,7 @@ from generator.reporter import Reporter
 
 TEMPLATES = REPO / "themes" / "default" / "templates"
 SEARCH_JS = REPO / "themes" / "default" / "static" / "search.js"
+SEARCH_HITS_JS = SEARCH_JS.with_name("search-hits.js")  # the results, injected when a reader searches
 SERIES_ONLY = {"searched", "searched_some", "volume_failed", "all_in_volume"}  # search across volumes
 KEYWORDS = {**DEFAULT_KEYWORDS, "plural_forms": (1, 2)}  # as generator/locales/babel.cfg's command says
 # As babel.cfg names it: a template using {% once %} cannot be read without it, and would yield no words.
@@ -177,7 +178,8 @@ def test_plural_forms_give_one_form_per_cldr_category():
 
 def test_search_script_finds_every_message_it_shows(seed_site):
     messages = search_messages(seed_site)
-    used = set(re.findall(r'say\("(\w+)"', SEARCH_JS.read_text(encoding="utf-8")))
+    scripts = SEARCH_JS.read_text(encoding="utf-8") + SEARCH_HITS_JS.read_text(encoding="utf-8")
+    used = set(re.findall(r'say\("(\w+)"', scripts))
     used |= {"none", "none_in", "matches", "matches_in", "in_topic"}  # countText picks one of these by name
     used -= SERIES_ONLY  # a series' box says these (test_series_build.py checks its page gives them)
     assert used <= set(messages), f"search.js shows messages the page does not give it: {used - set(messages)}"

@@ -182,7 +182,7 @@ def test_the_search_box_offers_every_volume_and_runs_the_volumes_own_scripts(ser
         assert volumes[-1] == {"path": "2019", "title": "Tiny Things Workshop 2019"}
         assert '<option value="2019">Tiny Things Workshop 2019</option>' in page
     # One search script: the series's is byte for byte a volume's, and so is its query code.
-    for name in ("search.js", "search-query.js", "lunr.js", "style.css", "search.css"):
+    for name in ("search.js", "search-hits.js", "search-query.js", "lunr.js", "style.css", "search.css"):
         assert (site / "assets" / name).read_bytes() == (site / "2020" / "assets" / name).read_bytes(), name
     assert not (site / "assets" / "series-search.js").exists()
 
@@ -243,7 +243,8 @@ def test_a_volume_edited_reaches_the_series_index_and_the_others_stay(tmp_path):
 def test_the_series_search_is_given_every_message_it_shows(series):
     site, _, _ = series
     messages = json.loads(unescape(re.search(r"data-messages='([^']*)'", read(site, "search.html")).group(1)))
-    script = (REPO / "themes" / "default" / "static" / "search.js").read_text(encoding="utf-8")
+    static = REPO / "themes" / "default" / "static"
+    script = "".join((static / name).read_text(encoding="utf-8") for name in ("search.js", "search-hits.js"))
     used = set(re.findall(r'say\("(\w+)"', script)) | {"none", "matches"}  # seriesText picks one by name
     used -= {"topic", "all_topics"}  # the words of a volume's panel, which search.js makes (a series' is in its page)
     assert used <= set(messages), used - set(messages)

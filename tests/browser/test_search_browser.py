@@ -54,13 +54,13 @@ def test_index_loads_only_when_a_reader_starts_searching(page, site_url):
     page.goto(site_url + "index.html")
     page.wait_for_load_state("load")
     assert "search.js" in requested
-    assert not {"lunr.js", "search-shards.js", "manifest.js"} & set(requested), requested
+    assert not {"lunr.js", "search-shards.js", "search-hits.js", "manifest.js"} & set(requested), requested
     assert not [name for name in requested if re.fullmatch(r"(t|d)\d+\.js|tags\.js", name)], requested
     page.locator("#search-q").focus()
     # A function, not an expression: Playwright evals an expression, which the CSP refuses.
     page.wait_for_function("() => typeof lunr !== 'undefined' && "
                            "document.querySelectorAll('#search-tag option').length > 1", timeout=TIMEOUT)
-    assert "manifest.js" in requested and "search-shards.js" in requested
+    assert "manifest.js" in requested and "search-shards.js" in requested and "search-hits.js" in requested
 
 
 def test_the_panel_is_made_by_search_js_in_the_volumes_words(page, site_url, search_site):
