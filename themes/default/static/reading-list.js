@@ -1,6 +1,6 @@
 /* The reading list (issue 31): a button on every list item, search result and paper page adds the paper
- * to the reader's list, or removes it; reading-list.html shows the list, exports it (BibTeX, RIS, CSL-JSON:
- * a download or a copy) and gives a link that carries it (reading-list.html#ids=…). A list item marked
+ * to the reader's list, or removes it; on reading-list.html, reading-list-page.js (injected by this) shows the
+ * list, exports it (BibTeX, RIS, CSL-JSON: a download or a copy) and gives a link that carries it (#ids=…). A list item marked
  * data-abstract also gets an "Abstract" toggle that opens the abstract in place, from the same block, and
  * every list item a "BibTeX" link to its paper's Cite box (made here from its title's link: issue 29).
  *
@@ -315,36 +315,6 @@
     }
   }, true);
 
-  globalThis.proceedingsReadingList = {
-    arrived: function (name, data) {
-      var current = document.currentScript, resolve = current && arrivals[current.src];
-      if (!resolve) return;
-      delete arrivals[current.src];
-      resolve(data);
-    },
-    buttonFor: buttonFor,
-    citationsOf: citationsOf,
-  };
-
-  // -- reading-list.html -----------------------------------------------------------------
-
-  function sharedKeys() {
-    var match = /^#ids=(.*)$/.exec(window.location.hash);
-    if (!match) return null;
-    var keys = [];
-    match[1].split(",").forEach(function (part) {
-      try {
-        var key = decodeURIComponent(part);
-        if (valid(key) && keys.indexOf(key) < 0) keys.push(key);
-      } catch (error) { /* a broken piece of a link is left out */ }
-    });
-    return keys;
-  }
-
-  function shareLink(keys) {
-    return new URL("reading-list.html#ids=" + keys.map(encodeURIComponent).join(","), HOME).href;
-  }
-
   /* A format's text of a paper (its pieces, publish/formats.py) with its holes filled from ``values``; in a
      JSON text a value is written as a JSON string's content, as the build writes it. */
   function fill(format, pieces, values) {
@@ -402,162 +372,29 @@
     });
   }
 
-  function copyText(text, status, words) {
-    function selected() {
-      var area = document.createElement("textarea");
-      area.value = text;
-      area.setAttribute("readonly", "");
-      area.className = "reading-copy-area";
-      document.body.appendChild(area);
-      area.select();
-      var done = false;
-      try { done = document.execCommand("copy"); } catch (error) { done = false; }
-      document.body.removeChild(area);
-      status.textContent = done ? words.copied : words.copy_failed;
-    }
-    status.textContent = "";
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(function () { status.textContent = words.copied; }, selected);
-    } else {
-      selected();
-    }
-  }
-
-  function ListPage(page) {
-    this.page = page;
-    try { this.words = JSON.parse(page.getAttribute("data-words") || "{}"); } catch (error) { this.words = {}; }
-    try { this.plurals = new Intl.PluralRules(this.words.language || "en"); } catch (error) { this.plurals = null; }
-    this.items = page.querySelector("[data-reading-items]");
-    this.status = page.querySelector("[data-reading-status]");
-    this.shared = page.querySelector("[data-reading-shared]");
-    this.tools = page.querySelector("[data-reading-tools]");
-    this.share = page.querySelector("[data-reading-share]");
-    this.copyStatus = page.querySelector("[data-reading-copy-status]");
-    this.urls = {};
-    this.texts = {};
-    this.run = 0;
-    this.refocus = null;  // after a removal: the place of the paper removed
-  }
-
-  ListPage.prototype.say = function (key, values) {
-    var message = this.words[key] || "";
-    if (typeof message === "object") {
-      var category = this.plurals ? this.plurals.select(values.count) : "other";
-      message = message[category] || message.other || "";
-    }
-    return message.replace(/\{(\w+)\}/g, function (all, name) {
-      return Object.prototype.hasOwnProperty.call(values || {}, name) ? String(values[name]) : all;
-    });
-  };
-
-  ListPage.prototype.start = function () {
-    var page = this;
-    var tools = this.page.querySelectorAll("[data-reading-copy]");
-    for (var i = 0; i < tools.length; i++) {
-      tools[i].addEventListener("click", function (event) {
-        var format = event.currentTarget.getAttribute("data-reading-copy");
-        var text = format === "link" ? page.share.value : page.texts[format] || "";
-        copyText(text, page.copyStatus, page.words);
-      });
-    }
-    this.shared.querySelector("button").addEventListener("click", function () {
-      add(sharedKeys() || []);
-      page.copyStatus.textContent = page.say("saved", {});
-    });
-    this.share.addEventListener("focus", function () { page.share.select(); });
-    listeners.push(function () { if (!sharedKeys()) page.render(); });
-    window.addEventListener("hashchange", function () { page.render(); });
-    this.render();
-  };
-
-  ListPage.prototype.render = function () {
-    var page = this, shared = sharedKeys(), keys = shared || read(), run = ++this.run;
-    this.shared.hidden = !shared;
-    if (shared) this.shared.querySelector("[data-reading-shared-count]").textContent =
-      this.say("shared", { count: shared.length });
-    var notes = [];
-    if (!shared) notes.push(keys.length ? this.say("count", { count: keys.length }) : this.say("empty", {}));
-    if (!stored()) notes.push(this.say("unavailable", {}));
-    this.status.textContent = notes.join(" ");
-    this.tools.hidden = !keys.length;
-    this.share.value = keys.length ? shareLink(keys) : "";
-    Promise.all(keys.map(recordOf)).then(function (entries) {
-      if (run === page.run) page.show(entries, !shared);
-    });
-  };
-
-  ListPage.prototype.show = function (entries, own) {
-    var page = this;
-    while (this.items.firstChild) this.items.removeChild(this.items.firstChild);
-    entries.forEach(function (entry, number) {
-      page.items.appendChild(page.item(entry, number, own));
-    });
-    if (this.refocus !== null) {
-      var buttons = this.items.querySelectorAll(".reading-remove");
-      var focus = buttons.length ? buttons[Math.min(this.refocus, buttons.length - 1)] : this.page.querySelector("h1");
-      this.refocus = null;
-      if (focus) focus.focus();
-    }
-    var found = entries.filter(function (entry) { return entry.record; });
-    // "My programme": the papers' sessions in time order and as a calendar (schedule.js, where the page has it)
-    var schedule = this.page.querySelector("[data-reading-schedule]");
-    if (schedule && window.proceedingsSchedule) window.proceedingsSchedule.show(schedule, found);
-    this.texts = exports(found);
-    FORMATS.forEach(function (format) {
-      // The link has a file name to download to (data-reading-download) and, from here on, the file.
-      var link = page.page.querySelector("[data-reading-download$='" + format.suffix + "']");
-      if (!link) return;  // a format the theme offers no link for
-      link.download = link.getAttribute("data-reading-download");
-      if (page.urls[format.name]) URL.revokeObjectURL(page.urls[format.name]);
-      var file = new Blob([page.texts[format.name]], { type: format.type + ";charset=utf-8" });
-      page.urls[format.name] = URL.createObjectURL(file);
-      link.href = page.urls[format.name];
-    });
-  };
-
-  ListPage.prototype.item = function (entry, number, own) {
-    var item = document.createElement("li");
-    item.className = "reading-item";
-    var title = document.createElement(entry.record ? "a" : "span");
-    title.className = "reading-item-title";
-    title.id = "reading-item-" + number;
-    if (entry.record) {
-      title.href = new URL(entry.record.url, entry.root).href;
-      title.textContent = entry.record.title;
-    } else {
-      title.textContent = this.say("missing", { key: entry.key });
-    }
-    item.appendChild(title);
-    if (entry.record && entry.record.authors.length) {
-      var names = document.createElement("p");
-      names.className = "reading-item-authors";
-      names.textContent = entry.record.authors.join(", ");
-      item.appendChild(names);
-    }
-    if (SERIES && entry.volume) {
-      var volume = document.createElement("p");
-      volume.className = "reading-item-volume";
-      volume.textContent = entry.volume;
-      item.appendChild(volume);
-    }
-    if (own) {
-      var remove = document.createElement("button");
-      remove.type = "button";
-      remove.className = "reading-remove";
-      remove.textContent = WORDS.remove;
-      remove.setAttribute("aria-describedby", title.id);
-      var page = this;
-      remove.addEventListener("click", function () {
-        page.refocus = number;  // show() puts the focus on the next paper's button, not on the page's start
-        toggle(entry.key);
-      });
-      item.appendChild(remove);
-    }
-    return item;
+  globalThis.proceedingsReadingList = {
+    arrived: function (name, data) {
+      var current = document.currentScript, resolve = current && arrivals[current.src];
+      if (!resolve) return;
+      delete arrivals[current.src];
+      resolve(data);
+    },
+    buttonFor: buttonFor,
+    citationsOf: citationsOf,
+    // What reading-list-page.js builds reading-list.html on:
+    page: {
+      words: WORDS, series: SERIES, home: HOME, valid: valid, read: read, stored: stored, add: add,
+      toggle: toggle, recordOf: recordOf, exports: exports, listeners: listeners,
+      formats: function () { return FORMATS; },
+    },
   };
 
   addAbstracts();
   addButtons();
-  var listPage = document.querySelector("[data-reading-page]");
-  if (listPage) new ListPage(listPage).start();
+  // reading-list.html's own code (its list, exports and shared links) loads on that page only.
+  if (document.querySelector("[data-reading-page]")) {
+    var pageScript = document.createElement("script");
+    pageScript.src = new URL("reading-list-page.js", script.src).href;
+    document.head.appendChild(pageScript);
+  }
 })();
