@@ -154,3 +154,13 @@ def test_a_module_that_is_gone_is_found():
     assert not missing_module("generator/search/", here, modules)
     assert not missing_module("index.py", REPO / "tests" / "test_search.py", modules)  # the one index.py
     assert missing_module("index.py", here, modules)  # not pipeline/'s
+
+
+MOST_LINES = 400  # a module longer than this holds two concerns (docs/architecture.md)
+
+
+def test_no_module_or_theme_script_is_over_the_line_limit():
+    files = [*PACKAGE.rglob("*.py"), *(REPO / "themes").rglob("*.js")]
+    over = {str(path.relative_to(REPO)): count for path in files
+            if (count := len(path.read_text(encoding="utf-8").splitlines())) > MOST_LINES}
+    assert len(files) > 150 and not over, over

@@ -1,12 +1,11 @@
-/* Proceedings search: the query half, shared by a volume's search box and a series' search
-   across volumes (search.js, the interface, uses it as globalThis.proceedingsQuery). It turns what
-   a reader types into the terms generator/search.py indexes, finds the papers and says what to
-   highlight. No DOM here: tests/js runs this file in node against a real index. */
+/* Proceedings search: the query half, shared by a volume's box and a series' (search.js and search-hits.js
+   use it as globalThis.proceedingsQuery). It turns what a reader types into the terms generator/search/terms.py
+   indexes, finds the papers and says what to highlight. No DOM here: tests/js runs it in node on a real index. */
 (function () {
   "use strict";
 
-  // Must match normalise(), _SPACES, _DASHES and _TRIM in generator/search.py,
-  // or the words a reader types turn into terms the index does not hold.
+  // Must match normalise(), _SPACES, _DASHES and _TRIM in generator/search/terms.py, or the words a reader
+  // types turn into terms the index does not hold.
   var SPACES = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
   // Math punctuation separates words too, so "(2+ε)" is found by "ε" and "SE(3)" by "SE"; and so does
   // "*": the box offers no wildcard, and lunr would read one inside a word (dif*ion) as "every term".
@@ -82,7 +81,7 @@
   /* The query's words; from the fourth character a word also matches as a
      prefix (diff → diff*), so results follow the typing. A word holding CJK runs
      becomes their bigrams and its other pieces words of their own (LoRA微调 →
-     lora, 微调), as generator/search.py indexes it. */
+     lora, 微调), as generator/search/terms.py indexes it. */
   function queryWords(query) {
     var words = [];
     normalise(query).split(SEPARATORS).forEach(function (raw) {
@@ -178,7 +177,6 @@
   }
 
   // A word tried again within one edit ------------------------------------------------------------
-
   var FUZZY_FROM = 5;  // letters: a shorter word one edit away is most often another word, not a typo
   var KEY_FROM = 3;  // code units: shorter terms are not in the buckets (generator/search/fuzzy.py)
   var EDIT_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -383,8 +381,7 @@
   /* The one rule for what a box loads (issue 43): results are shown `step` at a time (the dropdown's
      first 8; the page's first 20, then 20 more at each scroll or click), and a result's display block
      is loaded only when the result is shown. `runs`: each volume's {hits, shown} in the order shown
-     (one for a volume; a series' volumes, newest first); the refs each run shows next: the step goes
-     on from where the last one stopped, across volumes. */
+     (one for a volume; a series' volumes, newest first). Returns each run's next refs, across volumes. */
   function nextStep(runs, step) {
     var room = step;
     return runs.map(function (run) {
@@ -394,10 +391,10 @@
     });
   }
 
-  var api = { normalise: normalise, queryWords: queryWords, unfinishedLetter: unfinishedLetter,
-              fromLatex: fromLatex, find: find, lunrQuery: lunrQuery, requiredHits: requiredHits, requiredTests: requiredTests,
-              markedRanges: markedRanges, search: search, wholeEngine: wholeEngine, oneEditAway: oneEditAway,
-              correctedQuery: correctedQuery, nextStep: nextStep };
+  var api = { normalise: normalise, queryWords: queryWords, unfinishedLetter: unfinishedLetter, fromLatex: fromLatex,
+              find: find, lunrQuery: lunrQuery, requiredHits: requiredHits, requiredTests: requiredTests, search: search,
+              markedRanges: markedRanges, wholeEngine: wholeEngine, oneEditAway: oneEditAway, correctedQuery: correctedQuery,
+              nextStep: nextStep };
   if (typeof module === "object" && module.exports) module.exports = api;  // node (tests/js)
   else globalThis.proceedingsQuery = api;
 })();
