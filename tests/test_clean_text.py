@@ -3,12 +3,42 @@ invisible characters, and hostile Unicode never reaches the site."""
 
 from __future__ import annotations
 
+import unicodedata
 
-
+from hypothesis import example, given
+from hypothesis import strategies as st
 from record_fixtures import build
+
+from generator.text import cleantext
 
 
 # -- Unicode at the edge ------------------------------------------------------------------------------
+
+def _clean_as_it_was(text: str, lines: bool = False) -> str:
+    """The rule before its fast paths (every character tested in Python): what clean() must still give."""
+    if text.isascii() and text.isprintable():
+        return text
+    text = unicodedata.normalize("NFC", text)
+    text = (cleantext._LINE_CONTROLS if lines else cleantext._ONE_LINE_CONTROLS).sub(
+        lambda m: " " if m.group() in cleantext._SPACES else "", text)
+    text = cleantext._INVISIBLE.sub("", text)
+    if any(joiner in text for joiner in cleantext._JOINERS):
+        text = cleantext._joiners(text)
+    if any(char in cleantext._OPENERS or char in cleantext._CLOSERS for char in text):
+        text = cleantext._paired_bidi(text)
+    return text
+
+
+TRICKY = "\x00\x1b\t\n\r\x7f\x85\u200b\u200c\u200d\u2060\ufeff\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069" \
+         "e\u0301é مي क्ष👩 aZ "
+
+
+@given(st.text(alphabet=st.one_of(st.sampled_from(TRICKY), st.characters())), st.booleans())
+@example("line one\r\nline\x7ftwo\x01", True)
+@example("plain ascii", False)
+def test_clean_gives_what_the_character_by_character_rule_gave(text, lines):
+    assert cleantext.clean(text, lines) == _clean_as_it_was(text, lines)
+
 
 def test_clean_text_normalises_and_drops_what_cannot_be_seen():
     from generator.text.cleantext import clean

@@ -29,21 +29,27 @@ _JOINERS = "\u200c\u200d"
 _OPENERS = {"\u202a": "\u202c", "\u202b": "\u202c", "\u202d": "\u202c", "\u202e": "\u202c",
             "\u2066": "\u2069", "\u2067": "\u2069", "\u2068": "\u2069"}
 _CLOSERS = frozenset(_OPENERS.values())
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")  # every opener and closer
 
 
 def clean(text: str, lines: bool = False) -> str:
     """``text`` by the rules above; ``lines`` keeps line breaks and tabs (an abstract)."""
-    if text.isascii() and text.isprintable():
-        return text  # the common case, and nothing to do
+    controls = _LINE_CONTROLS if lines else _ONE_LINE_CONTROLS
+    if text.isascii():  # the common case: already NFC, and nothing invisible, no joiner, no bidi control
+        return text if text.isprintable() else controls.sub(_control_replaced, text)
     text = unicodedata.normalize("NFC", text)
-    # NEL (U+0085) is a line end to some editors: a space, so the words either side stay apart.
-    text = (_LINE_CONTROLS if lines else _ONE_LINE_CONTROLS).sub(lambda m: " " if m.group() in _SPACES else "", text)
+    text = controls.sub(_control_replaced, text)
     text = _INVISIBLE.sub("", text)
     if any(joiner in text for joiner in _JOINERS):
         text = _joiners(text)
-    if any(char in _OPENERS or char in _CLOSERS for char in text):
+    if _BIDI.search(text):
         text = _paired_bidi(text)
     return text
+
+
+def _control_replaced(match: re.Match[str]) -> str:
+    # NEL (U+0085) is a line end to some editors: a space, so the words either side stay apart.
+    return " " if match.group() in _SPACES else ""
 
 
 def clean_value(value: Any, lines: bool = False) -> Any:
