@@ -461,3 +461,18 @@ def test_pages_a_cold_build_wrote_are_read_without_parsing_their_yaml(tmp_path, 
     monkeypatch.setattr(pages_module, "load_mapping", real)
     assert {p: (d.meta, d.lines) for p, d in docs.items()} == \
         {p: (d.meta, d.lines) for p, d in pages_module.read_pages(content).items()}
+
+
+def test_a_digest_is_of_its_parts_each_length_prefixed():
+    import hashlib
+
+    from generator.runtime.cache import digest
+
+    def by_hand(*parts: bytes) -> str:
+        hasher = hashlib.blake2b(digest_size=20)
+        for part in parts:
+            hasher.update(len(part).to_bytes(8, "little") + part)
+        return hasher.hexdigest()
+
+    assert digest("ab", "c") == by_hand(b"ab", b"c") != digest("a", "bc")
+    assert digest(b"\x00", "é", "\ud800") == by_hand(b"\x00", "é".encode(), "\ud800".encode("utf-8", "surrogatepass"))

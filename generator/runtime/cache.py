@@ -59,12 +59,11 @@ _README = (b"This folder is a cache of proceedings builds (rendered abstracts, r
 
 def digest(*parts: str | bytes) -> str:
     """A hex digest of the parts, each length-prefixed so that ("ab", "c") ≠ ("a", "bc")."""
-    hasher = hashlib.blake2b(digest_size=20)
+    chunks = []
     for part in parts:
         data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
-        hasher.update(len(data).to_bytes(8, "little"))
-        hasher.update(data)
-    return hasher.hexdigest()
+        chunks += (len(data).to_bytes(8, "little"), data)
+    return hashlib.blake2b(b"".join(chunks), digest_size=20).hexdigest()  # one call: a warm build makes 7 a paper
 
 
 @lru_cache(maxsize=1)
