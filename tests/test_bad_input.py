@@ -1,9 +1,10 @@
 """Hostile and broken input: every case gives a correct page, or a message naming the file, the line
 (or entry) and the problem, and never a traceback; nothing from the content can run in a page.
 
-The cases run through the command line, as an organiser runs it: the hostile build and check, a
-list that is not UTF-8 and a javascript: base URL as ``python -m generator`` in a subprocess, the
-other cases through the same ``main()`` in this process. Exit 0 with warnings, 1 with errors
+The cases run through the command line, as an organiser runs it: the hostile build (whose warnings
+print every kind of character) and a javascript: base URL (exit 2) as ``python -m generator`` in a
+subprocess, the other cases through the same ``main()`` in this process (``check`` as a process is
+tests/test_check.py's). Exit 0 with warnings, 1 with errors
 (every other page still built), 2 when the build cannot run.
 The hostile content folder is tests/fixtures/hostile/ (see its README); the browser half of these
 checks is tests/browser/test_hostile_browser.py.
@@ -224,7 +225,7 @@ def test_bytes_editors_mangle(hostile):
 
 
 def test_check_warns_about_what_the_build_shows_as_written(hostile):
-    result = check(hostile.content, via=run)
+    result = check(hostile.content)
     assert result.returncode == 0, result.stderr
     stderr = result.stderr
     assert "hostile.txt:41: warning: entry 20 repeats the abstract of entry 12 (line 25)" in stderr
@@ -234,7 +235,7 @@ def test_check_warns_about_what_the_build_shows_as_written(hostile):
     assert "bytes.txt:3: warning: entry 1 contains direction-override characters" in stderr
     assert f"bytes.txt:11: warning: entry 4 is {len(BYTE_ENTRIES[3]):,} characters long; is it one abstract?" in stderr
     assert "(0 errors," in stderr
-    assert check(hostile.content, "--strict", via=cli).returncode == 1
+    assert check(hostile.content, "--strict").returncode == 1
 
 
 def test_check_tells_a_link_from_prose(tmp_path):
@@ -429,7 +430,7 @@ def test_blank_and_whitespace_only_entries_are_no_entries(tmp_path):
 
 def test_a_list_that_is_not_utf8_is_read_in_the_encoding_detected_naming_file_and_line(tmp_path):
     content = list_folder(tmp_path, "T\n\nFine abstract.\n\nLatin-1 café here.\n".encode("latin-1"))
-    for result in (build(content, tmp_path / "site", via=run), check(content, via=cli)):
+    for result in (build(content, tmp_path / "site"), check(content)):
         assert result.returncode == 0, result.stderr
         assert ("list.txt:5: warning: not UTF-8 (byte 0xe9 here is the first that is not): read as Windows-1252"
                 in result.stderr)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import shutil
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -252,6 +253,12 @@ def test_serve_treats_a_calendar_as_the_volumes_config(tmp_path):
     assert classify(tmp_path / "notes.json") is Kind.OTHER
 
 
+def kept_environment() -> dict[str, str]:
+    """What a process of the otherwise bare environment below still takes from the session: its cache folder
+    (conftest.py) and a PYTHONDONTWRITEBYTECODE=1, without which it wrote bytecode into the repository."""
+    return {name: os.environ[name] for name in ("XDG_CACHE_HOME", "PYTHONDONTWRITEBYTECODE") if name in os.environ}
+
+
 def test_a_time_zone_that_is_no_zone_is_a_config_error_naming_the_line(tmp_path):
     content = tmp_path / "content"
     content.mkdir()
@@ -259,7 +266,7 @@ def test_a_time_zone_that_is_no_zone_is_a_config_error_naming_the_line(tmp_path)
     (content / "proceedings.yaml").write_text("title: T\ntimezone: EDT\nsessions: [a]\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out",
                            str(tmp_path / "site")], capture_output=True, text=True, cwd=tmp_path,
-                          env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+                          env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", **kept_environment()})
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "proceedings.yaml:2: timezone must be an IANA time zone such as America/New_York" in done.stderr
     assert "proceedings.yaml:3: sessions must be a mapping" in done.stderr

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -26,22 +27,29 @@ from generator.render.page_types import PAGE_TYPES, placing_fields
 CONFIG = "title: Learning Theory 2026\npapers_per_page: 4\ndate: 2026-06-30\nbase_url: https://example.org/colt/\n"
 
 
-@pytest.fixture
-def programme(tmp_path, monkeypatch) -> Path:
-    """60 papers in two sessions each, with authors and topics; list pages of 4 papers, the contents split
-    into pages of at most 12 papers (as 10,000 papers' are, into pages of 1,500), the feed and sitemap on."""
-    monkeypatch.setattr(contents, "CONTENTS_PAPERS", 20)
-    monkeypatch.setattr(contents, "PAGE_PAPERS", 12)
-    content = tmp_path / "content"
+@pytest.fixture(scope="module")
+def synced(tmp_path_factory) -> Path:
+    """60 papers in two sessions each, with authors and topics, synced once for the file's tests (each edits a
+    copy, ``programme``). Pages of a person's own, every field as written: a build's sync would renumber an
+    `order` edited by hand."""
+    content = tmp_path_factory.mktemp("programme") / "content"
     content.mkdir()
     (content / "papers.csv").write_text(colt2020_csv(count=60), encoding="utf-8")
     (content / "proceedings.yaml").write_text(CONFIG, encoding="utf-8")
     sync_project(load_project(content, Reporter()), Reporter())
-    # Pages of a person's own, every field as written: a build's sync would renumber an `order` edited by hand.
     (content / "papers.csv").unlink()
     for page in (content / "papers").glob("*.md"):
         edit(page, r"^(source|entry|generated): .*\n", "", count=0)
     return content
+
+
+@pytest.fixture
+def programme(synced, tmp_path, monkeypatch) -> Path:
+    """A copy of the synced 60 papers; list pages of 4 papers, the contents split into pages of at most 12
+    papers (as 10,000 papers' are, into pages of 1,500), the feed and sitemap on."""
+    monkeypatch.setattr(contents, "CONTENTS_PAPERS", 20)
+    monkeypatch.setattr(contents, "PAGE_PAPERS", 12)
+    return Path(shutil.copytree(synced, tmp_path / "content"))
 
 
 @pytest.fixture

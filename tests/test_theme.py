@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, write_list
+from conftest import REPO, cli, write_list
 from generator.commands.build import build
 from generator.errors import ThemeError
 from generator.reporter import Reporter
@@ -180,12 +180,10 @@ def test_extending_a_missing_template_says_which(content):
 
 
 def test_the_cli_reports_a_broken_override_without_a_traceback(content, tmp_path):
-    import subprocess
-    import sys
-
+    """The command line's ``main`` in this process (an exception would escape it and fail the test); a process's
+    exit 2 without a traceback is tests/test_bad_input.py's."""
     template(content, "index.html", "{% extends 'base.html' %}\n{% block content %}{{ nope( }}{% endblock %}\n")
-    result = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content),
-                             "--out", str(tmp_path / "site")], capture_output=True, text=True, timeout=120)
+    result = cli("build", "--content", str(content), "--out", str(tmp_path / "site"))
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "theme/templates/index.html:2:" in result.stderr, result.stderr
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import derive_title
+from conftest import cli, derive_title
 from generator.derive.titles import title_candidates
 from generator.derive.titles_cjk import MAX_CHARS, normalise
 from generator.text import cjk
@@ -207,9 +207,7 @@ def test_a_chinese_list_builds_with_titles_that_read_as_titles(tmp_path):
     content.mkdir()
     abstracts = [record["abstract"] for record in records("zh")[:4]]
     (content / "abstracts.txt").write_text("中文论文摘要集\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    result = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content),
-                             "--out", str(tmp_path / "site")], env=env, capture_output=True, text=True, timeout=300)
+    result = cli("build", "--content", str(content), "--out", str(tmp_path / "site"))  # main(), in this process
     assert result.returncode == 0, result.stderr
     titles = [paper["title"] for paper in json.loads((tmp_path / "site" / "papers.json").read_text(encoding="utf-8"))]
     assert "基于图卷积网络的城市交通流预测方法" in titles, titles
