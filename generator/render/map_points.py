@@ -106,9 +106,10 @@ def _planned(groups: list[MarkGroup], points: list[tuple[int, Mark]], order: lis
     return MapPlan(shown, drawn, len(points), points_files(rest))
 
 
-def points_files(points: Sequence[tuple[int, Mark]], limit: int = FILE_BYTES) -> list[tuple[str, bytes]]:
-    """``map/points-N.js`` of the points, in order, cut after the point that takes a file past ``limit`` bytes
-    of JSON: each point ``[x, y, colour group, slug, title]`` (its page is papers/<slug>.html)."""
+def points_files(points: Sequence[tuple[int, Mark]], limit: int | None = None) -> list[tuple[str, bytes]]:
+    """``map/points-N.js`` of the points, in order, a file cut before the point that would take it past ``limit``
+    bytes of JSON (``FILE_BYTES``): each point ``[x, y, colour group, slug, title]`` (its page papers/<slug>.html)."""
+    limit = FILE_BYTES if limit is None else limit
     files: list[list[list[Any]]] = []
     size = limit
     for number, mark in points:
