@@ -32,7 +32,7 @@ from generator.render.site_info import SiteInfo
 from generator.render.feed_pages import page_feed
 from generator.publish.suggest import person_link
 from generator.render.map_view import map_context
-from generator.render.map_points import plan_map
+from generator.render.map_points import MapPlan, file_count, file_path, plan_map
 from generator.derive.paper_map import Placed
 from generator.render.theme import Theme
 from generator.render.outputs import Output, SiteListing, SiteParts, ids_of
@@ -205,13 +205,19 @@ class SiteRenderer:
         """``map.html``: the papers where similar ones lie close (render/map_view.py); made from the whole volume."""
         if self.places is None or not self.site.has_map:
             return
-        context = map_context(papers, self.places(papers), self.config.map, self.shared["tag_urls"],
-                              self.shared["session_names"])
-        # Planned now, since the points files it writes beside the page are files of the listing.
-        plan, page = plan_map(context.pop("groups"), lambda plan: self.render(MAP, "", **context, **plan.context()))
-        yield Output(MAP, lambda: page)
-        for path, data in plan.files:
-            yield Output(path, functools.partial(bytes, data))
+        places, files = self.places, file_count(papers)
+
+        @functools.cache
+        def made() -> tuple[MapPlan, bytes]:
+            # Made when the page or a points file is first rendered (serve: in the background after an edit).
+            context = map_context(papers, places(papers), self.config.map, self.shared["tag_urls"],
+                                  self.shared["session_names"])
+            return plan_map(papers, context.pop("groups"),
+                            lambda plan: self.render(MAP, "", **context, **plan.context()), files)
+
+        yield Output(MAP, lambda: made()[1])
+        for number in range(files):
+            yield Output(file_path(number), functools.partial(lambda n: made()[0].files[n][1], number))
 
     def paper_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         for index in range(len(papers)) if only is None else self._pages_showing(papers, only):

@@ -1,10 +1,11 @@
 /* The map of the papers (map.html), made more useful where scripts run.
  *
  * A large volume's page draws a spread of its papers itself (render/map_points.py) and names, in the map's
- * data-files, the scripts holding the others (map/points-N.js, each calling proceedingsMap.arrived(name,
- * points) with [x, y, colour group, slug, title] a point): they are loaded as scripts, since fetch() is refused
- * from file://, and drawn in their order as the same links the page draws, each into its colour's group. A
- * small volume's page draws every paper and names no file.
+ * data-files, the scripts holding every paper's point (map/points-N.js, each calling
+ * proceedingsMap.arrived(name, points) with [x, y, colour group, slug, title] a point): they are loaded as
+ * scripts, since fetch() is refused from file://, and the points the page does not draw are drawn in the
+ * files' order as the same links the page draws, each into its colour's group. A small volume's page draws
+ * every paper and names no file.
  *
  * It shows the map's form: the words typed there highlight the papers whose titles hold them all (as the
  * title each dot carries, case and accents aside), and "Highlight my reading list" the papers of the reader's
@@ -66,12 +67,15 @@
 
   /* The points as the page's own marks: a link to the paper, its title first (its name and its tooltip),
      its dot; each appended to its colour's group, after the page's. */
-  function draw(svg, points, radius) {
+  function draw(svg, points, radius, shown) {
     var pieces = Object.create(null), links = [];
     points.forEach(function (point) {
+      var href = "papers/" + point[3] + ".html";
+      if (shown[href] === true) return;  // the page draws it
+      shown[href] = true;
       var link = document.createElementNS(SVG, "a"), title = document.createElementNS(SVG, "title");
       var dot = document.createElementNS(SVG, "circle");
-      link.setAttribute("href", "papers/" + point[3] + ".html");
+      link.setAttribute("href", href);
       title.textContent = point[4];
       dot.setAttribute("cx", point[0]);
       dot.setAttribute("cy", point[1]);
@@ -96,6 +100,10 @@
     var radius = svg.getAttribute("data-radius") || "3";
     var drawn = Number(svg.getAttribute("data-drawn")) || 0;
     var count = Number(svg.getAttribute("data-count")) || 0;
+    var shown = Object.create(null);
+    Array.prototype.forEach.call(svg.querySelectorAll("a"), function (link) {
+      shown[link.getAttribute("href")] = true;
+    });
     function say(pattern) {
       if (note) note.textContent = (note.getAttribute(pattern) || "").replace("{n}", String(drawn))
         .replace("{count}", String(count));
@@ -106,8 +114,8 @@
     say("data-loading");
     loads.reduce(function (previous, load) {
       return previous.then(function () { return load; }).then(function (points) {
-        var links = draw(svg, points, radius);
-        drawn += points.length;
+        var links = draw(svg, points, radius, shown);
+        drawn += links.length;
         say("data-loading");
         onDrawn(links);
       });
