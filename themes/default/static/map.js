@@ -92,8 +92,9 @@
     return links;
   }
 
-  /* Load the files named by the map's data-files, all at once, and draw each in the files' order (so that the
-     keyboard's order is the same at every visit); onDrawn(the new links) after each. */
+  /* Load the files named by the map's data-files, all at once, and draw them in the files' order (so that the
+     keyboard's order is the same at every visit), those arrived by the next frame together; onDrawn(the new
+     links) after each drawing. */
   function loadRest(svg, note, onDrawn) {
     var files = (svg.getAttribute("data-files") || "").split(" ").filter(Boolean);
     if (!files.length) return;
@@ -108,24 +109,43 @@
       if (note) note.textContent = (note.getAttribute(pattern) || "").replace("{n}", String(drawn))
         .replace("{count}", String(count));
     }
-    var loads = files.map(function (file) { return loadPoints(new URL(file, document.baseURI).href); });
-    loads.forEach(function (load) { load.catch(function () {}); });  // said once, below, by the chain
+    var ready = [], next = 0, pending = false;
     svg.setAttribute("aria-busy", "true");
     say("data-loading");
-    loads.reduce(function (previous, load) {
-      return previous.then(function () { return load; }).then(function (points) {
+    files.forEach(function (file, n) {
+      loadPoints(new URL(file, document.baseURI).href).then(function (points) {
+        ready[n] = points;
+        if (!pending) {
+          pending = true;
+          window.requestAnimationFrame(flush);
+        }
+      }, function () {
+        svg.removeAttribute("aria-busy");  // a file missing: the page's own dots and those drawn stay
+      });
+    });
+
+    /* Once a frame: the files arrived since, in order, drawn together (one style pass for them all). */
+    function flush() {
+      pending = false;
+      var points = [];
+      while (next < files.length && ready[next]) {
+        points = points.concat(ready[next]);
+        ready[next] = null;
+        next += 1;
+      }
+      if (points.length) {
         var links = draw(svg, points, radius, shown);
         drawn += links.length;
-        say("data-loading");
         onDrawn(links);
-      });
-    }, Promise.resolve()).then(function () {
+      }
+      if (next < files.length) {
+        say("data-loading");
+        return;
+      }
       svg.removeAttribute("aria-busy");
       svg.setAttribute("data-complete", "");
       say("data-done");
-    }, function () {
-      svg.removeAttribute("aria-busy");  // a file missing: the page's own marks and those drawn stay
-    });
+    }
   }
 
   function start() {
