@@ -190,6 +190,22 @@ def test_ten_thousand_papers_fit_and_their_listing_lays_nothing_out(tmp_path):
     assert page.decode().count("<circle") > 300
 
 
+def test_papers_not_on_the_map_are_listed_up_to_100_and_the_rest_left_to_the_contents(tmp_path):
+    """A venue's projection that places few papers (and nothing places the others): the page lists 100 of them."""
+    papers = [rendered(n, f"Unplaced paper {n}") for n in range(250)]
+    placed = Placed(1000, 500, {p.paper.id: (20 + n * 9, 250) for n, p in enumerate(papers[:100])},
+                    tuple(p.paper.id for p in papers[100:]))
+    site = SiteInfo(Volume("Few Places"), len(papers), has_map=True)
+    renderer = SiteRenderer(Theme.for_content(tmp_path), Config(), site, places=lambda given: placed)
+    renderer.shared.update(tag_urls={}, session_names={})
+    [output] = renderer.map_page(papers)
+    page = output.render().decode()
+    listed = page.split('class="map-unplaced"')[1].split("</ul>")[0]
+    assert listed.count("<li>") == 100 and "Unplaced paper 199" in listed and "Unplaced paper 200" not in listed
+    assert '50 more papers not on the map are listed in <a href="index.html">the contents</a>.' in page
+    assert page.count("<circle") == 100 and len(page) < 100_000
+
+
 def test_the_seed_draws_every_paper_and_writes_no_points_file(tmp_path):
     site = built(copy_content(tmp_path / "content"), tmp_path / "site")
     drawn, loaded, files = assert_every_paper_once(site)
