@@ -17,6 +17,7 @@ from generator.commands.build import build
 from generator.derive import paper_map, related
 from generator.render import map_points
 from generator.derive.paper_map import Placed
+from generator.pipeline.live import LiveSite
 from generator.model.config import Config
 from generator.model.paper import Paper, RenderedPaper
 from generator.model.volume import Volume
@@ -234,6 +235,35 @@ def test_a_volume_past_the_budget_draws_a_spread_and_loads_the_rest(tmp_path, mo
     again = built(content, tmp_path / "two")
     for name in ["map.html", *files]:
         assert (again / name).read_bytes() == (site / name).read_bytes(), name
+
+
+def test_serve_keeps_the_points_files_whole_after_an_edit(tmp_path, monkeypatch):
+    """An edited title: served at once, the map and its points files made again in the background with it."""
+    monkeypatch.setattr(map_points, "MARK_BYTES", 4_000)
+    monkeypatch.setattr(map_points, "FILE_BYTES", 5_000)
+    content = write_volume(tmp_path / "content", 150)
+    live = LiveSite(content, tmp_path / "served")
+    try:
+        live.build_all()
+        live.wait_for_search()
+        before = {name for name in live.files if name.startswith("map/")}
+        assert before
+        page = sorted((content / "papers").glob("*.md"))[0]
+        text = page.read_text(encoding="utf-8")
+        assert "\ntitle: " in text
+        page.write_text(text.replace("\ntitle: ", "\ntitle: Quokkas and ", 1), encoding="utf-8")
+        live.rebuild({page.resolve()})
+        live.wait_for_search()
+        served = dict(live.files)
+    finally:
+        live.close()
+    files = sorted(name for name in served if name.startswith("map/"))
+    assert set(files) == before
+    named = re.search(r'data-files="([^"]*)"', served["map.html"].decode()).group(1).split()
+    assert sorted(named) == files
+    points = [point for name in files for point in _data(served[name], name.removeprefix("map/")[:-3])]
+    assert len(points) == len({point[3] for point in points}) == 150
+    assert sum(point[4].startswith("Quokkas and ") for point in points) == 1
 
 
 @pytest.mark.slow
