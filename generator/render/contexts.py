@@ -226,8 +226,8 @@ class MapContext(TypedDict):
     map_drawn: Annotated[int, "how many marks the page draws itself: all that fit its 100 KB"]
     map_count: Annotated[int, "how many marks the map has in all"]
     map_files: Annotated[list[str], (
-        "the points files holding the marks the page does not draw (`map/points-N.js`, from the volume's root; "
-        "map.js loads them); empty when the page draws every mark")]
+        "the points files holding every mark (`map/points-N.js`, from the volume's root; map.js draws from them "
+        "the marks the page does not); empty when the page draws every mark")]
 
 
 class RedirectContext(TypedDict):
