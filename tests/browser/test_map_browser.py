@@ -185,7 +185,9 @@ def test_without_javascript_a_big_map_draws_its_spread_and_leads_to_the_contents
     context.close()
 
 
-def test_a_big_map_passes_axe(page, big_map, axe):
+def test_a_big_map_is_valid_html_and_passes_axe(page, big_map, axe, vnu):
+    messages = [m for m in vnu([big_map / "map.html"], "--errors-only") if m["type"] in ("error", "non-document-error")]
+    assert not messages, [m["message"] for m in messages[:10]]
     with served(big_map) as url:
         page.goto(url + "map.html")
         page.locator("svg.paper-map[data-complete]").wait_for(state="attached", timeout=TIMEOUT)
