@@ -213,13 +213,21 @@ class MapContext(TypedDict):
     groups: Annotated[list[Any], (
         "the legend's groups, the most common first: each has `number` (1–9, the class `m1`…`m9`; 0 for the "
         "papers of no listed group, last), `name` (the topic or session; empty for the rest), `url` (a "
-        "topic's page, or empty) and `marks`, each with `x`, `y`, `url` (the paper's page) and `title` (plain)")]
+        "topic's page, or empty), `marks`, each with `x`, `y`, `url` (the paper's page) and `title` (plain), and "
+        "`drawn`: the marks the page draws itself (render/map_points.py; map.js draws the others)")]
     clusters: Annotated[list[Any], (
         "the drawing's clusters, largest first: each has `label` (its most telling topic, else two words of "
         "its titles), `url` (the label's topic page, or empty), `x`, `y` (its centre), `count` and `papers` "
         "(its most central three)")]
     unplaced: Annotated[Sequence[RenderedPaper], (
-        "the papers a venue's `papers_projection.json` leaves out and nothing placed (listed under the map)")]
+        "the papers a venue's `papers_projection.json` leaves out and nothing placed (listed under the map), "
+        "the first 100 of them")]
+    unplaced_count: Annotated[int, "how many papers are not on the map (the contents list them all)"]
+    map_drawn: Annotated[int, "how many marks the page draws itself: all that fit its 100 KB"]
+    map_count: Annotated[int, "how many marks the map has in all"]
+    map_files: Annotated[list[str], (
+        "the points files holding every mark (`map/points-N.js`, from the volume's root; map.js draws from them "
+        "the marks the page does not); empty when the page draws every mark")]
 
 
 class RedirectContext(TypedDict):

@@ -32,6 +32,7 @@ from generator.render.site_info import SiteInfo
 from generator.render.feed_pages import page_feed
 from generator.publish.suggest import person_link
 from generator.render.map_view import map_context
+from generator.render.map_points import MapPlan, file_count, file_path, plan_map
 from generator.derive.paper_map import Placed
 from generator.render.theme import Theme
 from generator.render.outputs import Output, SiteListing, SiteParts, ids_of
@@ -202,10 +203,21 @@ class SiteRenderer:
 
     def map_page(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """``map.html``: the papers where similar ones lie close (render/map_view.py); made from the whole volume."""
-        if self.places is not None and self.site.has_map:
-            places = self.places
-            yield Output(MAP, lambda: self.render("map.html", "", **map_context(
-                papers, places(papers), self.config.map, self.shared["tag_urls"], self.shared["session_names"])))
+        if self.places is None or not self.site.has_map:
+            return
+        places, files = self.places, file_count(papers)
+
+        @functools.cache
+        def made() -> tuple[MapPlan, bytes]:
+            # Made when the page or a points file is first rendered (serve: in the background after an edit).
+            context = map_context(papers, places(papers), self.config.map, self.shared["tag_urls"],
+                                  self.shared["session_names"])
+            return plan_map(papers, context.pop("groups"),
+                            lambda plan: self.render(MAP, "", **context, **plan.context()), files)
+
+        yield Output(MAP, lambda: made()[1])
+        for number in range(files):
+            yield Output(file_path(number), functools.partial(lambda n: made()[0].files[n][1], number))
 
     def paper_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         for index in range(len(papers)) if only is None else self._pages_showing(papers, only):

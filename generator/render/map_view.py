@@ -21,6 +21,7 @@ from generator.model.paper import RenderedPaper
 COLOURS = 9  # colour groups besides "other": what a reader tells apart (the theme's --map-1 … --map-9)
 MAX_CLUSTERS = 12
 CENTRAL = 3  # papers named under each cluster in the text alternative
+UNPLACED_LISTED = 100  # papers listed under the map as not on it; the others are in the contents (a page < 100 KB)
 _WORD = re.compile(r"[^\W\d_][\w-]{3,}")
 _COMMON = frozenset("with from that this using towards based their approach learning model models method methods "
                     "data analysis study via over under into when which what through deep network networks".split())
@@ -36,12 +37,14 @@ class Mark:
 
 @dataclass(frozen=True)
 class MarkGroup:
-    """Papers of one colour: ``number`` 1–9 (the theme's classes ``m1`` … ``m9``), 0 for the rest."""
+    """Papers of one colour: ``number`` 1–9 (the theme's classes ``m1`` … ``m9``), 0 for the rest; ``marks``: all
+    its placed papers', ``drawn``: those the page draws itself (render/map_points.py; map.js draws the others)."""
 
     number: int
     name: str
     url: str
     marks: list[Mark] = field(default_factory=list)
+    drawn: list[Mark] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -166,7 +169,8 @@ def map_context(papers: Sequence[RenderedPaper], placed: Placed, choice: str, ta
     by = colour_by(papers, choice)
     names = session_names if by == "sessions" else {}
     unplaced = set(placed.unplaced)
+    listed = [p for p in papers if p.paper.id in unplaced]
     return {"map_width": placed.width, "map_height": placed.height, "colour_by": by,
             "groups": mark_groups(papers, placed, by, tag_urls, names),
             "clusters": clusters(papers, placed, tag_urls),
-            "unplaced": [p for p in papers if p.paper.id in unplaced]}
+            "unplaced": listed[:UNPLACED_LISTED], "unplaced_count": len(listed)}
