@@ -2,8 +2,8 @@
 
 Own topics are compared with the choice as it was (tests/own_topics_reference.py) on the fixture volumes, the
 corpus fixture, the real ML corpora when they are there and generated volumes; a phrase's shorter parts with
-``key_of``'s; the survey spread over processes with the survey in this process; and a paper's tags read from
-the survey's scores with its tags scored again."""
+``key_of``'s; the taxonomy's keywords with the word-by-word search; the survey spread over processes with the
+survey in this process; and a paper's tags read from the survey's scores with its tags scored again."""
 
 from __future__ import annotations
 
@@ -21,13 +21,14 @@ import own_topics_reference
 from generator.content.project import derive_one, load_project
 from generator.derive import own_topics as fast
 from generator.derive.phrases import candidates, key_of, phrases_of
-from generator.derive.tagging import default_taxonomy
+from generator.derive.tagging import _WORD_OR_GAP, Taxonomy, _matches, default_taxonomy
 from generator.derive.volume_topics import paper_key, survey
 from generator.model.paper import Entry
 from generator.reporter import Reporter
 from generator.runtime.executor import Executor
 from generator.runtime.sizes import LARGE
 from generator.sources import read_source
+from generator.text.cjk import has_cjk
 
 FIXTURES = Path(__file__).parent / "fixtures"
 VOLUMES = [FIXTURES / "topics" / "dialogue-volume.csv", FIXTURES / "topics" / "nlp-ja-volume.csv",
@@ -120,3 +121,46 @@ def test_a_papers_tags_read_from_the_survey_are_those_scored_again(tmp_path):
     assert [derive_one(rescored, entry) for entry in entries] == read
     # Some papers' tags did come from the survey: their rendered abstract is the source's text.
     assert any(project.renderer.render(e.text).plain == e.text and paper_key(e) in topics.scores for e in entries)
+
+
+def reference_hits(taxonomy: Taxonomy, text: str) -> list[dict[str, int]]:
+    """``Taxonomy._hits`` as it was before issue 43 (its Latin-script part): every word looked up in Python."""
+    hits: list[dict[str, int]] = [{} for _ in taxonomy.tags]
+    parts = _WORD_OR_GAP.split(text)
+    words = [word.lower() for word in parts[1::2]]
+    gaps = parts[2::2]
+    free = 0
+    for position, word in enumerate(words):
+        if position < free:
+            continue
+        for keyword in taxonomy._index.get(word, ()):
+            end = position + len(keyword.words) + 1
+            if free > position and end < free:
+                break
+            if _matches(keyword, words, gaps, position, end):
+                counts = hits[keyword.tag]
+                counts[keyword.text] = counts.get(keyword.text, 0) + 1
+                free = end
+    if taxonomy._cjk and has_cjk(text):
+        taxonomy._cjk_hits(unicodedata.normalize("NFKC", text).lower(), hits)
+    return hits
+
+
+KEYWORD_WORDS = ("graph neural networks reinforcement learning classifier-free guidance diffusion models flow "
+                 "matching , - ( ) SE(3)-equivariant Theory theories the of a").split()
+
+
+@pytest.mark.parametrize("name", corpora.NAMES)
+def test_keywords_are_found_as_before_in_the_corpora(name):
+    taxonomy = default_taxonomy()
+    for entry in corpus_entries(name, 2000):
+        assert taxonomy._hits(entry.text) == reference_hits(taxonomy, entry.text)
+        assert taxonomy._hits(entry.title) == reference_hits(taxonomy, entry.title)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(KEYWORD_WORDS), max_size=40), st.sampled_from([" ", "-", " - ", ", ", "  "]))
+def test_keywords_are_found_as_before_in_generated_text(words, gap):
+    taxonomy = default_taxonomy()
+    text = gap.join(words)
+    assert taxonomy._hits(text) == reference_hits(taxonomy, text)
