@@ -196,7 +196,7 @@ def _tags(taxonomy: Taxonomy, entries: list[Entry], known: Known | None, executo
     scored by the ``executor``'s processes (and then known). The scores of the entries with a title go in
     ``scored`` by ``paper_key``."""
     keys = [paper_key(entry) for entry in entries]
-    found = [known.get(key) for key in keys] if known is not None else [None] * len(entries)
+    found: list[Any] = [known.get(key) for key in keys] if known is not None else [None] * len(entries)
     missing = [index for index, value in enumerate(found) if value is None]
     scores = executor.map(functools.partial(_scores, taxonomy), [entries[i] for i in missing], Cost.HEAVY)
     for index, mine in zip(missing, scores):
