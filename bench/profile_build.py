@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import inspect
 import io
 import pstats
 import shutil
@@ -174,10 +175,14 @@ def main() -> None:
     elif args.part == "sync":
         from generator.content.project import load_project, make_deriver
         from generator.pipeline.rendering import sync_pages
+        from generator.runtime.executor import Executor
 
-        project = load_project(content, reporter)
+        executor = Executor(args.jobs)  # the deriver and the sync take the executor the build would give them
+        # An older tree (--source) loads its project without one.
+        given = {"executor": executor} if "executor" in inspect.signature(load_project).parameters else {}
+        project = load_project(content, reporter, **given)
         profiler.enable()
-        sync_pages(project, reporter, {}, make_deriver(project, reporter, args.jobs), apply=True)
+        sync_pages(project, reporter, {}, make_deriver(project, reporter, executor), apply=True, executor=executor)
         profiler.disable()
     else:
         from generator.pipeline.stages import Options, Pipeline
@@ -201,7 +206,8 @@ def main() -> None:
     wall = time.perf_counter() - start
     import generator
 
-    print(f"{args.part} ({'cold' if args.cold else 'warm'}, jobs={args.jobs}) under cProfile: {wall:.2f} s "
+    kind = "cold" if args.cold or args.part == "sync" else "warm"
+    print(f"{args.part} ({kind}, jobs={args.jobs}) under cProfile: {wall:.2f} s "
           f"[generator from {Path(generator.__file__).parent}]")
     for name, seconds in reporter.timings.items():
         print(f"  {name:<18} {seconds:8.2f} s")

@@ -66,8 +66,10 @@ class Project:
 
 
 def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = None,
-                 incoming: Path | None = None, store: BuildCache | None = None) -> Project:
+                 incoming: Path | None = None, store: BuildCache | None = None, executor: Executor = INLINE) -> Project:
     """Config, source lists and taxonomy: the parts of the content that are not pages.
+
+    The ``executor`` spreads the volume's survey (each paper's tags and phrases) over its processes.
 
     ``incoming`` (``import``) is a source kept elsewhere: it takes the place of the content folder's
     file of the same name, which is then not read, and the folder need not exist yet.
@@ -103,7 +105,7 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
         known = EntryCache(store, "volume-topics", taxonomy.version, str(STRONG))
     remembered = _RememberedTopics(store) if store is not None and store.enabled else None
     topics = survey(taxonomy, (entry for source in sources for entry in source.entries), config.auto_tags, known,
-                    remembered)
+                    remembered, executor)
     if known is not None:
         known.save()
     volume = Volume.of(config, sources, content_dir.resolve().name)
@@ -196,7 +198,10 @@ def derive_one(project: Project, entry: Entry) -> tuple[Derived, bool]:
         tags = tuple(dict.fromkeys((*entry.keywords, *own)))
         return Derived(candidates[0], tags, tuple(candidates[1:]), given=bool(entry.title)), False
     broad = topics.broad_names
-    tags = project.taxonomy.tags_for(entry.title or candidates[0], plain, narrower_than=broad)
+    # The survey scored the title and the source's text: the same words, where the abstract renders as written.
+    scores = topics.scores.get(paper_key(entry)) if entry.title and plain == entry.text else None
+    tags = (project.taxonomy.ranked(list(scores), broad) if scores is not None
+            else project.taxonomy.tags_for(entry.title or candidates[0], plain, narrower_than=broad))
     fell_back = tags == (project.taxonomy.fallback,)
     if entry.keywords:  # a broad tag gives way to them too
         tags = tuple(dict.fromkeys((*entry.keywords, *(() if fell_back else (t for t in tags if t not in broad)))))

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from itertools import chain
 from dataclasses import dataclass
 
-from generator.derive.phrases import PaperPhrases, can_name, is_short, key_of
+from generator.derive.phrases import PaperPhrases, can_name, is_short, singular
 from generator.text.cjk import has_cjk
 
 MIN_PAPERS = 2  # a topic shared by fewer is no topic
@@ -152,32 +152,38 @@ def _cjk(key: str) -> bool:
 
 
 def _parts(key: str) -> tuple[str, ...]:
-    """The phrases one word (or one CJK character) shorter that ``key`` holds."""
+    """The phrases one word (or one CJK character) shorter that ``key`` holds.
+
+    A key's words are in lower case already and its last one singular (``key_of``, which is idempotent): the
+    phrase without the first word is the rest of the key as it is, and only the word before the last is made
+    singular in the phrase without the last one (``tests/test_own_topics.py`` checks this against ``key_of``)."""
     if " " in key:
-        words = key.split(" ")
-        return (key_of(words[1:]), key_of(words[:-1]))
+        rest = key.partition(" ")[2]
+        start, _, last = key[: key.rindex(" ")].rpartition(" ")
+        return (rest, f"{start} {singular(last)}" if start else singular(last))
     return (key[1:], key[:-1]) if len(key) > 2 and _cjk(key) else ()
 
 
 def _cover(holders: dict[str, list[int]], weight: dict[str, float], covered: list[bool]) -> list[str]:
     """Phrases chosen until every paper not ``covered`` that shares one has one: a greedy set cover, each time
     the phrase whose weight × papers it would cover is largest."""
-    covered = list(covered)
+    done = bytearray(covered)  # 1 for a paper covered: its papers' count is summed in C
     # Lazy greedy: a phrase's gain only falls as papers are covered, so a heap of stale gains is re-checked.
     heap = [(-weight[key] * len(found), key) for key, found in holders.items()]
     heapq.heapify(heap)
     chosen: list[str] = []
     while heap:
         _, key = heapq.heappop(heap)
-        gain = weight[key] * sum(not covered[i] for i in holders[key])
+        found = holders[key]
+        gain = weight[key] * (len(found) - sum(map(done.__getitem__, found)))
         if gain <= 0:
             continue
         if heap and gain < -heap[0][0]:
             heapq.heappush(heap, (-gain, key))
             continue
         chosen.append(key)
-        for i in holders[key]:
-            covered[i] = True
+        for i in found:
+            done[i] = 1
     return chosen
 
 

@@ -28,6 +28,7 @@ time): what it decides is which tags are broad, not any paper's tags. The decisi
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -38,10 +39,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from generator.derive.own_topics import own_topics
-from generator.derive.phrases import phrases_of
+from generator.derive.phrases import PaperPhrases, phrases_of
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy
 from generator.model.paper import Entry
 from generator.runtime.cache import digest
+from generator.runtime.executor import INLINE, Executor
+from generator.runtime.sizes import Cost
 
 FIT_MIN = 5  # papers that match nothing: fewer are each warned about on their own
 FIT_SHARE = 0.1  # of the papers the built-in taxonomy would tag: more matching nothing, it does not fit
@@ -75,6 +78,11 @@ class VolumeTopics:
     own: tuple[str, ...] = ()
     own_of: int = 0  # papers the own topics were chosen for (the front matter is not one)
     own_tags: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
+    # Where it fits: each titled paper's scores of the taxonomy's tags (``Taxonomy.scores`` of its title and its
+    # abstract as the source gives it), by ``paper_key``, as the survey found them this run. Deriving its tags
+    # reads them again where the rendered text is that same text (three abstracts in four) rather than
+    # scoring it twice; a build read from the cache has none, and scores.
+    scores: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def fits(self) -> bool:
@@ -120,24 +128,23 @@ class Remembered(Protocol):
 
 
 def survey(taxonomy: Taxonomy, entries: Iterable[Entry], auto_tags: str, known: Known | None = None,
-           remembered: Remembered | None = None) -> VolumeTopics:
+           remembered: Remembered | None = None, executor: Executor = INLINE) -> VolumeTopics:
     """The taxonomy's tags for the entries it would tag, counted over the volume, and where it does not fit, the
-    topics of the volume's own phrases. ``known`` must be made for this taxonomy (its version in the cache's key)."""
+    topics of the volume's own phrases. ``known`` must be made for this taxonomy (its version in the cache's key).
+    Each paper's tags and phrases are its own work: the ``executor`` spreads them over its processes."""
     if auto_tags == "never":
         return VolumeTopics()
     counts: Counter[str] = Counter()
     papers = tagged = fell_back = 0
     untagged: list[Entry] = []  # the entries the tool would tag
-    strongest: list[tuple[str, ...]] = []  # for each paper the taxonomy tags, the tags it earns clearly
     for entry in entries:
         papers += 1
-        if (auto_tags == "missing" and entry.keywords) or is_front_matter(entry):
-            continue
-        untagged.append(entry)
-        if not entry.text.strip():
-            continue  # a title alone: the taxonomy does not tag it
-        tags, strong = _tags(taxonomy, entry, known)
-        tagged += 1
+        if not ((auto_tags == "missing" and entry.keywords) or is_front_matter(entry)):
+            untagged.append(entry)
+    strongest: list[tuple[str, ...]] = []  # for each paper the taxonomy tags, the tags it earns clearly
+    scored: dict[str, tuple[int, ...]] = {}
+    for tags, strong in _tags(taxonomy, [entry for entry in untagged if entry.text.strip()], known, executor, scored):
+        tagged += 1  # a title alone is not there: the taxonomy does not tag it
         strongest.append(strong)
         if tags != (taxonomy.fallback,):
             counts.update(tags)
@@ -149,22 +156,27 @@ def survey(taxonomy: Taxonomy, entries: Iterable[Entry], auto_tags: str, known: 
     described = tagged if taxonomy.name == TAXONOMY_FILE else sum(
         any(name not in {tag for tag, _ in broad} for name in strong) for strong in strongest)
     topics = VolumeTopics(papers, tagged, fell_back, broad, described)
-    return topics if topics.fits else _with_own_topics(topics, untagged, remembered)
+    return replace(topics, scores=scored) if topics.fits else _with_own_topics(topics, untagged, remembered, executor)
 
 
-def _with_own_topics(topics: VolumeTopics, entries: list[Entry], remembered: Remembered | None) -> VolumeTopics:
+def _with_own_topics(topics: VolumeTopics, entries: list[Entry], remembered: Remembered | None,
+                     executor: Executor) -> VolumeTopics:
     keys = [paper_key(entry) for entry in entries]
     volume = digest(str(OWN_VERSION), *keys)
     found = remembered.load(volume) if remembered is not None else None
     if found is None:
         texts = [unicodedata.normalize("NFKC", f"{entry.title}\n{entry.text}") for entry in entries]
-        chosen = own_topics([phrases_of(entry.title, entry.text) for entry in entries], texts)
+        chosen = own_topics(executor.map(_phrases, entries, Cost.HEAVY), texts)
         found = [list(chosen.names), [list(names) for names in chosen.per_paper]]
         if remembered is not None:
             remembered.store(volume, found)
     names, per_paper = found
     tags = {key: tuple(mine) for key, mine in zip(keys, per_paper) if mine}
     return replace(topics, own=tuple(names), own_of=len(entries), own_tags=tags)
+
+
+def _phrases(entries: list[Entry]) -> list[PaperPhrases]:
+    return [phrases_of(entry.title, entry.text) for entry in entries]
 
 
 def paper_key(entry: Entry) -> str:
@@ -178,19 +190,24 @@ def is_front_matter(entry: Entry) -> bool:
     return bool(_FRONT_MATTER.match(unicodedata.normalize("NFKC", entry.title).strip()))
 
 
-def _tags(taxonomy: Taxonomy, entry: Entry, known: Known | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The taxonomy's tags for the entry, and those of its tags that score ``STRONG``."""
-    if known is None:
-        return _scored(taxonomy, entry)
-    key = digest(entry.title, entry.text)
-    found = known.get(key)
-    if found is None:
-        tags, strong = _scored(taxonomy, entry)
-        found = [list(tags), list(strong)]
-        known.put(key, found)
-    return tuple(found[0]), tuple(found[1])
+def _tags(taxonomy: Taxonomy, entries: list[Entry], known: Known | None, executor: Executor,
+          scored: dict[str, tuple[int, ...]]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Each entry's tags of the taxonomy, and those of them that score ``STRONG``: those ``known`` has, the others
+    scored by the ``executor``'s processes (and then known). The scores of the entries with a title go in
+    ``scored`` by ``paper_key``."""
+    keys = [paper_key(entry) for entry in entries]
+    found: list[Any] = [known.get(key) for key in keys] if known is not None else [None] * len(entries)
+    missing = [index for index, value in enumerate(found) if value is None]
+    scores = executor.map(functools.partial(_scores, taxonomy), [entries[i] for i in missing], Cost.HEAVY)
+    for index, mine in zip(missing, scores):
+        found[index] = [list(taxonomy.ranked(list(mine))), [rule.name for rule, score in zip(taxonomy.tags, mine)
+                                                            if score >= STRONG]]
+        if known is not None:
+            known.put(keys[index], found[index])
+        if entries[index].title:
+            scored[keys[index]] = mine
+    return [(tuple(value[0]), tuple(value[1])) for value in found]
 
 
-def _scored(taxonomy: Taxonomy, entry: Entry) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    scores = taxonomy.scores(entry.title, entry.text)
-    return taxonomy.ranked(scores), tuple(rule.name for rule, score in zip(taxonomy.tags, scores) if score >= STRONG)
+def _scores(taxonomy: Taxonomy, entries: list[Entry]) -> list[tuple[int, ...]]:
+    return [tuple(taxonomy.scores(entry.title, entry.text)) for entry in entries]
