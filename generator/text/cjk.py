@@ -135,9 +135,17 @@ def _fitting(text: str, columns: int) -> str:
 def excerpt(text: str, columns: int) -> str:
     """The start of ``text`` for a preview (a page's description, a search result): its spaces
     collapsed, cut by ``cut`` with an ellipsis, and no stray punctuation before the ellipsis."""
-    text = " ".join(text.split())
+    text = _collapsed_start(text, columns + 2)
     short = cut(text, columns)
     return text if short == text else short.rstrip(",;:.-–— ，。；：、") + "…"
+
+
+def _collapsed_start(text: str, length: int) -> str:
+    """``text`` with its spaces collapsed, or of that a start longer than ``length`` characters: a cut reads no
+    further than the character after ``columns`` (so ``length`` is ``columns + 2``), and a long abstract is
+    not collapsed and measured whole for a 220-column preview (every paper page and feed entry asks)."""
+    start = " ".join(text[: 4 * length].split())
+    return start if len(start) > length else " ".join(text.split())
 
 
 def _last_stop(fitting: str, following: str) -> int:
