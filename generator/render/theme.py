@@ -80,6 +80,9 @@ class Theme:
             # An environment is made again when a template changes (serve); checking each template's
             # file on every page would cost a stat per include per page.
             auto_reload=False,
+            # Every template kept in a plain dict: a theme has a few dozen, and each include, import and
+            # extends of every page looked them up in an LRU cache's lock and list (a tenth of a paper page).
+            cache_size=-1,
             bytecode_cache=_COMPILED,
         )
         i18n.install(env, ui or i18n.interface(i18n.SOURCE_LOCALE))
