@@ -100,6 +100,8 @@ def bigrams(run: str) -> list[str]:
 def width(text: str) -> int:
     """Display columns: a wide (CJK) character takes two, as in a terminal or a line of print."""
     # Only characters beyond ASCII can be wide: look those up, and count the rest at once.
+    if text.isascii():  # most previews of most volumes: nothing to look up
+        return len(text)
     return len(text) + sum(unicodedata.east_asian_width(c) in "WF" for c in _NOT_ASCII.findall(text))
 
 
