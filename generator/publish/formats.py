@@ -34,7 +34,6 @@ HOLES = ("key", "title", "abstract", "container")
 _MARKS = range(0xE000, 0xF900)  # private-use characters: one marks each hole while a text is written
 _PRIVATE_SPLIT = re.compile("([\ue000-\uf8ff])")
 _FIRST_MARKS = tuple(chr(code) for code in _MARKS[:len(HOLES)])
-_FIRST_MARK = _FIRST_MARKS[0]
 
 
 @dataclass(frozen=True)
@@ -99,9 +98,9 @@ class CitationFormat:
         marks = _free_marks(ref, len(holes))
         text = write(_marked(ref, dict(zip(holes, marks))))
         named = dict(zip(marks, holes))
-        # The first marks (as nearly always): no private-use character but a mark is in the text, and one
+        # No private-use character in the reference (as nearly always): none but a mark is in the text, and one
         # compiled pattern splits at them all.
-        split = _PRIVATE_SPLIT.split if marks[0] == _FIRST_MARK else re.compile(f"({'|'.join(marks)})").split
+        split = re.compile(f"({'|'.join(marks)})").split if ref.private_use else _PRIVATE_SPLIT.split
         return tuple(named.get(piece, piece) if n % 2 else piece for n, piece in enumerate(split(text)))
 
     def text(self, ref: Reference, alone: bool = False) -> str:
