@@ -51,7 +51,7 @@ def captured_outputs(content: Path, theme: Path | None) -> list:
         shutil.copytree(theme, work / "content" / "theme", dirs_exist_ok=True)
     captured: list = []
 
-    def keep(outputs, sink, reporter, jobs=1):
+    def keep(outputs, sink, reporter, *how, **more):  # whatever else the stage passes (its executor, shares)
         captured.extend(outputs)
         return []
 

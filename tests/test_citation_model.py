@@ -34,11 +34,12 @@ TEXT = st.text(st.sampled_from(list('ab "\\{}%$\n\r\t\x01\u2028\ue000\ue001\ue00
 FORMATS = citation_formats(BibTeX(Volume("V")).text)
 
 
-def reference(key: str, title: str, abstract: str, names: list[str], pages: str, doi: str) -> Reference:
+def reference(key: str, title: str, abstract: str, names: list[str], pages: str, doi: str,
+              container: str = "Proc. \ue000") -> Reference:
     details = {field.name: () if field.kind in ("authors", "names") else "" for field in CITED}
     details.update(authors=tuple(Author(name) for name in names), pages=pages, doi=doi, year="2023",
                    volume="7", editors=("Ed Itor",))
-    return Reference(key, title, title, "Proc. \ue000", dt.date(2023, 5, 1), "https://x.org/p.html", abstract,
+    return Reference(key, title, title, container, dt.date(2023, 5, 1), "https://x.org/p.html", abstract,
                      ("kw",), "", "", "", "", "papers/p.md", details)
 
 
@@ -54,6 +55,19 @@ def test_a_texts_pieces_filled_are_the_text_the_format_writes(key, title, abstra
             assert len(pieces) % 2 == 1 and set(pieces[1::2]) <= set(format_.holes)
             write = format_.alone if alone and format_.alone else format_.write
             assert format_.fill(pieces, values) == write(ref), (format_.name, alone)
+
+
+@settings(max_examples=300, deadline=None)
+@given(title=TEXT, abstract=TEXT, names=st.lists(TEXT, max_size=3), container=TEXT)
+def test_pieces_skip_the_private_use_characters_a_reference_holds(title, abstract, names, container):
+    """The marks of the holes are characters the reference does not hold: a private-use character of the
+    text (U+E001 with U+E000 free, say) stays text, never taken for a hole."""
+    ref = reference("k", title, abstract, names, "3--9", "10.1/x", container)
+    values = {name: getattr(ref, name) for name in HOLES}
+    for format_ in FORMATS:
+        pieces = format_.pieces(ref, alone=True)
+        write = format_.alone or format_.write
+        assert format_.fill(pieces, values) == write(ref), format_.name
 
 
 @pytest.fixture(scope="module")

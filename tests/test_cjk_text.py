@@ -76,3 +76,16 @@ def test_cut_keeps_the_widest_start_that_fits(columns):
             assert cjk.width(cjk.cut(text, columns)) <= max(columns, 0)
         else:
             assert cjk.cut(text, columns) == text
+
+
+@pytest.mark.parametrize("columns", [0, 1, 5, 17, 40, 220])
+def test_excerpt_reads_only_the_start_it_can_show(columns):
+    """``excerpt`` collapses and measures only a start of the text (issue 43): the same preview as the whole
+    text collapsed and cut, runs of white space of any length included."""
+    rng = random.Random(columns)
+    for text in texts(800):
+        text = "".join(piece + " " * rng.choice([0, 1, 3, 400]) for piece in text.split(" "))
+        whole = " ".join(text.split())
+        short = cjk.cut(whole, columns)
+        expected = whole if short == whole else short.rstrip(",;:.-–— ，。；：、") + "…"
+        assert cjk.excerpt(text, columns) == expected, (text, columns)

@@ -18,7 +18,8 @@ from babel.support import NullTranslations
 from conftest import REPO, write_list
 from generator.commands.build import build
 from generator.model.config import load_config
-from generator.text.i18n import LOCALES_DIR, Interface, catalogue_for, catalogue_locales, interface, plural_forms
+from generator.text.i18n import (LOCALES_DIR, Interface, catalogue_for, catalogue_locales, install, interface,
+                                 plural_forms)
 from generator.reporter import Reporter
 
 TEMPLATES = REPO / "themes" / "default" / "templates"
@@ -125,6 +126,28 @@ def test_chinese_translations_are_used():
     assert ui.translations.gettext("Papers") == "论文列表"
     assert ui.translations.ngettext("%(count)s paper", "%(count)s papers", 1) == "%(count)s 篇论文"
     assert ui.translations.pgettext("page", "Next →") != ui.translations.pgettext("paper", "Next →")
+
+
+@pytest.mark.parametrize("source", [
+    '{{ pgettext("paper", "Next →") }}|{{ pgettext("page", "Next →") }}|{{ _("Papers") }}',
+    '{{ pgettext("x", "100%% of <%(name)s>", name="<b>&") }}|{{ _("%(count)s of <%(n)s>", count=3, n="<i>") }}',
+    '{{ pgettext("in <here>", "said in %(context)s") }}|{{ pgettext("c", "%(context)s", context="<own>") }}',
+])
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_direct_gettext_and_pgettext_say_what_jinjas_own_say(source, language):
+    """The theme's ``_`` and ``pgettext`` skip jinja's wrappers (text/i18n.py): the same words, escaped and
+    formatted alike, the message's context a variable of its own unless given one."""
+    ui = interface(language)
+    said = []
+    for direct in (True, False):
+        env = jinja2.Environment(extensions=["jinja2.ext.i18n"], autoescape=True)
+        if direct:
+            install(env, ui)
+        else:
+            env.install_gettext_translations(ui.translations, newstyle=True)  # type: ignore[attr-defined]
+        said.append(env.from_string(source).render())
+    assert said[0] == said[1]
+    assert "&lt;" in said[0] or "→" in said[0]
 
 
 # -- which catalogue a language tag gets ------------------------------------------------------------

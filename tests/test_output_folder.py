@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -267,3 +268,51 @@ def test_an_import_that_cannot_copy_its_source_in_is_one_line(tmp_path, monkeypa
     assert main(["import", str(source), "--content", str(tmp_path / "content")]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and "content/list.txt: cannot copy the source in (No space left on device)" in err
+
+
+# -- How a file is written ------------------------------------------------------------------------------
+
+def test_a_staged_file_is_written_at_once_and_an_unchanged_one_linked(tmp_path):
+    """Into the staging folder (no reader sees it) a file is written whole with the permissions any new file
+    gets; once a site exists, a file with its current bytes is a link to the current one, a changed one new."""
+    from generator.runtime.output import Staging
+
+    umask = os.umask(0)
+    os.umask(umask)
+    out = tmp_path / "site"
+    first = Staging(out)
+    first.open()
+    first.write("index.html", b"<p>home</p>")
+    first.write("papers/deep/a.html", b"A" * 70_000)
+    first.write("papers.json", b"[]")
+    first.publish()
+    assert (out / "papers" / "deep" / "a.html").read_bytes() == b"A" * 70_000
+    assert stat.S_IMODE((out / "index.html").stat().st_mode) == 0o666 & ~umask
+
+    second = Staging(out)
+    second.open()
+    second.write("index.html", b"<p>home</p>")
+    second.write("papers/deep/a.html", b"B" * 70_000)
+    assert (second.path / "index.html").stat().st_ino == (out / "index.html").stat().st_ino
+    changed = Path("papers", "deep", "a.html")
+    assert (second.path / changed).stat().st_ino != (out / changed).stat().st_ino
+    assert (second.path / changed).read_bytes() == b"B" * 70_000
+    second.discard()
+
+
+def test_write_atomically_replaces_the_file_whole_and_leaves_no_temporary_file(tmp_path):
+    """A page written over its last version (the sync): the new bytes, private as before, nothing beside it;
+    a temporary name a killed run left under this process's id is not in the way."""
+    from generator.runtime.output import write_atomically
+
+    page = tmp_path / "papers" / "a.md"
+    write_atomically(page, b"first")
+    write_atomically(page, b"second, longer")
+    assert page.read_bytes() == b"second, longer"
+    assert stat.S_IMODE(page.stat().st_mode) == 0o600
+    assert sorted(p.name for p in page.parent.iterdir()) == ["a.md"]
+    stale = page.parent / f".a.md.{os.getpid()}.tmp"
+    stale.write_bytes(b"half a page")
+    write_atomically(page, b"third", folder_made=True)
+    assert page.read_bytes() == b"third"
+    assert sorted(p.name for p in page.parent.iterdir()) == [stale.name, "a.md"]

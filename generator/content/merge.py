@@ -99,9 +99,11 @@ def _write_pages(changes: list[Change]) -> list[tuple[PageDoc, str] | None]:
     """Write each page; a created page comes back as read (and its front matter's key), unless its YAML
     must be read to know."""
     docs: list[tuple[PageDoc, str] | None] = []
+    for folder in {change.path.parent for change in changes}:  # once, not asked for again on every page
+        folder.mkdir(parents=True, exist_ok=True)
     for change in changes:
         text = change.page_text()
-        write_atomically(change.path, text.encode("utf-8"))
+        write_atomically(change.path, text.encode("utf-8"), folder_made=True)
         doc = written_page(change.path, change.meta, text) if change.meta is not None else None
         docs.append((doc, front_key(text)) if doc is not None else None)
     return docs

@@ -69,7 +69,7 @@ def protect_case(text: str) -> str:
     Bibliography styles lower-case titles; braces keep acronyms as written.
     """
     pieces = _WORD.split(text)  # words at odd places
-    return "".join(f"{{{escape(p)}}}" if n % 2 and any(c.isupper() for c in p[1:]) else escape(p)
+    return "".join(f"{{{escape(p)}}}" if n % 2 and any(map(str.isupper, p[1:])) else escape(p)
                    for n, p in enumerate(pieces))
 
 

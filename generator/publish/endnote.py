@@ -30,7 +30,7 @@ def endnote_record(ref: Reference, abstract: bool = False) -> str:
              ("%R", ref["doi"]), ("%U", doi_link), ("%U", ref.url), ("%F", ref.key), ("%Z", ref.note),
              ("%X", ref.abstract if abstract else "")]
     tags += [("%K", keyword) for keyword in ref.keywords]
-    return "".join(f"{tag} {one_line(value)}\n" for tag, value in tags if one_line(value))
+    return "".join(f"{tag} {line}\n" for tag, value in tags if (line := one_line(value)))
 
 
 def endnote_alone(ref: Reference) -> str:

@@ -18,6 +18,7 @@ or slug is edited, so a feed reader never shows a paper twice.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import uuid
 import xml.etree.ElementTree as ET
@@ -241,6 +242,7 @@ def _clean(text: str) -> str:
     return _NOT_XML.sub("", text)
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a paper's entry has one id in every feed that lists it (its topics', authors')
 def urn(*parts: str) -> str:
     return uuid.uuid5(_ID_NAMESPACE, "\x1f".join(parts)).urn
 

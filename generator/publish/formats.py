@@ -32,7 +32,8 @@ from .ris import one_line, ris_record
 # Reference attributes a browser's text may leave for its record (the container: its manifest's title) to fill.
 HOLES = ("key", "title", "abstract", "container")
 _MARKS = range(0xE000, 0xF900)  # private-use characters: one marks each hole while a text is written
-_PRIVATE = re.compile("[\ue000-\uf8ff]")
+_PRIVATE_SPLIT = re.compile("([\ue000-\uf8ff])")
+_FIRST_MARKS = tuple(chr(code) for code in _MARKS[:len(HOLES)])
 
 
 @dataclass(frozen=True)
@@ -95,11 +96,12 @@ class CitationFormat:
         if not holes:
             return (write(ref),)
         marks = _free_marks(ref, len(holes))
-        marked: dict[str, Any] = dict(zip(holes, marks))
-        text = write(dataclasses.replace(ref, **marked))
+        text = write(_marked(ref, dict(zip(holes, marks))))
         named = dict(zip(marks, holes))
-        return tuple(named.get(piece, piece) if n % 2 else piece
-                     for n, piece in enumerate(re.split(f"({'|'.join(marks)})", text)))
+        # No private-use character in the reference (as nearly always): none but a mark is in the text, and one
+        # compiled pattern splits at them all.
+        split = re.compile(f"({'|'.join(marks)})").split if ref.private_use else _PRIVATE_SPLIT.split
+        return tuple(named.get(piece, piece) if n % 2 else piece for n, piece in enumerate(split(text)))
 
     def text(self, ref: Reference, alone: bool = False) -> str:
         """The paper's text (``pieces`` filled from the reference, as the browser fills them)."""
@@ -109,8 +111,13 @@ class CitationFormat:
         return "".join(self.filling(values[piece]) if n % 2 else piece for n, piece in enumerate(pieces))
 
     def _fills(self, value: str) -> bool:
-        # An empty value is no hole: a format leaves out the line or key of a value it does not have.
-        return bool(value) and self.written(value) == self.filling(value)
+        # An empty value is no hole: a format leaves out the line or key of a value it does not have. A JSON
+        # text writes a value as the browser fills it (both JSON string content): no need to write it twice.
+        if not value:
+            return False
+        if self.json:
+            return self.written is _json_string or self.written(value) == _json_string(value)
+        return self.written(value) == value
 
 
 def citation_formats(bibtex: Callable[[Reference], str]) -> tuple[CitationFormat, ...]:
@@ -151,25 +158,15 @@ def _csl_alone(ref: Reference) -> str:
 
 def _free_marks(ref: Reference, count: int) -> list[str]:
     """``count`` marks, none a character of the reference (a text pasted from a PDF may hold private-use ones)."""
-    text = "".join(_texts(ref))
-    if not _PRIVATE.search(text):  # as nearly always: the first ones
-        return [chr(code) for code in _MARKS[:count]]
-    return list(itertools.islice((mark for mark in map(chr, _MARKS) if mark not in text), count))
+    private = ref.private_use
+    if not private:  # as nearly always: the first ones
+        return list(_FIRST_MARKS[:count])
+    return list(itertools.islice((mark for mark in map(chr, _MARKS) if mark not in private), count))
 
 
-def _texts(value: Any) -> list[str]:
-    """Every text a reference holds, its details' and their authors' too (a format writes nothing else but its
-    own words)."""
-    found: list[str] = []
-    todo = [value]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, str):
-            found.append(item)
-        elif isinstance(item, (tuple, list)):
-            todo.extend(item)
-        elif isinstance(item, Mapping):
-            todo.extend(item.values())
-        elif hasattr(item, "__dict__"):  # a dataclass (the reference, an author); a date has none
-            todo.extend(vars(item).values())
-    return found
+def _marked(ref: Reference, marks: dict[str, str]) -> Reference:
+    """``ref`` with a mark for each of its values named in ``marks`` (dataclasses.replace's result, without its
+    per-call work: a reference has no __post_init__ and is marked for each format of every paper)."""
+    copy = object.__new__(Reference)
+    copy.__dict__.update(vars(ref), **marks)
+    return copy

@@ -9,6 +9,7 @@ what the feed reads of a paper's authors.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -102,6 +103,12 @@ class Reference:
         """A cited detail by its schema name (``ref["doi"]``)."""
         return self.details[name]
 
+    @functools.cached_property
+    def private_use(self) -> frozenset[str]:
+        """The private-use characters its texts hold (a text pasted from a PDF may): none, nearly always. The
+        browser's texts mark their holes with others (formats.py); worked out once for every format."""
+        return frozenset(_PRIVATE.findall("".join(_texts(self))))
+
     @property
     def authors(self) -> tuple[Author, ...]:
         return tuple(self.details["authors"])
@@ -117,6 +124,27 @@ class Reference:
     @property
     def last_page(self) -> str:
         return page_range(self.details["pages"])[1]
+
+
+_PRIVATE = re.compile("[\ue000-\uf8ff]")
+
+
+def _texts(value: Any) -> list[str]:
+    """Every text a reference holds, its details' and their authors' too (a format writes nothing else but its
+    own words)."""
+    found: list[str] = []
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, (tuple, list)):
+            todo.extend(item)
+        elif isinstance(item, Mapping):
+            todo.extend(item.values())
+        elif hasattr(item, "__dict__"):  # a dataclass (the reference, an author); a date has none
+            todo.extend(vars(item).values())
+    return found
 
 
 def page_range(pages: str) -> tuple[str, str]:

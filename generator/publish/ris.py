@@ -17,6 +17,10 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 def one_line(text: str) -> str:
     """``text`` as an RIS value: one line, nothing a reader takes for a tag."""
+    # Most values are one line already: printable text (no control character, no white space but the ASCII
+    # space: str.isprintable) with no run of spaces and none at either end is what the rule would give.
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
     return " ".join(_CONTROL.sub(" ", text).split())
 
 
@@ -41,7 +45,7 @@ def ris_record(ref: Reference) -> str:
              ("DO", ref["doi"]), ("UR", ref.url), ("L1", ref["pdf"]), ("N1", ref.note),
              ("AB", ref.abstract)]
     tags += [("KW", keyword) for keyword in ref.keywords]
-    lines = [f"{tag}  - {one_line(value)}" for tag, value in tags if one_line(value)]
+    lines = [f"{tag}  - {line}" for tag, value in tags if (line := one_line(value))]
     return "\r\n".join([*lines, "ER  - ", ""])
 
 

@@ -79,8 +79,9 @@ class Staging:
     def __init__(self, out_dir: Path, path: Path | None = None):
         self.out_dir = out_dir
         self.path = path or _sibling(out_dir, "staging")
-        # A warm build links thousands of unchanged files: their folders are made once, not asked for per file.
+        # A build writes or links thousands of files: their folders are made once, not asked for per file.
         self._folders: set[str] = set()
+        self._previous: bool | None = None  # whether there is a current site to compare with (asked once)
 
     def part(self, prefix: str) -> Staging:
         """The staging of one volume of a series: its files under ``prefix/``, swapped in with the whole
@@ -108,22 +109,30 @@ class Staging:
         self.path.mkdir(parents=True)
 
     def write(self, name: str, data: bytes) -> None:
-        target = self.path / name
-        if not _same_bytes(self.out_dir / name, data) or not _link(self.out_dir / name, target):
+        """The file, linked from the current site when it holds the same bytes, else written: into a staging
+        folder no reader sees, so at once (one open, write and close), not through a temporary file."""
+        if self._previous is None:
+            self._previous = self.out_dir.is_dir()
+        target = os.path.join(self.path, name)  # plain strings: a Path per file costs more than the write
+        self._folder(target)
+        current = os.path.join(self.out_dir, name)
+        if not self._previous or not _same_bytes(current, data) or not _link(current, target):
             _write(target, data)
 
     def link(self, name: str) -> bool:
         """Take the current site's file as it is (False: it could not be linked, and must be written)."""
-        target = os.path.join(self.path, name)  # plain strings: a Path per file costs more than the link
-        folder = os.path.dirname(target)
+        target = os.path.join(self.path, name)
         try:
-            if folder not in self._folders:
-                os.makedirs(folder, exist_ok=True)
-                self._folders.add(folder)
-            os.link(os.path.join(self.out_dir, name), target)
-            return True
+            self._folder(target)
         except OSError:
-            return False  # another file system, or links not allowed: write a copy
+            return False
+        return _link(os.path.join(self.out_dir, name), target)
+
+    def _folder(self, target: str) -> None:
+        folder = os.path.dirname(target)
+        if folder not in self._folders:
+            os.makedirs(folder, exist_ok=True)
+            self._folders.add(folder)
 
     def copy(self, name: str, source: Path) -> None:
         _copy(source, self.path / name)
@@ -218,7 +227,7 @@ def write_site(out_dir: Path, files: dict[str, bytes], static: dict[str, Path]) 
         staging.publish()
 
 
-def _same_bytes(path: Path, data: bytes) -> bool:
+def _same_bytes(path: Path | str, data: bytes) -> bool:
     """Whether ``path`` is a regular file (not a link to one elsewhere) holding exactly ``data``."""
     try:
         info = os.lstat(path)
@@ -230,10 +239,10 @@ def _same_bytes(path: Path, data: bytes) -> bool:
         return False
 
 
-def _link(source: Path, target: Path) -> bool:
-    """Hard-link an unchanged file of the current site into the staging folder (False: write it)."""
+def _link(source: Path | str, target: Path | str) -> bool:
+    """Hard-link an unchanged file of the current site into the staging folder, whose folder is made (False:
+    write it)."""
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
         os.link(source, target)
         return True
     except OSError:
@@ -241,13 +250,21 @@ def _link(source: Path, target: Path) -> bool:
 
 
 def _link_or_copy(source: str, target: str) -> None:
-    if not _link(Path(source), Path(target)):
+    """copytree's copy: a link where it can (copytree makes the folders)."""
+    if not _link(source, target):
         shutil.copy2(source, target)
 
 
-def _write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
+def _write(path: str, data: bytes) -> None:
+    """``data`` into the file ``path`` (made or emptied first), as ``Path.write_bytes`` writes it (the same
+    permissions) with one system call each to open, write and close it."""
+    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:  # a regular file takes it all at once unless a signal or a full disk cuts it short
+            view = view[os.write(handle, view):]
+    finally:
+        os.close(handle)
 
 
 def _copy(source: Path, target: Path) -> None:
@@ -303,10 +320,31 @@ def write_changed(out_dir: Path, before: dict[str, bytes], after: dict[str, byte
     return written, removed
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write via a temporary file and rename, so a reader never sees half a file."""
-    with atomic_file(path) as handle:
-        handle.write(data)
+def write_atomically(path: Path, data: bytes, folder_made: bool = False) -> None:
+    """Write via a temporary file and rename, so a reader never sees half a file (a private one, as
+    ``atomic_file`` makes it). ``folder_made``: the caller made the folder (thousands of pages into one)."""
+    if not folder_made:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    # One process writes a name at a time (the build's lock): its id makes the temporary name its own, with
+    # no random name to draw; a name a killed run left is taken by O_EXCL's refusal to another one.
+    temporary = os.path.join(path.parent, f".{path.name}.{os.getpid()}.tmp")
+    try:
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+    except FileExistsError:
+        with atomic_file(path) as fallback:
+            fallback.write(data)
+        return
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(handle, view):]
+        finally:
+            os.close(handle)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 @contextlib.contextmanager

@@ -100,6 +100,8 @@ def bigrams(run: str) -> list[str]:
 def width(text: str) -> int:
     """Display columns: a wide (CJK) character takes two, as in a terminal or a line of print."""
     # Only characters beyond ASCII can be wide: look those up, and count the rest at once.
+    if text.isascii():  # most previews of most volumes: nothing to look up
+        return len(text)
     return len(text) + sum(unicodedata.east_asian_width(c) in "WF" for c in _NOT_ASCII.findall(text))
 
 
@@ -135,9 +137,17 @@ def _fitting(text: str, columns: int) -> str:
 def excerpt(text: str, columns: int) -> str:
     """The start of ``text`` for a preview (a page's description, a search result): its spaces
     collapsed, cut by ``cut`` with an ellipsis, and no stray punctuation before the ellipsis."""
-    text = " ".join(text.split())
+    text = _collapsed_start(text, columns + 2)
     short = cut(text, columns)
     return text if short == text else short.rstrip(",;:.-–— ，。；：、") + "…"
+
+
+def _collapsed_start(text: str, length: int) -> str:
+    """``text`` with its spaces collapsed, or of that a start longer than ``length`` characters: a cut reads no
+    further than the character after ``columns`` (so ``length`` is ``columns + 2``), and a long abstract is
+    not collapsed and measured whole for a 220-column preview (every paper page and feed entry asks)."""
+    start = " ".join(text[: 4 * length].split())
+    return start if len(start) > length else " ".join(text.split())
 
 
 def _last_stop(fitting: str, following: str) -> int:

@@ -118,6 +118,7 @@ def install(env: jinja2.Environment, ui: Interface) -> None:
     # jinja's ``_`` calls ``gettext`` through the context, which calls the catalogue through it again:
     # three calls where one does, for every string of every page: a build's most frequent call.
     env.globals["_"] = env.globals["gettext"] = _direct_gettext(ui.translations)
+    env.globals["pgettext"] = _direct_pgettext(ui.translations)
     env.globals["interface_language"] = ui.tag
     env.globals["plural_forms"] = functools.partial(plural_forms, ui)
     # Every page shows the same date or two: babel formats each once, not once a page.
@@ -138,6 +139,21 @@ def _direct_gettext(translations: gettext.NullTranslations) -> Any:
         return (Markup(text) if eval_ctx.autoescape else text) % variables
 
     return direct_gettext
+
+
+def _direct_pgettext(translations: gettext.NullTranslations) -> Any:
+    """jinja's newstyle ``pgettext`` (the message's context is a variable too: ``%(context)s``), each
+    message looked up once, as ``_direct_gettext``."""
+    lookup = functools.lru_cache(maxsize=None)(translations.pgettext)
+
+    @jinja2.pass_eval_context
+    def direct_pgettext(eval_ctx: Any, context: str, string: str, /, **variables: Any) -> str:
+        text = lookup(context, string)
+        if not variables and "%" not in text:  # formatting would change nothing
+            return Markup(text) if eval_ctx.autoescape else text
+        return (Markup(text) if eval_ctx.autoescape else text) % {"context": context, **variables}
+
+    return direct_pgettext
 
 
 def plural_forms(ui: Interface, singular: str, plural: str, **variables: Any) -> dict[str, str]:
