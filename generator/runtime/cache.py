@@ -59,7 +59,7 @@ _README = (b"This folder is a cache of proceedings builds (rendered abstracts, r
 
 def digest(*parts: str | bytes) -> str:
     """A hex digest of the parts, each length-prefixed so that ("ab", "c") ≠ ("a", "bc")."""
-    chunks = []
+    chunks: list[bytes] = []
     for part in parts:
         data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
         chunks += (len(data).to_bytes(8, "little"), data)
