@@ -258,7 +258,11 @@ def _link_or_copy(source: str, target: str) -> None:
 def _write(path: str, data: bytes) -> None:
     """``data`` into the file ``path`` (made or emptied first), as ``Path.write_bytes`` writes it (the same
     permissions) with one system call each to open, write and close it."""
-    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    _write_all(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666), data)
+
+
+def _write_all(handle: int, data: bytes) -> None:
+    """``data`` into the open file ``handle``, which is then closed."""
     try:
         view = memoryview(data)
         while view:  # a regular file takes it all at once unless a signal or a full disk cuts it short
@@ -335,12 +339,7 @@ def write_atomically(path: Path, data: bytes, folder_made: bool = False) -> None
             fallback.write(data)
         return
     try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(handle, view):]
-        finally:
-            os.close(handle)
+        _write_all(handle, data)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
