@@ -280,9 +280,21 @@ def _shard(record_key: str) -> str:
 
 def paper_key(paper: Any) -> str:
     """A paper's record key: every field of it, so any edit is a miss. Of its page file, only the
-    name counts: the same content folder given as ``content`` or as an absolute path is one cache."""
-    values = [getattr(paper, name) for name in _field_names(paper.__class__)]
-    return digest(repr([value.name if isinstance(value, PurePath) else value for value in values]))
+    name counts: the same content folder given as ``content`` or as an absolute path is one cache.
+
+    A build asks twice for each paper's key (its rendered abstract, then its pages' inputs): the
+    paper is frozen, so the key is kept on it the first time, as ``functools.cached_property`` would."""
+    kept = getattr(paper, "__dict__", None)
+    key: str | None = kept.get(_KEPT_KEY) if kept is not None else None
+    if key is None:
+        values = [getattr(paper, name) for name in _field_names(paper.__class__)]
+        key = digest(repr([value.name if isinstance(value, PurePath) else value for value in values]))
+        if kept is not None:
+            kept[_KEPT_KEY] = key  # not a field: equality, repr and replace() never see it
+    return key
+
+
+_KEPT_KEY = "_paper_key"
 
 
 @lru_cache(maxsize=None)
