@@ -12,19 +12,18 @@ import shutil
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator import __version__
-from generator.commands.build import build
-from generator.pipeline.rendering import sync_project
-from generator.content.project import Project, load_project
-from generator.model.config import CONFIG_NAME
-from generator.model.volume import title_origin
-from generator.text.i18n import default_title
 from generator.errors import ProceedingsError
-from generator.content.merge import Change
 from generator.reporter import ConsoleReporter, Reporter, not_published, printable
-from generator.sources import READERS
 from generator import diagnostics as codes
+
+# Each command imports the modules it runs when it runs (``run_build`` the whole pipeline, ``run_new`` the
+# scaffold): ``--version``, ``--help`` or ``new`` need not load a build's libraries (Jinja2, markdown-it…).
+if TYPE_CHECKING:
+    from generator.content.merge import Change
+    from generator.content.project import Project
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,6 +153,8 @@ def _content_option(parser: argparse.ArgumentParser) -> None:
 def run_build(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise ProceedingsError("--jobs must be at least 1")
+    from generator.commands.build import build
+
     result = build(args.content, args.out, reporter, base_url=args.base_url, cache=args.cache, jobs=args.jobs)
     report_changes(result.changes, args.content, reporter, verbose=args.verbose)
     if note := result.date_note():
@@ -178,6 +179,8 @@ def run_check(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
 
 
 def run_import(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
+    from generator.sources import READERS
+
     source = args.list
     if source.suffix.lower() not in READERS:
         raise ProceedingsError(f"unknown source format {source.suffix!r} (known: {', '.join(READERS)})",
@@ -194,6 +197,9 @@ def run_import(args: argparse.Namespace, reporter: ConsoleReporter) -> int:
 
 
 def _import(args: argparse.Namespace, source: Path, reporter: ConsoleReporter, created: bool) -> int:
+    from generator.content.project import load_project
+    from generator.pipeline.rendering import sync_project
+
     project = load_project(args.content, reporter, incoming=source)
     if created:  # importing into a new proceedings
         if not args.dry_run:
@@ -220,6 +226,9 @@ def write_config(project: Project, content_dir: Path, reporter: Reporter, dry_ru
     """A folder without proceedings.yaml gets one with the volume's title (the one a build would show) and
     the other keys commented out to fill; an existing one is never touched."""
     from generator.commands.scaffold import write_volume_config
+    from generator.model.config import CONFIG_NAME
+    from generator.model.volume import title_origin
+    from generator.text.i18n import default_title
 
     path = content_dir / CONFIG_NAME
     if path.exists():
