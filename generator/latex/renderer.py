@@ -1,4 +1,4 @@
-"""The abstract renderer: one markdown-it parser with the LaTeX plugins.
+"""The abstract renderer's engine: one markdown-it parser with the LaTeX plugins.
 
 One parse per abstract gives one token stream; the HTML and the plain text
 are both rendered from it. The parser is built once per renderer; all
@@ -33,7 +33,6 @@ DISABLED_RULES = ["heading", "lheading", "code", "fence", "hr", "reference", "ht
 # A link in an abstract goes to a web page or an address. markdown-it's own check refuses
 # javascript:, vbscript:, file: and data:, but lets data:image/png through; we allow only
 # LINK_SCHEMES (and links without one), so nothing else ever becomes an href.
-REMEMBERED = 20_000  # renderings kept for a second ``render`` of the same text
 _SCHEME = re.compile(r"([a-z][a-z0-9+.\-]*):")
 
 
@@ -57,52 +56,27 @@ def build_markdown(macros: Mapping[str, MacroDef] | None = None) -> MarkdownIt:
     return md
 
 
-class AbstractRenderer:
-    """Renders abstracts (and titles) that mix Markdown and LaTeX.
-
-    ``macros`` (from the config) extend and override the built-in author
-    macros of builtins.py.
-    """
+class Engine:
+    """The parser with its plugins and the plain-text converter: what rendering an abstract needs, built
+    when an ``AbstractRenderer`` (abstract_renderer.py) first renders one."""
 
     def __init__(self, macros: Mapping[str, MacroDef] | None = None):
-        self._md = build_markdown(macros)
+        self.md = build_markdown(macros)
         self._math_text = functools.lru_cache(maxsize=4096)(MathText())
-        # A build renders each new abstract twice (to derive its title, then for its page):
-        # results are immutable, so the second time is a lookup, also for those derived in a worker.
-        self._known: dict[str, RenderedAbstract] = {}
 
     def render(self, text: str) -> RenderedAbstract:
-        """Block rendering: paragraphs (and the odd list or quote)."""
-        found = self._known.get(text)
-        if found is None:
-            found = self._render(text)
-            self.remember(text, found)
-        return found
-
-    def remember(self, text: str, rendered: RenderedAbstract) -> None:
-        """Keep ``text``'s rendering (made here or in a forked worker) for the next ``render`` of it."""
-        if len(self._known) >= REMEMBERED:  # the oldest goes: a build renders in proceedings order
-            self._known.pop(next(iter(self._known), ""), None)
-        self._known[text] = rendered
-
-    def forget(self) -> None:
-        """Drop the renderings kept for a second ``render``: none is coming (a build's abstracts are done)."""
-        self._known = {}
-
-    def _render(self, text: str) -> RenderedAbstract:
         env: dict = {}
-        tokens = self._md.parse(text.strip(), env)
-        html = self._md.renderer.render(tokens, self._md.options, env)
+        tokens = self.md.parse(text.strip(), env)
+        html = self.md.renderer.render(tokens, self.md.options, env)
         if env.get(HTML_KEY):
             html = sanitise(html)
         return RenderedAbstract(html, plain_text(tokens, self._math_text), tuple(env.get(ENV_KEY, ())),
                                 tuple(env.get(GUESSES_KEY, ())))
 
     def render_inline(self, text: str) -> RenderedAbstract:
-        """One line without a paragraph: for paper titles, which may contain math."""
         env: dict = {}
-        tokens = self._md.parseInline(collapse(text), env)
-        html = self._md.renderer.render(tokens, self._md.options, env)
+        tokens = self.md.parseInline(collapse(text), env)
+        html = self.md.renderer.render(tokens, self.md.options, env)
         if env.get(HTML_KEY):
             html = sanitise(html)
         children = tokens[0].children if tokens else []

@@ -1,0 +1,68 @@
+"""The renderer a project holds: renders abstracts and titles, remembering each abstract's rendering.
+
+Making one is cheap: its engine (renderer.py: markdown-it with the LaTeX plugins, the math converter,
+pylatexenc) is imported and built when it first renders something. A build whose abstracts all come from
+the cache (a warm build) never loads them.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from .model import MacroDef, RenderedAbstract
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
+    from .renderer import Engine
+
+REMEMBERED = 20_000  # renderings kept for a second ``render`` of the same text
+
+
+class AbstractRenderer:
+    """Renders abstracts (and titles) that mix Markdown and LaTeX.
+
+    ``macros`` (from the config) extend and override the built-in author
+    macros of builtins.py.
+    """
+
+    def __init__(self, macros: Mapping[str, MacroDef] | None = None):
+        self._macros = macros
+        # A build renders each new abstract twice (to derive its title, then for its page):
+        # results are immutable, so the second time is a lookup, also for those derived in a worker.
+        self._known: dict[str, RenderedAbstract] = {}
+
+    @functools.cached_property
+    def _engine(self) -> Engine:
+        from .renderer import Engine
+
+        return Engine(self._macros)
+
+    @property
+    def _md(self) -> MarkdownIt:
+        """The markdown-it parser (a test reads its tokens)."""
+        return self._engine.md
+
+    def render(self, text: str) -> RenderedAbstract:
+        """Block rendering: paragraphs (and the odd list or quote)."""
+        found = self._known.get(text)
+        if found is None:
+            found = self._engine.render(text)
+            self.remember(text, found)
+        return found
+
+    def remember(self, text: str, rendered: RenderedAbstract) -> None:
+        """Keep ``text``'s rendering (made here or in a forked worker) for the next ``render`` of it."""
+        if len(self._known) >= REMEMBERED:  # the oldest goes: a build renders in proceedings order
+            self._known.pop(next(iter(self._known), ""), None)
+        self._known[text] = rendered
+
+    def forget(self) -> None:
+        """Drop the renderings kept for a second ``render``: none is coming (a build's abstracts are done)."""
+        self._known = {}
+
+    def render_inline(self, text: str) -> RenderedAbstract:
+        """One line without a paragraph: for paper titles, which may contain math."""
+        return self._engine.render_inline(text)
