@@ -8,22 +8,34 @@ raises ``ContentError``.
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 from typing import Any, Callable
 
 from generator.model.paper import SourceList
-from generator.sources import bibtex, jsonlines, plainlist, table
 from generator.sources.relative import RelativeLinks
 
 Reader = Callable[[Path, str, Any], SourceList]  # (path, name, RelativeLinks | None)
 
+
+def _reader(module: str, function: str) -> Reader:
+    """The reader ``function`` of ``generator.sources.<module>``, imported when a source of its format is
+    first read: a volume of plain lists never loads BibTeX's parser (bibtexparser and pylatexenc)."""
+
+    def read(path: Path, name: str, links: Any) -> SourceList:
+        found: Reader = getattr(importlib.import_module(f"{__name__}.{module}"), function)
+        return found(path, name, links)
+
+    return read
+
+
 READERS: dict[str, Reader] = {
-    ".txt": plainlist.read,
-    ".bib": bibtex.read,
-    ".csv": table.read_csv,
-    ".tsv": table.read_tsv,
-    ".jsonl": jsonlines.read,
+    ".txt": _reader("plainlist", "read"),
+    ".bib": _reader("bibtex", "read"),
+    ".csv": _reader("table", "read_csv"),
+    ".tsv": _reader("table", "read_tsv"),
+    ".jsonl": _reader("jsonlines", "read"),
 }
 
 
