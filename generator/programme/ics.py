@@ -11,15 +11,17 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
-
-import icalendar
 
 from generator import diagnostics as codes
 from generator.errors import ContentError, Diagnostic
 from generator.programme.model import Calendar, Session, Span
 from generator.programme.times import looks_like_link, zone_named
 from generator.sources.encoding import read_text
+
+if TYPE_CHECKING:  # icalendar (~50 ms to import) is imported where it is used: only a volume with a programme
+    import icalendar
 
 _BLOCK = re.compile(r"^BEGIN:(VEVENT|VTIMEZONE)[ \t]*$.*?^END:\1[ \t]*$", re.M | re.S | re.I)
 
@@ -67,6 +69,8 @@ def _whole(text: str, count: int) -> list[icalendar.Component] | None:
     """The file's events parsed at once (icalendar keeps a bad property as an error of its event), or None when
     the file is too broken for that, or its events are not the ``count`` blocks found (each is then parsed alone,
     so that one bad event cannot take the others with it and each keeps its line)."""
+    import icalendar  # (imported here: see the note at the top)
+
     try:
         found = icalendar.Calendar.from_ical(text).walk("VEVENT")
     except Exception:  # noqa: BLE001 - icalendar raises many kinds on malformed text
@@ -76,6 +80,8 @@ def _whole(text: str, count: int) -> list[icalendar.Component] | None:
 
 def _alone(block: str, zones: str) -> icalendar.Component:
     """One event parsed with the file's time zones."""
+    import icalendar
+
     return icalendar.Calendar.from_ical(f"BEGIN:VCALENDAR\n{zones}{block}\nEND:VCALENDAR\n").walk("VEVENT")[0]
 
 

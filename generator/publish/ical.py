@@ -21,12 +21,14 @@ import hashlib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
-
-import icalendar
 
 from generator.programme.model import Programme, Session, Span
 from generator.publish.ical_zones import vtimezone
+
+if TYPE_CHECKING:  # icalendar (~50 ms to import) is imported where it is used: only a volume with a programme
+    import icalendar
 
 PRODID = "-//Proceedings//Programme//EN"
 _UTC = dt.timezone.utc
@@ -101,6 +103,8 @@ def personal_parts(programme: Programme, site: Site, name: str = "") -> tuple[by
 
 def _calendar(programme: Programme, site: Site, events: list[icalendar.Event], name: str,
               events_too: bool = True) -> bytes:
+    import icalendar  # only a volume with a programme writes calendars: imported here, when one does
+
     calendar = icalendar.Calendar()
     calendar.add("PRODID", PRODID)
     calendar.add("VERSION", "2.0")
@@ -168,6 +172,8 @@ def _paper_event(paper: str, link: PaperLink, session: Session, site: Site, stam
 
 
 def _timed(span: Span, uid: str, stamp: dt.datetime) -> icalendar.Event:
+    import icalendar
+
     event = icalendar.Event()
     event.add("UID", uid)
     event.add("DTSTAMP", stamp)

@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-import icalendar
+if TYPE_CHECKING:  # icalendar (~50 ms to import) is imported where it is used: only a volume with a programme
+    import icalendar
 
 _UTC = dt.timezone.utc
 
 
 def vtimezone(zone: ZoneInfo, first: dt.date, last: dt.date) -> icalendar.Timezone:
     """The zone's observances from January 1st of ``first``'s year to the end of ``last``'s year."""
+    import icalendar  # (imported when a calendar is written: see publish/ical.py)
+
     component = icalendar.Timezone()
     component.add("TZID", zone.key)
     for instant, before, after in _observances(zone, first.year, last.year):
@@ -67,6 +71,8 @@ def _observance(zone: ZoneInfo, instant: dt.datetime, before: dt.timedelta,
                 after: dt.timedelta) -> icalendar.TimezoneDaylight | icalendar.TimezoneStandard:
     local = instant.astimezone(zone)
     daylight = bool(local.dst())
+    import icalendar
+
     part = icalendar.TimezoneDaylight() if daylight else icalendar.TimezoneStandard()
     part.add("DTSTART", (instant + before).replace(tzinfo=None))  # the onset on the clock it changes from
     part.add("TZOFFSETFROM", before)
