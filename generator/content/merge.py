@@ -32,7 +32,6 @@ from generator.content.fingerprints import (NO_DETAILS, NO_METADATA, Fingerprint
 from generator.content.pages import (FRONT_MATTER, PAGES_DIR, SLUG, PageDoc, front_key,
                                      last_published_slug, render_page, written_page)
 from generator.text.slugs import slugify, unique
-from generator.derive.titles import pick_title
 from generator import diagnostics as codes
 
 
@@ -214,6 +213,8 @@ class _Sync:
     def _title(derived: Derived, taken: set[str]) -> str:
         if derived.given:
             return derived.title
+        from generator.derive.titles import pick_title  # (imported here: see project._title_candidates)
+
         return pick_title([derived.title, *derived.alternatives], taken)
 
     def _update(self, entry: Entry, doc: PageDoc) -> None:

@@ -33,7 +33,6 @@ from generator.sources.relative import RelativeLinks, column_patterns
 from generator.derive.people_file import Rules, load_rules
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.derive.sanity import lint_project
-from generator.derive.titles import title_candidates
 from generator.derive.volume_topics import STRONG, VolumeTopics, is_front_matter, paper_key, survey
 from generator.model.volume import Volume
 from generator import diagnostics as codes
@@ -188,7 +187,7 @@ def derive_one(project: Project, entry: Entry) -> tuple[Derived, bool]:
     only where it fits the volume, its broad tags giving way to narrower ones (``project.topics``).
     """
     plain = project.renderer.render(entry.text).plain
-    candidates = [entry.title] if entry.title else title_candidates(plain)
+    candidates = [entry.title] if entry.title else _title_candidates(plain)
     topics = project.topics
     if not _taxonomy_tags(project, entry) or is_front_matter(entry) or (topics.fits and not entry.text.strip()):
         return Derived(candidates[0], entry.keywords, tuple(candidates[1:]), given=bool(entry.title)), False
@@ -241,3 +240,12 @@ def report_volume_topics(project: Project, reporter: Reporter) -> None:
 def placeholder_deriver(entries: Sequence[Entry]) -> list[Derived]:
     """What ``check`` derives: nothing (a digest stands for the title), so 100,000 new entries stay cheap."""
     return [Derived(digest(entry.text)[:16], ()) for entry in entries]
+
+
+def _title_candidates(plain: str) -> list[str]:
+    """Titles for an entry without one. The rules (derive/titles.py and its Chinese and Japanese ones) are
+    imported the first time an entry needs them: a build whose entries all have titles, or whose pages are
+    all written, never compiles their patterns."""
+    from generator.derive.titles import title_candidates
+
+    return title_candidates(plain)
