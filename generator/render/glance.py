@@ -135,5 +135,11 @@ def glance_files(renderer: SiteRenderer, parts: SiteParts) -> Iterator[tuple[str
     """``glance.html`` and what renders it, made from every paper (its output shows them all: any edit may move
     a count); none for a volume of no papers."""
     if parts.papers:
-        charts, histogram = glance_charts(parts, renderer.shared["group_links"])
-        yield GLANCE, functools.partial(renderer.render, "glance.html", "", charts=charts, histogram=histogram)
+        # The counts are made when the page is rendered: a warm build keeps the page it made last time
+        # (pipeline/reuse.py) and need not count at all.
+        yield GLANCE, functools.partial(_glance_page, renderer, parts, renderer.shared["group_links"])
+
+
+def _glance_page(renderer: SiteRenderer, parts: SiteParts, group_links: dict[str, str]) -> bytes:
+    charts, histogram = glance_charts(parts, group_links)
+    return renderer.render("glance.html", "", charts=charts, histogram=histogram)

@@ -302,6 +302,12 @@ def _field_names(kind: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(kind))
 
 
+@lru_cache(maxsize=None)
+def _record_names(rendered_type: type) -> frozenset[str]:
+    """The fields a rendered record holds: the type's, less its Paper (asked once a paper on a warm build)."""
+    return frozenset(_field_names(rendered_type)) - {"paper"}
+
+
 def rendered_record(rendered: Any, diagnostics: list) -> dict | None:
     """A RenderedPaper (less its Paper) and the problems found rendering it, as JSON; None if not plain text."""
     values = {f.name: getattr(rendered, f.name) for f in dataclasses.fields(rendered) if f.name != "paper"}
@@ -315,11 +321,10 @@ def rendered_record(rendered: Any, diagnostics: list) -> dict | None:
 def from_rendered_record(paper: Any, record: Any, rendered_type: type, diagnostic_type: Any) -> tuple | None:
     """(RenderedPaper, diagnostics) again from a record, or None when the record does not fit the type."""
     try:
-        names = {f.name for f in dataclasses.fields(rendered_type)} - {"paper"}
         fields = record["fields"]
-        if set(fields) != names:
+        if fields.keys() != _record_names(rendered_type):
             return None  # RenderedPaper gained or lost a field since: render again
         return (rendered_type(paper=paper, **fields),
                 [diagnostic_type.from_record(problem) for problem in record["problems"]])
-    except (TypeError, KeyError, ValueError):
+    except (AttributeError, TypeError, KeyError, ValueError):  # (a record of another shape)
         return None

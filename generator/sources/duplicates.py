@@ -33,21 +33,21 @@ class _Seen:
         self.by_text: dict[str, list[Entry]] = {}
         self.by_uid: dict[str, list[Entry]] = {}
 
-    def original(self, entry: Entry) -> Entry | None:
-        """The earlier record ``entry`` repeats, if any."""
+    def original(self, entry: Entry, text: str) -> Entry | None:
+        """The earlier record ``entry`` repeats, if any; ``text``: its abstract's ``_words``."""
         title = _words(entry.title)
-        for earlier in self.by_text.get(_words(entry.text), []) if entry.text.strip() else []:
+        for earlier in self.by_text.get(text, []) if text else []:
             if not title or not earlier.title or _words(earlier.title) == title:
                 return earlier
         for earlier in self.by_uid.get(entry.uid, []) if entry.uid else []:
-            if (entry.text.strip() and _words(earlier.text) == _words(entry.text)) or \
+            if (text and _words(earlier.text) == text) or \
                     (title and _words(earlier.title) == title):
                 return earlier
         return None
 
-    def add(self, entry: Entry) -> None:
-        if entry.text.strip():
-            self.by_text.setdefault(_words(entry.text), []).append(entry)
+    def add(self, entry: Entry, text: str) -> None:
+        if text:
+            self.by_text.setdefault(text, []).append(entry)
         if entry.uid:
             self.by_uid.setdefault(entry.uid, []).append(entry)
 
@@ -61,9 +61,10 @@ def drop_duplicates(sources: list[SourceList]) -> tuple[list[SourceList], list[D
     for source in sources:
         kept = []
         for entry in source.entries:
-            original = seen.original(entry)
+            text = _words(entry.text)  # once a record: every build compares every abstract (10,000 at a time)
+            original = seen.original(entry, text)
             if original is None:
-                seen.add(entry)
+                seen.add(entry, text)
                 kept.append(entry)
             elif original.source == entry.source:
                 diagnostics.append(Diagnostic("warning", _repeat(entry, original), entry.source, entry.line, REPEAT,
