@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -288,7 +289,11 @@ def page_paths(content_dir: Path) -> list[Path]:
     if not pages.is_dir():
         return []
     root = content_dir.resolve()
-    return sorted(p for p in pages.glob("*.md") if not p.is_symlink() or inside(root, p) is not None)
+    # One listing, each name's type with it (no lstat a page), sorted by name: the paths' order, in one folder.
+    with os.scandir(pages) as entries:
+        names = sorted(entry.name for entry in entries if entry.name.endswith(".md")
+                       and (not entry.is_symlink() or inside(root, pages / entry.name) is not None))
+    return [pages / name for name in names]
 
 
 def is_page(content_dir: Path, path: Path) -> bool:
