@@ -49,9 +49,12 @@ class AbstractRenderer:
         """Block rendering: paragraphs (and the odd list or quote)."""
         found = self._known.get(text)
         if found is None:
-            found = self._engine.render(text)
+            found = self._render(text)
             self.remember(text, found)
         return found
+
+    def _render(self, text: str) -> RenderedAbstract:
+        return self._engine.render(text)
 
     def remember(self, text: str, rendered: RenderedAbstract) -> None:
         """Keep ``text``'s rendering (made here or in a forked worker) for the next ``render`` of it."""
