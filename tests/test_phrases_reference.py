@@ -38,7 +38,7 @@ def same_candidates(text: str) -> bool:
     return candidates(text) == reference.candidates(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.one_of(texts, spaced), st.one_of(texts, spaced)), min_size=1, max_size=8))
 def test_a_batchs_phrases_are_those_found_one_text_at_a_time(papers):
     assert phrases_of_many(papers) == [reference.phrases_of(title, abstract) for title, abstract in papers]
@@ -52,7 +52,7 @@ def test_a_texts_candidates_are_those_found_before(text):
 
 @pytest.mark.parametrize("name", corpora.NAMES)
 def test_the_phrases_of_the_corpora_are_those_found_before(name):
-    records = corpora.read(corpora.path(name, "the real abstracts"), 2000)
+    records = corpora.read(corpora.path(name, "the real abstracts"), 1000)
     papers = [(r.get("title") or "", r.get("abstract") or "") for r in records]
     found = phrases_of_many(papers)
     assert found == [reference.phrases_of(title, abstract) for title, abstract in papers]
