@@ -70,8 +70,11 @@ def test_a_paper_alone_is_the_paper_in_a_batch():
     papers = [("Dialogue state tracking", "We study dialogue state tracking systems."), ("", ""),
               ("大規模言語モデル", "大規模言語モデルを用いた文法誤り訂正の性能評価"),
               ("Graph policies", "Neural networks.")]
-    assert phrases_of_many(papers) == [phrases_of(title, abstract) for title, abstract in papers]
+    found = phrases_of_many(papers)
+    assert found == [phrases_of(title, abstract) for title, abstract in papers]
     assert phrases_of("", "").keys == frozenset()
+    # Frozen sets, also where CJK phrases join the Latin-script ones: a PaperPhrases is immutable.
+    assert all(type(value) is frozenset for paper in found for value in vars(paper).values())
 
 
 def test_lowering_a_whole_text_changes_no_characters_class_but_where_the_finder_says():

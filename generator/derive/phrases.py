@@ -251,9 +251,9 @@ def _with_cjk(latin: PaperPhrases, title: tuple[Counter[str], set[str], set[str]
     found, heads, starts = abstract or (Counter(), set(), set())
     repeated = {key for key, n in found.items() if n > 1 or key in in_title}
     repeated.update(key for key, n in in_title.items() if n > 1)
-    return PaperPhrases(latin.keys | in_title.keys() | found.keys(), latin.in_title | in_title.keys(),
-                        latin.heads | title_heads | heads, frozenset(title_starts | starts),
-                        latin.repeated | repeated)
+    return PaperPhrases(latin.keys.union(in_title, found), latin.in_title.union(in_title),
+                        latin.heads.union(title_heads, heads), frozenset(title_starts | starts),
+                        latin.repeated.union(repeated))
 
 
 def _cjk_candidates(text: str, chinese: bool) -> tuple[Counter[str], set[str], set[str]]:
