@@ -28,10 +28,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-import numpy.typing as npt
-
-from generator.derive.ngrams import Grams, Ints, count_grams
 from generator.text.cjk import CJK_RANGES, has_cjk, language_of
 
 MAX_WORDS = 3  # words in a Latin-script phrase (a hyphenated compound is one)
@@ -167,6 +163,8 @@ def phrases_of(title: str, abstract: str) -> PaperPhrases:
 def phrases_of_many(papers: Sequence[tuple[str, str]]) -> list[PaperPhrases]:
     """The phrases of each (title, abstract): their words cut here, the Latin-script n-grams of all of them
     counted at once over word ids (ngrams.py), the CJK ones a run at a time."""
+    from generator.derive import ngrams  # numpy: imported when phrases are found, not as a command starts
+
     words: list[str] = []
     lengths: list[int] = []  # of each text's words: a paper's title, then its abstract
     cjk: dict[int, tuple[Counter[str], set[str], set[str]]] = {}  # a text's CJK phrases, by its number
@@ -180,18 +178,23 @@ def phrases_of_many(papers: Sequence[tuple[str, str]]) -> list[PaperPhrases]:
                 if chinese is None:
                     chinese = language_of(f"{title}\n{abstract}") == "zh"
                 cjk[len(lengths) - 1] = _cjk_candidates(text, chinese)
-    grams = count_grams(words, lengths, MAX_WORDS, _ends_phrase, singular)
-    return _assemble(grams, len(papers), cjk)
+    grams = ngrams.count_grams(words, lengths, MAX_WORDS, _ends_phrase, singular)
+    keys, titles, heads, repeated = ngrams.by_paper(grams, len(papers))
+    found = [PaperPhrases(*sets) for sets in zip(keys, titles, heads, [frozenset[str]()] * len(papers), repeated)]
+    for number in {text >> 1 for text in cjk}:
+        found[number] = _with_cjk(found[number], cjk.get(2 * number), cjk.get(2 * number + 1))
+    return found
 
 
 def candidates(text: str, chinese: bool | None = None) -> tuple[Counter[str], set[str], set[str]]:
     """The keys of the candidate phrases of ``text`` with how often each occurs, those that end a stretch, and
     the CJK ones that start a run."""
+    from generator.derive import ngrams
+
     words: list[str] = []
     text, has = _words(text, words)
-    grams = count_grams(words, [len(words)], MAX_WORDS, _ends_phrase, singular)
-    found = Counter(dict(zip(grams.names[grams.key].tolist(), grams.count.tolist())))
-    heads = set(grams.names[grams.head_key].tolist())
+    counts, heads = ngrams.by_text(ngrams.count_grams(words, [len(words)], MAX_WORDS, _ends_phrase, singular))
+    found = Counter(counts)
     starts: set[str] = set()
     if has:
         more, cjk_heads, starts = _cjk_candidates(text, language_of(text) == "zh" if chinese is None else chinese)
@@ -218,30 +221,6 @@ def _words(text: str, words: list[str]) -> tuple[str, bool]:
 def _ends_phrase(word: str) -> bool:
     """A word no phrase holds: a stop word, a letter or a number."""
     return word in STOP_WORDS or len(word) < 2 or (not word.isalpha() and _NUMBER.fullmatch(word) is not None)
-
-
-def _assemble(grams: Grams, papers: int, cjk: dict[int, tuple[Counter[str], set[str], set[str]]]
-              ) -> list[PaperPhrases]:
-    """Each paper's phrases (texts 2p and 2p + 1 are its title and abstract) from the batch's rows."""
-    paper, in_title = grams.text >> 1, (grams.text & 1) == 0
-    # Used more than once: twice in one text, or in the abstract and the title.
-    code = paper * len(grams.names) + grams.key
-    repeated = (grams.count > 1) | (~in_title & np.isin(code, code[in_title]))
-    keys = _sets(paper, grams.key, grams.names, papers)
-    titles = _sets(paper[in_title], grams.key[in_title], grams.names, papers)
-    again = _sets(paper[repeated], grams.key[repeated], grams.names, papers)
-    heads = _sets(grams.head_text >> 1, grams.head_key, grams.names, papers)
-    found = [PaperPhrases(*sets) for sets in zip(keys, titles, heads, [frozenset[str]()] * papers, again)]
-    for number in {text >> 1 for text in cjk}:
-        found[number] = _with_cjk(found[number], cjk.get(2 * number), cjk.get(2 * number + 1))
-    return found
-
-
-def _sets(paper: Ints, keys: Ints, names: npt.NDArray[np.object_], papers: int) -> list[frozenset[str]]:
-    """Each paper's keys among rows sorted by paper."""
-    spelled = names[keys].tolist()
-    bounds = np.searchsorted(paper, np.arange(papers + 1)).tolist()
-    return [frozenset(spelled[start:end]) for start, end in zip(bounds, bounds[1:])]
 
 
 def _with_cjk(latin: PaperPhrases, title: tuple[Counter[str], set[str], set[str]] | None,
