@@ -4,7 +4,9 @@ volume's own topics and the pages stay byte-identical."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -92,3 +94,13 @@ def test_lowering_a_whole_text_changes_no_characters_class_but_where_the_finder_
     # Why Σ is not lowered with the whole text: before "." and a capital it is no word's end there.
     assert "ΑΣ.Β".lower().split(".")[0] != "ΑΣ".lower()
     assert same_candidates("ΑΣ.Β ΑΣ. Β İstanbul, İSTANBUL")
+
+
+def test_the_phrase_finder_imports_numpy_only_when_it_finds_phrases():
+    """A command's start-up imports phrases.py (through the project's survey) but not numpy: ngrams.py is
+    imported inside the functions that count."""
+    code = ("import sys; import generator.derive.phrases, generator.derive.volume_topics; "
+            "assert 'numpy' not in sys.modules; from generator.derive.phrases import phrases_of; "
+            "phrases_of('', 'Dialogue systems.'); assert 'numpy' in sys.modules")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
