@@ -164,3 +164,20 @@ def test_keywords_are_found_as_before_in_generated_text(words, gap):
     taxonomy = default_taxonomy()
     text = gap.join(words)
     assert taxonomy._hits(text) == reference_hits(taxonomy, text)
+
+
+NAME_WORDS = ["dialogue", "state", "policy", "policies", "Policy", "graph", "LLM", "llms", "a", "ΣΟΦΊΑΣ", "ıs",
+              "data-to-text"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(NAME_WORDS), min_size=1, max_size=3),
+       st.lists(st.sampled_from(NAME_WORDS + [" ", "-", "–", "\n", "_", "x", "s", "es", "ies", "2", "(", "ſ"]),
+                max_size=30))
+def test_a_topics_surface_forms_are_those_found_before(words, pieces):
+    """Its name's pattern leads with the first word's letters (own_topics._surface_pattern), the same matches."""
+    key = " ".join(words).lower()
+    text = "".join(pieces) + " " + " ".join(words) + " " + "".join(reversed(pieces))
+    found = [(m.start(), m.group()) for m in fast._surface_pattern(key).finditer(text)]
+    assert found == [(m.start(), m.group()) for m in own_topics_reference._surface_pattern(key).finditer(text)]
+    assert found  # the words as written are always found

@@ -25,6 +25,7 @@ import functools
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator.text.cjk import CJK_RANGES, has_cjk, language_of
@@ -52,6 +53,12 @@ _CLAUSE_BREAK = re.compile(r"[^\w\s-]+|_|\s-+|-+(?!\w)")
 _CJK_RUNS = re.compile(f"[{CJK_RANGES}]+")
 _HYPHENS = str.maketrans({"‐": "-", "‑": "-"})
 _NUMBER = re.compile(r"[\d\-]+")
+# A text's words and clause breaks in one pass: a break gives an empty word. For a text without CJK, lowered as a
+# whole: ``str.lower`` maps every other character to one of the same class (a word's, a space's, a hyphen), on
+# its own, so the text's clauses lowered one by one give the same words (tests/test_phrases_reference.py checks
+# every code point). Not İ (two characters lowered) or Σ (ς at a word's end: its clause's end is not the text's).
+_WORD_OR_BREAK = re.compile(f"({_WORD.pattern})|{_CLAUSE_BREAK.pattern}")
+_LOWERED_IN_CONTEXT = re.compile("[İΣ]")
 # TeX and markup that is not the paper's words: math, commands, tags.
 _MARKUP = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\[a-zA-Z]+\*?|<[^>]{0,200}>|https?://\S+", re.S)
 
@@ -150,34 +157,95 @@ class PaperPhrases:
 
 
 def phrases_of(title: str, abstract: str) -> PaperPhrases:
-    chinese = language_of(f"{title}\n{abstract}") == "zh"  # the paper's language, not its title's alone
-    in_title, title_heads, title_starts = candidates(title, chinese)
-    found, heads, starts = candidates(abstract, chinese)
-    repeated = {key for key, n in found.items() if n > 1 or key in in_title}
-    repeated.update(key for key, n in in_title.items() if n > 1)
-    return PaperPhrases(frozenset(in_title.keys() | found.keys()), frozenset(in_title), frozenset(title_heads | heads),
-                        frozenset(title_starts | starts), frozenset(repeated))
+    return phrases_of_many([(title, abstract)])[0]
+
+
+def phrases_of_many(papers: Sequence[tuple[str, str]]) -> list[PaperPhrases]:
+    """The phrases of each (title, abstract): their words cut here, the Latin-script n-grams of all of them
+    counted at once over word ids (ngrams.py), the CJK ones a run at a time."""
+    from generator.derive import ngrams  # numpy: imported when phrases are found, not as a command starts
+
+    words: list[str] = []
+    lengths: list[int] = []  # of each text's words: a paper's title, then its abstract
+    cjk: dict[int, tuple[Counter[str], set[str], set[str]]] = {}  # a text's CJK phrases, by its number
+    for title, abstract in papers:
+        chinese = None  # the paper's language, not its title's alone; asked only of a paper with CJK text
+        for text in (title, abstract):
+            start = len(words)
+            text, has = _words(text, words)
+            lengths.append(len(words) - start)
+            if has:
+                if chinese is None:
+                    chinese = language_of(f"{title}\n{abstract}") == "zh"
+                cjk[len(lengths) - 1] = _cjk_candidates(text, chinese)
+    grams = ngrams.count_grams(words, lengths, MAX_WORDS, _ends_phrase, singular)
+    keys, titles, heads, repeated = ngrams.by_paper(grams, len(papers))
+    found = [PaperPhrases(*sets) for sets in zip(keys, titles, heads, [frozenset[str]()] * len(papers), repeated)]
+    for number in {text >> 1 for text in cjk}:
+        found[number] = _with_cjk(found[number], cjk.get(2 * number), cjk.get(2 * number + 1))
+    return found
 
 
 def candidates(text: str, chinese: bool | None = None) -> tuple[Counter[str], set[str], set[str]]:
     """The keys of the candidate phrases of ``text`` with how often each occurs, those that end a stretch, and
     the CJK ones that start a run."""
+    from generator.derive import ngrams
+
+    words: list[str] = []
+    text, has = _words(text, words)
+    counts, heads = ngrams.by_text(ngrams.count_grams(words, [len(words)], MAX_WORDS, _ends_phrase, singular))
+    found = Counter(counts)
+    starts: set[str] = set()
+    if has:
+        more, cjk_heads, starts = _cjk_candidates(text, language_of(text) == "zh" if chinese is None else chinese)
+        found.update(more)
+        heads |= cjk_heads
+    return found, heads, starts
+
+
+def _words(text: str, words: list[str]) -> tuple[str, bool]:
+    """Adds the Latin-script words of ``text`` to ``words`` in lower case, an empty one after each clause;
+    gives the text normalised, and whether it holds CJK text."""
     text = _MARKUP.sub(" , ", unicodedata.normalize("NFKC", text)).translate(_HYPHENS)
+    cjk = has_cjk(text)
+    if not cjk and not _LOWERED_IN_CONTEXT.search(text):
+        words += _WORD_OR_BREAK.findall(text.lower())
+        words.append("")
+        return text, cjk
+    for clause in _CLAUSE_BREAK.split(_CJK_RUNS.sub(" , ", text) if cjk else text):
+        words += _WORD.findall(clause.lower())
+        words.append("")
+    return text, cjk
+
+
+def _ends_phrase(word: str) -> bool:
+    """A word no phrase holds: a stop word, a letter or a number."""
+    return word in STOP_WORDS or len(word) < 2 or (not word.isalpha() and _NUMBER.fullmatch(word) is not None)
+
+
+def _with_cjk(latin: PaperPhrases, title: tuple[Counter[str], set[str], set[str]] | None,
+              abstract: tuple[Counter[str], set[str], set[str]] | None) -> PaperPhrases:
+    """A paper's Latin-script phrases with its CJK ones (no key is both: their characters differ)."""
+    in_title, title_heads, title_starts = title or (Counter(), set(), set())
+    found, heads, starts = abstract or (Counter(), set(), set())
+    repeated = {key for key, n in found.items() if n > 1 or key in in_title}
+    repeated.update(key for key, n in in_title.items() if n > 1)
+    return PaperPhrases(latin.keys.union(in_title, found), latin.in_title.union(in_title),
+                        latin.heads.union(title_heads, heads), frozenset(title_starts | starts),
+                        latin.repeated.union(repeated))
+
+
+def _cjk_candidates(text: str, chinese: bool) -> tuple[Counter[str], set[str], set[str]]:
+    """The CJK phrases of ``text`` (normalised) with how often each occurs, those that end a run, those that
+    start one."""
     found: list[str] = []  # counted at the end, in C
     heads: set[str] = set()
     starts: set[str] = set()
-    cjk = has_cjk(text)
-    for clause in _CLAUSE_BREAK.split(_CJK_RUNS.sub(" , ", text) if cjk else text):
-        words = _WORD.findall(clause.lower())
-        if words:
-            _add_latin(words, found, heads)
-    if cjk:
-        chinese = language_of(text) == "zh" if chinese is None else chinese
-        for run in _TERM_RUN.findall(text):
-            # Chinese has no kana to end a run at its particles: a run is a clause, cut at its function words.
-            for part in _ZH_BREAK.split(run) if chinese else (run,):
-                if len(part) > 1:
-                    _add_cjk(part, found, heads, starts)
+    for run in _TERM_RUN.findall(text):
+        # Chinese has no kana to end a run at its particles: a run is a clause, cut at its function words.
+        for part in _ZH_BREAK.split(run) if chinese else (run,):
+            if len(part) > 1:
+                _add_cjk(part, found, heads, starts)
     return Counter(found), heads, starts
 
 
@@ -195,40 +263,6 @@ def singular(word: str) -> str:
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics")):
         return word[:-1]
     return word
-
-
-def _add_latin(words: list[str], found: list[str], heads: set[str]) -> None:
-    """A clause's phrases (its words in lower case): the n-grams of each stretch between its stop words and
-    numbers."""
-    stretch: list[str] = []
-    for word in words:
-        if word in STOP_WORDS or len(word) < 2 or (not word.isalpha() and _NUMBER.fullmatch(word)):
-            if stretch:
-                _add_ngrams(stretch, found, heads)
-                stretch = []
-        else:
-            stretch.append(word)
-    if stretch:
-        _add_ngrams(stretch, found, heads)
-
-
-def _add_ngrams(words: list[str], found: list[str], heads: set[str]) -> None:
-    last = len(words)
-    ends = [singular(word) for word in words]  # a word as the last of a phrase
-    add = found.append
-    for start in range(last):
-        if len(words[start]) > 2:
-            add(ends[start])
-        prefix = words[start]
-        for end in range(start + 2, min(start + MAX_WORDS, last) + 1):
-            add(prefix + " " + ends[end - 1])
-            prefix += " " + words[end - 1]
-    # The phrases that end the stretch: each of its last starts, to its end.
-    heads.add(ends[-1])
-    if last > 1:
-        heads.add(words[-2] + " " + ends[-1])
-        if last > 2 and MAX_WORDS > 2:
-            heads.add(words[-3] + " " + words[-2] + " " + ends[-1])
 
 
 def _add_cjk(run: str, found: list[str], heads: set[str], starts: set[str]) -> None:

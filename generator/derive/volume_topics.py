@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from generator.derive.own_topics import own_topics
-from generator.derive.phrases import PaperPhrases, phrases_of
+from generator.derive.phrases import PaperPhrases, phrases_of_many
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy
 from generator.model.paper import Entry
 from generator.runtime.cache import digest
@@ -176,7 +176,8 @@ def _with_own_topics(topics: VolumeTopics, entries: list[Entry], remembered: Rem
 
 
 def _phrases(entries: list[Entry]) -> list[PaperPhrases]:
-    return [phrases_of(entry.title, entry.text) for entry in entries]
+    # A chunk's n-grams are counted at once, over its words' ids (phrases.py, ngrams.py).
+    return phrases_of_many([(entry.title, entry.text) for entry in entries])
 
 
 def paper_key(entry: Entry) -> str:

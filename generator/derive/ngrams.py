@@ -1,0 +1,127 @@
+"""The Latin-script n-grams of many texts at once, counted over integer word ids with numpy (issue 43).
+
+phrases.py cuts each text into words, an empty word ending each clause. Here the words of a whole batch of texts
+become one array of ids into the batch's vocabulary; a word that cannot be part of a phrase (``stop``: a stop
+word, a number, a letter) and the clause ends break it into stretches. A phrase of n words at position i is
+the stretch's words i … i+n-1, the last one singular (``singular``): its code is the id of its first n-1 words
+as they are (made dense by ``np.unique``) × the vocabulary's size + the id of the last one's singular. The same
+phrase has the same code wherever it occurs, so counting, and keeping one copy per text, is ``np.unique`` over
+(text, phrase) codes, in C; a phrase's string is made once per batch, not once per occurrence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+Ints = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Grams:
+    """The phrases of a batch of texts. ``names`` holds each phrase's key by id. ``text``, ``key`` and ``count``
+    are the rows of the (text, phrase) pairs found, sorted by text then key, with how often the text uses the
+    phrase; ``head_text`` and ``head_key`` the phrases that end a stretch somewhere in the text, sorted alike
+    (one that ends a stretch is a head even when it is no candidate: a word of two letters)."""
+
+    names: npt.NDArray[np.object_]
+    text: Ints
+    key: Ints
+    count: Ints
+    head_text: Ints
+    head_key: Ints
+
+
+def count_grams(words: list[str], lengths: list[int], most: int, stop: Callable[[str], bool],
+                singular: Callable[[str], str]) -> Grams:
+    """The phrases of 1 to ``most`` words of the texts whose words, one after the other, are ``words``
+    (``lengths``: how many are each text's; each clause ends on an empty word). A stretch's phrases of one word
+    are those of more than two letters."""
+    distinct = list(dict.fromkeys(words))  # each word once, in the order first seen
+    vocabulary = dict.fromkeys(distinct)
+    vocabulary.update(dict.fromkeys(map(singular, distinct)))  # and each one's singular
+    spelled = np.array(list(vocabulary), dtype=object)
+    ids = dict(zip(vocabulary, range(len(vocabulary))))
+    size, seen = len(spelled), len(distinct)
+    token = np.fromiter(map(ids.__getitem__, words), dtype=np.int64, count=len(words))
+    free = np.fromiter((not stop(word) for word in distinct), dtype=bool, count=seen)[token]
+    long = np.fromiter((len(word) > 2 for word in distinct), dtype=bool, count=seen)[token]
+    ends = np.fromiter(map(ids.__getitem__, map(singular, distinct)), dtype=np.int64, count=seen)[token]
+    text = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    # A stretch ends where a free word is followed by one that is not (the last word of all is a clause's end).
+    last = free & ~np.append(free[1:], False)
+    names: list[npt.NDArray[np.object_]] = []
+    found: list[tuple[Ints, Ints]] = []  # (position, key) of each phrase where it starts
+    heads: list[tuple[Ints, Ints]] = []
+    offset = 0
+    inside = free  # positions that start n free words in a row
+    prefix, prefix_names = token, spelled  # the dense id of the n-1 words from each position, as they are
+    for n in range(1, most + 1):
+        if n > 1:
+            inside = inside[:-1] & free[n - 1:]
+        where = np.flatnonzero(inside)
+        code = ends[where + n - 1] if n == 1 else prefix[where] * size + ends[where + n - 1]
+        unique, key = np.unique(code, return_inverse=True)
+        key = key.reshape(-1) + offset
+        names.append(spelled[unique] if n == 1 else prefix_names[unique // size] + " " + spelled[unique % size])
+        offset += len(unique)
+        candidate = long[where] if n == 1 else np.ones(len(where), dtype=bool)
+        found.append((where[candidate], key[candidate]))
+        ending = last[where + n - 1]
+        heads.append((where[ending], key[ending]))
+        if 1 < n < most:  # the next length's prefixes: these n words as they are
+            plain = prefix[where] * size + token[where + n - 1]
+            seen_prefixes, dense = np.unique(plain, return_inverse=True)
+            prefix = np.zeros(len(token), dtype=np.int64)
+            prefix[where] = dense.reshape(-1)
+            prefix_names = prefix_names[seen_prefixes // size] + " " + spelled[seen_prefixes % size]
+    every = np.concatenate(names) if names else np.array([], dtype=object)
+    pairs, count = np.unique(_pairs(found, text, offset), return_counts=True)
+    head_pairs = _distinct(_pairs(heads, text, offset))
+    return Grams(every, pairs // max(offset, 1), pairs % max(offset, 1), count.astype(np.int64),
+                 head_pairs // max(offset, 1), head_pairs % max(offset, 1))
+
+
+def _pairs(rows: list[tuple[Ints, Ints]], text: Ints, keys: int) -> Ints:
+    """Each (position, key) row as the code text × keys + key."""
+    if not rows:
+        return np.array([], dtype=np.int64)
+    where = np.concatenate([position for position, _ in rows])
+    key = np.concatenate([key for _, key in rows])
+    pairs: Ints = text[where] * keys + key
+    return pairs
+
+
+def _distinct(codes: Ints) -> Ints:
+    """``np.unique(codes)`` by a sort (numpy's hash table is slower for millions of codes)."""
+    codes = np.sort(codes)
+    first: npt.NDArray[np.bool_] = np.append(True, codes[1:] != codes[:-1])
+    return codes[first] if len(codes) else codes
+
+
+def by_paper(grams: Grams, papers: int) -> tuple[list[frozenset[str]], ...]:
+    """Each paper's phrases, those of its title, its heads and those it uses more than once (twice in one text,
+    or in the abstract and the title), from the rows of ``papers`` × 2 texts: 2p its title, 2p + 1 its abstract."""
+    paper, in_title = grams.text >> 1, (grams.text & 1) == 0
+    code = paper * len(grams.names) + grams.key
+    repeated = (grams.count > 1) | (~in_title & np.isin(code, code[in_title]))
+    return (_sets(paper, grams.key, grams.names, papers),
+            _sets(paper[in_title], grams.key[in_title], grams.names, papers),
+            _sets(grams.head_text >> 1, grams.head_key, grams.names, papers),
+            _sets(paper[repeated], grams.key[repeated], grams.names, papers))
+
+
+def by_text(grams: Grams) -> tuple[dict[str, int], set[str]]:
+    """The phrases of one text with how often each occurs, and its heads."""
+    counts = dict(zip(grams.names[grams.key].tolist(), grams.count.tolist()))
+    return counts, set(grams.names[grams.head_key].tolist())
+
+
+def _sets(paper: Ints, keys: Ints, names: npt.NDArray[np.object_], papers: int) -> list[frozenset[str]]:
+    """Each paper's keys among rows sorted by paper."""
+    spelled = names[keys].tolist()
+    bounds = np.searchsorted(paper, np.arange(papers + 1)).tolist()
+    return [frozenset(spelled[start:end]) for start, end in zip(bounds, bounds[1:])]
