@@ -17,11 +17,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from generator.commands.build import build
+from generator.commands.build import BuildResult, build
 from generator.reporter import Reporter
 
 # The collector's youngest generation runs after 10,000 new objects, not 700, and the older ones after 20
@@ -143,6 +144,36 @@ def seed_site(tmp_path_factory) -> Path:
     build(content, root / "site", reporter)
     assert not reporter.errors, reporter.errors
     return root / "site"
+
+
+@dataclass(frozen=True)
+class BuiltSeries:
+    content: Path  # the series' content folder, synced: its pages written, its cache filled
+    site: Path
+    result: BuildResult
+    reporter: Reporter
+
+
+@pytest.fixture(scope="session")
+def synced_series(tmp_path_factory) -> BuiltSeries:
+    """The five-volume series of tests/series_fixtures.py built once per test session; treat as read-only
+    (a test that edits it takes ``series_content``)."""
+    from series_fixtures import make_series
+
+    root = tmp_path_factory.mktemp("synced-series")
+    content, reporter = make_series(root), Reporter()
+    result = build(content, root / "site", reporter)
+    assert not reporter.errors, reporter.errors
+    return BuiltSeries(content, root / "site", result, reporter)
+
+
+@pytest.fixture
+def series_content(synced_series, tmp_path) -> Path:
+    """A private copy of the synced series' content folder, ``tmp_path / "archive"``, as ``make_series(tmp_path)``
+    leaves it after a first build: a test of what a build does to a series, not of writing its pages."""
+    from series_fixtures import copy_synced
+
+    return copy_synced(synced_series.content, tmp_path)
 
 
 def derive_title(text: str, taken: set[str] | frozenset[str] = frozenset()) -> str:
