@@ -12,7 +12,9 @@ from __future__ import annotations
 import contextlib
 import gc
 import io
+import itertools
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -102,6 +104,35 @@ def away_from_the_repository():
     os.chdir(tempfile.mkdtemp(dir=Path(os.environ[SESSION_HOME]) / "work"))  # one per pytest-xdist worker
     yield
     os.chdir(here)
+
+
+BROWSER_TESTS = Path(__file__).parent / "browser"
+
+
+def pytest_ignore_collect(collection_path, config):
+    """tests/browser/ is not even imported when ``-m`` deselects every test in it (its conftest marks each one
+    ``browser``): the fast lane, ``-m "not browser and not slow"``, then spends no worker's time importing and
+    rewriting 35 modules and Playwright that it would deselect."""
+    if collection_path == BROWSER_TESTS and config.option.markexpr:
+        return not _may_select_browser(config.option.markexpr)
+    return None
+
+
+def _may_select_browser(markexpr: str) -> bool:
+    """Whether the mark expression selects some test marked ``browser``, whichever other marks it has (yes when
+    pytest's own parser of ``-m``, not a public API, cannot say)."""
+    try:
+        from _pytest.mark.expression import Expression
+
+        expression = Expression.compile(markexpr)
+    except Exception:
+        return True
+    others = sorted(set(re.findall(r"[A-Za-z_][\w.-]*", markexpr)) - {"browser", "and", "or", "not"})
+    for chosen in itertools.product((False, True), repeat=len(others)):
+        marked = {"browser", *(name for name, on in zip(others, chosen) if on)}
+        if expression.evaluate(lambda name, marked=marked, **kwargs: name in marked):
+            return True
+    return False
 
 
 def pytest_addoption(parser):
