@@ -12,16 +12,19 @@ from __future__ import annotations
 import contextlib
 import gc
 import io
+import itertools
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from generator.commands.build import build
+from generator.commands.build import BuildResult, build
 from generator.reporter import Reporter
 
 # The collector's youngest generation runs after 10,000 new objects, not 700, and the older ones after 20
@@ -103,6 +106,35 @@ def away_from_the_repository():
     os.chdir(here)
 
 
+BROWSER_TESTS = Path(__file__).parent / "browser"
+
+
+def pytest_ignore_collect(collection_path, config):
+    """tests/browser/ is not even imported when ``-m`` deselects every test in it (its conftest marks each one
+    ``browser``): the fast lane, ``-m "not browser and not slow"``, then spends no worker's time importing and
+    rewriting 35 modules and Playwright that it would deselect."""
+    if collection_path == BROWSER_TESTS and config.option.markexpr:
+        return not _may_select_browser(config.option.markexpr)
+    return None
+
+
+def _may_select_browser(markexpr: str) -> bool:
+    """Whether the mark expression selects some test marked ``browser``, whichever other marks it has (yes when
+    pytest's own parser of ``-m``, not a public API, cannot say)."""
+    try:
+        from _pytest.mark.expression import Expression
+
+        expression = Expression.compile(markexpr)
+    except Exception:
+        return True
+    others = sorted(set(re.findall(r"[A-Za-z_][\w.-]*", markexpr)) - {"browser", "and", "or", "not"})
+    for chosen in itertools.product((False, True), repeat=len(others)):
+        marked = {"browser", *(name for name, on in zip(others, chosen) if on)}
+        if expression.evaluate(lambda name, marked=marked, **kwargs: name in marked):
+            return True
+    return False
+
+
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true",
                      help="rewrite tests/golden/ from the current output instead of comparing")
@@ -143,6 +175,36 @@ def seed_site(tmp_path_factory) -> Path:
     build(content, root / "site", reporter)
     assert not reporter.errors, reporter.errors
     return root / "site"
+
+
+@dataclass(frozen=True)
+class BuiltSeries:
+    content: Path  # the series' content folder, synced: its pages written, its cache filled
+    site: Path
+    result: BuildResult
+    reporter: Reporter
+
+
+@pytest.fixture(scope="session")
+def synced_series(tmp_path_factory) -> BuiltSeries:
+    """The five-volume series of tests/series_fixtures.py built once per test session; treat as read-only
+    (a test that edits it takes ``series_content``)."""
+    from series_fixtures import make_series
+
+    root = tmp_path_factory.mktemp("synced-series")
+    content, reporter = make_series(root), Reporter()
+    result = build(content, root / "site", reporter)
+    assert not reporter.errors, reporter.errors
+    return BuiltSeries(content, root / "site", result, reporter)
+
+
+@pytest.fixture
+def series_content(synced_series, tmp_path) -> Path:
+    """A private copy of the synced series' content folder, ``tmp_path / "archive"``, as ``make_series(tmp_path)``
+    leaves it after a first build: a test of what a build does to a series, not of writing its pages."""
+    from series_fixtures import copy_synced
+
+    return copy_synced(synced_series.content, tmp_path)
 
 
 def derive_title(text: str, taken: set[str] | frozenset[str] = frozenset()) -> str:

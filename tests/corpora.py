@@ -20,6 +20,9 @@ REAL_FILES = ("neurips-2010-2018.jsonl", "iclr-2020.jsonl")
 FIXTURE = Path(__file__).parent / "fixtures" / "corpus" / "abstracts.jsonl"
 # What a parametrized corpus test runs on: the fixture always, each real file when it is there.
 NAMES = ("fixture", *REAL_FILES)
+# The same, for a test whose fixture case runs in the fast lane: the real files (5,083 abstracts) are slow, as
+# pyproject's marker says of every test that reads them.
+FAST_FIXTURE = ("fixture", *(pytest.param(name, marks=pytest.mark.slow) for name in REAL_FILES))
 NEEDS_REAL = "needs ../shared/corpora (the real NeurIPS/ICLR abstracts)"
 
 

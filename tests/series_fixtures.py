@@ -64,6 +64,12 @@ def make_series(root: Path, only: tuple[str, ...] | None = None) -> Path:
     return content
 
 
+def copy_synced(synced: Path, root: Path) -> Path:
+    """A private copy of a series content folder that a build has synced (``synced_series`` in conftest.py): what
+    ``make_series(root)`` is after its first build (its pages written, its cache filled), for a copy's cost."""
+    return shutil.copytree(synced, root / synced.name, symlinks=True)
+
+
 def _newest_volume(folder: Path) -> None:
     folder.mkdir()
     (folder / "workshop.jsonl").write_text("".join(json.dumps(record) + "\n" for record in NEWEST), encoding="utf-8")

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from conftest import SESSION_HOME, cli, process
+from conftest import SESSION_HOME, cli
 
 VENUES = Path(__file__).parent / "fixtures" / "venues"
 COLT = VENUES / "colt-2024-theory.bib"
@@ -39,8 +39,8 @@ doi:
 """
 
 
-# The command line in this process (conftest.cli): the cases vary the input, not how a process ends; the COLT
-# volume's build runs as an organiser runs it (``process``).
+# The command line in this process (conftest.cli): the cases vary the input, not how a process ends (a build
+# in a process of its own is tests/test_cli.py's).
 run = cli
 
 
@@ -107,7 +107,7 @@ def meta(page: Path, name: str) -> list[str]:
 
 def test_a_pmlr_volume_deposit_holds_every_paper_with_its_authors_in_order(tmp_path):
     content, site = volume(tmp_path, COLT, CONFIG.format(volume=247, date="2024-06-30", short="colt"))
-    result = process("build", "--content", str(content), "--out", str(site))  # as an organiser runs it
+    result = cli("build", "--content", str(content), "--out", str(site))  # as an organiser runs it
     assert result.returncode == 0, result.stderr
     deposit = site / "crossref.xml"
     assert_valid(deposit)

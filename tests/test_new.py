@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 import yaml
 
-from conftest import REPO, cli, process
+from conftest import REPO, cli
 from generator.commands import scaffold
 from generator.commands.cli import main
 from generator.commands.scaffold import PLACEHOLDER, InstallSource, NewProject
@@ -80,7 +80,7 @@ def test_builds_without_errors_or_warnings(project, tmp_path, capsys):
 
 def test_builds_from_the_command_line_as_the_readme_says(project, tmp_path):
     copy = copy_folder(project, tmp_path / "workshop")
-    result = process("build", cwd=copy)  # from the folder, with the defaults: content/ → site/
+    result = cli("build", cwd=copy)  # from the folder, with the defaults: content/ → site/ (a process: test_cli)
     assert result.returncode == 0, result.stderr
     assert "built 3 papers" in result.stderr and "(0 errors, 0 warnings)" in result.stderr
     assert (copy / "site" / "index.html").is_file()
@@ -210,7 +210,7 @@ def test_deterministic(tmp_path):
 
 
 def test_from_the_command_line(tmp_path):
-    result = process("new", "workshop", "--title", TITLE, "--install", SOURCE, cwd=tmp_path)
+    result = cli("new", "workshop", "--title", TITLE, "--install", SOURCE, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "created 'Workshop on Tidy Proceedings 2026' in workshop/" in result.stderr
     assert set(files_of(tmp_path / "workshop")) == EXPECTED

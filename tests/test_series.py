@@ -74,8 +74,8 @@ def test_a_killed_series_build_leaves_a_site_the_next_build_replaces(tmp_path):
     whole(site, ["2019", "2020", "2021", "2022", "2023"])
 
 
-def test_a_failing_first_build_leaves_nothing_a_later_build_refuses(tmp_path, capsys):
-    content = make_series(tmp_path)
+def test_a_failing_first_build_leaves_nothing_a_later_build_refuses(tmp_path, capsys, series_content):
+    content = series_content
     (content / "theme" / "templates").mkdir(parents=True)
     (content / "theme" / "templates" / "archive.html").write_text("{% extends 'nothing.html' %}", encoding="utf-8")
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 2
@@ -87,8 +87,9 @@ def test_a_failing_first_build_leaves_nothing_a_later_build_refuses(tmp_path, ca
 
 
 @pytest.mark.parametrize("name", ["search.html", "papers.json", "index.html", "feed.xml", "Assets"])
-def test_a_volume_named_like_a_file_of_the_series_is_refused_and_the_rest_builds(tmp_path, capsys, name):
-    content = make_series(tmp_path)
+def test_a_volume_named_like_a_file_of_the_series_is_refused_and_the_rest_builds(tmp_path, capsys, name,
+                                                                                  series_content):
+    content = series_content
     (content / "2019").rename(content / name)
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 1
     assert f"a volume may not be named {name!r}" in capsys.readouterr().err
@@ -146,8 +147,8 @@ def test_a_volume_folder_name_is_percent_encoded_wherever_it_is_an_address(tmp_p
         assert f'content="https://example.org/s/{href}/papers/quasar-kernels.html"' in page
 
 
-def test_a_volumes_config_warning_names_its_file_once(tmp_path, capsys, monkeypatch):
-    content = make_series(tmp_path)
+def test_a_volumes_config_warning_names_its_file_once(tmp_path, capsys, monkeypatch, series_content):
+    content = series_content
     config = content / "2020" / "proceedings.yaml"
     config.write_text((config.read_text(encoding="utf-8") if config.exists() else "") + "colour: blue\n",
                       encoding="utf-8")
@@ -190,8 +191,8 @@ def test_a_one_volume_build_is_the_series_path_with_one_volume_at_the_root(tmp_p
 
 
 @pytest.fixture
-def served_series(tmp_path):
-    content = make_series(tmp_path)
+def served_series(tmp_path, series_content):
+    content = series_content  # synced: the server's first build reads its pages
     server = Served(content, tmp_path / "site")
     yield server, content
     server.stop()

@@ -19,14 +19,10 @@ from generator.reporter import Reporter
 from series_fixtures import JANE_A, JANE_B, REPO, make_series
 
 
-@pytest.fixture(scope="module")
-def series(tmp_path_factory):
-    root = tmp_path_factory.mktemp("series")
-    content = make_series(root)
-    reporter = Reporter()
-    result = build(content, root / "site", reporter)
-    assert not reporter.errors, reporter.errors
-    return root / "site", result, reporter
+@pytest.fixture
+def series(synced_series):
+    """The series of series_fixtures.py as its first build left it (conftest.py): its site, result and reporter."""
+    return synced_series.site, synced_series.result, synced_series.reporter
 
 
 def read(site: Path, name: str) -> str:
@@ -251,8 +247,8 @@ def test_the_series_search_is_given_every_message_it_shows(series):
     assert messages["searched"] == {"one": "Searched {count} volume.", "other": "Searched {count} volumes."}
 
 
-def test_the_series_theme_static_overrides_the_series_assets(tmp_path):
-    content = make_series(tmp_path)
+def test_the_series_theme_static_overrides_the_series_assets(tmp_path, series_content):
+    content = series_content
     static = content / "theme" / "static"
     static.mkdir(parents=True)
     (static / "style.css").write_text("body { color: rebeccapurple; }\n", encoding="utf-8")
@@ -264,9 +260,9 @@ def test_the_series_theme_static_overrides_the_series_assets(tmp_path):
     assert (assets / "search.js").read_bytes() == (REPO / "themes" / "default" / "static" / "search.js").read_bytes()
 
 
-def test_a_rebuild_with_nothing_changed_gives_the_same_bytes(series, tmp_path):
+def test_a_rebuild_with_nothing_changed_gives_the_same_bytes(series, tmp_path, series_content):
     site, _, _ = series
-    content = make_series(tmp_path)
+    content = series_content  # the pages the first build wrote, read back
     build(content, tmp_path / "site", Reporter())
     again = tmp_path / "site"
     names = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
@@ -288,8 +284,8 @@ def test_a_one_volume_folder_builds_byte_identically_inside_and_outside_the_cli(
     assert not (cli / "people").exists()
 
 
-def test_the_cli_builds_an_series(tmp_path, capsys):
-    content = make_series(tmp_path)
+def test_the_cli_builds_an_series(tmp_path, capsys, series_content):
+    content = series_content
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 0
     err = capsys.readouterr().err
     assert "built a series of 5 volumes" in err

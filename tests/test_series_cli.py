@@ -6,15 +6,15 @@ from __future__ import annotations
 import json
 import time
 
-from series_fixtures import FIXTURES, make_series
+from series_fixtures import FIXTURES, copy_synced, make_series
 
 from generator.series.layout import is_series
 from generator.series.live import LiveSeries
 from generator.commands.cli import main
 
 
-def test_import_into_series_volume_creates_the_volume(tmp_path, capsys):
-    content = make_series(tmp_path)
+def test_import_into_series_volume_creates_the_volume(tmp_path, capsys, series_content):
+    content = series_content
     source = FIXTURES / "venues" / "miniconf-2020-papers.csv"
     assert main(["import", str(source), "--content", str(content / "2024")]) == 0
     assert (content / "2024" / source.name).is_file()
@@ -55,8 +55,8 @@ def test_new_series_scaffolds_a_series_that_builds(tmp_path, capsys):
         encoding="utf-8")
 
 
-def test_serve_rebuilds_only_the_volume_touched_and_the_series_pages(tmp_path):
-    content = make_series(tmp_path)
+def test_serve_rebuilds_only_the_volume_touched_and_the_series_pages(tmp_path, series_content):
+    content = series_content
     live = LiveSeries(content, tmp_path / "site")
     first = live.build_all()
     assert not first.failed and sorted(live.members) == ["2019", "2020", "2021", "2022", "2023"]
@@ -83,9 +83,9 @@ def test_serve_rebuilds_only_the_volume_touched_and_the_series_pages(tmp_path):
     live.close()
 
 
-def test_served_series_is_the_built_series(tmp_path):
+def test_served_series_is_the_built_series(tmp_path, series_content):
     """serve and build run one pipeline per volume and one set of series pages: the same bytes."""
-    content = make_series(tmp_path)
+    content = series_content
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "built")]) == 0
     live = LiveSeries(content, tmp_path / "served")
     live.build_all()
@@ -97,10 +97,10 @@ def test_served_series_is_the_built_series(tmp_path):
     live.close()
 
 
-def test_a_removed_volume_leaves_the_site(tmp_path):
+def test_a_removed_volume_leaves_the_site(tmp_path, series_content):
     import shutil
 
-    content = make_series(tmp_path)
+    content = series_content
     live = LiveSeries(content, tmp_path / "site")
     live.build_all()
     shutil.rmtree(content / "2020")
@@ -110,8 +110,8 @@ def test_a_removed_volume_leaves_the_site(tmp_path):
     live.close()
 
 
-def test_a_broken_volume_never_sinks_the_others(tmp_path, capsys):
-    content = make_series(tmp_path)
+def test_a_broken_volume_never_sinks_the_others(tmp_path, capsys, series_content):
+    content = series_content
     (content / "2020" / "proceedings.yaml").write_text("papers_per_page: many\n", encoding="utf-8")
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 1
     err = capsys.readouterr().err
@@ -124,18 +124,18 @@ def test_a_broken_volume_never_sinks_the_others(tmp_path, capsys):
     assert 'data-volume="2020"' in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
 
 
-def test_a_volume_named_like_an_series_folder_is_refused(tmp_path, capsys):
-    content = make_series(tmp_path)
+def test_a_volume_named_like_an_series_folder_is_refused(tmp_path, capsys, series_content):
+    content = series_content
     (content / "2019").rename(content / "people")
     assert main(["build", "--content", str(content), "--out", str(tmp_path / "site")]) == 1
     assert "a volume may not be named 'people'" in capsys.readouterr().err
     assert (tmp_path / "site" / "people" / "ada-lovelace.html").is_file()
 
 
-def test_a_site_built_inside_the_series_folder_is_never_read_as_a_volume(tmp_path, capsys):
+def test_a_site_built_inside_the_series_folder_is_never_read_as_a_volume(tmp_path, capsys, synced_series):
     """`--content series --out series/site` (or a series at a repository's root with `--out site`): the second
     build read the first's site as a volume named "site", with papers "Allow" and "Sitemap" from robots.txt."""
-    root = make_series(tmp_path / "series")
+    root = copy_synced(synced_series.content, tmp_path / "series")
     site = root / "site"
     assert main(["build", "--content", str(root), "--out", str(site)]) == 0
     first = sorted(path.name for path in site.iterdir())

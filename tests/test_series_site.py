@@ -7,6 +7,8 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
+
 from series_fixtures import FIXTURES
 from generator.commands.build import build
 from generator.reporter import Reporter
@@ -37,6 +39,21 @@ def pmlr_series(root: Path) -> Path:
     return content
 
 
+@pytest.fixture(scope="module")
+def pmlr_synced(tmp_path_factory) -> Path:
+    """The three PMLR volumes built once for the module (their pages written); treat as read-only."""
+    root = tmp_path_factory.mktemp("pmlr")
+    content = pmlr_series(root)
+    build(content, root / "site", Reporter())
+    return content
+
+
+@pytest.fixture
+def pmlr(pmlr_synced, tmp_path) -> Path:
+    """A private copy of the synced PMLR series, ``tmp_path / "series"``."""
+    return shutil.copytree(pmlr_synced, tmp_path / "series", symlinks=True)
+
+
 def shown_editors(site: Path) -> dict[str, str]:
     home = (site / "index.html").read_text(encoding="utf-8")
     return dict(re.findall(r'<section data-volume="([^"]+)"><p class="editors">([^<]*)</p>', home))
@@ -49,8 +66,8 @@ def test_every_volume_shows_its_editors_on_every_build(tmp_path):
         assert shown_editors(tmp_path / "site") == EDITORS, f"build {attempt + 1}"
 
 
-def test_serve_shows_what_build_shows_of_every_volume(tmp_path):
-    content = pmlr_series(tmp_path)
+def test_serve_shows_what_build_shows_of_every_volume(tmp_path, pmlr):
+    content = pmlr
     build(content, tmp_path / "site", Reporter())
     live = LiveSeries(content, tmp_path / "served")
     try:
@@ -62,8 +79,8 @@ def test_serve_shows_what_build_shows_of_every_volume(tmp_path):
         live.close()
 
 
-def test_the_series_pages_see_the_series_as_site_and_by_their_names_before(tmp_path):
-    content = pmlr_series(tmp_path)
+def test_the_series_pages_see_the_series_as_site_and_by_their_names_before(tmp_path, pmlr):
+    content = pmlr
     (content / "theme" / "templates" / "archive-search.html").write_text(
         '{% extends "archive-base.html" %}{% block content %}<p id="site">{{ site.title }}|{{ site.paper_count }}|'
         '{{ site.language }}</p><p id="series">{{ series.title }}|{{ series.paper_count }}</p>'
@@ -76,11 +93,11 @@ def test_the_series_pages_see_the_series_as_site_and_by_their_names_before(tmp_p
     assert '<p id="volumes">2099:999;2025:247;2024:247;</p>' in page
 
 
-def test_a_theme_of_either_name_frames_the_series_pages(tmp_path):
+def test_a_theme_of_either_name_frames_the_series_pages(tmp_path, pmlr):
     """A series' templates are ``series*.html``; a theme's ``archive*.html`` (their names before) is found where
     the new name is asked for, folder by folder: its own frame wraps the default home page, and the default
     frame can still be extended by either name."""
-    content = pmlr_series(tmp_path)
+    content = pmlr
     templates = content / "theme" / "templates"
     (templates / "archive.html").unlink()
     (templates / "archive-base.html").write_text(
@@ -96,18 +113,17 @@ def test_a_theme_of_either_name_frames_the_series_pages(tmp_path):
     assert "<title>Old frame · PMLR</title>" in search and '<p id="new">3</p>' in search
 
 
-def test_a_save_while_the_series_builds_is_published_by_the_next_build(tmp_path, monkeypatch):
+def test_a_save_while_the_series_builds_is_published_by_the_next_build(tmp_path, monkeypatch, synced_series):
     """A volume's "unchanged" digest was taken after its build: a page saved while the volume rendered was
     carried over stale by every later build ("0 volumes built, 2 unchanged"). Every digest of inputs is now
     taken from what the build read, before the work it guards. The save lands inside the 2020 volume's own
     build, after its pages are read and before its files are rendered."""
-    from series_fixtures import make_series
+    from series_fixtures import copy_synced
     from generator.pipeline import stages
 
-    root = make_series(tmp_path / "series")
+    root = copy_synced(synced_series.content, tmp_path / "series")  # its pages written by a first build
     site = tmp_path / "site"
-    for _ in range(2):  # the first build writes the pages, the second reads them as a person's
-        build(root, site, Reporter())
+    build(root, site, Reporter())  # reads them as a person's
     edited, saved_midway = sorted((root / "2020" / "papers").glob("*.md"))[:2]
     retitle(edited, "Edited Before the Build")  # so that the 2020 volume renders
     real, saved = stages.render_outputs, []

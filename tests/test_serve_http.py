@@ -4,17 +4,15 @@ rebuild in the browser's banner, a busy port or a missing content folder as a on
 from __future__ import annotations
 
 import http.client
-import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import Future
 
 import pytest
 
-from conftest import REPO, copy_content
+from conftest import cli, copy_content
 from generator.errors import Diagnostic
 from generator.reporter import Reporter
 from generator.commands.serve import OffLoop, SiteApp, _guard
@@ -84,26 +82,34 @@ def test_a_crashed_rebuild_shows_in_the_browser_banner():
     assert reporter.errors[0].message == "rebuild crashed: KeyError: 'taxonomy'"
 
 
-def run_serve(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", "serve", *args], capture_output=True, text=True,
-                          timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+def run_serve(monkeypatch, *args: str) -> subprocess.CompletedProcess:
+    """``serve ARGS`` through the command line's main() in this process, for a serve that must stop before it
+    builds: a build, or a server left running, fails the test instead of hanging it (a serve process of its own
+    is tests/test_serve.py's)."""
+    from generator.commands import serve
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("serve went on to build")
+
+    monkeypatch.setattr(serve, "LiveSeries", no_build)
+    return cli("serve", *args)
 
 
-def test_a_busy_port_is_a_one_line_message(tmp_path):
+def test_a_busy_port_is_a_one_line_message(tmp_path, monkeypatch):
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        result = run_serve("--content", str(copy_content(tmp_path / "content")), "--out", str(tmp_path / "site"),
-                           "--port", str(port))
+        result = run_serve(monkeypatch, "--content", str(copy_content(tmp_path / "content")), "--out",
+                           str(tmp_path / "site"), "--port", str(port))
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.strip().splitlines() == [
         f"error: port {port} is already in use on 127.0.0.1: stop the server using it, "
         f"or choose another port with --port {port + 1}"]
 
 
-def test_serve_without_its_content_folder_says_so(tmp_path):
-    result = run_serve("--content", str(tmp_path / "missing"), "--out", str(tmp_path / "site"),
+def test_serve_without_its_content_folder_says_so(tmp_path, monkeypatch):
+    result = run_serve(monkeypatch, "--content", str(tmp_path / "missing"), "--out", str(tmp_path / "site"),
                        "--port", str(free_port()))
     assert result.returncode == 2 and result.stderr.strip() == f"error: {tmp_path / 'missing'}: no such content folder"
 

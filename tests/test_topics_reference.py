@@ -64,7 +64,7 @@ def test_own_topics_are_chosen_as_before_on_the_fixture_volumes(path):
     assert found.names and same(found, reference)
 
 
-@pytest.mark.parametrize("name", corpora.NAMES)
+@pytest.mark.parametrize("name", corpora.FAST_FIXTURE)
 def test_own_topics_are_chosen_as_before_on_the_corpora(name):
     found, reference = both(corpus_entries(name, 1500))
     assert found.names and same(found, reference)
@@ -150,7 +150,7 @@ KEYWORD_WORDS = ("graph neural networks reinforcement learning classifier-free g
                  "matching , - ( ) SE(3)-equivariant Theory theories the of a").split()
 
 
-@pytest.mark.parametrize("name", corpora.NAMES)
+@pytest.mark.parametrize("name", corpora.FAST_FIXTURE)
 def test_keywords_are_found_as_before_in_the_corpora(name):
     taxonomy = default_taxonomy()
     for entry in corpus_entries(name, 2000):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import cli, process, write_list
+from conftest import cli, write_list
 from generator.commands.build import build
 from generator.content.pages import read_page
 from generator.reporter import Reporter
@@ -53,8 +53,8 @@ def text_of(html: str) -> str:
 
 @pytest.fixture(scope="module")
 def miniconf(tmp_path_factory):
-    """Imported and built as an organiser does it, each command a process of its own."""
-    return imported_site(tmp_path_factory.mktemp("miniconf"), MINICONF, runner=process)
+    """Imported and built as an organiser does it, from the command line."""
+    return imported_site(tmp_path_factory.mktemp("miniconf"), MINICONF)
 
 
 @pytest.fixture(scope="module")

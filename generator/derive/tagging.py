@@ -195,7 +195,12 @@ def load_taxonomy(content_dir: Path) -> Taxonomy:
     if not path.is_file():
         return parse_taxonomy(read_utf8(DEFAULT_TAXONOMY_PATH, DEFAULT_TAXONOMY_PATH, ContentError, "taxonomy"),
                               DEFAULT_TAXONOMY_PATH)
-    return replace(parse_taxonomy(read_utf8(path, path, ContentError, "taxonomy"), path), name=TAXONOMY_FILE)
+    return _as_the_contents(parse_taxonomy(read_utf8(path, path, ContentError, "taxonomy"), path))
+
+
+@functools.lru_cache(maxsize=8)  # replace() builds the keyword index again: once per taxonomy, not per build
+def _as_the_contents(taxonomy: Taxonomy) -> Taxonomy:
+    return replace(taxonomy, name=TAXONOMY_FILE)
 
 
 @functools.cache
@@ -203,8 +208,21 @@ def default_taxonomy() -> Taxonomy:
     return parse_taxonomy(DEFAULT_TAXONOMY_PATH.read_text(encoding="utf-8"), DEFAULT_TAXONOMY_PATH)
 
 
-@functools.lru_cache(maxsize=8)  # a series' volumes share one taxonomy: parsed once, not once a volume
 def parse_taxonomy(text: str, path: Path | str) -> Taxonomy:
+    """The taxonomy ``text`` holds, parsed once per text: a series' volumes (or a test's copies of one folder)
+    share it. ``path`` only names the file in an error, and an error is never kept."""
+    found = _PARSED.get(text)
+    if found is None:
+        found = _PARSED[text] = _parse_taxonomy(text, path)
+        while len(_PARSED) > 8:
+            del _PARSED[next(iter(_PARSED))]
+    return found
+
+
+_PARSED: dict[str, Taxonomy] = {}
+
+
+def _parse_taxonomy(text: str, path: Path | str) -> Taxonomy:
     data, lines = load_mapping(text, path, ContentError)
     for key in data:
         if key not in _KNOWN_KEYS:
