@@ -65,7 +65,9 @@ class Publication:
     def __init__(self, papers: Sequence[RenderedPaper], volume: Volume, macros: dict[str, MacroDef] | None = None,
                  warn: Callable[..., None] | None = None, related_count: int = RELATED_COUNT,
                  related: dict[str, tuple[str, ...]] | None = None,
-                 schedules: dict[str, list[list[str]]] | None = None):
+                 schedules: dict[str, list[list[str]]] | None = None, kept: int | None = None):
+        # ``kept``: how many papers' citations are kept once made (None: every one). A template worker renders
+        # each paper's page once and makes no volume file: it keeps the last few, not half the volume's.
         self.papers = list(papers)
         # Paper id → its timed sessions, for the reading list's "My programme" (render/programme.py: personal).
         self.schedules = schedules or {}
@@ -76,11 +78,11 @@ class Publication:
         # Each paper is read once into the Reference every format writes; when first asked for: an incremental
         # rebuild needs only a few.
         self.references: dict[str, Reference] = _Lazy(
-            lambda paper_id: reference_of(by_id[paper_id], volume, keys[paper_id]))
+            lambda paper_id: reference_of(by_id[paper_id], volume, keys[paper_id]), kept)
         self.formats: tuple[CitationFormat, ...] = citation_formats(writer.text)
         # A kept format's pieces (BibTeX's) are kept once written: the page shows the entry, the volume's file
         # and the paper's record carry it, and its title's math is parsed (and warned about) once.
-        self._kept = {f.name: _Lazy(functools.partial(lambda f, i: f.pieces(self.references[i]), f))
+        self._kept = {f.name: _Lazy(functools.partial(lambda f, i: f.pieces(self.references[i]), f), kept)
                       for f in self.formats if f.kept}
         self.bibtex = _Made(lambda paper_id: self.text(self.formats[0], paper_id))  # paper id → its entry
         self._related = related
@@ -179,12 +181,14 @@ class _Made:
 
 
 class _Lazy(dict):
-    """A dict that makes a missing value with ``make(key)`` and keeps it."""
+    """A dict that makes a missing value with ``make(key)`` and keeps it: every one, or the last ``kept`` made."""
 
-    def __init__(self, make: Callable[[str], Any]):
+    def __init__(self, make: Callable[[str], Any], kept: int | None = None):
         super().__init__()
-        self._make = make
+        self._make, self._kept = make, kept
 
     def __missing__(self, key: str) -> Any:
+        if self._kept is not None and len(self) >= self._kept:
+            del self[next(iter(self))]  # the first made: a worker renders its pages one after another
         value = self[key] = self._make(key)
         return value
