@@ -27,6 +27,8 @@ _RECENT = 32  # papers whose texts are kept unpacked (a page's neighbours, a lis
 
 def packed(paper: RenderedPaper) -> RenderedPaper:
     """``paper`` with its abstract's three texts packed into one blob (the same blob for its ``paper``)."""
+    if isinstance(paper, _PackedRendered):
+        return paper
     texts = [paper.paper.abstract.encode("utf-8"), paper.abstract_html.encode("utf-8"),
              paper.abstract_plain.encode("utf-8")]
     blob = (zlib.compress(b"".join(texts), 6), tuple(len(text) for text in texts))

@@ -161,7 +161,7 @@ class _Outgoing(pickle.Pickler):
     def persistent_id(self, obj: Any) -> Any:
         if obj is self._renderer:
             return "r"
-        if type(obj) is RenderedPaper:
+        if isinstance(obj, RenderedPaper):  # packed or not (pipeline/packed.py)
             return self._number.get(id(obj))
         return None
 

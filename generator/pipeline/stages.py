@@ -32,7 +32,7 @@ from generator.model.link_patterns import with_patterns
 from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_papers
 from generator.content.project import load_project, make_deriver, placeholder_deriver
-from generator.derive.related import forget_vectors, related_ids
+from generator.derive.related import forget_texts, forget_vectors, related_ids
 from generator.derive.paper_map import paper_places
 from generator.pipeline.listing import moved_lists, site_outputs
 from generator.pipeline.rendering import (changed_papers, has_map, parse_page, read_again,
@@ -45,6 +45,7 @@ from generator.render.html import SiteRenderer
 from generator.runtime.executor import Executor
 from generator.pipeline.state import DEFAULT_OPTIONS, Options, Pass, Run
 from generator.pipeline.shares import ShareContext, Shares
+from generator.pipeline.packed import packed
 from generator.render.redirects import settle_old_slugs
 from generator.model.corrections import OLD_SLUGS
 from generator.render.theme import Theme
@@ -281,6 +282,8 @@ def render_stage(p: Pipeline) -> None:
     """Every file the templates make whose inputs moved, into the sink (forked workers write their share); a
     file the last site holds as made from the same inputs is kept; those the schedule defers follow later."""
     state, sink = p.state, p.sink
+    if not p.options.keep:
+        pack_papers(p)
     papers = site_papers(p)
     outputs, everything, fingerprint, renderer = site_outputs(p, papers, whole_site(p))
     state.listed = len(outputs)
@@ -296,6 +299,18 @@ def render_stage(p: Pipeline) -> None:
         state.shape = dict.fromkeys(state.shape)
     p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.executor,
             worker_shares(p, renderer, papers))
+
+
+def pack_papers(p: Pipeline) -> None:
+    """A build of a volume large enough that memory counts before time (the size policy's fresh processes):
+    from here each paper's abstract is read only by the files that show it, and is held packed until then
+    (pipeline/packed.py); the texts related papers were worked out from are let go."""
+    state = p.state
+    forget_texts()
+    if not p.executor.fresh(len(state.rendered)):
+        return
+    state.rendered = [packed(paper) for paper in state.rendered]
+    state.papers = [paper.paper for paper in state.rendered]
 
 
 def publish_stage(p: Pipeline) -> None:
