@@ -74,7 +74,7 @@ class _PackedPaper(Paper):
         self.__dict__.pop("abstract")
         self.__dict__[_BLOB] = (zlib.compress(made.abstract.encode("utf-8")), (len(made.abstract.encode("utf-8")),))
 
-    @property  # type: ignore[override]
+    @property
     def abstract(self) -> str:
         return _text(self, 0)
 
@@ -90,11 +90,11 @@ class _PackedRendered(RenderedPaper):
     def __init__(self, *args: Any, **kwargs: Any) -> None:  # dataclasses.replace: a packed copy
         self.__dict__.update(vars(packed(RenderedPaper(*args, **kwargs))))
 
-    @property  # type: ignore[override]
+    @property
     def abstract_html(self) -> str:
         return _text(self, 1)
 
-    @property  # type: ignore[override]
+    @property
     def abstract_plain(self) -> str:
         return _text(self, 2)
 

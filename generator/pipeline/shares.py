@@ -95,6 +95,8 @@ class Shares:
         try:
             names = render(own)
             own.clear()
+            if self.renderer.publication is not None:  # its whole-volume files made: pages read their own
+                self.renderer.publication.keep_few(KEPT_CITATIONS)
             for index, batch in batches:
                 done.append((index, render(batch)))
                 if progress is not None:

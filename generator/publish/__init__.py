@@ -77,7 +77,7 @@ class Publication:
         keys = unique_keys(self.papers, volume)
         # Each paper is read once into the Reference every format writes; when first asked for: an incremental
         # rebuild needs only a few.
-        self.references: dict[str, Reference] = _Lazy(
+        self.references: _Lazy = _Lazy(
             lambda paper_id: reference_of(by_id[paper_id], volume, keys[paper_id]), kept)
         self.formats: tuple[CitationFormat, ...] = citation_formats(writer.text)
         # A kept format's pieces (BibTeX's) are kept once written: the page shows the entry, the volume's file
@@ -98,6 +98,13 @@ class Publication:
         if refused:  # before a file is written: the last site stays as it was
             raise ConfigError("\n".join(f"{path}: {problem}" for path, problem in refused),
                               code=codes.DOI_DEPOSIT_INVALID)
+
+    def keep_few(self, kept: int) -> None:
+        """From now, keep the references of the last ``kept`` papers only: the files made from the whole volume
+        (its citation files, the browser's records) are made, and each paper's page reads its own. A large
+        volume's references are a hundred MB; its BibTeX entries stay kept (each warned about once)."""
+        self.references.clear()
+        self.references.kept = kept
 
     def template_globals(self) -> dict[str, str]:
         return {"feed_url": FEED_PATH if self.volume.date else ""}
@@ -185,10 +192,10 @@ class _Lazy(dict):
 
     def __init__(self, make: Callable[[str], Any], kept: int | None = None):
         super().__init__()
-        self._make, self._kept = make, kept
+        self._make, self.kept = make, kept
 
     def __missing__(self, key: str) -> Any:
-        if self._kept is not None and len(self) >= self._kept:
+        if self.kept is not None and len(self) >= self.kept:
             del self[next(iter(self))]  # the first made: a worker renders its pages one after another
         value = self[key] = self._make(key)
         return value
