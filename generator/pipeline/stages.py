@@ -35,6 +35,7 @@ from generator.content.project import load_project, make_deriver, placeholder_de
 from generator.derive.related import forget_texts, forget_vectors, related_ids
 from generator.derive.paper_map import paper_places
 from generator.pipeline.listing import moved_lists, site_outputs
+from generator.render.outputs import Output
 from generator.pipeline.rendering import (changed_papers, has_map, parse_page, read_again,
                                           read_programme, render_outputs, render_papers, sync_pages)
 from generator.reporter import Reporter
@@ -297,8 +298,14 @@ def render_stage(p: Pipeline) -> None:
     outputs.clear()  # those to render are in ``wanted``, which rendering empties as it goes
     if not p.options.keep:  # a build reads only the files' names from here (publish); each output's papers go
         state.shape = dict.fromkeys(state.shape)
+        wanted = [Output(o.path, o.render, _NAMED if o.deps else o.deps, o.share, o.paper) for o in wanted]
     p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.executor,
             worker_shares(p, renderer, papers))
+
+
+# What a build's output names as its papers once their digests are made: that it shows some (the render stage
+# renders those showing none first), not which (a large volume's sets are tens of MB).
+_NAMED = frozenset({""})
 
 
 def pack_papers(p: Pipeline) -> None:
