@@ -233,6 +233,7 @@ def rendered_stage(p: Pipeline) -> None:
     if not p.options.keep:  # a build renders no abstract again: its renderer need not remember any
         state.renders = {}
         state.project.renderer.forget()
+        pack_papers(p)
     state.changed_ids = None if before is None else changed_papers(before, state.rendered)
 
 
@@ -284,7 +285,7 @@ def render_stage(p: Pipeline) -> None:
     file the last site holds as made from the same inputs is kept; those the schedule defers follow later."""
     state, sink = p.state, p.sink
     if not p.options.keep:
-        pack_papers(p)
+        forget_texts()
     papers = site_papers(p)
     outputs, everything, fingerprint, renderer = site_outputs(p, papers, whole_site(p))
     state.listed = len(outputs)
@@ -310,10 +311,9 @@ _NAMED = frozenset({""})
 
 def pack_papers(p: Pipeline) -> None:
     """A build of a volume large enough that memory counts before time (the size policy's fresh processes):
-    from here each paper's abstract is read only by the files that show it, and is held packed until then
-    (pipeline/packed.py); the texts related papers were worked out from are let go."""
+    from here each paper's abstract is read once by the search index and related papers, then only by the
+    files that show it, and is held packed until then (pipeline/packed.py)."""
     state = p.state
-    forget_texts()
     if not p.executor.fresh(len(state.rendered)):
         return
     state.rendered = [packed(paper) for paper in state.rendered]
