@@ -500,9 +500,9 @@ def test_a_publication_that_keeps_few_citations_writes_what_one_that_keeps_all_d
     every, papers, _, _ = published(seed_content)
     few, _, _, _ = published(seed_content)
     worker = Publication(papers, few.volume, kept=2)
-    files = few.files([])
     few.keep_few(2)
-    assert files == every.files([])
+    assert few.files([]) == every.files([])  # each citation file reads every paper's in turn
+    assert len(few.references) <= 2
     for publication in (few, worker):
         for paper in papers * 2:  # each page, and again: made again once let go
             assert publication.paper_context(paper) == every.paper_context(paper)

@@ -92,11 +92,11 @@ class Shares:
                                   now=len(self.papers) + 1,  # the papers, before this process renders
                                   claims=pickled) for _ in range(workers if batches.total else 0)]
         done: list[tuple[int, list[str]]] = []
+        if self.renderer.publication is not None:  # each file reads a paper's citations in turn: few are kept
+            self.renderer.publication.keep_few(KEPT_CITATIONS)
         try:
             names = render(own)
             own.clear()
-            if self.renderer.publication is not None:  # its whole-volume files made: pages read their own
-                self.renderer.publication.keep_few(KEPT_CITATIONS)
             for index, batch in batches:
                 done.append((index, render(batch)))
                 if progress is not None:

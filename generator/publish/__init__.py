@@ -72,7 +72,8 @@ class Publication:
         # Paper id → its timed sessions, for the reading list's "My programme" (render/programme.py: personal).
         self.schedules = schedules or {}
         self.volume = volume
-        writer = BibTeX(self.volume, macros or {}, warn)
+        # A paper's BibTeX is made once, or again when its kept text was let go (``keep_few``): its warning once.
+        writer = BibTeX(self.volume, macros or {}, _said_once(warn) if warn is not None else None)
         by_id = {p.paper.id: p for p in self.papers}
         keys = unique_keys(self.papers, volume)
         # Each paper is read once into the Reference every format writes; when first asked for: an incremental
@@ -100,11 +101,13 @@ class Publication:
                               code=codes.DOI_DEPOSIT_INVALID)
 
     def keep_few(self, kept: int) -> None:
-        """From now, keep the references of the last ``kept`` papers only: the files made from the whole volume
-        (its citation files, the browser's records) are made, and each paper's page reads its own. A large
-        volume's references are a hundred MB; its BibTeX entries stay kept (each warned about once)."""
-        self.references.clear()
-        self.references.kept = kept
+        """From now, keep the citations (references and BibTeX texts) of the last ``kept`` papers made only: a
+        large volume's are a hundred MB, and each of its files reads a paper's in turn (a paper's page, its
+        block of records; each citation file, one after another). Made again when asked again, with the same
+        text, and warned about once."""
+        for made in (self.references, *self._kept.values()):
+            made.clear()
+            made.kept = kept
 
     def template_globals(self) -> dict[str, str]:
         return {"feed_url": FEED_PATH if self.volume.date else ""}
@@ -175,6 +178,23 @@ class Publication:
 
 def _values(ref: Reference) -> dict[str, str]:
     return {name: getattr(ref, name) for name in HOLES}
+
+
+def _said_once(warn: Callable[..., None]) -> Callable[..., None]:
+    """``warn``, passing on each warning (its words, file and details) the first time only."""
+    said: set[tuple] = set()
+
+    def once(*args: Any, **kwargs: Any) -> None:
+        key = (args, tuple(sorted(kwargs.items())))
+        try:
+            if key in said:
+                return
+            said.add(key)
+        except TypeError:  # a detail that is no plain value: passed on, not remembered
+            pass
+        warn(*args, **kwargs)
+
+    return once
 
 
 class _Made:
