@@ -56,10 +56,12 @@ def main() -> None:
     args = parser.parse_args()
 
     work = BENCH / "out" / "timeline"
-    if work.exists():
-        shutil.rmtree(work)
-    ignore = shutil.ignore_patterns("papers", ".proceedings-cache") if args.cold or args.warm else None
-    shutil.copytree(args.content, work / "content", ignore=ignore)
+    if args.content.resolve() != (work / "content").resolve():
+        if work.exists():
+            shutil.rmtree(work)
+        ignore = shutil.ignore_patterns("papers", ".proceedings-cache") if args.cold or args.warm else None
+        shutil.copytree(args.content, work / "content", ignore=ignore)
+    # (CONTENT the copy an earlier run left, bench/out/timeline/content: built again as it is, into its site)
     cmd = [sys.executable, "-m", "generator", "build", "--content", str(work / "content"),
            "--out", str(work / "site"), "-v", *args.extra]
     if args.warm:
