@@ -123,10 +123,10 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], si
     files = unbundle(cached) if cached is not None else None
     del cached  # a large volume's index is a hundred MB: neither the entry nor its files are held once written
     if files is not None:
-        names = list(files)
-        for name in names:
+        written = list(files)
+        for name in written:
             sink.write(name, files.pop(name))
-        return Pending(lambda: [LUNR_JS, *names])
+        return Pending(lambda: [LUNR_JS, *written])
 
     root = sink.target(MANIFEST_JS).parents[len(MANIFEST_JS.split("/")) - 1]
     args = (tag_urls, names, root, cache if cache.enabled else None, key)
