@@ -1,6 +1,6 @@
 """Which processes hold the memory of a build, and when: the process tree's PSS sampled over time.
 
-    python bench/memory_timeline.py CONTENT [--cold | --warm] [--step 1] [-- extra build arguments]
+    python bench/memory_timeline.py CONTENT [--cold | --warm] [--again] [--step 1] [-- extra build arguments]
 
 Copies CONTENT to bench/out/timeline/ (with ``--cold`` or ``--warm`` without its pages and cache, so the
 build creates them; ``--warm`` then builds once unobserved, and observes the next build, with the pages,
@@ -49,19 +49,30 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true", help="remove the pages and the cache first")
     parser.add_argument("--warm", action="store_true",
                         help="as --cold, then observe a second build with nothing changed")
+    parser.add_argument("--again", action="store_true",
+                        help="then observe a second build of the same copy into the same site (warm)")
     parser.add_argument("--step", type=float, default=1.0)
     parser.add_argument("extra", nargs="*", help="more arguments for `proceedings build`")
     args = parser.parse_args()
 
     work = BENCH / "out" / "timeline"
-    if work.exists():
-        shutil.rmtree(work)
-    ignore = shutil.ignore_patterns("papers", ".proceedings-cache") if args.cold or args.warm else None
-    shutil.copytree(args.content, work / "content", ignore=ignore)
+    if args.content.resolve() != (work / "content").resolve():
+        if work.exists():
+            shutil.rmtree(work)
+        ignore = shutil.ignore_patterns("papers", ".proceedings-cache") if args.cold or args.warm else None
+        shutil.copytree(args.content, work / "content", ignore=ignore)
+    # (CONTENT the copy an earlier run left, bench/out/timeline/content: built again as it is, into its site)
     cmd = [sys.executable, "-m", "generator", "build", "--content", str(work / "content"),
            "--out", str(work / "site"), "-v", *args.extra]
     if args.warm:
         subprocess.run(cmd, cwd=BENCH.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    observe(cmd, work, args.step)
+    if args.again:  # the same content and site again, nothing changed: the warm build
+        print("\nagain, warm:")
+        observe(cmd, work, args.step)
+
+
+def observe(cmd: list[str], work: Path, step: float) -> None:
     log = open(work / "build.log", "w+b")
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=BENCH.parent, stdout=log, stderr=subprocess.STDOUT,
@@ -81,7 +92,7 @@ def main() -> None:
             if match := STAGE.match(line.decode("utf-8", "replace")):
                 ends.append((match[1], now, float(match[2]) / 1000))
         print(f"{now:7.1f} s  tree {sum(pss):6,} MB  " + " + ".join(f"{p:,}" for p in pss), flush=True)
-        time.sleep(args.step)
+        time.sleep(step)
     log.seek(0)
     stages = [line for line in log.read().decode("utf-8", "replace").splitlines() if line.startswith("  ")]
     print(f"exit {proc.returncode} after {time.perf_counter() - start:.1f} s; tree peak {peak[0]:,} MB "

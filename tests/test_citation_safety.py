@@ -8,6 +8,7 @@ import pytest
 
 from generator.commands.build import build
 from generator.commands.check import check
+from generator.pipeline import shares
 from generator.reporter import Reporter
 
 from record_fixtures import jsonl_content, records
@@ -41,3 +42,16 @@ def test_tex_that_acts_never_reaches_a_citation(tmp_path, math, warned):
     checked = Reporter()
     check(content, checked)
     assert any(warned in d.message for d in checked.warnings)
+
+
+def test_a_large_build_that_lets_citations_go_warns_of_each_title_once(tmp_path, large_sizes, monkeypatch):
+    """A large volume's build keeps few papers' citations (Publication.keep_few): a paper's BibTeX is made for
+    the .bib, its block of records and its page, each time from its title, and its warning is said once."""
+    monkeypatch.setattr(shares, "KEPT_CITATIONS", 1)  # every other paper's made in between: made again
+    content = jsonl_content(tmp_path, records(title="Graphs $\\alpha \\def\\x{y}$ and more"))
+    reporter = Reporter()
+    build(content, tmp_path / "site", reporter, jobs=2, cache=False)
+    warned = [d for d in reporter.warnings if "which a citation may not carry" in d.message]
+    assert len(warned) == 1 and str(warned[0].path).startswith("papers/")
+    bib = (tmp_path / "site" / "proceedings.bib").read_text(encoding="utf-8")
+    assert "\\def" not in bib and "Graphs" in bib

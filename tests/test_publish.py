@@ -492,3 +492,21 @@ def test_past_50000_addresses_the_sitemap_is_an_index_of_sitemaps_the_series_nam
     assert named == ["https://example.org/sitemap-archive.xml", "https://example.org/big/sitemap-1.xml",
                      "https://example.org/big/sitemap-2.xml", "https://example.org/big/sitemap-3.xml",
                      "https://example.org/small/sitemap.xml"]
+
+
+def test_a_publication_that_keeps_few_citations_writes_what_one_that_keeps_all_does(seed_content):
+    """A template worker keeps its last pages' citations only, and so does a large build once its whole-volume
+    files are made (Publication.keep_few, pipeline/shares.py): every text is the same."""
+    every, papers, _, _ = published(seed_content)
+    few, _, _, _ = published(seed_content)
+    worker = Publication(papers, few.volume, kept=2)
+    few.keep_few(2)
+    assert few.files([]) == every.files([])  # each citation file reads every paper's in turn
+    assert len(few.references) <= 2
+    for publication in (few, worker):
+        for paper in papers * 2:  # each page, and again: made again once let go
+            assert publication.paper_context(paper) == every.paper_context(paper)
+            for citation in every.formats:
+                assert publication.pieces(citation, paper.paper.id) == every.pieces(citation, paper.paper.id)
+            assert len(publication.references) <= 2
+    assert len(every.references) == len(papers) > 2

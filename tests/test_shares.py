@@ -69,6 +69,8 @@ def test_a_site_rendered_by_fresh_workers_is_the_site_made_in_one_process(tmp_pa
     papers = [item for item in sent[0] if isinstance(item, RenderedPaper)]
     assert len(papers) == 36  # every paper whole: those with an abstract (five of six) have it
     assert sum(bool(paper.paper.abstract and paper.abstract_html) for paper in papers) == 30
+    # A large volume's papers are sent packed (pipeline/packed.py): their abstracts' texts are one blob each.
+    assert not any({"abstract_html", "abstract_plain"} & vars(paper).keys() for paper in papers)
 
 
 def test_a_themes_list_item_shows_the_abstract_the_paper_page_shows_on_every_path(tmp_path, fresh_jobs, large_sizes):

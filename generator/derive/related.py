@@ -107,6 +107,12 @@ def forget_vectors() -> None:
     _matrix.cache_clear()
 
 
+def forget_texts() -> None:
+    """Let go the texts the last answer was worked out from (every paper's plain abstract, kept for the dev
+    server's next pass): a build asks no second time."""
+    _neighbours.cache_clear()
+
+
 def text_terms(title: str, abstract: str) -> Counter[str]:
     counts = Counter(filter(_TELLING.__getitem__, terms(abstract)))
     for word in filter(_TELLING.__getitem__, terms(title)):

@@ -33,6 +33,7 @@ from typing import Any, IO
 
 from generator.model.config import Config
 from generator.model.paper import RenderedPaper
+from generator.pipeline.packed import packed
 from generator.runtime.executor import Executor
 from generator.runtime.output import Staging
 from generator.publish import Publication
@@ -45,6 +46,7 @@ from generator.render.theme import Theme
 # long on another at the end), and pickling and sending one costs little beside rendering it.
 CLAIM_BATCH = 40
 _START_OUTPUTS = "outputs"  # after the papers, in what a worker is sent
+KEPT_CITATIONS = 64  # papers whose citations a worker keeps made (a page reads each paper's a few times)
 
 @dataclass(frozen=True)
 class ShareContext:
@@ -90,6 +92,8 @@ class Shares:
                                   now=len(self.papers) + 1,  # the papers, before this process renders
                                   claims=pickled) for _ in range(workers if batches.total else 0)]
         done: list[tuple[int, list[str]]] = []
+        if self.renderer.publication is not None:  # each file reads a paper's citations in turn: few are kept
+            self.renderer.publication.keep_few(KEPT_CITATIONS)
         try:
             names = render(own)
             own.clear()
@@ -159,7 +163,7 @@ class _Outgoing(pickle.Pickler):
     def persistent_id(self, obj: Any) -> Any:
         if obj is self._renderer:
             return "r"
-        if type(obj) is RenderedPaper:
+        if isinstance(obj, RenderedPaper):  # packed or not (pipeline/packed.py)
             return self._number.get(id(obj))
         return None
 
@@ -180,8 +184,10 @@ def render_share(items: Iterator, context: ShareContext) -> list[tuple[int, list
     for item in items:
         if isinstance(item, str) and item == _START_OUTPUTS:
             break
-        papers.append(item)
-    publication = Publication(papers, context.site.volume, context.config.macros, related=context.related)
+        papers.append(packed(item))  # its abstract's texts packed until a page reads them (pipeline/packed.py)
+    # A worker's citations are each made for the one page that shows them: none kept past a few pages.
+    publication = Publication(papers, context.site.volume, context.config.macros, related=context.related,
+                              kept=KEPT_CITATIONS)
     renderer = SiteRenderer(Theme.for_content(context.content_dir), context.config, context.site,
                             publication=publication, shared=context.shared)
     done = []

@@ -32,9 +32,10 @@ from generator.model.link_patterns import with_patterns
 from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_papers
 from generator.content.project import load_project, make_deriver, placeholder_deriver
-from generator.derive.related import forget_vectors, related_ids
+from generator.derive.related import forget_texts, forget_vectors, related_ids
 from generator.derive.paper_map import paper_places
 from generator.pipeline.listing import moved_lists, site_outputs
+from generator.render.outputs import Output
 from generator.pipeline.rendering import (changed_papers, has_map, parse_page, read_again,
                                           read_programme, render_outputs, render_papers, sync_pages)
 from generator.reporter import Reporter
@@ -45,6 +46,7 @@ from generator.render.html import SiteRenderer
 from generator.runtime.executor import Executor
 from generator.pipeline.state import DEFAULT_OPTIONS, Options, Pass, Run
 from generator.pipeline.shares import ShareContext, Shares
+from generator.pipeline.packed import packed
 from generator.render.redirects import settle_old_slugs
 from generator.model.corrections import OLD_SLUGS
 from generator.render.theme import Theme
@@ -231,6 +233,7 @@ def rendered_stage(p: Pipeline) -> None:
     if not p.options.keep:  # a build renders no abstract again: its renderer need not remember any
         state.renders = {}
         state.project.renderer.forget()
+        pack_papers(p)
     state.changed_ids = None if before is None else changed_papers(before, state.rendered)
 
 
@@ -281,6 +284,8 @@ def render_stage(p: Pipeline) -> None:
     """Every file the templates make whose inputs moved, into the sink (forked workers write their share); a
     file the last site holds as made from the same inputs is kept; those the schedule defers follow later."""
     state, sink = p.state, p.sink
+    if not p.options.keep:
+        forget_texts()
     papers = site_papers(p)
     outputs, everything, fingerprint, renderer = site_outputs(p, papers, whole_site(p))
     state.listed = len(outputs)
@@ -294,8 +299,25 @@ def render_stage(p: Pipeline) -> None:
     outputs.clear()  # those to render are in ``wanted``, which rendering empties as it goes
     if not p.options.keep:  # a build reads only the files' names from here (publish); each output's papers go
         state.shape = dict.fromkeys(state.shape)
+        wanted = [Output(o.path, o.render, _NAMED if o.deps else o.deps, o.share, o.paper) for o in wanted]
     p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.executor,
             worker_shares(p, renderer, papers))
+
+
+# What a build's output names as its papers once their digests are made: that it shows some (the render stage
+# renders those showing none first), not which (a large volume's sets are tens of MB).
+_NAMED = frozenset({""})
+
+
+def pack_papers(p: Pipeline) -> None:
+    """A build of a volume large enough that memory counts before time (the size policy's fresh processes):
+    from here each paper's abstract is read once by the search index and related papers, then only by the
+    files that show it, and is held packed until then (pipeline/packed.py)."""
+    state = p.state
+    if not p.executor.fresh(len(state.rendered)):
+        return
+    state.rendered = [packed(paper) for paper in state.rendered]
+    state.papers = [paper.paper for paper in state.rendered]
 
 
 def publish_stage(p: Pipeline) -> None:

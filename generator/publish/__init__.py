@@ -65,22 +65,25 @@ class Publication:
     def __init__(self, papers: Sequence[RenderedPaper], volume: Volume, macros: dict[str, MacroDef] | None = None,
                  warn: Callable[..., None] | None = None, related_count: int = RELATED_COUNT,
                  related: dict[str, tuple[str, ...]] | None = None,
-                 schedules: dict[str, list[list[str]]] | None = None):
+                 schedules: dict[str, list[list[str]]] | None = None, kept: int | None = None):
+        # ``kept``: how many papers' citations are kept once made (None: every one). A template worker renders
+        # each paper's page once and makes no volume file: it keeps the last few, not half the volume's.
         self.papers = list(papers)
         # Paper id → its timed sessions, for the reading list's "My programme" (render/programme.py: personal).
         self.schedules = schedules or {}
         self.volume = volume
-        writer = BibTeX(self.volume, macros or {}, warn)
+        # A paper's BibTeX is made once, or again when its kept text was let go (``keep_few``): its warning once.
+        writer = BibTeX(self.volume, macros or {}, _said_once(warn) if warn is not None else None)
         by_id = {p.paper.id: p for p in self.papers}
         keys = unique_keys(self.papers, volume)
         # Each paper is read once into the Reference every format writes; when first asked for: an incremental
         # rebuild needs only a few.
-        self.references: dict[str, Reference] = _Lazy(
-            lambda paper_id: reference_of(by_id[paper_id], volume, keys[paper_id]))
+        self.references: _Lazy = _Lazy(
+            lambda paper_id: reference_of(by_id[paper_id], volume, keys[paper_id]), kept)
         self.formats: tuple[CitationFormat, ...] = citation_formats(writer.text)
         # A kept format's pieces (BibTeX's) are kept once written: the page shows the entry, the volume's file
         # and the paper's record carry it, and its title's math is parsed (and warned about) once.
-        self._kept = {f.name: _Lazy(functools.partial(lambda f, i: f.pieces(self.references[i]), f))
+        self._kept = {f.name: _Lazy(functools.partial(lambda f, i: f.pieces(self.references[i]), f), kept)
                       for f in self.formats if f.kept}
         self.bibtex = _Made(lambda paper_id: self.text(self.formats[0], paper_id))  # paper id → its entry
         self._related = related
@@ -96,6 +99,15 @@ class Publication:
         if refused:  # before a file is written: the last site stays as it was
             raise ConfigError("\n".join(f"{path}: {problem}" for path, problem in refused),
                               code=codes.DOI_DEPOSIT_INVALID)
+
+    def keep_few(self, kept: int) -> None:
+        """From now, keep the citations (references and BibTeX texts) of the last ``kept`` papers made only: a
+        large volume's are a hundred MB, and each of its files reads a paper's in turn (a paper's page, its
+        block of records; each citation file, one after another). Made again when asked again, with the same
+        text, and warned about once."""
+        for made in (self.references, *self._kept.values()):
+            made.clear()
+            made.kept = kept
 
     def template_globals(self) -> dict[str, str]:
         return {"feed_url": FEED_PATH if self.volume.date else ""}
@@ -168,6 +180,23 @@ def _values(ref: Reference) -> dict[str, str]:
     return {name: getattr(ref, name) for name in HOLES}
 
 
+def _said_once(warn: Callable[..., None]) -> Callable[..., None]:
+    """``warn``, passing on each warning (its words, file and details) the first time only."""
+    said: set[tuple] = set()
+
+    def once(*args: Any, **kwargs: Any) -> None:
+        key = (args, tuple(sorted(kwargs.items())))
+        try:
+            if key in said:
+                return
+            said.add(key)
+        except TypeError:  # a detail that is no plain value: passed on, not remembered
+            pass
+        warn(*args, **kwargs)
+
+    return once
+
+
 class _Made:
     """``made[key]`` is ``make(key)``, made each time (from what a _Lazy keeps: not kept twice)."""
 
@@ -179,12 +208,14 @@ class _Made:
 
 
 class _Lazy(dict):
-    """A dict that makes a missing value with ``make(key)`` and keeps it."""
+    """A dict that makes a missing value with ``make(key)`` and keeps it: every one, or the last ``kept`` made."""
 
-    def __init__(self, make: Callable[[str], Any]):
+    def __init__(self, make: Callable[[str], Any], kept: int | None = None):
         super().__init__()
-        self._make = make
+        self._make, self.kept = make, kept
 
     def __missing__(self, key: str) -> Any:
+        if self.kept is not None and len(self) >= self.kept:
+            del self[next(iter(self))]  # the first made: a worker renders its pages one after another
         value = self[key] = self._make(key)
         return value

@@ -121,10 +121,12 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], si
     key = search_key(cache, papers, tag_urls, names) if cache.enabled else ""
     cached = cache.load_bytes("search", key) if cache.enabled else None
     files = unbundle(cached) if cached is not None else None
+    del cached  # a large volume's index is a hundred MB: neither the entry nor its files are held once written
     if files is not None:
-        for name, data in files.items():
-            sink.write(name, data)
-        return Pending(lambda: [LUNR_JS, *files])
+        written = list(files)
+        for name in written:
+            sink.write(name, files.pop(name))
+        return Pending(lambda: [LUNR_JS, *written])
 
     root = sink.target(MANIFEST_JS).parents[len(MANIFEST_JS.split("/")) - 1]
     args = (tag_urls, names, root, cache if cache.enabled else None, key)
