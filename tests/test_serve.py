@@ -47,6 +47,7 @@ def wait_for(predicate, what: str):
 
 class Served:
     def __init__(self, content: Path, out: Path):
+        self.content = content
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.log = out.parent / "serve.log"
@@ -92,9 +93,11 @@ def served(seed_content, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def untouched(tmp_path_factory):
-    """A server of the bundled content that no test edits, for the tests that only ask it."""
-    root = tmp_path_factory.mktemp("untouched")
+def shared(tmp_path_factory):
+    """One server of a copy of the bundled content for this file's fast-lane tests of a real process (each
+    server is an interpreter and a whole build, about 2 CPU-seconds): those that only ask it, and those that edit
+    a page no other test edits and read what that edit made (leaving it served, or mended)."""
+    root = tmp_path_factory.mktemp("shared")
     server = Served(copy_content(root / "content"), root / "site")
     yield server
     server.stop()
@@ -114,17 +117,17 @@ def replace_in(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def test_listens_on_loopback_and_says_where(untouched):
-    assert f"at http://127.0.0.1:{untouched.port}/" in untouched.output()
+def test_listens_on_loopback_and_says_where(shared):
+    assert f"at http://127.0.0.1:{shared.port}/" in shared.output()
 
 
-def test_edited_title_reaches_the_served_page(served, seed_content):
-    page = first_page(seed_content)
-    slug = page.stem
+def test_edited_title_reaches_the_served_page(shared):
+    page = first_page(shared.content)
+    slug, printed = page.stem, len(shared.output())
     replace_in(page, "title: ", "title: 'Edited live: ' # ")
-    wait_for(lambda: "Edited live:" in served.page(f"papers/{slug}.html"), "the edited title was never served")
-    assert "Edited live:" in served.page("index.html")
-    wait_for(lambda: "rebuilt (paper page)" in served.output(), "no rebuild line was printed")
+    wait_for(lambda: "Edited live:" in shared.page(f"papers/{slug}.html"), "the edited title was never served")
+    assert "Edited live:" in shared.page("index.html")
+    wait_for(lambda: "rebuilt (paper page)" in shared.output()[printed:], "no rebuild line was printed")
 
 
 @pytest.mark.slow  # a serve process of its own
@@ -137,16 +140,16 @@ def test_appended_abstract_gets_its_pages(served, seed_content):
     assert any("quokka" in p.name for p in (seed_content / "papers").glob("*.md"))
 
 
-def test_broken_front_matter_shows_an_error_and_recovers(served, seed_content):
-    page = first_page(seed_content)
+def test_broken_front_matter_shows_an_error_and_recovers(shared):
+    page = sorted((shared.content / "papers").glob("*.md"))[1]  # not the page the edited title's test edits
     good = page.read_text(encoding="utf-8")
     replace_in(page, "order:", "order: [")
-    body = wait_for(lambda: (lambda b: b if "The last rebuild failed" in b else None)(served.page("index.html")),
+    body = wait_for(lambda: (lambda b: b if "The last rebuild failed" in b else None)(shared.page("index.html")),
                     "the browser was never shown the build error")
     assert f"papers/{page.name}:" in body and "invalid YAML" in body
-    assert served.page(f"papers/{page.stem}.html")  # the last good page is still served
+    assert shared.page(f"papers/{page.stem}.html")  # the last good page is still served
     page.write_text(good, encoding="utf-8")
-    wait_for(lambda: "The last rebuild failed" not in served.page("index.html"), "fixing the file did not recover")
+    wait_for(lambda: "The last rebuild failed" not in shared.page("index.html"), "fixing the file did not recover")
 
 
 @pytest.mark.slow  # a serve process of its own (test_theme serves an edited override in the fast lane)
@@ -199,8 +202,8 @@ def raw_status(port: int, target: str) -> int:
     "/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/papers/..%2f..%2f..%2fetc%2fpasswd",
     "/%252e%252e/etc/passwd", "/..\\..\\etc\\passwd", "/%00/etc/passwd",
 ])
-def test_paths_outside_the_site_are_refused(untouched, target):
-    assert raw_status(untouched.port, target) in (400, 403, 404)
+def test_paths_outside_the_site_are_refused(shared, target):
+    assert raw_status(shared.port, target) in (400, 403, 404)
 
 
 @pytest.mark.slow  # a serve process of its own
