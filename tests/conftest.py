@@ -207,6 +207,19 @@ def series_content(synced_series, tmp_path) -> Path:
     return copy_synced(synced_series.content, tmp_path)
 
 
+@pytest.fixture(scope="session")
+def shared_server(tmp_path_factory):
+    """``proceedings serve`` of a copy of the bundled content in a process of its own, started once a session (a
+    worker): each is an interpreter and a whole build, about 2 CPU-seconds. For the tests of a real server that
+    only ask it, or edit a page no other test edits (tests/test_serve.py, tests/test_serve_http.py)."""
+    from test_serve import Served
+
+    root = tmp_path_factory.mktemp("shared-server")
+    server = Served(copy_content(root / "content"), root / "site")
+    yield server
+    server.stop()
+
+
 def derive_title(text: str, taken: set[str] | frozenset[str] = frozenset()) -> str:
     """A title as the build derives one: ``derive_one`` renders the abstract and makes the candidates,
     the sync picks the first one not in ``taken``. (No tags: ``auto_tags: never``.)"""

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, copy_content
+from conftest import REPO
 
 TIMEOUT = 20  # generous: a loaded CI machine may be slow; speed is measured in bench/
 
@@ -92,15 +92,11 @@ def served(seed_content, tmp_path):
     server.stop()
 
 
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory):
-    """One server of a copy of the bundled content for this file's fast-lane tests of a real process (each
-    server is an interpreter and a whole build, about 2 CPU-seconds): those that only ask it, and those that edit
-    a page no other test edits and read what that edit made (leaving it served, or mended)."""
-    root = tmp_path_factory.mktemp("shared")
-    server = Served(copy_content(root / "content"), root / "site")
-    yield server
-    server.stop()
+@pytest.fixture
+def shared(shared_server):
+    """The session's one server of the bundled content (``conftest.shared_server``): the tests that only ask it,
+    and those that edit a page no other test edits and read what that edit made (leaving it served, or mended)."""
+    return shared_server
 
 
 def papers(served) -> list[dict]:

@@ -16,15 +16,12 @@ from conftest import cli, copy_content
 from generator.errors import Diagnostic
 from generator.reporter import Reporter
 from generator.commands.serve import OffLoop, SiteApp, _guard
-from test_serve import Served, free_port
+from test_serve import free_port
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    root = tmp_path_factory.mktemp("serve-hardened")
-    server = Served(copy_content(root / "content"), root / "site")
-    yield server
-    server.stop()
+@pytest.fixture
+def served(shared_server):
+    return shared_server  # the session's one server of the bundled content (conftest.py)
 
 
 def request(port: int, method: str, path: str = "/", headers: dict | None = None) -> http.client.HTTPResponse:
