@@ -177,6 +177,17 @@ def seed_site(tmp_path_factory) -> Path:
     return root / "site"
 
 
+@pytest.fixture(scope="session")
+def uncached_seed_site(tmp_path_factory) -> Path:
+    """The bundled content built once per test session without the build cache (``--no-cache``), the site a
+    test of the cache compares a cached build of the unedited content with; treat as read-only."""
+    root = tmp_path_factory.mktemp("uncached-seed")
+    reporter = Reporter()
+    build(copy_content(root / "content"), root / "site", reporter, cache=False)
+    assert not reporter.errors, reporter.errors
+    return root / "site"
+
+
 @dataclass(frozen=True)
 class BuiltSeries:
     content: Path  # the series' content folder, synced: its pages written, its cache filled

@@ -139,8 +139,7 @@ def test_a_config_field_that_shapes_only_pages_keeps_every_abstract_from_the_cac
 
 
 @pytest.mark.parametrize("damage", ["flip a byte", "truncate", "empty", "garbage header"])
-def test_a_damaged_cache_is_ignored_and_replaced(seed_content, tmp_path, damage, forbid):
-    run(seed_content, tmp_path / "uncached", cache=False)
+def test_a_damaged_cache_is_ignored_and_replaced(uncached_seed_site, seed_content, tmp_path, damage, forbid):
     run(seed_content, tmp_path / "site")
     entries = [p for p in (seed_content / CACHE_DIR).iterdir() if "-" in p.name]
     assert {p.name.rsplit("-", 1)[0] for p in entries} == {"abstracts", "front-matter", "related", "search", "site",
@@ -156,14 +155,13 @@ def test_a_damaged_cache_is_ignored_and_replaced(seed_content, tmp_path, damage,
     guards = forbid(renders=10_000, relate=True, index=True)
     run(seed_content, tmp_path / "site")
     assert guards["render"].calls == 19 and guards["relate"].calls == 1 and guards["index"].calls == 1
-    assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
+    assert snapshot(tmp_path / "site") == snapshot(uncached_seed_site)
     forbid()  # the damaged entries were replaced by good ones
     run(seed_content, tmp_path / "site")
 
 
-def test_a_well_formed_entry_of_the_wrong_shape_is_not_trusted(seed_content, tmp_path, forbid):
+def test_a_well_formed_entry_of_the_wrong_shape_is_not_trusted(uncached_seed_site, seed_content, tmp_path, forbid):
     """Related papers pointing out of range or at the paper itself (a cache from elsewhere) are worked out again."""
-    run(seed_content, tmp_path / "uncached", cache=False)
     run(seed_content, tmp_path / "site")
     store = BuildCache.for_content(seed_content)
     (entry,) = (seed_content / CACHE_DIR).glob("related-*")
@@ -172,13 +170,12 @@ def test_a_well_formed_entry_of_the_wrong_shape_is_not_trusted(seed_content, tmp
     guards = forbid(relate=True)
     run(seed_content, tmp_path / "site")
     assert guards["relate"].calls == 1
-    assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
+    assert snapshot(tmp_path / "site") == snapshot(uncached_seed_site)
 
 
-def test_a_rendered_abstract_of_another_shape_is_rendered_again(seed_content, tmp_path, forbid):
+def test_a_rendered_abstract_of_another_shape_is_rendered_again(uncached_seed_site, seed_content, tmp_path, forbid):
     """A cached rendering whose fields are not RenderedPaper's (kept by a build whose RenderedPaper had other
     fields) is a miss: the abstract is rendered again, not a crash (found by mypy, pipeline/rendering.py)."""
-    run(seed_content, tmp_path / "uncached", cache=False)
     run(seed_content, tmp_path / "site")
     (folder,) = (seed_content / CACHE_DIR).glob("abstracts-*")
     shard = sorted(folder.iterdir())[0]
@@ -190,14 +187,13 @@ def test_a_rendered_abstract_of_another_shape_is_rendered_again(seed_content, tm
     guards = forbid(renders=len(records))
     run(seed_content, tmp_path / "site")
     assert guards["render"].calls == len(records) > 0
-    assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
+    assert snapshot(tmp_path / "site") == snapshot(uncached_seed_site)
 
 
-def test_an_unwritable_cache_only_makes_the_build_slower(seed_content, tmp_path):
+def test_an_unwritable_cache_only_makes_the_build_slower(seed_content, tmp_path, uncached_seed_site):
     (seed_content / CACHE_DIR).write_text("a file where the cache folder should be")
     run(seed_content, tmp_path / "site")
-    run(seed_content, tmp_path / "uncached", cache=False)
-    assert snapshot(tmp_path / "site") == snapshot(tmp_path / "uncached")
+    assert snapshot(tmp_path / "site") == snapshot(uncached_seed_site)
 
 
 def test_entry_cache_keeps_only_the_records_a_build_used(tmp_path):
