@@ -72,10 +72,9 @@ def test_papers_are_related_in_the_build_process_beside_the_index_child(seed_con
     assert where == [os.getpid()]
 
 
-def test_each_schedule_makes_the_built_site_into_each_sink(seed_content, tmp_path):
+def test_each_schedule_makes_the_built_site_into_each_sink(uncached_seed_site, seed_content, tmp_path):
     """The build's schedule into memory, the dev server's into a staging folder: the site ``build`` makes."""
-    build(seed_content, tmp_path / "built", Reporter(), cache=False)
-    built = site_files(tmp_path / "built")
+    built = site_files(uncached_seed_site)
 
     memory = MemorySink(tmp_path / "memory")
     Pipeline(seed_content, memory, Options(cache=False, jobs=2)).run(Reporter())
