@@ -188,6 +188,21 @@ def uncached_seed_site(tmp_path_factory) -> Path:
     return root / "site"
 
 
+@pytest.fixture(scope="session")
+def colt_site(tmp_path_factory) -> Path:
+    """COLT 2020's papers.csv alone (tests/contents_fixtures.py: 117 papers in 20 sessions, no config) built once
+    per test session, for the tests that only read what it makes; treat as read-only."""
+    from contents_fixtures import colt2020_csv
+
+    root = tmp_path_factory.mktemp("colt")
+    (root / "content").mkdir()
+    (root / "content" / "papers.csv").write_text(colt2020_csv(), encoding="utf-8")
+    reporter = Reporter()
+    build(root / "content", root / "site", reporter)
+    assert not reporter.errors, reporter.errors
+    return root / "site"
+
+
 @dataclass(frozen=True)
 class BuiltSeries:
     content: Path  # the series' content folder, synced: its pages written, its cache filled

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import cli
-from contents_fixtures import COLT_PAPERS, colt2020_csv
+from contents_fixtures import COLT_PAPERS
 from generator.derive.groups import readable_sessions
 from generator.sources.awards import award_value
 from generator.sources.subjects import looks_like_session
@@ -184,9 +184,8 @@ def test_a_column_pattern_without_value_is_an_error_naming_its_line(tmp_path):
     assert "uses {value}" in result.stderr
 
 
-def test_colt_2020_shaped_programme_lists_every_paper_once(tmp_path):
-    site, _ = built(tmp_path, colt2020_csv(), name="papers.csv")
-    home = page(site, "index.html")
+def test_colt_2020_shaped_programme_lists_every_paper_once(colt_site):
+    home = page(colt_site, "index.html")
     assert len(listed(home)) == len(set(listed(home))) == COLT_PAPERS
     assert f"{COLT_PAPERS} papers" in home
 

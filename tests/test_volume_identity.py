@@ -71,11 +71,8 @@ def test_a_csv_volume_takes_its_identity_from_the_config_into_its_citations(tmp_
     assert '<meta name="citation_volume" content="125">' in page
 
 
-def test_a_volume_without_facts_shows_no_identity_line(tmp_path):
-    content = tmp_path / "content"
-    content.mkdir()
-    (content / "papers.csv").write_text(colt2020_csv(), encoding="utf-8")
-    home = (build_site(content, tmp_path / "site") / "index.html").read_text(encoding="utf-8")
+def test_a_volume_without_facts_shows_no_identity_line(colt_site):
+    home = (colt_site / "index.html").read_text(encoding="utf-8")
     assert "volume-identity" not in home
 
 
