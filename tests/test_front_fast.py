@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import string
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,10 +19,14 @@ _TRICKY = st.sampled_from(["yes", "No", "null", "~", "1.0", "0x1F", "012", "1_00
                            "über", "日本語 の タイトル", "tab\there", "two\nlines", " lead", "trail ", "\ufeffbom",
                            "nel\x85x", "ls\u2028x", "\x00", "0", "10000000000000000000000"])
 _SCALAR = st.one_of(_TEXT, _TRICKY, st.integers(-10**20, 10**20), st.booleans(), st.none(), st.floats())
+# Keys: the words r"[a-z_]{1,8}" and r"[A-Za-z_][A-Za-z0-9_]{0,10}" match, drawn as text of those letters
+# (st.from_regex drew the same words at several times the cost: most of this file's time).
+_LOWER = string.ascii_lowercase + "_"
+_FIRST = string.ascii_letters + "_"
 _VALUE = st.one_of(_SCALAR, st.lists(_SCALAR, max_size=4),
-                   st.dictionaries(st.from_regex(r"[a-z_]{1,8}", fullmatch=True), _SCALAR, max_size=4))
-_META = st.dictionaries(st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,10}", fullmatch=True), _VALUE, min_size=1,
-                        max_size=8)
+                   st.dictionaries(st.text(_LOWER, min_size=1, max_size=8), _SCALAR, max_size=4))
+_META = st.dictionaries(st.tuples(st.sampled_from(_FIRST), st.text(_FIRST + string.digits, max_size=10)).map("".join),
+                        _VALUE, min_size=1, max_size=8)
 
 
 def libyaml(text: str):
