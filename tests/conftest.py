@@ -58,12 +58,38 @@ def snapshot(folders: list[Path]) -> dict[str, tuple[int, int]]:
     return seen
 
 
+# Where the session's temporary files go when the user named no place (TMPDIR, --basetemp): a file system in
+# memory. The tests make about 100,000 files (sites, content folders, caches); on a disk's file system each
+# one made costs about 0.3 ms of CPU (ext4 here: 6,000 small files 1.6 CPU-seconds, 0.07 in /dev/shm), a
+# tenth of the fast lane. Only a writable, executable tmpfs with room for the slow lane's files is taken.
+RAM_FOLDER = Path("/dev/shm")
+RAM_ROOM = 4 << 30
+
+
+def scratch_folder() -> Path | None:
+    """The folder in memory for the session's temporary files, or None: the system's temporary folder."""
+    if os.environ.get("TMPDIR") or not sys.platform.startswith("linux"):
+        return None
+    try:
+        info = os.statvfs(RAM_FOLDER)
+    except OSError:
+        return None
+    closed = info.f_flag & (os.ST_RDONLY | os.ST_NOEXEC) or not os.access(RAM_FOLDER, os.W_OK | os.X_OK)
+    return None if closed or info.f_bavail * info.f_frsize < RAM_ROOM else RAM_FOLDER
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's own tmp_path plugin reads --basetemp
 def pytest_configure(config):
     if os.environ.get(SESSION_HOME):
         return  # a pytest-xdist worker: the controller has moved the caches already
-    home = Path(tempfile.mkdtemp(prefix="proceedings-tests-"))
+    scratch = scratch_folder()
+    home = Path(tempfile.mkdtemp(prefix="proceedings-tests-", dir=scratch))
     (home / "cache").mkdir()
     (home / "work").mkdir()
+    if scratch is not None and config.option.basetemp is None:
+        # Every tmp_path under the session's folder (pytest-xdist's workers under it too), gone with it at the
+        # end, as pytest's own numbered folders in /tmp are not: --basetemp DIR keeps them where you say.
+        config.option.basetemp = str(home / "tmp")
     os.environ[SESSION_HOME] = str(home)
     os.environ[REAL_CACHE_VARIABLE] = str(REAL_CACHE)
     os.environ["XDG_CACHE_HOME"] = str(home / "cache")
