@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import GUARDED, REAL_CACHE, REPO, SESSION_HOME, copy_content, snapshot
+import conftest
+from conftest import GUARDED, REAL_CACHE, REPO, SESSION_HOME, copy_content, scratch_folder, snapshot
 from generator.commands.build import build
 from generator.reporter import Reporter
 from generator.runtime.cache import key_file
@@ -34,3 +35,21 @@ def test_the_build_cache_key_lives_in_the_sessions_cache_not_the_users(tmp_path)
     assert done.returncode == 0, done.stderr
     assert key_file().is_file(), "the build made its cache key in the session's cache"
     assert snapshot(GUARDED) == before, "a build wrote into the real user cache"
+
+
+def test_temporary_files_are_in_memory_only_where_the_user_named_no_place(tmp_path, monkeypatch, request):
+    """A tmpfs (/dev/shm) holds the session's folder, and every tmp_path in it unless --basetemp says where they
+    go; TMPDIR keeps both where it says; a folder that is missing, or too small, is not taken."""
+    session = Path(os.environ[SESSION_HOME])
+    named = any(arg.startswith("--basetemp") for arg in request.config.invocation_params.args)
+    assert tmp_path.is_relative_to(session) == (session.is_relative_to(conftest.RAM_FOLDER) and not named)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    assert scratch_folder() is None
+    monkeypatch.delenv("TMPDIR")
+    monkeypatch.setattr(conftest, "RAM_FOLDER", tmp_path / "no-such-folder")
+    assert scratch_folder() is None
+    monkeypatch.setattr(conftest, "RAM_FOLDER", tmp_path)
+    monkeypatch.setattr(conftest, "RAM_ROOM", 1 << 60)  # more room than any machine has
+    assert scratch_folder() is None
+    monkeypatch.setattr(conftest, "RAM_ROOM", 1)
+    assert scratch_folder() == (tmp_path if sys.platform.startswith("linux") else None)
