@@ -50,3 +50,26 @@ def test_json_ld_cannot_end_its_script():
     text = str(script_json({"name": "</script><script>alert(1)</script> <!-- & "}))
     assert "<" not in text and "&" not in text
     assert json.loads(text)["name"] == "</script><script>alert(1)</script> <!-- & "
+
+
+def test_an_articles_volume_written_once_is_the_volume_written_in_the_article():
+    """publish/jsonld.py: the volume (``isPartOf``) is JSON written once a build and put in each article: the
+    article is what ``script_json`` writes of the whole, a title that could end the script included."""
+    import datetime as dt
+
+    from generator.model.paper import Author, Details, Paper, RenderedPaper
+    from generator.model.volume import Volume
+    from generator.publish import jsonld
+    from generator.publish.reading import reference_of
+    from pathlib import Path
+
+    details = Details(pages="3--9", doi="10.1/x", authors=(Author("Søren </script>", orcid="0000-0002-1825-0097"),))
+    paper = RenderedPaper(Paper("1", "s", "A <title> & “more”", "", ("kw",), 1, "a.bib", 1, Path("papers/s.md"),
+                                details), "", "A <title> & “more”", "", "")
+    volume = Volume("Proceedings of <Things> & 学", base_url="https://example.org/v/", date=dt.date(2024, 7, 1))
+    ref = reference_of(paper, volume, "k")
+    kept = jsonld.article(ref, volume, jsonld.part_of(volume))
+    assert kept == jsonld.article(ref, volume)
+    whole = json.loads(str(kept))
+    assert list(whole)[-1] == "isPartOf" and whole["isPartOf"] == jsonld.proceedings(volume)
+    assert kept == jsonld.script_json(whole) and "<" not in kept and "&" not in kept

@@ -25,6 +25,8 @@ import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from markupsafe import Markup
+
 from generator.errors import ConfigError
 from generator.model.config import CONFIG_NAME
 from generator.model.paper import RenderedPaper
@@ -94,6 +96,7 @@ class Publication:
         # Only a site being published (it has an address) is told: a local preview needs no feed.
         if self.volume.date is None and self.volume.base_url and warn is not None:
             warn(NO_DATE, CONFIG_NAME, code=codes.FEED_NO_DATE, subject="date")
+        self._volume_json: str | None = None  # the volume as each paper page's JSON-LD holds it (jsonld.part_of)
         self.deposit = crossref.wanted(volume)
         refused = crossref.problems(self.papers, volume) if self.deposit and warn is not None else []
         if refused:  # before a file is written: the last site stays as it was
@@ -119,9 +122,18 @@ class Publication:
             "bibtex": self.bibtex[paper.paper.id],
             "apa": html,
             "related": self.related[paper.paper.id],
-            "jsonld": jsonld.article(self.references[paper.paper.id], self.volume.as_cited_by(paper.paper.source)),
+            "jsonld": self._article(paper),
             "correction": paper_link(paper, self.volume),
         }
+
+    def _article(self, paper: RenderedPaper) -> Markup:
+        """The paper page's JSON-LD; the volume in it written once, for every paper that cites it as it is."""
+        volume = self.volume.as_cited_by(paper.paper.source)
+        if volume is not self.volume:
+            return jsonld.article(self.references[paper.paper.id], volume)
+        if self._volume_json is None:
+            self._volume_json = jsonld.part_of(volume)
+        return jsonld.article(self.references[paper.paper.id], volume, self._volume_json)
 
     def pieces(self, citation: CitationFormat, paper_id: str) -> tuple[str, ...]:
         """The paper's text in ``citation``'s format as the browser receives it (formats.py: ``pieces``)."""

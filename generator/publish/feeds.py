@@ -24,6 +24,7 @@ import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from generator import __version__
 from generator.model.corrections import Notice
@@ -51,13 +52,19 @@ SUMMARY_LENGTH = 220  # display columns of an abstract's start in a person's or 
 _ID_NAMESPACE = uuid.UUID("6f1c1bb6-5b0e-5c4e-9a55-2d1f0f5a7c11")
 # Characters XML 1.0 cannot carry at all, even escaped (real abstracts have had \x0b and \x0c).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_FEED_END = b"</feed>\n"
+# What ElementTree writes for each of these characters in an attribute's value, in the order it replaces them.
+_ATTRIBUTE_ENTITIES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"), ("\r", "&#13;"),
+                       ("\n", "&#10;"), ("\t", "&#09;"))
+_FEED_ENTRY = "feed entry"  # what a kept entry's key starts with, beside the other things a build keeps
 
 
 def atom_feed(papers: Sequence[RenderedPaper], volume: Volume, series: Volume | None = None,
-              prefix: str = "", of: FeedOf | None = None) -> bytes | None:
+              prefix: str = "", of: FeedOf | None = None, entries: dict[Any, bytes] | None = None) -> bytes | None:
     """The Atom feed of the volume, or None without a date. ``series``: the feed is the series' own, of
     this volume at ``prefix/`` (titled, identified and linked as the series'). ``of``: the feed of one
-    person's or topic's papers in the volume (``FeedOf``), beside their page."""
+    person's or topic's papers in the volume (``FeedOf``), beside their page; ``entries``: where its
+    entries are kept once written, for the other feeds that list the same paper (a build's, render/html.py)."""
     if volume.date is None:
         return None
     site = series or volume
@@ -81,10 +88,63 @@ def atom_feed(papers: Sequence[RenderedPaper], volume: Volume, series: Volume | 
     # Atom requires an author for the feed or for every entry; the proceedings stand in.
     element(ET.SubElement(feed, "author"), "name", site.title)
     element(feed, "generator", "Proceedings", version=__version__)
+    if of is not None:
+        return _spliced(feed, [_short_entry(paper, site, updated, ids, prefix, entries)
+                               for paper in papers[:FEED_ENTRIES]])
     for paper in papers[:FEED_ENTRIES]:
-        _entry(feed, paper, site, updated, ids, prefix, short=of is not None)
-    # A person's or topic's feed (one a person, tens of thousands at 50,000 papers) is written unindented.
-    return serialize_xml(feed, indent=of is None)
+        _entry(feed, paper, site, updated, ids, prefix)
+    return serialize_xml(feed)
+
+
+def _spliced(feed: ET.Element, entries: list[bytes]) -> bytes:
+    """A person's or topic's feed: written unindented (one a person, tens of thousands at 50,000 papers), its
+    entries as each was written alone. An element's text does not depend on the tree around it (none of an
+    entry's names is in a namespace), so the bytes are those of the whole tree written at once."""
+    head = serialize_xml(feed, indent=False)
+    assert head.endswith(_FEED_END)  # the feed has children (its title, id…): never written as <feed/>
+    return b"".join([head[:-len(_FEED_END)], *entries, _FEED_END])
+
+
+def _short_entry(paper: RenderedPaper, site: Volume, updated: str, ids: tuple[str, ...], prefix: str,
+                 kept: dict[Any, bytes] | None) -> bytes:
+    """A paper's entry in a person's or topic's feed, as bytes: the same in each that lists it (a paper of
+    three authors and two topics is in five), so written once a build when ``kept`` keeps it."""
+    key = (_FEED_ENTRY, paper.paper.id, site.base_url, updated, ids, prefix)
+    found = kept.get(key) if kept is not None else None
+    if found is None:
+        found = _short_entry_xml(paper, site, updated, ids, prefix).encode("utf-8", "xmlcharrefreplace")
+        if kept is not None:
+            kept[key] = found
+    return found
+
+
+def _short_entry_xml(paper: RenderedPaper, site: Volume, updated: str, ids: tuple[str, ...], prefix: str) -> str:
+    """What ``_entry(short=True)`` makes, as ElementTree writes it, without a tree and its writer (a tenth of a
+    millisecond an entry: most of a person's feed). tests/test_feed_entries.py holds the two equal."""
+    title = (_xml("title", paper.title_html, type="html") if "<math" in paper.title_html
+             else _xml("title", paper.title_plain))
+    link = _xml("link", "", rel="alternate", type="text/html", href=site.link(_within(prefix, paper.url)))
+    authors = "".join(f"<author>{_xml('name', name)}</author>" for name in authors_of(paper))
+    summary = _xml("summary", excerpt(paper.abstract_plain, SUMMARY_LENGTH), type="text")
+    return (f"<entry>{title}{_xml('id', urn(*ids, paper.paper.id))}{_xml('updated', updated)}{link}{authors}"
+            f"{summary}</entry>")
+
+
+def _xml(tag: str, text: str, **attributes: str) -> str:
+    """An element of ``text`` (cleaned as ``element`` cleans it) as ElementTree writes it: its attributes in
+    order, escaped as ElementTree escapes them; ``<tag />`` when it has no text."""
+    opened = tag + "".join(f' {name}="{_escape_attribute(value)}"' for name, value in attributes.items())
+    text = _clean(text)
+    if not text:
+        return f"<{opened} />"
+    return f"<{opened}>{text.replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')}</{tag}>"
+
+
+def _escape_attribute(value: str) -> str:
+    for character, entity in _ATTRIBUTE_ENTITIES:
+        if character in value:
+            value = value.replace(character, entity)
+    return value
 
 
 @dataclass(frozen=True)

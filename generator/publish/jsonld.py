@@ -44,8 +44,9 @@ def _compact(data: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in data.items() if value not in ("", None, [], {})}
 
 
-def article(ref: Reference, volume: Volume) -> Markup:
-    """A paper page's ``ScholarlyArticle``."""
+def article(ref: Reference, volume: Volume, volume_json: str | None = None) -> Markup:
+    """A paper page's ``ScholarlyArticle``; ``volume_json``: ``part_of(volume)``, when the caller keeps it (the
+    same on every page of the volume)."""
     doi = ref["doi"]
     data = {
         "@context": CONTEXT, "@type": "ScholarlyArticle", "@id": ref.url, "name": ref.title,
@@ -56,9 +57,18 @@ def article(ref: Reference, volume: Volume) -> Markup:
         "inLanguage": volume.language, "pagination": ref["pages"],
         "identifier": _compact({"@type": "PropertyValue", "propertyID": "DOI", "value": doi}) if doi else None,
         "sameAs": DOI_URL + doi if doi else None,
-        "isPartOf": proceedings(volume),
     }
-    return script_json(_compact(data))
+    # The volume, the article's last member, as JSON written once: json.dumps writes a member's value as it
+    # writes the value alone.
+    own = json.dumps(_compact(data), ensure_ascii=False, separators=(",", ":"))
+    if volume_json is None:
+        volume_json = part_of(volume)
+    return Markup(f'{own[:-1]},"isPartOf":{volume_json}}}'.translate(_UNSAFE))
+
+
+def part_of(volume: Volume) -> str:
+    """The volume as an article's ``isPartOf`` holds it (``proceedings``), as JSON."""
+    return json.dumps(proceedings(volume), ensure_ascii=False, separators=(",", ":"))
 
 
 def person(author: Author, url: str = "", affiliations: Iterable[str] = ()) -> dict[str, Any]:

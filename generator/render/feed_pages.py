@@ -43,11 +43,14 @@ def feed_outputs(renderer: SiteRenderer, parts: SiteParts) -> Iterator[Output]:
         if parts.only is not None and not any(p.paper.id in parts.only for p in papers):
             continue
         of = FeedOf(title, feed_path(page), page)
-        yield Output(of.path, functools.partial(_feed, papers, volume, of), frozenset(p.paper.id for p in papers))
+        yield Output(of.path, functools.partial(_feed, papers, volume, of, renderer),
+                     frozenset(p.paper.id for p in papers))
 
 
-def _feed(papers: Sequence[RenderedPaper], volume: Volume, of: FeedOf) -> bytes:
-    return atom_feed(papers, volume, of=of) or b""
+def _feed(papers: Sequence[RenderedPaper], volume: Volume, of: FeedOf, renderer: SiteRenderer) -> bytes:
+    # A paper's entry is the same in every person's and topic's feed that lists it: kept with the build's
+    # fragments (render/fragments.py), which a new listing starts afresh.
+    return atom_feed(papers, volume, of=of, entries=renderer.fragments) or b""
 
 
 def _topic_name(renderer: SiteRenderer, page: TagPage) -> str:

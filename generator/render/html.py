@@ -12,7 +12,6 @@ from typing import Any, Callable, Iterable, Iterator
 from urllib.parse import quote
 
 import jinja2
-from markupsafe import Markup
 
 from generator.model.config import Config
 from generator.errors import ThemeError
@@ -85,8 +84,9 @@ class SiteRenderer:
         }
         self.programme = programme
         self.pages: list[str] = []  # the page types' files, once ``outputs`` ran (the sitemap's)
-        # What ``{% once %}`` rendered in this build (render/fragments.py); a new renderer starts empty.
-        self.fragments: dict[Any, Markup] = {}
+        # What ``{% once %}`` rendered in this build (render/fragments.py), and the feeds' entries
+        # (render/feed_pages.py); a new renderer starts empty.
+        self.fragments: dict[Any, Any] = {}
 
     def render(self, template: str, root: str, **context: Any) -> bytes:
         try:
