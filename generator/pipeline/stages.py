@@ -43,6 +43,7 @@ from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
 from generator.render.html import SiteRenderer
+from generator.runtime.background import release_free_memory
 from generator.runtime.executor import Executor
 from generator.pipeline.state import DEFAULT_OPTIONS, Options, Pass, Run
 from generator.pipeline.shares import ShareContext, Shares
@@ -278,6 +279,7 @@ def relate_stage(p: Pipeline) -> None:
             p.timed("map papers", paper_places, site_papers(p), project.content_dir, p.store, p.reporter.warn,
                     state.related)
     forget_vectors()
+    release_free_memory()  # relating leaves much of the C heap free but held, through the render stage
 
 
 def render_stage(p: Pipeline) -> None:
