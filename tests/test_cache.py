@@ -48,15 +48,11 @@ class Forbidden:
             raise AssertionError("a cached result was worked out again")
         return self.real(*args, **kwargs)
 
-    def cache_clear(self) -> None:  # a build lets the related papers' texts go (related.forget_texts)
-        getattr(self.real, "cache_clear", lambda: None)()
-
 
 @pytest.fixture
 def forbid(monkeypatch):
     """Make rendering, relating and indexing fail unless allowed: a passing build used the cache."""
-    neighbours = related_module._neighbours
-    neighbours.cache_clear()  # the in-process cache serve relies on must not help here
+    related_module.forget_texts()  # the in-process answer serve relies on must not help here
 
     def install(renders: int = 0, relate: bool = False, index: bool = False) -> dict[str, Forbidden]:
         guards = {
@@ -70,7 +66,7 @@ def forbid(monkeypatch):
         return guards
 
     yield install
-    neighbours.cache_clear()
+    related_module.forget_texts()
 
 
 def test_an_unchanged_rebuild_skips_the_work_and_makes_the_same_bytes(seed_content, tmp_path, forbid):

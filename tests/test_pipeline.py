@@ -129,3 +129,22 @@ def test_abstracts_rendered_to_derive_titles_in_workers_are_not_rendered_again(t
     found = [project.renderer.render(entry.text) for entry in entries]
     assert found[-5:] == list(expected.values())
 
+
+
+def test_abstracts_rendered_in_forked_workers_come_back_around_the_papers_this_process_holds(seed_content,
+                                                                                          large_sizes):
+    """A worker sends back each rendering less its paper (no copy of every paper comes back through the pipe):
+    each rendered paper is the very paper parsed here, and the renderings are those one process makes."""
+    from generator.latex import AbstractRenderer
+    from generator.runtime.executor import Executor
+    from generator.pipeline.sinks import NullSink
+    from generator.runtime.sizes import LARGE
+
+    state = pipeline.Pipeline(seed_content, NullSink()).run(Reporter(), until="papers")
+    papers = state.papers * 4  # enough to go to the worker as well as this process
+    assert len(papers) >= 8
+    renderer = AbstractRenderer()
+    forked = rendering.render_papers(papers, renderer, Reporter(), Executor(2, LARGE))
+    alone = rendering.render_papers(papers, AbstractRenderer(), Reporter())
+    assert all(forked[paper.path].paper.paper is paper for paper in papers)
+    assert {path: done.paper for path, done in forked.items()} == {path: done.paper for path, done in alone.items()}
