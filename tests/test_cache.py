@@ -475,3 +475,13 @@ def test_a_digest_is_of_its_parts_each_length_prefixed():
 
     assert digest("ab", "c") == by_hand(b"ab", b"c") != digest("a", "bc")
     assert digest(b"\x00", "é", "\ud800") == by_hand(b"\x00", "é".encode(), "\ud800".encode("utf-8", "surrogatepass"))
+
+
+def test_a_digest_of_parts_read_one_at_a_time_is_the_digest_of_them_all(tmp_path):
+    """Related papers, the map and the search index digest a volume's texts a paper at a time (never all held):
+    the same keys as before, so that a cache an earlier build left still serves."""
+    parts = ["related", "4", "Title", "An abstract with ∑ and \udcff", b"bytes", ""]
+    assert cache_module.digest_of(iter(parts)) == cache_module.digest(*parts)
+    assert cache_module.digest_of(["ab", "c"]) != cache_module.digest_of(["a", "bc"])
+    store = BuildCache(tmp_path / CACHE_DIR)
+    assert store.key_of(part for part in parts) == store.key(*parts)

@@ -40,6 +40,7 @@ import json
 import platform
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import chain
 from importlib import metadata
 from pathlib import Path, PurePath
 from typing import Any
@@ -112,6 +113,10 @@ class BuildCache:
 
     def key(self, *parts: str | bytes) -> str:
         return digest(code_digest(), *parts)
+
+    def key_of(self, parts: Iterable[str | bytes]) -> str:
+        """``key(*parts)``, the parts read one at a time (a volume's texts: never all held at once)."""
+        return digest_of(chain([code_digest()], parts))
 
     # -- bytes ------------------------------------------------------------------
 
