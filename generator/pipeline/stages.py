@@ -196,6 +196,7 @@ def papers_stage(p: Pipeline) -> None:
         if not p.options.keep:  # a build needs only the broken pages' text from here on
             state.docs = None
             state.parsed = {path: parsed for path, parsed in state.parsed.items() if parsed.paper is None}
+            release_free_memory()  # the pages' texts as read: the C heap's pages they held go back
 
     p.timed("parse pages", timed_parse)
 
@@ -235,6 +236,7 @@ def rendered_stage(p: Pipeline) -> None:
         state.renders = {}
         state.project.renderer.forget()
         pack_papers(p)
+        release_free_memory()  # (the texts a large volume's packing let go)
     state.changed_ids = None if before is None else changed_papers(before, state.rendered)
 
 
