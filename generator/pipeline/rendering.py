@@ -130,7 +130,9 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
 
 def render_paper(paper: Paper, renderer: AbstractRenderer, reporter: Reporter) -> RenderedPaper:
     title = renderer.render_inline(paper.title)
-    abstract = renderer.render(paper.abstract)
+    # Found if the sync rendered it to derive a title; else made now, and not kept: no stage renders it again,
+    # and a large volume's renderings kept (in each worker too) would push out those still to be found.
+    abstract = renderer.render(paper.abstract, remember=False)
     page = f"{PAGES_DIR}/{paper.path.name}"
     for problem in title.problems + abstract.problems:
         reporter.warn(f"{problem.message} in “{title.plain}”", page, code=problem.code, paper=paper.id,
