@@ -266,3 +266,43 @@ def test_forked_template_workers_claim_chunks_and_make_the_bytes_one_process_mak
         sites[name] = site_files(tmp_path / name / "site")
         assert bool(claimed) == (name == "forked")
     assert sites["forked"] == sites["inline"]
+
+
+def _puts_then_waits(go, put) -> None:
+    put("first")
+    if not go.wait(20):  # the parent sets it once it holds the first part, the job still running
+        raise RuntimeError("the first part never reached the parent")
+    put("second")
+
+
+def test_a_worker_sends_each_part_of_its_result_back_as_it_is_made():
+    """A forked worker's parts reach this process while it still works (a worker that held its share of a
+    stage's results to the end held hundreds of MB of a large volume's renderings), in the order put."""
+    import multiprocessing
+
+    go = multiprocessing.get_context("fork").Event()
+    pending = background.in_parallel_parts(functools.partial(_puts_then_waits, go))
+    deadline = time.monotonic() + 20
+    while pending.received < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert pending.received == 1 and pending.running
+    go.set()
+    assert pending() == ["first", "second"]
+
+
+def test_without_fork_a_job_putting_parts_runs_here_when_asked(monkeypatch):
+    monkeypatch.setattr(background, "_fork_context", lambda: None)
+    pending = background.in_parallel_parts(lambda put: [put(n) for n in range(3)] and None)
+    assert pending() == [0, 1, 2]
+
+
+def _tripled_where(items: list[int]) -> list[tuple[int, int]]:
+    time.sleep(0.01)
+    return [(item * 3, os.getpid()) for item in items]
+
+
+def test_split_work_comes_back_whole_and_in_order_when_workers_send_it_chunk_by_chunk():
+    here = os.getpid()
+    done = Executor(2, LARGE).map(_tripled_where, list(range(400)), Cost.HEAVY)
+    assert [value for value, _ in done] == [item * 3 for item in range(400)]
+    assert any(pid != here for _, pid in done)

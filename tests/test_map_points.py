@@ -31,7 +31,7 @@ from generator.reporter import Reporter
 MARK = re.compile(r'<a href="(papers/[^"]+\.html)"><title>([^<]*)</title><circle cx="(\d+)" cy="(\d+)" r="\d+"/></a>')
 def built(content: Path, site: Path) -> Path:
     paper_map._LAST.clear()  # as a new process would
-    related._neighbours.cache_clear()
+    related.forget_texts()
     related.forget_vectors()
     reporter = Reporter()
     build(content, site, reporter)

@@ -21,7 +21,7 @@ MARK = re.compile(r'<a href="(papers/[^"]+\.html)"><title>([^<]*)</title><circle
 
 def built(content: Path, site: Path, cache: bool = True) -> Reporter:
     paper_map._LAST.clear()  # as a new process would: nothing remembered from the last build
-    related._neighbours.cache_clear()
+    related.forget_texts()
     related.forget_vectors()
     reporter = Reporter()
     build(content, site, reporter, cache=cache)

@@ -129,3 +129,44 @@ def test_abstracts_rendered_to_derive_titles_in_workers_are_not_rendered_again(t
     found = [project.renderer.render(entry.text) for entry in entries]
     assert found[-5:] == list(expected.values())
 
+
+
+def test_abstracts_rendered_in_forked_workers_come_back_around_the_papers_this_process_holds(seed_content,
+                                                                                          large_sizes):
+    """A worker sends back each rendering less its paper (no copy of every paper comes back through the pipe):
+    each rendered paper is the very paper parsed here, and the renderings are those one process makes."""
+    from generator.latex import AbstractRenderer
+    from generator.runtime.executor import Executor
+    from generator.pipeline.sinks import NullSink
+    from generator.runtime.sizes import LARGE
+
+    state = pipeline.Pipeline(seed_content, NullSink()).run(Reporter(), until="papers")
+    papers = state.papers * 4  # enough to go to the worker as well as this process
+    assert len(papers) >= 8
+    renderer = AbstractRenderer()
+    forked = rendering.render_papers(papers, renderer, Reporter(), Executor(2, LARGE))
+    alone = rendering.render_papers(papers, AbstractRenderer(), Reporter())
+    assert all(forked[paper.path].paper.paper is paper for paper in papers)
+    assert {path: done.paper for path, done in forked.items()} == {path: done.paper for path, done in alone.items()}
+
+
+def test_the_render_stage_finds_every_rendering_the_sync_kept_and_keeps_none_of_its_own(monkeypatch):
+    """Of a large volume, the sync keeps the last ``REMEMBERED`` renderings it made to derive titles: the render
+    stage finds each of them, as rendering the others keeps none (each kept pushed out one still to be found,
+    and every abstract was rendered twice); nor does a worker hold what it rendered."""
+    from generator.latex import AbstractRenderer, abstract_renderer
+    from generator.model.paper import Paper
+
+    monkeypatch.setattr(abstract_renderer, "REMEMBERED", 3)
+    papers = [Paper(f"p{n}", f"p{n}", f"Title {n}", f"Abstract *number* {n} with $x_{n}$.", (), n, "papers.txt", n,
+                    Path(f"papers/p{n}.md")) for n in range(6)]
+    renderer = AbstractRenderer()
+    for paper in papers:  # as the sync derives their titles: the last three kept
+        renderer.render(paper.abstract)
+    made: list[str] = []
+    real = AbstractRenderer._render
+    monkeypatch.setattr(AbstractRenderer, "_render", lambda self, text: made.append(text) or real(self, text))
+    rendered = rendering.render_papers(papers, renderer, Reporter())
+    assert made == [paper.abstract for paper in papers[:3]]
+    assert [rendered[paper.path].paper.abstract_html for paper in papers] == [
+        AbstractRenderer().render(paper.abstract).html for paper in papers]

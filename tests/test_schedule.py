@@ -65,7 +65,7 @@ def test_papers_are_related_in_the_build_process_beside_the_index_child(seed_con
     from generator.derive import related
 
     real_nearest = related.nearest
-    related._neighbours.cache_clear()  # an earlier build of the same papers in this process left its lists
+    related.forget_texts()  # an earlier build of the same papers in this process left its lists
     where: list[int] = []
     monkeypatch.setattr(related, "nearest", lambda *a, **k: where.append(os.getpid()) or real_nearest(*a, **k))
     build(seed_content, tmp_path / "site", Reporter(), jobs=2, cache=False)

@@ -293,3 +293,6 @@ def test_the_cache_bundle_gives_back_the_index_files_and_refuses_a_damaged_one(s
     assert search.unbundle(data + b"x") is None
     assert search.unbundle(b"not json\n") is None
     assert search.unbundle(search.bundle({"../escape.js": b"x", **files})) is None  # only files under assets/search/
+    views = search.unbundle(data, copy=False)  # (a large volume's: views into the one entry, not copies)
+    assert views is not None and all(isinstance(view, memoryview) for view in views.values())
+    assert {name: bytes(view) for name, view in views.items()} == files

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+from itertools import chain
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 
 from generator.derive.related import matrix_for
 from generator.model.paper import RenderedPaper
-from generator.runtime.cache import BuildCache, digest
+from generator.runtime.cache import BuildCache, digest_of
 from generator import diagnostics as codes
 
 PROJECTION = "papers_projection.json"
@@ -80,7 +81,7 @@ def find_projection(content_dir: Path | None) -> Path | None:
 def _key(papers: Sequence[RenderedPaper], projection: bytes) -> str:
     """What the places are made of: the papers' ids and texts in order, and the venue's projection."""
     parts = (part for p in papers for part in (p.paper.id, p.paper.uid, p.title_plain, p.abstract_plain))
-    return digest("map", projection, *parts)
+    return digest_of(chain(("map", projection), parts))  # read a paper at a time (digest(*parts) holds them all)
 
 
 def _cached(papers: Sequence[RenderedPaper], cache: BuildCache | None, key: str) -> Placed | None:

@@ -28,7 +28,6 @@ so "networks" relates to "network" as search finds it.
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Sequence
 from itertools import chain, repeat
@@ -36,7 +35,7 @@ from typing import Any
 
 from generator.derive.map_layout import load_numpy
 from generator.derive.space import tfidf_matrix
-from generator.runtime.cache import BuildCache
+from generator.runtime.cache import BuildCache, digest_of
 from generator.model.paper import RenderedPaper
 from generator.search.terms import terms
 
@@ -54,26 +53,31 @@ _PAIRS = 16_384  # candidate pairs scored in one elementwise product
 
 def related_papers(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT) -> dict[str, tuple[RenderedPaper, ...]]:
     """Paper id → its ``k`` most similar papers, most similar first (never itself)."""
-    texts = tuple((p.title_plain, p.abstract_plain) for p in papers)
     return {
         paper.paper.id: tuple(papers[j] for j in neighbours)
-        for paper, neighbours in zip(papers, _neighbours(texts, k))
+        for paper, neighbours in zip(papers, _neighbours(papers, texts_digest(papers), k))
     }
 
 
 def related_ids(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT,
                 cache: BuildCache | None = None) -> dict[str, tuple[str, ...]]:
     """Paper id → the ids of its ``k`` most similar papers; kept in ``cache`` for a build with the same texts."""
-    texts = tuple((p.title_plain, p.abstract_plain) for p in papers)
-    key = cache.key("related", str(k), *chain.from_iterable(texts)) if cache and cache.enabled else ""
+    texts = texts_digest(papers)
+    key = cache.key("related", str(k), texts) if cache and cache.enabled else ""
     found: Any = cache.load_json("related", key) if key and cache else None
     if _fits(found, len(papers), k):
         neighbours = found
     else:
-        neighbours = _neighbours(texts, k)
+        neighbours = _neighbours(papers, texts, k)
         if key and cache:
             cache.store_json("related", key, neighbours)
     return {paper.paper.id: tuple(papers[j].paper.id for j in near) for paper, near in zip(papers, neighbours)}
+
+
+def texts_digest(papers: Sequence[RenderedPaper]) -> str:
+    """What related papers and the vectors are made of, the papers' titles and plain abstracts in order, as a
+    digest read a paper at a time: a large volume's texts (packed, pipeline/packed.py) are never all held."""
+    return digest_of(chain.from_iterable((p.title_plain, p.abstract_plain) for p in papers))
 
 
 def _fits(found: object, count: int, k: int) -> bool:
@@ -84,33 +88,43 @@ def _fits(found: object, count: int, k: int) -> bool:
         for n, near in enumerate(found))
 
 
-@functools.lru_cache(maxsize=1)
-def _neighbours(texts: tuple[tuple[str, str], ...], k: int) -> tuple[tuple[int, ...], ...]:
-    # The dev server rebuilds after template and config edits too: the same texts, no new work.
-    return tuple(map(tuple, nearest(_matrix(texts), k)))
+# The last answer and the last vectors, by the digest of the texts they were worked out from (one entry each): the
+# dev server rebuilds after template and config edits too, the same texts, no new work; the map reads the vectors.
+_LAST_NEIGHBOURS: dict[tuple[str, int], tuple[tuple[int, ...], ...]] = {}
+_LAST_MATRIX: dict[str, Any] = {}
+
+
+def _neighbours(papers: Sequence[RenderedPaper], texts: str, k: int) -> tuple[tuple[int, ...], ...]:
+    found = _LAST_NEIGHBOURS.get((texts, k))
+    if found is None:
+        found = tuple(map(tuple, nearest(_matrix(papers, texts), k)))
+        _LAST_NEIGHBOURS.clear()
+        _LAST_NEIGHBOURS[(texts, k)] = found
+    return found
 
 
 def matrix_for(papers: Sequence[RenderedPaper]) -> Any:
     """The papers' TF-IDF matrix (derive/space.py), as related papers are worked out from: the map of the papers
     (derive/paper_map.py) lays out its rows. The one just made for related papers is handed over, not made again."""
-    return _matrix(tuple((p.title_plain, p.abstract_plain) for p in papers))
+    return _matrix(papers, texts_digest(papers))
 
 
-@functools.lru_cache(maxsize=1)
-def _matrix(texts: tuple[tuple[str, str], ...]) -> Any:
-    # A generator: each paper's Counter of words is let go once its numbers are taken.
-    return tfidf_matrix(text_terms(title, abstract) for title, abstract in texts)
+def _matrix(papers: Sequence[RenderedPaper], texts: str) -> Any:
+    if texts not in _LAST_MATRIX:
+        _LAST_MATRIX.clear()
+        # A generator: each paper's texts (and Counter of words) let go once its numbers are taken.
+        _LAST_MATRIX[texts] = tfidf_matrix(text_terms(p.title_plain, p.abstract_plain) for p in papers)
+    return _LAST_MATRIX[texts]
 
 
 def forget_vectors() -> None:
     """Let the last matrix go (a large volume's is tens of MB) once related papers and the map have it."""
-    _matrix.cache_clear()
+    _LAST_MATRIX.clear()
 
 
 def forget_texts() -> None:
-    """Let go the texts the last answer was worked out from (every paper's plain abstract, kept for the dev
-    server's next pass): a build asks no second time."""
-    _neighbours.cache_clear()
+    """Let go the last answer (kept for the dev server's next pass): a build asks no second time."""
+    _LAST_NEIGHBOURS.clear()
 
 
 def text_terms(title: str, abstract: str) -> Counter[str]:
@@ -152,9 +166,10 @@ def _heaviest(matrix: Any) -> tuple[Any, Any, Any]:
     np = load_numpy()
     row_of = np.repeat(np.arange(matrix.shape[0]), np.diff(matrix.indptr))
     order = np.lexsort((-matrix.data, row_of))  # stable: equal weights stay in column order
-    place = _rank(row_of[order], matrix.shape[0])
+    row_of = row_of[order]  # (still by row: the sort is by row first)
+    place = _rank(row_of, matrix.shape[0])
     kept = place < TOP_TERMS
-    return row_of[order][kept], matrix.indices[order][kept].astype(np.int64), place[kept]
+    return row_of[kept], matrix.indices[order[kept]].astype(np.int64), place[kept]
 
 
 def _candidates(matrix: Any) -> tuple[Any, Any]:
@@ -200,9 +215,10 @@ def _scores(matrix: Any, first: Any, second: Any) -> Any:
     for start in range(0, len(pairs), _PAIRS):
         low, high = np.divmod(pairs[start:start + _PAIRS], rows)
         left, right = matrix[low], matrix[high]
-        sums.append(left.multiply(right).tocsr() @ ones)
-    summed = np.concatenate(sums) if sums else np.zeros(0)
-    rounded = np.array(list(map(round, summed.tolist(), repeat(_SCORE_DIGITS))), dtype=np.float64)
+        summed = left.multiply(right).tocsr() @ ones
+        # Rounded as Python rounds, a block at a time: a large volume's millions of pairs never Python floats at once.
+        sums.append(np.array(list(map(round, summed.tolist(), repeat(_SCORE_DIGITS))), dtype=np.float64))
+    rounded = np.concatenate(sums) if sums else np.zeros(0)
     return rounded[which.reshape(-1)]
 
 

@@ -18,6 +18,7 @@ summed in the paper's own order, one term after the other, by a sparse matrix-ve
 from __future__ import annotations
 
 import math
+from array import array
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -34,9 +35,9 @@ def tfidf_matrix(documents: Iterable[Counter[str]]) -> Any:
     from scipy import sparse
 
     seen: dict[str, int] = {}
-    ids: list[int] = []
-    counts: list[int] = []
-    lengths: list[int] = []
+    # Machine ints, not lists of Python ints: a large volume's millions of (term, count) pairs cost a third
+    # as much, and numpy reads them in place (no copy).
+    ids, counts, lengths = array("i"), array("i"), array("q")
     for document in documents:
         # Term → its first-seen number, in C: setdefault hands back the number a term already has.
         ids.extend(map(seen.setdefault, document, _fresh_numbers(seen, document)))
@@ -45,32 +46,52 @@ def tfidf_matrix(documents: Iterable[Counter[str]]) -> Any:
     rows = len(lengths)
     if not rows:
         return sparse.csr_matrix((0, 1))
-    first = np.asarray(ids, dtype=np.int64)
-    tf = np.asarray(counts, dtype=np.int64)
+    first, sizes = np.frombuffer(ids, dtype=np.intc), np.frombuffer(lengths, dtype=np.int64)
     indptr = np.zeros(rows + 1, dtype=np.int64)
-    np.cumsum(lengths, out=indptr[1:])
+    np.cumsum(sizes, out=indptr[1:])
     frequency = np.bincount(first, minlength=len(seen))
-    # Per term and per count, by math.log: a few tens of thousands of calls, the same floats as before.
-    idf = np.array([math.log(rows / int(df)) for df in frequency.tolist()], dtype=np.float64)
-    tf_weight = np.array([0.0] + [1 + math.log(c) for c in range(1, int(tf.max(initial=1)) + 1)])
-    weights = tf_weight[tf] * idf[first]
+    weights = _weights(np, first, np.frombuffer(counts, dtype=np.intc), frequency, rows)
+    del counts
     # Each row's sum of squares in its own order: weights · weights as a CSR matrix-vector product.
     squares = sparse.csr_matrix((weights, np.arange(len(weights)), indptr), shape=(rows, len(weights))) @ weights
     norms = np.sqrt(squares)
     norms[norms == 0] = 1.0
-    values = weights / np.repeat(norms, lengths)
-    # A column: the term's place in the sorted vocabulary, for the terms in another document too and not in all.
-    vocabulary = sorted(seen)
-    place = np.full(len(seen), -1, dtype=np.int64)
-    place[[seen[t] for t in vocabulary]] = np.arange(len(vocabulary))
-    place[(frequency <= 1) | (frequency >= rows)] = -1
-    columns = place[first]
+    weights /= np.repeat(norms, sizes)  # (in place: one array of the volume's size fewer at this peak)
+    columns = _columns(np, seen, first, frequency, rows)
+    del ids, first
     kept = columns >= 0
-    row_of = np.repeat(np.arange(rows), lengths)[kept]
-    width = int(columns.max()) + 1 if kept.any() else 1
-    matrix = sparse.csr_matrix((values[kept], (row_of, columns[kept])), shape=(rows, width))
+    # Rows stay in order and a row's terms are distinct: the CSR arrays are the kept entries as they come, a
+    # row starting where as many were kept before it as before its first entry.
+    before = np.zeros(len(kept) + 1, dtype=np.int64)
+    np.cumsum(kept, out=before[1:])
+    indptr = before[indptr]
+    data, indices = weights[kept], columns[kept]
+    del weights, columns, kept, before
+    width = int(indices.max()) + 1 if len(indices) else 1
+    index = np.intc if len(data) <= np.iinfo(np.intc).max else np.int64  # as scipy makes them
+    matrix = sparse.csr_matrix((data, indices.astype(index, copy=False), indptr.astype(index)), shape=(rows, width))
     matrix.sort_indices()
     return matrix
+
+
+def _weights(np: Any, first: Any, counts: Any, frequency: Any, rows: int) -> Any:
+    """Each entry's (1 + ln tf) · ln(N / df), by ``math.log`` per term and per count (a few tens of thousands
+    of calls, the same floats as the Python loops gave)."""
+    idf = np.array([math.log(rows / int(df)) for df in frequency.tolist()], dtype=np.float64)
+    tf_weight = np.array([0.0] + [1 + math.log(c) for c in range(1, int(counts.max(initial=1)) + 1)])
+    weights = tf_weight[counts]
+    weights *= idf[first]
+    return weights
+
+
+def _columns(np: Any, seen: dict[str, int], first: Any, frequency: Any, rows: int) -> Any:
+    """Each entry's column: its term's place in the sorted vocabulary, for the terms in another document
+    too and not in all (-1: left out)."""
+    vocabulary = sorted(seen)
+    place = np.full(len(seen), -1, dtype=np.intc)
+    place[[seen[t] for t in vocabulary]] = np.arange(len(vocabulary), dtype=np.intc)
+    place[(frequency <= 1) | (frequency >= rows)] = -1
+    return place[first]
 
 
 def _fresh_numbers(seen: dict[str, int], document: Counter[str]) -> Iterable[int]:

@@ -45,12 +45,14 @@ class AbstractRenderer:
         """The markdown-it parser (a test reads its tokens)."""
         return self._engine.md
 
-    def render(self, text: str) -> RenderedAbstract:
-        """Block rendering: paragraphs (and the odd list or quote)."""
+    def render(self, text: str, remember: bool = True) -> RenderedAbstract:
+        """Block rendering: paragraphs (and the odd list or quote). ``remember`` False: a rendering made now is
+        not kept (the last render of a text: keeping it would push out one still to be asked for, and hold it)."""
         found = self._known.get(text)
         if found is None:
             found = self._render(text)
-            self.remember(text, found)
+            if remember:
+                self.remember(text, found)
         return found
 
     def _render(self, text: str) -> RenderedAbstract:

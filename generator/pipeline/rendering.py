@@ -8,6 +8,7 @@ does the work, the same for ``build``, ``serve`` and ``check``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+import dataclasses
 import functools
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,15 +106,17 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
             results[paper.path] = Rendered(paper, rendered, tuple(diagnostics))
     missing = [paper for paper in papers if paper.path not in results]
 
-    def render_chunk(chunk: list[Paper]) -> list[tuple[RenderedPaper, list[Diagnostic]]]:
+    def render_chunk(chunk: list[Paper]) -> list[tuple[tuple[str, ...], list[Diagnostic]]]:
+        # Each rendering less its paper: a worker's results carry no copy of the papers this process holds.
         done_here = []
         for paper in chunk:
             local = Reporter()
-            done_here.append((render_paper(paper, renderer, local), local.diagnostics))
+            done_here.append((_rendered_texts(render_paper(paper, renderer, local)), local.diagnostics))
         return done_here
 
     progress = functools.partial(reporter.progress, "render abstracts")
-    for paper, (rendered, diagnostics) in zip(missing, executor.map(render_chunk, missing, Cost.HEAVY, progress)):
+    for paper, (texts, diagnostics) in zip(missing, executor.map(render_chunk, missing, Cost.HEAVY, progress)):
+        rendered = RenderedPaper(paper, *texts)
         results[paper.path] = Rendered(paper, rendered, tuple(diagnostics))
         if cache:
             cache.put(keys[paper.path], rendered_record(rendered, diagnostics))
@@ -127,7 +130,9 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
 
 def render_paper(paper: Paper, renderer: AbstractRenderer, reporter: Reporter) -> RenderedPaper:
     title = renderer.render_inline(paper.title)
-    abstract = renderer.render(paper.abstract)
+    # Found if the sync rendered it to derive a title; else made now, and not kept: no stage renders it again,
+    # and a large volume's renderings kept (in each worker too) would push out those still to be found.
+    abstract = renderer.render(paper.abstract, remember=False)
     page = f"{PAGES_DIR}/{paper.path.name}"
     for problem in title.problems + abstract.problems:
         reporter.warn(f"{problem.message} in “{title.plain}”", page, code=problem.code, paper=paper.id,
@@ -136,6 +141,14 @@ def render_paper(paper: Paper, renderer: AbstractRenderer, reporter: Reporter) -
         reporter.warn(f"{guessed.message} in “{title.plain}”; {advice(guessed)}", page, code=guessed.code,
                       paper=paper.id, subject=guessed.subject, value=guessed.value)
     return RenderedPaper(paper, title.html, title.plain, abstract.html, abstract.plain)
+
+
+def _rendered_texts(rendered: RenderedPaper) -> tuple[str, ...]:
+    """A rendering's fields after its paper, in order: ``RenderedPaper(paper, *texts)`` makes it again."""
+    return tuple(getattr(rendered, name) for name in _TEXT_FIELDS)
+
+
+_TEXT_FIELDS = tuple(field.name for field in dataclasses.fields(RenderedPaper))[1:]  # (its first is ``paper``)
 
 
 def changed_papers(before: Sequence[RenderedPaper], after: Sequence[RenderedPaper]) -> set[str]:

@@ -43,6 +43,7 @@ from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
 from generator.render.html import SiteRenderer
+from generator.runtime.background import release_free_memory
 from generator.runtime.executor import Executor
 from generator.pipeline.state import DEFAULT_OPTIONS, Options, Pass, Run
 from generator.pipeline.shares import ShareContext, Shares
@@ -195,6 +196,7 @@ def papers_stage(p: Pipeline) -> None:
         if not p.options.keep:  # a build needs only the broken pages' text from here on
             state.docs = None
             state.parsed = {path: parsed for path, parsed in state.parsed.items() if parsed.paper is None}
+            give_back(p, len(state.papers))  # the pages' texts as read
 
     p.timed("parse pages", timed_parse)
 
@@ -234,6 +236,7 @@ def rendered_stage(p: Pipeline) -> None:
         state.renders = {}
         state.project.renderer.forget()
         pack_papers(p)
+        give_back(p, len(state.rendered))  # the texts the packing let go
     state.changed_ids = None if before is None else changed_papers(before, state.rendered)
 
 
@@ -278,6 +281,7 @@ def relate_stage(p: Pipeline) -> None:
             p.timed("map papers", paper_places, site_papers(p), project.content_dir, p.store, p.reporter.warn,
                     state.related)
     forget_vectors()
+    give_back(p, len(state.papers))  # relating leaves much of the C heap free but held
 
 
 def render_stage(p: Pipeline) -> None:
@@ -318,6 +322,14 @@ def pack_papers(p: Pipeline) -> None:
         return
     state.rendered = [packed(paper) for paper in state.rendered]
     state.papers = [paper.paper for paper in state.rendered]
+
+
+def give_back(p: Pipeline, papers: int) -> None:
+    """A build of a volume large enough that memory counts before time gives the C heap's free pages back to
+    the system after a stage that let much go (held, they count to the end of the build; a small volume's
+    build would only fault them in again, and gives them back before each fork anyway)."""
+    if p.executor.fresh(papers) and not p.options.keep:
+        release_free_memory()
 
 
 def publish_stage(p: Pipeline) -> None:

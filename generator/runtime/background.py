@@ -126,10 +126,29 @@ def in_parallel(job: Job) -> Pending:
     Without fork the job runs when its result is asked for.
     """
     context = _fork_context()
+    return Pending(job) if context is None else _forked(context, job, parts=False)
+
+
+def in_parallel_parts(job: Callable[[Callable[[Any], None]], None]) -> Pending:
+    """Start ``job(put)`` in a forked process now: each ``put(part)`` sends a part of its result back as soon
+    as it is made, and the child lets it go (a worker that held every part it made until it ended would hold
+    its whole share of a stage's results: hundreds of MB of a large volume's renderings). The returned
+    ``Pending``'s result is the list of the parts, in the order put. Without fork the job runs when its
+    result is asked for."""
+    context = _fork_context()
     if context is None:
-        return Pending(job)
+        def here() -> list[Any]:
+            parts: list[Any] = []
+            job(parts.append)
+            return parts
+        return Pending(here)
+    return _forked(context, job, parts=True)
+
+
+def _forked(context: Any, job: Callable[..., Any], parts: bool) -> Pending:
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_child_reporting, args=(job, sender, receiver, os.getpid()), daemon=True)
+    process = context.Process(target=_child_reporting, args=(job, sender, receiver, os.getpid(), parts),
+                              daemon=True)
     # Objects that exist now are moved out of the collector's sight in the child: its
     # collections then never touch (and so never copy) the pages it shares with us.
     release_free_memory()
@@ -141,7 +160,7 @@ def in_parallel(job: Job) -> Pending:
         if not frozen_already:  # unfreezing would hand serve's whole site back to every collection
             gc.unfreeze()
     sender.close()
-    return Pending(None, process, receiver)
+    return Pending(None, process, receiver, parts)
 
 
 class Claims:
@@ -206,9 +225,11 @@ class Pending:
     every page it un-shared, until its result is asked for — the whole render stage.
     """
 
-    def __init__(self, job: Job | None, process: Any = None, receiver: Connection | None = None) -> None:
+    def __init__(self, job: Job | None, process: Any = None, receiver: Connection | None = None,
+                 parts: bool = False) -> None:
         self._job, self._process = job, process
         self._outcome: tuple[bool, Any] | None = None
+        self._parts: list[Any] | None = [] if parts else None  # (in_parallel_parts: the result, as it comes)
         self._reader: threading.Thread | None = None
         if process is not None:
             self._reader = threading.Thread(target=self._receive, args=(receiver,), daemon=True,
@@ -220,9 +241,19 @@ class Pending:
         """Whether the job is at work in its own process now (a core taken)."""
         return self._process is not None and self._outcome is None and self._process.is_alive()
 
+    @property
+    def received(self) -> int:
+        """How many parts of its result a job started by ``in_parallel_parts`` has sent back so far."""
+        return len(self._parts or ())
+
     def _receive(self, receiver: Connection) -> None:
         try:
-            self._outcome = receiver.recv()
+            message = receiver.recv()
+            while message[0] == _PART:  # a part of the result, put by the job (an outcome's is a bool)
+                assert self._parts is not None
+                self._parts.append(message[1])
+                message = receiver.recv()
+            self._outcome = message
         except (EOFError, OSError):
             self._outcome = None  # the child died, or was cancelled
         finally:
@@ -240,7 +271,7 @@ class Pending:
         failed, value = self._outcome
         if failed:
             raise value
-        return value
+        return value if self._parts is None else self._parts
 
     def cancel(self) -> None:
         """Stop the job if it is still running (nothing to do for one that runs on demand)."""
@@ -266,11 +297,16 @@ class _Then(Pending):
         self._first.cancel()
 
 
-def _child_reporting(job: Job, sender: Connection, receiver: Connection, parent: int) -> None:
-    """Like ``_child``, but an exception goes back to the parent as (True, exception)."""
+def _child_reporting(job: Callable[..., Any], sender: Connection, receiver: Connection, parent: int,
+                     parts: bool = False) -> None:
+    """Like ``_child``, but an exception goes back to the parent as (True, exception); with ``parts``, the
+    job is handed ``put``, which sends (``_PART``, a part of its result) at once."""
     die_with(parent)
     receiver.close()
-    send_outcome(sender, job)
+    send_outcome(sender, (lambda: job(lambda part: sender.send((_PART, part)))) if parts else job)
+
+
+_PART = "part"  # the tag of a part of a job's result (an outcome's first item is a bool)
 
 
 def send_outcome(sender: Connection, job: Callable[[], Any]) -> None:

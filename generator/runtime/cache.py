@@ -38,7 +38,9 @@ import dataclasses
 import hashlib
 import json
 import platform
+from collections.abc import Iterable
 from functools import lru_cache
+from itertools import chain
 from importlib import metadata
 from pathlib import Path, PurePath
 from typing import Any
@@ -64,6 +66,17 @@ def digest(*parts: str | bytes) -> str:
         data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
         chunks += (len(data).to_bytes(8, "little"), data)
     return hashlib.blake2b(b"".join(chunks), digest_size=20).hexdigest()  # one call: a warm build makes 7 a paper
+
+
+def digest_of(parts: Iterable[str | bytes]) -> str:
+    """``digest(*parts)``, the parts read one at a time: for many large ones (a volume's texts), which it
+    neither holds all at once nor joins."""
+    made = hashlib.blake2b(digest_size=20)
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
+        made.update(len(data).to_bytes(8, "little"))
+        made.update(data)
+    return made.hexdigest()
 
 
 @lru_cache(maxsize=1)
@@ -100,6 +113,10 @@ class BuildCache:
 
     def key(self, *parts: str | bytes) -> str:
         return digest(code_digest(), *parts)
+
+    def key_of(self, parts: Iterable[str | bytes]) -> str:
+        """``key(*parts)``, the parts read one at a time (a volume's texts: never all held at once)."""
+        return digest_of(chain([code_digest()], parts))
 
     # -- bytes ------------------------------------------------------------------
 

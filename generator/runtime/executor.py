@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Callable, TypeVar
 
 from generator.runtime import sizes
-from generator.runtime.background import Claims, Job, Pending, can_fork, in_parallel
+from generator.runtime.background import Claims, Job, Pending, can_fork, in_parallel, in_parallel_parts
 from generator.runtime.fresh import in_fresh_process
 from generator.runtime.sizes import Cost, SizePolicy
 
@@ -77,7 +77,9 @@ class Executor:
                 before()
             return [func(chunk) for chunk in chunks]
         claims = Claims(len(chunks))
-        waits = [in_parallel(functools.partial(_claim, func, chunks, claims)) for _ in range(workers - 1)]
+        # Each worker sends each chunk's result back as it is done and lets it go (none holds its whole share).
+        waits = [in_parallel_parts(functools.partial(_claim_sending, func, chunks, claims))
+                 for _ in range(workers - 1)]
         try:
             if before is not None:
                 before()
@@ -142,6 +144,14 @@ def _claim(func: Callable[[list[T]], U], chunks: list[list[T]], claims: Claims,
         if progress is not None:
             progress()
     return done
+
+
+def _claim_sending(func: Callable[[list[T]], U], chunks: list[list[T]], claims: Claims,
+                   put: Callable[[tuple[int, U]], None]) -> None:
+    """``_claim`` in a worker: each chunk's result, with its number, ``put`` (sent back) as soon as it is made."""
+    for number in claims:
+        put((number, func(chunks[number])))
+        chunks[number] = []
 
 
 def _chunk_progress(chunks: list[list[T]], claims: Claims, progress: Progress | None) -> Callable[[], None] | None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -71,8 +72,10 @@ def bundle(files: dict[str, bytes]) -> bytes:
     return b"".join([table, b"\n", *files.values()])
 
 
-def unbundle(data: bytes) -> dict[str, bytes] | None:
-    """``bundle``'s files again; None when the entry does not read as one (then it is made afresh)."""
+def unbundle(data: bytes, copy: bool = True) -> dict[str, Any] | None:
+    """``bundle``'s files again; None when the entry does not read as one (then it is made afresh).
+    ``copy`` False: each file a ``memoryview`` into ``data`` (a large volume's bundle is a hundred MB: its
+    files as copies held it twice)."""
     end = data.find(b"\n")
     try:
         table = json.loads(data[:end]) if end >= 0 else None
@@ -80,12 +83,12 @@ def unbundle(data: bytes) -> dict[str, bytes] | None:
         return None
     if not isinstance(table, list):
         return None
-    files, at = {}, end + 1
+    files, at, whole = {}, end + 1, data if copy else memoryview(data)
     for entry in table:
         if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
                 and entry[0].startswith(FOLDER + "/") and isinstance(entry[1], int) and entry[1] >= 0):
             return None
-        files[entry[0]] = data[at:at + entry[1]]
+        files[entry[0]] = whole[at:at + entry[1]]
         at += entry[1]
     return files if at == len(data) and MANIFEST_JS in files else None
 
@@ -94,13 +97,14 @@ def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[st
                names: dict[str, str] | None = None) -> str:
     """Everything the index's files are made of: each paper's title, URL, tags and abstract, the tag
     pages and their names, and its authors (names and affiliations: indexed, and shown)."""
-    parts = ["shards", str(FORMAT_VERSION), json.dumps(sorted(tag_urls.items()), ensure_ascii=False),
-             json.dumps(sorted((names or {}).items()), ensure_ascii=False)]
-    for paper in papers:
-        parts += [paper.title_plain, paper.url, "\x1f".join(paper.paper.tags), paper.abstract_plain,
-                  paper.abstract_html,  # the result's preview is made from the HTML (its math)
-                  "\x1f".join(f"{name}\x1e{affiliation}" for name, affiliation in people(paper))]
-    return cache.key("search", *parts)
+    head = ["search", "shards", str(FORMAT_VERSION), json.dumps(sorted(tag_urls.items()), ensure_ascii=False),
+            json.dumps(sorted((names or {}).items()), ensure_ascii=False)]
+    # Read a paper at a time: a large volume's texts (packed, pipeline/packed.py) are never all held at once.
+    parts = (part for paper in papers for part in (
+        paper.title_plain, paper.url, "\x1f".join(paper.paper.tags), paper.abstract_plain,
+        paper.abstract_html,  # the result's preview is made from the HTML (its math)
+        "\x1f".join(f"{name}\x1e{affiliation}" for name, affiliation in people(paper))))
+    return cache.key_of(chain(head, parts))
 
 
 def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], sink: Any, cache: BuildCache,
@@ -120,12 +124,12 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], si
         return _start_bytes(papers, tag_urls, sink, executor, names)
     key = search_key(cache, papers, tag_urls, names) if cache.enabled else ""
     cached = cache.load_bytes("search", key) if cache.enabled else None
-    files = unbundle(cached) if cached is not None else None
-    del cached  # a large volume's index is a hundred MB: neither the entry nor its files are held once written
+    files = unbundle(cached, copy=False) if cached is not None else None
+    del cached  # a large volume's index is a hundred MB: held once (its files are views into it), until written
     if files is not None:
         written = list(files)
         for name in written:
-            sink.write(name, files.pop(name))
+            sink.write(name, bytes(files.pop(name)))
         return Pending(lambda: [LUNR_JS, *written])
 
     root = sink.target(MANIFEST_JS).parents[len(MANIFEST_JS.split("/")) - 1]
