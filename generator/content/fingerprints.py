@@ -45,8 +45,9 @@ class Fingerprints:
     def as_dict(self) -> dict[str, str]:
         """For front matter, in field order; ``meta`` and ``details`` only when the source had metadata,
         ``slug`` only once it moved."""
-        values = dataclasses.asdict(self)
-        return {key: value for key, value in values.items() if value or key not in ("meta", "details", "slug")}
+        # Its fields are strings: read one by one (``dataclasses.asdict`` deep-copies, a page made at a time).
+        return {key: value for key in FINGERPRINT_KEYS
+                if (value := getattr(self, key)) or key not in ("meta", "details", "slug")}
 
     def copy(self) -> Fingerprints:
         return dataclasses.replace(self)
