@@ -118,7 +118,7 @@ def first_stage(kinds: set[Kind]) -> tuple[str, Pass]:
 def load_stage(p: Pipeline) -> None:
     """Config, source lists, taxonomy: the volume everything else is made from."""
     project = p.timed("load project", load_project, p.content_dir, p.reporter, p.options.base_url, store=p.store,
-                      executor=p.executor)
+                      executor=p.executor, derive=p.options.derive)
     if p.options.series:
         project = project.in_series(p.options.series)
     if p.options.people:
@@ -159,7 +159,7 @@ def pages_stage(p: Pipeline) -> None:
             state.changes = [dataclasses.replace(change, text=None, meta=None, body="") for change in plan.changes]
         del plan
         if not p.options.keep:  # synced: a build needs the entries no more (a large volume's hold much memory)
-            state.project = dataclasses.replace(state.project, sources=[],
+            state.project = dataclasses.replace(state.project, sources=[], early={},
                                                 topics=dataclasses.replace(state.project.topics, scores={}))
         if p.options.write_pages and state.changes:  # the pages the sync wrote, as a person's would be read
             docs = p.timed("read pages", read_again, p.content_dir, docs, {change.path for change in state.changes},
