@@ -15,6 +15,7 @@ import pytest
 
 from generator.content.project import load_project, make_deriver
 from generator.reporter import Reporter
+from generator.runtime.cache import BuildCache
 from generator.runtime.executor import Executor
 from generator.runtime.sizes import LARGE
 
@@ -57,6 +58,19 @@ def test_no_titles_are_made_early_where_a_page_is_written_or_nothing_is_derived(
     assert not load_project(content, Reporter(), executor=Executor(2, LARGE), derive=True).early
 
 
+def test_without_the_cache_the_abstracts_of_written_pages_are_rendered_beside(tmp_path):
+    content = plain_list(tmp_path / "content")
+    assert build(content, tmp_path / "site", jobs=1).returncode == 0  # the pages are written
+    store = BuildCache.for_content(content, enabled=False)
+    project = load_project(content, Reporter(), executor=Executor(2, LARGE), store=store, derive=True)
+    assert not project.early  # no title is wanted: every entry has its page
+    assert all(project.renderer._known[e.text] == load_project(content, Reporter()).renderer.render(e.text)
+               for e in entries(project))
+    cached = load_project(content, Reporter(), executor=Executor(2, LARGE), store=BuildCache.for_content(content),
+                          derive=True)
+    assert not cached.renderer._known  # with the cache, the render stage reads its renderings from there
+
+
 def test_only_the_entries_own_titles_are_taken(tmp_path):
     """An entry the project did not load (another's, with the same place) derives its own title."""
     content = plain_list(tmp_path / "content")
@@ -67,10 +81,10 @@ def test_only_the_entries_own_titles_are_taken(tmp_path):
     assert alone == make_deriver(project, Reporter())(entries(project))
 
 
-def build(content: Path, out: Path, jobs: int) -> subprocess.CompletedProcess:
+def build(content: Path, out: Path, jobs: int, *more: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PROCEEDINGS_SIZES": "large"}
     return subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(out),
-                           "--jobs", str(jobs)], env=env, capture_output=True, text=True, check=False)
+                           "--jobs", str(jobs), *more], env=env, capture_output=True, text=True, check=False)
 
 
 def same_tree(one: Path, other: Path) -> bool:
@@ -93,3 +107,7 @@ def test_a_first_build_on_two_cores_writes_the_pages_and_site_of_one(tmp_path):
     assert papers > 20 and len(list((content / "papers").glob("*.md"))) == papers
     assert same_tree(content, tmp_path / "two" / "content")
     assert same_tree(tmp_path / "one" / "site", tmp_path / "two" / "site")
+    for jobs, folder in ((1, "one"), (2, "two")):  # built again without the cache: the same site again
+        again = build(tmp_path / folder / "content", tmp_path / folder / "again", jobs, "--no-cache")
+        assert again.returncode == 0 and "Traceback" not in again.stderr, again.stderr
+        assert same_tree(tmp_path / "one" / "site", tmp_path / folder / "again")

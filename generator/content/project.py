@@ -24,6 +24,7 @@ from generator.text.i18n import LANGUAGE_OF_SCRIPT
 from generator.text.cjk import language_of, majority_language
 from generator.errors import ContentError
 from generator.latex import AbstractRenderer, RenderedAbstract
+from generator.latex.abstract_renderer import REMEMBERED
 from generator.content.merge import Derived, Deriver
 from generator.model.paper import Entry, SourceList
 from generator.content.page_language import page_languages
@@ -114,7 +115,11 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     remembered = _RememberedTopics(store) if store is not None and store.enabled else None
     renderer = AbstractRenderer(config.macros)
     entries = [entry for source in sources for entry in source.entries]
-    early = EarlyTitles(renderer, entries, executor) if derive and not page_paths(content_dir) else None
+    early = None
+    if derive and not page_paths(content_dir):
+        early = EarlyTitles(renderer, entries, executor)  # a first build: every entry is new
+    elif derive and (store is None or not store.enabled):  # every abstract is rendered again (--no-cache)
+        early = EarlyTitles(renderer, entries[:REMEMBERED], executor, titles=False)
     topics = survey(taxonomy, entries, config.auto_tags, known, remembered, executor, early)
     if known is not None:
         known.save()
@@ -129,10 +134,14 @@ class EarlyTitles:
     this one chooses the volume's own topics (``survey``'s ``beside``): that choice is serial, seconds at
     10,000 papers, and the titles (the sync's heaviest work, which no topic changes) fill the idle cores. The
     sync then derives only their tags (``make_deriver``). Where the topics are not chosen (the taxonomy fits,
-    or the cache remembers them) nothing is made here, and the sync derives everything as before."""
+    or the cache remembers them) nothing is made here, and the sync derives everything as before.
 
-    def __init__(self, renderer: AbstractRenderer, entries: list[Entry], executor: Executor):
-        self.renderer, self.entries, self.executor = renderer, entries, executor
+    Without ``titles`` (a build without its cache, whose pages are written) only the abstracts are rendered:
+    the render stage renders every page's abstract, and a page's is its entry's (the renderer remembers
+    them, as many as it keeps: ``REMEMBERED``)."""
+
+    def __init__(self, renderer: AbstractRenderer, entries: list[Entry], executor: Executor, titles: bool = True):
+        self.renderer, self.entries, self.executor, self.titles = renderer, entries, executor, titles
         self.found: dict[int, tuple[Entry, tuple[str, ...]]] = {}
 
     def __call__(self, choose: Callable[[], OwnTopics]) -> OwnTopics:
@@ -143,20 +152,23 @@ class EarlyTitles:
         size = executor.policy.chunk(len(entries), workers)
         chunks = [entries[i : i + size] for i in range(0, len(entries), size)]
         chosen: list[OwnTopics] = []
-        made = executor.claimed(functools.partial(_titles_of, self.renderer), chunks, workers,
+        made = executor.claimed(functools.partial(_titles_of, self.renderer, self.titles), chunks, workers,
                                 before=lambda: chosen.append(choose()))
         for entry, (candidates, rendering) in zip(entries, itertools.chain.from_iterable(made)):
             self.renderer.remember(entry.text, rendering)  # in proceedings order, as the sync would
-            self.found[id(entry)] = (entry, candidates)
+            if candidates is not None:
+                self.found[id(entry)] = (entry, candidates)
         return chosen[0]
 
 
-def _titles_of(renderer: AbstractRenderer, entries: list[Entry]) -> list[tuple[tuple[str, ...], RenderedAbstract]]:
-    """Each entry's title candidates (its own title, else derived from its abstract) and the abstract's rendering."""
-    made = []
+def _titles_of(renderer: AbstractRenderer, titles: bool,
+               entries: list[Entry]) -> list[tuple[tuple[str, ...] | None, RenderedAbstract]]:
+    """Each entry's abstract rendered, and with ``titles`` its title candidates (its own title, else derived
+    from its abstract)."""
+    made: list[tuple[tuple[str, ...] | None, RenderedAbstract]] = []
     for entry in entries:
         rendering = renderer.render(entry.text)
-        made.append((candidates_of(entry, rendering.plain), rendering))
+        made.append((candidates_of(entry, rendering.plain) if titles else None, rendering))
     return made
 
 
