@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from generator.model.details import details_to_meta
+from generator.model.details import Details, details_to_meta
 from generator.model.paper import DETAIL_FIELDS, Entry
 
 
@@ -62,6 +62,8 @@ def canonical(value: Any) -> str:
 
 def metadata_digest(entry: Entry) -> str:
     """What the source says about a paper besides its abstract (title, keywords, details, id)."""
+    if not (entry.title or entry.keywords or entry.uid) and entry.details == _NO_DETAILS:
+        return NO_METADATA  # a plain list's entry: the same digest, without JSON and a hash for each of thousands
     return digest(canonical([entry.title, list(entry.keywords), details_to_meta(entry.details), entry.uid]))
 
 
@@ -74,4 +76,5 @@ def details_digest(meta: dict[str, Any]) -> str:
 
 
 NO_METADATA = digest(canonical(["", [], {}, ""]))
+_NO_DETAILS = Details()
 NO_DETAILS = digest(canonical({}))
