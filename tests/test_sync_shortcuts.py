@@ -1,10 +1,12 @@
 """The sync's shortcuts give what the long way gives: a plain list's metadata digest, the generated block,
-CJK in ASCII text, and the pairing of a first build's entries (content/fingerprints.py, matching.py)."""
+CJK in ASCII text, the pairing of a first build's entries (content/fingerprints.py, matching.py) and the
+front matter's YAML (text/yamlutil.py)."""
 
 from __future__ import annotations
 
 import dataclasses
 
+import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -13,6 +15,7 @@ from generator.content.matching import PageMatcher
 from generator.content.pages import PageDoc
 from generator.model.details import details_to_meta
 from generator.model.paper import Author, Details, Entry
+from generator.text import yamlutil
 from generator.text.cjk import _CJK, has_cjk
 
 
@@ -48,3 +51,26 @@ def test_entries_pair_with_no_page_when_none_is_left(tmp_path):
     page = PageDoc(tmp_path / "papers" / "a.md", {"title": "A"}, "Abstract number 1 about dialogue state tracking!")
     pairs, new = PageMatcher({page.path: page}).pairs(entries)  # a page left: the nearest text is still found
     assert pairs == [(entries[0], page)] and new == [entries[1]]
+
+
+def pyyaml(data: dict) -> str:
+    return yaml.dump(data, Dumper=yamlutil._Dumper, sort_keys=False, allow_unicode=True, width=10_000,
+                     default_flow_style=None)
+
+
+SCALARS = (st.text() | st.sampled_from(["", "yes", "No", "null", "~", "0x1F", "1e3", "1_000", "12:30", "2026-12-06",
+                                        "- a", "a: b", "#x", "'q'", '"q"', "[x]", "{x}", "é ü", "…", "\t", " x "])
+           | st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False) | st.tuples(st.text()))
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
+                      | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+
+
+@given(st.dictionaries(st.text(max_size=10), VALUES, max_size=8))
+def test_front_matter_is_written_as_pyyaml_writes_it(meta):
+    assert yamlutil.dump(meta) == pyyaml(meta)
+
+
+def test_a_list_met_twice_is_anchored_as_pyyaml_anchors_it():
+    shared = ["Dialogue", "Speech"]
+    meta = {"tags": shared, "keywords": shared, "generated": {"text": "0a1b2c3d4e5f", "title": "x"}}
+    assert yamlutil.dump(meta) == pyyaml(meta) and "&id001" in yamlutil.dump(meta)
