@@ -210,9 +210,8 @@ def _tags(taxonomy: Taxonomy, entries: list[Entry], known: Known | None, executo
     found: list[Any] = [known.get(key) for key in keys] if known is not None else [None] * len(entries)
     missing = [index for index, value in enumerate(found) if value is None]
     scores = executor.map(functools.partial(_scores, taxonomy), [entries[i] for i in missing], Cost.HEAVY)
-    for index, mine in zip(missing, scores):
-        found[index] = [list(taxonomy.ranked(list(mine))), [rule.name for rule, score in zip(taxonomy.tags, mine)
-                                                            if score >= STRONG]]
+    for index, (mine, value) in zip(missing, scores):
+        found[index] = value
         if known is not None:
             known.put(keys[index], found[index])
         if entries[index].title:
@@ -220,5 +219,12 @@ def _tags(taxonomy: Taxonomy, entries: list[Entry], known: Known | None, executo
     return [(tuple(value[0]), tuple(value[1])) for value in found]
 
 
-def _scores(taxonomy: Taxonomy, entries: list[Entry]) -> list[tuple[int, ...]]:
-    return [tuple(taxonomy.scores(entry.title, entry.text)) for entry in entries]
+def _scores(taxonomy: Taxonomy, entries: list[Entry]) -> list[tuple[tuple[int, ...], list[list[str]]]]:
+    """Each entry's scores of the taxonomy's tags, with the tags they earn and those they earn ``STRONG``ly (made
+    here, in the worker: in the build's process they were a serial tenth of a titled volume's load)."""
+    found = []
+    for entry in entries:
+        mine = tuple(taxonomy.scores(entry.title, entry.text))
+        found.append((mine, [list(taxonomy.ranked(list(mine))),
+                             [rule.name for rule, score in zip(taxonomy.tags, mine) if score >= STRONG]]))
+    return found
