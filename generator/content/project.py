@@ -147,8 +147,11 @@ class EarlyTitles:
     def __call__(self, choose: Callable[[], OwnTopics]) -> OwnTopics:
         entries, executor = self.entries, self.executor
         workers = executor.workers(Cost.HEAVY, len(entries))
-        if workers < 2 or len(entries) < 2 * workers:
-            return choose()  # no core idle beside it
+        # No core idle beside it; or a volume the size policy calls large (its jobs are fresh processes, to keep
+        # memory down): a worker holding its share of the renderings while this process holds every paper's
+        # phrases made the tree's peak (1.6 GB at 50,000 papers, against 1.26 GB in relate papers).
+        if workers < 2 or len(entries) < 2 * workers or executor.fresh(len(entries)):
+            return choose()
         size = executor.policy.chunk(len(entries), workers)
         chunks = [entries[i : i + size] for i in range(0, len(entries), size)]
         chosen: list[OwnTopics] = []
