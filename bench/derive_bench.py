@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(_source).resolve()))
 
 from generator.derive import phrases, titles  # noqa: E402
 from generator.derive.own_topics import own_topics  # noqa: E402
-from generator.latex.renderer import AbstractRenderer  # noqa: E402
+from generator.latex import AbstractRenderer  # noqa: E402  (one name in every tree since the renderer moved)
 from generator.sources import find_sources, read_source  # noqa: E402
 
 

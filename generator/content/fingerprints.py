@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from generator.model.details import details_to_meta
+from generator.model.details import Details, details_to_meta
 from generator.model.paper import DETAIL_FIELDS, Entry
 
 
@@ -45,8 +45,9 @@ class Fingerprints:
     def as_dict(self) -> dict[str, str]:
         """For front matter, in field order; ``meta`` and ``details`` only when the source had metadata,
         ``slug`` only once it moved."""
-        values = dataclasses.asdict(self)
-        return {key: value for key, value in values.items() if value or key not in ("meta", "details", "slug")}
+        # Its fields are strings: read one by one (``dataclasses.asdict`` deep-copies, a page made at a time).
+        return {key: value for key in FINGERPRINT_KEYS
+                if (value := getattr(self, key)) or key not in ("meta", "details", "slug")}
 
     def copy(self) -> Fingerprints:
         return dataclasses.replace(self)
@@ -61,6 +62,8 @@ def canonical(value: Any) -> str:
 
 def metadata_digest(entry: Entry) -> str:
     """What the source says about a paper besides its abstract (title, keywords, details, id)."""
+    if not (entry.title or entry.keywords or entry.uid) and entry.details == _NO_DETAILS:
+        return NO_METADATA  # a plain list's entry: the same digest, without JSON and a hash for each of thousands
     return digest(canonical([entry.title, list(entry.keywords), details_to_meta(entry.details), entry.uid]))
 
 
@@ -73,4 +76,5 @@ def details_digest(meta: dict[str, Any]) -> str:
 
 
 NO_METADATA = digest(canonical(["", [], {}, ""]))
+_NO_DETAILS = Details()
 NO_DETAILS = digest(canonical({}))

@@ -170,6 +170,8 @@ class PageMatcher:
         """
         if not entry.text.strip():
             return None  # a paper without an abstract is found by its id or its title only
+        if not self.unmatched:
+            return None  # no page left to be a version of it (a first build's every entry): none to compare
         if self._index is None:
             self._index = WordIndex(list(self.unmatched.values()))
         wanted = normalized(entry.text)

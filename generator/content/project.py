@@ -7,8 +7,10 @@ the config's macros make. Made once per run by the pipeline's first stage;
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+import functools
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +24,11 @@ from generator.text.i18n import LANGUAGE_OF_SCRIPT
 from generator.text.cjk import language_of, majority_language
 from generator.errors import ContentError
 from generator.latex import AbstractRenderer, RenderedAbstract
+from generator.latex.abstract_renderer import REMEMBERED
 from generator.content.merge import Derived, Deriver
 from generator.model.paper import Entry, SourceList
 from generator.content.page_language import page_languages
-from generator.content.pages import PAGES_DIR
+from generator.content.pages import PAGES_DIR, page_paths
 from generator.reporter import Reporter
 from generator.sources import READERS, find_sources, links_out, read_source
 from generator.sources.duplicates import drop_duplicates
@@ -33,6 +36,7 @@ from generator.sources.relative import RelativeLinks, column_patterns
 from generator.derive.people_file import Rules, load_rules
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.derive.sanity import lint_project
+from generator.derive.own_topics import OwnTopics
 from generator.derive.volume_topics import STRONG, VolumeTopics, is_front_matter, paper_key, survey
 from generator.model.volume import Volume
 from generator import diagnostics as codes
@@ -48,6 +52,9 @@ class Project:
     renderer: AbstractRenderer
     people: Rules = Rules()  # people.yaml: who is one person when names alone cannot say
     topics: VolumeTopics = VolumeTopics()  # whether the taxonomy fits the volume, and its broad tags
+    # A first build's entries' title candidates, made while the own topics were chosen (``EarlyTitles``), by
+    # id(entry), with the entry: the sync derives their tags alone.
+    early: dict[int, tuple[Entry, tuple[str, ...]]] = field(default_factory=dict, compare=False, repr=False)
 
     def in_series(self, series: str) -> Project:
         """The same project built into a series of that title (series/layout.py)."""
@@ -65,10 +72,13 @@ class Project:
 
 
 def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = None,
-                 incoming: Path | None = None, store: BuildCache | None = None, executor: Executor = INLINE) -> Project:
+                 incoming: Path | None = None, store: BuildCache | None = None, executor: Executor = INLINE,
+                 derive: bool = False) -> Project:
     """Config, source lists and taxonomy: the parts of the content that are not pages.
 
     The ``executor`` spreads the volume's survey (each paper's tags and phrases) over its processes.
+    ``derive``: the sync will derive the titles of new entries (a build; not ``check``). When no page is
+    written yet, every entry is new: their titles are made while the survey chooses the own topics.
 
     ``incoming`` (``import``) is a source kept elsewhere: it takes the place of the content folder's
     file of the same name, which is then not read, and the folder need not exist yet.
@@ -103,13 +113,71 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     if store is not None and store.enabled:
         known = EntryCache(store, "volume-topics", taxonomy.version, str(STRONG))
     remembered = _RememberedTopics(store) if store is not None and store.enabled else None
-    topics = survey(taxonomy, (entry for source in sources for entry in source.entries), config.auto_tags, known,
-                    remembered, executor)
+    renderer = AbstractRenderer(config.macros)
+    entries = [entry for source in sources for entry in source.entries]
+    early = None
+    if derive and not page_paths(content_dir):
+        early = EarlyTitles(renderer, entries, executor)  # a first build: every entry is new
+    elif derive and (store is None or not store.enabled):  # every abstract is rendered again (--no-cache)
+        early = EarlyTitles(renderer, entries[:REMEMBERED], executor, titles=False)
+    topics = survey(taxonomy, entries, config.auto_tags, known, remembered, executor, early)
     if known is not None:
         known.save()
     volume = Volume.of(config, sources, content_dir.resolve().name)
     lint_project(content_dir, config, volume, sources, people, reporter.warn)  # pmlint's checks: dates, names
-    return Project(content_dir, config, volume, sources, taxonomy, AbstractRenderer(config.macros), people, topics)
+    return Project(content_dir, config, volume, sources, taxonomy, renderer, people, topics,
+                   early.found if early is not None else {})
+
+
+class EarlyTitles:
+    """A first build's entries' title candidates and renderings, made by the executor's other processes while
+    this one chooses the volume's own topics (``survey``'s ``beside``): that choice is serial, seconds at
+    10,000 papers, and the titles (the sync's heaviest work, which no topic changes) fill the idle cores. The
+    sync then derives only their tags (``make_deriver``). Where the topics are not chosen (the taxonomy fits,
+    or the cache remembers them) nothing is made here, and the sync derives everything as before.
+
+    Without ``titles`` (a build without its cache, whose pages are written) only the abstracts are rendered:
+    the render stage renders every page's abstract, and a page's is its entry's (the renderer remembers
+    them, as many as it keeps: ``REMEMBERED``)."""
+
+    def __init__(self, renderer: AbstractRenderer, entries: list[Entry], executor: Executor, titles: bool = True):
+        self.renderer, self.entries, self.executor, self.titles = renderer, entries, executor, titles
+        self.found: dict[int, tuple[Entry, tuple[str, ...]]] = {}
+
+    def __call__(self, choose: Callable[[], OwnTopics]) -> OwnTopics:
+        entries, executor = self.entries, self.executor
+        workers = executor.workers(Cost.HEAVY, len(entries))
+        # No core idle beside it; or a volume the size policy calls large (its jobs are fresh processes, to keep
+        # memory down): a worker holding its share of the renderings while this process holds every paper's
+        # phrases made the tree's peak (1.6 GB at 50,000 papers, against 1.26 GB in relate papers).
+        if workers < 2 or len(entries) < 2 * workers or executor.fresh(len(entries)):
+            return choose()
+        size = executor.policy.chunk(len(entries), workers)
+        chunks = [entries[i : i + size] for i in range(0, len(entries), size)]
+        chosen: list[OwnTopics] = []
+        made = executor.claimed(functools.partial(_titles_of, self.renderer, self.titles), chunks, workers,
+                                before=lambda: chosen.append(choose()))
+        for entry, (candidates, rendering) in zip(entries, itertools.chain.from_iterable(made)):
+            self.renderer.remember(entry.text, rendering)  # in proceedings order, as the sync would
+            if candidates is not None:
+                self.found[id(entry)] = (entry, candidates)
+        return chosen[0]
+
+
+def _titles_of(renderer: AbstractRenderer, titles: bool,
+               entries: list[Entry]) -> list[tuple[tuple[str, ...] | None, RenderedAbstract]]:
+    """Each entry's abstract rendered, and with ``titles`` its title candidates (its own title, else derived
+    from its abstract)."""
+    made: list[tuple[tuple[str, ...] | None, RenderedAbstract]] = []
+    for entry in entries:
+        rendering = renderer.render(entry.text)
+        made.append((candidates_of(entry, rendering.plain) if titles else None, rendering))
+    return made
+
+
+def candidates_of(entry: Entry, plain: str) -> tuple[str, ...]:
+    """The title a source gives, else those derived from the rendered abstract, best first."""
+    return (entry.title,) if entry.title else tuple(_title_candidates(plain))
 
 
 class _RememberedTopics:
@@ -163,10 +231,16 @@ def make_deriver(project: Project, reporter: Reporter, executor: Executor = INLI
         return [(*derive_one(project, entry), project.renderer.render(entry.text)) for entry in entries]
 
     def derive(entries: Sequence[Entry]) -> list[Derived]:
-        results = executor.map(derive_chunk, list(entries), Cost.HEAVY)
+        # Entries whose titles were made while the project loaded (EarlyTitles) get their tags here: a look-up.
+        early = [_early(project, entry) for entry in entries]
+        made = iter(executor.map(derive_chunk, [e for e, found in zip(entries, early) if found is None], Cost.HEAVY))
+        results: list[tuple[Derived, bool, RenderedAbstract | None]] = [
+            next(made) if found is None else (*derive_one(project, entry, found), None)
+            for entry, found in zip(entries, early)]
         taxonomy = project.taxonomy
         for entry, (derived, fell_back, rendering) in zip(entries, results):
-            project.renderer.remember(entry.text, rendering)
+            if rendering is not None:  # (an early entry's was remembered as the project loaded)
+                project.renderer.remember(entry.text, rendering)
             if fell_back:
                 reporter.warn(f"no tag of {taxonomy.name} matches “{derived.title}”; tagged it {taxonomy.fallback!r} "
                               f"(give keywords or subjects in the source, add {TAXONOMY_FILE}, or set "
@@ -179,15 +253,23 @@ def make_deriver(project: Project, reporter: Reporter, executor: Executor = INLI
     return derive
 
 
-def derive_one(project: Project, entry: Entry) -> tuple[Derived, bool]:
+def _early(project: Project, entry: Entry) -> tuple[str, ...] | None:
+    """The title candidates made for ``entry`` as the project loaded, if they were."""
+    found = project.early.get(id(entry))
+    return found[1] if found is not None and found[0] is entry else None
+
+
+def derive_one(project: Project, entry: Entry, candidates: Sequence[str] | None = None) -> tuple[Derived, bool]:
     """An entry's title candidates and tags, and whether no taxonomy tag matched.
 
     A title the source gives is kept. Subjects and keywords the source gives are the tags; the taxonomy
     adds its own as ``auto_tags`` says: to papers without them (missing), to all (always), or never — and
     only where it fits the volume, its broad tags giving way to narrower ones (``project.topics``).
     """
-    plain = project.renderer.render(entry.text).plain
-    candidates = [entry.title] if entry.title else _title_candidates(plain)
+    plain = project.renderer.render(entry.text).plain if candidates is None else None
+    if candidates is None:
+        assert plain is not None
+        candidates = candidates_of(entry, plain)
     topics = project.topics
     if not _taxonomy_tags(project, entry) or is_front_matter(entry) or (topics.fits and not entry.text.strip()):
         return Derived(candidates[0], entry.keywords, tuple(candidates[1:]), given=bool(entry.title)), False
@@ -197,6 +279,8 @@ def derive_one(project: Project, entry: Entry) -> tuple[Derived, bool]:
         tags = tuple(dict.fromkeys((*entry.keywords, *own)))
         return Derived(candidates[0], tags, tuple(candidates[1:]), given=bool(entry.title)), False
     broad = topics.broad_names
+    if plain is None:
+        plain = project.renderer.render(entry.text).plain
     # The survey scored the title and the source's text: the same words, where the abstract renders as written.
     scores = topics.scores.get(paper_key(entry)) if entry.title and plain == entry.text else None
     tags = (project.taxonomy.ranked(list(scores), broad) if scores is not None

@@ -169,11 +169,18 @@ def _cover(holders: dict[str, list[int]], weight: dict[str, float], covered: lis
     """Phrases chosen until every paper not ``covered`` that shares one has one: a greedy set cover, each time
     the phrase whose weight × papers it would cover is largest."""
     done = bytearray(covered)  # 1 for a paper covered: its papers' count is summed in C
+    # The papers a phrase could still cover: once none is left, every phrase's gain is 0 and none is chosen, so
+    # the heap's rest (most of it: tens of thousands of phrases whose papers are covered) is not popped.
+    holding = bytearray(len(done))
+    for found in holders.values():
+        for i in found:
+            holding[i] = 1
+    left = sum(1 for held, was in zip(holding, done) if held and not was)
     # Lazy greedy: a phrase's gain only falls as papers are covered, so a heap of stale gains is re-checked.
     heap = [(-weight[key] * len(found), key) for key, found in holders.items()]
     heapq.heapify(heap)
     chosen: list[str] = []
-    while heap:
+    while heap and left:
         _, key = heapq.heappop(heap)
         found = holders[key]
         gain = weight[key] * (len(found) - sum(map(done.__getitem__, found)))
@@ -184,6 +191,7 @@ def _cover(holders: dict[str, list[int]], weight: dict[str, float], covered: lis
             continue
         chosen.append(key)
         for i in found:
+            left -= not done[i]
             done[i] = 1
     return chosen
 

@@ -36,9 +36,9 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
-from generator.derive.own_topics import own_topics
+from generator.derive.own_topics import OwnTopics, own_topics
 from generator.derive.phrases import PaperPhrases, phrases_of_many
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy
 from generator.model.paper import Entry
@@ -119,6 +119,11 @@ class Known(Protocol):
     def put(self, record_key: str, value: Any) -> None: ...
 
 
+# Runs the serial choice of the volume's own topics in this process, with other work beside it on the cores it
+# leaves idle meanwhile (content/project.py: the titles and renderings of a first build's entries).
+Beside = Callable[[Callable[[], OwnTopics]], OwnTopics]
+
+
 class Remembered(Protocol):
     """The own topics of the volume as an earlier build found them (the build cache): choosing them takes
     about 1 ms a paper, seconds for a large volume, so an unchanged volume does not choose them again."""
@@ -128,10 +133,12 @@ class Remembered(Protocol):
 
 
 def survey(taxonomy: Taxonomy, entries: Iterable[Entry], auto_tags: str, known: Known | None = None,
-           remembered: Remembered | None = None, executor: Executor = INLINE) -> VolumeTopics:
+           remembered: Remembered | None = None, executor: Executor = INLINE,
+           beside: Beside | None = None) -> VolumeTopics:
     """The taxonomy's tags for the entries it would tag, counted over the volume, and where it does not fit, the
     topics of the volume's own phrases. ``known`` must be made for this taxonomy (its version in the cache's key).
-    Each paper's tags and phrases are its own work: the ``executor`` spreads them over its processes."""
+    Each paper's tags and phrases are its own work: the ``executor`` spreads them over its processes. Choosing
+    the own topics from the phrases is one serial job: ``beside``, when given, runs it with other work beside."""
     if auto_tags == "never":
         return VolumeTopics()
     counts: Counter[str] = Counter()
@@ -156,17 +163,20 @@ def survey(taxonomy: Taxonomy, entries: Iterable[Entry], auto_tags: str, known: 
     described = tagged if taxonomy.name == TAXONOMY_FILE else sum(
         any(name not in {tag for tag, _ in broad} for name in strong) for strong in strongest)
     topics = VolumeTopics(papers, tagged, fell_back, broad, described)
-    return replace(topics, scores=scored) if topics.fits else _with_own_topics(topics, untagged, remembered, executor)
+    if topics.fits:
+        return replace(topics, scores=scored)
+    return _with_own_topics(topics, untagged, remembered, executor, beside)
 
 
 def _with_own_topics(topics: VolumeTopics, entries: list[Entry], remembered: Remembered | None,
-                     executor: Executor) -> VolumeTopics:
+                     executor: Executor, beside: Beside | None = None) -> VolumeTopics:
     keys = [paper_key(entry) for entry in entries]
     volume = digest(str(OWN_VERSION), *keys)
     found = remembered.load(volume) if remembered is not None else None
     if found is None:
         texts = [unicodedata.normalize("NFKC", f"{entry.title}\n{entry.text}") for entry in entries]
-        chosen = own_topics(executor.map(_phrases, entries, Cost.HEAVY), texts)
+        choose = functools.partial(own_topics, executor.map(_phrases, entries, Cost.HEAVY), texts)
+        chosen = beside(choose) if beside is not None else choose()
         found = [list(chosen.names), [list(names) for names in chosen.per_paper]]
         if remembered is not None:
             remembered.store(volume, found)
@@ -200,9 +210,8 @@ def _tags(taxonomy: Taxonomy, entries: list[Entry], known: Known | None, executo
     found: list[Any] = [known.get(key) for key in keys] if known is not None else [None] * len(entries)
     missing = [index for index, value in enumerate(found) if value is None]
     scores = executor.map(functools.partial(_scores, taxonomy), [entries[i] for i in missing], Cost.HEAVY)
-    for index, mine in zip(missing, scores):
-        found[index] = [list(taxonomy.ranked(list(mine))), [rule.name for rule, score in zip(taxonomy.tags, mine)
-                                                            if score >= STRONG]]
+    for index, (mine, value) in zip(missing, scores):
+        found[index] = value
         if known is not None:
             known.put(keys[index], found[index])
         if entries[index].title:
@@ -210,5 +219,12 @@ def _tags(taxonomy: Taxonomy, entries: list[Entry], known: Known | None, executo
     return [(tuple(value[0]), tuple(value[1])) for value in found]
 
 
-def _scores(taxonomy: Taxonomy, entries: list[Entry]) -> list[tuple[int, ...]]:
-    return [tuple(taxonomy.scores(entry.title, entry.text)) for entry in entries]
+def _scores(taxonomy: Taxonomy, entries: list[Entry]) -> list[tuple[tuple[int, ...], list[list[str]]]]:
+    """Each entry's scores of the taxonomy's tags, with the tags they earn and those they earn ``STRONG``ly (made
+    here, in the worker: in the build's process they were a serial tenth of a titled volume's load)."""
+    found = []
+    for entry in entries:
+        mine = tuple(taxonomy.scores(entry.title, entry.text))
+        found.append((mine, [list(taxonomy.ranked(list(mine))),
+                             [rule.name for rule, score in zip(taxonomy.tags, mine) if score >= STRONG]]))
+    return found

@@ -25,6 +25,7 @@ from typing import Any, Callable, TypeVar
 
 from generator.runtime.cache import BuildCache, EntryCache
 from generator.content.changes import Kind
+from generator.content.merge import Change
 from generator.render.files import last_good_pages, linked_files, static_files
 from generator.model.config import config_digest
 from generator.model.doi import with_doi
@@ -119,7 +120,7 @@ def first_stage(kinds: set[Kind]) -> tuple[str, Pass]:
 def load_stage(p: Pipeline) -> None:
     """Config, source lists, taxonomy: the volume everything else is made from."""
     project = p.timed("load project", load_project, p.content_dir, p.reporter, p.options.base_url, store=p.store,
-                      executor=p.executor)
+                      executor=p.executor, derive=p.options.derive)
     if p.options.series:
         project = project.in_series(p.options.series)
     if p.options.people:
@@ -157,10 +158,11 @@ def pages_stage(p: Pipeline) -> None:
             assert known is not None
             known.put(key, front_record(doc))  # the next build reads these pages without parsing them
         if p.options.write_pages:
-            state.changes = [dataclasses.replace(change, text=None, meta=None, body="") for change in plan.changes]
+            # (made anew: ``dataclasses.replace`` looks at every field of each of 10,000 changes)
+            state.changes = [Change(change.action, change.path, change.detail) for change in plan.changes]
         del plan
         if not p.options.keep:  # synced: a build needs the entries no more (a large volume's hold much memory)
-            state.project = dataclasses.replace(state.project, sources=[],
+            state.project = dataclasses.replace(state.project, sources=[], early={},
                                                 topics=dataclasses.replace(state.project.topics, scores={}))
         if p.options.write_pages and state.changes:  # the pages the sync wrote, as a person's would be read
             docs = p.timed("read pages", read_again, p.content_dir, docs, {change.path for change in state.changes},

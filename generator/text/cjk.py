@@ -38,7 +38,9 @@ SENTENCE_ENDS = "。！？!?｡"
 
 
 def has_cjk(text: str) -> bool:
-    return _CJK.search(text) is not None
+    # ASCII text holds no CJK character, and CPython knows a string is ASCII without reading it (most
+    # abstracts of most volumes): no scan at all for them.
+    return not text.isascii() and _CJK.search(text) is not None
 
 
 def is_cjk(char: str) -> bool:

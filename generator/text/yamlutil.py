@@ -136,7 +136,46 @@ _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 def dump(data: dict[str, Any]) -> str:
     """Stable, readable YAML: keys in the given order, Unicode kept, no line wrapping."""
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10_000, default_flow_style=None)
+    try:
+        node = _node(data, set())
+    except _Other:  # a value the node tree below does not make as PyYAML's representer would: its way
+        return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10_000,
+                         default_flow_style=None)
+    return yaml.serialize(node, Dumper=_Dumper, allow_unicode=True, width=10_000)
+
+
+class _Other(Exception):
+    """A value ``_node`` leaves to PyYAML's representer."""
+
+
+_STR, _INT, _BOOL, _NULL = (f"tag:yaml.org,2002:{name}" for name in ("str", "int", "bool", "null"))
+
+
+def _node(value: Any, seen: set[int]) -> yaml.Node:
+    """The node PyYAML's safe representer makes of ``value`` (``default_flow_style=None``, keys unsorted), made
+    without its dispatch on every value: half of writing a page's front matter. The same nodes go to the same
+    (C) emitter, so the text is the same. Strings, ints, booleans, None, lists and dicts of them, each list or
+    dict once (PyYAML anchors one met twice); anything else raises ``_Other``."""
+    kind = type(value)
+    if kind is str:
+        return yaml.ScalarNode(_STR, value)
+    if kind is bool:
+        return yaml.ScalarNode(_BOOL, "true" if value else "false")
+    if kind is int:
+        return yaml.ScalarNode(_INT, str(value))
+    if value is None:
+        return yaml.ScalarNode(_NULL, "null")
+    if (kind is not list and kind is not dict) or id(value) in seen:
+        raise _Other
+    seen.add(id(value))
+    if kind is list:
+        items = [_node(item, seen) for item in value]
+        # A collection of plain scalars only is written in flow style (``[a, b]``, ``{k: v}``), as PyYAML does.
+        return yaml.SequenceNode("tag:yaml.org,2002:seq", items,
+                                 flow_style=all(type(item) is yaml.ScalarNode for item in items))
+    pairs = [(_node(key, seen), _node(item, seen)) for key, item in value.items()]
+    return yaml.MappingNode("tag:yaml.org,2002:map", pairs, flow_style=all(
+        type(key) is yaml.ScalarNode and type(item) is yaml.ScalarNode for key, item in pairs))
 
 
 def key_lines(text: str, key: str) -> dict[str, int]:
