@@ -12,7 +12,7 @@ from conftest import REPO, cli, write_list
 from generator.commands.build import build
 from generator.errors import ThemeError
 from generator.reporter import Reporter
-from generator.render.theme import TEMPLATE_NAMES, Theme, default_theme_dir
+from generator.render.theme import TEMPLATE_NAMES, Theme, default_theme_dir, theme_files
 
 DEFAULT = REPO / "themes" / "default"
 ABSTRACTS = [
@@ -188,6 +188,25 @@ def test_the_cli_reports_a_broken_override_without_a_traceback(content, tmp_path
     assert "theme/templates/index.html:2:" in result.stderr, result.stderr
 
 
+def test_a_themes_files_are_listed_as_sorted_rglob_lists_them_and_a_link_out_is_not_published(tmp_path):
+    """The theme's files (its digest, its static files) are walked with os.scandir: the same files in the same
+    order as ``sorted(folder.rglob("*"))`` with ``is_file()``, and a link out of the theme still not published."""
+    static = tmp_path / "content" / "theme" / "static"
+    for name in ("a/b.css", "a-c/z.js", "a.b", ".hidden", "sub/deep/f.css"):
+        write(static / name, name)
+    write(tmp_path / "outside" / "secret.txt", "secret")
+    (static / "leak.txt").symlink_to(tmp_path / "outside" / "secret.txt")
+    (static / "alias.css").symlink_to(static / "a" / "b.css")
+    (static / "folder-link").symlink_to(tmp_path / "outside")  # a link to a folder: not entered, as rglob
+    (static / "broken.css").symlink_to(static / "nowhere.css")
+    listed = [p.relative_to(static).as_posix() for p in sorted(static.rglob("*")) if p.is_file()]
+    assert [name for name, _, _ in theme_files(static)] == listed
+    assert listed == [".hidden", "a/b.css", "a-c/z.js", "a.b", "alias.css", "leak.txt", "sub/deep/f.css"]
+    published = Theme.for_content(tmp_path / "content").static_files()
+    assert "leak.txt" not in published and published["alias.css"] == static / "alias.css"
+    assert published["a/b.css"] == static / "a" / "b.css" and "style.css" in published  # the default's too
+
+
 # -- live editing -------------------------------------------------------------------------------------
 
 
@@ -222,6 +241,12 @@ def test_a_template_is_compiled_once_a_process_and_again_once_edited(content, mo
     environment.filters["teaser"] = jinja2.pass_context(lambda context, text, *args: text)
     environment.get_template("default/paper.html")  # it writes `| teaser`
     assert compiled == ["paper.html"]  # the default theme's, as its loader names it
+    # The same environment, its filter passed something else after it loaded the template: compiled anew.
+    compiled.clear()
+    environment.filters["teaser"] = jinja2.pass_eval_context(lambda context, text, *args: text)
+    environment.cache.clear()
+    environment.get_template("default/paper.html")
+    assert compiled == ["paper.html"]
 
 
 def test_serve_re_renders_when_an_override_is_edited(content):

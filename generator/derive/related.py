@@ -28,6 +28,7 @@ so "networks" relates to "network" as search finds it.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from itertools import chain, repeat
@@ -172,6 +173,16 @@ def _heaviest(matrix: Any) -> tuple[Any, Any, Any]:
     return row_of[kept], matrix.indices[order[kept]].astype(np.int64), place[kept]
 
 
+@functools.cache  # the same 4,096 numbers for every build: made once a process, not once a volume
+def _rank_of_mask() -> Any:
+    """Each mask of shared top terms (a bit each, the heaviest highest) → its part of a pair's sort key: fewer
+    shared terms sort later, and among equals a later first one."""
+    np = load_numpy()
+    rank = np.array([((15 - bin(n).count("1")) << 4 | (15 - n.bit_length())) << 32 for n in range(1 << TOP_TERMS)])
+    rank.flags.writeable = False  # shared by every build of the process
+    return rank
+
+
 def _candidates(matrix: Any) -> tuple[Any, Any]:
     """Every (paper, candidate) pair, by paper: the ``CANDIDATES`` papers that share the most of its heaviest
     terms; among equal counts, the one met first by its heaviest shared term, then the earlier paper.
@@ -189,8 +200,7 @@ def _candidates(matrix: Any) -> tuple[Any, Any]:
                               shape=(rows, width))
     index = sparse.csr_matrix((np.ones(len(column), dtype=np.int64), (column, row_of)), shape=(width, rows))
     # A pair's sort key in one int64: paper in the block, fewer shared terms, a later first one, the other paper.
-    masks = np.arange(1 << TOP_TERMS)
-    rank_of_mask = np.array([((15 - bin(n).count("1")) << 4 | (15 - n.bit_length())) << 32 for n in masks.tolist()])
+    rank_of_mask = _rank_of_mask()
     firsts, seconds = [], []
     for start in range(0, rows, _BLOCK):
         shared = query[start:start + _BLOCK] @ index

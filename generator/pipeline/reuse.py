@@ -22,7 +22,7 @@ from typing import Any
 
 from generator.runtime.cache import BuildCache, digest, paper_key
 from generator.model.paper import RenderedPaper
-from generator.render.theme import Theme
+from generator.render.theme import Theme, theme_files
 
 KIND = "site"
 Digests = Callable[[], dict[str, str]]  # output name → input digest, worked out when asked
@@ -33,9 +33,9 @@ def theme_digest(theme: Theme) -> str:
     parts: list[str | bytes] = []
     for folder in (*theme.template_dirs, *theme.static_dirs):
         parts.append(str(folder))
-        for path in sorted(folder.rglob("*")):
-            if path.is_file():
-                parts += [path.relative_to(folder).as_posix(), path.read_bytes()]
+        for name, path, _ in theme_files(folder):
+            with open(path, "rb") as file:
+                parts += [name, file.read()]
     return digest(*parts)
 
 
