@@ -198,6 +198,7 @@ def served_series(tmp_path, series_content):
     server.stop()
 
 
+@pytest.mark.slow  # a serve process of its own (2.7 CPU-s); test_series_site's LiveSeries test sends the same pages
 def test_serve_on_a_series_sends_the_reload_script_without_the_csp_that_would_block_it(served_series):
     server, _ = served_series
     for path in ("index.html", "people/index.html", "2023/index.html"):

@@ -11,6 +11,7 @@ import pytest
 
 from series_fixtures import FIXTURES
 from generator.commands.build import build
+from generator.commands.serve import SiteApp
 from generator.reporter import Reporter
 from generator.series.live import LiveSeries
 
@@ -18,6 +19,7 @@ from generator.series.live import LiveSeries
 PMLR = {"2024": "colt-2024-theory.bib", "2025": "pmlr-v247-quirks.bib", "2099": "pmlr-quirks.bib"}
 EDITORS = {"2024": "Shipra Agrawal, Aaron Roth", "2025": "Shipra Agrawal, Aaron Roth",
            "2099": "Richard Roe, Mikael Høgsgaard"}
+CSP_META = b'<meta http-equiv="Content-Security-Policy"'
 
 # A series' theme showing each volume's editors on its home page (docs/themes.md: a volume's ``volume``
 # is the volume's own ``site`` object, with ``editors``).
@@ -75,6 +77,11 @@ def test_serve_shows_what_build_shows_of_every_volume(tmp_path, pmlr):
         assert shown_editors(tmp_path / "served") == EDITORS
         assert live.files["index.html"] == (tmp_path / "site" / "index.html").read_bytes()
         assert live.files["papers.json"] == (tmp_path / "site" / "papers.json").read_bytes()
+        # What serve sends of the series' pages and a volume's: without the CSP that would block the reload
+        # script livereload adds as it sends a page (tests/test_serve_http.py: the script is added).
+        for name in ("index.html", "people/index.html", "2025/index.html"):
+            status, _, body = SiteApp(live).respond("/" + name)
+            assert status.startswith("200") and CSP_META in live.files[name] and CSP_META not in body, name
     finally:
         live.close()
 

@@ -234,6 +234,10 @@ def test_a_template_is_compiled_once_a_process_and_again_once_edited(content, mo
     override.write_text(override.read_text(encoding="utf-8").replace("first-edit", "second-edit"), encoding="utf-8")
     assert "second-edit" in a_paper(built(content)) and compiled == ["paper.html"]
     compiled.clear()
+    # An edit of the same length, the file rewritten in place (its text is kept under its identity): read again.
+    override.write_text(override.read_text(encoding="utf-8").replace("second-edit", "thirds-edit"), encoding="utf-8")
+    assert "thirds-edit" in a_paper(built(content)) and compiled == ["paper.html"]
+    compiled.clear()
     environment = install_functions(Theme.for_content(content).environment())
     environment.get_template("default/paper.html")
     assert compiled == []

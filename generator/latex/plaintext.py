@@ -7,9 +7,11 @@ we could not render keeps its source.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from markdown_it.token import Token
 from pylatexenc import latexwalker
@@ -46,20 +48,26 @@ _EXTRA_MACROS = [
 ]
 
 
+@functools.cache  # read-only once made; making them was a millisecond and a half of every build (two a build)
+def _contexts() -> tuple[Any, Any]:
+    """pylatexenc's macro tables: the text converter's, with ours first, and the parser's (pylatexenc rebuilds
+    its parser tables for every formula unless given them)."""
+    context = get_default_latex_context_db()
+    context.add_context_category("proceedings", prepend=True, macros=_EXTRA_MACROS)
+    return context, latexwalker.get_default_latex_context_db()
+
+
 class MathText:
     """Math → plain text with pylatexenc; the object holds configuration only."""
 
     def __init__(self) -> None:
-        context = get_default_latex_context_db()
-        context.add_context_category("proceedings", prepend=True, macros=_EXTRA_MACROS)
+        context, self._parser_context = _contexts()
         # A space after a macro stays ("\log n" is "log n", not "logn"), and so does one
         # between two constructs ("d_{VC} \log" is "d_VC log").
         spaces = {"between-macro-and-chars": False, "between-latex-constructs": True,
                   "after-comment": False, "in-equations": None}
         self._converter = LatexNodes2Text(latex_context=context, math_mode="text",
                                           strict_latex_spaces=spaces)
-        # pylatexenc rebuilds its parser tables for every formula unless given them.
-        self._parser_context = latexwalker.get_default_latex_context_db()
 
     def __call__(self, latex: str) -> str:
         try:

@@ -68,7 +68,12 @@ def default_title(tag: str) -> str:
 
 def catalogue_locales() -> list[str]:
     """The locales that ship a catalogue, e.g. ``["zh_CN"]`` (English needs none)."""
-    return sorted(p.parent.parent.name for p in LOCALES_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+    return list(_shipped_catalogues())
+
+
+@functools.cache  # the package's own files: every build asked twice (its interface), each a search of the folder
+def _shipped_catalogues() -> tuple[str, ...]:
+    return tuple(sorted(p.parent.parent.name for p in LOCALES_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")))
 
 
 def catalogue_for(tag: str) -> str | None:
@@ -187,6 +192,7 @@ def _format_days(locale: Locale, days: tuple[dt.date, dt.date]) -> str:
         first, format="medium", locale=locale)
 
 
+@functools.lru_cache(maxsize=1024)  # a build compares the same few tags again and again (its interface, its topics)
 def _language_and_script(tag: str) -> tuple[str, str] | None:
     try:
         locale = Locale.parse(tag.replace("-", "_"))
