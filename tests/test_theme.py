@@ -207,6 +207,23 @@ def test_a_themes_files_are_listed_as_sorted_rglob_lists_them_and_a_link_out_is_
     assert published["a/b.css"] == static / "a" / "b.css" and "style.css" in published  # the default's too
 
 
+def test_the_themes_digest_moves_with_every_edit_of_a_file_and_only_then(tmp_path):
+    """A build's digest of its theme (pipeline/reuse.py) keeps each file's digest under its identity: an edit
+    in place of the same length, or a file saved by replacing it, moves it; a file left alone does not."""
+    from generator.pipeline.reuse import theme_digest
+
+    sheet = write(tmp_path / "content" / "theme" / "static" / "extra.css", ".a { color: red; }\n")
+    theme = Theme.for_content(tmp_path / "content")
+    first = theme_digest(theme)
+    assert theme_digest(theme) == first
+    sheet.write_text(".b { color: red; }\n", encoding="utf-8")  # the same length, in place
+    second = theme_digest(theme)
+    assert second != first
+    replacement = write(tmp_path / "extra.css", ".a { color: red; }\n")
+    replacement.replace(sheet)  # as an editor saves: another file, by name the same
+    assert theme_digest(theme) == first != second
+
+
 # -- live editing -------------------------------------------------------------------------------------
 
 

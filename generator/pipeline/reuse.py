@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.runtime.cache import BuildCache, digest, paper_key
+from generator.runtime.kept import KeptByIdentity
 from generator.model.paper import RenderedPaper
 from generator.render.theme import Theme, theme_files
 
@@ -34,9 +35,16 @@ def theme_digest(theme: Theme) -> str:
     for folder in (*theme.template_dirs, *theme.static_dirs):
         parts.append(str(folder))
         for name, path, _ in theme_files(folder):
-            with open(path, "rb") as file:
-                parts += [name, file.read()]
+            parts += [name, _file_digest(path)]
     return digest(*parts)
+
+
+def _digest_of_file(path: str) -> str:
+    with open(path, "rb") as file:
+        return digest(file.read())
+
+
+_file_digest = KeptByIdentity(_digest_of_file)  # each theme file digested once for each state of it
 
 
 def site_digest(*shared: str, shape: dict[str, frozenset[str] | None], papers: Sequence[RenderedPaper]) -> str:

@@ -24,6 +24,7 @@ from jinja2.debug import rewrite_traceback_stack
 from jinja2.loaders import split_template_path
 from jinja2.utils import _PassArg
 
+from generator.runtime.kept import KeptByIdentity
 from generator.text import i18n
 from generator.render.fragments import OnceExtension
 
@@ -230,7 +231,7 @@ class _TemplateLoader(jinja2.FileSystemLoader):
             raise jinja2.TemplateNotFound(template, f"{template!r} not found in search "
                                                     f"{'path' if len(self.searchpath) == 1 else 'paths'}: {paths}")
         try:
-            text = _TEXTS.read(filename, info, self.encoding)
+            text = _TEXTS(filename, info) if self.encoding == "utf-8" else _read(filename, self.encoding)
         except UnicodeDecodeError as exc:
             path = next(Path(d) / template for d in self.searchpath if (Path(d) / template).is_file())
             line = path.read_bytes()[: exc.start].count(b"\n") + 1
@@ -247,25 +248,14 @@ class _TemplateLoader(jinja2.FileSystemLoader):
         return text, os.path.normpath(filename), uptodate
 
 
-class _TemplateTexts:
-    """Each template file's text, read again only when the file is another or has changed (its inode, size,
-    modification or change time): every build (and serve's, on each edit) loads every template it renders, and
-    opening and reading each was a tenth of a small build; the one ``stat`` that finds the file says."""
-
-    def __init__(self) -> None:
-        self._texts: dict[tuple[str, str], tuple[tuple[int, int, int, int], str]] = {}
-
-    def read(self, filename: str, info: os.stat_result, encoding: str) -> str:
-        identity = (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
-        known = self._texts.get((filename, encoding))
-        if known is None or known[0] != identity:
-            with open(filename, encoding=encoding) as file:
-                known = (identity, file.read())
-            self._texts[filename, encoding] = known
-        return known[1]
+def _read(filename: str, encoding: str = "utf-8") -> str:
+    with open(filename, encoding=encoding) as file:
+        return file.read()
 
 
-_TEXTS = _TemplateTexts()
+# Each template's text, read again only when its file changed: every build (and serve's, on each edit) loads
+# every template it renders, and opening and reading each was a tenth of a small build.
+_TEXTS = KeptByIdentity(_read)
 
 
 _SELF_EXTENDS_HINT = ("; does a template extend or include itself? To build on the default template of the "
