@@ -270,6 +270,36 @@ def test_a_template_is_compiled_once_a_process_and_again_once_edited(content, mo
     assert compiled == ["paper.html"]
 
 
+def test_a_live_site_renders_an_edited_override_and_static_file_again_and_keeps_its_pages_through_a_broken_one(
+        content):
+    """What serve does on saving a theme's file, in this process: the live site (pipeline/live.py) that serve
+    rebuilds with each saved file it is told of (the watcher: tests/test_serve.py's shared server)."""
+    from generator.pipeline.live import LiveSite
+
+    override = template(content, "paper.html", '{% extends "default/paper.html" %}\n'
+                                               '{% block body_class %}paper first-edit{% endblock %}\n')
+    sheet = write(content / "theme" / "static" / "extra.css", ".first-edit {}\n")
+    live = LiveSite(content, content.parent / "site")
+    try:
+        live.build_all()
+        papers = [p.relative_to(content).with_suffix(".html").as_posix() for p in (content / "papers").glob("*.md")]
+        assert len(papers) == 3 and all(b"first-edit" in live.files[p] for p in papers)
+        override.write_text(override.read_text(encoding="utf-8").replace("first-edit", "second-edit"), encoding="utf-8")
+        assert not live.rebuild({override.resolve()}).failed
+        assert all(b"second-edit" in live.files[p] for p in papers)
+        write(sheet, ".second-edit {}\n")
+        live.rebuild({sheet.resolve()})
+        assert live.files["assets/extra.css"] == b".second-edit {}\n"
+        override.write_text('{% extends "default/paper.html" %}\n{% block title %}{% if %}{% endblock %}\n',
+                            encoding="utf-8")
+        live.rebuild({override.resolve()})
+        assert any("theme/templates/paper.html:2" in str(error) for error in live.errors), live.errors
+        assert b"second-edit" in live.files[papers[0]]  # the last good pages are still served
+    finally:
+        live.close()
+
+
+@pytest.mark.slow  # a serve process of its own (3 CPU-s): the live site's test above does the same in process
 def test_serve_re_renders_when_an_override_is_edited(content):
     from test_serve import Served, wait_for
 
