@@ -31,7 +31,8 @@ CONFIG = "title: Learning Theory 2026\npapers_per_page: 4\ndate: 2026-06-30\nbas
 def synced(tmp_path_factory) -> Path:
     """60 papers in two sessions each, with authors and topics, synced once for the file's tests (each edits a
     copy, ``programme``). Pages of a person's own, every field as written: a build's sync would renumber an
-    `order` edited by hand."""
+    `order` edited by hand. Built once, with the list pages of ``programme``, so each copy's first live build
+    takes the abstracts' renderings, related papers and search index from the build cache it carries."""
     content = tmp_path_factory.mktemp("programme") / "content"
     content.mkdir()
     (content / "papers.csv").write_text(colt2020_csv(count=60), encoding="utf-8")
@@ -40,15 +41,25 @@ def synced(tmp_path_factory) -> Path:
     (content / "papers.csv").unlink()
     for page in (content / "papers").glob("*.md"):
         edit(page, r"^(source|entry|generated): .*\n", "", count=0)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        contents_pages(monkeypatch)
+        reporter = Reporter()
+        build(content, content.parent / "site", reporter)
+        assert not reporter.errors, reporter.errors
     return content
+
+
+def contents_pages(monkeypatch) -> None:
+    """The contents split into pages of at most 12 papers (as 10,000 papers' are, into pages of 1,500)."""
+    monkeypatch.setattr(contents, "CONTENTS_PAPERS", 20)
+    monkeypatch.setattr(contents, "PAGE_PAPERS", 12)
 
 
 @pytest.fixture
 def programme(synced, tmp_path, monkeypatch) -> Path:
-    """A copy of the synced 60 papers; list pages of 4 papers, the contents split into pages of at most 12
-    papers (as 10,000 papers' are, into pages of 1,500), the feed and sitemap on."""
-    monkeypatch.setattr(contents, "CONTENTS_PAPERS", 20)
-    monkeypatch.setattr(contents, "PAGE_PAPERS", 12)
+    """A copy of the synced 60 papers and their build cache; list pages of 4 papers, the contents split into
+    pages of at most 12 papers, the feed and sitemap on."""
+    contents_pages(monkeypatch)
     return Path(shutil.copytree(synced, tmp_path / "content"))
 
 
