@@ -299,6 +299,42 @@ def test_a_live_site_renders_an_edited_override_and_static_file_again_and_keeps_
         live.close()
 
 
+def test_a_template_compiled_by_one_process_is_read_by_the_next_from_the_users_cache(content, tmp_path,
+                                                                                     monkeypatch):
+    """What a process compiled is sealed into the user's cache folder (render/compiled.py): the next process
+    compiles nothing; a file altered there is not run but compiled again, and so is an edited template."""
+    import jinja2
+
+    from generator.render import compiled as compiled_module
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    made: list[str] = []
+    compile_template = jinja2.Environment.compile
+    monkeypatch.setattr(jinja2.Environment, "compile", lambda self, source, name=None, *args, **kwargs: (
+        made.append(name), compile_template(self, source, name, *args, **kwargs))[1])
+
+    def in_a_new_process(run: int) -> dict[str, bytes]:
+        """A build of every page (no build cache) by a process that has compiled nothing yet."""
+        monkeypatch.setattr(compiled_module.COMPILED, "_code", {})
+        made.clear()
+        reporter = Reporter()
+        build(content, tmp_path / f"site-{run}", reporter, cache=False)
+        assert not reporter.errors
+        return snapshot(tmp_path / f"site-{run}")
+
+    first = in_a_new_process(1)
+    stored = sorted((tmp_path / "user-cache" / "proceedings" / "templates").glob("*/*"))
+    assert "paper.html" in made and len(stored) == len(made) > 20
+    assert in_a_new_process(2) == first and made == []
+    for path in stored:  # altered by someone else: its seal no longer matches, so it is not run
+        data = path.read_bytes()
+        path.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+    assert in_a_new_process(3) == first and len(made) == len(stored)
+    template(content, "paper.html", '{% extends "default/paper.html" %}{% block content %}mine{% endblock %}')
+    in_a_new_process(4)
+    assert "mine" in a_paper(tmp_path / "site-4") and made == ["paper.html"]  # only the override is new
+
+
 @pytest.mark.slow  # a serve process of its own (3 CPU-s): the live site's test above does the same in process
 def test_serve_re_renders_when_an_override_is_edited(content):
     from test_serve import Served, wait_for

@@ -12,20 +12,18 @@ import importlib.util
 import os
 import posixpath
 import stat
-import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Callable, Mapping, MutableMapping, NoReturn
+from typing import Any, Callable, MutableMapping, NoReturn
 
 import jinja2
-from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.debug import rewrite_traceback_stack
 from jinja2.loaders import split_template_path
-from jinja2.utils import _PassArg
 
 from generator.runtime.kept import KeptByIdentity
 from generator.text import i18n
+from generator.render.compiled import COMPILED
 from generator.render.fragments import OnceExtension
 
 # The fixed, documented set of page templates a theme provides.
@@ -90,7 +88,7 @@ class Theme:
             # Every template kept in a plain dict: a theme has a few dozen, and each include, import and
             # extends of every page looked them up in an LRU cache's lock and list (a tenth of a paper page).
             cache_size=-1,
-            bytecode_cache=_COMPILED,
+            bytecode_cache=COMPILED,
         )
         i18n.install(env, ui or i18n.interface(i18n.SOURCE_LOCALE))
         return env
@@ -132,72 +130,6 @@ def theme_files(folder: Path) -> list[tuple[str, str, bool]]:
     return sorted(found, key=lambda file: file[0].split("/"))  # as paths sort: part by part
 
 
-class _CompiledTemplates(BytecodeCache):
-    """Each template compiled once per process, not once per environment: a build makes a new environment,
-    and so does serve when a template changes, and compiling the theme was a quarter of a small build.
-
-    A compiled template is kept under its name and file and what the compiler read of the environment (its
-    syntax, extensions, and each filter's and test's name and what it is passed), and used only for the same
-    source (jinja's checksum): an edited template is compiled again."""
-
-    def __init__(self) -> None:
-        self._code: dict[str, tuple[str, object]] = {}
-        # Each environment's part of the key, with what it was worked out from: every template an environment
-        # loads asks for it, and working it out (each filter's ``_PassArg``, sorted, repr'd) was a tenth of a
-        # small build; comparing what it read, object by object, is a hundredth of that.
-        self._settings: weakref.WeakKeyDictionary[jinja2.Environment, tuple[tuple[object, ...], str]] = \
-            weakref.WeakKeyDictionary()
-
-    def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None, source: str) -> Bucket:
-        key = self.get_cache_key(name, filename) + self._settings_key(environment)
-        bucket = Bucket(environment, key, self.get_source_checksum(source))
-        self.load_bytecode(bucket)
-        return bucket
-
-    def _settings_key(self, environment: jinja2.Environment) -> str:
-        """``_compiled_by(environment)`` as text, worked out again only when what it reads has changed."""
-        read = _read_by_compiler(environment)
-        known = self._settings.get(environment)
-        if known is None or known[0] != read:
-            known = (read, repr(_compiled_by(environment)))
-            self._settings[environment] = known
-        return known[1]
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        checksum, code = self._code.get(bucket.key, (None, None))
-        if checksum == bucket.checksum:
-            bucket.code = code  # type: ignore[assignment]  # a code object, immutable: shared as it is
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        self._code[bucket.key] = (bucket.checksum, bucket.code)
-
-
-def _compiled_by(environment: jinja2.Environment) -> tuple[object, ...]:
-    """What jinja's compiler reads of an environment besides the template (jinja2/compiler.py)."""
-    def passed(functions: Mapping[str, Any]) -> tuple[tuple[str, object], ...]:
-        return tuple(sorted((name, _PassArg.from_obj(function)) for name, function in functions.items()))
-
-    return (_syntax(environment), environment.autoescape, environment.optimized, environment.is_async,
-            environment.undefined, getattr(environment, "newstyle_gettext", None),
-            tuple(sorted(environment.extensions)), passed(environment.filters), passed(environment.tests))
-
-
-def _read_by_compiler(environment: jinja2.Environment) -> tuple[object, ...]:
-    """The objects ``_compiled_by`` reads, as they are: equal (the same filter and test functions, the same
-    settings) when its answer is the same."""
-    return (_syntax(environment), environment.autoescape, environment.optimized, environment.is_async,
-            environment.undefined, getattr(environment, "newstyle_gettext", None), tuple(environment.extensions),
-            tuple(environment.filters.items()), tuple(environment.tests.items()))
-
-
-def _syntax(environment: jinja2.Environment) -> tuple[object, ...]:
-    return (environment.block_start_string, environment.block_end_string, environment.variable_start_string,
-            environment.variable_end_string, environment.comment_start_string, environment.comment_end_string,
-            environment.line_statement_prefix, environment.line_comment_prefix, environment.trim_blocks,
-            environment.lstrip_blocks, environment.newline_sequence, environment.keep_trailing_newline)
-
-
-_COMPILED = _CompiledTemplates()
 
 
 class _TemplateLoader(jinja2.FileSystemLoader):
