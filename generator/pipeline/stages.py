@@ -35,6 +35,7 @@ from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_
 from generator.content.project import load_project, make_deriver, placeholder_deriver
 from generator.derive.related import forget_texts, forget_vectors, related_ids
 from generator.derive.paper_map import paper_places
+from generator.pipeline.beside import EarlyPages, load_beside_pages
 from generator.pipeline.listing import moved_lists, site_outputs
 from generator.render.outputs import Output
 from generator.pipeline.rendering import (changed_papers, has_map, parse_page, read_again,
@@ -76,6 +77,8 @@ class Pipeline:
         self.now = Pass()
         self.schedule = schedule_for(options)
         self.executor = Executor(options.cores)  # where each stage's work runs, by the size policy (runtime/sizes.py)
+        self.early: EarlyPages | None = None  # the pages read while the project loaded, for the pages stage
+        self.known: EntryCache | None = None  # the front matter cache they were read with
 
     def run(self, reporter: Reporter, start: str = "project", now: Pass | None = None,
             until: str = "publish") -> Run:
@@ -118,9 +121,18 @@ def first_stage(kinds: set[Kind]) -> tuple[str, Pass]:
 
 
 def load_stage(p: Pipeline) -> None:
-    """Config, source lists, taxonomy: the volume everything else is made from."""
-    project = p.timed("load project", load_project, p.content_dir, p.reporter, p.options.base_url, store=p.store,
-                      executor=p.executor, derive=p.options.derive)
+    """Config, source lists, taxonomy: the volume everything else is made from; a build's pages read and parsed
+    on the other core meanwhile (pipeline/beside.py)."""
+    load = functools.partial(p.timed, "load project", load_project, p.content_dir, p.reporter, p.options.base_url,
+                             store=p.store, executor=p.executor, derive=p.options.derive)
+    p.early = None
+    if p.options.keep or not p.store.enabled or (p.state.docs is not None and p.now.pages is not None):
+        project = load()
+    else:  # a build reads every page: with the front matter cache's records kept for the pages stage to save
+        start, p.known = time.perf_counter(), EntryCache(p.store, "front-matter", plain=True)
+        project, p.early = load_beside_pages(load, p.content_dir, p.executor, p.known)
+        if p.early is not None:  # what reading them cost beyond the project's loading
+            p.reporter.stage("read pages", time.perf_counter() - start - p.reporter.timings["load project"])
     if p.options.series:
         project = project.in_series(p.options.series)
     if p.options.people:
@@ -140,8 +152,11 @@ def pages_stage(p: Pipeline) -> None:
     # Parsed front matter by the digest of its text, when every page is read (its entry then keeps what this
     # pass read and wrote; serve reading one edited page leaves it as it is).
     every = state.docs is None or p.now.pages is None
-    known = EntryCache(p.store, "front-matter", plain=True) if every and p.store.enabled else None
-    if every:
+    known = (p.known or EntryCache(p.store, "front-matter", plain=True)) if every and p.store.enabled else None
+    p.known = None
+    if p.early is not None:  # read and parsed while the project loaded
+        docs, state.parsed, p.early = p.early.docs, p.early.parsed, None
+    elif every:
         docs = p.timed("read pages", read_pages, p.content_dir, executor, known=known)
     else:
         assert state.docs is not None and p.now.pages is not None  # (not every page: some were read)
