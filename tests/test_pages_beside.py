@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator.commands.build import build
-from generator.pipeline import stages
+from generator.pipeline import beside as beside_module, stages
 from generator.runtime.cache import CACHE_DIR
 from generator.runtime.executor import Executor
 from generator.runtime.sizes import SizePolicy
@@ -27,7 +27,7 @@ def beside(monkeypatch) -> list[bool]:
     """Builds whose pipelines read the pages beside the load when they can; the list says, for each pipeline
     run, whether its pages were read there."""
     used: list[bool] = []
-    real = stages.load_beside_pages
+    real = beside_module.load_beside_pages
 
     def recording(*args, **kwargs):
         project, early = real(*args, **kwargs)
@@ -35,7 +35,7 @@ def beside(monkeypatch) -> list[bool]:
         return project, early
 
     monkeypatch.setattr(stages, "Executor", lambda cores: Executor(cores, SPLIT))
-    monkeypatch.setattr(stages, "load_beside_pages", recording)
+    monkeypatch.setattr(beside_module, "load_beside_pages", recording)
     return used
 
 

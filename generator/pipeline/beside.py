@@ -18,15 +18,20 @@ in this process beside the project's loading, which a volume of that size may no
 from __future__ import annotations
 
 import functools
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import TYPE_CHECKING, Callable, TypeVar
 
 from generator.content.pages import PageDoc, page_paths, read_pages
 from generator.pipeline.rendering import Parsed, parse_page
 from generator.runtime.cache import EntryCache
 from generator.runtime.executor import Executor
 from generator.runtime.sizes import Cost
+
+if TYPE_CHECKING:
+    from generator.content.project import Project
+    from generator.pipeline.stages import Pipeline
 
 T = TypeVar("T")
 Share = tuple[dict[str, int], dict[str, dict], set[str]]  # EntryCache.share
@@ -38,6 +43,19 @@ class EarlyPages:
 
     docs: dict[Path, PageDoc]
     parsed: dict[Path, Parsed]
+
+
+def load_and_read(p: Pipeline, load: Callable[[], Project]) -> Project:
+    """The project ``load()``-ed, and when a build reads every page, those pages read and parsed meanwhile (kept
+    in ``p.early``, with the front matter cache they were read with in ``p.known``, for the pages stage)."""
+    p.early = None
+    if p.options.keep or not p.store.enabled or (p.state.docs is not None and p.now.pages is not None):
+        return load()
+    start, p.known = time.perf_counter(), EntryCache(p.store, "front-matter", plain=True)
+    project, p.early = load_beside_pages(load, p.content_dir, p.executor, p.known)
+    if p.early is not None:  # what reading them cost beyond the project's loading
+        p.reporter.stage("read pages", time.perf_counter() - start - p.reporter.timings["load project"])
+    return project
 
 
 def load_beside_pages(load: Callable[[], T], content_dir: Path, executor: Executor,

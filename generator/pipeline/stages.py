@@ -35,7 +35,7 @@ from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_
 from generator.content.project import load_project, make_deriver, placeholder_deriver
 from generator.derive.related import forget_texts, forget_vectors, related_ids
 from generator.derive.paper_map import paper_places
-from generator.pipeline.beside import EarlyPages, load_beside_pages
+from generator.pipeline.beside import EarlyPages, load_and_read
 from generator.pipeline.listing import moved_lists, site_outputs
 from generator.render.outputs import Output
 from generator.pipeline.rendering import (changed_papers, has_map, parse_page, read_again,
@@ -125,14 +125,7 @@ def load_stage(p: Pipeline) -> None:
     on the other core meanwhile (pipeline/beside.py)."""
     load = functools.partial(p.timed, "load project", load_project, p.content_dir, p.reporter, p.options.base_url,
                              store=p.store, executor=p.executor, derive=p.options.derive)
-    p.early = None
-    if p.options.keep or not p.store.enabled or (p.state.docs is not None and p.now.pages is not None):
-        project = load()
-    else:  # a build reads every page: with the front matter cache's records kept for the pages stage to save
-        start, p.known = time.perf_counter(), EntryCache(p.store, "front-matter", plain=True)
-        project, p.early = load_beside_pages(load, p.content_dir, p.executor, p.known)
-        if p.early is not None:  # what reading them cost beyond the project's loading
-            p.reporter.stage("read pages", time.perf_counter() - start - p.reporter.timings["load project"])
+    project = load_and_read(p, load)
     if p.options.series:
         project = project.in_series(p.options.series)
     if p.options.people:

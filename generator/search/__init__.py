@@ -129,11 +129,13 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], si
         # Forked at once: the key (a digest of every paper's texts), the cache's files written, or the index made
         # if it has none; a warm build relates its papers and lists its files meanwhile.
         return executor.start(functools.partial(_files_here, papers, tag_urls, sink, cache, INLINE, names, True))
-    return _files_here(papers, tag_urls, sink, cache, executor, names)
+    started = _files_here(papers, tag_urls, sink, cache, executor, names)
+    assert isinstance(started, Pending)
+    return started
 
 
 def _files_here(papers: list[RenderedPaper], tag_urls: dict[str, str], sink: Any, cache: BuildCache,
-                executor: Executor, names: dict[str, str] | None, forked: bool = False) -> Any:
+                executor: Executor, names: dict[str, str] | None, forked: bool = False) -> Pending | list[str]:
     """``start_search_files``' work from the key on: the cache's files written, or the index's job started by
     the ``executor``; a ``Pending`` of their names (``forked``: the names themselves, the index made here)."""
     key = search_key(cache, papers, tag_urls, names) if cache.enabled else ""
