@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable, TypeVar
 
 from generator.content.pages import PageDoc, page_paths, read_pages
 from generator.pipeline.rendering import Parsed, parse_page
-from generator.runtime.cache import EntryCache
+from generator.runtime.cache import EntryCache, paper_key
 from generator.runtime.executor import Executor
 from generator.runtime.sizes import Cost
 
@@ -87,4 +87,7 @@ def _read_and_parse(content_dir: Path, known: EntryCache, paths: list[Path]
     learnt meanwhile (a worker's copy of it is not the build's)."""
     docs = read_pages(content_dir, only=paths, known=known)
     parsed = {path: parse_page(path, content_dir, doc) for path, doc in docs.items()}
+    for page in parsed.values():
+        if page.paper is not None:
+            paper_key(page.paper)  # the digest its rendering is cached under, kept on it: made here, not in the build's
     return docs, parsed, known.share()
