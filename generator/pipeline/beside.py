@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, TypeVar
 
 from generator.content.pages import PageDoc, page_paths, read_pages
+from generator.content.project import Project, load_project
 from generator.pipeline.rendering import Parsed, parse_page
 from generator.runtime.cache import EntryCache, paper_key
 from generator.runtime.executor import Executor
 from generator.runtime.sizes import Cost
 
 if TYPE_CHECKING:
-    from generator.content.project import Project
     from generator.pipeline.stages import Pipeline
 
 T = TypeVar("T")
@@ -43,26 +43,35 @@ class EarlyPages:
 
     docs: dict[Path, PageDoc]
     parsed: dict[Path, Parsed]
+    known: EntryCache  # the front matter cache they were read with (the pages stage saves it)
 
 
-def load_and_read(p: Pipeline, load: Callable[[], Project]) -> Project:
-    """The project ``load()``-ed, and when a build reads every page, those pages read and parsed meanwhile (kept
-    in ``p.early``, with the front matter cache they were read with in ``p.known``, for the pages stage)."""
+def load_and_read(p: Pipeline) -> Project:
+    """The project loaded, and when a build reads every page, those pages read and parsed meanwhile (kept in
+    ``p.early``, with the front matter cache they were read with, for the pages stage)."""
+    load = functools.partial(p.timed, "load project", load_project, p.content_dir, p.reporter, p.options.base_url,
+                             store=p.store, executor=p.executor, derive=p.options.derive)
     p.early = None
     if p.options.keep or not p.store.enabled or (p.state.docs is not None and p.now.pages is not None):
         return load()
-    start, p.known = time.perf_counter(), EntryCache(p.store, "front-matter", plain=True)
-    project, p.early = load_beside_pages(load, p.content_dir, p.executor, p.known)
+    start = time.perf_counter()
+    project, p.early = load_beside_pages(load, p.content_dir, p.executor, EntryCache(p.store, "front-matter",
+                                                                                     plain=True))
     if p.early is not None:  # what reading them cost beyond the project's loading
         p.reporter.stage("read pages", time.perf_counter() - start - p.reporter.timings["load project"])
     return project
+
+
+def front_cache(p: Pipeline) -> EntryCache:
+    """The front matter cache the pages were read with while the project loaded, or a new one."""
+    return p.early.known if p.early is not None else EntryCache(p.store, "front-matter", plain=True)
 
 
 def load_beside_pages(load: Callable[[], T], content_dir: Path, executor: Executor,
                       known: EntryCache | None) -> tuple[T, EarlyPages | None]:
     """``load()``'s result, and every page read and parsed meanwhile by workers (and by this process once
     ``load`` is done); None for the pages where they are better read by the pages stage as usual."""
-    if known is None:  # no front matter cache: this build parses every page's YAML, and tests the cache's absence
+    if known is None:  # no front matter cache to read with: the pages stage reads the pages as it always did
         return load(), None
     paths = page_paths(content_dir)
     workers = executor.workers(Cost.LIGHT, len(paths))
@@ -73,7 +82,7 @@ def load_beside_pages(load: Callable[[], T], content_dir: Path, executor: Execut
     loaded: list[T] = []
     done = executor.claimed(functools.partial(_read_and_parse, content_dir, known), chunks, workers,
                             before=lambda: loaded.append(load()))
-    early = EarlyPages({}, {})
+    early = EarlyPages({}, {}, known)
     for docs, parsed, share in done:
         early.docs.update(docs)
         early.parsed.update(parsed)

@@ -15,7 +15,7 @@ from typing import Any, cast
 _METHODS = ("search", "match", "fullmatch", "findall", "finditer", "split", "sub", "subn")
 
 
-class _Lazy:
+class _LazyPattern:
     def __init__(self, pattern: str, flags: int) -> None:
         self.pattern, self.flags = pattern, flags  # read without compiling (a pattern made from another's)
 
@@ -28,4 +28,4 @@ class _Lazy:
 
 def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """``re.compile(pattern, flags)``, compiled when one of its methods is first called."""
-    return cast(re.Pattern[str], _Lazy(pattern, flags))
+    return cast(re.Pattern[str], _LazyPattern(pattern, flags))
