@@ -7,7 +7,7 @@ import gc
 import pytest
 
 from generator.commands.build import build
-from generator.pipeline import beside
+from generator.pipeline import stages
 from generator.reporter import Reporter
 from generator.runtime.collector import PACE, build_pace
 
@@ -16,8 +16,8 @@ from tests.conftest import copy_content
 
 def test_a_build_runs_at_the_build_pace_and_leaves_the_collector_as_it_was(tmp_path, monkeypatch):
     seen = []
-    real = beside.load_project
-    monkeypatch.setattr(beside, "load_project", lambda *a, **k: (seen.append(gc.get_threshold()), real(*a, **k))[1])
+    real = stages.load_project
+    monkeypatch.setattr(stages, "load_project", lambda *a, **k: (seen.append(gc.get_threshold()), real(*a, **k))[1])
     before = gc.get_threshold()
     assert before != PACE
     build(copy_content(tmp_path / "content"), tmp_path / "site", Reporter(), jobs=1)
@@ -29,7 +29,7 @@ def test_a_failed_build_leaves_the_collector_as_it_was(tmp_path, monkeypatch):
     def fail(*args, **kwargs):
         raise RuntimeError("broken on purpose")
 
-    monkeypatch.setattr(beside, "load_project", fail)
+    monkeypatch.setattr(stages, "load_project", fail)
     before = gc.get_threshold()
     with pytest.raises(RuntimeError, match="on purpose"):
         build(copy_content(tmp_path / "content"), tmp_path / "site", Reporter(), jobs=1)

@@ -32,10 +32,9 @@ from generator.model.doi import with_doi
 from generator.model.link_patterns import with_patterns
 from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_papers
-from generator.content.project import make_deriver, placeholder_deriver
+from generator.content.project import load_project, make_deriver, placeholder_deriver
 from generator.derive.related import forget_texts, forget_vectors, related_ids
 from generator.derive.paper_map import paper_places
-from generator.pipeline.beside import EarlyPages, front_cache, load_and_read
 from generator.pipeline.listing import moved_lists, site_outputs
 from generator.render.outputs import Output
 from generator.pipeline.rendering import (changed_papers, has_map, parse_page, read_again,
@@ -77,7 +76,6 @@ class Pipeline:
         self.now = Pass()
         self.schedule = schedule_for(options)
         self.executor = Executor(options.cores)  # where each stage's work runs, by the size policy (runtime/sizes.py)
-        self.early: EarlyPages | None = None  # the pages read while the project loaded (pipeline/beside.py)
 
     def run(self, reporter: Reporter, start: str = "project", now: Pass | None = None,
             until: str = "publish") -> Run:
@@ -120,8 +118,9 @@ def first_stage(kinds: set[Kind]) -> tuple[str, Pass]:
 
 
 def load_stage(p: Pipeline) -> None:
-    """Config, source lists, taxonomy: the volume everything else is made from (a build's pages read beside it)."""
-    project = load_and_read(p)
+    """Config, source lists, taxonomy: the volume everything else is made from."""
+    project = p.timed("load project", load_project, p.content_dir, p.reporter, p.options.base_url, store=p.store,
+                      executor=p.executor, derive=p.options.derive)
     if p.options.series:
         project = project.in_series(p.options.series)
     if p.options.people:
@@ -141,10 +140,8 @@ def pages_stage(p: Pipeline) -> None:
     # Parsed front matter by the digest of its text, when every page is read (its entry then keeps what this
     # pass read and wrote; serve reading one edited page leaves it as it is).
     every = state.docs is None or p.now.pages is None
-    known = front_cache(p) if every and p.store.enabled else None
-    if p.early is not None:  # read and parsed while the project loaded
-        docs, state.parsed, p.early = p.early.docs, p.early.parsed, None
-    elif every:
+    known = EntryCache(p.store, "front-matter", plain=True) if every and p.store.enabled else None
+    if every:
         docs = p.timed("read pages", read_pages, p.content_dir, executor, known=known)
     else:
         assert state.docs is not None and p.now.pages is not None  # (not every page: some were read)

@@ -234,7 +234,6 @@ class EntryCache:
         self.plain = plain  # no record holds NaN or infinity (``_json_bytes``)
         self.key = cache.key(kind, *key_parts)
         self._found: dict[str, dict[str, Any]] = {}  # shard → its records on disk, once read
-        self._sizes: dict[str, int] = {}  # shard → how many records it holds on disk, once read
         self._used: dict[str, dict[str, Any]] = {}  # shard → the records this build used or made
         self._changed: set[str] = set()
 
@@ -247,7 +246,6 @@ class EntryCache:
         found = self._found.get(shard)
         if found is None:
             found = self._found[shard] = self._load(shard)
-            self._sizes[shard] = len(found)
         value = found.get(record_key)
         if value is not None:
             self._used.setdefault(shard, {})[record_key] = value
@@ -258,21 +256,6 @@ class EntryCache:
         self._used.setdefault(shard, {})[record_key] = value
         self._changed.add(shard)
 
-    def share(self) -> tuple[dict[str, int], dict[str, dict[str, Any]], set[str]]:
-        """What a forked worker's copy learnt since its last share, for the build's process to ``take``: the
-        sizes of the shards it read, the records it used or made (then forgotten here), the shards it changed."""
-        used, changed = self._used, self._changed
-        self._used, self._changed = {}, set()
-        return dict(self._sizes), used, changed
-
-    def take(self, share: tuple[dict[str, int], dict[str, dict[str, Any]], set[str]]) -> None:
-        """A worker's ``share``, as if this cache had been asked for (or given) its records itself."""
-        sizes, used, changed = share
-        self._sizes.update(sizes)
-        for shard, records in used.items():
-            self._used.setdefault(shard, {}).update(records)
-        self._changed |= changed
-
     def save(self) -> None:
         folder = self.folder
         if folder is not None:
@@ -281,7 +264,7 @@ class EntryCache:
                 self.cache.drop_others(self.kind, folder)
             except OSError:
                 pass  # a cache that cannot be written is only slower
-        self._found, self._sizes, self._used, self._changed = {}, {}, {}, set()
+        self._found, self._used, self._changed = {}, {}, set()
 
     def _load(self, shard: str) -> dict[str, Any]:
         folder = self.folder
@@ -301,7 +284,7 @@ class EntryCache:
             if path.name not in self._used:
                 remove(path)
         for shard, used in self._used.items():
-            if shard in self._changed or len(used) != self._sizes.get(shard, 0):
+            if shard in self._changed or len(used) != len(self._found.get(shard, {})):
                 data = _json_bytes(used, self.plain)
                 write_atomically(folder / shard, header_of(data), data)
 

@@ -27,7 +27,6 @@ misses papers it should find. Where lunr.py and lunr.js differ we follow lunr.js
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Iterable
 from itertools import chain
@@ -113,31 +112,16 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], si
     """Write the search files into ``sink`` (``sinks.Sink``); the result names them (lunr.js first).
 
     The index's files the cache holds for these papers (one entry, ``bundle``) are written at
-    once: on two cores by a forked child, which works out the key too (a digest of every paper's
-    texts) while this process relates the papers and lists the site's files. Otherwise they are
-    made from each paper's ``IndexRecord`` by a job the ``executor`` runs beside the render stage
-    (forked, or for a large volume a fresh process that is sent the records and holds nothing else
-    of this one's; in this process on one core), which writes them itself into the sink's folder
-    (``Sink.target``), so that the index never travels back through a pipe, and stores them in the
-    cache for the next build. A sink without a folder (memory, nowhere) is given the files'
+    once. Otherwise they are made from each paper's ``IndexRecord`` by a job the ``executor`` runs
+    beside the render stage (forked, or for a large volume a fresh process that is sent the records and
+    holds nothing else of this one's; in this process on one core), which writes them itself into the
+    sink's folder (``Sink.target``), so that the index never travels back through a pipe, and stores
+    them in the cache for the next build. A sink without a folder (memory, nowhere) is given the files'
     bytes.
     """
     sink.write(LUNR_JS, lunr_js())
     if sink.target(MANIFEST_JS) is None:
         return _start_bytes(papers, tag_urls, sink, executor, names)
-    if cache.enabled and executor.cores > 1 and executor.policy.beside(len(papers)) and not executor.fresh(len(papers)):
-        # Forked at once: the key (a digest of every paper's texts), the cache's files written, or the index made
-        # if it has none; a warm build relates its papers and lists its files meanwhile.
-        return executor.start(functools.partial(_files_here, papers, tag_urls, sink, cache, INLINE, names, True))
-    started = _files_here(papers, tag_urls, sink, cache, executor, names)
-    assert isinstance(started, Pending)
-    return started
-
-
-def _files_here(papers: list[RenderedPaper], tag_urls: dict[str, str], sink: Any, cache: BuildCache,
-                executor: Executor, names: dict[str, str] | None, forked: bool = False) -> Pending | list[str]:
-    """``start_search_files``' work from the key on: the cache's files written, or the index's job started by
-    the ``executor``; a ``Pending`` of their names (``forked``: the names themselves, the index made here)."""
     key = search_key(cache, papers, tag_urls, names) if cache.enabled else ""
     cached = cache.load_bytes("search", key) if cache.enabled else None
     files = unbundle(cached, copy=False) if cached is not None else None
@@ -146,12 +130,10 @@ def _files_here(papers: list[RenderedPaper], tag_urls: dict[str, str], sink: Any
         written = list(files)
         for name in written:
             sink.write(name, bytes(files.pop(name)))
-        return [LUNR_JS, *written] if forked else Pending(lambda: [LUNR_JS, *written])
+        return Pending(lambda: [LUNR_JS, *written])
 
     root = sink.target(MANIFEST_JS).parents[len(MANIFEST_JS.split("/")) - 1]
     args = (tag_urls, names, root, cache if cache.enabled else None, key)
-    if forked:
-        return index_job(map(index_record, papers), *args)
     return executor.feed(index_job, map(index_record, papers), *args, papers=len(papers))
 
 
