@@ -18,7 +18,7 @@ from conftest import write_list
 
 REPO = Path(__file__).resolve().parent.parent
 WATCHED = ("generator.pipeline.stages", "generator.derive.titles", "generator.sources.bibtex", "bibtexparser",
-           "icalendar", "jinja2", "markdown_it")
+           "icalendar", "jinja2", "markdown_it", "latex2mathml", "pylatexenc")
 HARNESS = """
 import contextlib, io, json, sys
 from generator.commands.cli import main
@@ -55,7 +55,10 @@ def test_a_warm_build_loads_only_what_it_uses(tmp_path):
     ])
     first = loaded("build", "--content", "content", "--out", "site", cwd=tmp_path)
     assert {"generator.pipeline.stages", "generator.derive.titles", "jinja2"} <= first  # titles derived, pages made
+    assert {"markdown_it", "latex2mathml", "pylatexenc"} <= first  # abstracts rendered, citations written
     warm = loaded("build", "--content", "content", "--out", "site", cwd=tmp_path)
     assert "generator.pipeline.stages" in warm
     assert not warm & {"generator.derive.titles", "generator.sources.bibtex", "bibtexparser", "icalendar"}
+    # Every abstract's rendering from the cache, every citation file kept: no Markdown or LaTeX engine loaded.
+    assert not warm & {"markdown_it", "latex2mathml", "pylatexenc"}
     assert (tmp_path / "site" / "index.html").is_file()

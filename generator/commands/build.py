@@ -16,6 +16,7 @@ from generator.errors import ProceedingsError
 from generator.model.config import CONFIG_NAME
 from generator.content.merge import Change
 from generator.pipeline.hosting import host_warnings, site_size
+from generator.runtime.collector import build_pace
 from generator.runtime.output import Staging, check_replaceable, staged_site
 from generator.pipeline.stages import Options, Pipeline
 from generator.reporter import Reporter
@@ -73,6 +74,12 @@ class SiteResult(BuildResult):
 def build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | None = None,
           jobs: int | None = None, cache: bool = True) -> SiteResult:
     """Build a content folder, a volume or a series, into ``out_dir``."""
+    with build_pace():  # millions of objects that live to the end: the collector need not walk them often
+        return _build(content_dir, out_dir, reporter, base_url, jobs, cache)
+
+
+def _build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str | None, jobs: int | None,
+           cache: bool) -> SiteResult:
     layout = load_layout(content_dir, reporter, base_url)
     check_replaceable(out_dir, content_dir)
     with staged_site(out_dir, reporter.info) as staging:

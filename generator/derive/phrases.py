@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator.text.cjk import CJK_RANGES, has_cjk, language_of
+from generator.text.lazyre import lazy
 
 MAX_WORDS = 3  # words in a Latin-script phrase (a hyphenated compound is one)
 MAX_CHARS = 8  # characters in a CJK phrase
@@ -41,23 +42,23 @@ _KATAKANA = "\u30a1-\u30fa\u30fc-\u30ff"  # with ー; not the middle dot ・, wh
 # another, a particle or the end of the words.
 _OKURIGANA = "りみきけえめ"
 _AFTER_OKURIGANA = f"[{_HAN}]|[^{_HAN}{_KATAKANA}\u3040-\u309f]|[をはがにのでとへもや]|$"
-_TERM_RUN = re.compile(
+_TERM_RUN = lazy(
     f"[{_HAN}{_KATAKANA}](?:[{_HAN}{_KATAKANA}]|(?<=[{_HAN}])[{_OKURIGANA}](?={_AFTER_OKURIGANA}))+")
-_IS_KATAKANA = re.compile(f"[{_KATAKANA}]")
+_IS_KATAKANA = lazy(f"[{_KATAKANA}]")
 _KATAKANA_CHARS = frozenset(chr(c) for c in (*range(0x30A1, 0x30FB), *range(0x30FC, 0x3100)))
 # A Latin-script word (letters and digits; a hyphenated compound is one word: "low-resource", "data-to-text").
 # Words of one phrase have only spaces between them: punctuation, a free-standing dash and CJK text end a clause.
 _LETTERS = f"[^\\W_{CJK_RANGES}]+"
-_WORD = re.compile(f"{_LETTERS}(?:[-‐‑]{_LETTERS})*")
+_WORD = lazy(f"{_LETTERS}(?:[-‐‑]{_LETTERS})*")
 _CLAUSE_BREAK = re.compile(r"[^\w\s-]+|_|\s-+|-+(?!\w)")
-_CJK_RUNS = re.compile(f"[{CJK_RANGES}]+")
+_CJK_RUNS = lazy(f"[{CJK_RANGES}]+")
 _HYPHENS = str.maketrans({"‐": "-", "‑": "-"})
 _NUMBER = re.compile(r"[\d\-]+")
 # A text's words and clause breaks in one pass: a break gives an empty word. For a text without CJK, lowered as a
 # whole: ``str.lower`` maps every other character to one of the same class (a word's, a space's, a hyphen), on
 # its own, so the text's clauses lowered one by one give the same words (tests/test_phrases_reference.py checks
 # every code point). Not İ (two characters lowered) or Σ (ς at a word's end: its clause's end is not the text's).
-_WORD_OR_BREAK = re.compile(f"({_WORD.pattern})|{_CLAUSE_BREAK.pattern}")
+_WORD_OR_BREAK = lazy(f"({_WORD.pattern})|{_CLAUSE_BREAK.pattern}")
 _LOWERED_IN_CONTEXT = re.compile("[İΣ]")
 # TeX and markup that is not the paper's words: math, commands, tags.
 _MARKUP = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\[a-zA-Z]+\*?|<[^>]{0,200}>|https?://\S+", re.S)
@@ -130,7 +131,7 @@ _CJK_GENERIC = frozenset("""
 """.split())
 # Where a Chinese clause is cut: particles and the function words and verbs of an abstract (本文提出了一种基于
 # 大语言模型的对话生成方法 → 大语言模型, 对话生成方法). Not 对, 在 or 中 alone: 对话, 潜在, 中文.
-_ZH_BREAK = re.compile("本文|我们|提出|一种|基于|通过|进行|使用|利用|采用|以及|并且|针对|面向|用于|实现|表明"
+_ZH_BREAK = lazy("本文|我们|提出|一种|基于|通过|进行|使用|利用|采用|以及|并且|针对|面向|用于|实现|表明"
                        "|显著|提高|提升|对于|关于|由于|因此|然而|同时|此外|其中|这些|这种|该|的|了|是|与|及|将"
                        "|被|从|把|和|或|并")
 # Characters a CJK phrase does not start or end on: particles and function words written in Han.

@@ -24,6 +24,7 @@ from generator.text.cjk import CJK_RANGES, has_cjk
 from generator.errors import ContentError
 from generator.text.i18n import same_language
 from generator.text.yamlutil import load_mapping, read_utf8
+from generator.text.lazyre import lazy
 
 DEFAULT_TAXONOMY_PATH = Path(__file__).parent.parent / "default_taxonomy.yaml"
 TAXONOMY_FILE = "taxonomy.yaml"
@@ -39,8 +40,8 @@ MATCHER_VERSION = 2  # 2: CJK keywords match inside CJK text; a CJK run is a wor
 
 # A word: letters and digits, where a run of CJK characters is a word apart from Latin ones
 # ("基于LoRA微调": 基于, LoRA, 微调), so that English keywords match inside Chinese text.
-_WORD = re.compile(f"[{CJK_RANGES}]+|[^\\W_{CJK_RANGES}]+")
-_WORD_OR_GAP = re.compile(f"({_WORD.pattern})")
+_WORD = lazy(f"[{CJK_RANGES}]+|[^\\W_{CJK_RANGES}]+")
+_WORD_OR_GAP = lazy(f"({_WORD.pattern})")
 _GAP = re.compile(r"[\s\-–—()]+")  # "flow-matching", "SE(3)-equivariant"
 _KNOWN_KEYS = ("fallback", "names", "tags")
 _NULL = "tag:yaml.org,2002:null"

@@ -21,22 +21,11 @@ from latex2mathml.converter import Converter
 from generator import diagnostics as codes
 
 from .mathfix import polish
+from .mathml_tags import ALLOWED_ATTRS, ALLOWED_TAGS
 from .undefined import UNKNOWN_CLASS, mark_tree, mark_undefined
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 
-ALLOWED_TAGS = frozenset("""
-    math mrow mi mn mo mtext mspace ms msub msup msubsup munder mover munderover
-    mfrac msqrt mroot mstyle mpadded mphantom menclose mtable mtr mtd mlabeledtr
-    merror mmultiscripts mprescripts none semantics annotation
-""".split())
-
-ALLOWED_ATTRS = frozenset("""
-    xmlns display mathvariant stretchy fence form separator lspace rspace accent
-    accentunder columnalign columnspacing columnlines rowspacing rowlines minsize
-    maxsize movablelimits largeop symmetric width height depth linethickness
-    scriptlevel displaystyle notation open close mathsize linebreak
-""".split())
 
 # Only our own marks (undefined.py) carry these: an merror (latex2mathml never writes one) and an
 # unknown macro's mi, whose class no converted input can give it (no \class in latex2mathml).

@@ -19,6 +19,7 @@ from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_la
 from pylatexenc.latex2text._defaultspecs import make_accented_char
 
 from .math import MATH_TYPES
+from .spaces import collapse
 
 # pylatexenc logs a warning for every malformed formula it meets; we report those
 # ourselves, so keep them off stderr (a NullHandler still lets an application's
@@ -28,11 +29,6 @@ logging.getLogger("pylatexenc").addHandler(logging.NullHandler())
 _COMMAND_OR_BRACE = re.compile(r"\\[A-Za-z]+|[{}]")
 _TEXT_TYPES = frozenset(("text", "text_special", "code_inline"))
 _BREAK_TYPES = frozenset(("softbreak", "hardbreak"))
-
-
-def collapse(text: str) -> str:
-    """Single spaces (no-break spaces included), no leading or trailing blanks."""
-    return " ".join(text.split())  # str.split's whitespace is exactly regex \s (every code point checked)
 
 
 def _accent(mark: str) -> Callable:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from .mathml import ALLOWED_ATTRS, ALLOWED_TAGS
+from .mathml_tags import ALLOWED_ATTRS, ALLOWED_TAGS
 
 Node = "str | list"
 

@@ -20,7 +20,6 @@ from generator.runtime.sizes import Cost
 from generator.runtime.cache import EntryCache, from_rendered_record, paper_key, rendered_record
 from generator.errors import Diagnostic, ProceedingsError, shown
 from generator.latex import AbstractRenderer
-from generator.latex.guesses import advice
 from generator.content.merge import Deriver, SyncPlan, plan_sync
 from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, PageDoc, is_page, read_pages, to_paper, unknown_keys
@@ -129,6 +128,8 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
 
 
 def render_paper(paper: Paper, renderer: AbstractRenderer, reporter: Reporter) -> RenderedPaper:
+    from generator.latex.guesses import advice  # (with the math tables: a build that renders nothing needs neither)
+
     title = renderer.render_inline(paper.title)
     # Found if the sync rendered it to derive a title; else made now, and not kept: no stage renders it again,
     # and a large volume's renderings kept (in each worker too) would push out those still to be found.

@@ -75,14 +75,16 @@ class Publication:
         self.schedules = schedules or {}
         self.volume = volume
         # A paper's BibTeX is made once, or again when its kept text was let go (``keep_few``): its warning once.
-        writer = BibTeX(self.volume, macros or {}, _said_once(warn) if warn is not None else None)
+        # Made when the first entry is written (its Markdown and LaTeX engines): a warm build writes none.
+        writer = functools.cache(lambda: BibTeX(self.volume, macros or {}, _said_once(warn) if warn is not None
+                                                else None))
         by_id = {p.paper.id: p for p in self.papers}
         keys = unique_keys(self.papers, volume)
         # Each paper is read once into the Reference every format writes; when first asked for: an incremental
         # rebuild needs only a few.
         self.references: _Lazy = _Lazy(
             lambda paper_id: reference_of(by_id[paper_id], volume, keys[paper_id]), kept)
-        self.formats: tuple[CitationFormat, ...] = citation_formats(writer.text)
+        self.formats: tuple[CitationFormat, ...] = citation_formats(lambda ref: writer().text(ref))
         # A kept format's pieces (BibTeX's) are kept once written: the page shows the entry, the volume's file
         # and the paper's record carry it, and its title's math is parsed (and warned about) once.
         self._kept = {f.name: _Lazy(functools.partial(lambda f, i: f.pieces(self.references[i]), f), kept)

@@ -16,18 +16,14 @@ text, and the page is warned about.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
-
-from markdown_it.token import Token
+from typing import TYPE_CHECKING, Any
 
 from generator.errors import shown
 from generator.latex import MacroDef
-from generator.latex.math import MATH_TYPES
-from generator.latex.mathnames import KNOWN
-from generator.latex.plaintext import MathText, collapse
-from generator.latex.renderer import build_markdown
+from generator.latex.spaces import collapse
 from generator.model.paper import DETAILS, RenderedPaper
 from generator.model.schema import Field
 from generator.sources.bibstrings import month_macro
@@ -35,6 +31,9 @@ from generator.model.volume import Volume
 
 from .reading import Reference, reference_of
 from generator import diagnostics as codes
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
 
 CITED = tuple(field for field in DETAILS if field.cite.bibtex)  # the details a BibTeX entry carries
 # The places of the entry's own fields; each cited detail's ``Cite.bibtex_at`` puts it among them.
@@ -51,8 +50,17 @@ _MATH_SPECIAL = re.compile(r"(?<!\\)([%&#$])")
 _WORD = re.compile(r"([^\W_]+(?:[-'’][^\W_]+)*)")
 _TEXT_TOKENS = frozenset(("text", "text_special", "code_inline", "tex_error"))
 _BREAK_TOKENS = frozenset(("softbreak", "hardbreak"))
-# What math in a citation may use: the commands the math renderer knows, and environments (matrices).
-CITABLE_COMMANDS = KNOWN | {"begin", "end"}
+
+
+@functools.cache
+def citable_commands() -> frozenset[str]:
+    """What math in a citation may use: the commands the math renderer knows, and environments (matrices).
+    (Asked when an entry is written: the renderer's tables import latex2mathml, which a warm build never runs.)"""
+    from generator.latex.mathnames import KNOWN
+
+    return KNOWN | {"begin", "end"}
+
+
 _COMMAND = re.compile(r"\\([A-Za-z@]+)")
 # TeX reads ^^5c as a backslash: a command spelled so that no scan of the text finds it.
 _HIDDEN_CHARACTER = "^^"
@@ -80,6 +88,13 @@ class BibTeX:
                  warn: Callable[..., None] | None = None):
         self.volume = volume
         self._warn = warn
+        # Imported here, as they are needed: a warm build keeps its citation files and never writes an entry.
+        from generator.latex.math import MATH_TYPES
+        from generator.latex.plaintext import MathText
+        from generator.latex.renderer import build_markdown
+
+        self._math_types = MATH_TYPES
+
         # The math rule expands the site's own macros, which a reader's LaTeX would not know.
         self._md = build_markdown(macros)
         self._math_text = MathText()
@@ -118,7 +133,7 @@ class BibTeX:
             return protect_case(token.content)
         if token.type in _BREAK_TOKENS:
             return " "
-        if token.type in MATH_TYPES:
+        if token.type in self._math_types:
             return self._math(token.meta["latex"], page)
         return ""  # emphasis and link markers: their text comes as text tokens
 
@@ -158,7 +173,7 @@ def unique_keys(papers: Iterable[RenderedPaper], volume: Volume) -> dict[str, st
 
 def uncitable(latex: str) -> str:
     """The commands of ``latex`` a citation may not carry, listed ("" when there are none)."""
-    refused = [f"\\{name}" for name in dict.fromkeys(_COMMAND.findall(latex)) if name not in CITABLE_COMMANDS]
+    refused = [f"\\{name}" for name in dict.fromkeys(_COMMAND.findall(latex)) if name not in citable_commands()]
     if _HIDDEN_CHARACTER in latex:
         refused.append(_HIDDEN_CHARACTER)
     return ", ".join(refused)

@@ -17,10 +17,8 @@ cell of the same file (``file_escapes``), has ``\\n`` breaks that cannot be TeX
 
 from __future__ import annotations
 
+import functools
 import re
-
-from generator.latex.builtins import MATH_MACROS, TEXT_ABBREVIATIONS
-from generator.latex.mathnames import KNOWN
 
 # Text-mode commands starting with n that a math table does not list.
 _TEXT_COMMANDS = frozenset({"newline", "noindent", "nobreak", "nolinebreak", "newpage", "nocite", "normalfont",
@@ -34,7 +32,17 @@ _CRLF = re.compile(r"(?<!\\)\\r(?=\\n)")
 
 
 def is_tex_command(name: str) -> bool:
-    return name in KNOWN or name in MATH_MACROS or name in TEXT_ABBREVIATIONS or name in _TEXT_COMMANDS
+    return name in _TEXT_COMMANDS or name in _tex_commands()
+
+
+@functools.cache
+def _tex_commands() -> frozenset[str]:
+    """The commands the math renderer knows, its macros and the text abbreviations: read when a text first holds
+    a \\n that may be one (the renderer's tables import latex2mathml, which a build that renders nothing needs not)."""
+    from generator.latex.builtins import MATH_MACROS, TEXT_ABBREVIATIONS
+    from generator.latex.mathnames import KNOWN
+
+    return frozenset(KNOWN) | frozenset(MATH_MACROS) | frozenset(TEXT_ABBREVIATIONS)
 
 
 def shows_escaped_breaks(text: str) -> bool:

@@ -18,6 +18,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
+from generator.text.lazyre import lazy
 
 # search-query.js holds the same ranges (CJK_RANGES): change both together.
 CJK_RANGES = (
@@ -25,11 +26,11 @@ CJK_RANGES = (
     "\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff"
     "\uf900-\ufaff\U00020000-\U0003134f"
 )
-_CJK = re.compile(f"[{CJK_RANGES}]")
-_RUNS = re.compile(f"([{CJK_RANGES}]+)")  # capturing: split() keeps the runs at odd positions
+_CJK = lazy(f"[{CJK_RANGES}]")
+_RUNS = lazy(f"([{CJK_RANGES}]+)")  # capturing: split() keeps the runs at odd positions
 # The CJK characters of each script (language_of counts them), and the Latin letters it weighs them against.
-_KANA = re.compile("[\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff]")
-_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7ff]")
+_KANA = lazy("[\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff]")
+_HANGUL = lazy("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7ff]")
 _LATIN = re.compile("[A-Za-z]")
 _NOT_ASCII = re.compile("[^\x00-\x7f]")
 # Where a clause or sentence ends in Chinese and Japanese text (full-width, and their NFKC forms).
