@@ -7,6 +7,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from generator.model.volume import Volume
+from generator.publish import jsonld
 from generator.publish.bibtex import BibTeX
 
 # Titles as venues write them, at worst: every character the parser's rules start at, quotes straight and
@@ -40,3 +41,11 @@ def test_most_real_titles_take_the_shortcut() -> None:
     assert WRITER._plain("Self-Supervised Learning: A Survey of 2RDM Methods")
     for title in ("Bounds -- Tight", "The $k$-Means Problem", "A \\textit{Note}", "“Quoted” Words", "a_b"):
         assert not WRITER._plain(title)
+
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from(list('a<>&"\'\\/\u2028\u2029é山{}:,')), max_size=30))
+def test_a_script_is_made_safe_as_translate_made_it(text: str) -> None:
+    assert jsonld._script_safe(text) == text.translate(str.maketrans(jsonld._UNSAFE))
+    assert "<" not in jsonld._script_safe(text) and "&" not in jsonld._script_safe(text)
