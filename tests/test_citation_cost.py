@@ -1,7 +1,10 @@
-"""The cold build's citation work (issue 43, session 19): each shortcut taken for a common case writes exactly
-what the general path writes, for any text a venue's file may hold."""
+"""The cold build's per-paper work (issue 43, session 19): each shortcut taken for a common case (a citation's
+title, a page's JSON-LD) and the search index's weights made in numpy write exactly what the general path
+writes, for any text a venue's file may hold."""
 
 from __future__ import annotations
+
+from array import array
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -9,6 +12,9 @@ from hypothesis import strategies as st
 from generator.model.volume import Volume
 from generator.publish import jsonld
 from generator.publish.bibtex import BibTeX
+from generator.search.index import FIELDS, FieldVectors, _Terms, found_terms
+from generator.search.shards import term_postings
+from test_search_shards import corpus_papers
 
 # Titles as venues write them, at worst: every character the parser's rules start at, quotes straight and
 # curly, apostrophes, math, commands, capitals in words (braced), CJK, white space of every kind.
@@ -49,3 +55,36 @@ def test_most_real_titles_take_the_shortcut() -> None:
 def test_a_script_is_made_safe_as_translate_made_it(text: str) -> None:
     assert jsonld._script_safe(text) == text.translate(str.maketrans(jsonld._UNSAFE))
     assert "<" not in jsonld._script_safe(text) and "&" not in jsonld._script_safe(text)
+
+
+def _postings_one_by_one(found: _Terms, documents: int) -> dict[str, list]:
+    """The term postings as they were made before numpy (session 18): each field vector's entries in turn."""
+    lists = [[array("i") for _ in FIELDS] for _ in found.postings]
+    last = [[0] * len(found.postings) for _ in FIELDS]
+    for slot, weights in enumerate(FieldVectors(found, documents).weights()):
+        ref, field = divmod(slot, len(FIELDS))
+        for number, weight in weights:
+            lists[number][field].extend((ref - last[field][number], round(weight * 1000)))
+            last[field][number] = ref
+    return {term: [number, *lists[number]] for term, (number, _) in found.postings.items()}
+
+
+WORDS = st.lists(st.sampled_from("graph graphs learn learning model bandit regret bound tight proof 山田 x".split()),
+                 max_size=30)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(WORDS, WORDS, WORDS, WORDS), max_size=12))
+def test_the_term_postings_are_the_field_vectors_entry_by_entry(documents) -> None:
+    """numpy's weights are the same doubles, rounded by Python, and the postings the same arrays, for any
+    documents: empty fields, a term in one field only, repeats, one document or none."""
+    found = _Terms()
+    for ref, fields in enumerate(documents):
+        found.add(ref, [[word for word in field] for field in fields])
+    assert term_postings(found, len(documents)) == _postings_one_by_one(found, len(documents))
+
+
+def test_the_term_postings_of_real_abstracts_are_the_field_vectors_entry_by_entry() -> None:
+    papers = corpus_papers(400)
+    found = found_terms(papers)
+    assert term_postings(found, len(papers)) == _postings_one_by_one(found, len(papers))

@@ -12,12 +12,14 @@ of the index are JSON-encoded a batch at a time as the script is written
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from array import array
 from collections import Counter
 from collections.abc import Iterator
 
+import numpy as np
 from lunr import __TARGET_JS_VERSION__
 from lunr.stemmer import stemmer as lunr_stemmer
 
@@ -117,6 +119,22 @@ class FieldVectors:
             boost = boosts[field]
             yield [(number, round(idf[number] * ((_K1 + 1) * tf) / (norm + tf) * boost, 3))
                    for number, tf in zip(counted[::2], counted[1::2])]
+
+    def entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``weights`` of every slot at once, as arrays of the same length (term number, slot, weight): the same
+        doubles, each made by the same operations in the same order, and rounded by Python's ``round``
+        (numpy's rounds a scaled copy, which may differ in the last place). A sharded index reads every one."""
+        counts = self._found.counts
+        flat = np.frombuffer(b"".join(counts), dtype=np.uint32).astype(np.int64)
+        numbers, tfs = flat[0::2], flat[1::2].astype(np.float64)
+        slots = np.repeat(np.arange(len(counts), dtype=np.int64), [len(counted) // 2 for counted in counts])
+        fields = slots % len(FIELDS)
+        lengths = np.asarray(self._found.lengths, dtype=np.float64)[slots]
+        norm = _K1 * (1 - _B + _B * (lengths / np.asarray(self._average, dtype=np.float64)[fields]))
+        boosts = np.asarray(list(FIELDS.values()), dtype=np.float64)[fields]
+        raw = np.asarray(self._idf, dtype=np.float64)[numbers] * ((_K1 + 1) * tfs) / (norm + tfs) * boosts
+        weights = np.fromiter(map(round, raw.tolist(), itertools.repeat(3)), dtype=np.float64, count=len(raw))
+        return numbers, slots, weights
 
     def pieces(self) -> Iterator[str]:
         yield from _list_pieces(iter(self))
