@@ -5,6 +5,7 @@ writes, for any text a venue's file may hold."""
 from __future__ import annotations
 
 from array import array
+from unittest import mock
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from generator.model.volume import Volume
 from generator.publish import jsonld
 from generator.publish.bibtex import BibTeX
+from generator.search import index
 from generator.search.index import FIELDS, FieldVectors, _Terms, found_terms
 from generator.search.shards import term_postings
 from test_search_shards import corpus_papers
@@ -73,18 +75,23 @@ WORDS = st.lists(st.sampled_from("graph graphs learn learning model bandit regre
                  max_size=30)
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(WORDS, WORDS, WORDS, WORDS), max_size=12))
-def test_the_term_postings_are_the_field_vectors_entry_by_entry(documents) -> None:
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(WORDS, WORDS, WORDS, WORDS), max_size=12), st.integers(1, 40))
+def test_the_term_postings_are_the_field_vectors_entry_by_entry(documents, chunk) -> None:
     """numpy's weights are the same doubles, rounded by Python, and the postings the same arrays, for any
-    documents: empty fields, a term in one field only, repeats, one document or none."""
+    documents (empty fields, a term in one field only, repeats, one document or none), weighed in chunks of any
+    size (a term's steps carried from one chunk to the next)."""
     found = _Terms()
     for ref, fields in enumerate(documents):
         found.add(ref, [[word for word in field] for field in fields])
-    assert term_postings(found, len(documents)) == _postings_one_by_one(found, len(documents))
+    with mock.patch.object(index, "ENTRIES_CHUNK", chunk):
+        assert term_postings(found, len(documents)) == _postings_one_by_one(found, len(documents))
 
 
 def test_the_term_postings_of_real_abstracts_are_the_field_vectors_entry_by_entry() -> None:
     papers = corpus_papers(400)
     found = found_terms(papers)
-    assert term_postings(found, len(papers)) == _postings_one_by_one(found, len(papers))
+    expected = _postings_one_by_one(found, len(papers))
+    for chunk in (index.ENTRIES_CHUNK, 1_000, 1):
+        with mock.patch.object(index, "ENTRIES_CHUNK", chunk):
+            assert term_postings(found, len(papers)) == expected

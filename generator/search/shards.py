@@ -51,27 +51,39 @@ def term_postings(found: _Terms, documents: int) -> dict[str, list]:
     its terms."""
     # Arrays, not lists: 4 bytes a number where a list held a pointer and most often an int of its
     # own (a weight over 256), 36 bytes: there are a few hundred numbers a paper, in the index's child.
-    numbers, slots, weights = FieldVectors(found, documents).entries()
-    # Every entry as its term's, field by field, refs ascending (entries come in slot order: a stable sort keeps
-    # it), the weight rounded as Python rounds (round half to even of the same double, as np.rint does).
+    lists = [[array("i") for _ in FIELDS] for _ in found.postings]  # by term number, field
+    last = np.zeros(len(found.postings) * len(FIELDS), dtype=np.int64)  # by term and field: the last ref listed
+    for numbers, slots, weights in FieldVectors(found, documents).entries():  # a chunk of entries at a time
+        _spread(lists, last, numbers, slots, weights)
+    return {term: [number, *lists[number]] for term, (number, _) in found.postings.items()}
+
+
+def _spread(lists: list[list[array]], last: np.ndarray, numbers: np.ndarray, slots: np.ndarray,
+            weights: np.ndarray) -> None:
+    """Field-vector entries (in slot order) added to their terms' arrays: each term's entries field by field,
+    refs ascending (a stable sort keeps the slot order), a ref as its step from the last one listed for the
+    term in that field, the weight×1000 rounded as Python rounds (half to even of the same double: np.rint)."""
+    if not len(numbers):  # a chunk of empty fields only
+        return
     group = numbers * len(FIELDS) + slots % len(FIELDS)
     order = np.argsort(group, kind="stable")
     group, refs = group[order], slots[order] // len(FIELDS)
-    steps = refs.copy()
-    same = group[1:] == group[:-1]
-    steps[1:][same] -= refs[:-1][same]  # a step from the last ref listed for the term in that field
-    pairs = np.empty(2 * len(steps), dtype=np.int64)
-    pairs[0::2], pairs[1::2] = steps, np.rint(weights[order] * 1000)
+    first = np.ones(len(group), dtype=bool)
+    first[1:] = group[1:] != group[:-1]
+    before = np.empty_like(refs)
+    before[1:] = refs[:-1]
+    before[first] = last[group[first]]
+    starts = np.flatnonzero(first)
+    ends = np.append(starts[1:], len(group))
+    last[group[starts]] = refs[ends - 1]
+    pairs = np.empty(2 * len(refs), dtype=np.int64)
+    pairs[0::2], pairs[1::2] = refs - before, np.rint(weights[order] * 1000)
     if len(pairs) and pairs.max() > _INT_MAX:  # a weight×1000 is under 400,000 even for a million papers
         raise OverflowError("a search posting does not fit in 4 bytes")
     data = memoryview(pairs.astype(np.intc).tobytes())
-    lists = [[array("i") for _ in FIELDS] for _ in found.postings]  # by term number, field
-    starts = np.flatnonzero(np.r_[True, ~same]) if len(group) else np.zeros(0, dtype=np.int64)
-    ends = np.r_[starts[1:], len(group)]
     item = array("i").itemsize * 2
     for key, start, end in zip(group[starts].tolist(), starts.tolist(), ends.tolist()):
         lists[key // len(FIELDS)][key % len(FIELDS)].frombytes(data[start * item:end * item])
-    return {term: [number, *lists[number]] for term, (number, _) in found.postings.items()}
 
 
 def term_shards(postings: dict[str, list], limit: int = SHARD_BYTES) -> list[list[tuple[str, str]]]:
