@@ -77,7 +77,8 @@ def apa(ref: Reference) -> tuple[str, Markup]:
     tail = [_sentence(ref["publisher"]) if ref["publisher"] else "", link]
     text_parts = [head, title, f"{where}{ref.container}{after}", *tail]
     html_parts = [escape(head), escape(title),
-                  Markup("{}<i>{}</i>{}").format(where, ref.container, after), *map(escape, tail)]
+                  # As Markup("{}<i>{}</i>{}").format would write it, without its formatter's per-call work.
+                  Markup(f"{escape(where)}<i>{escape(ref.container)}</i>{escape(after)}"), *map(escape, tail)]
     text = " ".join(part for part in text_parts if part)
     html = Markup(" ").join(part for part in html_parts if part)
     return text, html

@@ -64,6 +64,12 @@ def citable_commands() -> frozenset[str]:
 _COMMAND = re.compile(r"\\([A-Za-z@]+)")
 # TeX reads ^^5c as a backslash: a command spelled so that no scan of the text finds it.
 _HIDDEN_CHARACTER = "^^"
+# What the typography's core rule pairs as quotes (latex/typography.py: a straight quote closes one only after
+# an opening one): a title without these keeps its quote marks as written.
+_QUOTE_OPENERS = ("‘", "“", "''", "’’")
+# Characters where the parser's text rule stops that no rule of ours starts at alone (a colon; a hyphen, but
+# two are a dash): the parser takes them as text. Most titles that are not plain otherwise hold one.
+_INERT = str.maketrans({":": "a", "-": "a"})
 
 
 def escape(text: str) -> str:
@@ -97,6 +103,9 @@ class BibTeX:
 
         # The math rule expands the site's own macros, which a reader's LaTeX would not know.
         self._md = build_markdown(macros)
+        # Where the parser's text rule stops: the characters at which an inline rule may start (math, a
+        # command, emphasis…).
+        self._special = self._md.inline.terminator_re.search
         self._math_text = MathText()
 
     def entry(self, paper: RenderedPaper, key: str | None = None) -> str:
@@ -124,9 +133,19 @@ class BibTeX:
     def title(self, source: str, page: str = "") -> str:
         """A paper title (Markdown + LaTeX, as the page's front matter has it) as a BibTeX value;
         ``page`` names it in a warning about math a citation may not carry."""
-        tokens = self._md.parseInline(collapse(source), {})
+        source = collapse(source)
+        if self._plain(source):  # most titles: the parser would give them back as one text token
+            return collapse(protect_case(source))
+        tokens = self._md.parseInline(source, {})
         children = tokens[0].children if tokens else []
         return collapse("".join(self._piece(token, page) for token in children or ()))
+
+    def _plain(self, source: str) -> bool:
+        """Whether ``source`` (collapsed) is plain text to the parser: no character any inline rule starts at,
+        no quote the typography pairs, nothing the normaliser replaces. A title is parsed for its page's entry,
+        its block's and the volume's .bib (issue 43: the parse was most of an entry's time)."""
+        return (self._special(source.translate(_INERT)) is None and "--" not in source and "\0" not in source
+                and not any(quote in source for quote in _QUOTE_OPENERS))
 
     def _piece(self, token: Token, page: str) -> str:
         if token.type in _TEXT_TOKENS:

@@ -31,12 +31,21 @@ CONTEXT = "https://schema.org"
 ORCID_URL = "https://orcid.org/"
 DOI_URL = "https://doi.org/"
 # What must not appear as written inside a <script>: "</script", "<!--" and, for good measure, "&" and ">".
-_UNSAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+_UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def _script_safe(text: str) -> str:
+    """``text`` with each of ``_UNSAFE`` written as its escape: a replace for each that occurs (none, nearly
+    always), rather than ``str.translate``'s look-up of every character (a paper page's article, issue 43)."""
+    for char, escaped in _UNSAFE.items():
+        if char in text:
+            text = text.replace(char, escaped)
+    return text
 
 
 def script_json(data: Mapping[str, Any]) -> Markup:
     """``data`` as JSON a ``<script>`` holds safely: no "<" (so no "</script>" or "<!--"), no "&"."""
-    return Markup(json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_UNSAFE))
+    return Markup(_script_safe(json.dumps(data, ensure_ascii=False, separators=(",", ":"))))
 
 
 def _compact(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -63,7 +72,7 @@ def article(ref: Reference, volume: Volume, volume_json: str | None = None) -> M
     own = json.dumps(_compact(data), ensure_ascii=False, separators=(",", ":"))
     if volume_json is None:
         volume_json = part_of(volume)
-    return Markup(f'{own[:-1]},"isPartOf":{volume_json}}}'.translate(_UNSAFE))
+    return Markup(_script_safe(f'{own[:-1]},"isPartOf":{volume_json}}}'))
 
 
 def part_of(volume: Volume) -> str:

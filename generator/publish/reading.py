@@ -169,6 +169,7 @@ _PARTICLES = frozenset("da das de del della der des di do dos du la le van von t
 _SUFFIXES = re.compile(r"(?:jr|sr|[ivx]+|\d+(?:st|nd|rd|th))\.?", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=4096)  # a paper's names are split by each format its block writes, one after another
 def split_name(name: str) -> Name:
     """"Given Family" (as pages write names) split for a citation; "John Smith, Jr." keeps its suffix. A name
     of one word, or of CJK characters written without spaces, stays whole."""

@@ -12,12 +12,14 @@ of the index are JSON-encoded a batch at a time as the script is written
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from array import array
 from collections import Counter
 from collections.abc import Iterator
 
+import numpy as np
 from lunr import __TARGET_JS_VERSION__
 from lunr.stemmer import stemmer as lunr_stemmer
 
@@ -30,6 +32,9 @@ from generator.search.terms import people_terms, terms
 FIELDS = {"title": 10, "tags": 5, "abstract": 1, "authors": 3}
 _K1, _B = 1.2, 0.75  # lunr's BM25 parameters (Builder._k1, Builder._b)
 _BATCH = 2_000  # entries JSON-encoded at a time
+# Field-vector entries weighed at a time in numpy (FieldVectors.entries): about 13 MB of arrays beside the index's
+# child, where a large volume's tens of millions at once would be gigabytes (r10k: 0.75 CPU-s at 1 << 18, 0.81 here).
+ENTRIES_CHUNK = 1 << 16
 
 
 def utf16_key(text: str) -> bytes:
@@ -117,6 +122,34 @@ class FieldVectors:
             boost = boosts[field]
             yield [(number, round(idf[number] * ((_K1 + 1) * tf) / (norm + tf) * boost, 3))
                    for number, tf in zip(counted[::2], counted[1::2])]
+
+    def entries(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """``weights`` of every slot, as arrays of the same length (term number, slot, weight), about
+        ``ENTRIES_CHUNK`` entries at a time (a whole slot in one; its arrays made and let go a chunk at a time).
+        The same doubles, each made by the same operations in the same order, rounded by Python's ``round``
+        (numpy's rounds a scaled copy, which may differ in the last place)."""
+        counts, chunk = self._found.counts, ENTRIES_CHUNK
+        start = 0
+        while start < len(counts):
+            end, size = start, 0
+            while end < len(counts) and (not size or size + len(counts[end]) // 2 <= chunk):
+                size, end = size + len(counts[end]) // 2, end + 1
+            yield self._entries(start, end)
+            start = end
+
+    def _entries(self, start: int, end: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``entries`` of the slots from ``start`` to ``end``."""
+        counts = self._found.counts[start:end]
+        flat = np.frombuffer(b"".join(counts), dtype=np.uint32).astype(np.int64)
+        numbers, tfs = flat[0::2], flat[1::2].astype(np.float64)
+        slots = np.repeat(np.arange(start, end, dtype=np.int64), [len(counted) // 2 for counted in counts])
+        fields = slots % len(FIELDS)
+        lengths = np.asarray(self._found.lengths, dtype=np.float64)[slots]
+        norm = _K1 * (1 - _B + _B * (lengths / np.asarray(self._average, dtype=np.float64)[fields]))
+        boosts = np.asarray(list(FIELDS.values()), dtype=np.float64)[fields]
+        raw = np.asarray(self._idf, dtype=np.float64)[numbers] * ((_K1 + 1) * tfs) / (norm + tfs) * boosts
+        weights = np.fromiter(map(round, raw.tolist(), itertools.repeat(3)), dtype=np.float64, count=len(raw))
+        return numbers, slots, weights
 
     def pieces(self) -> Iterator[str]:
         yield from _list_pieces(iter(self))

@@ -31,6 +31,8 @@ from array import array
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+import numpy as np
+
 from generator.model.paper import RenderedPaper
 from generator.search import fuzzy
 from generator.search.index import FIELDS, FieldVectors, _Terms, paper_terms, utf16_key
@@ -40,6 +42,7 @@ from generator.search.payload import (IndexRecord, compact_json, data_script, di
 SHARD_BYTES = 24_000  # JSON text per term shard before gzip (about 8 KB over the wire)
 BLOCK = 8  # documents per display block: the 8 results a dropdown shows touch at most 8 small files
 CALLBACK = "proceedingsShards.arrived"
+_INT_MAX = 2**31 - 1  # what a posting's array("i") holds
 FOLDER = "assets/search"
 
 
@@ -48,17 +51,39 @@ def term_postings(found: _Terms, documents: int) -> dict[str, list]:
     its terms."""
     # Arrays, not lists: 4 bytes a number where a list held a pointer and most often an int of its
     # own (a weight over 256), 36 bytes: there are a few hundred numbers a paper, in the index's child.
-    # A weight×1000 is under 400,000 even for a million papers (a larger one would raise, not wrap).
     lists = [[array("i") for _ in FIELDS] for _ in found.postings]  # by term number, field
-    last = [[0] * len(found.postings) for _ in FIELDS]  # per field, by term number: the last ref listed
-    # One list of weights per document and field, in that order (slot = ref × fields + field).
-    for slot, weights in enumerate(FieldVectors(found, documents).weights()):
-        ref, field = divmod(slot, len(FIELDS))
-        seen = last[field]
-        for number, weight in weights:
-            lists[number][field].extend((ref - seen[number], round(weight * 1000)))
-            seen[number] = ref
+    last = np.zeros(len(found.postings) * len(FIELDS), dtype=np.int64)  # by term and field: the last ref listed
+    for numbers, slots, weights in FieldVectors(found, documents).entries():  # a chunk of entries at a time
+        _spread(lists, last, numbers, slots, weights)
     return {term: [number, *lists[number]] for term, (number, _) in found.postings.items()}
+
+
+def _spread(lists: list[list[array]], last: np.ndarray, numbers: np.ndarray, slots: np.ndarray,
+            weights: np.ndarray) -> None:
+    """Field-vector entries (in slot order) added to their terms' arrays: each term's entries field by field,
+    refs ascending (a stable sort keeps the slot order), a ref as its step from the last one listed for the
+    term in that field, the weight×1000 rounded as Python rounds (half to even of the same double: np.rint)."""
+    if not len(numbers):  # a chunk of empty fields only
+        return
+    group = numbers * len(FIELDS) + slots % len(FIELDS)
+    order = np.argsort(group, kind="stable")
+    group, refs = group[order], slots[order] // len(FIELDS)
+    first = np.ones(len(group), dtype=bool)
+    first[1:] = group[1:] != group[:-1]
+    before = np.empty_like(refs)
+    before[1:] = refs[:-1]
+    before[first] = last[group[first]]
+    starts = np.flatnonzero(first)
+    ends = np.append(starts[1:], len(group))
+    last[group[starts]] = refs[ends - 1]
+    pairs = np.empty(2 * len(refs), dtype=np.int64)
+    pairs[0::2], pairs[1::2] = refs - before, np.rint(weights[order] * 1000)
+    if len(pairs) and pairs.max() > _INT_MAX:  # a weight×1000 is under 400,000 even for a million papers
+        raise OverflowError("a search posting does not fit in 4 bytes")
+    data = memoryview(pairs.astype(np.intc).tobytes())
+    item = array("i").itemsize * 2
+    for key, start, end in zip(group[starts].tolist(), starts.tolist(), ends.tolist()):
+        lists[key // len(FIELDS)][key % len(FIELDS)].frombytes(data[start * item:end * item])
 
 
 def term_shards(postings: dict[str, list], limit: int = SHARD_BYTES) -> list[list[tuple[str, str]]]:

@@ -1,0 +1,97 @@
+"""The cold build's per-paper work (issue 43, session 19): each shortcut taken for a common case (a citation's
+title, a page's JSON-LD) and the search index's weights made in numpy write exactly what the general path
+writes, for any text a venue's file may hold."""
+
+from __future__ import annotations
+
+from array import array
+from unittest import mock
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from generator.model.volume import Volume
+from generator.publish import jsonld
+from generator.publish.bibtex import BibTeX
+from generator.search import index
+from generator.search.index import FIELDS, FieldVectors, _Terms, found_terms
+from generator.search.shards import term_postings
+from test_search_shards import corpus_papers
+
+# Titles as venues write them, at worst: every character the parser's rules start at, quotes straight and
+# curly, apostrophes, math, commands, capitals in words (braced), CJK, white space of every kind.
+TITLE = st.text(st.sampled_from(list("aZ Q2:-–—.,;?!()'\"‘’“”`$\\{}[]<>&#%^_~*+=@|/\n\t\r\x00\u00a0é山")),
+                max_size=24)
+
+
+class _Parsed(BibTeX):
+    """The writer without its shortcut: every title parsed."""
+
+    def _plain(self, source: str) -> bool:
+        return False
+
+
+WRITER, PARSED = BibTeX(Volume("V")), _Parsed(Volume("V"))
+
+
+@settings(max_examples=400, deadline=None)
+@given(TITLE)
+@example("Self-Supervised Learning: A Survey")
+@example("LoRA-style Adapters -- and More")
+@example("A `quoted' Title ``with'' Marks")
+@example("Newton's Method in 3-D: x^2 and $x^2$")
+def test_a_plain_title_is_written_as_the_parser_writes_it(title: str) -> None:
+    assert WRITER.title(title) == PARSED.title(title)
+
+
+def test_most_real_titles_take_the_shortcut() -> None:
+    # A colon and a lone hyphen are text to the parser: a title holding them is still plain.
+    assert WRITER._plain("Self-Supervised Learning: A Survey of 2RDM Methods")
+    for title in ("Bounds -- Tight", "The $k$-Means Problem", "A \\textit{Note}", "“Quoted” Words", "a_b"):
+        assert not WRITER._plain(title)
+
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from(list('a<>&"\'\\/\u2028\u2029é山{}:,')), max_size=30))
+def test_a_script_is_made_safe_as_translate_made_it(text: str) -> None:
+    assert jsonld._script_safe(text) == text.translate(str.maketrans(jsonld._UNSAFE))
+    assert "<" not in jsonld._script_safe(text) and "&" not in jsonld._script_safe(text)
+
+
+def _postings_one_by_one(found: _Terms, documents: int) -> dict[str, list]:
+    """The term postings as they were made before numpy (session 18): each field vector's entries in turn."""
+    lists = [[array("i") for _ in FIELDS] for _ in found.postings]
+    last = [[0] * len(found.postings) for _ in FIELDS]
+    for slot, weights in enumerate(FieldVectors(found, documents).weights()):
+        ref, field = divmod(slot, len(FIELDS))
+        for number, weight in weights:
+            lists[number][field].extend((ref - last[field][number], round(weight * 1000)))
+            last[field][number] = ref
+    return {term: [number, *lists[number]] for term, (number, _) in found.postings.items()}
+
+
+WORDS = st.lists(st.sampled_from("graph graphs learn learning model bandit regret bound tight proof 山田 x".split()),
+                 max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(WORDS, WORDS, WORDS, WORDS), max_size=12), st.integers(1, 40))
+def test_the_term_postings_are_the_field_vectors_entry_by_entry(documents, chunk) -> None:
+    """numpy's weights are the same doubles, rounded by Python, and the postings the same arrays, for any
+    documents (empty fields, a term in one field only, repeats, one document or none), weighed in chunks of any
+    size (a term's steps carried from one chunk to the next)."""
+    found = _Terms()
+    for ref, fields in enumerate(documents):
+        found.add(ref, [[word for word in field] for field in fields])
+    with mock.patch.object(index, "ENTRIES_CHUNK", chunk):
+        assert term_postings(found, len(documents)) == _postings_one_by_one(found, len(documents))
+
+
+def test_the_term_postings_of_real_abstracts_are_the_field_vectors_entry_by_entry() -> None:
+    papers = corpus_papers(400)
+    found = found_terms(papers)
+    expected = _postings_one_by_one(found, len(papers))
+    for chunk in (index.ENTRIES_CHUNK, 1_000, 1):
+        with mock.patch.object(index, "ENTRIES_CHUNK", chunk):
+            assert term_postings(found, len(papers)) == expected
