@@ -219,7 +219,10 @@ def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Exec
 
     def render_chunk(chunk: list) -> list[str]:
         for output in chunk:
-            sink.write(output.path, output.render())
+            if output.chunks is not None:
+                sink.write_chunks(output.path, output.chunks())
+            else:
+                sink.write(output.path, output.render())
         return [output.path for output in chunk]
 
     if workers < 2:

@@ -305,7 +305,8 @@ def render_stage(p: Pipeline) -> None:
     outputs.clear()  # those to render are in ``wanted``, which rendering empties as it goes
     if not p.options.keep:  # a build reads only the files' names from here (publish); each output's papers go
         state.shape = dict.fromkeys(state.shape)
-        wanted = [Output(o.path, o.render, _NAMED if o.deps else o.deps, o.share, o.paper) for o in wanted]
+        wanted = [Output(o.path, o.render, _NAMED if o.deps else o.deps, o.share, o.paper, o.chunks)
+                  for o in wanted]
     p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.executor,
             worker_shares(p, renderer, papers))
 

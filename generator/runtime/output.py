@@ -20,7 +20,7 @@ import stat
 import tempfile
 import unicodedata
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, IO, Iterator
+from typing import Any, BinaryIO, Callable, IO, Iterable, Iterator
 
 try:
     import fcntl
@@ -118,6 +118,20 @@ class Staging:
         current = os.path.join(self.out_dir, name)
         if not self._previous or not _same_bytes(current, data) or not _link(current, target):
             _write(target, data)
+
+    def write_chunks(self, name: str, chunks: Iterable[bytes]) -> None:
+        """The file from its pieces, written as they come (a file that grows with every paper is never whole in
+        memory): as ``write`` writes their bytes joined, and then linked from the current site when that holds
+        the same bytes (compared a piece at a time as they are written)."""
+        if self._previous is None:
+            self._previous = self.out_dir.is_dir()
+        target = os.path.join(self.path, name)
+        self._folder(target)
+        current = os.path.join(self.out_dir, name)
+        if _write_pieces(target, chunks, current if self._previous else None):
+            linked = target + ".link"  # (a name no site file has: staging names are the site's)
+            if _link(current, linked):
+                os.replace(linked, target)
 
     def link(self, name: str) -> bool:
         """Take the current site's file as it is (False: it could not be linked, and must be written)."""
@@ -264,11 +278,47 @@ def _write(path: str, data: bytes) -> None:
 def _write_all(handle: int, data: bytes) -> None:
     """``data`` into the open file ``handle``, which is then closed."""
     try:
-        view = memoryview(data)
-        while view:  # a regular file takes it all at once unless a signal or a full disk cuts it short
-            view = view[os.write(handle, view):]
+        _write_out(handle, data)
     finally:
         os.close(handle)
+
+
+# Bytes gathered before a write: a whole-volume file's pieces are a paper's record each (a kilobyte or two), and
+# a write call per piece would cost more than the pieces; a megabyte is nothing beside the file.
+_WRITE_BUFFER = 1 << 20
+
+
+def _write_pieces(path: str, chunks: Iterable[bytes], current: str | None) -> bool:
+    """``chunks`` into the file ``path`` (made or emptied first, as ``_write`` makes it), a megabyte at a time;
+    whether the regular file ``current`` (None: none) holds exactly the same bytes, read beside them."""
+    try:
+        info = os.lstat(current) if current is not None else None
+        same_file = open(current, "rb") if info is not None and stat.S_ISREG(info.st_mode) else None
+    except OSError:
+        same_file = None
+    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    same = same_file is not None
+    try:
+        buffer = bytearray()
+        for chunk in chunks:
+            if same:
+                same = same_file.read(len(chunk)) == chunk  # type: ignore[union-attr]
+            buffer += chunk
+            if len(buffer) >= _WRITE_BUFFER:
+                _write_out(handle, buffer)
+                buffer.clear()
+        _write_out(handle, buffer)
+        return same and same_file.read(1) == b""  # type: ignore[union-attr]
+    finally:
+        os.close(handle)
+        if same_file is not None:
+            same_file.close()
+
+
+def _write_out(handle: int, data: bytes | bytearray) -> None:
+    view = memoryview(data)
+    while view:  # a regular file takes it all at once unless a signal or a full disk cuts it short
+        view = view[os.write(handle, view):]
 
 
 def _copy(source: Path, target: Path) -> None:
