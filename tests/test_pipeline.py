@@ -170,3 +170,36 @@ def test_the_render_stage_finds_every_rendering_the_sync_kept_and_keeps_none_of_
     assert made == [paper.abstract for paper in papers[:3]]
     assert [rendered[paper.path].paper.abstract_html for paper in papers] == [
         AbstractRenderer().render(paper.abstract).html for paper in papers]
+
+
+def test_a_large_volumes_renderings_are_packed_as_they_are_made_from_the_cache_or_rendered(seed_content, tmp_path,
+                                                                                         monkeypatch, large_sizes):
+    """A large volume's build keeps each rendering packed from the moment it is made or read from the cache
+    (not every one unpacked until the stage ends: the warm build's peak at 50,000 papers), with the same values
+    as one process's unpacked renderings; the cache's records are taken, not kept beside them."""
+    from generator.latex import AbstractRenderer
+    from generator.pipeline.packed import _PackedRendered, packed
+    from generator.runtime.cache import BuildCache, EntryCache
+
+    handed: list = []
+    real = rendering.render_papers
+    monkeypatch.setattr(pipeline, "render_papers", lambda *args: handed.append(args[-1]) or real(*args))
+    build(seed_content, tmp_path / "site", Reporter())
+    assert handed == [packed], "a large volume's build does not pack its renderings as made"
+
+    from generator.pipeline.sinks import NullSink
+
+    state = pipeline.Pipeline(seed_content, NullSink()).run(Reporter(), until="papers")
+    alone = rendering.render_papers(state.papers, AbstractRenderer(), Reporter())
+    store = BuildCache(tmp_path / "cache")
+    made: list[str] = []
+    render = AbstractRenderer._render
+    monkeypatch.setattr(AbstractRenderer, "_render", lambda self, text: made.append(text) or render(self, text))
+    for source in ("rendered", "cached"):
+        cache = EntryCache(store, "abstracts", "v1")
+        done = rendering.render_papers(state.papers, AbstractRenderer(), Reporter(), cache=cache, pack=packed)
+        assert bool(made) == (source == "rendered"), source
+        made.clear()
+        assert all(isinstance(done[paper.path].paper, _PackedRendered) for paper in state.papers), source
+        assert {path: made.paper for path, made in done.items()} == {path: made.paper for path, made in alone.items()}
+        assert not any(cache._found.values()), "the cache still holds the records it gave"

@@ -7,7 +7,7 @@ does the work, the same for ``build``, ``serve`` and ``check``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 import dataclasses
 import functools
 from dataclasses import dataclass
@@ -85,12 +85,16 @@ def parse_page(path: Path, content_dir: Path, doc: PageDoc) -> Parsed:
 
 
 def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Reporter, executor: Executor = INLINE,
-                  cache: EntryCache | None = None, known: dict[Path, Rendered] | None = None) -> dict[Path, Rendered]:
+                  cache: EntryCache | None = None, known: dict[Path, Rendered] | None = None,
+                  pack: Callable[[RenderedPaper], RenderedPaper] | None = None) -> dict[Path, Rendered]:
     """Every title and abstract rendered by the ``executor``; problems become warnings.
 
     A paper rendered by the last pass (``known``, by page) or by an earlier build (the ``cache``,
-    keyed by a digest of the whole ``Paper``) is not rendered again.
+    keyed by a digest of the whole ``Paper``) is not rendered again. ``pack``: what each new rendering is
+    kept as (a large volume's build packs its texts as each is made: pipeline/packed.py), not every one
+    unpacked until the stage ends.
     """
+    keep: Callable[[RenderedPaper], RenderedPaper] = pack or (lambda rendered: rendered)
     known = known or {}
     results: dict[Path, Rendered] = {}
     for paper in papers:
@@ -99,11 +103,12 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
             results[paper.path] = last
     keys = {paper.path: paper_key(paper) for paper in papers if paper.path not in results} if cache else {}
     for paper in papers:
-        record = cache.get(keys[paper.path]) if cache and paper.path not in results else None
+        # Taken: the entry keeps none of the records (a warm build rewrites no shard), the rendering its texts.
+        record = cache.take(keys[paper.path]) if cache and paper.path not in results else None
         found = from_rendered_record(paper, record, RenderedPaper, Diagnostic) if record is not None else None
         if found is not None:  # (None: a record of another shape, rendered again)
             rendered, diagnostics = found
-            results[paper.path] = Rendered(paper, rendered, tuple(diagnostics))
+            results[paper.path] = Rendered(paper, keep(rendered), tuple(diagnostics))
     missing = [paper for paper in papers if paper.path not in results]
 
     def render_chunk(chunk: list[Paper]) -> list[tuple[tuple[str, ...], list[Diagnostic]]]:
@@ -117,7 +122,7 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
     progress = functools.partial(reporter.progress, "render abstracts")
     for paper, (texts, diagnostics) in zip(missing, executor.map(render_chunk, missing, Cost.HEAVY, progress)):
         rendered = RenderedPaper(paper, *texts)
-        results[paper.path] = Rendered(paper, rendered, tuple(diagnostics))
+        results[paper.path] = Rendered(paper, keep(rendered), tuple(diagnostics))
         if cache:
             cache.put(keys[paper.path], rendered_record(rendered, diagnostics))
     if cache:

@@ -231,8 +231,10 @@ def rendered_stage(p: Pipeline) -> None:
     assert state.project is not None
     renders = EntryCache(p.store, "abstracts", config_digest(state.project.config, "abstracts"))
     before = state.rendered if state.rendered and not p.now.everything else None
+    # A large volume's build packs each rendering as it is made (``pack_papers`` after the stage, at once).
+    pack = packed if p.executor.fresh(len(state.papers)) and not p.options.keep else None
     state.renders = p.timed("render abstracts", render_papers, state.papers, state.project.renderer, p.reporter,
-                            p.executor, renders, state.renders)
+                            p.executor, renders, state.renders, pack)
     state.rendered = [state.renders[paper.path].paper for paper in state.papers]
     if not p.options.keep:  # a build renders no abstract again: its renderer need not remember any
         state.renders = {}

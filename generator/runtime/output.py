@@ -291,24 +291,25 @@ _WRITE_BUFFER = 1 << 20
 def _write_pieces(path: str, chunks: Iterable[bytes], current: str | None) -> bool:
     """``chunks`` into the file ``path`` (made or emptied first, as ``_write`` makes it), a megabyte at a time;
     whether the regular file ``current`` (None: none) holds exactly the same bytes, read beside them."""
+    same_file: BinaryIO | None = None
     try:
-        info = os.lstat(current) if current is not None else None
-        same_file = open(current, "rb") if info is not None and stat.S_ISREG(info.st_mode) else None
+        if current is not None and stat.S_ISREG(os.lstat(current).st_mode):
+            same_file = open(current, "rb")
     except OSError:
-        same_file = None
+        pass
     handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
     same = same_file is not None
     try:
         buffer = bytearray()
         for chunk in chunks:
             if same:
-                same = same_file.read(len(chunk)) == chunk  # type: ignore[union-attr]
+                same = same_file is not None and same_file.read(len(chunk)) == chunk
             buffer += chunk
             if len(buffer) >= _WRITE_BUFFER:
                 _write_out(handle, buffer)
                 buffer.clear()
         _write_out(handle, buffer)
-        return same and same_file.read(1) == b""  # type: ignore[union-attr]
+        return same and same_file is not None and same_file.read(1) == b""
     finally:
         os.close(handle)
         if same_file is not None:
