@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 from pathlib import Path
 
 import pytest
@@ -203,3 +204,43 @@ def test_a_large_volumes_renderings_are_packed_as_they_are_made_from_the_cache_o
         assert all(isinstance(done[paper.path].paper, _PackedRendered) for paper in state.papers), source
         assert {path: made.paper for path, made in done.items()} == {path: made.paper for path, made in alone.items()}
         assert not any(cache._found.values()), "the cache still holds the records it gave"
+
+
+def test_a_large_volumes_abstracts_go_to_fresh_processes_and_those_the_sync_kept_are_found_here(seed_content,
+                                                                                               monkeypatch):
+    """Of a large volume, no worker is forked for the render abstracts stage (it came to hold a copy of most of
+    the build's pages): fresh processes claim batches of papers beside this one, and the renderings come back
+    in order, equal to one process's; the papers whose rendering this process's renderer kept from the sync are
+    rendered (found) here, not sent."""
+    from generator.latex import AbstractRenderer
+    from generator.runtime import background, fresh
+    from generator.runtime.executor import Executor
+    from generator.pipeline.sinks import NullSink
+    from generator.runtime.sizes import LARGE
+
+    state = pipeline.Pipeline(seed_content, NullSink()).run(Reporter(), until="papers")
+    papers = [dataclasses.replace(paper, path=Path(f"papers/{n}-{paper.path.name}"),
+                                  abstract=f"{paper.abstract} ({n})") for n in range(6) for paper in state.papers]
+    renderer = AbstractRenderer()
+    kept = papers[:3]
+    for paper in kept:
+        renderer.render(paper.abstract)
+    slow = renderer._render  # this process renders slowly: a fresh one claims a batch too, however busy the machine
+    renderer._render = lambda text: time.sleep(0.05) or slow(text)  # type: ignore[method-assign]
+    sent: list = []
+    real_feed = fresh.in_fresh_process
+
+    def feeding(job, items, *args, claims=None, **kwargs):
+        def drawn():
+            for number, batch in claims:
+                sent.extend(batch)
+                yield number, batch
+        return real_feed(job, items, *args, claims=drawn(), **kwargs)
+
+    monkeypatch.setattr(background, "in_parallel_parts", lambda job: pytest.fail("a forked worker"))
+    monkeypatch.setattr("generator.runtime.executor.in_fresh_process", feeding)
+    done = rendering.render_papers(papers, renderer, Reporter(), Executor(2, LARGE))
+    alone = rendering.render_papers(papers, AbstractRenderer(), Reporter())
+    assert [done[paper.path].paper for paper in papers] == [alone[paper.path].paper for paper in papers]
+    assert all(done[paper.path].paper.paper is paper for paper in papers)
+    assert sent and not set(map(id, kept)) & set(map(id, sent)), "a rendering the sync kept was sent away"

@@ -7,7 +7,7 @@ does the work, the same for ``build``, ``serve`` and ``check``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 import dataclasses
 import functools
 from dataclasses import dataclass
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.runtime.executor import INLINE, Executor
-from generator.pipeline.shares import Shares
+from generator.pipeline.shares import CLAIM_BATCH, Batches, Shares
 from generator.runtime.sizes import Cost
 from generator.runtime.cache import EntryCache, from_rendered_record, paper_key, rendered_record
 from generator.errors import Diagnostic, ProceedingsError, shown
@@ -120,7 +120,11 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
         return done_here
 
     progress = functools.partial(reporter.progress, "render abstracts")
-    for paper, (texts, diagnostics) in zip(missing, executor.map(render_chunk, missing, Cost.HEAVY, progress)):
+    if executor.fresh(len(papers)) and executor.workers(Cost.HEAVY, len(missing)) > 1:
+        made = _fresh_renderings(missing, renderer, executor, render_chunk, progress)
+    else:
+        made = executor.map(render_chunk, missing, Cost.HEAVY, progress)
+    for paper, (texts, diagnostics) in zip(missing, made):
         rendered = RenderedPaper(paper, *texts)
         results[paper.path] = Rendered(paper, keep(rendered), tuple(diagnostics))
         if cache:
@@ -131,6 +135,54 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
         for diagnostic in results[paper.path].diagnostics:
             reporter.report(diagnostic)
     return results
+
+
+RenderChunk = Callable[[list[Paper]], list[tuple[tuple[str, ...], list[Diagnostic]]]]
+
+
+def _fresh_renderings(missing: list[Paper], renderer: AbstractRenderer, executor: Executor, render_chunk: RenderChunk,
+                      progress: Callable[[int, int], None]) -> list[tuple[tuple[str, ...], list[Diagnostic]]]:
+    """A large volume's renderings (``render_chunk``'s, in ``missing``'s order) made by this process and fresh
+    ones (runtime/fresh.py), each claiming the next batch of papers as it frees up. A forked worker of a build
+    this size came to hold a copy of most of the build's pages (each page either process writes to is then
+    counted twice: 450 MB at 50,000 papers); a fresh one holds its renderer and the papers of its batch. This
+    process renders first the papers whose rendering its renderer kept from the sync (found, not made again)."""
+    found_here = [index for index, paper in enumerate(missing) if renderer.knows(paper.abstract)]
+    others = [index for index, paper in enumerate(missing) if not renderer.knows(paper.abstract)]
+    numbers = [others[i:i + CLAIM_BATCH] for i in range(0, len(others), CLAIM_BATCH)]
+    batches = Batches([[missing[i] for i in batch] for batch in numbers])
+    pendings = [executor.feed(render_abstracts_share, (), renderer.macros, papers=len(missing), claims=batches)
+                for _ in range(executor.workers(Cost.HEAVY, len(missing)) - 1 if batches.total else 0)]
+    made: list[Any] = [None] * len(missing)
+    try:
+        for index, result in zip(found_here, render_chunk([missing[i] for i in found_here])):
+            made[index] = result
+        for number, batch in batches:
+            for index, result in zip(numbers[number], render_chunk(batch)):
+                made[index] = result
+            progress(min(len(found_here) + batches.claimed * CLAIM_BATCH, len(missing)), len(missing))
+        for pending in pendings:
+            for number, results in pending():
+                for index, result in zip(numbers[number], results):
+                    made[index] = result
+    except BaseException:
+        for pending in pendings:
+            pending.cancel()
+        raise
+    return made
+
+
+def render_abstracts_share(items: Iterator, macros: Any) -> list[tuple[int, list]]:
+    """A fresh process's share of the render stage: each batch of papers it claims rendered by a renderer of
+    its own (the config's macros), less the papers (``_rendered_texts``), with what rendering each said."""
+    renderer, done = AbstractRenderer(macros), []
+    for number, batch in items:
+        results = []
+        for paper in batch:
+            local = Reporter()
+            results.append((_rendered_texts(render_paper(paper, renderer, local)), local.diagnostics))
+        done.append((number, results))
+    return done
 
 
 def render_paper(paper: Paper, renderer: AbstractRenderer, reporter: Reporter) -> RenderedPaper:
