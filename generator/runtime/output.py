@@ -28,6 +28,7 @@ except ImportError:  # not on Windows: builds there do not take turns
     fcntl = None  # type: ignore[assignment]
 
 from generator.errors import OutputError
+from generator.runtime.pieces import write_out, write_pieces
 
 # A folder we are allowed to replace holds these (or is empty, or absent).
 SITE_MARKERS = ("index.html", "papers.json")
@@ -128,7 +129,7 @@ class Staging:
         target = os.path.join(self.path, name)
         self._folder(target)
         current = os.path.join(self.out_dir, name)
-        if _write_pieces(target, chunks, current if self._previous else None):
+        if write_pieces(target, chunks, current if self._previous else None):
             linked = target + ".link"  # (a name no site file has: staging names are the site's)
             if _link(current, linked):
                 os.replace(linked, target)
@@ -278,48 +279,9 @@ def _write(path: str, data: bytes) -> None:
 def _write_all(handle: int, data: bytes) -> None:
     """``data`` into the open file ``handle``, which is then closed."""
     try:
-        _write_out(handle, data)
+        write_out(handle, data)
     finally:
         os.close(handle)
-
-
-# Bytes gathered before a write: a whole-volume file's pieces are a paper's record each (a kilobyte or two), and
-# a write call per piece would cost more than the pieces; a megabyte is nothing beside the file.
-_WRITE_BUFFER = 1 << 20
-
-
-def _write_pieces(path: str, chunks: Iterable[bytes], current: str | None) -> bool:
-    """``chunks`` into the file ``path`` (made or emptied first, as ``_write`` makes it), a megabyte at a time;
-    whether the regular file ``current`` (None: none) holds exactly the same bytes, read beside them."""
-    same_file: BinaryIO | None = None
-    try:
-        if current is not None and stat.S_ISREG(os.lstat(current).st_mode):
-            same_file = open(current, "rb")
-    except OSError:
-        pass
-    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
-    same = same_file is not None
-    try:
-        buffer = bytearray()
-        for chunk in chunks:
-            if same:
-                same = same_file is not None and same_file.read(len(chunk)) == chunk
-            buffer += chunk
-            if len(buffer) >= _WRITE_BUFFER:
-                _write_out(handle, buffer)
-                buffer.clear()
-        _write_out(handle, buffer)
-        return same and same_file is not None and same_file.read(1) == b""
-    finally:
-        os.close(handle)
-        if same_file is not None:
-            same_file.close()
-
-
-def _write_out(handle: int, data: bytes | bytearray) -> None:
-    view = memoryview(data)
-    while view:  # a regular file takes it all at once unless a signal or a full disk cuts it short
-        view = view[os.write(handle, view):]
 
 
 def _copy(source: Path, target: Path) -> None:
