@@ -1,8 +1,9 @@
 """What the build process holds between its stages, by the line that allocated it (tracemalloc).
 
-    python bench/trace_stages.py CONTENT [--stage "render templates"] [--top 25] [--jobs 1] [--frames 4]
+    python bench/trace_stages.py CONTENT [--stage "render templates"] [--top 25] [--jobs 1] [--frames 4] [--warm]
 
-Copies CONTENT to bench/out/trace/ without its pages and cache (a cold build), builds it in this process
+Copies CONTENT to bench/out/trace/ without its pages and cache (a cold build; with ``--warm`` built once first
+in a subprocess, untraced, and then the warm build with nothing changed traced), builds it in this process
 with tracemalloc on, and prints after each stage the Python memory traced and the process's RSS; as the
 stage named by ``--stage`` starts (and as it ends), the ``--top`` places holding the most, grouped by a
 traceback of ``--frames`` frames. Forked workers inherit tracemalloc (slow, not counted here); ``--jobs 1``
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import gc
 import shutil
+import subprocess
 import sys
 import tracemalloc
 from pathlib import Path
@@ -49,11 +51,15 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--frames", type=int, default=4)
     parser.add_argument("--jobs", type=int, default=0)
+    parser.add_argument("--warm", action="store_true", help="trace a second build of the same copy (warm)")
     args = parser.parse_args()
     work = BENCH / "out" / "trace"
     if work.exists():
         shutil.rmtree(work)
     shutil.copytree(args.content, work / "content", ignore=shutil.ignore_patterns("papers", ".proceedings-cache"))
+    if args.warm:
+        subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(work / "content"), "--out",
+                        str(work / "site")], cwd=BENCH.parent, check=True, stdout=subprocess.DEVNULL)
     watched = set(args.stage or ["render templates"])
     timed = stages.Pipeline.timed
 

@@ -355,6 +355,40 @@ def test_a_save_rewrites_only_the_shards_that_changed_and_drops_unused_ones(tmp_
     assert EntryCache(store, "things", "v1").get("key1") is None
 
 
+def test_a_taken_record_is_the_callers_and_a_shard_written_again_reads_it_back_from_its_file(tmp_path):
+    """``take`` (a warm build's pages and abstracts): the entry lets the record go; a save that writes nothing
+    new rewrites no shard, and one that must rewrite a shard (a record changed, or only some of it used) writes
+    the taken records as its file held them."""
+    store = BuildCache(tmp_path / "cache")
+    first = EntryCache(store, "things", "v1")
+    for n in range(300):
+        first.put(f"key{n}", {"n": n, "text": "é𝑥"})
+    first.save()
+    (folder,) = (tmp_path / "cache").glob("things-*")
+    before = {p.name: p.stat().st_ino for p in folder.iterdir()}
+
+    second = EntryCache(store, "things", "v1")
+    taken = [second.take(f"key{n}") for n in range(300)]
+    assert taken == [{"n": n, "text": "é𝑥"} for n in range(300)]
+    assert not any(second._found.values()), "the entry still holds taken records"
+    taken[1]["n"] = "changed by its taker"  # the caller's own: the entry's file is not changed by it
+    assert second.take("key1") == {"n": 1, "text": "é𝑥"} == second.get("key1"), "taken twice: read again"
+    assert second.take("missing") is None
+    second.save()
+    assert {p.name: p.stat().st_ino for p in folder.iterdir()} == before, "nothing new: no shard written"
+
+    by_shard: dict[str, list[int]] = {}
+    for n in range(300):
+        by_shard.setdefault(cache_module._shard(f"key{n}"), []).append(n)
+    shard, (one, other, *_) = next((name, ns) for name, ns in by_shard.items() if len(ns) >= 3)
+    third = EntryCache(store, "things", "v1")
+    assert third.take(f"key{one}") == {"n": one, "text": "é𝑥"} and third.take(f"key{other}")["n"] == other
+    third.save()  # that shard partly used: written again with its two records, read back from its file
+    fourth = EntryCache(store, "things", "v1")
+    assert fourth.get(f"key{one}") == {"n": one, "text": "é𝑥"} and fourth.get(f"key{other}")["n"] == other
+    assert fourth._sizes[shard] == 2 and [p.name for p in folder.iterdir()] == [shard]
+
+
 def test_a_damaged_shard_loses_only_its_own_records(tmp_path):
     store = BuildCache(tmp_path / "cache")
     first = EntryCache(store, "things", "v1")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,76 @@ def test_the_render_stage_finds_every_rendering_the_sync_kept_and_keeps_none_of_
     assert made == [paper.abstract for paper in papers[:3]]
     assert [rendered[paper.path].paper.abstract_html for paper in papers] == [
         AbstractRenderer().render(paper.abstract).html for paper in papers]
+
+
+def test_a_large_volumes_renderings_are_packed_as_they_are_made_from_the_cache_or_rendered(seed_content, tmp_path,
+                                                                                         monkeypatch, large_sizes):
+    """A large volume's build keeps each rendering packed from the moment it is made or read from the cache
+    (not every one unpacked until the stage ends: the warm build's peak at 50,000 papers), with the same values
+    as one process's unpacked renderings; the cache's records are taken, not kept beside them."""
+    from generator.latex import AbstractRenderer
+    from generator.pipeline.packed import _PackedRendered, packed
+    from generator.runtime.cache import BuildCache, EntryCache
+
+    handed: list = []
+    real = rendering.render_papers
+    monkeypatch.setattr(pipeline, "render_papers", lambda *args: handed.append(args[-1]) or real(*args))
+    build(seed_content, tmp_path / "site", Reporter())
+    assert handed == [packed], "a large volume's build does not pack its renderings as made"
+
+    from generator.pipeline.sinks import NullSink
+
+    state = pipeline.Pipeline(seed_content, NullSink()).run(Reporter(), until="papers")
+    alone = rendering.render_papers(state.papers, AbstractRenderer(), Reporter())
+    store = BuildCache(tmp_path / "cache")
+    made: list[str] = []
+    render = AbstractRenderer._render
+    monkeypatch.setattr(AbstractRenderer, "_render", lambda self, text: made.append(text) or render(self, text))
+    for source in ("rendered", "cached"):
+        cache = EntryCache(store, "abstracts", "v1")
+        done = rendering.render_papers(state.papers, AbstractRenderer(), Reporter(), cache=cache, pack=packed)
+        assert bool(made) == (source == "rendered"), source
+        made.clear()
+        assert all(isinstance(done[paper.path].paper, _PackedRendered) for paper in state.papers), source
+        assert {path: made.paper for path, made in done.items()} == {path: made.paper for path, made in alone.items()}
+        assert not any(cache._found.values()), "the cache still holds the records it gave"
+
+
+def test_a_large_volumes_abstracts_go_to_fresh_processes_and_those_the_sync_kept_are_found_here(seed_content,
+                                                                                               monkeypatch):
+    """Of a large volume, no worker is forked for the render abstracts stage (it came to hold a copy of most of
+    the build's pages): fresh processes claim batches of papers beside this one, and the renderings come back
+    in order, equal to one process's; the papers whose rendering this process's renderer kept from the sync are
+    rendered (found) here, not sent."""
+    from generator.latex import AbstractRenderer
+    from generator.runtime import background, fresh
+    from generator.runtime.executor import Executor
+    from generator.pipeline.sinks import NullSink
+    from generator.runtime.sizes import LARGE
+
+    state = pipeline.Pipeline(seed_content, NullSink()).run(Reporter(), until="papers")
+    papers = [dataclasses.replace(paper, path=Path(f"papers/{n}-{paper.path.name}"),
+                                  abstract=f"{paper.abstract} ({n})") for n in range(6) for paper in state.papers]
+    renderer = AbstractRenderer()
+    kept = papers[:3]
+    for paper in kept:
+        renderer.render(paper.abstract)
+    slow = renderer._render  # this process renders slowly: a fresh one claims a batch too, however busy the machine
+    renderer._render = lambda text: time.sleep(0.05) or slow(text)  # type: ignore[method-assign]
+    sent: list = []
+    real_feed = fresh.in_fresh_process
+
+    def feeding(job, items, *args, claims=None, **kwargs):
+        def drawn():
+            for number, batch in claims:
+                sent.extend(batch)
+                yield number, batch
+        return real_feed(job, items, *args, claims=drawn(), **kwargs)
+
+    monkeypatch.setattr(background, "in_parallel_parts", lambda job: pytest.fail("a forked worker"))
+    monkeypatch.setattr("generator.runtime.executor.in_fresh_process", feeding)
+    done = rendering.render_papers(papers, renderer, Reporter(), Executor(2, LARGE))
+    alone = rendering.render_papers(papers, AbstractRenderer(), Reporter())
+    assert [done[paper.path].paper for paper in papers] == [alone[paper.path].paper for paper in papers]
+    assert all(done[paper.path].paper.paper is paper for paper in papers)
+    assert sent and not set(map(id, kept)) & set(map(id, sent)), "a rendering the sync kept was sent away"

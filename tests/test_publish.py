@@ -350,8 +350,8 @@ def test_each_volume_file_is_made_alone_when_asked_for(seed_content, monkeypatch
 
     publication, _, _, _ = published(seed_content)
     made = []
-    join = FileLayout.join
-    monkeypatch.setattr(FileLayout, "join", lambda layout, texts: made.append(layout) or join(layout, texts))
+    chunks = FileLayout.chunks  # (each file made in pieces: a paper at a time)
+    monkeypatch.setattr(FileLayout, "chunks", lambda layout, texts: made.append(layout) or chunks(layout, texts))
     for name in ("atom_feed", "volume_sitemaps"):
         real = getattr(publish, name)
         monkeypatch.setattr(publish, name, lambda *a, real=real, name=name: made.append(name) or real(*a))

@@ -351,11 +351,10 @@ def _from_known(path: Path, content_dir: Path, known: EntryCache) -> tuple[PageD
     if front is None:
         return None, None
     key = full_digest(front)  # front_key's, without splitting the text again
-    record = known.get(key)
+    record = known.take(key)  # the page's own (the entry keeps none: a large volume's are much memory)
     if not isinstance(record, dict) or not all(isinstance(record.get(part), dict) for part in ("meta", "lines")):
         return None, key
-    # A copy: the record stays in the cache's memory until it is saved, after the sync has used the page.
-    return PageDoc(path, _plain_copy(record["meta"]), body.strip(), dict(record["lines"]), body_line), None
+    return PageDoc(path, record["meta"], body.strip(), record["lines"], body_line), None
 
 
 def _json_safe(value: Any) -> bool:

@@ -64,6 +64,15 @@ class AbstractRenderer:
             self._known.pop(next(iter(self._known), ""), None)
         self._known[text] = rendered
 
+    @property
+    def macros(self) -> Mapping[str, MacroDef] | None:
+        """The config's macros it renders with (a fresh process's renderer is made from them)."""
+        return self._macros
+
+    def knows(self, text: str) -> bool:
+        """Whether ``render(text)`` finds a rendering kept (made here, or sent back from a forked worker)."""
+        return text in self._known
+
     def forget(self) -> None:
         """Drop the renderings kept for a second ``render``: none is coming (a build's abstracts are done)."""
         self._known = {}

@@ -7,7 +7,7 @@ does the work, the same for ``build``, ``serve`` and ``check``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 import dataclasses
 import functools
 from dataclasses import dataclass
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.runtime.executor import INLINE, Executor
-from generator.pipeline.shares import Shares
+from generator.pipeline.shares import CLAIM_BATCH, Batches, Shares
 from generator.runtime.sizes import Cost
 from generator.runtime.cache import EntryCache, from_rendered_record, paper_key, rendered_record
 from generator.errors import Diagnostic, ProceedingsError, shown
@@ -84,12 +84,16 @@ def parse_page(path: Path, content_dir: Path, doc: PageDoc) -> Parsed:
 
 
 def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Reporter, executor: Executor = INLINE,
-                  cache: EntryCache | None = None, known: dict[Path, Rendered] | None = None) -> dict[Path, Rendered]:
+                  cache: EntryCache | None = None, known: dict[Path, Rendered] | None = None,
+                  pack: Callable[[RenderedPaper], RenderedPaper] | None = None) -> dict[Path, Rendered]:
     """Every title and abstract rendered by the ``executor``; problems become warnings.
 
     A paper rendered by the last pass (``known``, by page) or by an earlier build (the ``cache``,
-    keyed by a digest of the whole ``Paper``) is not rendered again.
+    keyed by a digest of the whole ``Paper``) is not rendered again. ``pack``: what each new rendering is
+    kept as (a large volume's build packs its texts as each is made: pipeline/packed.py), not every one
+    unpacked until the stage ends.
     """
+    keep: Callable[[RenderedPaper], RenderedPaper] = pack or (lambda rendered: rendered)
     known = known or {}
     results: dict[Path, Rendered] = {}
     for paper in papers:
@@ -98,11 +102,12 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
             results[paper.path] = last
     keys = {paper.path: paper_key(paper) for paper in papers if paper.path not in results} if cache else {}
     for paper in papers:
-        record = cache.get(keys[paper.path]) if cache and paper.path not in results else None
+        # Taken: the entry keeps none of the records (a warm build rewrites no shard), the rendering its texts.
+        record = cache.take(keys[paper.path]) if cache and paper.path not in results else None
         found = from_rendered_record(paper, record, RenderedPaper, Diagnostic) if record is not None else None
         if found is not None:  # (None: a record of another shape, rendered again)
             rendered, diagnostics = found
-            results[paper.path] = Rendered(paper, rendered, tuple(diagnostics))
+            results[paper.path] = Rendered(paper, keep(rendered), tuple(diagnostics))
     missing = [paper for paper in papers if paper.path not in results]
 
     def render_chunk(chunk: list[Paper]) -> list[tuple[tuple[str, ...], list[Diagnostic]]]:
@@ -114,9 +119,13 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
         return done_here
 
     progress = functools.partial(reporter.progress, "render abstracts")
-    for paper, (texts, diagnostics) in zip(missing, executor.map(render_chunk, missing, Cost.HEAVY, progress)):
+    if executor.fresh(len(papers)) and executor.workers(Cost.HEAVY, len(missing)) > 1:
+        made = _fresh_renderings(missing, renderer, executor, render_chunk, progress)
+    else:
+        made = executor.map(render_chunk, missing, Cost.HEAVY, progress)
+    for paper, (texts, diagnostics) in zip(missing, made):
         rendered = RenderedPaper(paper, *texts)
-        results[paper.path] = Rendered(paper, rendered, tuple(diagnostics))
+        results[paper.path] = Rendered(paper, keep(rendered), tuple(diagnostics))
         if cache:
             cache.put(keys[paper.path], rendered_record(rendered, diagnostics))
     if cache:
@@ -125,6 +134,54 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
         for diagnostic in results[paper.path].diagnostics:
             reporter.report(diagnostic)
     return results
+
+
+RenderChunk = Callable[[list[Paper]], list[tuple[tuple[str, ...], list[Diagnostic]]]]
+
+
+def _fresh_renderings(missing: list[Paper], renderer: AbstractRenderer, executor: Executor, render_chunk: RenderChunk,
+                      progress: Callable[[int, int], None]) -> list[tuple[tuple[str, ...], list[Diagnostic]]]:
+    """A large volume's renderings (``render_chunk``'s, in ``missing``'s order) made by this process and fresh
+    ones (runtime/fresh.py), each claiming the next batch of papers as it frees up. A forked worker of a build
+    this size came to hold a copy of most of the build's pages (each page either process writes to is then
+    counted twice: 450 MB at 50,000 papers); a fresh one holds its renderer and the papers of its batch. This
+    process renders first the papers whose rendering its renderer kept from the sync (found, not made again)."""
+    found_here = [index for index, paper in enumerate(missing) if renderer.knows(paper.abstract)]
+    others = [index for index, paper in enumerate(missing) if not renderer.knows(paper.abstract)]
+    numbers = [others[i:i + CLAIM_BATCH] for i in range(0, len(others), CLAIM_BATCH)]
+    batches = Batches([[missing[i] for i in batch] for batch in numbers])
+    pendings = [executor.feed(render_abstracts_share, (), renderer.macros, papers=len(missing), claims=batches)
+                for _ in range(executor.workers(Cost.HEAVY, len(missing)) - 1 if batches.total else 0)]
+    made: list[Any] = [None] * len(missing)
+    try:
+        for index, result in zip(found_here, render_chunk([missing[i] for i in found_here])):
+            made[index] = result
+        for number, batch in batches:
+            for index, result in zip(numbers[number], render_chunk(batch)):
+                made[index] = result
+            progress(min(len(found_here) + batches.claimed * CLAIM_BATCH, len(missing)), len(missing))
+        for pending in pendings:
+            for number, results in pending():
+                for index, result in zip(numbers[number], results):
+                    made[index] = result
+    except BaseException:
+        for pending in pendings:
+            pending.cancel()
+        raise
+    return made
+
+
+def render_abstracts_share(items: Iterator, macros: Any) -> list[tuple[int, list]]:
+    """A fresh process's share of the render stage: each batch of papers it claims rendered by a renderer of
+    its own (the config's macros), less the papers (``_rendered_texts``), with what rendering each said."""
+    renderer, done = AbstractRenderer(macros), []
+    for number, batch in items:
+        results = []
+        for paper in batch:
+            local = Reporter()
+            results.append((_rendered_texts(render_paper(paper, renderer, local)), local.diagnostics))
+        done.append((number, results))
+    return done
 
 
 def render_paper(paper: Paper, renderer: AbstractRenderer, reporter: Reporter) -> RenderedPaper:
@@ -220,7 +277,10 @@ def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Exec
 
     def render_chunk(chunk: list) -> list[str]:
         for output in chunk:
-            sink.write(output.path, output.render())
+            if output.chunks is not None:
+                sink.write_chunks(output.path, output.chunks())
+            else:
+                sink.write(output.path, output.render())
         return [output.path for output in chunk]
 
     if workers < 2:

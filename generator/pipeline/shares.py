@@ -11,7 +11,7 @@ size policy says so: runtime/sizes.py; ``Executor.feed``), each sent its share:
 * then outputs, those their page types declare a worker may render (``Output.share``: a list, or a
   paper's own page), as the renderer's own calls, pickled with each paper as its number in the volume
   (``_Outgoing``) and read back against the worker's papers (``_Incoming``): a batch at a time, each
-  batch claimed by whichever of the build and its workers frees up first (``_Batches``), so that no
+  batch claimed by whichever of the build and its workers frees up first (``Batches``), so that no
   process waits on another at the end of the stage.
 
 It makes its own ``SiteRenderer`` (the templates, the citations, related papers from their ids) and
@@ -29,7 +29,7 @@ import pickle
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, IO
+from typing import Any, Generic, IO, TypeVar
 
 from generator.model.config import Config
 from generator.model.paper import RenderedPaper
@@ -47,6 +47,9 @@ from generator.render.theme import Theme
 CLAIM_BATCH = 40
 _START_OUTPUTS = "outputs"  # after the papers, in what a worker is sent
 KEPT_CITATIONS = 64  # papers whose citations a worker keeps made (a page reads each paper's a few times)
+
+T = TypeVar("T")
+
 
 @dataclass(frozen=True)
 class ShareContext:
@@ -85,7 +88,7 @@ class Shares:
         outputs.clear()
         shared = lists + pages  # the lists first: the longest to render, claimed while the build renders its own
         del lists, pages
-        batches = _Batches([shared[i:i + CLAIM_BATCH] for i in range(0, len(shared), CLAIM_BATCH)])
+        batches = Batches([shared[i:i + CLAIM_BATCH] for i in range(0, len(shared), CLAIM_BATCH)])
         del shared
         pickled = map(functools.partial(self._pickled, number=number), batches)
         pendings = [executor.feed(render_share, self._papers(), self.context, papers=len(self.papers),
@@ -132,20 +135,21 @@ class Shares:
         return data.getvalue()
 
 
-class _Batches:
-    """The batches of outputs, each handed out once with its number, to the build's own loop or to the thread
-    that feeds a worker, whichever asks first (safe to iterate from both threads); none kept once handed out."""
+class Batches(Generic[T]):
+    """The batches (of outputs; of papers, the render abstracts stage's), each handed out once with its number, to
+    the build's own loop or to the thread that feeds a worker, whichever asks first (safe to iterate from both
+    threads); none kept once handed out."""
 
-    def __init__(self, batches: list[list[Output]]) -> None:
+    def __init__(self, batches: list[list[T]]) -> None:
         self._batches = collections.deque(enumerate(batches))
         self._lock = threading.Lock()
         self.total = len(batches)
         self.claimed = 0
 
-    def __iter__(self) -> Iterator[tuple[int, list[Output]]]:
+    def __iter__(self) -> Iterator[tuple[int, list[T]]]:
         return self
 
-    def __next__(self) -> tuple[int, list[Output]]:
+    def __next__(self) -> tuple[int, list[T]]:
         with self._lock:
             if not self._batches:
                 raise StopIteration

@@ -54,6 +54,10 @@ class Sink:
     def write(self, name: str, data: bytes) -> None:
         pass
 
+    def write_chunks(self, name: str, chunks: Iterable[bytes]) -> None:
+        """The file from its pieces in order (``Output.chunks``); a sink that holds files takes them joined."""
+        self.write(name, b"".join(chunks))
+
     def target(self, name: str) -> Path | None:
         """Where another process may write this file itself (None: no folder; give its bytes to ``write``)."""
         return None
@@ -71,7 +75,9 @@ class Sink:
 
 
 class NullSink(Sink):
-    pass
+    def write_chunks(self, name: str, chunks: Iterable[bytes]) -> None:
+        for _ in chunks:  # made (what making it warns about is told), a piece at a time, and dropped
+            pass
 
 
 class StagingSink(Sink):
@@ -134,6 +140,10 @@ class StagingSink(Sink):
     def write(self, name: str, data: bytes) -> None:
         assert self.staging is not None
         self.staging.write(name, data)
+
+    def write_chunks(self, name: str, chunks: Iterable[bytes]) -> None:
+        assert self.staging is not None
+        self.staging.write_chunks(name, chunks)  # written as they come: never whole in memory
 
     def target(self, name: str) -> Path:
         """Where another process may write this file itself (a search index too big to send back)."""

@@ -231,8 +231,10 @@ def rendered_stage(p: Pipeline) -> None:
     assert state.project is not None
     renders = EntryCache(p.store, "abstracts", config_digest(state.project.config, "abstracts"))
     before = state.rendered if state.rendered and not p.now.everything else None
+    # A large volume's build packs each rendering as it is made (``pack_papers`` after the stage, at once).
+    pack = packed if p.executor.fresh(len(state.papers)) and not p.options.keep else None
     state.renders = p.timed("render abstracts", render_papers, state.papers, state.project.renderer, p.reporter,
-                            p.executor, renders, state.renders)
+                            p.executor, renders, state.renders, pack)
     state.rendered = [state.renders[paper.path].paper for paper in state.papers]
     if not p.options.keep:  # a build renders no abstract again: its renderer need not remember any
         state.renders = {}
@@ -305,7 +307,8 @@ def render_stage(p: Pipeline) -> None:
     outputs.clear()  # those to render are in ``wanted``, which rendering empties as it goes
     if not p.options.keep:  # a build reads only the files' names from here (publish); each output's papers go
         state.shape = dict.fromkeys(state.shape)
-        wanted = [Output(o.path, o.render, _NAMED if o.deps else o.deps, o.share, o.paper) for o in wanted]
+        wanted = [Output(o.path, o.render, _NAMED if o.deps else o.deps, o.share, o.paper, o.chunks)
+                  for o in wanted]
     p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.executor,
             worker_shares(p, renderer, papers))
 

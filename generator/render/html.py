@@ -22,7 +22,7 @@ from generator.publish.reading_list import reading_files
 from generator.render.redirects import redirect_paths
 from generator.derive.groups import award_groups, group_index
 from generator.render.paginate import list_weight, paginate
-from generator.render.records import papers_json
+from generator.render.records import papers_json, papers_json_chunks
 from generator.model.paper import RenderedPaper
 from generator.derive.people import People, Person, Rules
 from generator.render.people_topics import TagPage, group_authors, group_tags
@@ -124,8 +124,9 @@ class SiteRenderer:
         self.pages = [output.path for output in outputs] if only is None else list(pages or ())
         if self.publication is not None:
             # .bib, feed and sitemap depend on every paper (deps None); each made when it is written.
-            makers = self.publication.file_makers(self.pages)
-            outputs += [Output(name, makers[name]) for name in self.publication.file_names(self.pages)]
+            makers, chunks = self.publication.file_makers(self.pages), self.publication.file_chunks()
+            outputs += [Output(name, makers[name], chunks=chunks.get(name))
+                        for name in self.publication.file_names(self.pages)]
         outputs += self.redirect_pages(papers, only)
         if only is not None:
             outputs = [output for output in outputs if output.deps is None or not output.deps.isdisjoint(only)]
@@ -153,7 +154,7 @@ class SiteRenderer:
         yield Output("search.html", lambda: self.render("search.html", ""), frozenset())
         if not self.site.series:  # a series has one reading list, at its root (series/pages.py)
             yield Output(READING_LIST, lambda: self.render("reading-list.html", ""), frozenset())
-        yield Output("papers.json", lambda: papers_json(papers))
+        yield Output("papers.json", lambda: papers_json(papers), chunks=lambda: papers_json_chunks(papers))
         yield Output(SEARCH_MESSAGES, self.search_messages, frozenset())
 
     def search_messages(self) -> bytes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from generator.derive.people import Person
 from generator.model.paper import RenderedPaper
@@ -31,6 +31,10 @@ class Output:
     # its language); "page", ``paper``'s own page; "": the build renders it.
     share: str = ""
     paper: RenderedPaper | None = None
+    # The same bytes as ``render``'s, in pieces, for a file that grows with every paper (papers.json, the
+    # citation files): a sink that writes to disk writes each piece as it comes, and the file is never whole in
+    # memory (pipeline/sinks.py: ``write_chunks``).
+    chunks: Callable[[], Iterator[bytes]] | None = None
 
 
 @dataclass(frozen=True)

@@ -226,7 +226,10 @@ class EntryCache:
     key), each a checksummed JSON object read the first time one of its records is asked for:
     no step holds the whole entry as one string. ``get`` and ``put`` work in memory; ``save``
     writes the records this build used (and only those, so the entry does not grow), rewriting
-    only the shards whose records changed, and forgets them all.
+    only the shards whose records changed, and forgets them all. ``take`` is ``get`` for a record the
+    caller keeps as its own: the entry lets it go at once (a large volume's records are a hundred MB that a
+    warm build reads once and rewrites none of), and reads it again from its shard's file if that shard
+    must be written.
     """
 
     def __init__(self, cache: BuildCache, kind: str, *key_parts: str, plain: bool = False):
@@ -235,6 +238,7 @@ class EntryCache:
         self.key = cache.key(kind, *key_parts)
         self._found: dict[str, dict[str, Any]] = {}  # shard → its records on disk, once read
         self._used: dict[str, dict[str, Any]] = {}  # shard → the records this build used or made
+        self._sizes: dict[str, int] = {}  # shard → how many records its file held when read
         self._changed: set[str] = set()
 
     @property
@@ -243,13 +247,29 @@ class EntryCache:
 
     def get(self, record_key: str) -> Any:
         shard = _shard(record_key)
-        found = self._found.get(shard)
-        if found is None:
-            found = self._found[shard] = self._load(shard)
-        value = found.get(record_key)
+        value = self._shard_records(shard).get(record_key)
+        if value is None and self._used.get(shard, {}).get(record_key) is _TAKEN:
+            return self._load(shard).get(record_key)  # taken before: its file still has it
         if value is not None:
             self._used.setdefault(shard, {})[record_key] = value
         return value
+
+    def take(self, record_key: str) -> Any:
+        """``get``'s record, which the entry then holds no more: the caller's own to keep or change."""
+        shard = _shard(record_key)
+        value = self._shard_records(shard).pop(record_key, None)
+        if value is None and self._used.get(shard, {}).get(record_key) is _TAKEN:
+            return self._load(shard).get(record_key)  # taken twice (two entries of the same text)
+        if value is not None:
+            self._used.setdefault(shard, {})[record_key] = _TAKEN
+        return value
+
+    def _shard_records(self, shard: str) -> dict[str, Any]:
+        found = self._found.get(shard)
+        if found is None:
+            found = self._found[shard] = self._load(shard)
+            self._sizes[shard] = len(found)
+        return found
 
     def put(self, record_key: str, value: Any) -> None:
         shard = _shard(record_key)
@@ -264,7 +284,7 @@ class EntryCache:
                 self.cache.drop_others(self.kind, folder)
             except OSError:
                 pass  # a cache that cannot be written is only slower
-        self._found, self._used, self._changed = {}, {}, set()
+        self._found, self._used, self._sizes, self._changed = {}, {}, {}, set()
 
     def _load(self, shard: str) -> dict[str, Any]:
         folder = self.folder
@@ -284,9 +304,16 @@ class EntryCache:
             if path.name not in self._used:
                 remove(path)
         for shard, used in self._used.items():
-            if shard in self._changed or len(used) != len(self._found.get(shard, {})):
+            if shard in self._changed or len(used) != self._sizes.get(shard, 0):
+                if any(value is _TAKEN for value in used.values()):  # taken: read again from the file, as used
+                    on_disk = self._load(shard)
+                    used = {key: on_disk[key] if value is _TAKEN else value for key, value in used.items()
+                            if value is not _TAKEN or key in on_disk}
                 data = _json_bytes(used, self.plain)
                 write_atomically(folder / shard, header_of(data), data)
+
+
+_TAKEN = object()  # a record used as its shard's file holds it, taken by the caller (``EntryCache.take``)
 
 
 def _shard(record_key: str) -> str:

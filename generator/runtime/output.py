@@ -20,7 +20,7 @@ import stat
 import tempfile
 import unicodedata
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, IO, Iterator
+from typing import Any, BinaryIO, Callable, IO, Iterable, Iterator
 
 try:
     import fcntl
@@ -28,6 +28,7 @@ except ImportError:  # not on Windows: builds there do not take turns
     fcntl = None  # type: ignore[assignment]
 
 from generator.errors import OutputError
+from generator.runtime.pieces import write_out, write_pieces
 
 # A folder we are allowed to replace holds these (or is empty, or absent).
 SITE_MARKERS = ("index.html", "papers.json")
@@ -118,6 +119,20 @@ class Staging:
         current = os.path.join(self.out_dir, name)
         if not self._previous or not _same_bytes(current, data) or not _link(current, target):
             _write(target, data)
+
+    def write_chunks(self, name: str, chunks: Iterable[bytes]) -> None:
+        """The file from its pieces, written as they come (a file that grows with every paper is never whole in
+        memory): as ``write`` writes their bytes joined, and then linked from the current site when that holds
+        the same bytes (compared a piece at a time as they are written)."""
+        if self._previous is None:
+            self._previous = self.out_dir.is_dir()
+        target = os.path.join(self.path, name)
+        self._folder(target)
+        current = os.path.join(self.out_dir, name)
+        if write_pieces(target, chunks, current if self._previous else None):
+            linked = target + ".link"  # (a name no site file has: staging names are the site's)
+            if _link(current, linked):
+                os.replace(linked, target)
 
     def link(self, name: str) -> bool:
         """Take the current site's file as it is (False: it could not be linked, and must be written)."""
@@ -264,9 +279,7 @@ def _write(path: str, data: bytes) -> None:
 def _write_all(handle: int, data: bytes) -> None:
     """``data`` into the open file ``handle``, which is then closed."""
     try:
-        view = memoryview(data)
-        while view:  # a regular file takes it all at once unless a signal or a full disk cuts it short
-            view = view[os.write(handle, view):]
+        write_out(handle, data)
     finally:
         os.close(handle)
 
