@@ -46,5 +46,6 @@ def test_garbage_cycles_are_still_collected_at_the_build_pace():
             node = Node()
             node.me = node  # a cycle: only the collector frees it
         del node
-        assert gc.get_count()[0] < PACE[0]
-        assert sum(isinstance(o, Node) for o in gc.get_objects(generation=0)) < PACE[0]
+        # CPython collects once the count is past the threshold, so it may stand at the threshold itself
+        assert gc.get_count()[0] <= PACE[0]
+        assert sum(isinstance(o, Node) for o in gc.get_objects(generation=0)) <= PACE[0]
