@@ -21,6 +21,25 @@ Deterministic: no random start, the SVD's random matrix from a fixed seed, OpenB
 before numpy is first imported, and held by threadpoolctl whoever imported it: a BLAS thread pool spins on a
 busy machine, 8 CPU-seconds where one thread takes 1.5, and does not mix with the build's forked workers), and
 the caller rounds the positions.
+
+The same on every CPU, bit for bit (tests/test_map_determinism.py): BLAS and LAPACK kernels (OpenBLAS picks one
+per CPU) and numpy's SIMD ``exp`` and ``log`` round differently in the last bits, and t-SNE's iterations in
+single precision would make a different map of that. So what is made with them is rounded to a grid far coarser
+than their noise before anything compares or iterates on it, and after that only IEEE's exactly rounded
+operations run, in an order that depends on nothing but the shapes:
+
+* the reduced vectors are rounded to multiples of ``2**-GRID_BITS``; as integers, their dot products are exact
+  (every partial sum an integer below 2**53), whatever order or kernel BLAS sums them in;
+* nearest neighbours are ranked by those exact products, ties to the lower index (one integer key each);
+* t-SNE's joint probabilities P are rounded to multiples of ``2**-P_BITS``, its start to ``2**-GRID_BITS`` of its
+  spread, each axis pointed so that its largest coordinate is positive (an SVD's signs are arbitrary);
+* the loop has no BLAS and no ``exp``/``log``: distances from elementwise differences, sums by numpy's pairwise
+  ``sum`` along a row (its order is fixed in its C source, the same for every SIMD width);
+* a paper that is not a landmark is placed by weights with ``exp``'s noise in the last bits, which the caller's
+  rounding to whole units of a 1,000-unit drawing does not see.
+
+A value within the noise (about 1e-13) of a rounding boundary could still round two ways: with grids of 2**-16
+(the vectors, the start) and 2**-32 (P), that is a chance of about 1e-5 a volume.
 """
 
 from __future__ import annotations
@@ -36,6 +55,9 @@ EARLY_ITERATIONS = 100  # with the attraction exaggerated, so that clusters form
 ITERATIONS = 300  # in all
 NEIGHBOURS = 5  # landmarks a paper that is not one is placed among
 SEED = 2026
+GRID_BITS = 16  # the reduced vectors and the start are rounded to multiples of 2**-16: see the docstring
+ROWS = 64  # of t-SNE's matrices that a step works on at once (a few 64 × 1000 blocks fit in a core's cache)
+P_BITS = 32  # and t-SNE's joint probabilities to multiples of 2**-32 (a paper's P is about 1e-5)
 
 
 def load_numpy() -> Any:
@@ -63,14 +85,14 @@ def layout(matrix: Any) -> list[tuple[float, float]]:
 def _layout(matrix: Any) -> list[tuple[float, float]]:
     np = load_numpy()
     count = matrix.shape[0]
-    reduced = _reduce(matrix)
+    whole = _on_grid(np, _reduce(matrix))
     landmarks = np.unique(np.linspace(0, count - 1, min(count, LANDMARKS)).round().astype(np.intp))
-    placed = _tsne(reduced[landmarks])
+    placed = _tsne(whole[landmarks])
     positions = np.empty((count, 2))
     positions[landmarks] = placed
     rest = np.setdiff1d(np.arange(count), landmarks)
     if len(rest):
-        positions[rest] = _place(reduced[rest], reduced[landmarks], placed)
+        positions[rest] = _place(whole[rest], whole[landmarks], placed)
     return [(float(x), float(y)) for x, y in positions]
 
 
@@ -79,8 +101,9 @@ def _reduce(matrix: Any) -> Any:
     np = load_numpy()
     rows, columns = matrix.shape
     rank = min(DIMENSIONS, rows - 1, columns)
-    random = np.random.default_rng(SEED)
-    basis, _ = np.linalg.qr(matrix @ random.standard_normal((columns, rank + 10)))
+    # Random signs, not Gaussian numbers: integers only (numpy's normals call the C library's exp and log).
+    test = np.random.default_rng(SEED).integers(0, 2, (columns, rank + 10)) * 2.0 - 1.0
+    basis, _ = np.linalg.qr(matrix @ test)
     for _ in range(2):  # power iterations: the spectrum of a TF-IDF matrix decays slowly
         basis, _ = np.linalg.qr(matrix.T @ basis)
         basis, _ = np.linalg.qr(matrix @ basis)
@@ -91,17 +114,38 @@ def _reduce(matrix: Any) -> Any:
     return reduced / np.where(norms > 0, norms, 1.0)
 
 
-def _affinities(points: Any, perplexity: float) -> Any:
-    """t-SNE's joint probabilities over each point's ``3 * perplexity`` nearest (by cosine), each point's
-    bandwidth found by bisection to give the perplexity; a dense symmetric matrix (at most ``LANDMARKS``
-    squared, in single precision: 4 MB)."""
+def _on_grid(np: Any, values: Any) -> Any:
+    """``values`` rounded to multiples of ``2**-GRID_BITS``, given as those multiples (whole numbers in floats):
+    from here on a dot product of two rows is exact, the same from any BLAS."""
+    return np.round(values * 2.0 ** GRID_BITS)
+
+
+def _nearest(np: Any, products: Any, k: int, skip: Any = None) -> Any:
+    """Each row's ``k`` largest ``products`` (whole numbers), largest first, ties to the lower column; ``skip``:
+    a column per row to leave out (a landmark's own). One distinct integer key an entry, so that the choice and
+    the order are the same whichever way numpy's partition and sort (CPU-dispatched) break ties."""
+    width = products.shape[1]
+    key = products.astype(np.int64)
+    np.negative(key, out=key)
+    key *= width
+    key += np.arange(width, dtype=np.int64)
+    if skip is not None:
+        key[np.arange(len(key)), skip] = np.iinfo(np.int64).max
+    near = np.argpartition(key, k - 1, axis=1)[:, :k]
+    return np.take_along_axis(near, np.take_along_axis(key, near, 1).argsort(1), 1)
+
+
+def _affinities(whole: Any, perplexity: float) -> Any:
+    """t-SNE's joint probabilities over each point's ``3 * perplexity`` nearest (by cosine; ``whole``: the unit
+    rows on the grid), each point's bandwidth found by bisection to give the perplexity; a dense symmetric
+    matrix (at most ``LANDMARKS`` squared, in single precision: 4 MB) of multiples of ``2**-P_BITS``."""
     np = load_numpy()
-    count = len(points)
+    count = len(whole)
     k = min(count - 1, int(3 * perplexity))
-    similar = points @ points.T
-    np.fill_diagonal(similar, -np.inf)
-    near = np.argpartition(-similar, k - 1, axis=1)[:, :k]
-    distances = 2 - 2 * np.take_along_axis(similar, near, 1)  # squared, between unit vectors
+    products = whole @ whole.T  # exact
+    near = _nearest(np, products, k, skip=np.arange(count))
+    similar = np.take_along_axis(products, near, 1) * 2.0 ** (-2 * GRID_BITS)
+    distances = 2 - 2 * similar  # squared, between unit vectors
     distances -= distances.min(1, keepdims=True)
     low, high, beta = np.zeros(count), np.full(count, np.inf), np.ones(count)
     target = np.log(perplexity)
@@ -118,65 +162,88 @@ def _affinities(points: Any, perplexity: float) -> Any:
     np.put_along_axis(joint, near, weights, 1)
     joint += joint.T
     joint /= joint.sum()
-    return joint.astype(np.float32)
+    return (np.round(joint * 2.0 ** P_BITS) * 2.0 ** -P_BITS).astype(np.float32)  # past exp's and log's noise
 
 
-def _tsne(points: Any) -> Any:
-    """t-SNE of ``points`` (unit rows) in two dimensions, exact gradient."""
+def _start(whole: Any) -> Any:
+    """t-SNE's start: the points' two principal components, scaled to a spread of 1e-4 (small, as t-SNE wants),
+    on a grid of ``2**-GRID_BITS`` of that spread, each axis pointed so that its largest coordinate is positive."""
     np = load_numpy()
-    count = len(points)
-    joint = _affinities(points, min(PERPLEXITY, (count - 1) / 3))
-    centred = points - points.mean(0)
+    centred = whole - whole.mean(0)
     _, _, axes = np.linalg.svd(centred, full_matrices=False)
     position = centred @ axes[:2].T
-    position = position / (position[:, 0].std() or 1.0) * 1e-4  # a small start, as t-SNE wants
+    position = _on_grid(np, position / (position[:, 0].std() or 1.0))
+    peak = position[np.abs(position).argmax(0), np.arange(position.shape[1])]
+    return position * np.where(peak < 0, -1e-4, 1e-4) * 2.0 ** -GRID_BITS
+
+
+def _tsne(whole: Any) -> Any:
+    """t-SNE of ``whole`` (unit rows on the grid) in two dimensions, exact gradient."""
+    np = load_numpy()
+    count = len(whole)
+    joint = _affinities(whole, min(PERPLEXITY, (count - 1) / 3))
+    position = _start(whole)
     rate = max(count / EXAGGERATION, 50.0)
     update, gains = np.zeros_like(position), np.ones_like(position)
-    scratch = (np.empty((count, count), dtype=np.float32), np.empty((count, count), dtype=np.float32))
+    near, scratch = np.empty((count, count), dtype=np.float32), np.empty((2, ROWS, count), dtype=np.float32)
     exaggerated = joint * EXAGGERATION
     for step in range(ITERATIONS):
         early = step < EARLY_ITERATIONS
-        gradient = _gradient(position, exaggerated if early else joint, *scratch)
+        gradient = _gradient(position, exaggerated if early else joint, near, scratch)
         gains = np.maximum(np.where((gradient > 0) == (update > 0), gains * 0.8, gains + 0.2), 0.01)
         update = (0.5 if early else 0.8) * update - rate * gains * gradient
         position = position + update
     return position - position.mean(0)
 
 
-def _gradient(position: Any, joint: Any, near: Any, force: Any) -> Any:
+def _gradient(position: Any, joint: Any, near: Any, scratch: Any) -> Any:
     """t-SNE's gradient, every pair (van der Maaten 2008, eq. 5): 4 Σ_j (p_ij - q_ij) w_ij (y_i - y_j), with
-    w_ij = 1 / (1 + |y_i - y_j|²) and q_ij = w_ij / Σ w; in single precision, in the two ``m × m`` matrices
-    given (``near`` becomes w, ``force`` the bracket times w), so that a step allocates nothing large."""
+    w_ij = 1 / (1 + |y_i - y_j|²) and q_ij = w_ij / Σ w; in single precision, ``near`` (``m × m``) becoming w,
+    and ``scratch`` (``2 × ROWS × m``) holding ``ROWS`` rows at a time, so that a step allocates nothing large
+    and a block's passes stay in the CPU's cache.
+
+    Exactly rounded operations only, each over whole arrays, and numpy's pairwise sums along rows: no BLAS (a
+    matrix product's order of summing is its kernel's), so every CPU gets the same bits."""
     np = load_numpy()
-    points = position.astype(np.float32)
-    square = (points * points).sum(1)
-    np.matmul(points, points.T, out=near)
-    near *= -2
-    near += square[:, None]
-    near += square[None, :]
-    np.maximum(near, 0, out=near)
-    near += 1
-    np.reciprocal(near, out=near)
-    np.fill_diagonal(near, 0)
-    total = float(near.sum(dtype=np.float64))
-    np.multiply(near, np.float32(-1 / total), out=force)
-    force += joint
-    force *= near
-    pull = force.sum(1, dtype=np.float64)
-    return 4 * (pull[:, None] * position - (force @ points).astype(np.float64))
+    axes = np.ascontiguousarray(position.T, dtype=np.float32)  # a coordinate a row: contiguous, for numpy's SIMD
+    blocks = [slice(start, min(start + ROWS, len(near))) for start in range(0, len(near), ROWS)]
+    sums = []
+    for block in blocks:  # w, a block of rows at a time
+        distance, square = scratch[0][:block.stop - block.start], scratch[1][:block.stop - block.start]
+        distance.fill(1)
+        for values in axes:
+            np.subtract.outer(values[block], values, out=square)
+            square *= square
+            distance += square
+        np.reciprocal(distance, out=near[block])
+        np.fill_diagonal(near[block, block], 0)
+        sums.append(near[block].sum(1))
+    total = float(np.concatenate(sums).sum(dtype=np.float64))
+    gradient = np.empty(position.shape)
+    for block in blocks:  # Σ_j (p_ij - w_ij / Σ w) w_ij (y_i - y_j), a coordinate at a time
+        force, apart = scratch[0][:block.stop - block.start], scratch[1][:block.stop - block.start]
+        np.multiply(near[block], np.float32(-1 / total), out=force)
+        force += joint[block]
+        force *= near[block]
+        for axis, values in enumerate(axes):
+            np.subtract.outer(values[block], values, out=apart)
+            apart *= force
+            gradient[block, axis] = apart.sum(1)
+    return 4 * gradient
 
 
-def _place(points: Any, landmarks: Any, placed: Any) -> Any:
+def _place(whole: Any, landmarks: Any, placed: Any) -> Any:
     """Each point at the mean of its ``NEIGHBOURS`` most similar landmarks' places, the more similar weighing
-    far more; in blocks, so that no matrix is larger than a few MB."""
+    far more (``whole``, ``landmarks``: unit rows on the grid); in blocks, so that no matrix is larger than a
+    few MB."""
     np = load_numpy()
-    found = np.empty((len(points), 2))
+    found = np.empty((len(whole), 2))
     k = min(NEIGHBOURS, len(landmarks))
-    for start in range(0, len(points), 2048):
-        similar = points[start:start + 2048] @ landmarks.T
-        near = np.argpartition(-similar, k - 1, axis=1)[:, :k]
-        score = np.take_along_axis(similar, near, 1)
-        weight = np.exp((score - score.max(1, keepdims=True)) / 0.05)
+    for start in range(0, len(whole), 2048):
+        products = whole[start:start + 2048] @ landmarks.T  # exact
+        near = _nearest(np, products, k)
+        score = np.take_along_axis(products, near, 1) * 2.0 ** (-2 * GRID_BITS)
+        weight = np.exp((score - score[:, :1]) / 0.05)  # the largest first: exp(0) = 1
         weight /= weight.sum(1, keepdims=True)
         found[start:start + 2048] = (weight[:, :, None] * placed[near]).sum(1)
     return found
