@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from generator import diagnostics as codes
-from generator.derive import paper_map
+from generator.derive import map_layout, paper_map
 from generator.derive.map_layout import layout
 from generator.derive.paper_map import PROJECTION, paper_places
 from generator.derive.related import text_terms
@@ -94,6 +94,24 @@ def test_landmarks_place_the_others_beside_their_like(monkeypatch):
     nearest_is_own = sum(1 for i, place in places.items()
                          if min(centre, key=lambda f: math.dist(place, centre[f])) == field_of[i])
     assert nearest_is_own / len(places) > 0.9
+
+
+def test_papers_with_the_same_vector_start_apart():
+    # The layout rounds the vectors to a grid, so two papers with the same words (or none) have the same vector to
+    # the bit; on one spot at the start, their gradients would be the same to the bit too and they would never
+    # part. t-SNE's start moves each point by a few steps of its grid.
+    import numpy
+
+    whole = numpy.array([[3.0, 4.0], [3.0, 4.0], [0.0, 0.0], [0.0, 0.0], [-4.0, 3.0]]) * 2 ** 14
+    start = map_layout._start(whole)
+    assert len({tuple(row) for row in start.tolist()}) == 5
+
+
+def test_a_small_volume_with_papers_without_words_has_a_place_for_each():
+    papers = [paper(1, "Graphs that learn edges", "graphs learn edges nodes"),
+              paper(2, "Edges of graphs", "graphs edges learn nodes"), paper(3, "No abstract", ""),
+              paper(4, "Tiny", "")]
+    assert len(set(paper_places(papers).places.values())) == 4
 
 
 def test_tiny_volumes_have_places():

@@ -17,7 +17,7 @@ import alone (scipy.stats), and scikit-learn's TSNE took 29 CPU-seconds on 1,000
 has about 2.5 s at 10,000 (issue 41: at most a tenth of a cold build); UMAP brings numba and llvmlite
 (about 200 MB) and compiles on first use. docs/map.md gives the figures.
 
-Deterministic: no random start, the SVD's random matrix from a fixed seed, OpenBLAS on one thread (set
+Deterministic: no random start, the SVD's random signs from a fixed seed, OpenBLAS on one thread (set
 before numpy is first imported, and held by threadpoolctl whoever imported it: a BLAS thread pool spins on a
 busy machine, 8 CPU-seconds where one thread takes 1.5, and does not mix with the build's forked workers), and
 the caller rounds the positions.
@@ -29,7 +29,8 @@ than their noise before anything compares or iterates on it, and after that only
 operations run, in an order that depends on nothing but the shapes:
 
 * the reduced vectors are rounded to multiples of ``2**-GRID_BITS``; as integers, their dot products are exact
-  (every partial sum an integer below 2**53), whatever order or kernel BLAS sums them in;
+  (every partial sum an integer below 2**53), whatever order or kernel BLAS sums them in; a row whose part in
+  the reduced space is below the grid's step is left zero (the QR leaves noise in a paper without words);
 * nearest neighbours are ranked by those exact products, ties to the lower index (one integer key each);
 * t-SNE's joint probabilities P are rounded to multiples of ``2**-P_BITS``, its start to ``2**-GRID_BITS`` of its
   spread, each axis pointed so that its largest coordinate is positive (an SVD's signs are arbitrary);
@@ -38,8 +39,10 @@ operations run, in an order that depends on nothing but the shapes:
 * a paper that is not a landmark is placed by weights with ``exp``'s noise in the last bits, which the caller's
   rounding to whole units of a 1,000-unit drawing does not see.
 
-A value within the noise (about 1e-13) of a rounding boundary could still round two ways: with grids of 2**-16
-(the vectors, the start) and 2**-32 (P), that is a chance of about 1e-5 a volume.
+A value within the noise of a grid line can still round two ways. Measured: the vectors of 2,000 papers differ
+between two OpenBLAS kernels by 5e-15 on average, so an expected 2.5e-5 values in 2,000 papers (1e-4 in 10,000) land
+across a line; such a value moves its paper's products by one step (2**-32 of a cosine), which P's grid nearly
+always absorbs. docs/map.md: "The same map on every machine".
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ NEIGHBOURS = 5  # landmarks a paper that is not one is placed among
 SEED = 2026
 GRID_BITS = 16  # the reduced vectors and the start are rounded to multiples of 2**-16: see the docstring
 ROWS = 64  # of t-SNE's matrices that a step works on at once (a few 64 × 1000 blocks fit in a core's cache)
+JITTER = 64  # steps of the grid t-SNE's start moves each point by at most (1e-3 of the spread)
 P_BITS = 32  # and t-SNE's joint probabilities to multiples of 2**-32 (a paper's P is about 1e-5)
 
 
@@ -86,6 +90,8 @@ def _layout(matrix: Any) -> list[tuple[float, float]]:
     np = load_numpy()
     count = matrix.shape[0]
     whole = _on_grid(np, _reduce(matrix))
+    if not whole.any():  # nothing tells the papers apart: one spot (the caller sets them in a row)
+        return [(0.0, 0.0)] * count
     landmarks = np.unique(np.linspace(0, count - 1, min(count, LANDMARKS)).round().astype(np.intp))
     placed = _tsne(whole[landmarks])
     positions = np.empty((count, 2))
@@ -111,13 +117,15 @@ def _reduce(matrix: Any) -> Any:
     left, values, _ = np.linalg.svd(small, full_matrices=False)
     reduced = (basis @ left[:, :rank]) * values[:rank]
     norms = np.linalg.norm(reduced, axis=1, keepdims=True)
-    return reduced / np.where(norms > 0, norms, 1.0)
+    # A row (of unit length) whose part in these dimensions is below the grid's step is rounding noise, which
+    # dividing by its length would blow up into a direction: it stays nothing, as a paper without words does.
+    return np.where(norms > 2.0 ** -GRID_BITS, reduced, 0.0) / np.where(norms > 2.0 ** -GRID_BITS, norms, 1.0)
 
 
 def _on_grid(np: Any, values: Any) -> Any:
     """``values`` rounded to multiples of ``2**-GRID_BITS``, given as those multiples (whole numbers in floats):
     from here on a dot product of two rows is exact, the same from any BLAS."""
-    return np.round(values * 2.0 ** GRID_BITS)
+    return np.round(values * 2.0 ** GRID_BITS) + 0.0  # (+ 0.0: no -0.0)
 
 
 def _nearest(np: Any, products: Any, k: int, skip: Any = None) -> Any:
@@ -167,14 +175,18 @@ def _affinities(whole: Any, perplexity: float) -> Any:
 
 def _start(whole: Any) -> Any:
     """t-SNE's start: the points' two principal components, scaled to a spread of 1e-4 (small, as t-SNE wants),
-    on a grid of ``2**-GRID_BITS`` of that spread, each axis pointed so that its largest coordinate is positive."""
+    on a grid of ``2**-GRID_BITS`` of that spread, each axis pointed so that its largest coordinate is positive,
+    and each point moved by a few steps of the grid (seeded; whole numbers): papers with the same vector (or none)
+    would otherwise start on one spot and, their gradients the same to the bit, never leave it."""
     np = load_numpy()
     centred = whole - whole.mean(0)
     _, _, axes = np.linalg.svd(centred, full_matrices=False)
     position = centred @ axes[:2].T
     position = _on_grid(np, position / (position[:, 0].std() or 1.0))
     peak = position[np.abs(position).argmax(0), np.arange(position.shape[1])]
-    return position * np.where(peak < 0, -1e-4, 1e-4) * 2.0 ** -GRID_BITS
+    position *= np.where(peak < 0, -1.0, 1.0)
+    position += np.random.default_rng(SEED).integers(-JITTER, JITTER + 1, position.shape)
+    return position * (1e-4 * 2.0 ** -GRID_BITS)
 
 
 def _tsne(whole: Any) -> Any:
