@@ -1,8 +1,9 @@
 """The paper map's layout is the same, bit for bit, whatever numeric back end the CPU gives.
 
-OpenBLAS picks a BLAS kernel per CPU (``OPENBLAS_CORETYPE`` overrides it) and numpy picks SIMD loops for ``exp``,
-``log``, sorting and partitioning by the CPU's features (``NPY_DISABLE_CPU_FEATURES`` turns them off); each rounds
-differently in the last bits. A layout in a subprocess under each is compared with the default's: before
+OpenBLAS picks a BLAS kernel per CPU (``OPENBLAS_CORETYPE`` overrides it), numpy picks SIMD loops for ``exp``,
+``log``, sorting and partitioning by the CPU's features (``NPY_DISABLE_CPU_FEATURES`` turns them off) and glibc
+picks its ``exp``, ``log`` and ``pow`` by whether the CPU has FMA (``GLIBC_TUNABLES=glibc.cpu.hwcaps=-FMA``); each
+rounds differently in the last bits. A layout in a subprocess under each is compared with the default's: before
 map_layout.py rounded its inputs to grids and left BLAS out of t-SNE's loop, an OpenBLAS Haswell kernel alone
 moved most papers on this machine's map (an AVX-512 Xeon). docs/map.md: "The same map on every machine".
 """
@@ -69,8 +70,12 @@ def back_ends(names: list[str]) -> dict[str, dict[str, str]]:
     every = {"numpy-baseline": {"NPY_DISABLE_CPU_FEATURES": features},
              "numpy-no-avx512": {"NPY_DISABLE_CPU_FEATURES": wide},
              "openblas-generic": {"OPENBLAS_CORETYPE": "Prescott"},
-             **{f"openblas-{core}": {"OPENBLAS_CORETYPE": core} for core in ("Haswell", "Sandybridge", "Nehalem")}}
+             **{f"openblas-{core}": {"OPENBLAS_CORETYPE": core} for core in ("Haswell", "Sandybridge", "Nehalem")},
+             # glibc's exp, log and pow built for CPUs without FMA (Python's math module): other last bits
+             "libm-no-fma": {"GLIBC_TUNABLES": "glibc.cpu.hwcaps=-FMA"}}
     every["numpy-baseline+openblas-generic"] = {**every["numpy-baseline"], **every["openblas-generic"]}
+    every["numpy-baseline+openblas-generic+libm-no-fma"] = {**every["numpy-baseline+openblas-generic"],
+                                                          **every["libm-no-fma"]}
     every["numpy-no-avx512+openblas-Haswell"] = {**every["numpy-no-avx512"], **every["openblas-Haswell"]}
     return {name: every[name] for name in names}
 
@@ -117,7 +122,7 @@ def test_the_layout_is_the_same_with_other_simd_loops_and_blas_kernels():
 @pytest.mark.slow
 def test_the_layout_is_the_same_under_each_back_end_alone():
     found = probe_layouts(back_ends(["numpy-baseline", "numpy-no-avx512", "openblas-generic", "openblas-Haswell",
-                                     "openblas-Sandybridge", "openblas-Nehalem"]))
+                                     "openblas-Sandybridge", "openblas-Nehalem", "libm-no-fma"]))
     assert_same_layouts(found)
 
 
@@ -126,7 +131,7 @@ def test_a_whole_series_site_is_the_same_under_other_back_ends(tmp_path):
     """Every page, not only the map: related papers, topics, search and the glance charts too."""
     content = make_series(tmp_path, SMALL)
     sites = {}
-    for name, extra in {"default": {}, **back_ends(["numpy-baseline+openblas-generic",
+    for name, extra in {"default": {}, **back_ends(["numpy-baseline+openblas-generic+libm-no-fma",
                                                     "numpy-no-avx512+openblas-Haswell"])}.items():
         out = tmp_path / name
         result = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out",
