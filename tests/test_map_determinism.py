@@ -88,8 +88,8 @@ def environment(extra: dict[str, str]) -> dict[str, str]:
 
 def probe_layouts(variants: dict[str, dict[str, str]]) -> dict[str, dict]:
     """The probe's output under the default back end and each variant, run side by side."""
-    runs = {name: subprocess.Popen([sys.executable, "-c", PROBE], env=environment(extra), stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True)
+    runs = {name: subprocess.Popen([sys.executable, "-c", PROBE], env=environment(extra), cwd=REPO,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             for name, extra in {"default": {}, **variants}.items()}
     found = {}
     for name, run in runs.items():
