@@ -37,7 +37,7 @@ def one_by_one(found: _Terms, documents: int) -> dict[str, list]:
         for number, weight in weights:
             lists[number][field].extend((ref - last[field][number], round(weight * 1000)))
             last[field][number] = ref
-    return {term: [number, *lists[number]] for term, (number, _) in found.postings.items()}
+    return {term: [posting[0], *lists[posting[0]]] for term, posting in found.postings.items()}
 
 
 def cpu(work):

@@ -68,7 +68,7 @@ def _postings_one_by_one(found: _Terms, documents: int) -> dict[str, list]:
         for number, weight in weights:
             lists[number][field].extend((ref - last[field][number], round(weight * 1000)))
             last[field][number] = ref
-    return {term: [number, *lists[number]] for term, (number, _) in found.postings.items()}
+    return {term: [posting[0], *lists[posting[0]]] for term, posting in found.postings.items()}
 
 
 WORDS = st.lists(st.sampled_from("graph graphs learn learning model bandit regret bound tight proof 山田 x".split()),

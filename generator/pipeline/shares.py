@@ -100,6 +100,7 @@ class Shares:
         try:
             names = render(own)
             own.clear()
+            self.renderer.feeds_written()  # (the feeds are the build's own files: none is in a batch)
             for index, batch in batches:
                 done.append((index, render(batch)))
                 if progress is not None:

@@ -118,6 +118,13 @@ def _short_entry(paper: RenderedPaper, site: Volume, updated: str, ids: tuple[st
     return found
 
 
+def forget_entries(kept: dict[Any, Any]) -> None:
+    """Let go of the entries ``_short_entry`` keeps in ``kept``, once every feed that lists them is written (a
+    large volume's build: tens of MB, held to the end of the render stage otherwise); the rest of ``kept`` stays."""
+    for key in [key for key in kept if isinstance(key, tuple) and key[:1] == (_FEED_ENTRY,)]:
+        del kept[key]
+
+
 def _short_entry_xml(paper: RenderedPaper, site: Volume, updated: str, ids: tuple[str, ...], prefix: str) -> str:
     """What ``_entry(short=True)`` makes, as ElementTree writes it, without a tree and its writer (a tenth of a
     millisecond an entry: most of a person's feed). tests/test_feed_entries.py holds the two equal."""

@@ -29,6 +29,7 @@ from generator.render.people_topics import TagPage, group_authors, group_tags
 from generator.render.programme import Programmed, programme_files
 from generator.render.site_info import SiteInfo
 from generator.render.feed_pages import page_feed
+from generator.publish.feeds import forget_entries
 from generator.publish.suggest import person_link
 from generator.render.map_view import map_context
 from generator.render.map_points import MapPlan, file_count, file_path, plan_map
@@ -87,6 +88,10 @@ class SiteRenderer:
         # What ``{% once %}`` rendered in this build (render/fragments.py), and the feeds' entries
         # (render/feed_pages.py); a new renderer starts empty.
         self.fragments: dict[Any, Any] = {}
+
+    def feeds_written(self) -> None:
+        """Every person's and topic's feed is written: the entries kept for them go (``feeds.forget_entries``)."""
+        forget_entries(self.fragments)
 
     def render(self, template: str, root: str, **context: Any) -> bytes:
         try:

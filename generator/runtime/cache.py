@@ -48,7 +48,7 @@ from typing import Any
 import orjson
 
 from generator.runtime.sealed import (FORMAT, copy_checked, copy_in, header_of, key_file, read_checked, remove,
-                                       secret_key, write_atomically)
+                                       secret_key, write_atomically, write_pieces)
 
 CACHE_DIR = ".proceedings-cache"
 # Libraries whose version can change a byte of the site.
@@ -142,6 +142,12 @@ class BuildCache:
         """Keep the bytes of the file ``source`` as an entry, read in chunks."""
         if self.folder is not None:
             self._store(kind, key, lambda target: copy_in(source, target))
+
+    def store_pieces(self, kind: str, key: str, pieces: Iterable[bytes], size: int) -> None:
+        """Keep ``size`` bytes given in ``pieces`` as an entry (the format of ``store_bytes``), each piece written
+        as it comes."""
+        if self.folder is not None:
+            self._store(kind, key, lambda target: write_pieces(target, pieces, size))
 
     # -- JSON -------------------------------------------------------------------
 

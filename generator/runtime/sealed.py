@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from functools import lru_cache
 from pathlib import Path
+from collections.abc import Iterable
 from typing import IO
 
 from generator.runtime.output import atomic_file
@@ -129,6 +130,25 @@ def copy_in(source: Path, target: Path) -> None:
         with atomic_file(target) as out:
             out.write(header)
             shutil.copyfileobj(handle, out, CHUNK)
+
+
+def write_pieces(target: Path, pieces: Iterable[bytes], size: int) -> None:
+    """An entry whose payload is ``size`` bytes, written from ``pieces`` as they come, never whole in memory:
+    its header (the payload's digest, known only at the end) written last, over a blank one of the same length."""
+    hasher = sealer()
+    hasher.update(size.to_bytes(8, "little"))
+    blank = header_for("0" * 2 * hasher.digest_size)
+    written = 0
+    with atomic_file(target) as out:
+        out.write(blank)
+        for piece in pieces:
+            hasher.update(piece)
+            out.write(piece)
+            written += len(piece)
+        if written != size:  # a piece changed under us: no entry rather than a wrong one
+            raise OSError(f"{target}: {written:,} bytes written where {size:,} were announced")
+        out.seek(0)
+        out.write(header_for(hasher.hexdigest()))
 
 
 def remove(path: Path) -> None:

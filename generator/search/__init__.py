@@ -28,7 +28,7 @@ misses papers it should find. Where lunr.py and lunr.js differ we follow lunr.js
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from itertools import chain
 from pathlib import Path
 from typing import Any
@@ -68,8 +68,24 @@ def search_files(papers: list[RenderedPaper], tag_urls: dict[str, str],
 def bundle(files: dict[str, bytes]) -> bytes:
     """The index's files as one cache entry: a line of JSON naming each file and its length, then
     their bytes one after another."""
-    table = json.dumps([[name, len(data)] for name, data in files.items()], ensure_ascii=True).encode("ascii")
-    return b"".join([table, b"\n", *files.values()])
+    return b"".join([bundle_table([(name, len(data)) for name, data in files.items()]), *files.values()])
+
+
+def bundle_table(sizes: list[tuple[str, int]]) -> bytes:
+    """``bundle``'s first line: each file's name and length."""
+    return json.dumps([[name, size] for name, size in sizes], ensure_ascii=True).encode("ascii") + b"\n"
+
+
+def bundle_pieces(root: Path, sizes: list[tuple[str, int]]) -> Iterator[bytes]:
+    """``bundle`` of the files ``sizes`` names under ``root``, read back from there a chunk at a time."""
+    yield bundle_table(sizes)
+    for name, _ in sizes:
+        with open(root / name, "rb") as handle:
+            while chunk := handle.read(_CHUNK):
+                yield chunk
+
+
+_CHUNK = 1 << 20
 
 
 def unbundle(data: bytes, copy: bool = True) -> dict[str, Any] | None:
@@ -139,14 +155,18 @@ def start_search_files(papers: list[RenderedPaper], tag_urls: dict[str, str], si
 
 def index_job(records: Iterable[IndexRecord], tag_urls: dict[str, str], names: dict[str, str] | None, root: Path,
               cache: BuildCache | None, key: str) -> list[str]:
-    """The index's files made from ``records`` and written under ``root`` (the site's folder), stored in the
-    ``cache`` under ``key``; their names (lunr.js first)."""
-    made = dict(record_files(records, tag_urls, names))
-    for name, data in made.items():
+    """The index's files made from ``records`` and written under ``root`` (the site's folder), each as it is
+    made (a large volume's are a hundred MB), then stored in the ``cache`` under ``key``, read back a chunk at
+    a time; their names (lunr.js first)."""
+    sizes = []
+    for name, data in record_files(records, tag_urls, names):
         write_chunks(root / name, [data])
+        sizes.append((name, len(data)))
+        del data
     if cache is not None:
-        cache.store_bytes("search", key, bundle(made))
-    return [LUNR_JS, *made]
+        size = len(bundle_table(sizes)) + sum(size for _, size in sizes)
+        cache.store_pieces("search", key, bundle_pieces(root, sizes), size)
+    return [LUNR_JS, *(name for name, _ in sizes)]
 
 
 def _start_bytes(papers: list[RenderedPaper], tag_urls: dict[str, str], sink: Any, executor: Executor,

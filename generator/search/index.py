@@ -43,31 +43,50 @@ def utf16_key(text: str) -> bytes:
 
 
 class _Terms:
-    """Every document's terms per field, as lunr's builder would count them."""
+    """Every document's terms per field, as lunr's builder would count them. Documents are added in the
+    order of their refs. Of each term it keeps its number and how many (document, field) slots and documents
+    hold it, not which: a large volume's postings as lists of refs were most of the index's process (a list
+    entry and an int, 36 bytes, for each of about a hundred terms a paper); ``refs`` makes them again from the
+    documents' counts for the whole index (``InvertedIndex``), and the shards' postings are made from the
+    counts too (shards.term_postings)."""
 
     def __init__(self) -> None:
-        self.postings: dict[str, tuple[int, list[list[int]]]] = {}  # term → (its number, documents per field)
+        self.postings: dict[str, list[int]] = {}  # term → [its number, slots holding it, documents, the last]
         self.counts: list[array] = []  # per document and field: term number, count, term number, count…
         self.lengths: list[int] = []  # per document and field: how many terms (repeats included)
 
     def add(self, ref: int, fields: list[list[str]]) -> None:
-        for field, field_terms in enumerate(fields):
+        postings = self.postings
+        for field_terms in fields:
             counted = array("I")  # 4 bytes a number: a term number or a count
             for t, tf in Counter(field_terms).items():
-                posting = self.postings.get(t)
+                posting = postings.get(t)
                 if posting is None:
-                    posting = self.postings[t] = (len(self.postings), [[] for _ in FIELDS])
-                posting[1][field].append(ref)
+                    posting = postings[t] = [len(postings), 0, 0, -1]
+                posting[1] += 1
+                if posting[3] != ref:
+                    posting[2] += 1
+                    posting[3] = ref
                 counted.extend((posting[0], tf))
             self.counts.append(counted)
             self.lengths.append(len(field_terms))
+
+    def refs(self) -> list[list[list[int]]]:
+        """By term number, the documents holding it per field, ascending: made from the documents' counts."""
+        made: list[list[list[int]]] = [[[] for _ in FIELDS] for _ in self.postings]
+        for slot, counted in enumerate(self.counts):
+            ref, field = divmod(slot, len(FIELDS))
+            for number in counted[::2]:
+                made[number][field].append(ref)
+        return made
 
 
 class InvertedIndex:
     """``invertedIndex``: [term, {"_index": n, field: {ref: {}}…}] in UTF-16 order, made as it is read."""
 
     def __init__(self, found: _Terms):
-        self._postings = found.postings
+        self._numbers = {term: posting[0] for term, posting in found.postings.items()}
+        self._refs = found.refs()
         self._order = sorted(found.postings, key=utf16_key)
 
     def __len__(self) -> int:
@@ -75,7 +94,8 @@ class InvertedIndex:
 
     def __iter__(self) -> Iterator[list]:
         for term in self._order:
-            number, refs = self._postings[term]
+            number = self._numbers[term]
+            refs = self._refs[number]
             entry: dict = {name: {str(ref): {} for ref in documents} for name, documents in zip(FIELDS, refs)}
             entry["_index"] = number
             yield [term, entry]
@@ -94,8 +114,7 @@ class FieldVectors:
                    for field in range(len(FIELDS))]
         self._average = average
         idf = [0.0] * len(found.postings)
-        for number, refs in found.postings.values():
-            with_term = sum(map(len, refs))
+        for number, with_term, _, _ in found.postings.values():
             idf[number] = math.log(1 + abs((documents - with_term + 0.5) / (with_term + 0.5)))
         self._idf = idf
 

@@ -114,12 +114,19 @@ def display_record(record: IndexRecord) -> list:
 def numbered_tags(docs: list[list], tag_urls: dict[str, str], names: dict[str, str] | None = None
                   ) -> tuple[list, list]:
     """The tags ([shown name, url] each, in name order) and ``docs`` with each tag name as its number there."""
-    shown = names or {}
-    ordered = sorted(set(tag_urls) | {t for doc in docs for t in doc[2]}, key=lambda n: (n.casefold(), n))
-    number = {name: i for i, name in enumerate(ordered)}
+    tags, number = tag_numbers([doc[2] for doc in docs], tag_urls, names)
     for doc in docs:
         doc[2] = [number[t] for t in doc[2]]
-    return [[shown.get(name, name), tag_urls.get(name)] for name in ordered], docs
+    return tags, docs
+
+
+def tag_numbers(tagged: Iterable[Iterable[str]], tag_urls: dict[str, str], names: dict[str, str] | None = None
+                ) -> tuple[list, dict[str, int]]:
+    """The tags ([shown name, url] each, in name order) of ``tag_urls`` and of every paper's in ``tagged``, and
+    each tag name's number among them."""
+    shown = names or {}
+    ordered = sorted(set(tag_urls).union(*tagged), key=lambda n: (n.casefold(), n))
+    return [[shown.get(name, name), tag_urls.get(name)] for name in ordered], {n: i for i, n in enumerate(ordered)}
 
 
 def index_script(data: dict) -> bytes:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -37,7 +37,7 @@ from generator.model.paper import RenderedPaper
 from generator.search import fuzzy
 from generator.search.index import FIELDS, FieldVectors, _Terms, paper_terms, utf16_key
 from generator.search.payload import (IndexRecord, compact_json, data_script, display_record, index_record, json_script,
-                                     numbered_tags)
+                                     tag_numbers)
 
 SHARD_BYTES = 24_000  # JSON text per term shard before gzip (about 8 KB over the wire)
 BLOCK = 8  # documents per display block: the 8 results a dropdown shows touch at most 8 small files
@@ -55,7 +55,7 @@ def term_postings(found: _Terms, documents: int) -> dict[str, list]:
     last = np.zeros(len(found.postings) * len(FIELDS), dtype=np.int64)  # by term and field: the last ref listed
     for numbers, slots, weights in FieldVectors(found, documents).entries():  # a chunk of entries at a time
         _spread(lists, last, numbers, slots, weights)
-    return {term: [number, *lists[number]] for term, (number, _) in found.postings.items()}
+    return {term: [posting[0], *lists[posting[0]]] for term, posting in found.postings.items()}
 
 
 def _spread(lists: list[list[array]], last: np.ndarray, numbers: np.ndarray, slots: np.ndarray,
@@ -112,24 +112,45 @@ def shard_files(papers: list[RenderedPaper], tag_urls: dict[str, str], names: di
 def record_files(records: Iterable[IndexRecord], tag_urls: dict[str, str], names: dict[str, str] | None = None,
                  shard_bytes: int = SHARD_BYTES) -> Iterator[tuple[str, bytes]]:
     """``shard_files`` from each paper's ``IndexRecord``, read once, in order: each record's words are
-    counted and its display record made as it comes, so that its texts need not outlive it."""
+    counted and its display record made as it comes, so that its texts need not outlive it; the display
+    record is kept as its JSON text (``_Shown``) until the blocks are written."""
     found, docs = _Terms(), []
     for ref, record in enumerate(records):
         found.add(ref, paper_terms(record.title_plain, record.tags, record.abstract_plain, names or {},
                                    record.authors))
-        docs.append(display_record(record))
-    tags, docs = numbered_tags(docs, tag_urls, names)
+        docs.append(_Shown.of(display_record(record)))
+    tags, number = tag_numbers((doc.tags for doc in docs), tag_urls, names)
     yield from term_files(found, len(docs), {"block": BLOCK, "tags": tags}, shard_bytes)
-    for number, start in enumerate(range(0, len(docs), BLOCK)):
-        yield f"{FOLDER}/d{number}.js", _script(f"d{number}", docs[start:start + BLOCK])
-    yield f"{FOLDER}/tags.js", _script("tags", [doc[2] for doc in docs])
+    del found
+    for block, start in enumerate(range(0, len(docs), BLOCK)):
+        text = "[" + ",".join(doc.json(number) for doc in docs[start:start + BLOCK]) + "]"
+        yield f"{FOLDER}/d{block}.js", json_script(CALLBACK, f"d{block}", text)
+    text = "[" + ",".join(compact_json([number[t] for t in doc.tags]) for doc in docs) + "]"
+    yield f"{FOLDER}/tags.js", json_script(CALLBACK, "tags", text)
+
+
+class _Shown(NamedTuple):
+    """A display record (payload.display_record) as JSON text around its tags, which are numbered only once
+    every paper's are known: a large volume's records as lists of strings were tens of MB more."""
+
+    head: str  # the items before the tags, as JSON, without the brackets
+    tags: tuple[str, ...]
+    tail: str  # those after them
+
+    @classmethod
+    def of(cls, doc: list) -> _Shown:
+        return cls(compact_json(doc[:2])[1:-1], tuple(doc[2]), compact_json(doc[3:])[1:-1])
+
+    def json(self, number: dict[str, int]) -> str:
+        """``compact_json`` of the record with its tags as their numbers."""
+        return f"[{self.head},{compact_json([number[t] for t in self.tags])},{self.tail}]"
 
 
 def term_files(found: _Terms, documents: int, described: dict,
                shard_bytes: int = SHARD_BYTES) -> Iterator[tuple[str, bytes]]:
     """The manifest (with ``described``: what else the index's reader needs) and every term shard."""
     shards = term_shards(term_postings(found, documents), shard_bytes) if found.postings else []
-    listed = fuzzy.buckets({term: len(set().union(*refs)) for term, (_, refs) in found.postings.items()})
+    listed = fuzzy.buckets({term: posting[2] for term, posting in found.postings.items()})
     manifest = {"version": 1, "fields": list(FIELDS), "documents": documents, **described,
                 "shards": [shard[0][0] for shard in shards], "fuzzy": len(listed)}
     yield f"{FOLDER}/manifest.js", _script("manifest", manifest)
