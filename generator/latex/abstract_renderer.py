@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 REMEMBERED = 20_000  # renderings kept for a second ``render`` of the same text
 # Text that no rule of the engine acts on: words of ASCII letters and digits with these marks, one space between
 # them, not starting with a digit or a hyphen (a list's ``1.`` or ``-``), no ``--`` (a dash). No Markdown
-# (``*_`[]<>&!#``, a line break), no LaTeX (``\\$%~{}^``), no quote to pair: its HTML is the text itself, in a
+# (``*_`[]<>&!#``, a line break), no LaTeX (``\$%~{}^``), no quote to pair: its HTML is the text itself, in a
 # paragraph alone for an abstract, and its plain text the text. About half of a real volume's abstracts are such
 # text, and most titles; tests/test_plain_abstracts.py holds the engine to it.
 _PLAIN = re.compile(r"(?![0-9-])[A-Za-z0-9,.;:()/-]+(?: [A-Za-z0-9,.;:()/-]+)*")
