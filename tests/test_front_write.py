@@ -30,7 +30,7 @@ def libyaml(data: dict) -> str:
                      default_flow_style=None)
 
 
-@settings(max_examples=600)
+@settings(max_examples=300)
 @given(st.dictionaries(KEYS, VALUES, max_size=8))
 @example({"k": "x" * 9_950})
 @example({"authors": [{"name": "A", "affiliation": "B: C"}, "D"], "tags": []})

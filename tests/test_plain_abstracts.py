@@ -22,7 +22,7 @@ TEXT = st.lists(WORDS | st.text(alphabet="abcXYZ019,.;:()/-", min_size=1, max_si
     " ".join) | st.text(alphabet="ab1,.;:()/- \n\t*_`'\"$\\~%{}<>&![]#^", max_size=30)
 
 
-@settings(max_examples=500)
+@settings(max_examples=250)
 @given(TEXT, st.sampled_from(["", " ", "\n", "  \n"]))
 @example("1. First we show", "")
 @example("- a list", "")
