@@ -13,7 +13,6 @@ afterwards, in proceedings order, so the result does not depend on that.
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -66,54 +65,46 @@ class Change:
         return render_page(self.meta, self.body) if self.meta is not None else self.text or ""
 
 
-# What the caller makes of a page just created, as read (``written_page``), in the process that wrote it: the
-# build parses it there (pipeline/stages.py), so that its serial parse finds it parsed.
-Then = Callable[[Path, PageDoc], Any]
-
-
 @dataclass
 class SyncPlan:
     changes: list[Change] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    # pages created, as read (pages.written_page), with the key of their front matter (pages.front_key) and what
-    # ``apply``'s ``then`` made of it (None without one)
-    written: dict[Path, tuple[PageDoc, str, Any]] = field(default_factory=dict)
+    # pages created, as read (pages.written_page), with the key of their front matter (pages.front_key)
+    written: dict[Path, tuple[PageDoc, str]] = field(default_factory=dict)
 
-    def apply(self, executor: Executor = INLINE, then: Then | None = None) -> None:
+    def apply(self, executor: Executor = INLINE) -> None:
         """Write the pages (by the ``executor``: on every core when there are many; YAML is slow to write)
-        and remove pages; ``then`` is given each page created as read, where it was written.
+        and remove pages.
 
         A content folder that takes no more writes (full, read-only) is one error naming the page."""
         try:
-            self._apply(executor, then)
+            self._apply(executor)
         except OSError as exc:
             raise ContentError(f"cannot write the page ({exc.strerror or exc}): is the content folder full or "
                                "read-only? Pages written before it are kept; run again once it can be written",
                                path=os.fsdecode(exc.filename) if exc.filename else None) from None
 
-    def _apply(self, executor: Executor, then: Then | None) -> None:
+    def _apply(self, executor: Executor) -> None:
         for change in self.changes:
             if change.action == "remove":
                 change.path.unlink(missing_ok=True)
         writes = [change for change in self.changes if change.action != "remove"]
-        for change, doc in zip(writes, executor.map(functools.partial(_write_pages, then), writes, Cost.LIGHT)):
+        for change, doc in zip(writes, executor.map(_write_pages, writes, Cost.LIGHT)):
             if doc is not None:
                 self.written[change.path] = doc
 
 
-def _write_pages(then: Then | None, changes: list[Change]) -> list[tuple[PageDoc, str, Any] | None]:
-    """Write each page; a created page comes back as read (and its front matter's key, and what ``then`` made of
-    it: one object sent back, so that what it holds of the page is the page sent), unless its YAML must be read
-    to know."""
-    docs: list[tuple[PageDoc, str, Any] | None] = []
+def _write_pages(changes: list[Change]) -> list[tuple[PageDoc, str] | None]:
+    """Write each page; a created page comes back as read (and its front matter's key), unless its YAML
+    must be read to know."""
+    docs: list[tuple[PageDoc, str] | None] = []
     for folder in {change.path.parent for change in changes}:  # once, not asked for again on every page
         folder.mkdir(parents=True, exist_ok=True)
     for change in changes:
         text = change.page_text()
         write_atomically(change.path, text.encode("utf-8"), folder_made=True)
         doc = written_page(change.path, change.meta, text) if change.meta is not None else None
-        docs.append((doc, front_key(text), then(change.path, doc) if then is not None else None)
-                    if doc is not None else None)
+        docs.append((doc, front_key(text)) if doc is not None else None)
     return docs
 
 

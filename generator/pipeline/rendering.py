@@ -20,9 +20,9 @@ from generator.runtime.sizes import Cost
 from generator.runtime.cache import EntryCache, from_rendered_record, paper_key, rendered_record
 from generator.errors import Diagnostic, ProceedingsError, shown
 from generator.latex import AbstractRenderer
-from generator.content.merge import Deriver, SyncPlan, Then, plan_sync
+from generator.content.merge import Deriver, SyncPlan, plan_sync
 from generator.model.paper import Paper, RenderedPaper
-from generator.content.pages import PAGES_DIR, PageDoc, front_record, is_page, read_pages, to_paper, unknown_keys
+from generator.content.pages import PAGES_DIR, PageDoc, is_page, read_pages, to_paper, unknown_keys
 from generator.content.project import Project, make_deriver
 from generator.derive.paper_map import paper_places
 from generator.publish import Publication
@@ -50,22 +50,14 @@ class Rendered:
 
 
 def sync_pages(project: Project, reporter: Reporter, docs: dict[Path, PageDoc], deriver: Deriver,
-               apply: bool = True, executor: Executor = INLINE, then: Then | None = None) -> SyncPlan:
-    """Bring the Markdown pages in step with the sources (see content/merge.py); ``apply`` False only plans.
-    ``then``: made of each page created, as read, in the process that wrote it (``as_written``)."""
+               apply: bool = True, executor: Executor = INLINE) -> SyncPlan:
+    """Bring the Markdown pages in step with the sources (see content/merge.py); ``apply`` False only plans."""
     plan = plan_sync(project.content_dir, project.sources, list(docs.values()), deriver, project.tags_version())
     for diagnostic in plan.diagnostics:
         reporter.report(diagnostic)
     if apply:
-        plan.apply(executor, then)
+        plan.apply(executor)
     return plan
-
-
-def as_written(content_dir: Path, record: bool, path: Path, doc: PageDoc) -> tuple[Parsed, dict[str, Any] | None]:
-    """A page just created, parsed by the process that wrote it (the writing is spread over every core, where
-    the parse stage is serial), and with ``record`` what the build cache keeps of it (``front_record``)."""
-    kept = front_record(doc) if record else None  # (a copy, made before anything reads the page)
-    return parse_page(path, content_dir, doc), kept
 
 
 @dataclass(frozen=True)

@@ -31,13 +31,13 @@ from generator.model.config import config_digest
 from generator.model.doi import with_doi
 from generator.model.link_patterns import with_patterns
 from generator.model.paper import Paper, RenderedPaper
-from generator.content.pages import PAGES_DIR, read_pages, unique_papers
+from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_papers
 from generator.content.project import load_project, make_deriver, placeholder_deriver
 from generator.derive.related import forget_texts, forget_vectors, related_ids
 from generator.derive.paper_map import paper_places
 from generator.pipeline.listing import moved_lists, site_outputs
 from generator.render.outputs import Output
-from generator.pipeline.rendering import (as_written, changed_papers, has_map, parse_page, read_again,
+from generator.pipeline.rendering import (changed_papers, has_map, parse_page, read_again,
                                           read_programme, render_outputs, render_papers, sync_pages)
 from generator.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
@@ -150,14 +150,13 @@ def pages_stage(p: Pipeline) -> None:
         assert state.project is not None
         deriver = make_deriver(state.project, p.reporter, executor) if p.options.derive else placeholder_deriver
         plan = p.timed("sync pages", sync_pages, state.project, p.reporter, docs, deriver, p.options.write_pages,
-                       executor, functools.partial(as_written, p.content_dir, known is not None))
+                       executor)
         # A written page is taken as written (created) or read back like a person's (updated): the record of
-        # the change need not keep its text. A created one was parsed where it was written (``as_written``).
-        state.changes, written = plan.changes, {path: doc for path, (doc, _, _) in plan.written.items()}
-        for path, (_, key, (parsed, record)) in plan.written.items():
-            state.parsed[path] = parsed
-            if known is not None:  # the next build reads these pages without parsing them
-                known.put(key, record)
+        # the change need not keep its text.
+        state.changes, written = plan.changes, {path: doc for path, (doc, _) in plan.written.items()}
+        for doc, key in plan.written.values() if known is not None else ():
+            assert known is not None
+            known.put(key, front_record(doc))  # the next build reads these pages without parsing them
         if p.options.write_pages:
             # (made anew: ``dataclasses.replace`` looks at every field of each of 10,000 changes)
             state.changes = [Change(change.action, change.path, change.detail) for change in plan.changes]
