@@ -60,11 +60,13 @@ def canonical(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def metadata_digest(entry: Entry) -> str:
-    """What the source says about a paper besides its abstract (title, keywords, details, id)."""
+def metadata_digest(entry: Entry, details: dict[str, Any] | None = None) -> str:
+    """What the source says about a paper besides its abstract (title, keywords, details, id). ``details``: its
+    ``details_to_meta``, when the caller made it already."""
     if not (entry.title or entry.keywords or entry.uid) and entry.details == _NO_DETAILS:
         return NO_METADATA  # a plain list's entry: the same digest, without JSON and a hash for each of thousands
-    return digest(canonical([entry.title, list(entry.keywords), details_to_meta(entry.details), entry.uid]))
+    details = details_to_meta(entry.details) if details is None else details
+    return digest(canonical([entry.title, list(entry.keywords), details, entry.uid]))
 
 
 def details_of(meta: dict[str, Any]) -> dict[str, Any]:

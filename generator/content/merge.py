@@ -117,6 +117,7 @@ def plan_sync(content_dir: Path, sources: list[SourceList], docs: list[PageDoc],
 class _Sync:
     def __init__(self, content_dir: Path, docs: list[PageDoc], derive: Deriver, tags_version: str):
         self.content_dir = content_dir
+        self.pages = content_dir / PAGES_DIR
         self.derive = derive
         self.tags_version = tags_version
         self.plan = SyncPlan()
@@ -158,10 +159,10 @@ class _Sync:
         self.plan.changes.sort(key=lambda c: (c.action, c.path.name))
         return self.plan
 
-    def _metadata_digest(self, entry: Entry) -> str:
+    def _metadata_digest(self, entry: Entry, details: dict[str, Any] | None = None) -> str:
         found = self._metadata.get(id(entry))
         if found is None:
-            found = self._metadata[id(entry)] = metadata_digest(entry)
+            found = self._metadata[id(entry)] = metadata_digest(entry, details)
         return found
 
     # -- matching ---------------------------------------------------------
@@ -175,28 +176,31 @@ class _Sync:
     def _create(self, entry: Entry) -> None:
         derived = self.derived[id(entry)]
         title = self._title(derived, self.titles)
-        owner = self._unreadable_owner(slugify(title))
+        slugged = slugify(title)
+        owner = self._unreadable_owner(slugged)
         if owner is not None:
             self._warn(owner, f"cannot be read, and may be the page of entry {entry.index} of {entry.source} "
                               f"(line {entry.line}): that entry gets no new page until this one can be read "
                               f"(fix the file, or delete it to make a new page)", codes.MERGE_UNREADABLE, entry.uid)
             return
         self.titles.add(title)
-        slug = unique(slugify(title), self.slugs)
+        slug = unique(slugged, self.slugs)
         self.slugs.add(slug)
+        details = details_to_meta(entry.details)  # (made once: the metadata's digest reads it too)
         meta: dict[str, Any] = {"id": str(self.next_id), "title": title, "slug": slug,
-                                "tags": list(derived.tags), **details_to_meta(entry.details)}
+                                "tags": list(derived.tags), **details}
         if entry.uid:
             meta["uid"] = entry.uid
         meta.update({"order": self.order[id(entry)], "source": entry.source, "entry": entry.index})
-        generated = Fingerprints(entry_digest(entry), digest(title), digest(list(derived.tags)), digest(entry.text),
-                                 self.tags_version)
-        if self._metadata_digest(entry) != NO_METADATA:
+        found = entry_digest(entry)  # the abstract's digest, as its body's is, for an entry with an abstract
+        generated = Fingerprints(found, digest(title), digest(list(derived.tags)),
+                                 found if entry.text.strip() else digest(entry.text), self.tags_version)
+        if self._metadata_digest(entry, details) != NO_METADATA:
             generated.meta, generated.details = self._metadata_digest(entry), details_digest(meta)
         meta["generated"] = generated.as_dict()
         meta = _in_page_order(meta)
         self.next_id += 1
-        path = self.content_dir / PAGES_DIR / f"{slug}.md"
+        path = self.pages / f"{slug}.md"
         detail = f"new page for entry {entry.index} of {entry.source} (line {entry.line})"
         self.plan.changes.append(Change("create", path, detail, meta=meta, body=entry.text))
 

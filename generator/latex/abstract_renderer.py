@@ -8,6 +8,7 @@ the cache (a warm build) never loads them.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,12 @@ if TYPE_CHECKING:
     from .renderer import Engine
 
 REMEMBERED = 20_000  # renderings kept for a second ``render`` of the same text
+# Text that no rule of the engine acts on: words of ASCII letters and digits with these marks, one space between
+# them, not starting with a digit or a hyphen (a list's ``1.`` or ``-``), no ``--`` (a dash). No Markdown
+# (``*_`[]<>&!#``, a line break), no LaTeX (``\$%~{}^``), no quote to pair: its HTML is the text itself, in a
+# paragraph alone for an abstract, and its plain text the text. About half of a real volume's abstracts are such
+# text, and most titles; tests/test_plain_abstracts.py holds the engine to it.
+_PLAIN = re.compile(r"(?![0-9-])[A-Za-z0-9,.;:()/-]+(?: [A-Za-z0-9,.;:()/-]+)*")
 
 
 class AbstractRenderer:
@@ -56,6 +63,9 @@ class AbstractRenderer:
         return found
 
     def _render(self, text: str) -> RenderedAbstract:
+        plain = text.strip()
+        if _PLAIN.fullmatch(plain) and "--" not in plain:
+            return RenderedAbstract(f"<p>{plain}</p>\n", plain, ())
         return self._engine.render(text)
 
     def remember(self, text: str, rendered: RenderedAbstract) -> None:
@@ -79,4 +89,6 @@ class AbstractRenderer:
 
     def render_inline(self, text: str) -> RenderedAbstract:
         """One line without a paragraph: for paper titles, which may contain math."""
+        if _PLAIN.fullmatch(text) and "--" not in text:
+            return RenderedAbstract(text, text, ())
         return self._engine.render_inline(text)

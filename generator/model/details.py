@@ -141,8 +141,16 @@ def natural_order(name: str) -> str:
 
 def _author(item: Any, number: int, problem: Problem) -> Author | None:
     if isinstance(item, str):
+        # A name as written, with an affiliation maybe: the same Author for every paper that writes it so (a
+        # name alone can raise no problem but having none).
+        found = _NAMED.get(item)
+        if found is not None:
+            return found
         name, affiliation = split_affiliation(item)
-        item = {"name": name, "affiliation": affiliation}
+        author = _author({"name": name, "affiliation": affiliation}, number, problem)
+        if author is not None and len(_NAMED) < _NAMED_MOST:
+            _NAMED[item] = author
+        return author
     if not isinstance(item, Mapping):
         problem("authors", f"author {number} must be a name or a mapping with `name`")
         return None
@@ -168,6 +176,10 @@ def _author(item: Any, number: int, problem: Problem) -> Author | None:
         else:
             orcid = match.group(1).upper()
     return Author(name, _affiliation(item), orcid, _clean(item.get("id")))
+
+
+_NAMED: dict[str, Author] = {}  # an author written as a string → what it reads as
+_NAMED_MOST = 1 << 16  # names kept (a few MB): past them, a name is read each time
 
 
 def _affiliation(item: Mapping[str, Any]) -> str:

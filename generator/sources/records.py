@@ -12,6 +12,7 @@ third-party file with one odd record still publishes every usable one.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -75,6 +76,7 @@ def patterned_columns(header: Iterable[str], links: Any) -> list[Any]:
     return [columns.get(_normal(str(name))) for name in header]
 
 
+@functools.lru_cache(maxsize=4096)  # a file's few column names, asked for on every record
 def _normal(column: str) -> str:
     return re.sub(r"[\s-]+", "_", column.strip().lower())
 

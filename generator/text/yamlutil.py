@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 
 from generator.errors import ProceedingsError
+from generator.text import frontwrite
 
 
 # libyaml's C loader when present: ten times faster on thousands of pages.
@@ -135,7 +136,11 @@ _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 def dump(data: dict[str, Any]) -> str:
-    """Stable, readable YAML: keys in the given order, Unicode kept, no line wrapping."""
+    """Stable, readable YAML: keys in the given order, Unicode kept, no line wrapping. A page's front matter
+    in the tool's shape is written by ``frontwrite`` (the same text, without PyYAML); the rest by libyaml."""
+    fast = frontwrite.dump(data)
+    if fast is not None:
+        return fast
     try:
         node = _node(data, set())
     except _Other:  # a value the node tree below does not make as PyYAML's representer would: its way
