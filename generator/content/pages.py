@@ -321,7 +321,7 @@ def read_pages(content_dir: Path, executor: Executor = INLINE, only: list[Path] 
     fronts: dict[Path, str] = {}  # the pages to parse: their front matter's digest
     for path in paths if known is not None else ():
         assert known is not None
-        doc, front = _from_known(path, content_dir, known)
+        doc, front = _from_known(path, known)
         if doc is not None:
             docs[path] = doc
         elif front is not None:
@@ -349,11 +349,11 @@ def front_record(doc: PageDoc) -> dict[str, Any]:
     return {"meta": _plain_copy(doc.meta), "lines": dict(doc.lines)}
 
 
-def _from_known(path: Path, content_dir: Path, known: EntryCache) -> tuple[PageDoc | None, str | None]:
+def _from_known(path: Path, known: EntryCache) -> tuple[PageDoc | None, str | None]:
     """The page as read, if ``known`` has its front matter; else the digest to keep it under (None: a page
     that does not split, read as usual)."""
-    try:
-        text = read_utf8(path, path.relative_to(content_dir), ContentError, "page")
+    try:  # (named by its path: a page that cannot be read is read again by read_page, which names it)
+        text = read_utf8(path, path, ContentError, "page")
     except ContentError:
         return None, None
     front, body, body_line = split_front_matter(text)
