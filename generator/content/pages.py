@@ -386,14 +386,14 @@ def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:
     owners: dict[tuple[str, str], Path] = {}
     kept = []
     for paper in sorted(papers, key=lambda p: p.path.name):
-        clash = next(((key, value) for key, value in (("slug", paper.slug), ("id", paper.id))
-                      if (key, value) in owners), None)
+        slug, number = ("slug", paper.slug), ("id", paper.id)
+        clash = slug if slug in owners else number if number in owners else None
         if clash:
             key, value = clash
             line = read_page(paper.path).lines.get(key)  # only on this rare path: read it again
             reporter.error(f"{key} {value!r} is already the {key} of {owners[clash].name}",
                            f"{PAGES_DIR}/{paper.path.name}", line, code=codes.PAGE_ID_CLASH, subject=key, value=value)
             continue
-        owners[("slug", paper.slug)] = owners[("id", paper.id)] = paper.path
+        owners[slug] = owners[number] = paper.path
         kept.append(paper)
     return sorted(kept, key=lambda p: (p.order, p.source, p.id))

@@ -129,8 +129,8 @@ def _read_bytes(path: Path) -> bytes:
 
 
 def as_lf(text: str) -> str:
-    """CR or CRLF line ends made LF."""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    """CR or CRLF line ends made LF (a text without CR, as most are, is looked through once, not twice)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def read_utf8(path: Path, display: Path | str, error: type[ProceedingsError], what: str = "file") -> str:
