@@ -345,8 +345,7 @@ _KEPT_KEY = "_paper_key"
 
 
 def keep_paper_key(paper: Any, key: str) -> None:
-    """Give a paper just made its record key, worked out from what it was made of (content/pages.to_paper):
-    ``paper_key`` then returns it. A copy made by ``dataclasses.replace`` has none, and gets its own."""
+    """A paper just made gets the record key of what it was made of (content/pages.to_paper); a copy, its own."""
     paper.__dict__[_KEPT_KEY] = key
 
 
@@ -362,22 +361,17 @@ def _record_names(rendered_type: type) -> frozenset[str]:
 
 
 def texts_key(rendered: Any) -> str:
-    """A digest of a RenderedPaper's texts (its fields less its Paper): what the search index's key is made
-    of instead of the texts themselves. Kept on the paper the first time, as ``paper_key`` is, and in its
-    cache record, so that a warm build digests no text (``from_rendered_record``)."""
+    """A digest of a RenderedPaper's texts (its fields less its Paper), for the search index's key. Kept on the
+    paper, as ``paper_key`` is, and in its cache record: a warm build digests no text (``from_rendered_record``)."""
     kept = rendered.__dict__
     key: str | None = kept.get(_TEXTS_KEY)
     if key is None:
-        key = kept[_TEXTS_KEY] = digest(*(getattr(rendered, name) for name in _text_names(rendered.__class__)))
+        names = sorted(_record_names(rendered.__class__))
+        key = kept[_TEXTS_KEY] = digest(*(getattr(rendered, name) for name in names))
     return key
 
 
 _TEXTS_KEY = "_texts_key"
-
-
-@lru_cache(maxsize=None)
-def _text_names(rendered_type: type) -> tuple[str, ...]:
-    return tuple(sorted(_record_names(rendered_type)))
 
 
 def rendered_record(rendered: Any, diagnostics: list) -> dict | None:
