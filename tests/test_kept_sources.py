@@ -116,3 +116,19 @@ def test_a_kept_record_of_another_shape_is_read_from_the_file(tmp_path, monkeypa
     build(content, tmp_path / "site", Reporter(), jobs=1)
     assert reads.calls == 1
     shutil.rmtree(tmp_path / "site")
+
+
+def test_a_source_whose_text_json_cannot_hold_is_read_not_kept(tmp_path, monkeypatch):
+    """A lone surrogate (no UTF-8 for it): the cache's JSON would refuse the record at save; it is not kept."""
+    from generator.model.paper import Entry, SourceList
+    from generator.runtime.cache import BuildCache, EntryCache
+
+    path = tmp_path / "list.txt"
+    path.write_text("Title\n\nAn abstract.\n", encoding="utf-8")
+    odd = SourceList(path, "Title", (Entry("An abstract \ud800.", "list.txt", 1, 3),))
+    monkeypatch.setattr(kept_module, "read_source", lambda *args: odd)
+    known = EntryCache(BuildCache(tmp_path / "cache"), kept_module.KIND, plain=True)
+    assert kept_module.read_kept(path, "list.txt", None, known) is odd
+    known.save()
+    again = EntryCache(BuildCache(tmp_path / "cache"), kept_module.KIND, plain=True)
+    assert kept_module.read_kept(path, "list.txt", None, again) is odd  # read again: nothing was kept

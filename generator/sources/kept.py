@@ -45,8 +45,9 @@ def read_kept(path: Path, name: str, links: RelativeLinks | None, known: EntryCa
     source = read_source(path, name, links)
     if not (links is not None and links.looked) and source.volume == VolumeInfo() and source.path == path:
         made = to_record(source)
-        try:
-            orjson.dumps(made)  # (a text orjson refuses, a lone surrogate: not kept)
+        try:  # (a text orjson refuses, a lone surrogate: not kept); a part at a time, never the whole file's JSON
+            for part in (made["title"], *made["entries"], *made["diagnostics"]):
+                orjson.dumps(part)
         except TypeError:
             return source
         known.put(key, made)
