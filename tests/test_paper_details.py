@@ -218,3 +218,22 @@ def test_an_orcid_with_a_bad_check_digit_is_warned_about_and_left_out():
     assert orcids == ["0000-0002-1825-0097", "", "0000-0002-9079-593X"]
     assert warnings(source) == [(2, "“Two”: `authors` author 2 (Josiah Carberry): ORCID '0000-0002-1825-0096' has a "
                                     "wrong check digit (a typo?); left out")]
+
+
+def test_a_detail_not_given_is_its_default_without_a_problem_whatever_its_kind():
+    """parse_details reads only the fields a page or record gives (model/details.py): that holds because each
+    kind's reader makes the field's default, and says nothing, of a mapping without it."""
+    import dataclasses
+
+    from generator.model.details import _PARSE, parse_details
+    from generator.model.paper import DETAILS, Details
+
+    defaults = {field.name: field.default for field in dataclasses.fields(Details)}
+    problems: list = []
+    for field in DETAILS:
+        made = _PARSE[field.kind]({"other": "x"}, field.name, lambda *args: problems.append(args))
+        assert (made, problems) == (defaults[field.name], []), field.name
+    given = parse_details({"pdf": "https://example.org/a.pdf", "track": "Main", "doi": "not one"},
+                          lambda *args: problems.append(args))
+    assert given == Details(pdf="https://example.org/a.pdf", track=("Main",))
+    assert [key for key, _ in problems] == ["doi"]

@@ -150,6 +150,7 @@ def _checked(path: Path, old: str, new: str, content_dir: Path, record: Record, 
                 "body" not in changed and doc.body != split_front_matter(new)[1].strip()):
             raise ContentError("a field that is not corrected would change (a bug: please report it)")
         doc.meta, doc.lines, doc.body = meta, lines, split_front_matter(new)[1].strip()
+        doc.text_digest = ""  # (no longer the text read: its Paper's key is made from its fields)
         to_paper(doc, _shown(path, content_dir), lambda message, *_, **__: problems.append(message))
     except ProceedingsError as exc:
         problems.append(str(exc))

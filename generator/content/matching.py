@@ -81,8 +81,17 @@ _WORD = re.compile(r"\w{3,}")
 
 def entry_digest(entry: Entry) -> str:
     """What a page remembers of its entry, to find it again: the abstract; for a paper without one
-    (a keynote, a demo), its title."""
-    return fingerprint(entry.text) if entry.text.strip() else fingerprint("\x1ftitle\x1f" + normalized(entry.title))
+    (a keynote, a demo), its title. The sync asks three times an entry (pairing it, whether its page is due
+    a refresh, updating the page): the entry is frozen, so the digest is kept on it the first time."""
+    kept = entry.__dict__
+    found: str | None = kept.get(_KEPT_DIGEST)
+    if found is None:
+        found = kept[_KEPT_DIGEST] = (fingerprint(entry.text) if entry.text.strip()
+                                      else fingerprint("\x1ftitle\x1f" + normalized(entry.title)))
+    return found
+
+
+_KEPT_DIGEST = "_entry_digest"  # not a field: equality, repr and replace() never see it
 
 
 def same_place(candidates: list[PageDoc], entry: Entry) -> int:

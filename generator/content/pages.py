@@ -20,6 +20,7 @@ from generator.content.fingerprints import Fingerprints
 from generator.runtime.executor import INLINE, Executor
 from generator.runtime.cache import EntryCache
 from generator.runtime.cache import digest as full_digest
+from generator.runtime.cache import keep_paper_key
 from generator.runtime.sizes import Cost
 from generator.text.cjk import CJK_RANGES
 from generator.text.cleantext import clean, clean_fields
@@ -70,6 +71,10 @@ class PageDoc:
     # its identity (id, uid, source, slug, and the fingerprint of its entry), so that the merge keeps
     # the page in its place instead of making a second one for its entry.
     salvaged: dict[str, str] = field(default_factory=dict)
+    # The digest of the page's text as read (LF line ends): with the file's name, all its Paper is made of,
+    # so that Paper's record key (runtime/cache.paper_key); "" when the text is not at hand. Whoever changes
+    # ``meta`` or ``body`` of a page read sets it to "" (commands/correct.py).
+    text_digest: str = ""
 
     @functools.cached_property
     def generated(self) -> Fingerprints | None:
@@ -88,7 +93,7 @@ def read_page(path: Path, display: Path | str | None = None) -> PageDoc:
         doc.error, doc.salvaged = exc, salvage_identity(_lenient_text(path))
         return doc
     front, body, body_line = split_front_matter(text)
-    doc.body, doc.body_line = body.strip(), body_line
+    doc.body, doc.body_line, doc.text_digest = body.strip(), body_line, full_digest(text)
     if front is None:
         opened = text.split("\n", 1)[0].strip() == FENCE
         doc.error = ContentError(
@@ -155,7 +160,8 @@ def written_page(path: Path, meta: dict[str, Any], text: str) -> PageDoc | None:
     YAML reads back as written (ints, and strings of printable characters); None for any other."""
     if not _reads_back(meta):
         return None
-    front, body, body_line = split_front_matter(as_lf(text))
+    text = as_lf(text)
+    front, body, body_line = split_front_matter(text)
     if front is None:
         return None
     lines: dict[str, int] = {}
@@ -165,7 +171,7 @@ def written_page(path: Path, meta: dict[str, Any], text: str) -> PageDoc | None:
             lines[key] = number
     if lines.keys() != meta.keys():
         return None
-    return PageDoc(path, _plain_copy(meta), body.strip(), lines, body_line)
+    return PageDoc(path, _plain_copy(meta), body.strip(), lines, body_line, text_digest=full_digest(text))
 
 
 def _reads_back(value: Any) -> bool:
@@ -233,7 +239,7 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
                  code=codes.PAGE_FIELD_INVALID, subject=key)
 
     corrections = parse_corrections(meta, problem)
-    return Paper(
+    paper = Paper(
         id=text("id"),
         slug=slug,
         old_slugs=tuple(old for old in _old_slugs(meta, problem, last_published_slug(doc)) if old != slug),
@@ -248,6 +254,9 @@ def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Pap
         details=parse_details(meta, problem),
         uid=str(meta.get("uid") or "").strip(),
     )
+    if doc.text_digest:  # the same text and file name make the same Paper: its key needs no walk of its fields
+        keep_paper_key(paper, full_digest("page", doc.text_digest, doc.path.name))
+    return paper
 
 
 def last_published_slug(doc: PageDoc) -> str:
@@ -312,7 +321,7 @@ def read_pages(content_dir: Path, executor: Executor = INLINE, only: list[Path] 
     fronts: dict[Path, str] = {}  # the pages to parse: their front matter's digest
     for path in paths if known is not None else ():
         assert known is not None
-        doc, front = _from_known(path, content_dir, known)
+        doc, front = _from_known(path, known)
         if doc is not None:
             docs[path] = doc
         elif front is not None:
@@ -340,11 +349,11 @@ def front_record(doc: PageDoc) -> dict[str, Any]:
     return {"meta": _plain_copy(doc.meta), "lines": dict(doc.lines)}
 
 
-def _from_known(path: Path, content_dir: Path, known: EntryCache) -> tuple[PageDoc | None, str | None]:
+def _from_known(path: Path, known: EntryCache) -> tuple[PageDoc | None, str | None]:
     """The page as read, if ``known`` has its front matter; else the digest to keep it under (None: a page
     that does not split, read as usual)."""
-    try:
-        text = read_utf8(path, path.relative_to(content_dir), ContentError, "page")
+    try:  # (named by its path: a page that cannot be read is read again by read_page, which names it)
+        text = read_utf8(path, path, ContentError, "page")
     except ContentError:
         return None, None
     front, body, body_line = split_front_matter(text)
@@ -354,7 +363,7 @@ def _from_known(path: Path, content_dir: Path, known: EntryCache) -> tuple[PageD
     record = known.take(key)  # the page's own (the entry keeps none: a large volume's are much memory)
     if not isinstance(record, dict) or not all(isinstance(record.get(part), dict) for part in ("meta", "lines")):
         return None, key
-    return PageDoc(path, record["meta"], body.strip(), record["lines"], body_line), None
+    return PageDoc(path, record["meta"], body.strip(), record["lines"], body_line, text_digest=full_digest(text)), None
 
 
 def _json_safe(value: Any) -> bool:
@@ -377,14 +386,14 @@ def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:
     owners: dict[tuple[str, str], Path] = {}
     kept = []
     for paper in sorted(papers, key=lambda p: p.path.name):
-        clash = next(((key, value) for key, value in (("slug", paper.slug), ("id", paper.id))
-                      if (key, value) in owners), None)
+        slug, number = ("slug", paper.slug), ("id", paper.id)
+        clash = slug if slug in owners else number if number in owners else None
         if clash:
             key, value = clash
             line = read_page(paper.path).lines.get(key)  # only on this rare path: read it again
             reporter.error(f"{key} {value!r} is already the {key} of {owners[clash].name}",
                            f"{PAGES_DIR}/{paper.path.name}", line, code=codes.PAGE_ID_CLASH, subject=key, value=value)
             continue
-        owners[("slug", paper.slug)] = owners[("id", paper.id)] = paper.path
+        owners[slug] = owners[number] = paper.path
         kept.append(paper)
     return sorted(kept, key=lambda p: (p.order, p.source, p.id))

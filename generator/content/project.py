@@ -30,7 +30,8 @@ from generator.model.paper import Entry, SourceList
 from generator.content.page_language import page_languages
 from generator.content.pages import PAGES_DIR, page_paths
 from generator.reporter import Reporter
-from generator.sources import READERS, find_sources, links_out, read_source
+from generator.sources import READERS, find_sources, links_out
+from generator.sources.kept import KIND as KEPT_SOURCES, read_kept
 from generator.sources.duplicates import drop_duplicates
 from generator.sources.relative import RelativeLinks, column_patterns
 from generator.derive.people_file import Rules, load_rules
@@ -97,8 +98,12 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     if incoming is not None:
         paths[incoming.name] = incoming
     columns = column_patterns(config.links)  # links: patterns over a source's columns, applied as it is read
-    sources = [read_source(path, name, RelativeLinks(content_dir, config.venue_base_url, columns))
+    # Each source as an earlier build read it, when its file and reading are the same (sources/kept.py).
+    kept = EntryCache(store, KEPT_SOURCES, plain=True) if store is not None and store.enabled else None
+    sources = [read_kept(path, name, RelativeLinks(content_dir, config.venue_base_url, columns), kept)
                for name, path in sorted(paths.items())]
+    if kept is not None:
+        kept.save()
     for source in sources:
         for diagnostic in source.diagnostics:
             reporter.report(diagnostic)

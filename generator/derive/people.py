@@ -24,7 +24,7 @@ from typing import Callable, Generic, Iterable, Sequence, TypeVar
 
 import yaml
 
-from generator.derive.names import odd_one, placeholder, reversed_pairs
+from generator.derive.names import odd_one, placeholder, positions, reversed_pairs
 from generator.text.cjk import has_cjk
 from generator.model.paper import Author
 from generator.derive.people_file import PEOPLE_FILE, Rules, fold
@@ -172,9 +172,10 @@ def _turned_families(people: Iterable[Person]) -> dict[str, str]:
     "Aaron Sidford", warned about by derive/sanity.py) → the family name to sort by: the usual spelling's, so
     that "Sidford Aaron" is listed under S beside Aaron Sidford, not under A."""
     by_name = {person.name: person for person in people}
-    families = {}
+    families, evidence = {}, None
     for first, second in reversed_pairs(by_name):
-        odd, usual = odd_one(first, second, lambda name: len(by_name[name].papers), by_name)
+        evidence = evidence if evidence is not None else positions(by_name)
+        odd, usual = odd_one(first, second, lambda name: len(by_name[name].papers), evidence=evidence)
         families[by_name[odd].key] = family_name(usual)
     return families
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.derive.people_file import PEOPLE_FILE, Rules
-from generator.derive.names import name_problem, odd_one, reversed_pairs
+from generator.derive.names import name_problem, odd_one, positions, reversed_pairs
 from generator.model.config import CONFIG_NAME, Config
 from generator.model.paper import Entry, SourceList
 from generator.model.volume import Volume
@@ -203,10 +203,12 @@ def report_orders(places: dict[str, list[Place]], rules: Rules, warn: Warn,
                   only: Callable[[str], bool] = lambda name: True) -> None:
     """``places``: each spelling → where it is written (a series gives its volumes' pages); ``only``: whether
     a pair (by one of its names) is this report's to make."""
+    evidence = None  # (made at the first pair: most volumes have none)
     for first, second in reversed_pairs(places):
         if not only(first) or rules.apart(first, second) or rules.key(first) == rules.key(second):
             continue  # people.yaml says they are two people, or joins them already
-        odd, usual = odd_one(first, second, lambda name: len(places[name]), places)
+        evidence = evidence if evidence is not None else positions(places)
+        odd, usual = odd_one(first, second, lambda name: len(places[name]), evidence=evidence)
         shown = ", ".join(str(place) for place in places[usual][:SHOWN])
         warn(f"one name in two orders: “{odd}” here and “{usual}” in {len(places[usual])} paper(s) ({shown}"
              f"{', …' if len(places[usual]) > SHOWN else ''}); write it one way in the source (given name first, "

@@ -60,9 +60,17 @@ def chunk_by_weight(items: Sequence, size: int, weight: Callable[[Any], int] | N
 
 def list_weight(paper: RenderedPaper) -> int:
     """About the bytes a paper adds to a list page (_paper_item.html): its title, names and links (its
-    abstract is not on the page: publish/reading_list.py)."""
-    names = sum(len(author.name) + 40 for author in paper.details.authors[:AUTHORS_IN_LISTS])
-    return len(paper.title_html) + names + ITEM_MARKUP
+    abstract is not on the page: publish/reading_list.py). Asked for each list a paper is in (the contents, each
+    of its topics…): the paper is frozen, so the weight is kept on it the first time."""
+    kept = paper.__dict__
+    weight: int | None = kept.get(_KEPT_WEIGHT)
+    if weight is None:
+        names = sum(len(author.name) + 40 for author in paper.details.authors[:AUTHORS_IN_LISTS])
+        weight = kept[_KEPT_WEIGHT] = len(paper.title_html) + names + ITEM_MARKUP
+    return weight
+
+
+_KEPT_WEIGHT = "_list_weight"  # not a field: equality, repr and replace() never see it
 
 
 def _window(current: int, count: int, radius: int = 2) -> list[int | None]:

@@ -333,7 +333,10 @@ def paper_key(paper: Any) -> str:
     name counts: the same content folder given as ``content`` or as an absolute path is one cache.
 
     A build asks twice for each paper's key (its rendered abstract, then its pages' inputs): the
-    paper is frozen, so the key is kept on it the first time, as ``functools.cached_property`` would."""
+    paper is frozen, so the key is kept on it the first time, as ``functools.cached_property`` would.
+    A paper just parsed from its page comes with one (``keep_paper_key``): a digest of the page's text and
+    file name, which are all such a paper is made of (every key this one is part of holds the code's
+    digest), made without walking its fields (a third of a second at 10,000 papers)."""
     kept = getattr(paper, "__dict__", None)
     key: str | None = kept.get(_KEPT_KEY) if kept is not None else None
     if key is None:
@@ -347,6 +350,11 @@ def paper_key(paper: Any) -> str:
 _KEPT_KEY = "_paper_key"
 
 
+def keep_paper_key(paper: Any, key: str) -> None:
+    """A paper just made gets the record key of what it was made of (content/pages.to_paper); a copy, its own."""
+    paper.__dict__[_KEPT_KEY] = key
+
+
 @lru_cache(maxsize=None)
 def _field_names(kind: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(kind))
@@ -358,14 +366,29 @@ def _record_names(rendered_type: type) -> frozenset[str]:
     return frozenset(_field_names(rendered_type)) - {"paper"}
 
 
+def texts_key(rendered: Any) -> str:
+    """A digest of a RenderedPaper's texts (its fields less its Paper), for the search index's key. Kept on the
+    paper, as ``paper_key`` is, and in its cache record: a warm build digests no text (``from_rendered_record``)."""
+    kept = rendered.__dict__
+    key: str | None = kept.get(_TEXTS_KEY)
+    if key is None:
+        names = sorted(_record_names(rendered.__class__))
+        key = kept[_TEXTS_KEY] = digest(*(getattr(rendered, name) for name in names))
+    return key
+
+
+_TEXTS_KEY = "_texts_key"
+
+
 def rendered_record(rendered: Any, diagnostics: list) -> dict | None:
-    """A RenderedPaper (less its Paper) and the problems found rendering it, as JSON; None if not plain text."""
+    """A RenderedPaper (less its Paper) and the problems found rendering it, as JSON; None if not plain text.
+    With its texts' digest (``texts_key``)."""
     values = {f.name: getattr(rendered, f.name) for f in dataclasses.fields(rendered) if f.name != "paper"}
     problems = [d.to_record() for d in diagnostics]
     if not all(isinstance(v, str) for v in values.values()) \
             or not all(isinstance(d.path, (str, type(None))) for d in diagnostics):
         return None
-    return {"fields": values, "problems": problems}
+    return {"fields": values, "problems": problems, "texts": texts_key(rendered)}
 
 
 def from_rendered_record(paper: Any, record: Any, rendered_type: type, diagnostic_type: Any) -> tuple | None:
@@ -374,7 +397,9 @@ def from_rendered_record(paper: Any, record: Any, rendered_type: type, diagnosti
         fields = record["fields"]
         if fields.keys() != _record_names(rendered_type):
             return None  # RenderedPaper gained or lost a field since: render again
-        return (rendered_type(paper=paper, **fields),
-                [diagnostic_type.from_record(problem) for problem in record["problems"]])
+        rendered = rendered_type(paper=paper, **fields)
+        if isinstance(record.get("texts"), str):
+            rendered.__dict__[_TEXTS_KEY] = record["texts"]  # (written with these texts: ``rendered_record``)
+        return rendered, [diagnostic_type.from_record(problem) for problem in record["problems"]]
     except (AttributeError, TypeError, KeyError, ValueError):  # (a record of another shape)
         return None

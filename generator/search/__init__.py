@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.runtime.background import Pending
-from generator.runtime.cache import BuildCache
+from generator.runtime.cache import BuildCache, texts_key
 from generator.runtime.executor import INLINE, Executor
 from generator.model.paper import RenderedPaper
 from generator.search.index import FIELDS, build_index, people, utf16_key
@@ -112,13 +112,14 @@ def unbundle(data: bytes, copy: bool = True) -> dict[str, Any] | None:
 def search_key(cache: BuildCache, papers: list[RenderedPaper], tag_urls: dict[str, str],
                names: dict[str, str] | None = None) -> str:
     """Everything the index's files are made of: each paper's title, URL, tags and abstract, the tag
-    pages and their names, and its authors (names and affiliations: indexed, and shown)."""
+    pages and their names, and its authors (names and affiliations: indexed, and shown). A paper's texts
+    count by their digest (``texts_key``: kept with its rendering in the build cache, so that a warm build
+    digests no text)."""
     head = ["search", "shards", str(FORMAT_VERSION), json.dumps(sorted(tag_urls.items()), ensure_ascii=False),
             json.dumps(sorted((names or {}).items()), ensure_ascii=False)]
     # Read a paper at a time: a large volume's texts (packed, pipeline/packed.py) are never all held at once.
     parts = (part for paper in papers for part in (
-        paper.title_plain, paper.url, "\x1f".join(paper.paper.tags), paper.abstract_plain,
-        paper.abstract_html,  # the result's preview is made from the HTML (its math)
+        paper.url, "\x1f".join(paper.paper.tags), texts_key(paper),
         "\x1f".join(f"{name}\x1e{affiliation}" for name, affiliation in people(paper))))
     return cache.key_of(chain(head, parts))
 

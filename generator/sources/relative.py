@@ -37,6 +37,7 @@ class RelativeLinks:
     columns: dict[str, Any] = field(default_factory=dict)
     # (field, the source's name for it, line, path) of each path neither the folder nor a base could publish
     left_out: list[tuple[str, str, int, str]] = field(default_factory=list)
+    looked: bool = False  # whether a link was looked for in the content folder (sources/kept.py)
 
     def resolve(self, key: str, column: str, value: object, line: int) -> object:
         """``value`` of the link field ``key`` as the page should give it; None when it is left out. A file of
@@ -60,6 +61,7 @@ class RelativeLinks:
 
         if self.content_dir is None:
             return False
+        self.looked = True
         found = inside(self.content_dir.resolve(), self.content_dir / site_file_name(path))
         return found is not None and found.is_file()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -110,14 +111,27 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
 def read_raw(path: Path, display: Path | str, error: type[ProceedingsError], what: str = "file") -> bytes:
     """A file's bytes; a file that cannot be read raises ``error`` naming it."""
     try:
-        return path.read_bytes()
+        return _read_bytes(path)
     except OSError as exc:
         raise error(f"cannot read the {what}: {exc.strerror or exc}", path=display) from None
 
 
+def _read_bytes(path: Path) -> bytes:
+    """``path.read_bytes()`` in fewer steps (no buffered file object, no size asked): a warm build reads
+    10,000 pages, at about half the CPU."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def as_lf(text: str) -> str:
-    """CR or CRLF line ends made LF."""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    """CR or CRLF line ends made LF (a text without CR, as most are, is looked through once, not twice)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def read_utf8(path: Path, display: Path | str, error: type[ProceedingsError], what: str = "file") -> str:

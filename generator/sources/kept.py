@@ -1,0 +1,114 @@
+"""A source's entries as an earlier build read them, kept in the build cache under the file's bytes.
+
+Every build reads its sources again, a warm one too: a 10,000-record JSON Lines file is about a second of
+parsing (each record's columns mapped to fields, its authors split, its links checked), the same each time
+the file has not changed. So each ``SourceList`` read is kept as JSON (``EntryCache`` "sources", a record a
+source) under a digest of the file's name and bytes and of what else its reading depends on (``venue_base_url``
+and the ``links:`` patterns over columns); the code's digest is in every key. A reading that looked in the
+content folder for a file a link names (whose presence can change while the source does not) is not kept, nor
+one with facts about the volume (a BibTeX ``@proceedings``, with its dates), which this module does not write.
+A kept record that does not read back as a ``SourceList`` is read again from the file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from generator.errors import Diagnostic
+from generator.model.paper import DETAILS, Author, Details, Entry, SourceList, VolumeInfo
+from generator.runtime.cache import EntryCache, digest
+from generator.sources import read_source
+from generator.sources.relative import RelativeLinks
+
+KIND = "sources"
+_KINDS = {field.name: field.kind for field in DETAILS}
+_DEFAULTS = Details()
+
+
+def read_kept(path: Path, name: str, links: RelativeLinks | None, known: EntryCache | None) -> SourceList:
+    """``read_source(path, name, links)``, from ``known`` when it holds this file's reading."""
+    if known is None:
+        return read_source(path, name, links)
+    try:
+        data = path.read_bytes()
+    except OSError:  # read_source says what is wrong with it
+        return read_source(path, name, links)
+    key = digest(KIND, name, data, *_links_key(links))
+    del data
+    record = known.take(key)
+    found = from_record(record, path) if record is not None else None
+    if found is not None:
+        return found
+    source = read_source(path, name, links)
+    if not (links is not None and links.looked) and source.volume == VolumeInfo() and source.path == path:
+        made = to_record(source)
+        try:  # (a text orjson refuses, a lone surrogate: not kept); a part at a time, never the whole file's JSON
+            for part in (made["title"], *made["entries"], *made["diagnostics"]):
+                orjson.dumps(part)
+        except TypeError:
+            return source
+        known.put(key, made)
+    return source
+
+
+def _links_key(links: RelativeLinks | None) -> tuple[str, str]:
+    return ("", "") if links is None else (links.base, repr(links.columns))
+
+
+def to_record(source: SourceList) -> dict[str, Any]:
+    """A source's title, entries and diagnostics as JSON (its path is the file's; its volume, none)."""
+    return {"title": source.title,
+            "entries": [[entry.text, entry.source, entry.index, entry.line, entry.title, list(entry.keywords),
+                         entry.uid, _details_record(entry.details)] for entry in source.entries],
+            "diagnostics": [[d.to_record(), isinstance(d.path, Path)] for d in source.diagnostics]}
+
+
+def _details_record(details: Details) -> dict[str, Any]:
+    made = {}
+    for name, kind in _KINDS.items():
+        value = getattr(details, name)
+        if value == getattr(_DEFAULTS, name):
+            continue
+        if kind == "authors":
+            made[name] = [[author.name, author.affiliation, author.orcid, author.id] for author in value]
+        elif kind == "labelled":
+            made[name] = [list(pair) for pair in value]
+        else:
+            made[name] = list(value) if isinstance(value, tuple) else value
+    return made
+
+
+def from_record(record: Any, path: Path) -> SourceList | None:
+    """The ``SourceList`` a ``to_record`` record holds; None for a record of another shape."""
+    try:
+        entries = tuple(Entry(text, source, index, line, title, tuple(keywords), _details(details), uid)
+                        for text, source, index, line, title, keywords, uid, details in record["entries"])
+        diagnostics = tuple(_diagnostic(made, was_path) for made, was_path in record["diagnostics"])
+        return SourceList(path, record["title"], entries, diagnostics)
+    except (TypeError, ValueError, KeyError, AttributeError):  # (an older shape: read the file again)
+        return None
+
+
+def _details(record: dict[str, Any]) -> Details:
+    if not record:
+        return _DEFAULTS
+    made: dict[str, Any] = {}
+    for name, value in record.items():
+        kind = _KINDS[name]
+        if kind == "authors":
+            made[name] = tuple(Author(*author) for author in value)
+        elif kind == "labelled":
+            made[name] = tuple(tuple(pair) for pair in value)
+        else:
+            made[name] = tuple(value) if isinstance(value, list) else value
+    return Details(**made)
+
+
+def _diagnostic(made: list, was_path: bool) -> Diagnostic:
+    diagnostic = Diagnostic.from_record(made)
+    if was_path and diagnostic.path is not None:
+        diagnostic = Diagnostic(diagnostic.level, diagnostic.message, Path(diagnostic.path), *made[3:])
+    return diagnostic
