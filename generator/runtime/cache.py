@@ -144,8 +144,7 @@ class BuildCache:
             self._store(kind, key, lambda target: copy_in(source, target))
 
     def store_pieces(self, kind: str, key: str, pieces: Iterable[bytes], size: int) -> None:
-        """Keep ``size`` bytes given in ``pieces`` as an entry (the format of ``store_bytes``), each piece written
-        as it comes."""
+        """Keep ``size`` bytes given in ``pieces`` as an entry (as ``store_bytes``), each written as it comes."""
         if self.folder is not None:
             self._store(kind, key, lambda target: write_pieces(target, pieces, size))
 
@@ -333,10 +332,8 @@ def paper_key(paper: Any) -> str:
     name counts: the same content folder given as ``content`` or as an absolute path is one cache.
 
     A build asks twice for each paper's key (its rendered abstract, then its pages' inputs): the
-    paper is frozen, so the key is kept on it the first time, as ``functools.cached_property`` would.
-    A paper just parsed from its page comes with one (``keep_paper_key``): a digest of the page's text and
-    file name, which are all such a paper is made of (every key this one is part of holds the code's
-    digest), made without walking its fields (a third of a second at 10,000 papers)."""
+    paper is frozen, so the key is kept on it the first time, as ``functools.cached_property`` would. A paper
+    parsed from its page comes with one (``keep_paper_key``: its page's text and name, all it is made of)."""
     kept = getattr(paper, "__dict__", None)
     key: str | None = kept.get(_KEPT_KEY) if kept is not None else None
     if key is None:
@@ -367,8 +364,7 @@ def _record_names(rendered_type: type) -> frozenset[str]:
 
 
 def texts_key(rendered: Any) -> str:
-    """A digest of a RenderedPaper's texts (its fields less its Paper), for the search index's key. Kept on the
-    paper, as ``paper_key`` is, and in its cache record: a warm build digests no text (``from_rendered_record``)."""
+    """A digest of a RenderedPaper's texts, for the search index's key; kept on it and in its cache record."""
     kept = rendered.__dict__
     key: str | None = kept.get(_TEXTS_KEY)
     if key is None:
@@ -381,8 +377,7 @@ _TEXTS_KEY = "_texts_key"
 
 
 def rendered_record(rendered: Any, diagnostics: list) -> dict | None:
-    """A RenderedPaper (less its Paper) and the problems found rendering it, as JSON; None if not plain text.
-    With its texts' digest (``texts_key``)."""
+    """A RenderedPaper (less its Paper), its texts' digest and its problems, as JSON; None if not plain text."""
     values = {f.name: getattr(rendered, f.name) for f in dataclasses.fields(rendered) if f.name != "paper"}
     problems = [d.to_record() for d in diagnostics]
     if not all(isinstance(v, str) for v in values.values()) \
