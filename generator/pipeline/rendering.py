@@ -24,7 +24,7 @@ from generator.content.merge import Deriver, SyncPlan, plan_sync
 from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, PageDoc, is_page, read_pages, to_paper, unknown_keys
 from generator.content.project import Project, make_deriver
-from generator.derive.paper_map import paper_places
+from generator.derive.paper_map import Placed, paper_places
 from generator.publish import Publication
 from generator.reporter import Reporter
 from generator.render.html import SiteRenderer
@@ -231,12 +231,14 @@ def read_programme(project: Project, papers: list[Paper], reporter: Reporter) ->
 
 def site_renderer(project: Project, papers: list[RenderedPaper], env: Any = None, warn: Any = None,
                   related: dict[str, tuple[str, ...]] | None = None,
-                  programme: tuple[Programme, str] | None = None) -> SiteRenderer:
+                  programme: tuple[Programme, str] | None = None,
+                  places: Callable[[list[RenderedPaper]], Placed] | None = None) -> SiteRenderer:
     """The template renderer with the volume's citations and related papers.
 
     Pass the ``env`` of an earlier renderer to skip recompiling templates, and
     ``related`` (paper id → related ids) to reuse related papers already worked out; ``programme``: the
-    volume's programme and the digest of its calendar files (the programme stage's).
+    volume's programme and the digest of its calendar files (the programme stage's); ``places``: how the map
+    page finds its places, when the relate stage left them to it (``paper_map.map_later``).
     """
     authors = group_authors(papers, project.people)  # once: the count every page shows, and the author pages
     site = SiteInfo(project.volume, len(papers), len(authors.people), has_map=has_map(project, papers))
@@ -249,7 +251,7 @@ def site_renderer(project: Project, papers: list[RenderedPaper], env: Any = None
     publication = Publication(papers, project.volume, project.config.macros, warn, related=related,
                               schedules=schedules)
     # The map's places, as the relate stage worked them out (or, in serve's background after an edit, afresh).
-    places = functools.partial(paper_places, content_dir=project.content_dir, related=related)
+    places = places or functools.partial(paper_places, content_dir=project.content_dir, related=related)
     return SiteRenderer(Theme.for_content(project.content_dir), project.config, site, env, publication,
                         project.topic_names(), project.people, authors, programme=made, places=places)
 

@@ -34,7 +34,7 @@ from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_papers
 from generator.content.project import load_project, make_deriver, placeholder_deriver
 from generator.derive.related import forget_texts, forget_vectors, related_ids
-from generator.derive.paper_map import paper_places
+from generator.derive.paper_map import map_later, paper_places
 from generator.pipeline.listing import moved_lists, site_outputs
 from generator.render.outputs import Output
 from generator.pipeline.rendering import (changed_papers, has_map, parse_page, read_again,
@@ -282,10 +282,20 @@ def relate_stage(p: Pipeline) -> None:
         state.related = p.timed("relate papers", related_ids, site_papers(p), cache=p.store)
         project = state.project
         if project is not None and has_map(project, site_papers(p)):  # from the vectors just made, if they were
-            p.timed("map papers", paper_places, site_papers(p), project.content_dir, p.store, p.reporter.warn,
-                    state.related)
-    forget_vectors()
+            places = functools.partial(p.timed, "map papers", _places, project.content_dir, p.store,
+                                       p.reporter.warn, state.related)
+            if map_later(p.sink.parallel, p.executor, len(state.papers), project.content_dir):
+                state.places = places  # made as map.html renders, in this process while the workers render pages
+            else:
+                places(site_papers(p))
+    if state.places is None:
+        forget_vectors()
     give_back(p, len(state.papers))  # relating leaves much of the C heap free but held
+
+
+def _places(content_dir: Path, cache: BuildCache, warn: Callable[..., None], related: dict[str, tuple[str, ...]],
+            papers: list[RenderedPaper]) -> Any:
+    return paper_places(papers, content_dir, cache, warn, related)
 
 
 def render_stage(p: Pipeline) -> None:
@@ -311,6 +321,8 @@ def render_stage(p: Pipeline) -> None:
                   for o in wanted]
     p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.executor,
             worker_shares(p, renderer, papers))
+    state.places = None  # (the map, if it was left for this stage, is made: its vectors go)
+    forget_vectors()
 
 
 # What a build's output names as its papers once their digests are made: that it shows some (the render stage
