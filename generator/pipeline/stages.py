@@ -33,7 +33,8 @@ from generator.model.link_patterns import with_patterns
 from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_papers
 from generator.content.project import load_project, make_deriver, placeholder_deriver
-from generator.derive.related import forget_texts, forget_vectors, related_ids
+from generator.derive.related import forget_texts, forget_vectors, related_ids, texts, will_relate
+from generator.search.terms import forget_terms, remember_terms
 from generator.derive.paper_map import map_later, paper_places
 from generator.pipeline.listing import moved_lists, site_outputs
 from generator.render.outputs import Output
@@ -260,9 +261,20 @@ def search_stage(p: Pipeline) -> None:
     project = p.state.project
     assert project is not None
     papers = site_papers(p)
+    if split_first(p, papers):  # before the index's child is forked: it inherits the lists
+        p.timed("split words", remember_terms, texts(papers))
     fresh = whole_site(p) or (bool(p.state.changed_ids) and p.now.related is None)
     p.timed("start search", p.schedule.start, SearchInput(papers, project.topic_names()), p.sink,
             p.store, p.executor, fresh)
+
+
+def split_first(p: Pipeline, papers: list[RenderedPaper]) -> bool:
+    """Whether the titles and abstracts are split into words once for related papers and the search index's
+    forked child (search/terms.py ``remember_terms``): a build on more than one core, of a volume whose
+    processes are forked, that works related papers out in the relate stage (not from the cache)."""
+    return (p.sink.parallel and p.executor.cores > 1 and not p.executor.fresh(len(papers))
+            and p.now.related is None and (whole_site(p) or p.state.related is None)
+            and will_relate(papers, p.store))
 
 
 def relate_stage(p: Pipeline) -> None:
@@ -290,6 +302,7 @@ def relate_stage(p: Pipeline) -> None:
                 places(site_papers(p))
     if state.places is None:
         forget_vectors()
+    forget_terms()
     give_back(p, len(state.papers))  # relating leaves much of the C heap free but held
 
 

@@ -24,7 +24,7 @@ from lunr import __TARGET_JS_VERSION__
 from lunr.stemmer import stemmer as lunr_stemmer
 
 from generator.model.paper import RenderedPaper
-from generator.search.terms import people_terms, terms
+from generator.search.terms import known_terms, people_terms, terms
 
 # name → boost; a title word weighs most, a topic more than a word of the abstract. The authors' names and
 # affiliations (3) rank a paper by its author above one whose abstract cites them, below a title or topic
@@ -195,7 +195,7 @@ def paper_terms(title: str, tags: tuple[str, ...], abstract: str, names: dict[st
 def field_terms(title: str, topics: tuple[str, ...] | list[str], abstract: str,
                 authors: People = ()) -> list[list[str]]:
     """A document's terms per field of ``FIELDS``, in their order: a volume's and a series' index alike."""
-    return [terms(title), terms(" ".join(topics)), terms(abstract), people_terms(authors)]
+    return [known_terms(title), terms(" ".join(topics)), known_terms(abstract), people_terms(authors)]
 
 
 def build_index(papers: list[RenderedPaper], names: dict[str, str] | None = None) -> dict:

@@ -98,6 +98,30 @@ def terms(text: str) -> list[str]:
     return found
 
 
+# Texts split once a build for every reader of them (``remember_terms``): related papers and the map's vectors
+# (derive/related.py) and the search index (index.py) split the same titles and abstracts, and a build that forks
+# the index's process splits them before it forks, so that the child inherits the lists. The lists are shared:
+# no reader changes one.
+_KNOWN: dict[str, list[str]] = {}
+
+
+def remember_terms(texts: Iterable[str]) -> None:
+    """Split each of ``texts`` now, for ``known_terms`` to find (until ``forget_terms``)."""
+    for text in texts:
+        if text not in _KNOWN:
+            _KNOWN[text] = terms(text)
+
+
+def known_terms(text: str) -> list[str]:
+    """``terms(text)``, split already when remembered (the list is shared: not to be changed)."""
+    found = _KNOWN.get(text)
+    return terms(text) if found is None else found
+
+
+def forget_terms() -> None:
+    _KNOWN.clear()
+
+
 def _mixed_terms(word: str) -> list[str]:
     """A word holding CJK runs: each run's bigrams, each other piece a word of its own
     (a piece of punctuation only, "。" or "「", is nothing)."""
