@@ -230,7 +230,8 @@ def rendered_stage(p: Pipeline) -> None:
     """Titles and abstracts rendered (LaTeX, emphasis, links); from the cache when unchanged."""
     state = p.state
     assert state.project is not None
-    renders = EntryCache(p.store, "abstracts", config_digest(state.project.config, "abstracts"))
+    # Its records are texts, counts and lines (rendered_record, Diagnostic.to_record): no NaN, so orjson writes them.
+    renders = EntryCache(p.store, "abstracts", config_digest(state.project.config, "abstracts"), plain=True)
     before = state.rendered if state.rendered and not p.now.everything else None
     # A large volume's build packs each rendering as it is made (``pack_papers`` after the stage, at once).
     pack = packed if p.executor.fresh(len(state.papers)) and not p.options.keep else None
