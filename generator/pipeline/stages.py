@@ -273,8 +273,8 @@ def split_first(p: Pipeline, papers: list[RenderedPaper]) -> bool:
     """Whether the titles and abstracts are split into words once for related papers and the search index's
     forked child (search/terms.py ``remember_terms``): a build on more than one core, of a volume whose
     processes are forked, that works related papers out in the relate stage (not from the cache)."""
-    return (p.sink.parallel and p.executor.cores > 1 and not p.executor.fresh(len(papers))
-            and p.now.related is None and (whole_site(p) or p.state.related is None)
+    forked = p.executor.cores > 1 and p.executor.policy.beside(len(papers)) and not p.executor.fresh(len(papers))
+    return (p.sink.parallel and forked and p.now.related is None and (whole_site(p) or p.state.related is None)
             and will_relate(papers, p.store))
 
 
