@@ -81,14 +81,6 @@ def texts_digest(papers: Sequence[RenderedPaper]) -> str:
     return digest_of(texts(papers))
 
 
-def will_relate(papers: Sequence[RenderedPaper], cache: BuildCache | None, k: int = RELATED_COUNT) -> bool:
-    """Whether ``related_ids`` would work the lists out: this process has not, and the cache holds no entry."""
-    texts = texts_digest(papers)
-    if (texts, k) in _LAST_NEIGHBOURS:
-        return False
-    return not (cache and cache.has("related", cache.key("related", str(k), texts)))
-
-
 def texts(papers: Sequence[RenderedPaper]) -> Iterator[str]:
     """Each paper's title and abstract as related papers read them (plain): the texts its words are split from."""
     return chain.from_iterable((p.title_plain, p.abstract_plain) for p in papers)

@@ -25,6 +25,7 @@ from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, PageDoc, is_page, read_pages, to_paper, unknown_keys
 from generator.content.project import Project, make_deriver
 from generator.derive.paper_map import Placed, paper_places
+from generator.search.terms import remember, terms
 from generator.publish import Publication
 from generator.reporter import Reporter
 from generator.render.html import SiteRenderer
@@ -85,13 +86,16 @@ def parse_page(path: Path, content_dir: Path, doc: PageDoc) -> Parsed:
 
 def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Reporter, executor: Executor = INLINE,
                   cache: EntryCache | None = None, known: dict[Path, Rendered] | None = None,
-                  pack: Callable[[RenderedPaper], RenderedPaper] | None = None) -> dict[Path, Rendered]:
+                  pack: Callable[[RenderedPaper], RenderedPaper] | None = None, split: bool = False
+                  ) -> dict[Path, Rendered]:
     """Every title and abstract rendered by the ``executor``; problems become warnings.
 
     A paper rendered by the last pass (``known``, by page) or by an earlier build (the ``cache``,
     keyed by a digest of the whole ``Paper``) is not rendered again. ``pack``: what each new rendering is
     kept as (a large volume's build packs its texts as each is made: pipeline/packed.py), not every one
-    unpacked until the stage ends.
+    unpacked until the stage ends. ``split``: each new rendering's plain title and abstract are split into
+    the search's words where it is made, on every core, and remembered (search/terms.py ``remember``) for
+    related papers and the search index's forked child, which then split them no more.
     """
     keep: Callable[[RenderedPaper], RenderedPaper] = pack or (lambda rendered: rendered)
     known = known or {}
@@ -110,12 +114,14 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
             results[paper.path] = Rendered(paper, keep(rendered), tuple(diagnostics))
     missing = [paper for paper in papers if paper.path not in results]
 
-    def render_chunk(chunk: list[Paper]) -> list[tuple[tuple[str, ...], list[Diagnostic]]]:
+    def render_chunk(chunk: list[Paper]) -> list[tuple[Any, ...]]:
         # Each rendering less its paper: a worker's results carry no copy of the papers this process holds.
-        done_here = []
+        done_here: list[tuple[Any, ...]] = []
         for paper in chunk:
             local = Reporter()
-            done_here.append((_rendered_texts(render_paper(paper, renderer, local)), local.diagnostics))
+            rendered = render_paper(paper, renderer, local)
+            words = (terms(rendered.title_plain), terms(rendered.abstract_plain)) if split else ()
+            done_here.append((_rendered_texts(rendered), local.diagnostics, *words))
         return done_here
 
     progress = functools.partial(reporter.progress, "render abstracts")
@@ -123,8 +129,12 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
         made = _fresh_renderings(missing, renderer, executor, render_chunk, progress)
     else:
         made = executor.map(render_chunk, missing, Cost.HEAVY, progress)
-    for paper, (texts, diagnostics) in zip(missing, made):
+    for paper, done in zip(missing, made):
+        texts, diagnostics = done[0], done[1]
         rendered = RenderedPaper(paper, *texts)
+        if len(done) > 2:  # split where it was rendered: (the title's words, the abstract's)
+            remember(rendered.title_plain, done[2])
+            remember(rendered.abstract_plain, done[3])
         results[paper.path] = Rendered(paper, keep(rendered), tuple(diagnostics))
         if cache:
             cache.put(keys[paper.path], rendered_record(rendered, diagnostics))

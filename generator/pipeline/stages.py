@@ -33,8 +33,8 @@ from generator.model.link_patterns import with_patterns
 from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_papers
 from generator.content.project import load_project, make_deriver, placeholder_deriver
-from generator.derive.related import forget_texts, forget_vectors, related_ids, texts, will_relate
-from generator.search.terms import forget_terms, remember_terms
+from generator.derive.related import forget_texts, forget_vectors, related_ids
+from generator.search.terms import forget_terms
 from generator.derive.paper_map import map_later, paper_places
 from generator.pipeline.listing import moved_lists, site_outputs
 from generator.render.outputs import Output
@@ -236,7 +236,7 @@ def rendered_stage(p: Pipeline) -> None:
     # A large volume's build packs each rendering as it is made (``pack_papers`` after the stage, at once).
     pack = packed if p.executor.fresh(len(state.papers)) and not p.options.keep else None
     state.renders = p.timed("render abstracts", render_papers, state.papers, state.project.renderer, p.reporter,
-                            p.executor, renders, state.renders, pack)
+                            p.executor, renders, state.renders, pack, split_words(p, len(state.papers)))
     state.rendered = [state.renders[paper.path].paper for paper in state.papers]
     if not p.options.keep:  # a build renders no abstract again: its renderer need not remember any
         state.renders = {}
@@ -244,6 +244,14 @@ def rendered_stage(p: Pipeline) -> None:
         pack_papers(p)
         give_back(p, len(state.rendered))  # the texts the packing let go
     state.changed_ids = None if before is None else changed_papers(before, state.rendered)
+
+
+def split_words(p: Pipeline, papers: int) -> bool:
+    """Whether the abstracts rendered now are split into words as they are rendered, once for related papers and
+    the search index's child (search/terms.py ``remember``): a build on more than one core whose index's process
+    is forked from this one (not a large volume's fresh one, sent its records) and that relates papers now."""
+    forked = p.executor.cores > 1 and p.executor.policy.beside(papers) and not p.executor.fresh(papers)
+    return p.sink.parallel and forked and p.now.related is None
 
 
 def site_papers(p: Pipeline) -> list[RenderedPaper]:
@@ -262,20 +270,9 @@ def search_stage(p: Pipeline) -> None:
     project = p.state.project
     assert project is not None
     papers = site_papers(p)
-    if split_first(p, papers):  # before the index's child is forked: it inherits the lists
-        p.timed("split words", remember_terms, texts(papers))
     fresh = whole_site(p) or (bool(p.state.changed_ids) and p.now.related is None)
     p.timed("start search", p.schedule.start, SearchInput(papers, project.topic_names()), p.sink,
             p.store, p.executor, fresh)
-
-
-def split_first(p: Pipeline, papers: list[RenderedPaper]) -> bool:
-    """Whether the titles and abstracts are split into words once for related papers and the search index's
-    forked child (search/terms.py ``remember_terms``): a build on more than one core, of a volume whose
-    processes are forked, that works related papers out in the relate stage (not from the cache)."""
-    forked = p.executor.cores > 1 and p.executor.policy.beside(len(papers)) and not p.executor.fresh(len(papers))
-    return (p.sink.parallel and forked and p.now.related is None and (whole_site(p) or p.state.related is None)
-            and will_relate(papers, p.store))
 
 
 def relate_stage(p: Pipeline) -> None:

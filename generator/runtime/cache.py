@@ -129,10 +129,6 @@ class BuildCache:
         if self.folder is not None:
             self._store(kind, key, lambda target: write_atomically(target, header_of(data), data))
 
-    def has(self, kind: str, key: str) -> bool:
-        """Whether an entry is stored (its file is there; whether it reads is for its load to say)."""
-        return self.folder is not None and self._path(kind, key).is_file()
-
     # -- large files, in chunks ---------------------------------------------------
 
     def copy_out(self, kind: str, key: str, target: Path) -> bool:

@@ -98,18 +98,16 @@ def terms(text: str) -> list[str]:
     return found
 
 
-# Texts split once a build for every reader of them (``remember_terms``): related papers and the map's vectors
-# (derive/related.py) and the search index (index.py) split the same titles and abstracts, and a build that forks
-# the index's process splits them before it forks, so that the child inherits the lists. The lists are shared:
-# no reader changes one.
+# Texts split once a build for every reader of them (``remember``): related papers and the map's vectors
+# (derive/related.py) and the search index (index.py) split the same titles and abstracts; a build that forks
+# the index's process splits them as it renders them, on every core (pipeline/rendering.py ``render_papers``),
+# before the index's child is forked, which inherits the lists. The lists are shared: no reader changes one.
 _KNOWN: dict[str, list[str]] = {}
 
 
-def remember_terms(texts: Iterable[str]) -> None:
-    """Split each of ``texts`` now, for ``known_terms`` to find (until ``forget_terms``)."""
-    for text in texts:
-        if text not in _KNOWN:
-            _KNOWN[text] = terms(text)
+def remember(text: str, found: list[str]) -> None:
+    """Keep ``found``, ``terms(text)``, for ``known_terms`` to find (until ``forget_terms``)."""
+    _KNOWN[text] = found
 
 
 def known_terms(text: str) -> list[str]:
