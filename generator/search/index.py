@@ -43,24 +43,61 @@ def utf16_key(text: str) -> bytes:
 
 
 class _Terms:
-    """Every document's terms per field, as lunr's builder would count them."""
+    """Every document's terms per field, as lunr's builder would count them: a term's number is its place in
+    the order the documents met them; a term's documents are read off the counts when asked for (``postings``
+    for the whole inverted index; ``with_term`` and ``documents_with`` for the weights and the fuzzy buckets)."""
 
     def __init__(self) -> None:
-        self.postings: dict[str, tuple[int, list[list[int]]]] = {}  # term → (its number, documents per field)
+        self.numbers: dict[str, int] = {}  # term → its number (first met, first numbered)
         self.counts: list[array] = []  # per document and field: term number, count, term number, count…
         self.lengths: list[int] = []  # per document and field: how many terms (repeats included)
 
     def add(self, ref: int, fields: list[list[str]]) -> None:
-        for field, field_terms in enumerate(fields):
-            counted = array("I")  # 4 bytes a number: a term number or a count
-            for t, tf in Counter(field_terms).items():
-                posting = self.postings.get(t)
-                if posting is None:
-                    posting = self.postings[t] = (len(self.postings), [[] for _ in FIELDS])
-                posting[1][field].append(ref)
-                counted.extend((posting[0], tf))
-            self.counts.append(counted)
+        """Document ``ref``'s terms per field (``ref`` is the next document's: refs come in order from 0)."""
+        numbers = self.numbers
+        for field_terms in fields:
+            counted = Counter(field_terms)
+            # Term → its number, in C: setdefault hands back the number a term already has, and the next one
+            # to a term met first here (the generator is read as each term is reached: ``len`` is the next).
+            found = map(numbers.setdefault, counted, (len(numbers) for _ in counted))
+            self.counts.append(array("I", itertools.chain.from_iterable(zip(found, counted.values()))))
             self.lengths.append(len(field_terms))
+
+    @property
+    def postings(self) -> dict[str, tuple[int, list[list[int]]]]:
+        """term → (its number, its documents in each field, ascending): the inverted index whole."""
+        refs: list[list[list[int]]] = [[[] for _ in FIELDS] for _ in self.numbers]
+        for slot, counted in enumerate(self.counts):
+            ref, field = divmod(slot, len(FIELDS))
+            for number in counted[::2]:
+                refs[number][field].append(ref)
+        return {term: (number, refs[number]) for term, number in self.numbers.items()}
+
+    def with_term(self) -> list[int]:
+        """By term number, the fields of documents that hold it (a document's title and abstract: two)."""
+        found = np.zeros(len(self.numbers), dtype=np.int64)
+        for start in range(0, len(self.counts), _SLOTS):
+            found += np.bincount(self._numbers(start)[0], minlength=len(self.numbers))
+        return found.tolist()
+
+    def documents_with(self) -> list[int]:
+        """By term number, the documents that hold it in any field."""
+        found = np.zeros(len(self.numbers), dtype=np.int64)
+        for start in range(0, len(self.counts), _SLOTS):
+            numbers, slots = self._numbers(start)
+            pairs = np.unique(numbers * (len(self.counts) // len(FIELDS) + 1) + slots // len(FIELDS))
+            found += np.bincount(pairs // (len(self.counts) // len(FIELDS) + 1), minlength=len(self.numbers))
+        return found.tolist()
+
+    def _numbers(self, start: int) -> tuple[np.ndarray, np.ndarray]:
+        """The term numbers of the ``_SLOTS`` slots from ``start`` (whole documents), and the slot of each."""
+        counts = self.counts[start:start + _SLOTS]
+        numbers = np.frombuffer(b"".join(counts), dtype=np.uint32)[0::2].astype(np.int64)
+        slots = np.repeat(np.arange(start, start + len(counts), dtype=np.int64), [len(c) // 2 for c in counts])
+        return numbers, slots
+
+
+_SLOTS = 4_096 * len(FIELDS)  # documents' slots whose term numbers are read at a time (a few MB of arrays)
 
 
 class InvertedIndex:
@@ -93,11 +130,8 @@ class FieldVectors:
         average = [sum(found.lengths[field::len(FIELDS)]) / documents if documents else 0
                    for field in range(len(FIELDS))]
         self._average = average
-        idf = [0.0] * len(found.postings)
-        for number, refs in found.postings.values():
-            with_term = sum(map(len, refs))
-            idf[number] = math.log(1 + abs((documents - with_term + 0.5) / (with_term + 0.5)))
-        self._idf = idf
+        self._idf = [math.log(1 + abs((documents - with_term + 0.5) / (with_term + 0.5)))
+                     for with_term in found.with_term()]
 
     def __len__(self) -> int:
         return len(self._found.counts)
