@@ -146,6 +146,14 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
     return results
 
 
+def split_words(parallel: bool, executor: Executor, papers: int) -> bool:
+    """Whether the abstracts a build renders are split into words as they are rendered, once for related papers
+    and the search index's child (``render_papers(split=True)``): a build whose workers write their share
+    (``parallel``) on more than one core and whose index's process is forked from this one (not a large
+    volume's fresh one, sent its records, nor none for a small volume), when it relates papers afresh."""
+    return parallel and executor.cores > 1 and executor.policy.beside(papers) and not executor.fresh(papers)
+
+
 RenderChunk = Callable[[list[Paper]], list[tuple[tuple[str, ...], list[Diagnostic]]]]
 
 

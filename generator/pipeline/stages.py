@@ -39,7 +39,7 @@ from generator.derive.paper_map import map_later, paper_places
 from generator.pipeline.listing import moved_lists, site_outputs
 from generator.render.outputs import Output
 from generator.pipeline.rendering import (changed_papers, has_map, parse_page, read_again,
-                                          read_programme, render_outputs, render_papers, sync_pages)
+                                          read_programme, render_outputs, render_papers, split_words, sync_pages)
 from generator.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
@@ -236,7 +236,8 @@ def rendered_stage(p: Pipeline) -> None:
     # A large volume's build packs each rendering as it is made (``pack_papers`` after the stage, at once).
     pack = packed if p.executor.fresh(len(state.papers)) and not p.options.keep else None
     state.renders = p.timed("render abstracts", render_papers, state.papers, state.project.renderer, p.reporter,
-                            p.executor, renders, state.renders, pack, split_words(p, len(state.papers)))
+                            p.executor, renders, state.renders, pack,
+                            split_words(p.sink.parallel, p.executor, len(state.papers)) and p.now.related is None)
     state.rendered = [state.renders[paper.path].paper for paper in state.papers]
     if not p.options.keep:  # a build renders no abstract again: its renderer need not remember any
         state.renders = {}
@@ -244,14 +245,6 @@ def rendered_stage(p: Pipeline) -> None:
         pack_papers(p)
         give_back(p, len(state.rendered))  # the texts the packing let go
     state.changed_ids = None if before is None else changed_papers(before, state.rendered)
-
-
-def split_words(p: Pipeline, papers: int) -> bool:
-    """Whether the abstracts rendered now are split into words as they are rendered, once for related papers and
-    the search index's child (search/terms.py ``remember``): a build on more than one core whose index's process
-    is forked from this one (not a large volume's fresh one, sent its records) and that relates papers now."""
-    forked = p.executor.cores > 1 and p.executor.policy.beside(papers) and not p.executor.fresh(papers)
-    return p.sink.parallel and forked and p.now.related is None
 
 
 def site_papers(p: Pipeline) -> list[RenderedPaper]:
@@ -292,8 +285,8 @@ def relate_stage(p: Pipeline) -> None:
         state.related = p.timed("relate papers", related_ids, site_papers(p), cache=p.store)
         project = state.project
         if project is not None and has_map(project, site_papers(p)):  # from the vectors just made, if they were
-            places = functools.partial(p.timed, "map papers", _places, project.content_dir, p.store,
-                                       p.reporter.warn, state.related)
+            places = functools.partial(p.timed, "map papers", paper_places, content_dir=project.content_dir,
+                                       cache=p.store, warn=p.reporter.warn, related=state.related)
             if map_later(p.sink.parallel, p.executor, len(state.papers), project.content_dir):
                 state.places = places  # made as map.html renders, in this process while the workers render pages
             else:
@@ -302,11 +295,6 @@ def relate_stage(p: Pipeline) -> None:
         forget_vectors()
     forget_terms()
     give_back(p, len(state.papers))  # relating leaves much of the C heap free but held
-
-
-def _places(content_dir: Path, cache: BuildCache, warn: Callable[..., None], related: dict[str, tuple[str, ...]],
-            papers: list[RenderedPaper]) -> Any:
-    return paper_places(papers, content_dir, cache, warn, related)
 
 
 def render_stage(p: Pipeline) -> None:
