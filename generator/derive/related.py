@@ -38,7 +38,7 @@ from generator.derive.map_layout import load_numpy
 from generator.derive.space import tfidf_matrix
 from generator.runtime.cache import BuildCache, digest_of
 from generator.model.paper import RenderedPaper
-from generator.search.terms import known_terms
+from generator.search.terms import forget_terms, known_terms
 
 RELATED_COUNT = 4
 TITLE_WEIGHT = 2  # a title word counts as much as two words of the abstract
@@ -72,6 +72,7 @@ def related_ids(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT,
         neighbours = _neighbours(papers, texts, k)
         if key and cache:
             cache.store_json("related", key, neighbours)
+    forget_terms()  # the words its texts were split into, if the rendered stage kept them (search/terms.py)
     return {paper.paper.id: tuple(papers[j].paper.id for j in near) for paper, near in zip(papers, neighbours)}
 
 

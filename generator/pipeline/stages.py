@@ -34,11 +34,9 @@ from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_papers
 from generator.content.project import load_project, make_deriver, placeholder_deriver
 from generator.derive.related import forget_texts, forget_vectors, related_ids
-from generator.search.terms import forget_terms
-from generator.derive.paper_map import map_later, paper_places
 from generator.pipeline.listing import moved_lists, site_outputs
 from generator.render.outputs import Output
-from generator.pipeline.rendering import (changed_papers, has_map, parse_page, read_again,
+from generator.pipeline.rendering import (changed_papers, has_map, parse_page, place_papers, read_again,
                                           read_programme, render_outputs, render_papers, split_words, sync_pages)
 from generator.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
@@ -230,14 +228,13 @@ def rendered_stage(p: Pipeline) -> None:
     """Titles and abstracts rendered (LaTeX, emphasis, links); from the cache when unchanged."""
     state = p.state
     assert state.project is not None
-    # Its records are texts, counts and lines (rendered_record, Diagnostic.to_record): no NaN, so orjson writes them.
     renders = EntryCache(p.store, "abstracts", config_digest(state.project.config, "abstracts"), plain=True)
     before = state.rendered if state.rendered and not p.now.everything else None
     # A large volume's build packs each rendering as it is made (``pack_papers`` after the stage, at once).
     pack = packed if p.executor.fresh(len(state.papers)) and not p.options.keep else None
     state.renders = p.timed("render abstracts", render_papers, state.papers, state.project.renderer, p.reporter,
                             p.executor, renders, state.renders, pack,
-                            split_words(p.sink.parallel, p.executor, len(state.papers)) and p.now.related is None)
+                            split=split_words(p.sink.parallel, p.executor, len(state.papers)))
     state.rendered = [state.renders[paper.path].paper for paper in state.papers]
     if not p.options.keep:  # a build renders no abstract again: its renderer need not remember any
         state.renders = {}
@@ -285,15 +282,10 @@ def relate_stage(p: Pipeline) -> None:
         state.related = p.timed("relate papers", related_ids, site_papers(p), cache=p.store)
         project = state.project
         if project is not None and has_map(project, site_papers(p)):  # from the vectors just made, if they were
-            places = functools.partial(p.timed, "map papers", paper_places, content_dir=project.content_dir,
-                                       cache=p.store, warn=p.reporter.warn, related=state.related)
-            if map_later(p.sink.parallel, p.executor, len(state.papers), project.content_dir):
-                state.places = places  # made as map.html renders, in this process while the workers render pages
-            else:
-                places(site_papers(p))
-    if state.places is None:
+            state.places = place_papers(site_papers(p), project.content_dir, p.store, p.reporter.warn, state.related,
+                                        p.timed, p.sink.parallel, p.executor)  # (None: made now)
+    if state.places is None:  # (else made as map.html renders, in this process: the vectors go then)
         forget_vectors()
-    forget_terms()
     give_back(p, len(state.papers))  # relating leaves much of the C heap free but held
 
 
@@ -320,8 +312,6 @@ def render_stage(p: Pipeline) -> None:
                   for o in wanted]
     p.timed("render templates", render_outputs, p.schedule.defer(wanted, sink), sink, p.reporter, p.executor,
             worker_shares(p, renderer, papers))
-    state.places = None  # (the map, if it was left for this stage, is made: its vectors go)
-    forget_vectors()
 
 
 # What a build's output names as its papers once their digests are made: that it shows some (the render stage
