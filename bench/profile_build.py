@@ -160,9 +160,10 @@ def main() -> None:
         if args.part == "sync":
             shutil.rmtree(content / "papers")
     try:  # related papers are cached per process (for serve): the unprofiled build above must not help
-        from generator.derive.related import _neighbours
+        from generator.derive import related
 
-        _neighbours.cache_clear()
+        getattr(related, "forget_texts", lambda: None)()
+        getattr(related, "forget_vectors", lambda: None)()
     except ImportError:
         pass
     profiler = cProfile.Profile()

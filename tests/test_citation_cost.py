@@ -5,6 +5,7 @@ writes, for any text a venue's file may hold."""
 from __future__ import annotations
 
 from array import array
+from collections import Counter
 from unittest import mock
 
 from hypothesis import example, given, settings
@@ -95,3 +96,52 @@ def test_the_term_postings_of_real_abstracts_are_the_field_vectors_entry_by_entr
     for chunk in (index.ENTRIES_CHUNK, 1_000, 1):
         with mock.patch.object(index, "ENTRIES_CHUNK", chunk):
             assert term_postings(found, len(papers)) == expected
+
+
+class _OldTerms:
+    """``_Terms`` as it was before its numbers were given in C (session 19): each term's documents appended as met."""
+
+    def __init__(self) -> None:
+        self.postings: dict[str, tuple[int, list[list[int]]]] = {}
+        self.counts: list[array] = []
+        self.lengths: list[int] = []
+
+    def add(self, ref: int, fields: list[list[str]]) -> None:
+        for field, field_terms in enumerate(fields):
+            counted = array("I")
+            for t, tf in Counter(field_terms).items():
+                posting = self.postings.get(t)
+                if posting is None:
+                    posting = self.postings[t] = (len(self.postings), [[] for _ in FIELDS])
+                posting[1][field].append(ref)
+                counted.extend((posting[0], tf))
+            self.counts.append(counted)
+            self.lengths.append(len(field_terms))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(WORDS, WORDS, WORDS, WORDS), max_size=12), st.integers(1, 5))
+def test_the_terms_are_numbered_and_counted_as_one_by_one(documents, slots) -> None:
+    """Numbers given in C, and a term's documents read off the counts (a few documents at a time: any number),
+    are the numbers, counts and postings the builder appending each term's documents as met made."""
+    new, old = _Terms(), _OldTerms()
+    for ref, fields in enumerate(documents):
+        new.add(ref, [list(field) for field in fields])
+        old.add(ref, [list(field) for field in fields])
+    assert (new.counts, new.lengths) == (old.counts, old.lengths)
+    assert list(new.postings.items()) == list(old.postings.items())  # in the same order: first met, first
+    with mock.patch.object(index, "_SLOTS", slots * len(FIELDS)):
+        assert new.with_term() == [sum(map(len, refs)) for _, refs in old.postings.values()]
+        assert new.documents_with() == [len(set().union(*refs)) for _, refs in old.postings.values()]
+
+
+def test_the_terms_of_real_abstracts_are_counted_as_one_by_one() -> None:
+    papers = corpus_papers(400)
+    new = found_terms(papers)
+    old = _OldTerms()
+    for ref, paper in enumerate(papers):
+        old.add(ref, index.paper_terms(paper.title_plain, paper.paper.tags, paper.abstract_plain, {},
+                                       index.people(paper)))
+    assert new.counts == old.counts and list(new.postings.items()) == list(old.postings.items())
+    assert new.with_term() == [sum(map(len, refs)) for _, refs in old.postings.values()]
+    assert new.documents_with() == [len(set().union(*refs)) for _, refs in old.postings.values()]

@@ -184,7 +184,8 @@ def test_a_large_volumes_renderings_are_packed_as_they_are_made_from_the_cache_o
 
     handed: list = []
     real = rendering.render_papers
-    monkeypatch.setattr(pipeline, "render_papers", lambda *args: handed.append(args[-1]) or real(*args))
+    monkeypatch.setattr(pipeline, "render_papers",
+                        lambda *args, **kwargs: handed.append(args[-1]) or real(*args, **kwargs))
     build(seed_content, tmp_path / "site", Reporter())
     assert handed == [packed], "a large volume's build does not pack its renderings as made"
 

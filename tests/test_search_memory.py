@@ -30,12 +30,13 @@ def papers_of_every_kind(seed_site: Path) -> list[RenderedPaper]:
 def test_each_term_counts_the_slots_and_documents_its_postings_would_list(seed_site):
     found = found_terms(papers_of_every_kind(seed_site), {"learning": "Lernen"})
     refs = found.refs()
-    assert len(refs) == len(found.postings) > 100
-    for number, slots, documents, _ in found.postings.values():
-        assert slots == sum(map(len, refs[number])), "lunr's idf counts (document, field) slots"
-        assert documents == len(set().union(*refs[number])), "the fuzzy buckets count documents"
+    slots, documents = found.with_term(), found.documents_with()
+    assert len(refs) == len(found.numbers) == len(slots) == len(documents) > 100
+    for number in found.numbers.values():
+        assert slots[number] == sum(map(len, refs[number])), "lunr's idf counts (document, field) slots"
+        assert documents[number] == len(set().union(*refs[number])), "the fuzzy buckets count documents"
         assert all(list(field) == sorted(set(field)) for field in refs[number])
-    assert any(documents < slots for _, slots, documents, _ in found.postings.values())
+    assert any(d < s for d, s in zip(documents, slots))
 
 
 def test_display_blocks_and_tags_are_those_of_the_records_made_whole(seed_site):

@@ -5,9 +5,11 @@ The places come from the venue's own projection when the content folder has one 
 vectors (derive/map_layout.py). Either way they are scaled into a box of ``WIDTH`` by at most ``WIDTH`` units and
 rounded to whole units, so that the same papers give the same bytes.
 
-Worked out once a build: the relate stage asks for them while the vectors it has just made are at hand
-(``related.matrix_for``); the map page's render asks again and finds them (``_LAST``); serve's background job,
-after an edit, works them out afresh. The build cache keeps them for a build whose texts did not move.
+Worked out once a build, from the vectors related papers have just made (``related.matrix_for``): by the relate
+stage, and the map page's render asks again and finds them (``_LAST``); or, in a build whose render stage forks
+workers (``map_later``), by the map page's render itself, in the build's process while the workers render the
+paper pages. Serve's background job, after an edit, works them out afresh. The build cache keeps them for a
+build whose texts did not move.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 from generator.derive.related import matrix_for
 from generator.model.paper import RenderedPaper
 from generator.runtime.cache import BuildCache, digest_of
+from generator.runtime.executor import Executor
 from generator import diagnostics as codes
 
 PROJECTION = "papers_projection.json"
@@ -68,6 +71,15 @@ def paper_places(papers: Sequence[RenderedPaper], content_dir: Path | None = Non
     _LAST.clear()
     _LAST[key] = placed
     return placed
+
+
+def map_later(parallel: bool, executor: Executor, papers: int, content_dir: Path | None) -> bool:
+    """Whether a build leaves the layout for map.html's render rather than the relate stage: when the render
+    stage forks workers (``parallel``: they write their share; more than one core; not a large volume's fresh
+    processes) and the venue gives no projection. map.html is a whole-volume file, which this process renders
+    first while the workers claim the paper pages: the layout's second or two then waits on no core (in the
+    relate stage the other core has only the search index's child, which is done sooner)."""
+    return parallel and executor.cores > 1 and not executor.fresh(papers) and find_projection(content_dir) is None
 
 
 def find_projection(content_dir: Path | None) -> Path | None:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import chain, repeat
 from typing import Any
 
@@ -38,7 +38,7 @@ from generator.derive.map_layout import load_numpy
 from generator.derive.space import tfidf_matrix
 from generator.runtime.cache import BuildCache, digest_of
 from generator.model.paper import RenderedPaper
-from generator.search.terms import terms
+from generator.search.terms import forget_terms, known_terms
 
 RELATED_COUNT = 4
 TITLE_WEIGHT = 2  # a title word counts as much as two words of the abstract
@@ -72,13 +72,19 @@ def related_ids(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT,
         neighbours = _neighbours(papers, texts, k)
         if key and cache:
             cache.store_json("related", key, neighbours)
+    forget_terms()  # the words its texts were split into, if the rendered stage kept them (search/terms.py)
     return {paper.paper.id: tuple(papers[j].paper.id for j in near) for paper, near in zip(papers, neighbours)}
 
 
 def texts_digest(papers: Sequence[RenderedPaper]) -> str:
     """What related papers and the vectors are made of, the papers' titles and plain abstracts in order, as a
     digest read a paper at a time: a large volume's texts (packed, pipeline/packed.py) are never all held."""
-    return digest_of(chain.from_iterable((p.title_plain, p.abstract_plain) for p in papers))
+    return digest_of(texts(papers))
+
+
+def texts(papers: Sequence[RenderedPaper]) -> Iterator[str]:
+    """Each paper's title and abstract as related papers read them (plain): the texts its words are split from."""
+    return chain.from_iterable((p.title_plain, p.abstract_plain) for p in papers)
 
 
 def _fits(found: object, count: int, k: int) -> bool:
@@ -129,8 +135,8 @@ def forget_texts() -> None:
 
 
 def text_terms(title: str, abstract: str) -> Counter[str]:
-    counts = Counter(filter(_TELLING.__getitem__, terms(abstract)))
-    for word in filter(_TELLING.__getitem__, terms(title)):
+    counts = Counter(filter(_TELLING.__getitem__, known_terms(abstract)))
+    for word in filter(_TELLING.__getitem__, known_terms(title)):
         counts[word] += TITLE_WEIGHT
     return counts
 

@@ -51,7 +51,7 @@ def site_outputs(p: Pipeline, papers: list[RenderedPaper], everything: bool
     # check warns of every paper's citation itself; its sample's would be said twice
     warn = None if p.options.sample else p.reporter.warn
     renderer = site_renderer(state.project, papers, env=None if p.now.templates else state.env, warn=warn,
-                             related=state.related, programme=state.programme)
+                             related=state.related, programme=state.programme, places=state.places)
     if warn is not None and not state.project.volume.series and renderer.people is not None:
         renderer.people.report(warn)  # in a series, the series' own pages report its people once, for every volume
     state.env = renderer.env

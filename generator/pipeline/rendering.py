@@ -17,14 +17,16 @@ from typing import Any
 from generator.runtime.executor import INLINE, Executor
 from generator.pipeline.shares import CLAIM_BATCH, Batches, Shares
 from generator.runtime.sizes import Cost
-from generator.runtime.cache import EntryCache, from_rendered_record, paper_key, rendered_record
+from generator.runtime.cache import BuildCache, EntryCache, from_rendered_record, paper_key, rendered_record
 from generator.errors import Diagnostic, ProceedingsError, shown
 from generator.latex import AbstractRenderer
 from generator.content.merge import Deriver, SyncPlan, plan_sync
 from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, PageDoc, is_page, read_pages, to_paper, unknown_keys
 from generator.content.project import Project, make_deriver
-from generator.derive.paper_map import paper_places
+from generator.derive.paper_map import Placed, map_later, paper_places
+from generator.derive.related import forget_vectors
+from generator.search.terms import remember, terms
 from generator.publish import Publication
 from generator.reporter import Reporter
 from generator.render.html import SiteRenderer
@@ -85,13 +87,16 @@ def parse_page(path: Path, content_dir: Path, doc: PageDoc) -> Parsed:
 
 def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Reporter, executor: Executor = INLINE,
                   cache: EntryCache | None = None, known: dict[Path, Rendered] | None = None,
-                  pack: Callable[[RenderedPaper], RenderedPaper] | None = None) -> dict[Path, Rendered]:
+                  pack: Callable[[RenderedPaper], RenderedPaper] | None = None, split: bool = False
+                  ) -> dict[Path, Rendered]:
     """Every title and abstract rendered by the ``executor``; problems become warnings.
 
     A paper rendered by the last pass (``known``, by page) or by an earlier build (the ``cache``,
     keyed by a digest of the whole ``Paper``) is not rendered again. ``pack``: what each new rendering is
     kept as (a large volume's build packs its texts as each is made: pipeline/packed.py), not every one
-    unpacked until the stage ends.
+    unpacked until the stage ends. ``split``: each new rendering's plain title and abstract are split into
+    the search's words where it is made, on every core, and remembered (search/terms.py ``remember``) for
+    related papers and the search index's forked child, which then split them no more.
     """
     keep: Callable[[RenderedPaper], RenderedPaper] = pack or (lambda rendered: rendered)
     known = known or {}
@@ -110,12 +115,14 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
             results[paper.path] = Rendered(paper, keep(rendered), tuple(diagnostics))
     missing = [paper for paper in papers if paper.path not in results]
 
-    def render_chunk(chunk: list[Paper]) -> list[tuple[tuple[str, ...], list[Diagnostic]]]:
+    def render_chunk(chunk: list[Paper]) -> list[tuple[Any, ...]]:
         # Each rendering less its paper: a worker's results carry no copy of the papers this process holds.
-        done_here = []
+        done_here: list[tuple[Any, ...]] = []
         for paper in chunk:
             local = Reporter()
-            done_here.append((_rendered_texts(render_paper(paper, renderer, local)), local.diagnostics))
+            rendered = render_paper(paper, renderer, local)
+            words = (terms(rendered.title_plain), terms(rendered.abstract_plain)) if split else ()
+            done_here.append((_rendered_texts(rendered), local.diagnostics, *words))
         return done_here
 
     progress = functools.partial(reporter.progress, "render abstracts")
@@ -123,8 +130,12 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
         made = _fresh_renderings(missing, renderer, executor, render_chunk, progress)
     else:
         made = executor.map(render_chunk, missing, Cost.HEAVY, progress)
-    for paper, (texts, diagnostics) in zip(missing, made):
+    for paper, done in zip(missing, made):
+        texts, diagnostics = done[0], done[1]
         rendered = RenderedPaper(paper, *texts)
+        if len(done) > 2:  # split where it was rendered: (the title's words, the abstract's)
+            remember(rendered.title_plain, done[2])
+            remember(rendered.abstract_plain, done[3])
         results[paper.path] = Rendered(paper, keep(rendered), tuple(diagnostics))
         if cache:
             cache.put(keys[paper.path], rendered_record(rendered, diagnostics))
@@ -134,6 +145,14 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
         for diagnostic in results[paper.path].diagnostics:
             reporter.report(diagnostic)
     return results
+
+
+def split_words(parallel: bool, executor: Executor, papers: int) -> bool:
+    """Whether the abstracts a build renders are split into words as they are rendered, once for related papers
+    and the search index's child (``render_papers(split=True)``): a build whose workers write their share
+    (``parallel``) on more than one core and whose index's process is forked from this one (not a large
+    volume's fresh one, sent its records, nor none for a small volume). Serve's sink is not ``parallel``."""
+    return parallel and executor.cores > 1 and executor.policy.beside(papers) and not executor.fresh(papers)
 
 
 RenderChunk = Callable[[list[Paper]], list[tuple[tuple[str, ...], list[Diagnostic]]]]
@@ -231,12 +250,14 @@ def read_programme(project: Project, papers: list[Paper], reporter: Reporter) ->
 
 def site_renderer(project: Project, papers: list[RenderedPaper], env: Any = None, warn: Any = None,
                   related: dict[str, tuple[str, ...]] | None = None,
-                  programme: tuple[Programme, str] | None = None) -> SiteRenderer:
+                  programme: tuple[Programme, str] | None = None,
+                  places: Callable[[list[RenderedPaper]], Placed] | None = None) -> SiteRenderer:
     """The template renderer with the volume's citations and related papers.
 
     Pass the ``env`` of an earlier renderer to skip recompiling templates, and
     ``related`` (paper id → related ids) to reuse related papers already worked out; ``programme``: the
-    volume's programme and the digest of its calendar files (the programme stage's).
+    volume's programme and the digest of its calendar files (the programme stage's); ``places``: how the map
+    page finds its places, when the relate stage left them to it (``paper_map.map_later``).
     """
     authors = group_authors(papers, project.people)  # once: the count every page shows, and the author pages
     site = SiteInfo(project.volume, len(papers), len(authors.people), has_map=has_map(project, papers))
@@ -249,9 +270,27 @@ def site_renderer(project: Project, papers: list[RenderedPaper], env: Any = None
     publication = Publication(papers, project.volume, project.config.macros, warn, related=related,
                               schedules=schedules)
     # The map's places, as the relate stage worked them out (or, in serve's background after an edit, afresh).
-    places = functools.partial(paper_places, content_dir=project.content_dir, related=related)
+    places = places or functools.partial(paper_places, content_dir=project.content_dir, related=related)
     return SiteRenderer(Theme.for_content(project.content_dir), project.config, site, env, publication,
                         project.topic_names(), project.people, authors, programme=made, places=places)
+
+
+def place_papers(papers: list[RenderedPaper], content_dir: Path, cache: BuildCache, warn: Callable[..., None],
+                 related: dict[str, tuple[str, ...]] | None, timed: Callable[..., Placed], parallel: bool,
+                 executor: Executor) -> Callable[[list[RenderedPaper]], Placed] | None:
+    """The relate stage's map (derive/paper_map.py), timed as "map papers": made now (None), or, in a build whose
+    render stage forks workers (``paper_map.map_later``), the call that makes it as map.html renders, in this
+    process while the workers render the paper pages, then lets the vectors go."""
+    def places(shown: list[RenderedPaper]) -> Placed:
+        try:
+            return timed("map papers", paper_places, shown, content_dir, cache, warn, related)
+        finally:
+            forget_vectors()
+
+    if map_later(parallel, executor, len(papers), content_dir):
+        return places
+    timed("map papers", paper_places, papers, content_dir, cache, warn, related)
+    return None
 
 
 def has_map(project: Project, papers: Sequence[RenderedPaper]) -> bool:

@@ -34,11 +34,10 @@ from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_papers
 from generator.content.project import load_project, make_deriver, placeholder_deriver
 from generator.derive.related import forget_texts, forget_vectors, related_ids
-from generator.derive.paper_map import paper_places
 from generator.pipeline.listing import moved_lists, site_outputs
 from generator.render.outputs import Output
-from generator.pipeline.rendering import (changed_papers, has_map, parse_page, read_again,
-                                          read_programme, render_outputs, render_papers, sync_pages)
+from generator.pipeline.rendering import (changed_papers, has_map, parse_page, place_papers, read_again,
+                                          read_programme, render_outputs, render_papers, split_words, sync_pages)
 from generator.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
@@ -229,12 +228,13 @@ def rendered_stage(p: Pipeline) -> None:
     """Titles and abstracts rendered (LaTeX, emphasis, links); from the cache when unchanged."""
     state = p.state
     assert state.project is not None
-    renders = EntryCache(p.store, "abstracts", config_digest(state.project.config, "abstracts"))
+    renders = EntryCache(p.store, "abstracts", config_digest(state.project.config, "abstracts"), plain=True)
     before = state.rendered if state.rendered and not p.now.everything else None
     # A large volume's build packs each rendering as it is made (``pack_papers`` after the stage, at once).
     pack = packed if p.executor.fresh(len(state.papers)) and not p.options.keep else None
     state.renders = p.timed("render abstracts", render_papers, state.papers, state.project.renderer, p.reporter,
-                            p.executor, renders, state.renders, pack)
+                            p.executor, renders, state.renders, pack,
+                            split=split_words(p.sink.parallel, p.executor, len(state.papers)))
     state.rendered = [state.renders[paper.path].paper for paper in state.papers]
     if not p.options.keep:  # a build renders no abstract again: its renderer need not remember any
         state.renders = {}
@@ -282,9 +282,10 @@ def relate_stage(p: Pipeline) -> None:
         state.related = p.timed("relate papers", related_ids, site_papers(p), cache=p.store)
         project = state.project
         if project is not None and has_map(project, site_papers(p)):  # from the vectors just made, if they were
-            p.timed("map papers", paper_places, site_papers(p), project.content_dir, p.store, p.reporter.warn,
-                    state.related)
-    forget_vectors()
+            state.places = place_papers(site_papers(p), project.content_dir, p.store, p.reporter.warn, state.related,
+                                        p.timed, p.sink.parallel, p.executor)  # (None: made now)
+    if state.places is None:  # (else made as map.html renders, in this process: the vectors go then)
+        forget_vectors()
     give_back(p, len(state.papers))  # relating leaves much of the C heap free but held
 
 

@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.content.merge import Change
 from generator.content.pages import PageDoc
 from generator.content.project import Project
+from generator.derive.paper_map import Placed
 from generator.derive.people_file import Rules
 from generator.model.paper import Paper, RenderedPaper
 from generator.pipeline.listing import Listing
@@ -57,6 +59,8 @@ class Run:
     changed_ids: set[str] | None = None  # papers whose pages show something new this pass; None: all of them
     env: object | None = None  # the compiled templates, while the theme does not change
     related: dict[str, tuple[str, ...]] | None = None
+    # The map's places, when the relate stage left them for map.html's render (derive/paper_map.py: map_later)
+    places: Callable[[list[RenderedPaper]], Placed] | None = None
     shape: dict[str, frozenset[str] | None] = field(default_factory=dict)  # files and what each shows
     listing: Listing | None = None  # what the last listing of every file found (pipeline/listing.py)
     listed: int = 0  # files the last pass listed: every one, or those that show what an edit changed

@@ -24,7 +24,7 @@ from lunr import __TARGET_JS_VERSION__
 from lunr.stemmer import stemmer as lunr_stemmer
 
 from generator.model.paper import RenderedPaper
-from generator.search.terms import people_terms, terms
+from generator.search.terms import known_terms, people_terms, terms
 
 # name → boost; a title word weighs most, a topic more than a word of the abstract. The authors' names and
 # affiliations (3) rank a paper by its author above one whose abstract cites them, below a title or topic
@@ -43,51 +43,76 @@ def utf16_key(text: str) -> bytes:
 
 
 class _Terms:
-    """Every document's terms per field, as lunr's builder would count them. Documents are added in the
-    order of their refs. Of each term it keeps its number and how many (document, field) slots and documents
-    hold it, not which: a large volume's postings as lists of refs were most of the index's process (a list
-    entry and an int, 36 bytes, for each of about a hundred terms a paper); ``refs`` makes them again from the
-    documents' counts for the whole index (``InvertedIndex``), and the shards' postings are made from the
-    counts too (shards.term_postings)."""
+    """Every document's terms per field, as lunr's builder would count them: a term's number is its place in
+    the order the documents met them; a term's documents are read off the counts when asked for (``postings``
+    for the whole inverted index; ``with_term`` and ``documents_with`` for the weights and the fuzzy buckets)."""
 
     def __init__(self) -> None:
-        self.postings: dict[str, list[int]] = {}  # term → [its number, slots holding it, documents, the last]
+        self.numbers: dict[str, int] = {}  # term → its number (first met, first numbered)
         self.counts: list[array] = []  # per document and field: term number, count, term number, count…
         self.lengths: list[int] = []  # per document and field: how many terms (repeats included)
 
     def add(self, ref: int, fields: list[list[str]]) -> None:
-        postings = self.postings
+        """Document ``ref``'s terms per field (``ref`` is the next document's: refs come in order from 0)."""
+        numbers = self.numbers
         for field_terms in fields:
-            counted = array("I")  # 4 bytes a number: a term number or a count
-            for t, tf in Counter(field_terms).items():
-                posting = postings.get(t)
-                if posting is None:
-                    posting = postings[t] = [len(postings), 0, 0, -1]
-                posting[1] += 1
-                if posting[3] != ref:
-                    posting[2] += 1
-                    posting[3] = ref
-                counted.extend((posting[0], tf))
-            self.counts.append(counted)
+            counted = Counter(field_terms)
+            # Term → its number, in C: setdefault hands back the number a term already has, and the next one
+            # to a term met first here (the generator is read as each term is reached: ``len`` is the next).
+            found = map(numbers.setdefault, counted, (len(numbers) for _ in counted))
+            self.counts.append(array("I", itertools.chain.from_iterable(zip(found, counted.values()))))
             self.lengths.append(len(field_terms))
 
     def refs(self) -> list[list[list[int]]]:
-        """By term number, the documents holding it per field, ascending: made from the documents' counts."""
-        made: list[list[list[int]]] = [[[] for _ in FIELDS] for _ in self.postings]
+        """By term number, the documents holding it per field, ascending: made from the documents' counts (a
+        large volume's postings kept as lists of refs were most of the index's process)."""
+        made: list[list[list[int]]] = [[[] for _ in FIELDS] for _ in self.numbers]
         for slot, counted in enumerate(self.counts):
             ref, field = divmod(slot, len(FIELDS))
             for number in counted[::2]:
                 made[number][field].append(ref)
         return made
 
+    @property
+    def postings(self) -> dict[str, tuple[int, list[list[int]]]]:
+        """term → (its number, its documents in each field, ascending): the inverted index whole."""
+        refs = self.refs()
+        return {term: (number, refs[number]) for term, number in self.numbers.items()}
+
+    def with_term(self) -> list[int]:
+        """By term number, the fields of documents that hold it (a document's title and abstract: two)."""
+        found = np.zeros(len(self.numbers), dtype=np.int64)
+        for start in range(0, len(self.counts), _SLOTS):
+            found += np.bincount(self._numbers(start)[0], minlength=len(self.numbers))
+        return found.tolist()
+
+    def documents_with(self) -> list[int]:
+        """By term number, the documents that hold it in any field."""
+        found = np.zeros(len(self.numbers), dtype=np.int64)
+        for start in range(0, len(self.counts), _SLOTS):
+            numbers, slots = self._numbers(start)
+            pairs = np.unique(numbers * (len(self.counts) // len(FIELDS) + 1) + slots // len(FIELDS))
+            found += np.bincount(pairs // (len(self.counts) // len(FIELDS) + 1), minlength=len(self.numbers))
+        return found.tolist()
+
+    def _numbers(self, start: int) -> tuple[np.ndarray, np.ndarray]:
+        """The term numbers of the ``_SLOTS`` slots from ``start`` (whole documents), and the slot of each."""
+        counts = self.counts[start:start + _SLOTS]
+        numbers = np.frombuffer(b"".join(counts), dtype=np.uint32)[0::2].astype(np.int64)
+        slots = np.repeat(np.arange(start, start + len(counts), dtype=np.int64), [len(c) // 2 for c in counts])
+        return numbers, slots
+
+
+_SLOTS = 4_096 * len(FIELDS)  # documents' slots whose term numbers are read at a time (a few MB of arrays)
+
 
 class InvertedIndex:
     """``invertedIndex``: [term, {"_index": n, field: {ref: {}}…}] in UTF-16 order, made as it is read."""
 
     def __init__(self, found: _Terms):
-        self._numbers = {term: posting[0] for term, posting in found.postings.items()}
+        self._numbers = found.numbers
         self._refs = found.refs()
-        self._order = sorted(found.postings, key=utf16_key)
+        self._order = sorted(found.numbers, key=utf16_key)
 
     def __len__(self) -> int:
         return len(self._order)
@@ -113,10 +138,8 @@ class FieldVectors:
         average = [sum(found.lengths[field::len(FIELDS)]) / documents if documents else 0
                    for field in range(len(FIELDS))]
         self._average = average
-        idf = [0.0] * len(found.postings)
-        for number, with_term, _, _ in found.postings.values():
-            idf[number] = math.log(1 + abs((documents - with_term + 0.5) / (with_term + 0.5)))
-        self._idf = idf
+        self._idf = [math.log(1 + abs((documents - with_term + 0.5) / (with_term + 0.5)))
+                     for with_term in found.with_term()]
 
     def __len__(self) -> int:
         return len(self._found.counts)
@@ -214,7 +237,7 @@ def paper_terms(title: str, tags: tuple[str, ...], abstract: str, names: dict[st
 def field_terms(title: str, topics: tuple[str, ...] | list[str], abstract: str,
                 authors: People = ()) -> list[list[str]]:
     """A document's terms per field of ``FIELDS``, in their order: a volume's and a series' index alike."""
-    return [terms(title), terms(" ".join(topics)), terms(abstract), people_terms(authors)]
+    return [known_terms(title), terms(" ".join(topics)), known_terms(abstract), people_terms(authors)]
 
 
 def build_index(papers: list[RenderedPaper], names: dict[str, str] | None = None) -> dict:

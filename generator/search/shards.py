@@ -51,11 +51,11 @@ def term_postings(found: _Terms, documents: int) -> dict[str, list]:
     its terms."""
     # Arrays, not lists: 4 bytes a number where a list held a pointer and most often an int of its
     # own (a weight over 256), 36 bytes: there are a few hundred numbers a paper, in the index's child.
-    lists = [[array("i") for _ in FIELDS] for _ in found.postings]  # by term number, field
-    last = np.zeros(len(found.postings) * len(FIELDS), dtype=np.int64)  # by term and field: the last ref listed
+    lists = [[array("i") for _ in FIELDS] for _ in found.numbers]  # by term number, field
+    last = np.zeros(len(found.numbers) * len(FIELDS), dtype=np.int64)  # by term and field: the last ref listed
     for numbers, slots, weights in FieldVectors(found, documents).entries():  # a chunk of entries at a time
         _spread(lists, last, numbers, slots, weights)
-    return {term: [posting[0], *lists[posting[0]]] for term, posting in found.postings.items()}
+    return {term: [number, *lists[number]] for term, number in found.numbers.items()}
 
 
 def _spread(lists: list[list[array]], last: np.ndarray, numbers: np.ndarray, slots: np.ndarray,
@@ -149,8 +149,8 @@ class _Shown(NamedTuple):
 def term_files(found: _Terms, documents: int, described: dict,
                shard_bytes: int = SHARD_BYTES) -> Iterator[tuple[str, bytes]]:
     """The manifest (with ``described``: what else the index's reader needs) and every term shard."""
-    shards = term_shards(term_postings(found, documents), shard_bytes) if found.postings else []
-    listed = fuzzy.buckets({term: posting[2] for term, posting in found.postings.items()})
+    shards = term_shards(term_postings(found, documents), shard_bytes) if found.numbers else []
+    listed = fuzzy.buckets(dict(zip(found.numbers, found.documents_with())))
     manifest = {"version": 1, "fields": list(FIELDS), "documents": documents, **described,
                 "shards": [shard[0][0] for shard in shards], "fuzzy": len(listed)}
     yield f"{FOLDER}/manifest.js", _script("manifest", manifest)

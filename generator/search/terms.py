@@ -98,6 +98,28 @@ def terms(text: str) -> list[str]:
     return found
 
 
+# Texts split once a build for every reader of them (``remember``): related papers and the map's vectors
+# (derive/related.py) and the search index (index.py) split the same titles and abstracts; a build that forks
+# the index's process splits them as it renders them, on every core (pipeline/rendering.py ``render_papers``),
+# before the index's child is forked, which inherits the lists. The lists are shared: no reader changes one.
+_KNOWN: dict[str, list[str]] = {}
+
+
+def remember(text: str, found: list[str]) -> None:
+    """Keep ``found``, ``terms(text)``, for ``known_terms`` to find (until ``forget_terms``)."""
+    _KNOWN[text] = found
+
+
+def known_terms(text: str) -> list[str]:
+    """``terms(text)``, split already when remembered (the list is shared: not to be changed)."""
+    found = _KNOWN.get(text)
+    return terms(text) if found is None else found
+
+
+def forget_terms() -> None:
+    _KNOWN.clear()
+
+
 def _mixed_terms(word: str) -> list[str]:
     """A word holding CJK runs: each run's bigrams, each other piece a word of its own
     (a piece of punctuation only, "。" or "「", is nothing)."""
