@@ -214,6 +214,13 @@ def snapshot_tree() -> Path:
     return target
 
 
+def compile_tree(tree: Path) -> None:
+    """Byte-compile ``tree``'s generator/, as ``pip install`` does for a user (and did for Pelican in the
+    comparison's venv): with ``PYTHONDONTWRITEBYTECODE`` set, as here, every build would compile it again."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "generator")], check=True,
+                   stdout=subprocess.DEVNULL)
+
+
 def export_rev(rev: str) -> tuple[Path, str]:
     """``git archive`` of a commit into bench/out/src-<sha> (read-only for the repository)."""
     sha = subprocess.run(["git", "rev-parse", "--short", rev], cwd=REPO, capture_output=True, text=True,
@@ -224,6 +231,7 @@ def export_rev(rev: str) -> tuple[Path, str]:
         archive = subprocess.run(["git", "archive", sha, "generator", "themes"], cwd=REPO, capture_output=True,
                                  check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    compile_tree(target)
     return target, sha
 
 
@@ -972,6 +980,7 @@ def main() -> None:
     elif args.snapshot:
         source = source_state() + " (copied at the start of the run)"
         SOURCE = snapshot_tree()
+    compile_tree(SOURCE)
 
     command = "python bench/run_bench.py " + shlex.join(sys.argv[1:])
     data = load_previous()
