@@ -79,7 +79,7 @@ def map_later(parallel: bool, executor: Executor, papers: int, content_dir: Path
     processes) and the venue gives no projection. map.html is a whole-volume file, which this process renders
     first while the workers claim the paper pages: the layout's second or two then waits on no core (in the
     relate stage the other core has only the search index's child, which is done sooner)."""
-    return parallel and executor.cores > 1 and not executor.fresh(papers) and find_projection(content_dir) is None
+    return parallel and executor.forks(papers) and find_projection(content_dir) is None
 
 
 def find_projection(content_dir: Path | None) -> Path | None:

@@ -152,10 +152,10 @@ def split_words(parallel: bool, executor: Executor, papers: int) -> bool:
     and the search index's child (``render_papers(split=True)``): a build whose workers write their share
     (``parallel``) on more than one core and whose index's process is forked from this one (not a large
     volume's fresh one, sent its records, nor none for a small volume). Serve's sink is not ``parallel``."""
-    return parallel and executor.cores > 1 and executor.policy.beside(papers) and not executor.fresh(papers)
+    return parallel and executor.forks(papers) and executor.policy.beside(papers)
 
 
-RenderChunk = Callable[[list[Paper]], list[tuple[tuple[str, ...], list[Diagnostic]]]]
+RenderChunk = Callable[[list[Paper]], list[tuple[Any, ...]]]  # (texts, diagnostics[, title's words, abstract's])
 
 
 def _fresh_renderings(missing: list[Paper], renderer: AbstractRenderer, executor: Executor, render_chunk: RenderChunk,

@@ -54,6 +54,10 @@ class Executor:
         """Whether jobs beside the render stage of a volume of ``papers`` papers run in fresh processes."""
         return self.cores > 1 and self.policy.fresh(papers)
 
+    def forks(self, papers: int) -> bool:
+        """Whether work on ``papers`` goes to forked workers of this process (more than one core, not fresh ones)."""
+        return self.cores > 1 and not self.policy.fresh(papers)
+
     def map(self, func: Callable[[list[T]], list[U]], items: list[T], cost: Cost,
             progress: Progress | None = None) -> list[U]:
         """``func`` (one result per item) over ``items``, in order: over forked workers and this process, each
