@@ -116,13 +116,29 @@ def our_build(content: Path, site: Path, log: Path, extra: tuple[str, ...] = ())
                         for record in sorted(data["stages"], key=lambda record: record["start"])]
     result["before_first_stage_s"] = data["first_stage"] - started
     result["cpu_before_first_stage"] = data["cpu_before_first_stage"]
-    last = max((record["start"] + record["wall"] for record in data["stages"]), default=0.0)
-    result["after_stages_s"] = data["ended"] - data["python_started"] - last  # the site swapped in, the summary
+    outside = untimed(data)
+    result.update(outside)
     result["exit_s"] = result["wall_s"] - (data["ended"] - started)  # the interpreter's exit
+    result["exit_cpu"] = result["cpu_s"] - data["tree_cpu"]  # (wait4's, its children's included)
     result["search_child_cpu"] = search_child_cpu(data["stages"])
     result["modules"] = data["modules"]
     result["load"] = run_bench.loadavg()
     return result
+
+
+def untimed(data: dict[str, Any]) -> dict[str, float]:
+    """Wall and CPU (the whole tree's) of the build outside its timed stages, from the first stage on: between
+    two stages (code no stage times), and after the last one (the site's size, the staging folder swapped in and
+    the previous site deleted, the summary)."""
+    outer = sorted((r for r in data["stages"] if r["depth"] == 0), key=lambda r: r["start"])
+    if not outer:
+        return {}
+    gaps_wall = sum(b["start"] - (a["start"] + a["wall"]) for a, b in zip(outer, outer[1:]))
+    gaps_cpu = sum(b["tree_at_start"] - a["tree_at_end"] for a, b in zip(outer, outer[1:]))
+    last = outer[-1]
+    return {"between_stages_s": gaps_wall, "between_stages_cpu": gaps_cpu,
+            "after_stages_s": data["ended"] - data["python_started"] - (last["start"] + last["wall"]),
+            "after_stages_cpu": data["tree_cpu"] - last["tree_at_end"]}
 
 
 def search_child_cpu(records: list[dict[str, Any]]) -> float | None:
@@ -443,9 +459,15 @@ def report(figures: dict[str, Any]) -> str:
         name, depth, _ = key
         lines.append(f"| {'… ' * depth}{name} | {cell(cold, cold_keys[key]) if key in cold_keys else ''} | "
                      f"{cell(uncached, uncached_keys[key]) if key in uncached_keys else ''} |")
-    lines.append(f"| after the last stage, in the command (the site swapped in, the summary) | "
-                 f"{cold['after_stages_s']:.2f} | {uncached['after_stages_s']:.2f} |")
-    lines.append(f"| the interpreter's exit | {cold['exit_s']:.2f} | {uncached['exit_s']:.2f} |")
+    for label, key in (("between the stages (code no stage times)", "between_stages") if "between_stages_s" in cold
+                       else ("", ""),
+                       ("after the last stage (the site's size, swapped in, the old one deleted; the summary)",
+                        "after_stages"), ("the interpreter's exit (wait4's CPU after the last snapshot)", "exit")):
+        if not key:
+            continue
+        lines.append(f"| {label} | " + " | ".join(
+            f"{run[key + '_s']:.2f} / – / {run[key + '_cpu']:.2f}" if key + "_cpu" in run else f"{run[key + '_s']:.2f}"
+            for run in (cold, uncached)) + " |")
     child = cold.get("search_child_cpu")
     lines += ["", f"The search index's child: {child:.2f} CPU-s in the cold build, "
                   f"{(uncached.get('search_child_cpu') or 0):.2f} in the --no-cache build." if child else "", ""]

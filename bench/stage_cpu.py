@@ -97,7 +97,8 @@ def main() -> int:
             after = snapshot()
             records.append({"name": name, "depth": len(open_stages), "start": before["at"] - STARTED,
                             "wall": after["at"] - before["at"], "self_cpu": after["self"] - before["self"],
-                            "tree_cpu": after["tree"] - before["tree"], "live_before": before["live"],
+                            "tree_cpu": after["tree"] - before["tree"], "tree_at_start": before["tree"],
+                            "tree_at_end": after["tree"], "live_before": before["live"],
                             "live_after": after["live"]})
 
     stages.Pipeline.timed = measured  # type: ignore[method-assign]
@@ -111,6 +112,7 @@ def main() -> int:
             out.write_text(json.dumps({
                 "python_started": STARTED, "first_stage": first[0]["at"] if first else None,
                 "cpu_before_first_stage": first[0]["self"] if first else None,
+                "tree_at_first_stage": first[0]["tree"] if first else None,
                 "ended": end["at"], "self_cpu": end["self"], "tree_cpu": end["tree"],
                 "stages": records, "modules": list(sys.modules),
             }), encoding="utf-8")

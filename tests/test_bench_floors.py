@@ -47,6 +47,7 @@ def test_each_stage_is_recorded_with_the_cpu_of_the_processes_that_ran_then(tmp_
     # every process's CPU counted once: the stages and the start-up are at most the whole build's (wait4's)
     assert run["cpu_before_first_stage"] > 0 and run["before_first_stage_s"] > 0
     assert run["cpu_before_first_stage"] + sum(record["tree_cpu"] for record in outer) <= run["cpu_s"] + 0.05
+    assert run["exit_cpu"] > -0.05 and run["between_stages_cpu"] > -0.05 and run["after_stages_cpu"] > -0.05
     assert "generator.pipeline.stages" in run["modules"] and "generator.commands.cli" in run["modules"]
 
 
