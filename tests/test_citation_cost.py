@@ -10,19 +10,24 @@ from unittest import mock
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from markupsafe import Markup, escape
 
 from generator.model.volume import Volume
-from generator.publish import jsonld
+from generator.publish import bibtex, jsonld
+from generator.publish.apa import apa
 from generator.publish.bibtex import BibTeX
 from generator.search import index
 from generator.search.index import FIELDS, FieldVectors, _Terms, found_terms
 from generator.search.shards import term_postings
+from test_citation_model import reference
 from test_search_shards import corpus_papers
 
 # Titles as venues write them, at worst: every character the parser's rules start at, quotes straight and
 # curly, apostrophes, math, commands, capitals in words (braced), CJK, white space of every kind.
 TITLE = st.text(st.sampled_from(list("aZ Q2:-–—.,;?!()'\"‘’“”`$\\{}[]<>&#%^_~*+=@|/\n\t\r\x00\u00a0é山")),
                 max_size=24)
+
+TEXT_HTML = st.text(st.sampled_from(list("aZ <>&\"'.,é山")), max_size=12)
 
 
 class _Parsed(BibTeX):
@@ -51,6 +56,29 @@ def test_most_real_titles_take_the_shortcut() -> None:
     for title in ("Bounds -- Tight", "The $k$-Means Problem", "A \\textit{Note}", "“Quoted” Words", "a_b"):
         assert not WRITER._plain(title)
 
+
+
+def _protect_case_by_pieces(text: str) -> str:
+    """``protect_case`` as it was written before its shortcut: every piece escaped, words braced."""
+    pieces = bibtex._WORD.split(text)
+    return "".join(f"{{{bibtex.escape(p)}}}" if n % 2 and any(map(str.isupper, p[1:])) else bibtex.escape(p)
+                   for n, p in enumerate(pieces))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(st.sampled_from(list("aZqÉéǅǈ2 -'’_:.&%$#{}\\~^山\n")), max_size=30))
+@example("LoRA and 2RDM: Self-Supervised O’Brien-Style Nets")
+@example("a_B ~C^D {E}")
+def test_case_is_protected_as_piece_by_piece(text: str) -> None:
+    assert bibtex.protect_case(text) == _protect_case_by_pieces(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(title=TEXT_HTML, container=TEXT_HTML, names=st.lists(TEXT_HTML, max_size=3), doi=TEXT_HTML)
+def test_apa_html_is_its_text_escaped_with_the_container_in_italics(title, container, names, doi) -> None:
+    text, html = apa(reference("k", title, "", names, "1--2", doi, container))
+    assert type(html) is Markup and html.replace("<i>", "").replace("</i>", "") == escape(text)
+    assert f"<i>{escape(container)}</i>" in html
 
 
 @settings(max_examples=300, deadline=None)

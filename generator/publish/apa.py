@@ -80,7 +80,7 @@ def apa(ref: Reference) -> tuple[str, Markup]:
                   # As Markup("{}<i>{}</i>{}").format would write it, without its formatter's per-call work.
                   Markup(f"{escape(where)}<i>{escape(ref.container)}</i>{escape(after)}"), *map(escape, tail)]
     text = " ".join(part for part in text_parts if part)
-    html = Markup(" ").join(part for part in html_parts if part)
+    html = Markup(" ".join(part for part in html_parts if part))  # each part Markup: Markup.join's text
     return text, html
 
 

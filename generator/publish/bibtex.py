@@ -67,9 +67,6 @@ _HIDDEN_CHARACTER = "^^"
 # What the typography's core rule pairs as quotes (latex/typography.py: a straight quote closes one only after
 # an opening one): a title without these keeps its quote marks as written.
 _QUOTE_OPENERS = ("‘", "“", "''", "’’")
-# Characters where the parser's text rule stops that no rule of ours starts at alone (a colon; a hyphen, but
-# two are a dash): the parser takes them as text. Most titles that are not plain otherwise hold one.
-_INERT = str.maketrans({":": "a", "-": "a"})
 
 
 def escape(text: str) -> str:
@@ -82,9 +79,17 @@ def protect_case(text: str) -> str:
 
     Bibliography styles lower-case titles; braces keep acronyms as written.
     """
+    if _SPECIAL.search(text) is None:  # most titles: nothing to escape, only words to brace (the same text)
+        return _WORD.sub(_brace_cased, text)
     pieces = _WORD.split(text)  # words at odd places
     return "".join(f"{{{escape(p)}}}" if n % 2 and any(map(str.isupper, p[1:])) else escape(p)
                    for n, p in enumerate(pieces))
+
+
+def _brace_cased(word: re.Match[str]) -> str:
+    """A word braced when it has a capital after its first letter (``protect_case``)."""
+    text = word.group()
+    return f"{{{text}}}" if any(map(str.isupper, text[1:])) else text
 
 
 class BibTeX:
@@ -144,7 +149,10 @@ class BibTeX:
         """Whether ``source`` (collapsed) is plain text to the parser: no character any inline rule starts at,
         no quote the typography pairs, nothing the normaliser replaces. A title is parsed for its page's entry,
         its block's and the volume's .bib (issue 43: the parse was most of an entry's time)."""
-        return (self._special(source.translate(_INERT)) is None and "--" not in source and "\0" not in source
+        # A colon, a hyphen (two are a dash): where the parser's text rule stops but no rule of ours starts alone,
+        # so the parser takes them as text (most titles not plain otherwise hold one); replaced by a letter.
+        return (self._special(source.replace(":", "a").replace("-", "a")) is None and "--" not in source
+                and "\0" not in source
                 and not any(quote in source for quote in _QUOTE_OPENERS))
 
     def _piece(self, token: Token, page: str) -> str:
