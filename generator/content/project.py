@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from babel import Locale
 
@@ -37,10 +37,11 @@ from generator.sources.relative import RelativeLinks, column_patterns
 from generator.derive.people_file import Rules, load_rules
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.derive.sanity import lint_project
-from generator.derive.own_topics import OwnTopics
 from generator.derive.volume_topics import STRONG, VolumeTopics, is_front_matter, paper_key, survey
 from generator.model.volume import Volume
 from generator import diagnostics as codes
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,11 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
         early = EarlyTitles(renderer, entries, executor)  # a first build: every entry is new
     elif derive and (store is None or not store.enabled):  # every abstract is rendered again (--no-cache)
         early = EarlyTitles(renderer, entries[:REMEMBERED], executor, titles=False)
-    topics = survey(taxonomy, entries, config.auto_tags, known, remembered, executor, early)
+
+    def surveyed() -> VolumeTopics:
+        return survey(taxonomy, entries, config.auto_tags, known, remembered, executor)
+
+    topics = early.beside(surveyed) if early is not None else surveyed()
     if known is not None:
         known.save()
     volume = Volume.of(config, sources, content_dir.resolve().name)
@@ -136,10 +141,11 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
 
 class EarlyTitles:
     """A first build's entries' title candidates and renderings, made by the executor's other processes while
-    this one chooses the volume's own topics (``survey``'s ``beside``): that choice is serial, seconds at
-    10,000 papers, and the titles (the sync's heaviest work, which no topic changes) fill the idle cores. The
-    sync then derives only their tags (``make_deriver``). Where the topics are not chosen (the taxonomy fits,
-    or the cache remembers them) nothing is made here, and the sync derives everything as before.
+    this one surveys the volume (``beside``): the survey's serial parts — reading what the taxonomy makes of
+    the papers, choosing the volume's own topics, seconds at 10,000 papers — and the waits between its spread
+    parts would leave a core idle, and the titles (the sync's heaviest work, which no topic changes) fill it.
+    The survey's own spread work forks its workers beside these. The sync then derives only their tags
+    (``make_deriver``).
 
     Without ``titles`` (a build without its cache, whose pages are written) only the abstracts are rendered:
     the render stage renders every page's abstract, and a page's is its entry's (the renderer remembers
@@ -149,24 +155,26 @@ class EarlyTitles:
         self.renderer, self.entries, self.executor, self.titles = renderer, entries, executor, titles
         self.found: dict[int, tuple[Entry, tuple[str, ...]]] = {}
 
-    def __call__(self, choose: Callable[[], OwnTopics]) -> OwnTopics:
+    def beside(self, job: Callable[[], T]) -> T:
+        """``job`` run in this process while the other processes make the titles; then this one makes what
+        is left of them too."""
         entries, executor = self.entries, self.executor
         workers = executor.workers(Cost.HEAVY, len(entries))
         # No core idle beside it; or a volume the size policy calls large (its jobs are fresh processes, to keep
         # memory down): a worker holding its share of the renderings while this process holds every paper's
         # phrases made the tree's peak (1.6 GB at 50,000 papers, against 1.26 GB in relate papers).
         if workers < 2 or len(entries) < 2 * workers or executor.fresh(len(entries)):
-            return choose()
+            return job()
         size = executor.policy.chunk(len(entries), workers)
         chunks = [entries[i : i + size] for i in range(0, len(entries), size)]
-        chosen: list[OwnTopics] = []
+        done: list[T] = []
         made = executor.claimed(functools.partial(_titles_of, self.renderer, self.titles), chunks, workers,
-                                before=lambda: chosen.append(choose()))
+                                before=lambda: done.append(job()))
         for entry, (candidates, rendering) in zip(entries, itertools.chain.from_iterable(made)):
             self.renderer.remember(entry.text, rendering)  # in proceedings order, as the sync would
             if candidates is not None:
                 self.found[id(entry)] = (entry, candidates)
-        return chosen[0]
+        return done[0]
 
 
 def _titles_of(renderer: AbstractRenderer, titles: bool,
