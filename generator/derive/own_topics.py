@@ -188,11 +188,7 @@ def _cover(holders: dict[str, list[int]], weight: dict[str, float], covered: lis
     done = bytearray(covered)  # 1 for a paper covered: its papers' count is summed in C
     # The papers a phrase could still cover: once none is left, every phrase's gain is 0 and none is chosen, so
     # the heap's rest (most of it: tens of thousands of phrases whose papers are covered) is not popped.
-    holding = bytearray(len(done))
-    for found in holders.values():
-        for i in found:
-            holding[i] = 1
-    left = sum(1 for held, was in zip(holding, done) if held and not was)
+    left = sum(1 for i in set().union(*holders.values()) if not done[i])  # (the union made in C)
     # Lazy greedy: a phrase's gain only falls as papers are covered, so a heap of stale gains is re-checked.
     heap = [(-weight[key] * len(found), key) for key, found in holders.items()]
     heapq.heapify(heap)
