@@ -1,10 +1,11 @@
-"""A first build's titles made while the volume's own topics are chosen (content/project.py, ``EarlyTitles``):
+"""A first build's titles made while the volume is surveyed (content/project.py, ``EarlyTitles``):
 the same pages and the same site as when the sync derives them, on every core count."""
 
 from __future__ import annotations
 
 import csv
 import filecmp
+import json
 import os
 import shutil
 import subprocess
@@ -53,6 +54,27 @@ def test_the_titles_made_early_derive_what_the_sync_derives(tmp_path):
     derived = make_deriver(early, Reporter(), Executor(2, SPLIT))(entries(early))
     assert derived == make_deriver(late, Reporter(), Executor(2, SPLIT))(entries(late))
     assert all(early.renderer._known[e.text] == late.renderer.render(e.text) for e in entries(early))
+
+
+def test_a_volume_the_taxonomy_fits_makes_its_titles_early_too(tmp_path):
+    """No own topics are chosen, but the survey still runs serial parts: the titles are made beside it."""
+    with open(FIXTURES / "corpus" / "abstracts.jsonl", encoding="utf-8") as handle:
+        abstracts = [json.loads(line)["abstract"].strip() for line in handle if line.strip()]
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "proceedings.txt").write_text("Learning Workshop\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+    (content / "proceedings.yaml").write_text("date: 2024-09-18\n", encoding="utf-8")
+    (content / "taxonomy.yaml").write_text("fallback: Other\ntags:\n  Kernels: [gaussian process, kernel]\n"
+                                           "  Graphs: [graph, message passing]\n"
+                                           "  Networks: [neural network, training]\n",
+                                           encoding="utf-8")  # the organisers' own: applied as written
+    early = load_project(content, Reporter(), executor=Executor(2, SPLIT), derive=True)
+    late = load_project(content, Reporter(), executor=Executor(2, SPLIT))
+    assert early.topics.fits and not early.topics.own  # the taxonomy tags this volume
+    assert {id(entry) for entry in entries(early)} == set(early.early) and not late.early
+    derived = make_deriver(early, Reporter(), Executor(2, SPLIT))(entries(early))
+    assert derived == make_deriver(late, Reporter(), Executor(2, SPLIT))(entries(late))
+    assert any(d.tags for d in derived)
 
 
 def test_no_titles_are_made_early_where_a_page_is_written_or_nothing_is_derived(tmp_path):
@@ -112,9 +134,9 @@ def test_a_first_build_on_two_cores_writes_the_pages_and_site_of_one(tmp_path, m
     assert alone.returncode == 0 and "Traceback" not in alone.stderr, alone.stderr
     monkeypatch.setattr(sizes, "current", lambda: SPLIT)  # the two-core build splits its work: titles made early
     made = []
-    monkeypatch.setattr(project_module.EarlyTitles, "__call__", _counted(project_module.EarlyTitles.__call__, made))
+    monkeypatch.setattr(project_module.EarlyTitles, "beside", _counted(project_module.EarlyTitles.beside, made))
     commands_build.build(tmp_path / "two" / "content", tmp_path / "two" / "site", Reporter(), jobs=2)
-    assert made and all(made), made  # the titles were made beside the own topics, for every entry
+    assert made and all(made), made  # the titles were made beside the survey, for every entry
     papers = len(entries(load_project(tmp_path / "two" / "content", Reporter())))
     assert papers > 20 and len(list((content / "papers").glob("*.md"))) == papers
     assert same_tree(content, tmp_path / "two" / "content")
@@ -128,8 +150,8 @@ def test_a_first_build_on_two_cores_writes_the_pages_and_site_of_one(tmp_path, m
 
 
 def _counted(call, made):
-    def counted(self, choose):
-        found = call(self, choose)
+    def counted(self, job):
+        found = call(self, job)
         made.append(len(self.found))
         return found
     return counted

@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from babel import Locale
 
@@ -37,10 +37,11 @@ from generator.sources.relative import RelativeLinks, column_patterns
 from generator.derive.people_file import Rules, load_rules
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.derive.sanity import lint_project
-from generator.derive.own_topics import OwnTopics
 from generator.derive.volume_topics import STRONG, VolumeTopics, is_front_matter, paper_key, survey
 from generator.model.volume import Volume
 from generator import diagnostics as codes
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,8 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
 
     The ``executor`` spreads the volume's survey (each paper's tags and phrases) over its processes.
     ``derive``: the sync will derive the titles of new entries (a build; not ``check``). When no page is
-    written yet, every entry is new: their titles are made while the survey chooses the own topics.
+    written yet, every entry is new: other processes make their titles while this one reads the rest of the
+    project, the survey above all (``EarlyTitles``).
 
     ``incoming`` (``import``) is a source kept elsewhere: it takes the place of the content folder's
     file of the same name, which is then not read, and the folder need not exist yet.
@@ -102,44 +104,52 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     kept = EntryCache(store, KEPT_SOURCES, plain=True) if store is not None and store.enabled else None
     sources = [read_kept(path, name, RelativeLinks(content_dir, config.venue_base_url, columns), kept)
                for name, path in sorted(paths.items())]
-    if kept is not None:
-        kept.save()
     for source in sources:
         for diagnostic in source.diagnostics:
             reporter.report(diagnostic)
     sources, repeats = drop_duplicates(sources)
     for diagnostic in repeats:
         reporter.report(diagnostic)
-    config = with_papers_language(config, sources, reporter, content_dir, store)
-    people = load_rules(content_dir, reporter.warn) if content_dir.is_dir() else Rules()
-    taxonomy = load_taxonomy(content_dir)
-    # The taxonomy's tags of each entry, kept by the build cache: an unchanged volume is not tagged again.
-    known = None
-    if store is not None and store.enabled:
-        known = EntryCache(store, "volume-topics", taxonomy.version, str(STRONG))
-    remembered = _RememberedTopics(store) if store is not None and store.enabled else None
     renderer = AbstractRenderer(config.macros)
     entries = [entry for source in sources for entry in source.entries]
+
+    def rest() -> tuple[Config, Rules, Taxonomy, VolumeTopics, Volume]:
+        """The rest of the project: the papers' language, the people, the taxonomy and what the volume makes of
+        it, the lint (a first build makes its titles meanwhile: ``EarlyTitles``)."""
+        if kept is not None:
+            kept.save()
+        language = with_papers_language(config, sources, reporter, content_dir, store)
+        people = load_rules(content_dir, reporter.warn) if content_dir.is_dir() else Rules()
+        taxonomy = load_taxonomy(content_dir)
+        # The taxonomy's tags of each entry, kept by the build cache: an unchanged volume is not tagged again.
+        known = None
+        if store is not None and store.enabled:
+            known = EntryCache(store, "volume-topics", taxonomy.version, str(STRONG))
+        remembered = _RememberedTopics(store) if store is not None and store.enabled else None
+        topics = survey(taxonomy, entries, language.auto_tags, known, remembered, executor)
+        if known is not None:
+            known.save()
+        volume = Volume.of(language, sources, content_dir.resolve().name)
+        lint_project(content_dir, language, volume, sources, people, reporter.warn)  # pmlint's checks: dates, names
+        return language, people, taxonomy, topics, volume
+
     early = None
     if derive and not page_paths(content_dir):
         early = EarlyTitles(renderer, entries, executor)  # a first build: every entry is new
     elif derive and (store is None or not store.enabled):  # every abstract is rendered again (--no-cache)
         early = EarlyTitles(renderer, entries[:REMEMBERED], executor, titles=False)
-    topics = survey(taxonomy, entries, config.auto_tags, known, remembered, executor, early)
-    if known is not None:
-        known.save()
-    volume = Volume.of(config, sources, content_dir.resolve().name)
-    lint_project(content_dir, config, volume, sources, people, reporter.warn)  # pmlint's checks: dates, names
+    config, people, taxonomy, topics, volume = early.beside(rest) if early is not None else rest()
     return Project(content_dir, config, volume, sources, taxonomy, renderer, people, topics,
                    early.found if early is not None else {})
 
 
 class EarlyTitles:
     """A first build's entries' title candidates and renderings, made by the executor's other processes while
-    this one chooses the volume's own topics (``survey``'s ``beside``): that choice is serial, seconds at
-    10,000 papers, and the titles (the sync's heaviest work, which no topic changes) fill the idle cores. The
-    sync then derives only their tags (``make_deriver``). Where the topics are not chosen (the taxonomy fits,
-    or the cache remembers them) nothing is made here, and the sync derives everything as before.
+    this one makes the rest of the project once the sources are read (``beside``): the survey's serial parts —
+    counting what the taxonomy makes of the papers, choosing the volume's own topics, seconds at 10,000 papers —,
+    the waits between its spread parts, saving its cache and the lint would each leave a core idle, and the
+    titles (the sync's heaviest work, which no topic changes) fill it. The survey's own spread work forks its
+    workers beside these. The sync then derives only the entries' tags (``make_deriver``).
 
     Without ``titles`` (a build without its cache, whose pages are written) only the abstracts are rendered:
     the render stage renders every page's abstract, and a page's is its entry's (the renderer remembers
@@ -149,24 +159,26 @@ class EarlyTitles:
         self.renderer, self.entries, self.executor, self.titles = renderer, entries, executor, titles
         self.found: dict[int, tuple[Entry, tuple[str, ...]]] = {}
 
-    def __call__(self, choose: Callable[[], OwnTopics]) -> OwnTopics:
+    def beside(self, job: Callable[[], T]) -> T:
+        """``job`` run in this process while the other processes make the titles; then this one makes what
+        is left of them too."""
         entries, executor = self.entries, self.executor
         workers = executor.workers(Cost.HEAVY, len(entries))
         # No core idle beside it; or a volume the size policy calls large (its jobs are fresh processes, to keep
         # memory down): a worker holding its share of the renderings while this process holds every paper's
         # phrases made the tree's peak (1.6 GB at 50,000 papers, against 1.26 GB in relate papers).
         if workers < 2 or len(entries) < 2 * workers or executor.fresh(len(entries)):
-            return choose()
+            return job()
         size = executor.policy.chunk(len(entries), workers)
         chunks = [entries[i : i + size] for i in range(0, len(entries), size)]
-        chosen: list[OwnTopics] = []
+        done: list[T] = []
         made = executor.claimed(functools.partial(_titles_of, self.renderer, self.titles), chunks, workers,
-                                before=lambda: chosen.append(choose()))
+                                before=lambda: done.append(job()))
         for entry, (candidates, rendering) in zip(entries, itertools.chain.from_iterable(made)):
             self.renderer.remember(entry.text, rendering)  # in proceedings order, as the sync would
             if candidates is not None:
                 self.found[id(entry)] = (entry, candidates)
-        return chosen[0]
+        return done[0]
 
 
 def _titles_of(renderer: AbstractRenderer, titles: bool,

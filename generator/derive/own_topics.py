@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from itertools import chain, compress
 from dataclasses import dataclass
 
-from generator.derive.phrases import PaperPhrases, can_name, is_short, singular
+from generator.derive.phrases import GENERIC, PaperPhrases, can_name, is_short, singular
 from generator.text.cjk import has_cjk
 
 MIN_PAPERS = 2  # a topic shared by fewer is no topic
@@ -122,9 +122,10 @@ def _candidates(papers: Sequence[PaperPhrases]) -> tuple[dict[str, list[int]], d
     most = len(papers) * BROAD_SHARE if len(papers) >= BROAD_MIN else len(papers)
     # The keys of at least MIN_PAPERS papers (a fifth of a real volume's), picked in C: the loops below visit only them.
     many = {key: counts[key] for key in compress(counts, map(MIN_PAPERS.__le__, counts.values()))}
-    shared = {key: n for key, n in many.items() if n <= most and heads[key] >= HEAD_SHARE * n
-              and (not is_short(key) or titles[key] >= MIN_PAPERS and (titles[key] + repeated[key]) >= SHORT_MIN * n)
-              and (starts[key] >= HEAD_SHARE * n or not _cjk(key)) and can_name(key)}
+    # (``Counter.get``: a key a Counter lacks costs no call of its ``__missing__``)
+    heads_of, titles_of, repeated_of, starts_of = heads.get, titles.get, repeated.get, starts.get
+    shared = {key: n for key, n in many.items() if n <= most and heads_of(key, 0) >= HEAD_SHARE * n
+              and _may_name(key, n, titles_of(key, 0), repeated_of(key, 0), starts_of(key, 0))}
     # A phrase's nearest longer ones are the phrase with a word (a character) more: each is counted at most
     # as often as the shorter, so the nearest are enough to tell whether it is nearly always inside one.
     longer = dict.fromkeys(shared, 0)
@@ -137,12 +138,28 @@ def _candidates(papers: Sequence[PaperPhrases]) -> tuple[dict[str, list[int]], d
     for index, paper in enumerate(papers):
         for key in paper.keys & kept:
             holders[key].append(index)
-    return holders, {key: _weight(key, counts[key], titles[key], repeated[key]) for key in kept}
+    return holders, {key: _weight(key, counts[key], titles_of(key, 0), repeated_of(key, 0)) for key in kept}
+
+
+def _may_name(key: str, papers: int, in_titles: int, repeated: int, starts: int) -> bool:
+    """Whether a shared phrase, not broad, that ends a stretch in enough of its papers may be a candidate: a
+    one-word phrase titles use and its papers come back to, a CJK one that starts a run in enough of them, one
+    that ``can_name``. An ASCII key (most of a Latin-script volume's) holds no CJK character, so the answer is
+    the words' alone: one word is short, and ``can_name`` asks whether every word is generic."""
+    if key.isascii():
+        if " " not in key:
+            return in_titles >= MIN_PAPERS and (in_titles + repeated) >= SHORT_MIN * papers and key not in GENERIC
+        return not all(word in GENERIC for word in key.split(" "))
+    return ((not is_short(key) or in_titles >= MIN_PAPERS and (in_titles + repeated) >= SHORT_MIN * papers)
+            and (starts >= HEAD_SHARE * papers or not _cjk(key)) and can_name(key))
 
 
 def _weight(key: str, papers: int, in_titles: int, repeated: int) -> float:
     """How much a phrase reads as a topic: titles use it, its papers come back to it, it is several words."""
-    words = 1 if is_short(key) else max(2, len(key) // 2) if _cjk(key) else len(key.split(" "))
+    if key.isascii():  # no CJK character: its words are those between its spaces, one for a short phrase
+        words = key.count(" ") + 1
+    else:
+        words = 1 if is_short(key) else max(2, len(key) // 2) if _cjk(key) else len(key.split(" "))
     size = SHORT_WEIGHT if words == 1 else 1 + LONGER_WEIGHT * (min(words, 4) - 2)
     return (1 + TITLE_WEIGHT * in_titles / papers) * (1 + repeated / papers) * size
 
@@ -171,11 +188,7 @@ def _cover(holders: dict[str, list[int]], weight: dict[str, float], covered: lis
     done = bytearray(covered)  # 1 for a paper covered: its papers' count is summed in C
     # The papers a phrase could still cover: once none is left, every phrase's gain is 0 and none is chosen, so
     # the heap's rest (most of it: tens of thousands of phrases whose papers are covered) is not popped.
-    holding = bytearray(len(done))
-    for found in holders.values():
-        for i in found:
-            holding[i] = 1
-    left = sum(1 for held, was in zip(holding, done) if held and not was)
+    left = sum(1 for i in set().union(*holders.values()) if not done[i])  # (the union made in C)
     # Lazy greedy: a phrase's gain only falls as papers are covered, so a heap of stale gains is re-checked.
     heap = [(-weight[key] * len(found), key) for key, found in holders.items()]
     heapq.heapify(heap)
