@@ -106,13 +106,16 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
         if last is not None and (last.source is paper or last.source == paper):
             results[paper.path] = last
     keys = {paper.path: paper_key(paper) for paper in papers if paper.path not in results} if cache else {}
-    for paper in papers:
-        # Taken: the entry keeps none of the records (a warm build rewrites no shard), the rendering its texts.
-        record = cache.take(keys[paper.path]) if cache and paper.path not in results else None
+    by_key = {key: paper for paper in papers if (key := keys.get(paper.path)) is not None}
+    # Taken: the entry keeps none of the records (a warm build rewrites no shard), the rendering its texts; a
+    # shard at a time (``take_each``), so that a large volume's records are not all read before most are packed.
+    for key, record in cache.take_each(by_key) if cache else ():
+        paper = by_key[key]
         found = from_rendered_record(paper, record, RenderedPaper, Diagnostic) if record is not None else None
-        if found is not None:  # (None: a record of another shape, rendered again)
+        if found is not None and paper.path not in results:  # (None: a record of another shape, rendered again)
             rendered, diagnostics = found
             results[paper.path] = Rendered(paper, keep(rendered), tuple(diagnostics))
+    del by_key
     missing = [paper for paper in papers if paper.path not in results]
 
     def render_chunk(chunk: list[Paper]) -> list[tuple[Any, ...]]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from array import array
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -23,7 +24,7 @@ from generator.runtime.cache import BuildCache
 from generator.runtime.output import (Staging, check_replaceable, output_lock, publish_site, staged_site,
                                        write_changed, write_site)
 from generator.reporter import Reporter
-from generator.pipeline.reuse import Digests, LastSite
+from generator.pipeline.reuse import Digests, Inputs, LastSite
 
 
 class Sink:
@@ -93,8 +94,8 @@ class StagingSink(Sink):
         self.staging: Staging | None = None
         self.kept = 0  # files of the last site kept by this build, not rendered again
         self.rendered = 0  # files this build rendered (every one without the cache)
-        self._record: tuple[BuildCache, dict[str, str]] | None = None  # the inputs to record once published
-        self._kept: dict[str, list[int]] = {}  # the files linked from the last site: their identities
+        # What to record once published: the inputs, the last site's record and where each linked file is in it.
+        self._record: tuple[BuildCache, Inputs, LastSite, array] | None = None
 
     def prepare(self, content_dir: Path) -> None:
         if self.within is None:  # a site's builder checks its own folder
@@ -106,7 +107,7 @@ class StagingSink(Sink):
 
     @contextlib.contextmanager
     def session(self, reporter: Reporter) -> Iterator[None]:
-        self._record, self._kept, self.kept, self.rendered = None, {}, 0, 0
+        self._record, self.kept, self.rendered = None, 0, 0
         if self.within is not None:
             self.staging = self.within
             try:
@@ -129,12 +130,23 @@ class StagingSink(Sink):
             return outputs
         inputs = digests()
         last = LastSite.load(store, self.out_dir)
-        self._record = (store, inputs)
-        render = [o for o in outputs if not (last.unchanged(o.path, inputs[o.path]) and self.staging.link(o.path))]
+        # Each listed file's place in the last site's record, if it holds it as made from the same inputs and
+        # untouched (-1: not, or not linked now): a linked file keeps its inode, size and time, so its identity
+        # is the one just compared (``record``).
+        at = array("q", [-1]) * len(inputs)
+        for index, place in last.unchanged(inputs):
+            at[index] = place
+        render, index = [], -1
+        for output in outputs:  # some of the listed outputs, in the listing's order
+            index += 1
+            while inputs.names[index] != output.path:
+                at[index], index = -1, index + 1  # (not wanted: neither rendered nor linked)
+            if not (at[index] >= 0 and self.staging.link(output.path)):
+                at[index] = -1
+                render.append(output)
+        at[index + 1:] = array("q", [-1]) * (len(inputs) - index - 1)
         self.kept, self.rendered = len(outputs) - len(render), len(render)
-        rendered = {o.path for o in render}
-        # A file linked keeps its inode, size and time: its identity is the one just compared.
-        self._kept = {o.path: last.identities[o.path] for o in outputs if o.path not in rendered}
+        self._record = (store, inputs, last, at)
         return render
 
     def write(self, name: str, data: bytes) -> None:
@@ -167,8 +179,9 @@ class StagingSink(Sink):
     def record(self) -> None:
         """Keep each published file's inputs and identity, for the next build to compare with."""
         if self._record is not None:
-            LastSite.save(self._record[0], self.out_dir, self._record[1], self._kept)
-            self._record, self._kept = None, {}
+            store, inputs, last, at = self._record
+            LastSite.save(store, self.out_dir, inputs, last, at)
+            self._record = None
 
     def add(self, files: dict[str, bytes], gone: Iterable[str] = ()) -> None:
         with output_lock(self.out_dir):  # not while another build swaps the folder

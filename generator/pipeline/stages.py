@@ -39,7 +39,7 @@ from generator.render.outputs import Output
 from generator.pipeline.rendering import (changed_papers, has_map, parse_page, place_papers, read_again,
                                           read_programme, render_outputs, render_papers, split_words, sync_pages)
 from generator.reporter import Reporter
-from generator.pipeline.reuse import input_digests, site_digest, theme_digest
+from generator.pipeline.reuse import Inputs, input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
 from generator.render.html import SiteRenderer
@@ -365,7 +365,7 @@ def worker_shares(p: Pipeline, renderer: SiteRenderer, papers: list[RenderedPape
     return Shares(renderer, papers, context)
 
 
-def output_inputs(p: Pipeline, shared: str, outputs: list, papers: list[RenderedPaper]) -> dict[str, str]:
+def output_inputs(p: Pipeline, shared: str, outputs: list, papers: list[RenderedPaper]) -> Inputs:
     """Each output's digest of its inputs (pipeline/reuse.py): what a build compares with the last site's."""
     project = p.state.project
     assert project is not None

@@ -1,0 +1,164 @@
+"""What a warm build holds at once (bench/RESULTS.md, issue 43: the 50,000-paper warm build's peaks): the
+cache's renderings taken a shard at a time (``EntryCache.take_each``), and the last site's record and the
+listing's input digests as flat blocks of bytes (pipeline/reuse.py), with the same files kept and rendered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.pipeline import rendering
+from generator.pipeline.reuse import DIGEST_SIZE, Inputs, LastSite, input_digests
+from generator.pipeline.sinks import StagingSink
+from generator.render.outputs import Output
+from generator.reporter import Reporter
+from generator.runtime.cache import BuildCache, EntryCache
+
+
+def _holding_one_shard_at_a_time(monkeypatch) -> list[str]:
+    """Every shard an ``EntryCache`` reads; each read fails the test if another shard still holds a record."""
+    read: list[str] = []
+    real = EntryCache._load
+
+    def load(self, shard):
+        held = [other for other, records in self._found.items() if records and other != shard]
+        assert not held, f"shard {shard} read while {held} still hold records not yet taken"
+        read.append(shard)
+        return real(self, shard)
+
+    monkeypatch.setattr(EntryCache, "_load", load)
+    return read
+
+
+def test_take_each_reads_a_shard_at_a_time_and_takes_every_key(tmp_path, monkeypatch):
+    store = BuildCache(tmp_path / "cache")
+    first = EntryCache(store, "things", "v1")
+    for n in range(600):
+        first.put(f"key{n}", {"n": n})
+    first.save()
+    (folder,) = (tmp_path / "cache").glob("things-*")
+    before = {p.name: p.stat().st_ino for p in folder.iterdir()}
+
+    read = _holding_one_shard_at_a_time(monkeypatch)
+    second = EntryCache(store, "things", "v1")
+    asked = [f"key{n}" for n in range(599, -1, -1)] + ["missing"]
+    taken = dict(second.take_each(asked))
+    assert taken == {**{f"key{n}": {"n": n} for n in range(600)}, "missing": None}
+    assert len(read) == len(set(read)) == len(before), "each shard read once"
+    second.save()
+    assert {p.name: p.stat().st_ino for p in folder.iterdir()} == before, "nothing new: no shard written"
+
+
+def test_take_each_leaves_the_records_not_asked_for(tmp_path):
+    store = BuildCache(tmp_path / "cache")
+    first = EntryCache(store, "things", "v1")
+    for n in range(50):
+        first.put(f"key{n}", n)
+    first.save()
+    second = EntryCache(store, "things", "v1")
+    assert dict(second.take_each(["key0"])) == {"key0": 0}
+    assert all(second.get(f"key{n}") == n for n in range(1, 50))
+    second.save()
+    third = EntryCache(store, "things", "v1")
+    assert all(third.get(f"key{n}") == n for n in range(50)), "a taken record is written back as its file held it"
+
+
+def test_renderings_from_the_cache_are_taken_a_shard_at_a_time(tmp_path, monkeypatch):
+    """A warm build's render abstracts stage: in the papers' order, each paper's record fell in another shard,
+    and within the first few hundred papers every shard's records were read and held (the whole entry, 150 MB
+    of objects at 50,000 papers) until their papers came. Now one shard's at a time, with the same renderings."""
+    from generator.latex import AbstractRenderer
+    from generator.model.paper import Paper
+    from generator.pipeline.packed import packed
+
+    papers = [Paper(f"p{n}", f"p{n}", f"Title {n}", f"Abstract *number* {n} with $x_{n}$." if n % 7 == 0
+                    else f"Abstract number {n}.", (), n, "papers.txt", n, Path(f"papers/p{n}.md"))
+              for n in range(600)]
+    store = BuildCache(tmp_path / "cache")
+    made = rendering.render_papers(papers, AbstractRenderer(), Reporter(), cache=EntryCache(store, "abstracts", "v1"))
+    read = _holding_one_shard_at_a_time(monkeypatch)
+    cache = EntryCache(store, "abstracts", "v1")
+    again = rendering.render_papers(papers, AbstractRenderer(), Reporter(), cache=cache, pack=packed)
+    assert len(read) > 200, "the renderings did not come from the cache"
+    assert {path: done.paper for path, done in again.items()} == {path: done.paper for path, done in made.items()}
+    assert all(again[paper.path].source is paper for paper in papers)
+    assert not any(cache._found.values()), "the cache still holds the records it gave"
+
+
+def _site(tmp_path: Path, names: list[str]) -> tuple[Path, list[Output]]:
+    out = tmp_path / "site"
+    for name in names:
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_bytes(name.encode())
+    return out, [Output(name, lambda name=name: name.encode(), frozenset({name[0]})) for name in names]
+
+
+def _inputs(names: list[str], moved: str = "") -> Inputs:
+    return Inputs(names, b"".join(bytes([len(name) + (name == moved)]) * DIGEST_SIZE for name in names))
+
+
+def test_the_last_sites_record_reads_back_and_says_which_files_are_unchanged(tmp_path):
+    names = ["index.html", "papers/a.html", "papers/b.html", "tags/x.html", "café.html"]
+    out, _ = _site(tmp_path, names)
+    store = BuildCache(tmp_path / "cache")
+    LastSite.save(store, out, _inputs(names))
+    last = LastSite.load(store, out)
+    assert len(last) == len(names) and last.intact()
+    assert [index for index, _ in last.unchanged(_inputs(names))] == [0, 1, 2, 3, 4]
+    # Another listing: files gone, one new, another order (each found by name); one made from other inputs now.
+    listed = ["new.html", "tags/x.html", "papers/b.html", "café.html", "index.html"]
+    found = {listed[index]: at for index, at in last.unchanged(_inputs(listed, moved="papers/b.html"))}
+    assert found == {"tags/x.html": 3, "café.html": 4, "index.html": 0}
+    (out / "index.html").write_bytes(b"edited by hand")  # another size: not the file recorded
+    assert 0 not in dict(last.unchanged(_inputs(names))) and not last.intact()
+
+
+def test_a_record_of_another_shape_keeps_nothing(tmp_path):
+    names = ["index.html"]
+    out, _ = _site(tmp_path, names)
+    store = BuildCache(tmp_path / "cache")
+    LastSite.save(store, out, _inputs(names))
+    record = LastSite.load(store, out)
+    data = store.load_bytes("site", store.key("site", str(out.resolve())))
+    assert data is not None and LastSite.read(out, data) == record
+    for other in (b"", b'{"inputs": {}, "identities": {}}', data[:-1], data + b"\0", data.replace(b"\0", b"/")):
+        assert list(LastSite.read(out, other).unchanged(_inputs(names))) == [], other
+
+
+def test_a_build_links_the_unchanged_files_it_is_asked_for_and_records_every_listed_one(tmp_path):
+    """``keep_unchanged`` gets some of the listed outputs, in the listing's order: of those, the unchanged are
+    linked and the others rendered; the record then holds every listed file, the linked ones with the identity
+    compared, which is the published file's."""
+    names = ["index.html", "papers/a.html", "papers/b.html", "tags/x.html", "tags/y.html"]
+    out, outputs = _site(tmp_path, names)
+    store = BuildCache(tmp_path / "cache")
+    LastSite.save(store, out, _inputs(names))
+    sink = StagingSink(out)
+    with sink.session(Reporter()):
+        wanted = [outputs[0], outputs[2], outputs[3]]  # (papers/a.html and tags/y.html: not asked for)
+        render = sink.keep_unchanged(wanted, lambda: _inputs(names, moved="papers/b.html"), store)
+        assert [output.path for output in render] == ["papers/b.html"] and (sink.kept, sink.rendered) == (2, 1)
+        for output in render:
+            sink.write(output.path, b"rendered again")
+        sink.finish(["index.html", "papers/b.html", "tags/x.html"], {})
+    assert (out / "papers/b.html").read_bytes() == b"rendered again" and not (out / "papers/a.html").exists()
+    last = LastSite.load(store, out)
+    assert last.intact() and len(last) == 3
+    assert [index for index, _ in last.unchanged(_inputs(names, moved="papers/b.html"))] == [0, 2, 3]
+
+
+def test_the_input_digests_are_each_outputs_in_the_listings_order(seed_content):
+    from generator.pipeline.sinks import NullSink
+    from generator.pipeline import stages
+    from generator.runtime.cache import digest, paper_key
+
+    state = stages.Pipeline(seed_content, NullSink()).run(Reporter(), until="rendered")
+    papers = state.rendered
+    outputs = [Output("whole.json", bytes), Output("one.html", bytes, frozenset({papers[1].paper.id})),
+               Output("none.html", bytes, frozenset())]
+    related = {papers[1].paper.id: (papers[0].paper.id,)}
+    inputs = input_digests("site", outputs, papers, related)
+    per_paper = {p.paper.id: digest(paper_key(p.paper), *related.get(p.paper.id, ())) for p in papers}
+    assert inputs.names == ["whole.json", "one.html", "none.html"]
+    assert inputs.as_dict() == {"whole.json": digest("site", *per_paper.values()),
+                                "one.html": digest("site", per_paper[papers[1].paper.id]),
+                                "none.html": digest("site")}
