@@ -138,8 +138,8 @@ def test_a_config_field_that_shapes_only_pages_keeps_every_abstract_from_the_cac
 def test_a_damaged_cache_is_ignored_and_replaced(uncached_seed_site, seed_content, tmp_path, damage, forbid):
     run(seed_content, tmp_path / "site")
     entries = [p for p in (seed_content / CACHE_DIR).iterdir() if "-" in p.name]
-    assert {p.name.rsplit("-", 1)[0] for p in entries} == {"abstracts", "front-matter", "related", "search", "site",
-                                                                   "sources", "volume-topics"}
+    assert {p.name.rsplit("-", 1)[0] for p in entries} == {"abstracts", "front-matter", "papers", "related", "search",
+                                                                   "site", "sources", "volume-topics"}
     files = [f for p in entries for f in ([p] if p.is_file() else sorted(p.iterdir()))]  # abstracts: shards
     assert len(files) > 3
     for entry in files:

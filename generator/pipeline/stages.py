@@ -34,9 +34,10 @@ from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_papers
 from generator.content.project import load_project, make_deriver, placeholder_deriver
 from generator.derive.related import forget_texts, forget_vectors, related_ids
+from generator.pipeline.parsed import parse_pages
 from generator.pipeline.listing import moved_lists, site_outputs
 from generator.render.outputs import Output
-from generator.pipeline.rendering import (changed_papers, has_map, parse_page, place_papers, read_again,
+from generator.pipeline.rendering import (changed_papers, has_map, place_papers, read_again,
                                           read_programme, render_outputs, render_papers, split_words, sync_pages)
 from generator.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
@@ -177,9 +178,8 @@ def papers_stage(p: Pipeline) -> None:
     def timed_parse() -> None:
         state = p.state
         assert state.docs is not None
-        before = state.parsed
-        state.parsed = {path: before[path] if path in before and before[path].doc is doc
-                        else parse_page(path, p.content_dir, doc) for path, doc in state.docs.items()}
+        # (a page the last pass read is not parsed again, nor one an earlier build parsed: pipeline/parsed.py)
+        state.parsed = parse_pages(state.docs, p.content_dir, state.parsed, p.store)
         for parsed in state.parsed.values():
             for diagnostic in parsed.diagnostics:
                 p.reporter.report(diagnostic)

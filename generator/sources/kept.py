@@ -17,15 +17,13 @@ from typing import Any
 
 import orjson
 
-from generator.errors import Diagnostic
-from generator.model.paper import DETAILS, Author, Details, Entry, SourceList, VolumeInfo
+from generator.model.paper import Entry, SourceList, VolumeInfo
+from generator.model.paper_codec import details_of, details_record, diagnostic_of, diagnostic_record
 from generator.runtime.cache import EntryCache, digest
 from generator.sources import read_source
 from generator.sources.relative import RelativeLinks
 
 KIND = "sources"
-_KINDS = {field.name: field.kind for field in DETAILS}
-_DEFAULTS = Details()
 
 
 def read_kept(path: Path, name: str, links: RelativeLinks | None, known: EntryCache | None) -> SourceList:
@@ -62,53 +60,16 @@ def to_record(source: SourceList) -> dict[str, Any]:
     """A source's title, entries and diagnostics as JSON (its path is the file's; its volume, none)."""
     return {"title": source.title,
             "entries": [[entry.text, entry.source, entry.index, entry.line, entry.title, list(entry.keywords),
-                         entry.uid, _details_record(entry.details)] for entry in source.entries],
-            "diagnostics": [[d.to_record(), isinstance(d.path, Path)] for d in source.diagnostics]}
-
-
-def _details_record(details: Details) -> dict[str, Any]:
-    made = {}
-    for name, kind in _KINDS.items():
-        value = getattr(details, name)
-        if value == getattr(_DEFAULTS, name):
-            continue
-        if kind == "authors":
-            made[name] = [[author.name, author.affiliation, author.orcid, author.id] for author in value]
-        elif kind == "labelled":
-            made[name] = [list(pair) for pair in value]
-        else:
-            made[name] = list(value) if isinstance(value, tuple) else value
-    return made
+                         entry.uid, details_record(entry.details)] for entry in source.entries],
+            "diagnostics": [diagnostic_record(d) for d in source.diagnostics]}
 
 
 def from_record(record: Any, path: Path) -> SourceList | None:
     """The ``SourceList`` a ``to_record`` record holds; None for a record of another shape."""
     try:
-        entries = tuple(Entry(text, source, index, line, title, tuple(keywords), _details(details), uid)
+        entries = tuple(Entry(text, source, index, line, title, tuple(keywords), details_of(details), uid)
                         for text, source, index, line, title, keywords, uid, details in record["entries"])
-        diagnostics = tuple(_diagnostic(made, was_path) for made, was_path in record["diagnostics"])
+        diagnostics = tuple(diagnostic_of(made) for made in record["diagnostics"])
         return SourceList(path, record["title"], entries, diagnostics)
     except (TypeError, ValueError, KeyError, AttributeError):  # (an older shape: read the file again)
         return None
-
-
-def _details(record: dict[str, Any]) -> Details:
-    if not record:
-        return _DEFAULTS
-    made: dict[str, Any] = {}
-    for name, value in record.items():
-        kind = _KINDS[name]
-        if kind == "authors":
-            made[name] = tuple(Author(*author) for author in value)
-        elif kind == "labelled":
-            made[name] = tuple(tuple(pair) for pair in value)
-        else:
-            made[name] = tuple(value) if isinstance(value, list) else value
-    return Details(**made)
-
-
-def _diagnostic(made: list, was_path: bool) -> Diagnostic:
-    diagnostic = Diagnostic.from_record(made)
-    if was_path and diagnostic.path is not None:
-        diagnostic = Diagnostic(diagnostic.level, diagnostic.message, Path(diagnostic.path), *made[3:])
-    return diagnostic

@@ -1,0 +1,145 @@
+"""Typed JSON records of the model's objects, for the build cache: a ``Paper`` (as its page made it), its
+``Details`` and a ``Diagnostic``, each read back equal to what was written, its types included.
+
+A warm build takes each unchanged page's ``Paper`` from such a record instead of validating its front
+matter again (pipeline/parsed.py), and each unchanged source's entries (sources/kept.py). A record of
+another shape (an older build's, a field since added or removed) reads back as None: made again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from generator.errors import Diagnostic
+from generator.model.corrections import Corrections, Notice
+from generator.model.paper import DETAILS, Author, Details, Paper
+
+_KINDS = {field.name: field.kind for field in DETAILS}
+_DEFAULTS = Details()
+_NO_CORRECTIONS = Corrections()
+# What a record cannot be made of any more: a record of another shape raises one of these while read back.
+SHAPE_ERRORS = (TypeError, ValueError, KeyError, AttributeError, IndexError)
+
+
+def details_record(details: Details) -> dict[str, Any]:
+    """A paper's details as JSON: only those not at their default."""
+    made = {}
+    for name, kind in _KINDS.items():
+        value = getattr(details, name)
+        if value == getattr(_DEFAULTS, name):
+            continue
+        if kind == "authors":
+            made[name] = [[author.name, author.affiliation, author.orcid, author.id] for author in value]
+        elif kind == "labelled":
+            made[name] = [list(pair) for pair in value]
+        else:
+            made[name] = list(value) if isinstance(value, tuple) else value
+    return made
+
+
+def details_of(record: dict[str, Any]) -> Details:
+    """``details_record``'s Details again (a name no field has raises KeyError)."""
+    if not record:
+        return _DEFAULTS
+    made: dict[str, Any] = {}
+    for name, value in record.items():
+        kind = _KINDS[name]
+        if kind == "authors":
+            made[name] = tuple(Author(*author) for author in value)
+        elif kind == "labelled":
+            made[name] = tuple(tuple(pair) for pair in value)
+        else:
+            made[name] = tuple(value) if isinstance(value, list) else value
+    return Details(**made)
+
+
+def diagnostic_record(diagnostic: Diagnostic) -> list:
+    """A diagnostic as JSON, with whether its file was a ``Path`` (a page's) or text (a source's)."""
+    return [diagnostic.to_record(), isinstance(diagnostic.path, Path)]
+
+
+def diagnostic_of(record: list) -> Diagnostic:
+    made, was_path = record
+    diagnostic = Diagnostic.from_record(made)
+    if was_path and diagnostic.path is not None:
+        diagnostic = Diagnostic(diagnostic.level, diagnostic.message, Path(diagnostic.path), *made[3:])
+    return diagnostic
+
+
+def paper_record(paper: Paper) -> list:
+    """A Paper as JSON, less its page's path (the page it is read from again gives it). A value of a type the
+    record would not give back as it is (a ``str`` subclass, a ``datetime`` for a date) raises TypeError: such
+    a paper is not kept."""
+    _check(paper)
+    return [paper.id, paper.slug, paper.title, paper.abstract, list(paper.tags), paper.order, paper.source,
+            paper.entry, details_record(paper.details), paper.uid, list(paper.old_slugs),
+            _corrections_record(paper.corrections)]
+
+
+def _check(paper: Paper) -> None:
+    texts = [paper.id, paper.slug, paper.title, paper.abstract, paper.source, paper.uid, *paper.tags,
+             *paper.old_slugs]
+    for name, kind in _KINDS.items():
+        value = getattr(paper.details, name)
+        if kind == "authors":
+            texts += [part for author in value if type(author) is Author
+                      for part in (author.name, author.affiliation, author.orcid, author.id)]
+            ok = all(type(author) is Author for author in value)
+        elif kind == "labelled":
+            texts += [part for pair in value for part in pair]
+            ok = all(type(pair) is tuple and len(pair) == 2 for pair in value)
+        else:
+            texts += value if isinstance(value, tuple) else [value]
+            ok = type(value) in (tuple, str)
+        if not ok:
+            raise TypeError(f"a paper's {name} of another type")
+    notices = [*paper.corrections.versions, paper.corrections.retracted, paper.corrections.erratum]
+    for notice in notices:
+        if notice is not None:
+            texts += [notice.note, notice.link, notice.label]
+            if notice.date is not None and type(notice.date) is not dt.date:
+                raise TypeError("a correction's date of another type")
+    if type(paper.order) is not int or type(paper.entry) is not int or type(paper.tags) is not tuple \
+            or type(paper.old_slugs) is not tuple or not all(type(text) is str for text in texts):
+        raise TypeError("a paper's field of another type")
+
+
+def paper_of(record: list, path: Path) -> Paper:
+    """``paper_record``'s Paper again, its page ``path``; a record of another shape raises one of
+    ``SHAPE_ERRORS``."""
+    id_, slug, title, abstract, tags, order, source, entry, details, uid, old_slugs, corrections = record
+    if not all(isinstance(value, str) for value in (id_, slug, title, abstract, source, uid)) \
+            or type(order) is not int or type(entry) is not int:
+        raise TypeError("not a paper's record")
+    return Paper(id=id_, slug=slug, title=title, abstract=abstract, tags=tuple(tags), order=order, source=source,
+                 entry=entry, path=path, details=details_of(details), uid=uid, old_slugs=tuple(old_slugs),
+                 corrections=_corrections_of(corrections))
+
+
+def _corrections_record(corrections: Corrections) -> list | None:
+    if corrections == _NO_CORRECTIONS:
+        return None
+    return [_notice_record(corrections.retracted), _notice_record(corrections.erratum),
+            [_notice_record(version) for version in corrections.versions]]
+
+
+def _corrections_of(record: list | None) -> Corrections:
+    if record is None:
+        return _NO_CORRECTIONS
+    retracted, erratum, versions = record
+    return Corrections(_notice_of(retracted), _notice_of(erratum), tuple(_notice_of(version) for version in versions))
+
+
+def _notice_record(notice: Notice | None) -> list | None:
+    if notice is None:
+        return None
+    return [notice.note, notice.date.isoformat() if notice.date is not None else None, notice.link, notice.label]
+
+
+def _notice_of(record: list | None) -> Notice | None:
+    if record is None:
+        return None
+    note, date, link, label = record
+    return Notice(note, dt.date.fromisoformat(date) if date is not None else None, link, label)

@@ -1,0 +1,162 @@
+"""Each page's Paper kept by the build cache (generator/pipeline/parsed.py, model/paper_codec.py): read back
+exactly as the page parses, taken on a warm build, parsed again when the page changes or its record is bad."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from generator.commands.build import build
+from generator.content.pages import read_page, to_paper
+from generator.model.paper_codec import paper_of, paper_record
+from generator.pipeline import parsed as parsed_module
+from generator.reporter import Reporter
+from generator.runtime.cache import CACHE_DIR, paper_key
+
+BUNDLED = Path(__file__).parent.parent / "content" / "papers"
+FULL = """---
+id: '7'
+title: 'A paper with every kind of detail'
+slug: a-paper-with-every-kind-of-detail
+old_slugs: [an-older-address]
+authors:
+- {name: Ada Lovelace, affiliation: Analytical Engines, orcid: 0000-0002-1825-0097}
+- {name: 李 明}
+tags: [optimization, 拡散モデル]
+track: [Main]
+day: Tuesday
+pdf: https://example.org/a.pdf
+more_links: [{label: Talk, link: 'https://slideslive.com/1'}]
+pages: 13--24
+retracted: {date: 2026-05-01, note: Retracted at the authors' request.}
+erratum: {note: Table 2 corrected., link: https://example.org/erratum.pdf}
+versions:
+- {version: v2, date: 2026-02-01, note: Camera-ready.}
+uid: P-7
+order: 3
+source: list.txt
+entry: 2
+my_own_key: kept
+generated: {text: c65fb173cb04, title: 7e58fefd65eb, tags: 8b85cc33ed6e, body: c65fb173cb04, taxonomy: x/y}
+---
+
+We study $x^2$ and *emphasis*, with a line
+that wraps.
+"""
+
+
+def _pages(tmp_path: Path) -> list[Path]:
+    full = tmp_path / "papers" / "a-paper-with-every-kind-of-detail.md"
+    full.parent.mkdir()
+    full.write_text(FULL, encoding="utf-8")
+    return sorted(BUNDLED.glob("*.md")) + [full]
+
+
+def test_a_kept_paper_reads_back_as_its_page_parses(tmp_path):
+    papers = [to_paper(read_page(path), path.name) for path in _pages(tmp_path)]
+    full = papers[-1]
+    assert full.details.authors and full.details.more_links and full.corrections.retracted and full.old_slugs
+    assert full.corrections.versions and full.corrections.erratum and full.uid
+    for paper in papers:
+        again = paper_of(orjson.loads(orjson.dumps(paper_record(paper))), paper.path)
+        assert again == paper
+        assert repr(again) == repr(paper)  # the same types all the way down (tuples, dates, Paths)
+
+
+def test_a_value_the_record_would_not_give_back_is_refused(tmp_path):
+    import dataclasses
+    import datetime as dt
+
+    paper = to_paper(read_page(_pages(tmp_path)[-1]), "full.md")
+    moved = dataclasses.replace(paper.corrections.retracted, date=dt.datetime(2026, 5, 1, 12, 0))
+    odd = dataclasses.replace(paper, corrections=dataclasses.replace(paper.corrections, retracted=moved))
+    with pytest.raises(TypeError):
+        paper_record(odd)
+    with pytest.raises(TypeError):
+        paper_record(dataclasses.replace(paper, tags=["a list"]))
+
+
+class Counting:
+    def __init__(self, real):
+        self.real, self.calls = real, 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        return self.real(*args, **kwargs)
+
+
+def _site(site: Path) -> dict[Path, bytes]:
+    return {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+
+
+def _build(content: Path, site: Path) -> Reporter:
+    reporter = Reporter()
+    build(content, site, reporter, jobs=1)
+    return reporter
+
+
+def test_a_warm_build_parses_no_unchanged_page_and_an_edited_one_again(seed_content, tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    own = FULL.replace("order: 3", "order: 300").replace("'7'", "'700'")
+    (seed_content / "papers" / "own.md").write_text(own, encoding="utf-8")
+    cold = _build(seed_content, site)
+    first = _site(site)
+    parses = Counting(parsed_module.parse_page)
+    monkeypatch.setattr(parsed_module, "parse_page", parses)
+    warm = _build(seed_content, site)
+    assert parses.calls == 0
+    assert _site(site) == first
+    # What parsing said is said again: the page's own key, its old slug (a warning of settle_old_slugs' own)
+    said = [(d.code, str(d.path), d.line, d.message) for d in cold.diagnostics if "papers/" in str(d.path)]
+    assert any("my_own_key" in message for *_, message in said)
+    assert [(d.code, str(d.path), d.line, d.message) for d in warm.diagnostics if "papers/" in str(d.path)] == said
+    page = next(path for path in sorted((seed_content / "papers").glob("*.md")) if path.name != "own.md")
+    page.write_text(page.read_text(encoding="utf-8") + "\nAn edited sentence.\n", encoding="utf-8")
+    _build(seed_content, site)
+    assert parses.calls == 1
+    slug = read_page(page).meta["slug"]
+    assert b"An edited sentence." in (site / "papers" / f"{slug}.html").read_bytes()
+
+
+def _papers_entry(content: Path) -> Path:
+    (folder,) = (content / CACHE_DIR).glob(f"{parsed_module.KIND}-*")
+    return folder
+
+
+def test_a_damaged_or_odd_record_is_parsed_again(seed_content, tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    _build(seed_content, site)
+    first = _site(site)
+    shards = sorted(_papers_entry(seed_content).iterdir())
+    assert shards
+    shards[0].write_bytes(shards[0].read_bytes()[:-20])  # a truncated shard: its digest fails, its pages parse
+    parses = Counting(parsed_module.parse_page)
+    monkeypatch.setattr(parsed_module, "parse_page", parses)
+    _build(seed_content, site)
+    assert 0 < parses.calls < len(list((seed_content / "papers").glob("*.md")))
+    assert _site(site) == first
+    monkeypatch.setattr(parsed_module, "paper_of", lambda record, path: [][0])  # a record of another shape
+    parses.calls = 0
+    _build(seed_content, site)
+    assert parses.calls == len(list((seed_content / "papers").glob("*.md")))
+    assert _site(site) == first
+
+
+def test_a_page_that_does_not_parse_is_never_kept(seed_content, tmp_path):
+    site = tmp_path / "site"
+    page = sorted((seed_content / "papers").glob("*.md"))[0]
+    page.write_text(page.read_text(encoding="utf-8").replace("slug: ", "slug: Not A Slug ", 1), encoding="utf-8")
+    for _ in range(2):  # the error is said by the warm build too
+        reporter = _build(seed_content, site)
+        assert [d.code for d in reporter.diagnostics if d.level == "error" and page.name in str(d.path)]
+
+
+def test_a_kept_paper_has_its_pages_record_key(seed_content, tmp_path, monkeypatch):
+    """The rendered abstracts and the pages' inputs are kept under the Paper's key: the page's text and name."""
+    _build(seed_content, tmp_path / "site")
+    page = sorted((seed_content / "papers").glob("*.md"))[0]
+    parsed = parsed_module.parse_pages({page: read_page(page)}, seed_content, {},
+                                       parsed_module.BuildCache.for_content(seed_content))
+    assert paper_key(parsed[page].paper) == paper_key(to_paper(read_page(page), page.name))
