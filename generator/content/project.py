@@ -31,7 +31,7 @@ from generator.content.page_language import page_languages
 from generator.content.pages import PAGES_DIR, page_paths
 from generator.reporter import Reporter
 from generator.sources import READERS, find_sources, links_out
-from generator.sources.kept import KIND as KEPT_SOURCES, read_kept
+from generator.sources.kept import KIND as KEPT_SOURCES, kept_reading
 from generator.sources.duplicates import drop_duplicates
 from generator.sources.relative import RelativeLinks, column_patterns
 from generator.derive.people_file import Rules, load_rules
@@ -56,6 +56,9 @@ class Project:
     # A first build's entries' title candidates, made while the own topics were chosen (``EarlyTitles``), by
     # id(entry), with the entry: the sync derives their tags alone.
     early: dict[int, tuple[Entry, tuple[str, ...]]] = field(default_factory=dict, compare=False, repr=False)
+    # A digest of everything the sources were read from (each file's bytes, how it is read: sources/kept.py),
+    # "" when some reading is not one the build cache keeps: what the sync's outcome is kept under (with the pages').
+    sources_key: str = field(default="", compare=False)
 
     def in_series(self, series: str) -> Project:
         """The same project built into a series of that title (series/layout.py)."""
@@ -100,8 +103,11 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     columns = column_patterns(config.links)  # links: patterns over a source's columns, applied as it is read
     # Each source as an earlier build read it, when its file and reading are the same (sources/kept.py).
     kept = EntryCache(store, KEPT_SOURCES, plain=True) if store is not None and store.enabled else None
-    sources = [read_kept(path, name, RelativeLinks(content_dir, config.venue_base_url, columns), kept)
-               for name, path in sorted(paths.items())]
+    readings = [kept_reading(path, name, RelativeLinks(content_dir, config.venue_base_url, columns), kept)
+                for name, path in sorted(paths.items())]
+    sources = [source for source, _ in readings]
+    keys = [key for _, key in readings]
+    sources_key = digest("sources", *keys) if all(keys) else ""
     if kept is not None:
         kept.save()
     for source in sources:
@@ -131,7 +137,7 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     volume = Volume.of(config, sources, content_dir.resolve().name)
     lint_project(content_dir, config, volume, sources, people, reporter.warn)  # pmlint's checks: dates, names
     return Project(content_dir, config, volume, sources, taxonomy, renderer, people, topics,
-                   early.found if early is not None else {})
+                   early.found if early is not None else {}, sources_key)
 
 
 class EarlyTitles:

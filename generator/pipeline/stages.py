@@ -35,10 +35,11 @@ from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_
 from generator.content.project import load_project, make_deriver, placeholder_deriver
 from generator.derive.related import forget_texts, forget_vectors, related_ids
 from generator.pipeline.parsed import parse_pages
+from generator.pipeline.synced import kept_sync
 from generator.pipeline.listing import moved_lists, site_outputs
 from generator.render.outputs import Output
 from generator.pipeline.rendering import (changed_papers, has_map, place_papers, read_again,
-                                          read_programme, render_outputs, render_papers, split_words, sync_pages)
+                                          read_programme, render_outputs, render_papers, split_words)
 from generator.reporter import Reporter
 from generator.pipeline.reuse import input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
@@ -149,8 +150,8 @@ def pages_stage(p: Pipeline) -> None:
     if p.now.loaded:
         assert state.project is not None
         deriver = make_deriver(state.project, p.reporter, executor) if p.options.derive else placeholder_deriver
-        plan = p.timed("sync pages", sync_pages, state.project, p.reporter, docs, deriver, p.options.write_pages,
-                       executor)
+        plan = p.timed("sync pages", kept_sync, state.project, p.reporter, docs, deriver, p.options.write_pages,
+                       executor, p.store)
         # A written page is taken as written (created) or read back like a person's (updated): the record of
         # the change need not keep its text.
         state.changes, written = plan.changes, {path: doc for path, (doc, _) in plan.written.items()}
@@ -178,7 +179,6 @@ def papers_stage(p: Pipeline) -> None:
     def timed_parse() -> None:
         state = p.state
         assert state.docs is not None
-        # (a page the last pass read is not parsed again, nor one an earlier build parsed: pipeline/parsed.py)
         state.parsed = parse_pages(state.docs, p.content_dir, state.parsed, p.store)
         for parsed in state.parsed.values():
             for diagnostic in parsed.diagnostics:

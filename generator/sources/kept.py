@@ -28,18 +28,25 @@ KIND = "sources"
 
 def read_kept(path: Path, name: str, links: RelativeLinks | None, known: EntryCache | None) -> SourceList:
     """``read_source(path, name, links)``, from ``known`` when it holds this file's reading."""
+    return kept_reading(path, name, links, known)[0]
+
+
+def kept_reading(path: Path, name: str, links: RelativeLinks | None,
+                 known: EntryCache | None) -> tuple[SourceList, str]:
+    """``read_kept``'s source, and the key its reading is kept under: a digest of all it was read from (""
+    when it is not kept: no cache, a file that cannot be read, a reading that looked for a linked file…)."""
     if known is None:
-        return read_source(path, name, links)
+        return read_source(path, name, links), ""
     try:
         data = path.read_bytes()
     except OSError:  # read_source says what is wrong with it
-        return read_source(path, name, links)
+        return read_source(path, name, links), ""
     key = digest(KIND, name, data, *_links_key(links))
     del data
     record = known.take(key)
     found = from_record(record, path) if record is not None else None
     if found is not None:
-        return found
+        return found, key
     source = read_source(path, name, links)
     if not (links is not None and links.looked) and source.volume == VolumeInfo() and source.path == path:
         made = to_record(source)
@@ -47,9 +54,10 @@ def read_kept(path: Path, name: str, links: RelativeLinks | None, known: EntryCa
             for part in (made["title"], *made["entries"], *made["diagnostics"]):
                 orjson.dumps(part)
         except TypeError:
-            return source
+            return source, ""
         known.put(key, made)
-    return source
+        return source, key
+    return source, ""
 
 
 def _links_key(links: RelativeLinks | None) -> tuple[str, str]:
