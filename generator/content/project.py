@@ -32,7 +32,7 @@ from generator.content.pages import PAGES_DIR, page_paths
 from generator.reporter import Reporter
 from generator.sources import READERS, find_sources, links_out
 from generator.sources.kept import KIND as KEPT_SOURCES, kept_reading
-from generator.sources.duplicates import drop_duplicates
+from generator.sources.duplicates import kept_drop_duplicates
 from generator.sources.relative import RelativeLinks, column_patterns
 from generator.derive.people_file import Rules, load_rules
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
@@ -113,7 +113,7 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     for source in sources:
         for diagnostic in source.diagnostics:
             reporter.report(diagnostic)
-    sources, repeats = drop_duplicates(sources)
+    sources, repeats = kept_drop_duplicates(sources, store, sources_key)  # (kept by the sources' key)
     for diagnostic in repeats:
         reporter.report(diagnostic)
     config = with_papers_language(config, sources, reporter, content_dir, store)
