@@ -45,6 +45,7 @@ from generator.model.paper import Entry
 from generator.runtime.cache import digest
 from generator.runtime.executor import INLINE, Executor
 from generator.runtime.sizes import Cost
+from generator.text.lazyre import lazy
 
 FIT_MIN = 5  # papers that match nothing: fewer are each warned about on their own
 FIT_SHARE = 0.1  # of the papers the built-in taxonomy would tag: more matching nothing, it does not fit
@@ -62,7 +63,7 @@ OWN_VERSION = 1  # bump when own_topics.py or phrases.py choose differently: the
 _FRONT_WORDS = (r"preface|foreword|front\s*matter|editorial|editors?['’]?\s+introduction|table\s+of\s+contents"
                 r"|keynotes?(?:\s+(?:talk|address|speech|lecture))?|invited\s+(?:talks?|speakers?|lectures?)"
                 r"|plenary\s+(?:talks?|lectures?)|序文|まえがき|はじめに|基調講演|招待講演|前言|序言|主题报告|特邀报告")
-_FRONT_MATTER = re.compile(
+_FRONT_MATTER = lazy(
     rf"^(?:.{{0,200}}?\s*[:：—–-]\s*)?(?:{_FRONT_WORDS})\s*(?:$|[:：—–(（-]|\s(?:to|of|for|by)\s)", re.IGNORECASE)
 
 
