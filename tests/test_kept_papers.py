@@ -55,14 +55,28 @@ def _pages(tmp_path: Path) -> list[Path]:
 
 
 def test_a_kept_paper_reads_back_as_its_page_parses(tmp_path):
-    papers = [to_paper(read_page(path), path.name) for path in _pages(tmp_path)]
+    docs = [read_page(path) for path in _pages(tmp_path)]
+    papers = [to_paper(doc, doc.path.name) for doc in docs]
     full = papers[-1]
     assert full.details.authors and full.details.more_links and full.corrections.retracted and full.old_slugs
     assert full.corrections.versions and full.corrections.erratum and full.uid
-    for paper in papers:
+    for doc, paper in zip(docs, papers):
         again = paper_of(orjson.loads(orjson.dumps(paper_record(paper))), paper.path)
         assert again == paper
         assert repr(again) == repr(paper)  # the same types all the way down (tuples, dates, Paths)
+        record = paper_record(paper, doc.body)  # an abstract that is the page's body is left to the page
+        assert (record[3] is None) == (paper.abstract == doc.body)
+        assert repr(paper_of(orjson.loads(orjson.dumps(record)), paper.path, doc.body)) == repr(paper)
+    assert paper_record(full, docs[-1].body)[3] is None
+
+
+def test_an_abstract_cleaned_from_its_page_is_kept_whole(tmp_path):
+    page = tmp_path / "odd.md"
+    page.write_text(FULL.replace("We study", "We\u200b study"), encoding="utf-8")  # an invisible space, dropped
+    doc = read_page(page)
+    paper = to_paper(doc, page.name)
+    assert paper.abstract != doc.body
+    assert paper_of(orjson.loads(orjson.dumps(paper_record(paper, doc.body))), page, doc.body) == paper
 
 
 def test_a_value_the_record_would_not_give_back_is_refused(tmp_path):

@@ -68,12 +68,14 @@ def diagnostic_of(record: list) -> Diagnostic:
     return diagnostic
 
 
-def paper_record(paper: Paper) -> list:
-    """A Paper as JSON, less its page's path (the page it is read from again gives it). A value of a type the
-    record would not give back as it is (a ``str`` subclass, a ``datetime`` for a date) raises TypeError: such
-    a paper is not kept."""
+def paper_record(paper: Paper, body: str | None = None) -> list:
+    """A Paper as JSON, less its page's path (the page it is read from again gives it) and, when it is the
+    page's ``body`` as it is (the common case: a page's text is clean), its abstract (null: the body). A value of
+    a type the record would not give back as it is (a ``str`` subclass, a ``datetime`` for a date) raises
+    TypeError: such a paper is not kept."""
     _check(paper)
-    return [paper.id, paper.slug, paper.title, paper.abstract, list(paper.tags), paper.order, paper.source,
+    abstract = None if body is not None and paper.abstract == body else paper.abstract
+    return [paper.id, paper.slug, paper.title, abstract, list(paper.tags), paper.order, paper.source,
             paper.entry, details_record(paper.details), paper.uid, list(paper.old_slugs),
             _corrections_record(paper.corrections)]
 
@@ -106,10 +108,12 @@ def _check(paper: Paper) -> None:
         raise TypeError("a paper's field of another type")
 
 
-def paper_of(record: list, path: Path) -> Paper:
-    """``paper_record``'s Paper again, its page ``path``; a record of another shape raises one of
-    ``SHAPE_ERRORS``."""
+def paper_of(record: list, path: Path, body: str | None = None) -> Paper:
+    """``paper_record``'s Paper again, its page ``path`` (and ``body``, the page's, as ``paper_record`` was
+    given it); a record of another shape raises one of ``SHAPE_ERRORS``."""
     id_, slug, title, abstract, tags, order, source, entry, details, uid, old_slugs, corrections = record
+    if abstract is None and body is not None:
+        abstract = body
     if not all(isinstance(value, str) for value in (id_, slug, title, abstract, source, uid)) \
             or type(order) is not int or type(entry) is not int:
         raise TypeError("not a paper's record")

@@ -48,7 +48,7 @@ def _from_record(doc: PageDoc, record: object, key: str) -> Parsed | None:
         return None
     try:
         made, problems = record  # type: ignore[misc]
-        paper = paper_of(made, doc.path)
+        paper = paper_of(made, doc.path, doc.body)
         diagnostics = tuple(diagnostic_of(problem) for problem in problems)
     except SHAPE_ERRORS:  # (an older build's shape: parsed again)
         return None
@@ -59,7 +59,7 @@ def _from_record(doc: PageDoc, record: object, key: str) -> Parsed | None:
 def _keep(known: EntryCache | None, key: str, parsed: Parsed) -> None:
     assert known is not None and parsed.paper is not None
     try:
-        record = [paper_record(parsed.paper), [diagnostic_record(d) for d in parsed.diagnostics]]
+        record = [paper_record(parsed.paper, parsed.doc.body), [diagnostic_record(d) for d in parsed.diagnostics]]
     except TypeError:  # a value the record would not give back as it is: parsed every time
         return
     known.put(key, record)
