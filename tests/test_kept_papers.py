@@ -174,3 +174,50 @@ def test_a_kept_paper_has_its_pages_record_key(seed_content, tmp_path, monkeypat
     parsed = parsed_module.parse_pages({page: read_page(page)}, seed_content, {},
                                        parsed_module.BuildCache.for_content(seed_content))
     assert paper_key(parsed[page].paper) == paper_key(to_paper(read_page(page), page.name))
+
+
+def test_a_warm_build_reads_no_front_matter_and_keeps_it_for_the_next(seed_content, tmp_path, monkeypatch):
+    """The sync's outcome and every Paper kept: no page's front matter is asked for (content/page_doc.py), and
+    the front matter entry keeps its records, so that a build whose sync must run again parses no YAML."""
+    from generator.content import page_doc
+
+    site = tmp_path / "site"
+    _build(seed_content, site)
+    _build(seed_content, site)  # (the first one's sync wrote pages: this one's is kept)
+    reads = Counting(page_doc.KnownPage._read)
+    monkeypatch.setattr(page_doc.KnownPage, "_read", lambda self: reads(self))
+    first = _site(site)
+    _build(seed_content, site)
+    assert reads.calls == 0 and _site(site) == first
+    parses = Counting(page_doc.parse_front)
+    monkeypatch.setattr(page_doc, "parse_front", parses)
+    source = seed_content / "neurips-2026.txt"
+    source.write_text(source.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # the same entries: sync again
+    _build(seed_content, site)
+    assert reads.calls >= len(list((seed_content / "papers").glob("*.md")))  # the sync asked for every page's
+    assert parses.calls == 0  # and each came from the cache's record
+    assert _site(site) == first
+
+
+def test_a_known_page_reads_as_read_page_reads(seed_content):
+    """Its record missing, damaged or there, a KnownPage's fields are read_page's, and it pickles as a PageDoc."""
+    import pickle
+
+    from generator.content.page_doc import KnownPage, PageDoc
+    from generator.content.pages import read_pages
+    from generator.runtime.cache import BuildCache, EntryCache
+
+    def fields(doc):
+        return (doc.path, doc.meta, doc.body, doc.lines, doc.body_line, str(doc.error), doc.salvaged, doc.text_digest)
+
+    broken = sorted((seed_content / "papers").glob("*.md"))[1]
+    broken.write_text(broken.read_text(encoding="utf-8").replace("slug:", "slug: [", 1), encoding="utf-8")
+    plain = {path: fields(doc) for path, doc in read_pages(seed_content).items()}
+    for _ in range(2):  # records missing (parsed and put), then there
+        known = EntryCache(BuildCache.for_content(seed_content), "front-matter")
+        docs = read_pages(seed_content, known=known)
+        assert all(type(doc) is KnownPage for doc in docs.values())
+        assert {path: fields(doc) for path, doc in docs.items()} == plain
+        known.save()
+        again = pickle.loads(pickle.dumps(docs[broken]))
+        assert type(again) is PageDoc and fields(again) == plain[broken] and again.error is not None
