@@ -249,9 +249,9 @@ def read_pages(content_dir: Path, executor: Executor = INLINE, only: list[Path] 
     docs: dict[Path, PageDoc] = {}
     for path in paths if known is not None else ():
         assert known is not None
-        doc = _known_page(path, path.relative_to(content_dir), known)
-        if doc is not None:
-            docs[path] = doc
+        known_page = _known_page(path, path.relative_to(content_dir), known)
+        if known_page is not None:
+            docs[path] = known_page
     missing = [path for path in paths if path not in docs]
 
     def read_share(share: list[Path]) -> list[PageDoc]:

@@ -133,7 +133,10 @@ def _corrections_of(record: list | None) -> Corrections:
     if record is None:
         return _NO_CORRECTIONS
     retracted, erratum, versions = record
-    return Corrections(_notice_of(retracted), _notice_of(erratum), tuple(_notice_of(version) for version in versions))
+    made = tuple(notice for notice in map(_notice_of, versions) if notice is not None)
+    if len(made) != len(versions):
+        raise TypeError("a version of no notice")
+    return Corrections(_notice_of(retracted), _notice_of(erratum), made)
 
 
 def _notice_record(notice: Notice | None) -> list | None:

@@ -47,6 +47,8 @@ def _from_record(doc: PageDoc, record: object, key: str) -> Parsed | None:
     if record is None:
         return None
     try:
+        made: list
+        problems: list[list]
         made, problems = record  # type: ignore[misc]
         paper = paper_of(made, doc.path, doc.body)
         diagnostics = tuple(diagnostic_of(problem) for problem in problems)

@@ -106,6 +106,8 @@ def kept_drop_duplicates(sources: list[SourceList], store: BuildCache | None,
 def _repeats_of(record: object, sources: list[SourceList]) -> tuple[list[SourceList], list[Diagnostic]] | None:
     """The sources less the entries a kept record says repeat others, and its warnings; None: not such a record."""
     try:
+        dropped: list[list[int]]
+        said: list[list]
         dropped, said = record  # type: ignore[misc]
         if len(dropped) != len(sources):
             return None
