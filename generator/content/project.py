@@ -38,7 +38,8 @@ from generator.derive.people_file import Rules, load_rules
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.derive.sanity import lint_project
 from generator.derive.own_topics import OwnTopics
-from generator.derive.volume_topics import STRONG, VolumeTopics, is_front_matter, paper_key, survey
+from generator.derive.volume_topics import (STRONG, VolumeTopics, is_front_matter, paper_key, survey, topics_of,
+                                            topics_record)
 from generator.model.volume import Volume
 from generator import diagnostics as codes
 
@@ -119,25 +120,35 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     config = with_papers_language(config, sources, reporter, content_dir, store)
     people = load_rules(content_dir, reporter.warn) if content_dir.is_dir() else Rules()
     taxonomy = load_taxonomy(content_dir)
-    # The taxonomy's tags of each entry, kept by the build cache: an unchanged volume is not tagged again.
-    known = None
-    if store is not None and store.enabled:
-        known = EntryCache(store, "volume-topics", taxonomy.version, str(STRONG))
-    remembered = _RememberedTopics(store) if store is not None and store.enabled else None
     renderer = AbstractRenderer(config.macros)
     entries = [entry for source in sources for entry in source.entries]
     early = None
-    if derive and not page_paths(content_dir):
-        early = EarlyTitles(renderer, entries, executor)  # a first build: every entry is new
-    elif derive and (store is None or not store.enabled):  # every abstract is rendered again (--no-cache)
-        early = EarlyTitles(renderer, entries[:REMEMBERED], executor, titles=False)
-    topics = survey(taxonomy, entries, config.auto_tags, known, remembered, executor, early)
-    if known is not None:
-        known.save()
+    # What the survey found of the same sources with the same taxonomy (the sources' key), kept by the build cache.
+    surveyed = store.key(SURVEYED, sources_key, taxonomy.version, taxonomy.name, config.auto_tags, str(STRONG)) \
+        if store is not None and store.enabled and sources_key else ""
+    topics = topics_of(store.load_json(SURVEYED, surveyed)) if store is not None and surveyed else None
+    if topics is None:
+        # The taxonomy's tags of each entry, kept by the build cache: an unchanged volume is not tagged again.
+        known = None
+        if store is not None and store.enabled:
+            known = EntryCache(store, "volume-topics", taxonomy.version, str(STRONG))
+        remembered = _RememberedTopics(store) if store is not None and store.enabled else None
+        if derive and not page_paths(content_dir):
+            early = EarlyTitles(renderer, entries, executor)  # a first build: every entry is new
+        elif derive and (store is None or not store.enabled):  # every abstract is rendered again (--no-cache)
+            early = EarlyTitles(renderer, entries[:REMEMBERED], executor, titles=False)
+        topics = survey(taxonomy, entries, config.auto_tags, known, remembered, executor, early)
+        if known is not None:
+            known.save()
+        if store is not None and surveyed:
+            store.store_json(SURVEYED, surveyed, topics_record(topics))
     volume = Volume.of(config, sources, content_dir.resolve().name)
     lint_project(content_dir, config, volume, sources, people, reporter.warn)  # pmlint's checks: dates, names
     return Project(content_dir, config, volume, sources, taxonomy, renderer, people, topics,
                    early.found if early is not None else {}, sources_key)
+
+
+SURVEYED = "survey"  # the build cache's record of what the survey found, by the sources' key
 
 
 class EarlyTitles:

@@ -229,3 +229,23 @@ def _scores(taxonomy: Taxonomy, entries: list[Entry]) -> list[tuple[tuple[int, .
         found.append((mine, [list(taxonomy.ranked(list(mine))),
                              [rule.name for rule, score in zip(taxonomy.tags, mine) if score >= STRONG]]))
     return found
+
+
+def topics_record(topics: VolumeTopics) -> list:
+    """What the survey found, as JSON (less the scores it found this run: a build read from the cache has none)."""
+    return [topics.papers, topics.tagged, topics.fell_back, [list(pair) for pair in topics.broad], topics.described,
+            list(topics.own), topics.own_of, {key: list(tags) for key, tags in topics.own_tags.items()}]
+
+
+def topics_of(record: Any) -> VolumeTopics | None:
+    """``topics_record``'s VolumeTopics again; None for a record of another shape."""
+    try:
+        papers, tagged, fell_back, broad, described, own, own_of, own_tags = record
+        numbers = (papers, tagged, fell_back, described, own_of)
+        if not all(type(number) is int for number in numbers) or not isinstance(own_tags, dict):
+            return None
+        return VolumeTopics(papers, tagged, fell_back, tuple((str(name), int(count)) for name, count in broad),
+                            described, tuple(map(str, own)), own_of,
+                            {str(key): tuple(map(str, tags)) for key, tags in own_tags.items()})
+    except (TypeError, ValueError, AttributeError):
+        return None
