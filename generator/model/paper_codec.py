@@ -24,19 +24,36 @@ SHAPE_ERRORS = (TypeError, ValueError, KeyError, AttributeError, IndexError)
 
 
 def details_record(details: Details) -> dict[str, Any]:
-    """A paper's details as JSON: only those not at their default."""
+    """A paper's details as JSON: only those not at their default. A value of a type the record would not give
+    back as it is (a list for a tuple, a ``str`` subclass) raises TypeError."""
     made = {}
     for name, kind in _KINDS.items():
         value = getattr(details, name)
-        if value == getattr(_DEFAULTS, name):
-            continue
+        if not value:
+            if value != "" and value != ():
+                raise TypeError(f"a detail {name} of another type")
+            continue  # (every default is "" or ())
         if kind == "authors":
-            made[name] = [[author.name, author.affiliation, author.orcid, author.id] for author in value]
+            if type(value) is not tuple or not all(type(author) is Author for author in value):
+                raise TypeError("authors of another type")
+            made[name] = [_texts([author.name, author.affiliation, author.orcid, author.id]) for author in value]
         elif kind == "labelled":
-            made[name] = [list(pair) for pair in value]
+            if type(value) is not tuple or not all(type(pair) is tuple and len(pair) == 2 for pair in value):
+                raise TypeError("labelled links of another type")
+            made[name] = [_texts(list(pair)) for pair in value]
+        elif type(value) is tuple:
+            made[name] = _texts(list(value))
+        elif type(value) is str:
+            made[name] = value
         else:
-            made[name] = list(value) if isinstance(value, tuple) else value
+            raise TypeError(f"a detail {name} of another type")
     return made
+
+
+def _texts(values: list) -> list:
+    if not all(type(value) is str for value in values):
+        raise TypeError("a text of another type")
+    return values
 
 
 def details_of(record: dict[str, Any]) -> Details:
@@ -81,31 +98,20 @@ def paper_record(paper: Paper, body: str | None = None) -> list:
 
 
 def _check(paper: Paper) -> None:
-    texts = [paper.id, paper.slug, paper.title, paper.abstract, paper.source, paper.uid, *paper.tags,
-             *paper.old_slugs]
-    for name, kind in _KINDS.items():
-        value = getattr(paper.details, name)
-        if kind == "authors":
-            texts += [part for author in value if type(author) is Author
-                      for part in (author.name, author.affiliation, author.orcid, author.id)]
-            ok = all(type(author) is Author for author in value)
-        elif kind == "labelled":
-            texts += [part for pair in value for part in pair]
-            ok = all(type(pair) is tuple and len(pair) == 2 for pair in value)
-        else:
-            texts += value if isinstance(value, tuple) else [value]
-            ok = type(value) in (tuple, str)
-        if not ok:
-            raise TypeError(f"a paper's {name} of another type")
-    notices = [*paper.corrections.versions, paper.corrections.retracted, paper.corrections.erratum]
-    for notice in notices:
-        if notice is not None:
-            texts += [notice.note, notice.link, notice.label]
-            if notice.date is not None and type(notice.date) is not dt.date:
-                raise TypeError("a correction's date of another type")
+    """Raise TypeError for a field the record would not give back as it is (its details: ``details_record``)."""
+    _texts([paper.id, paper.slug, paper.title, paper.abstract, paper.source, paper.uid])
     if type(paper.order) is not int or type(paper.entry) is not int or type(paper.tags) is not tuple \
-            or type(paper.old_slugs) is not tuple or not all(type(text) is str for text in texts):
+            or type(paper.old_slugs) is not tuple:
         raise TypeError("a paper's field of another type")
+    _texts(list(paper.tags))
+    _texts(list(paper.old_slugs))
+    corrections = paper.corrections
+    if corrections != _NO_CORRECTIONS:
+        for notice in (*corrections.versions, corrections.retracted, corrections.erratum):
+            if notice is not None:
+                _texts([notice.note, notice.link, notice.label])
+                if notice.date is not None and type(notice.date) is not dt.date:
+                    raise TypeError("a correction's date of another type")
 
 
 def paper_of(record: list, path: Path, body: str | None = None) -> Paper:

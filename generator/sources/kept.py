@@ -49,8 +49,8 @@ def kept_reading(path: Path, name: str, links: RelativeLinks | None,
         return found, key
     source = read_source(path, name, links)
     if not (links is not None and links.looked) and source.volume == VolumeInfo() and source.path == path:
-        made = to_record(source)
         try:  # (a text orjson refuses, a lone surrogate: not kept); a part at a time, never the whole file's JSON
+            made = to_record(source)  # (a detail of a type the record would not give back: not kept)
             for part in (made["title"], *made["entries"], *made["diagnostics"]):
                 orjson.dumps(part)
         except TypeError:
