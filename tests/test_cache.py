@@ -139,7 +139,8 @@ def test_a_damaged_cache_is_ignored_and_replaced(uncached_seed_site, seed_conten
     run(seed_content, tmp_path / "site")
     entries = [p for p in (seed_content / CACHE_DIR).iterdir() if "-" in p.name]
     assert {p.name.rsplit("-", 1)[0] for p in entries} == {"abstracts", "front-matter", "papers", "related", "repeats",
-                                                                   "search", "site", "sources", "sync", "volume-topics"}
+                                                                   "search", "site", "sources", "survey", "sync",
+                                                                   "volume-topics"}
     files = [f for p in entries for f in ([p] if p.is_file() else sorted(p.iterdir()))]  # abstracts: shards
     assert len(files) > 3
     for entry in files:
