@@ -26,7 +26,7 @@ SHAPE_ERRORS = (TypeError, ValueError, KeyError, AttributeError, IndexError)
 def details_record(details: Details) -> dict[str, Any]:
     """A paper's details as JSON: only those not at their default. A value of a type the record would not give
     back as it is (a list for a tuple, a ``str`` subclass) raises TypeError."""
-    made = {}
+    made: dict[str, Any] = {}
     for name, kind in _KINDS.items():
         value = getattr(details, name)
         if not value:
