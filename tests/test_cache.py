@@ -138,8 +138,9 @@ def test_a_config_field_that_shapes_only_pages_keeps_every_abstract_from_the_cac
 def test_a_damaged_cache_is_ignored_and_replaced(uncached_seed_site, seed_content, tmp_path, damage, forbid):
     run(seed_content, tmp_path / "site")
     entries = [p for p in (seed_content / CACHE_DIR).iterdir() if "-" in p.name]
-    assert {p.name.rsplit("-", 1)[0] for p in entries} == {"abstracts", "front-matter", "related", "search", "site",
-                                                                   "sources", "volume-topics"}
+    assert {p.name.rsplit("-", 1)[0] for p in entries} == {"abstracts", "front-matter", "papers", "related", "repeats",
+                                                                   "search", "site", "sources", "survey", "sync",
+                                                                   "volume-topics"}
     files = [f for p in entries for f in ([p] if p.is_file() else sorted(p.iterdir()))]  # abstracts: shards
     assert len(files) > 3
     for entry in files:
@@ -438,11 +439,13 @@ def test_the_index_script_in_pieces_is_the_script_whole():
 def test_front_matter_an_earlier_build_parsed_is_not_parsed_again(seed_content, monkeypatch):
     """A warm build reads 50,000 pages: YAML is most of it, so each front matter is kept in the cache by
     the digest of its text; a page whose front matter changed, or that JSON cannot hold, is parsed."""
+    from generator.content import page_doc as page_doc_module
     from generator.content import pages as pages_module
 
     def read(known: bool = True):
         entries = EntryCache(BuildCache.for_content(seed_content), "front-matter") if known else None
         docs = pages_module.read_pages(seed_content, known=entries)
+        fields(docs)  # each front matter asked for, as the sync does
         if entries is not None:
             entries.save()  # as the pipeline does, once the pages stage is done
         return docs
@@ -457,13 +460,13 @@ def test_front_matter_an_earlier_build_parsed_is_not_parsed_again(seed_content, 
     odd.write_text(odd.read_text(encoding="utf-8").replace("\nslug:", "\nextra: !!set {a, b}\nslug:", 1),
                    encoding="utf-8")
     parsed: list[str] = []
-    real = pages_module.load_mapping
+    real = page_doc_module.load_mapping
 
     def counting(text, path, *args, **kwargs):
         parsed.append(str(path))
         return real(text, path, *args, **kwargs)
 
-    monkeypatch.setattr(pages_module, "load_mapping", counting)
+    monkeypatch.setattr(page_doc_module, "load_mapping", counting)
     read()  # the set is not JSON: never kept
     parsed.clear()
     second = read()
@@ -474,6 +477,7 @@ def test_front_matter_an_earlier_build_parsed_is_not_parsed_again(seed_content, 
 
 def test_pages_a_cold_build_wrote_are_read_without_parsing_their_yaml(tmp_path, monkeypatch):
     from conftest import write_list
+    from generator.content import page_doc as page_doc_module
     from generator.content import pages as pages_module
 
     content = tmp_path / "content"
@@ -482,12 +486,12 @@ def test_pages_a_cold_build_wrote_are_read_without_parsing_their_yaml(tmp_path, 
                                                    for n in range(4)])
     run(content, tmp_path / "site")
     parsed: list[str] = []
-    real = pages_module.load_mapping
-    monkeypatch.setattr(pages_module, "load_mapping", lambda text, path, *a, **k: parsed.append(path) or
+    real = page_doc_module.load_mapping
+    monkeypatch.setattr(page_doc_module, "load_mapping", lambda text, path, *a, **k: parsed.append(path) or
                         real(text, path, *a, **k))
     docs = pages_module.read_pages(content, known=EntryCache(BuildCache.for_content(content), "front-matter"))
-    assert len(docs) == 4 and parsed == []
-    monkeypatch.setattr(pages_module, "load_mapping", real)
+    assert len(docs) == 4 and all(doc.meta for doc in docs.values()) and parsed == []
+    monkeypatch.setattr(page_doc_module, "load_mapping", real)
     assert {p: (d.meta, d.lines) for p, d in docs.items()} == \
         {p: (d.meta, d.lines) for p, d in pages_module.read_pages(content).items()}
 

@@ -132,3 +132,34 @@ def test_a_source_whose_text_json_cannot_hold_is_read_not_kept(tmp_path, monkeyp
     known.save()
     again = EntryCache(BuildCache(tmp_path / "cache"), kept_module.KIND, plain=True)
     assert kept_module.read_kept(path, "list.txt", None, again) is odd  # read again: nothing was kept
+
+
+def test_a_warm_build_says_the_repeats_again_without_comparing_the_abstracts(tmp_path, monkeypatch):
+    """Which records repeat others is kept under the sources' key (sources/duplicates.py): the same warnings, the
+    same papers, no abstract compared; an edited source, or a kept record of another shape, compares again."""
+    from generator.sources import duplicates
+
+    records = _records()
+    records.append(dict(records[1]))  # the same record twice in one file
+    content = _content(tmp_path, records)
+    (content / "again.jsonl").write_text(json.dumps(records[3]) + "\n", encoding="utf-8")  # and in another
+    reporters = [Reporter(), Reporter()]
+    compares = Counting(duplicates.drop_duplicates)
+    monkeypatch.setattr(duplicates, "drop_duplicates", compares)
+    build(content, tmp_path / "site", reporters[0], jobs=1)
+    first = {p.relative_to(tmp_path / "site"): p.read_bytes() for p in (tmp_path / "site").rglob("*") if p.is_file()}
+    build(content, tmp_path / "site", reporters[1], jobs=1)
+    assert compares.calls == 1
+    said = [[(d.code, str(d.path), d.line, d.count, d.message) for d in reporter.diagnostics
+             if d.code == "record-repeat"] for reporter in reporters]
+    assert len(said[0]) == 2 and said[1] == said[0]
+    again = {p.relative_to(tmp_path / "site"): p.read_bytes() for p in (tmp_path / "site").rglob("*") if p.is_file()}
+    assert again == first
+    monkeypatch.setattr(duplicates, "_repeats_of", lambda record, sources: None)
+    build(content, tmp_path / "site", Reporter(), jobs=1)
+    assert compares.calls == 2
+    monkeypatch.undo()
+    monkeypatch.setattr(duplicates, "drop_duplicates", compares)
+    (content / "again.jsonl").write_text(json.dumps(records[4]) + "\n", encoding="utf-8")
+    build(content, tmp_path / "site", Reporter(), jobs=1)
+    assert compares.calls == 3

@@ -188,3 +188,46 @@ def test_an_unchanged_volume_reads_its_topics_from_the_cache(monkeypatch):
     assert (again.own, again.own_tags, again.version) == (first.own, first.own_tags, first.version)
     with pytest.raises(AssertionError, match="chose its topics again"):  # a changed volume chooses again
         survey(default_taxonomy(), entries[:-1], "missing", remembered=remembered)
+
+
+def test_what_the_survey_found_reads_back_from_its_record():
+    """A warm build takes the survey's outcome from the build cache (content/project.py, by the sources' key)."""
+    import orjson
+
+    from generator.derive.volume_topics import topics_of, topics_record
+
+    entries = read_source(DIALOGUE, DIALOGUE.name).entries
+    for topics in (survey(default_taxonomy(), entries, "missing"), survey(default_taxonomy(), entries[:3], "always")):
+        again = topics_of(orjson.loads(orjson.dumps(topics_record(topics))))
+        assert again == topics and again.own_tags == topics.own_tags and again.version == topics.version
+    assert topics_of([1, 2]) is None and topics_of(None) is None
+
+
+def test_a_warm_build_surveys_no_unchanged_volume(tmp_path, monkeypatch):
+    from generator.commands.build import build
+    from generator.content import project
+    from generator.reporter import Reporter
+
+    from conftest import write_list
+
+    content = tmp_path / "content"
+    content.mkdir()  # (a list: a source whose reading looks for linked files is not kept, nor what is made of it)
+    write_list(content / "list.txt", "Dialogue 2026", [entry.text for entry in read_source(DIALOGUE, DIALOGUE.name)
+                                                       .entries if entry.text.strip()])
+    build(content, tmp_path / "site", Reporter(), jobs=1)
+    first = {p.relative_to(tmp_path / "site"): p.read_bytes() for p in (tmp_path / "site").rglob("*") if p.is_file()}
+    calls: list[int] = []
+    real = project.survey
+    monkeypatch.setattr(project, "survey", lambda *args, **kwargs: calls.append(1) or real(*args, **kwargs))
+    build(content, tmp_path / "site", Reporter(), jobs=1)
+    assert calls == []
+    assert {p.relative_to(tmp_path / "site"): p.read_bytes() for p in (tmp_path / "site").rglob("*")
+            if p.is_file()} == first
+    monkeypatch.setattr(project, "topics_of", lambda record: None)  # a record of another shape
+    build(content, tmp_path / "site", Reporter(), jobs=1)
+    assert calls == [1]
+    monkeypatch.undo()
+    monkeypatch.setattr(project, "survey", lambda *args, **kwargs: calls.append(1) or real(*args, **kwargs))
+    (content / "proceedings.yaml").write_text("auto_tags: always\n", encoding="utf-8")  # another survey
+    build(content, tmp_path / "site", Reporter(), jobs=1)
+    assert calls == [1, 1]

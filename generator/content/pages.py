@@ -7,16 +7,14 @@ page with broken front matter still shows its body to the merge), and
 
 from __future__ import annotations
 
-import functools
-import math
 import os
 import re
 import unicodedata
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from generator.content.fingerprints import Fingerprints
+from generator.content.page_doc import (FENCE, KnownPage, PageDoc, parse_front, plain_copy,
+                                        salvage_identity, split_front_matter)
 from generator.runtime.executor import INLINE, Executor
 from generator.runtime.cache import EntryCache
 from generator.runtime.cache import digest as full_digest
@@ -27,17 +25,15 @@ from generator.text.cleantext import clean, clean_fields
 from generator.model.details import parse_details
 from generator.text.slugs import file_safe
 from generator.sources import inside
-from generator.errors import ContentError, ProceedingsError, shown
+from generator.errors import ContentError, shown
 from generator.model.corrections import CORRECTION_KEYS, OLD_SLUGS
 from generator.model.corrections_front import parse_corrections
 from generator.model.paper import DETAIL_FIELDS, DETAILS, TEXT_FIELDS, Paper
 from generator.reporter import Reporter
-from generator.text.frontfast import read_front
-from generator.text.yamlutil import as_lf, dump, load_mapping, read_utf8
+from generator.text.yamlutil import as_lf, dump, read_utf8
 from generator import diagnostics as codes
 
 PAGES_DIR = "papers"
-FENCE = "---"
 # Lower-case ASCII words, and CJK characters as written (generator/text/slugs.py says why).
 SLUG = re.compile(f"^[a-z0-9{CJK_RANGES}]+(?:-[a-z0-9{CJK_RANGES}]+)*$")
 
@@ -55,30 +51,6 @@ KNOWN_KEYS = frozenset(FRONT_MATTER)
 
 # message, file, line
 Warn = Callable[..., None]  # Reporter.warn: message, path, line, code= and its fields
-
-
-@dataclass
-class PageDoc:
-    """A page file as read: front matter (if it parsed), body, and any problem."""
-
-    path: Path
-    meta: dict[str, Any] = field(default_factory=dict)
-    body: str = ""
-    lines: dict[str, int] = field(default_factory=dict)
-    body_line: int = 1
-    error: ProceedingsError | None = None
-    # For a page whose front matter does not parse (half saved, a typo): what its lines still say of
-    # its identity (id, uid, source, slug, and the fingerprint of its entry), so that the merge keeps
-    # the page in its place instead of making a second one for its entry.
-    salvaged: dict[str, str] = field(default_factory=dict)
-    # The digest of the page's text as read (LF line ends): with the file's name, all its Paper is made of,
-    # so that Paper's record key (runtime/cache.paper_key); "" when the text is not at hand. Whoever changes
-    # ``meta`` or ``body`` of a page read sets it to "" (commands/correct.py).
-    text_digest: str = ""
-
-    @functools.cached_property
-    def generated(self) -> Fingerprints | None:
-        return Fingerprints.of(self.meta.get("generated"))
 
 
 def read_page(path: Path, display: Path | str | None = None) -> PageDoc:
@@ -103,16 +75,8 @@ def read_page(path: Path, display: Path | str | None = None) -> PageDoc:
         )
         doc.salvaged = salvage_identity(text) if opened else {}
         return doc
-    try:  # the shape the tool writes, read without YAML's node tree (text/frontfast.py); else libyaml
-        doc.meta, doc.lines = read_front(front, first_line=2) or load_mapping(front, name, ContentError, first_line=2)
-    except ContentError as exc:
-        doc.error = exc
-        doc.salvaged = salvage_identity(front)
+    doc.meta, doc.lines, doc.error, doc.salvaged = parse_front(front, name)
     return doc
-
-
-_IDENTITY_LINE = re.compile(r"^(id|uid|source|slug|entry|  text): *['\"]?(.*?)['\"]? *$")
-_FLOW_TEXT = re.compile(r"^generated: *\{(?:.*?, *)?text: *['\"]?([0-9a-f]+)")  # generated: {text: 2b6e…, …}
 
 
 def _lenient_text(path: Path) -> str:
@@ -121,33 +85,6 @@ def _lenient_text(path: Path) -> str:
         return as_lf(path.read_bytes()[:64_000].decode("utf-8", "replace"))
     except OSError:
         return ""
-
-
-def salvage_identity(text: str, lines: int = 200) -> dict[str, str]:
-    """``id``, ``uid``, ``source``, ``slug`` and the entry fingerprint (``generated.text``) as plain
-    ``key: value`` lines of a front matter that does not parse as YAML."""
-    found: dict[str, str] = {}
-    for line in text.split("\n")[:lines]:
-        if line.strip() == FENCE and found:
-            break
-        match = _IDENTITY_LINE.match(line)
-        if match and match.group(2):
-            found.setdefault(match.group(1).strip(), match.group(2))
-        flow = _FLOW_TEXT.match(line)
-        if flow:
-            found.setdefault("text", flow.group(1))
-    return found
-
-
-def split_front_matter(text: str) -> tuple[str | None, str, int]:
-    """Return (front matter or None, body, line number where the body starts)."""
-    lines = text.split("\n")
-    if not lines or lines[0].strip() != FENCE:
-        return None, text, 1
-    for number, line in enumerate(lines[1:], start=1):
-        if line.strip() == FENCE:
-            return "\n".join(lines[1:number]), "\n".join(lines[number + 1 :]), number + 2
-    return None, text, 1
 
 
 def render_page(meta: dict[str, Any], body: str) -> str:
@@ -171,7 +108,7 @@ def written_page(path: Path, meta: dict[str, Any], text: str) -> PageDoc | None:
             lines[key] = number
     if lines.keys() != meta.keys():
         return None
-    return PageDoc(path, _plain_copy(meta), body.strip(), lines, body_line, text_digest=full_digest(text))
+    return PageDoc(path, plain_copy(meta), body.strip(), lines, body_line, text_digest=full_digest(text))
 
 
 def _reads_back(value: Any) -> bool:
@@ -182,15 +119,6 @@ def _reads_back(value: Any) -> bool:
     if isinstance(value, (list, tuple)):
         return all(map(_reads_back, value))
     return type(value) is int
-
-
-def _plain_copy(value: Any) -> Any:
-    """What YAML gives back: lists for tuples, and fresh containers (the sync keeps its own)."""
-    if isinstance(value, dict):
-        return {key: _plain_copy(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain_copy(item) for item in value]
-    return value
 
 
 def to_paper(doc: PageDoc, display: Path | str, warn: Warn | None = None) -> Paper:
@@ -314,18 +242,16 @@ def is_page(content_dir: Path, path: Path) -> bool:
 def read_pages(content_dir: Path, executor: Executor = INLINE, only: list[Path] | None = None,
                known: EntryCache | None = None) -> dict[Path, PageDoc]:
     """Every page (or ``only`` these), read and its front matter parsed, by the ``executor`` (on every core
-    when there are many): YAML is most of a warm build's reading. A front matter an earlier build parsed (``known``: by
-    the digest of its text) is taken from there; the others are parsed and put there (the caller saves it)."""
+    when there are many): YAML is most of a warm build's reading. With ``known`` (front matter an earlier build
+    parsed, by the digest of its text), each page's front matter is read when first asked for, from there or
+    parsed then and put there (``KnownPage``; the caller saves it once the pages are parsed)."""
     paths = page_paths(content_dir) if only is None else only
     docs: dict[Path, PageDoc] = {}
-    fronts: dict[Path, str] = {}  # the pages to parse: their front matter's digest
     for path in paths if known is not None else ():
         assert known is not None
-        doc, front = _from_known(path, known)
-        if doc is not None:
-            docs[path] = doc
-        elif front is not None:
-            fronts[path] = front
+        known_page = _known_page(path, path.relative_to(content_dir), known)
+        if known_page is not None:
+            docs[path] = known_page
     missing = [path for path in paths if path not in docs]
 
     def read_share(share: list[Path]) -> list[PageDoc]:
@@ -333,8 +259,6 @@ def read_pages(content_dir: Path, executor: Executor = INLINE, only: list[Path] 
 
     for path, doc in zip(missing, executor.map(read_share, missing, Cost.LIGHT)):
         docs[path] = doc
-        if path in fronts and doc.error is None and _json_safe(doc.meta):
-            known.put(fronts[path], front_record(doc))  # type: ignore[union-attr]
     return {path: docs[path] for path in paths}
 
 
@@ -346,39 +270,20 @@ def front_key(text: str) -> str:
 
 def front_record(doc: PageDoc) -> dict[str, Any]:
     """What the cache keeps of a page: a copy, so that nothing done to the page later reaches the cache."""
-    return {"meta": _plain_copy(doc.meta), "lines": dict(doc.lines)}
+    return {"meta": plain_copy(doc.meta), "lines": dict(doc.lines)}
 
 
-def _from_known(path: Path, known: EntryCache) -> tuple[PageDoc | None, str | None]:
-    """The page as read, if ``known`` has its front matter; else the digest to keep it under (None: a page
-    that does not split, read as usual)."""
-    try:  # (named by its path: a page that cannot be read is read again by read_page, which names it)
+def _known_page(path: Path, name: Path, known: EntryCache) -> KnownPage | None:
+    """The page, its front matter read when asked for (from ``known``, under the digest of its text); None for a
+    page that cannot be read or does not split (read by ``read_page``, which says what is wrong)."""
+    try:
         text = read_utf8(path, path, ContentError, "page")
     except ContentError:
-        return None, None
+        return None
     front, body, body_line = split_front_matter(text)
     if front is None:
-        return None, None
-    key = full_digest(front)  # front_key's, without splitting the text again
-    record = known.take(key)  # the page's own (the entry keeps none: a large volume's are much memory)
-    if not isinstance(record, dict) or not all(isinstance(record.get(part), dict) for part in ("meta", "lines")):
-        return None, key
-    return PageDoc(path, record["meta"], body.strip(), record["lines"], body_line, text_digest=full_digest(text)), None
-
-
-def _json_safe(value: Any) -> bool:
-    """Whether the front matter comes back from JSON as YAML gave it: text, numbers (finite: NaN is not
-    itself, and the cache writes no infinity), true/false, null, lists and objects keyed by text; no
-    dates, sets, bytes or number keys. A walk, not a round trip through JSON: it runs for every page."""
-    if value is None or isinstance(value, (str, int)):  # bool is an int
-        return True
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if type(value) is list:
-        return all(map(_json_safe, value))
-    if type(value) is dict:
-        return all(type(key) is str and _json_safe(item) for key, item in value.items())
-    return False
+        return None
+    return KnownPage(path, name, front, body.strip(), body_line, full_digest(text), known, full_digest(front))
 
 
 def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:

@@ -31,13 +31,14 @@ from generator.content.page_language import page_languages
 from generator.content.pages import PAGES_DIR, page_paths
 from generator.reporter import Reporter
 from generator.sources import READERS, find_sources, links_out
-from generator.sources.kept import KIND as KEPT_SOURCES, read_kept
-from generator.sources.duplicates import drop_duplicates
+from generator.sources.kept import KIND as KEPT_SOURCES, kept_reading
+from generator.sources.duplicates import kept_drop_duplicates
 from generator.sources.relative import RelativeLinks, column_patterns
 from generator.derive.people_file import Rules, load_rules
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy, load_taxonomy
 from generator.derive.sanity import lint_project
-from generator.derive.volume_topics import STRONG, VolumeTopics, is_front_matter, paper_key, survey
+from generator.derive.volume_topics import (STRONG, VolumeTopics, is_front_matter, paper_key, survey, topics_of,
+                                            topics_record)
 from generator.model.volume import Volume
 from generator import diagnostics as codes
 
@@ -57,6 +58,9 @@ class Project:
     # A first build's entries' title candidates, made while the own topics were chosen (``EarlyTitles``), by
     # id(entry), with the entry: the sync derives their tags alone.
     early: dict[int, tuple[Entry, tuple[str, ...]]] = field(default_factory=dict, compare=False, repr=False)
+    # A digest of everything the sources were read from (each file's bytes, how it is read: sources/kept.py),
+    # "" when some reading is not one the build cache keeps: what the sync's outcome is kept under (with the pages').
+    sources_key: str = field(default="", compare=False)
 
     def in_series(self, series: str) -> Project:
         """The same project built into a series of that title (series/layout.py)."""
@@ -102,12 +106,15 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     columns = column_patterns(config.links)  # links: patterns over a source's columns, applied as it is read
     # Each source as an earlier build read it, when its file and reading are the same (sources/kept.py).
     kept = EntryCache(store, KEPT_SOURCES, plain=True) if store is not None and store.enabled else None
-    sources = [read_kept(path, name, RelativeLinks(content_dir, config.venue_base_url, columns), kept)
-               for name, path in sorted(paths.items())]
+    readings = [kept_reading(path, name, RelativeLinks(content_dir, config.venue_base_url, columns), kept)
+                for name, path in sorted(paths.items())]
+    sources = [source for source, _ in readings]
+    keys = [key for _, key in readings]
+    sources_key = digest("sources", *keys) if all(keys) else ""
     for source in sources:
         for diagnostic in source.diagnostics:
             reporter.report(diagnostic)
-    sources, repeats = drop_duplicates(sources)
+    sources, repeats = kept_drop_duplicates(sources, store, sources_key)  # (kept by the sources' key)
     for diagnostic in repeats:
         reporter.report(diagnostic)
     renderer = AbstractRenderer(config.macros)
@@ -121,14 +128,21 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
         language = with_papers_language(config, sources, reporter, content_dir, store)
         people = load_rules(content_dir, reporter.warn) if content_dir.is_dir() else Rules()
         taxonomy = load_taxonomy(content_dir)
-        # The taxonomy's tags of each entry, kept by the build cache: an unchanged volume is not tagged again.
-        known = None
-        if store is not None and store.enabled:
-            known = EntryCache(store, "volume-topics", taxonomy.version, str(STRONG))
-        remembered = _RememberedTopics(store) if store is not None and store.enabled else None
-        topics = survey(taxonomy, entries, language.auto_tags, known, remembered, executor)
-        if known is not None:
-            known.save()
+        # What the survey found of the same sources with the same taxonomy (the sources' key), kept by the cache.
+        surveyed = store.key(SURVEYED, sources_key, taxonomy.version, taxonomy.name, language.auto_tags,
+                             str(STRONG)) if store is not None and store.enabled and sources_key else ""
+        topics = topics_of(store.load_json(SURVEYED, surveyed)) if store is not None and surveyed else None
+        if topics is None:
+            # The taxonomy's tags of each entry, kept by the build cache: an unchanged volume is not tagged again.
+            known = None
+            if store is not None and store.enabled:
+                known = EntryCache(store, "volume-topics", taxonomy.version, str(STRONG))
+            remembered = _RememberedTopics(store) if store is not None and store.enabled else None
+            topics = survey(taxonomy, entries, language.auto_tags, known, remembered, executor)
+            if known is not None:
+                known.save()
+            if store is not None and surveyed:
+                store.store_json(SURVEYED, surveyed, topics_record(topics))
         volume = Volume.of(language, sources, content_dir.resolve().name)
         lint_project(content_dir, language, volume, sources, people, reporter.warn)  # pmlint's checks: dates, names
         return language, people, taxonomy, topics, volume
@@ -140,7 +154,10 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
         early = EarlyTitles(renderer, entries[:REMEMBERED], executor, titles=False)
     config, people, taxonomy, topics, volume = early.beside(rest) if early is not None else rest()
     return Project(content_dir, config, volume, sources, taxonomy, renderer, people, topics,
-                   early.found if early is not None else {})
+                   early.found if early is not None else {}, sources_key)
+
+
+SURVEYED = "survey"  # the build cache's record of what the survey found, by the sources' key
 
 
 class EarlyTitles:

@@ -45,6 +45,7 @@ from generator.model.paper import Entry
 from generator.runtime.cache import digest
 from generator.runtime.executor import INLINE, Executor
 from generator.runtime.sizes import Cost
+from generator.text.lazyre import lazy
 
 FIT_MIN = 5  # papers that match nothing: fewer are each warned about on their own
 FIT_SHARE = 0.1  # of the papers the built-in taxonomy would tag: more matching nothing, it does not fit
@@ -62,7 +63,7 @@ OWN_VERSION = 1  # bump when own_topics.py or phrases.py choose differently: the
 _FRONT_WORDS = (r"preface|foreword|front\s*matter|editorial|editors?['’]?\s+introduction|table\s+of\s+contents"
                 r"|keynotes?(?:\s+(?:talk|address|speech|lecture))?|invited\s+(?:talks?|speakers?|lectures?)"
                 r"|plenary\s+(?:talks?|lectures?)|序文|まえがき|はじめに|基調講演|招待講演|前言|序言|主题报告|特邀报告")
-_FRONT_MATTER = re.compile(
+_FRONT_MATTER = lazy(
     rf"^(?:.{{0,200}}?\s*[:：—–-]\s*)?(?:{_FRONT_WORDS})\s*(?:$|[:：—–(（-]|\s(?:to|of|for|by)\s)", re.IGNORECASE)
 
 
@@ -222,3 +223,23 @@ def _scores(taxonomy: Taxonomy, entries: list[Entry]) -> list[tuple[tuple[int, .
         found.append((mine, [list(taxonomy.ranked(list(mine))),
                              [rule.name for rule, score in zip(taxonomy.tags, mine) if score >= STRONG]]))
     return found
+
+
+def topics_record(topics: VolumeTopics) -> list:
+    """What the survey found, as JSON (less the scores it found this run: a build read from the cache has none)."""
+    return [topics.papers, topics.tagged, topics.fell_back, [list(pair) for pair in topics.broad], topics.described,
+            list(topics.own), topics.own_of, {key: list(tags) for key, tags in topics.own_tags.items()}]
+
+
+def topics_of(record: Any) -> VolumeTopics | None:
+    """``topics_record``'s VolumeTopics again; None for a record of another shape."""
+    try:
+        papers, tagged, fell_back, broad, described, own, own_of, own_tags = record
+        numbers = (papers, tagged, fell_back, described, own_of)
+        if not all(type(number) is int for number in numbers) or not isinstance(own_tags, dict):
+            return None
+        return VolumeTopics(papers, tagged, fell_back, tuple((str(name), int(count)) for name, count in broad),
+                            described, tuple(map(str, own)), own_of,
+                            {str(key): tuple(map(str, tags)) for key, tags in own_tags.items()})
+    except (TypeError, ValueError, AttributeError):
+        return None

@@ -34,10 +34,12 @@ from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_papers
 from generator.content.project import load_project, make_deriver, placeholder_deriver
 from generator.derive.related import forget_texts, forget_vectors, related_ids
+from generator.pipeline.parsed import parse_pages
+from generator.pipeline.synced import kept_sync
 from generator.pipeline.listing import moved_lists, site_outputs
 from generator.render.outputs import Output
-from generator.pipeline.rendering import (changed_papers, has_map, parse_page, place_papers, read_again,
-                                          read_programme, render_outputs, render_papers, split_words, sync_pages)
+from generator.pipeline.rendering import (changed_papers, has_map, place_papers, read_again,
+                                          read_programme, render_outputs, render_papers, split_words)
 from generator.reporter import Reporter
 from generator.pipeline.reuse import Inputs, input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
@@ -148,8 +150,8 @@ def pages_stage(p: Pipeline) -> None:
     if p.now.loaded:
         assert state.project is not None
         deriver = make_deriver(state.project, p.reporter, executor) if p.options.derive else placeholder_deriver
-        plan = p.timed("sync pages", sync_pages, state.project, p.reporter, docs, deriver, p.options.write_pages,
-                       executor)
+        plan = p.timed("sync pages", kept_sync, state.project, p.reporter, docs, deriver, p.options.write_pages,
+                       executor, p.store)
         # A written page is taken as written (created) or read back like a person's (updated): the record of
         # the change need not keep its text.
         state.changes, written = plan.changes, {path: doc for path, (doc, _) in plan.written.items()}
@@ -177,9 +179,7 @@ def papers_stage(p: Pipeline) -> None:
     def timed_parse() -> None:
         state = p.state
         assert state.docs is not None
-        before = state.parsed
-        state.parsed = {path: before[path] if path in before and before[path].doc is doc
-                        else parse_page(path, p.content_dir, doc) for path, doc in state.docs.items()}
+        state.parsed = parse_pages(state.docs, p.content_dir, state.parsed, p.store)
         for parsed in state.parsed.values():
             for diagnostic in parsed.diagnostics:
                 p.reporter.report(diagnostic)

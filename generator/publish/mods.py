@@ -11,7 +11,6 @@ cannot carry at all are dropped. A record is one line (the collection a record a
 from __future__ import annotations
 
 import re
-from xml.sax.saxutils import escape
 
 from .reading import Reference, split_name
 
@@ -22,8 +21,9 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def xml_text(value: str) -> str:
-    """``value`` as XML character data."""
-    return escape(_NOT_XML.sub("", value))
+    """``value`` as XML character data (``xml.sax.saxutils.escape``'s three, whose import brings urllib.request,
+    http.client and ssl into every build: 13 ms)."""
+    return _NOT_XML.sub("", value).replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
 
 
 def _element(tag: str, value: str, indent: int, attributes: str = "") -> list[str]:

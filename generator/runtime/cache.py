@@ -119,7 +119,6 @@ class BuildCache:
         return digest_of(chain([code_digest()], parts))
 
     # -- bytes ------------------------------------------------------------------
-
     def load_bytes(self, kind: str, key: str) -> bytes | None:
         data = self._read(self._path(kind, key))
         (self.hits if data is not None else self.misses).append(kind)
@@ -130,7 +129,6 @@ class BuildCache:
             self._store(kind, key, lambda target: write_atomically(target, header_of(data), data))
 
     # -- large files, in chunks ---------------------------------------------------
-
     def copy_out(self, kind: str, key: str, target: Path) -> bool:
         """Copy an entry's bytes to ``target`` without holding them in memory; False (and
         nothing written) when the entry is missing or damaged."""
@@ -149,7 +147,6 @@ class BuildCache:
             self._store(kind, key, lambda target: write_pieces(target, pieces, size))
 
     # -- JSON -------------------------------------------------------------------
-
     def load_json(self, kind: str, key: str) -> Any:
         data = self.load_bytes(kind, key)
         if data is None:
@@ -167,7 +164,6 @@ class BuildCache:
             self.store_bytes(kind, key, _json_bytes(value, plain))
 
     # -- files --------------------------------------------------------------------
-
     def _path(self, kind: str, key: str) -> Path:
         assert self.folder is not None
         return self.folder / f"{kind}-{key}"
@@ -190,9 +186,7 @@ class BuildCache:
                 remove(other)
 
     def _read(self, path: Path) -> bytes | None:
-        if self.folder is None:
-            return None
-        return read_checked(path)
+        return read_checked(path) if self.folder is not None else None
 
     def _prepare(self) -> None:
         assert self.folder is not None
@@ -283,6 +277,10 @@ class EntryCache:
             if shard in self._found:  # the records no key asked for: kept for ``get`` and ``save``, in a new dict
                 self._found[shard] = dict(self._found[shard])  # (a dict keeps its table as its keys are popped)
 
+    def keep(self, record_key: str) -> None:
+        """The record is this build's, taken later or never: ``save`` keeps it (a shard only kept is left as it is)."""
+        self._used.setdefault(_shard(record_key), {}).setdefault(record_key, _TAKEN)
+
     def _shard_records(self, shard: str) -> dict[str, Any]:
         found = self._found.get(shard)
         if found is None:
@@ -301,8 +299,8 @@ class EntryCache:
             try:
                 self._write(folder)
                 self.cache.drop_others(self.kind, folder)
-            except OSError:
-                pass  # a cache that cannot be written is only slower
+            except OSError:  # a cache that cannot be written is only slower
+                pass
         self._found, self._used, self._sizes, self._changed = {}, {}, {}, set()
 
     def _load(self, shard: str) -> dict[str, Any]:
@@ -323,6 +321,8 @@ class EntryCache:
             if path.name not in self._used:
                 remove(path)
         for shard, used in self._used.items():
+            if shard not in self._changed and shard not in self._sizes:
+                continue  # kept, never read (``keep``): its file holds every record this build took from it
             if shard in self._changed or len(used) != self._sizes.get(shard, 0):
                 if any(value is _TAKEN for value in used.values()):  # taken: read again from the file, as used
                     on_disk = self._load(shard)

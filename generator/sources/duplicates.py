@@ -22,6 +22,10 @@ from dataclasses import replace
 from generator.diagnostics import RECORD_REPEAT as REPEAT
 from generator.errors import Diagnostic
 from generator.model.paper import Entry, SourceList
+from generator.model.paper_codec import SHAPE_ERRORS, diagnostic_of, diagnostic_record
+from generator.runtime.cache import BuildCache
+
+KIND = "repeats"
 
 
 def _words(text: str) -> str:
@@ -78,6 +82,47 @@ def drop_duplicates(sources: list[SourceList]) -> tuple[list[SourceList], list[D
         diagnostics.append(Diagnostic("warning", _repeats_of_file(repeating, earlier, count), repeating,
                                       first_line[(repeating, earlier)], REPEAT, count))
     return kept_sources, diagnostics
+
+
+def kept_drop_duplicates(sources: list[SourceList], store: BuildCache | None,
+                         key: str) -> tuple[list[SourceList], list[Diagnostic]]:
+    """``drop_duplicates``, or what it made of the same sources in an earlier build: kept by the build cache
+    under ``key``, the sources' own (a digest of all they were read from, sources/kept.py; "": not kept). Each
+    abstract compared is a few microseconds of Python, 10,000 at a time on every build."""
+    if store is None or not store.enabled or not key:
+        return drop_duplicates(sources)
+    record_key = store.key(KIND, key)
+    found = _repeats_of(store.load_json(KIND, record_key), sources)
+    if found is not None:
+        return found
+    kept, diagnostics = drop_duplicates(sources)
+    left = [{id(entry) for entry in source.entries} for source in kept]
+    dropped = [[n for n, entry in enumerate(source.entries) if id(entry) not in ids]
+               for source, ids in zip(sources, left)]
+    store.store_json(KIND, record_key, [dropped, [diagnostic_record(d) for d in diagnostics]])
+    return kept, diagnostics
+
+
+def _repeats_of(record: object, sources: list[SourceList]) -> tuple[list[SourceList], list[Diagnostic]] | None:
+    """The sources less the entries a kept record says repeat others, and its warnings; None: not such a record."""
+    try:
+        dropped: list[list[int]]
+        said: list[list]
+        dropped, said = record  # type: ignore[misc]
+        if len(dropped) != len(sources):
+            return None
+        kept = []
+        for source, positions in zip(sources, dropped):
+            if not positions:
+                kept.append(source)
+                continue
+            if not all(type(n) is int and 0 <= n < len(source.entries) for n in positions):
+                return None
+            gone = set(positions)
+            kept.append(replace(source, entries=tuple(e for n, e in enumerate(source.entries) if n not in gone)))
+        return kept, [diagnostic_of(made) for made in said]
+    except SHAPE_ERRORS:
+        return None
 
 
 def _name(entry: Entry) -> str:

@@ -17,41 +17,47 @@ from typing import Any
 
 import orjson
 
-from generator.errors import Diagnostic
-from generator.model.paper import DETAILS, Author, Details, Entry, SourceList, VolumeInfo
+from generator.model.paper import Entry, SourceList, VolumeInfo
+from generator.model.paper_codec import details_of, details_record, diagnostic_of, diagnostic_record
 from generator.runtime.cache import EntryCache, digest
 from generator.sources import read_source
 from generator.sources.relative import RelativeLinks
 
 KIND = "sources"
-_KINDS = {field.name: field.kind for field in DETAILS}
-_DEFAULTS = Details()
 
 
 def read_kept(path: Path, name: str, links: RelativeLinks | None, known: EntryCache | None) -> SourceList:
     """``read_source(path, name, links)``, from ``known`` when it holds this file's reading."""
+    return kept_reading(path, name, links, known)[0]
+
+
+def kept_reading(path: Path, name: str, links: RelativeLinks | None,
+                 known: EntryCache | None) -> tuple[SourceList, str]:
+    """``read_kept``'s source, and the key its reading is kept under: a digest of all it was read from (""
+    when it is not kept: no cache, a file that cannot be read, a reading that looked for a linked file…)."""
     if known is None:
-        return read_source(path, name, links)
+        return read_source(path, name, links), ""
     try:
         data = path.read_bytes()
     except OSError:  # read_source says what is wrong with it
-        return read_source(path, name, links)
+        return read_source(path, name, links), ""
     key = digest(KIND, name, data, *_links_key(links))
     del data
     record = known.take(key)
     found = from_record(record, path) if record is not None else None
     if found is not None:
-        return found
+        return found, key
     source = read_source(path, name, links)
     if not (links is not None and links.looked) and source.volume == VolumeInfo() and source.path == path:
-        made = to_record(source)
         try:  # (a text orjson refuses, a lone surrogate: not kept); a part at a time, never the whole file's JSON
+            made = to_record(source)  # (a detail of a type the record would not give back: not kept)
             for part in (made["title"], *made["entries"], *made["diagnostics"]):
                 orjson.dumps(part)
         except TypeError:
-            return source
+            return source, ""
         known.put(key, made)
-    return source
+        return source, key
+    return source, ""
 
 
 def _links_key(links: RelativeLinks | None) -> tuple[str, str]:
@@ -62,53 +68,16 @@ def to_record(source: SourceList) -> dict[str, Any]:
     """A source's title, entries and diagnostics as JSON (its path is the file's; its volume, none)."""
     return {"title": source.title,
             "entries": [[entry.text, entry.source, entry.index, entry.line, entry.title, list(entry.keywords),
-                         entry.uid, _details_record(entry.details)] for entry in source.entries],
-            "diagnostics": [[d.to_record(), isinstance(d.path, Path)] for d in source.diagnostics]}
-
-
-def _details_record(details: Details) -> dict[str, Any]:
-    made = {}
-    for name, kind in _KINDS.items():
-        value = getattr(details, name)
-        if value == getattr(_DEFAULTS, name):
-            continue
-        if kind == "authors":
-            made[name] = [[author.name, author.affiliation, author.orcid, author.id] for author in value]
-        elif kind == "labelled":
-            made[name] = [list(pair) for pair in value]
-        else:
-            made[name] = list(value) if isinstance(value, tuple) else value
-    return made
+                         entry.uid, details_record(entry.details)] for entry in source.entries],
+            "diagnostics": [diagnostic_record(d) for d in source.diagnostics]}
 
 
 def from_record(record: Any, path: Path) -> SourceList | None:
     """The ``SourceList`` a ``to_record`` record holds; None for a record of another shape."""
     try:
-        entries = tuple(Entry(text, source, index, line, title, tuple(keywords), _details(details), uid)
+        entries = tuple(Entry(text, source, index, line, title, tuple(keywords), details_of(details), uid)
                         for text, source, index, line, title, keywords, uid, details in record["entries"])
-        diagnostics = tuple(_diagnostic(made, was_path) for made, was_path in record["diagnostics"])
+        diagnostics = tuple(diagnostic_of(made) for made in record["diagnostics"])
         return SourceList(path, record["title"], entries, diagnostics)
     except (TypeError, ValueError, KeyError, AttributeError):  # (an older shape: read the file again)
         return None
-
-
-def _details(record: dict[str, Any]) -> Details:
-    if not record:
-        return _DEFAULTS
-    made: dict[str, Any] = {}
-    for name, value in record.items():
-        kind = _KINDS[name]
-        if kind == "authors":
-            made[name] = tuple(Author(*author) for author in value)
-        elif kind == "labelled":
-            made[name] = tuple(tuple(pair) for pair in value)
-        else:
-            made[name] = tuple(value) if isinstance(value, list) else value
-    return Details(**made)
-
-
-def _diagnostic(made: list, was_path: bool) -> Diagnostic:
-    diagnostic = Diagnostic.from_record(made)
-    if was_path and diagnostic.path is not None:
-        diagnostic = Diagnostic(diagnostic.level, diagnostic.message, Path(diagnostic.path), *made[3:])
-    return diagnostic

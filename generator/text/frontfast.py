@@ -20,17 +20,18 @@ import re
 from typing import Any
 
 from generator.text.yamlutil import _Loader
+from generator.text.lazyre import lazy
 
 _LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*): (\S.*)")
 # A character YAML refuses (libyaml: the BOM too), folds (NEL, the line and paragraph separators) or that
 # starts trouble (tab, carriage return).
-_AVOID = re.compile("[^\x0a\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+_AVOID = lazy("[^\x0a\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
 _QUOTED = re.compile(r"'((?:[^']|'')*)'")
 _FIRST = r"[^\s\-?:,\[\]{}#&*!|>'\"%@`]"  # what a plain scalar may start with: no indicator
 # A plain scalar in a block (``key: value``): after its first character anything but `: `, ` #`, and an end
 # in a space or a colon (checked apart); in a flow list or mapping, no flow character, colon, hash or quote.
-_PLAIN = re.compile(_FIRST + r".*")
-_FLOW_ITEM = re.compile(r"'(?:[^']|'')*'|" + _FIRST + r"(?:[^:#,\[\]{}'\"]*[^\s:#,\[\]{}'\"])?")
+_PLAIN = lazy(_FIRST + r".*")
+_FLOW_ITEM = lazy(r"'(?:[^']|'')*'|" + _FIRST + r"(?:[^:#,\[\]{}'\"]*[^\s:#,\[\]{}'\"])?")
 _FLOW_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*): ")
 _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _STR, _INT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"

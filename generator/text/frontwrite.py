@@ -24,6 +24,7 @@ word. tests/test_front_write.py holds it to ``yaml.dump`` on arbitrary values an
 from __future__ import annotations
 
 import re
+from generator.text.lazyre import lazy
 from typing import Any
 
 import yaml
@@ -32,7 +33,7 @@ WIDTH = 10_000  # yamlutil.dump's: the emitter folds a line only once it is past
 _LONGEST = WIDTH - 100  # a line at most this long is never folded (checked on the whole line)
 # Characters libyaml writes as they are (allow_unicode: its IS_PRINTABLE, which leaves out every character past
 # U+FFFF: an emoji is escaped), none of them a break or a space but U+0020.
-_UNSAFE = re.compile("[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
+_UNSAFE = lazy("[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 _FIRST_ALWAYS = frozenset("#,[]{}&*!|>'\"%@`")  # an indicator as the first character, in a block and a flow
 _FLOW = frozenset(",?[]{}:")  # anywhere, in a flow collection
