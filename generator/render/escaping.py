@@ -17,13 +17,14 @@ from typing import Any, Callable, cast
 import markupsafe
 from markupsafe import Markup
 
-# markupsafe's escaping of a str's characters (its C speedups when built), without the Markup it wraps it in;
-# its own names for it have moved between releases: a spelling of the same five replacements when it is not there.
 def _replaced(text: str, /) -> str:
+    """markupsafe's five replacements, spelled out (``_escape_text`` when markupsafe does not name its own)."""
     return (text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;")
             .replace('"', "&#34;"))
 
 
+# markupsafe's escaping of a str's characters (its C speedups when built), without the Markup it wraps it in: its
+# name is markupsafe 3's (its names for it have moved between releases), else the same replacements spelled out.
 _escape_text: Callable[[str], str] = getattr(markupsafe, "_escape_inner", _replaced)
 
 _new_str = str.__new__
