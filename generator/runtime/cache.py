@@ -1,35 +1,27 @@
 """The build cache: work a previous build did, kept for a build whose inputs are the same.
 
-A warm rebuild of unchanged papers would spend most of its time redoing
-work whose inputs did not move: rendering abstracts, relating papers,
-building the search index. This cache keeps the results of the last build
-in ``<content>/.proceedings-cache/`` (beside the pages, never in the site;
-it ignores itself for git) and hands them back when the inputs match.
+A warm rebuild of unchanged papers would spend most of its time redoing work whose inputs did not move: rendering
+abstracts, relating papers, building the search index. This cache keeps the results of the last build in
+``<content>/.proceedings-cache/`` (beside the pages, never in the site; it ignores itself for git) and hands them
+back when the inputs match.
 
 It can never make a wrong site:
 
-* every entry is keyed by a digest of *all* its inputs, and every key
-  includes a digest of the generator's own source code, the versions of the
-  libraries that shape the output, and the Python version, so an edit to the
+* every entry is keyed by a digest of *all* its inputs, and every key includes a digest of the generator's own
+  source code, the versions of the libraries that shape the output, and the Python version, so an edit to the
   renderer or an upgrade is a miss, not a stale hit;
-* every entry file carries a digest of its payload, checked on reading: a
-  truncated or altered file is a miss (and is removed). The digest is keyed
-  with a secret of this user's (``cache-key`` in ``$XDG_CACHE_HOME/proceedings/``,
-  never in the content folder), so a cache that came with someone else's
-  content folder — committed, or forged to publish its own HTML — is a miss
-  too: only a cache this user's builds wrote is trusted (runtime/sealed.py);
-* entries are plain JSON or bytes, never pickles: a cache that came with
-  someone else's content folder cannot run code;
-* a cache that cannot be read or written (read-only folder, disk full) is
-  a miss and never fails the build.
+* every entry file carries a digest of its payload, checked on reading: a truncated or altered file is a miss (and
+  is removed). The digest is keyed with a secret of this user's (``cache-key`` in ``$XDG_CACHE_HOME/proceedings/``,
+  never in the content folder), so a cache that came with someone else's content folder — committed, or forged to
+  publish its own HTML — is a miss too: only a cache this user's builds wrote is trusted (runtime/sealed.py);
+* entries are plain JSON or bytes, never pickles: a cache that came with someone else's content folder cannot run
+  code;
+* a cache that cannot be read or written (read-only folder, disk full) is a miss and never fails the build.
 
-Each kind of entry keeps only its latest key, so the folder does not grow. No
-step holds a large entry as one string: the rendered abstracts (JSON that
-``json`` would hold several times over while reading it) are split into
-up to 256 shard files read only when a record of theirs is asked for, and the
-search index is written and read in chunks.
-``proceedings build --no-cache`` neither reads nor writes it; deleting the
-folder is always safe.
+Each kind of entry keeps only its latest key, so the folder does not grow. No step holds a large entry as one
+string: the rendered abstracts (JSON that ``json`` would hold several times over while reading it) are split into up
+to 256 shard files read only when a record of theirs is asked for, and the search index is written and read in
+chunks. ``proceedings build --no-cache`` neither reads nor writes it; deleting the folder is always safe.
 """
 
 from __future__ import annotations
@@ -264,18 +256,10 @@ class EntryCache:
         return value
 
     def take_each(self, record_keys: Iterable[str]) -> Iterator[tuple[str, Any]]:
-        """``take`` of each key (None: not kept), a shard at a time: each shard's file is read when its first key
-        is asked for and let go once its keys are taken. Asked in the callers' order, the keys of a large volume
-        fall into every shard within its first papers, and every shard's records (a warm build's renderings of
-        50,000 papers: 150 MB of JSON's objects) were held at once while they were taken one by one."""
-        by_shard: dict[str, list[str]] = {}
-        for record_key in record_keys:
-            by_shard.setdefault(_shard(record_key), []).append(record_key)
-        for shard, keys in sorted(by_shard.items()):
-            for record_key in keys:
-                yield record_key, self.take(record_key)
-            if shard in self._found:  # the records no key asked for: kept for ``get`` and ``save``, in a new dict
-                self._found[shard] = dict(self._found[shard])  # (a dict keeps its table as its keys are popped)
+        """``take`` of each key (None: not kept), a shard at a time: in the callers' order a large volume's keys fell in
+        every shard within the first few hundred, and all the records were held until taken (150 MB at 50,000)."""
+        for record_key in sorted(record_keys, key=_shard):  # (stable: the callers' order within a shard)
+            yield record_key, self.take(record_key)
 
     def keep(self, record_key: str) -> None:
         """The record is this build's, taken later or never: ``save`` keeps it (a shard only kept is left as it is)."""
