@@ -43,9 +43,9 @@ authors, whose person pages the bench corpus has none of), in the same minutes:
    to itself is its CPU), Hugo uses both cores (its wall cannot go under its CPU ÷ 2).
 
 The figures go to ``bench/out/floors/floors.json`` (with every round and stage) and are printed as Markdown tables
-for RESULTS.md. Time: a run at 10,000 papers is one round of four builds plus the floors, about 3–4 minutes on
-a quiet 2-core machine. The machine is shared: report ``uptime`` with the figures; the load at each build is
-printed.
+for RESULTS.md. Time at 10,000 papers: one round (four builds, the floors) took 3 minutes at a load of 4, two
+rounds 18–20 minutes at a load of 7–12 (2026-12-07). The machine is shared: report ``uptime`` with the figures;
+the load at each build is printed.
 """
 
 from __future__ import annotations
