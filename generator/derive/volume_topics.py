@@ -36,9 +36,9 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
-from generator.derive.own_topics import own_topics
+from generator.derive.own_topics import OwnTopics, own_topics
 from generator.derive.phrases import PaperPhrases, phrases_of_many
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy
 from generator.model.paper import Entry
@@ -120,6 +120,12 @@ class Known(Protocol):
     def put(self, record_key: str, value: Any) -> None: ...
 
 
+# Runs the serial choice of the volume's own topics in this process, with other work beside it on the cores it
+# leaves idle meanwhile (content/project.py: the renderings of a build without its cache; a first build makes
+# its titles beside the whole survey).
+Beside = Callable[[Callable[[], OwnTopics]], OwnTopics]
+
+
 class Remembered(Protocol):
     """The own topics of the volume as an earlier build found them (the build cache): choosing them takes
     about 1 ms a paper, seconds for a large volume, so an unchanged volume does not choose them again."""
@@ -129,12 +135,12 @@ class Remembered(Protocol):
 
 
 def survey(taxonomy: Taxonomy, entries: Iterable[Entry], auto_tags: str, known: Known | None = None,
-           remembered: Remembered | None = None, executor: Executor = INLINE) -> VolumeTopics:
+           remembered: Remembered | None = None, executor: Executor = INLINE,
+           beside: Beside | None = None) -> VolumeTopics:
     """The taxonomy's tags for the entries it would tag, counted over the volume, and where it does not fit, the
     topics of the volume's own phrases. ``known`` must be made for this taxonomy (its version in the cache's key).
     Each paper's tags and phrases are its own work: the ``executor`` spreads them over its processes. Choosing
-    the own topics from the phrases is one serial job (a first build makes its titles beside the whole survey:
-    content/project.py, ``EarlyTitles``)."""
+    the own topics from the phrases is one serial job: ``beside``, when given, runs it with other work beside."""
     if auto_tags == "never":
         return VolumeTopics()
     counts: Counter[str] = Counter()
@@ -161,17 +167,18 @@ def survey(taxonomy: Taxonomy, entries: Iterable[Entry], auto_tags: str, known: 
     topics = VolumeTopics(papers, tagged, fell_back, broad, described)
     if topics.fits:
         return replace(topics, scores=scored)
-    return _with_own_topics(topics, untagged, remembered, executor)
+    return _with_own_topics(topics, untagged, remembered, executor, beside)
 
 
 def _with_own_topics(topics: VolumeTopics, entries: list[Entry], remembered: Remembered | None,
-                     executor: Executor) -> VolumeTopics:
+                     executor: Executor, beside: Beside | None = None) -> VolumeTopics:
     keys = [paper_key(entry) for entry in entries]
     volume = digest(str(OWN_VERSION), *keys)
     found = remembered.load(volume) if remembered is not None else None
     if found is None:
         texts = [unicodedata.normalize("NFKC", f"{entry.title}\n{entry.text}") for entry in entries]
-        chosen = own_topics(executor.map(_phrases, entries, Cost.HEAVY), texts)
+        choose = functools.partial(own_topics, executor.map(_phrases, entries, Cost.HEAVY), texts)
+        chosen = beside(choose) if beside is not None else choose()
         found = [list(chosen.names), [list(names) for names in chosen.per_paper]]
         if remembered is not None:
             remembered.store(volume, found)
