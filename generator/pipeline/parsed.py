@@ -25,14 +25,31 @@ def parse_pages(docs: dict[Path, PageDoc], content_dir: Path, before: dict[Path,
     """Every page's Parsed: the last pass's for a page not read again (``before``, the same doc), the build
     cache's for a page whose text an earlier build parsed, else parsed now (and kept)."""
     known = EntryCache(store, KIND, plain=True) if store is not None and store.enabled else None
-    parsed: dict[Path, Parsed] = {}
+    keys: dict[Path, str] = {}
     for path, doc in docs.items():
         last = before.get(path)
-        if last is not None and last.doc is doc:
-            parsed[path] = last
+        if not (last is not None and last.doc is doc):
+            keys[path] = digest("page", doc.text_digest, doc.path.name) if known is not None and doc.text_digest else ""
+    # The records taken a shard at a time (``take_each``): in the pages' order every shard was read within the
+    # first few hundred pages, and a large volume's records were all held while they were made into papers.
+    made: dict[Path, Parsed] = {}
+    if known is not None:
+        paths: dict[str, list[Path]] = {}
+        for path, key in keys.items():
+            if key:
+                paths.setdefault(key, []).append(path)
+        for key, record in known.take_each([key for key, same in paths.items() for _ in same]):
+            path = paths[key].pop()
+            found = _from_record(docs[path], record, key)
+            if found is not None:
+                made[path] = found
+    parsed: dict[Path, Parsed] = {}
+    for path, doc in docs.items():
+        if path not in keys:
+            parsed[path] = before[path]
             continue
-        key = digest("page", doc.text_digest, doc.path.name) if known is not None and doc.text_digest else ""
-        found = _from_record(doc, known.take(key), key) if known is not None and key else None
+        key = keys[path]
+        found = made.pop(path, None)
         if found is None:
             found = parse_page(path, content_dir, doc)
             if key and found.paper is not None:
