@@ -14,6 +14,7 @@ from generator.model.paper_codec import paper_of, paper_record
 from generator.pipeline import parsed as parsed_module
 from generator.reporter import Reporter
 from generator.runtime.cache import CACHE_DIR, paper_key
+from spies import Counting
 
 BUNDLED = Path(__file__).parent.parent / "content" / "papers"
 FULL = """---
@@ -90,15 +91,6 @@ def test_a_value_the_record_would_not_give_back_is_refused(tmp_path):
         paper_record(odd)
     with pytest.raises(TypeError):
         paper_record(dataclasses.replace(paper, tags=["a list"]))
-
-
-class Counting:
-    def __init__(self, real):
-        self.real, self.calls = real, 0
-
-    def __call__(self, *args, **kwargs):
-        self.calls += 1
-        return self.real(*args, **kwargs)
 
 
 def _site(site: Path) -> dict[Path, bytes]:

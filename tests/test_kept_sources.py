@@ -19,6 +19,7 @@ from generator.sources import kept as kept_module
 from generator.sources import read_source
 from generator.sources.kept import from_record, to_record
 from generator.sources.relative import RelativeLinks
+from spies import Counting
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SOURCES = sorted(path for folder in ("venues", "sources", "corpus", "cjk", "hostile")
@@ -60,15 +61,6 @@ def _content(tmp_path: Path, records: list[dict]) -> Path:
     (content / "proceedings.yaml").write_text("title: Kept 2026\n", encoding="utf-8")
     (content / "papers.jsonl").write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
     return content
-
-
-class Counting:
-    def __init__(self, real):
-        self.real, self.calls = real, 0
-
-    def __call__(self, *args, **kwargs):
-        self.calls += 1
-        return self.real(*args, **kwargs)
 
 
 def test_a_warm_build_reads_no_unchanged_source_and_an_edited_one_again(tmp_path, monkeypatch):
