@@ -240,19 +240,21 @@ def interpreter_floor(modules: list[str], rounds: int) -> dict[str, Any]:
             "imports": {key: best[key] for key in ("wall_s", "cpu_s", "importtime_s", "imported")}}
 
 
-def costs(content: Path) -> dict[str, Any]:
+def costs(content: Path, site: Path | None = None) -> dict[str, Any]:
     """(b) and (c) measured in a process of their own (``--costs``: its build and the outputs' bytes are its
-    own, and nothing it patches stays), on the tree measured."""
+    own, and nothing it patches stays), on the tree measured; with ``site`` (the cold build's, of the same
+    content), each kept feature's core beside them (``cores.py``)."""
     out = OUT / "costs.json"
     env = {**os.environ, "PYTHONPATH": str(SOURCE)}
     subprocess.run([sys.executable, str(Path(__file__).resolve()), "--costs", str(content), str(out),
-                    "--source", str(SOURCE)], cwd=SOURCE, env=env, check=True)
+                    str(site or ""), "--source", str(SOURCE)], cwd=SOURCE, env=env, check=True)
     return json.loads(out.read_text(encoding="utf-8"))
 
 
-def captured_outputs(content: Path, work: Path) -> list[Any]:
+def captured_outputs(content: Path, work: Path, related: dict[str, Any] | None = None) -> list[Any]:
     """As ``template_cost.py`` captures them, in ``work``: a build of a copy of CONTENT in this process (one job, no
-    cache) whose render stage lists its outputs and renders none."""
+    cache) whose render stage lists its outputs and renders none. ``related``, if given, is handed the papers
+    the relate stage was given (``papers``) and its lists (``lists``), for the cores."""
     from generator.commands.build import build
     from generator.pipeline import stages
     from generator.reporter import Reporter
@@ -265,15 +267,25 @@ def captured_outputs(content: Path, work: Path) -> list[Any]:
         captured.extend(outputs)
         return []
 
+    relate = stages.related_ids
+
+    def relating(papers: Any, *args: Any, **kwargs: Any) -> Any:
+        found = relate(papers, *args, **kwargs)
+        if related is not None:
+            related.update(papers=list(papers), lists=found)
+        return found
+
     listing, stages.render_outputs = stages.render_outputs, keep  # type: ignore[assignment]
+    stages.related_ids = relating  # type: ignore[assignment]
     try:
         build(work / "content", work / "site", Reporter(), jobs=1, cache=False)
     finally:
         stages.render_outputs = listing  # type: ignore[assignment]
+        stages.related_ids = relate  # type: ignore[assignment]
     return captured
 
 
-def measure_costs(content: Path, work: Path) -> dict[str, Any]:
+def measure_costs(content: Path, work: Path, site: Path | None = None) -> dict[str, Any]:
     """In this process (``PYTHONPATH`` the measured tree), one process, CPU time: the abstracts rendered and the
     titles derived from them; a build of the written pages (one job, no cache: every stage worked out, no titles
     derived, the pages there) timed stage by stage; then every file it lists rendered once, by kind."""
@@ -312,8 +324,9 @@ def measure_costs(content: Path, work: Path) -> dict[str, Any]:
             spent[name] = spent.get(name, 0.0) + after["tree"] - before["tree"]
 
     stages.Pipeline.timed = measured  # type: ignore[method-assign]
+    related: dict[str, Any] = {}
     try:
-        outputs = captured_outputs(content, work)
+        outputs = captured_outputs(content, work, related)
     finally:
         stages.Pipeline.timed = timed  # type: ignore[method-assign]
     found["stages"] = spent
@@ -328,8 +341,29 @@ def measure_costs(content: Path, work: Path) -> dict[str, Any]:
             row["files"] += 1
             row["cpu_s"] += time.process_time() - start
     found["templates"] = kinds
+    del outputs
+    if site is not None and related:
+        found["cores"] = measure_cores(content, site, related)
     shutil.rmtree(work, ignore_errors=True)
     return found
+
+
+def measure_cores(content: Path, site: Path, related: dict[str, Any]) -> dict[str, Any]:
+    """Each kept feature's core (``cores.py``) on what the build made: its papers, related lists and TF-IDF
+    matrix, the taxonomy it surveyed, the site's files."""
+    from generator.derive.related import matrix_for
+    from generator.derive.tagging import load_taxonomy
+    from generator.runtime.collector import build_pace
+    from generator.search.terms import STOP_WORDS
+
+    import cores
+
+    papers = related["papers"]
+    place = {paper.paper.id: number for number, paper in enumerate(papers)}
+    lists = [[place[other] for other in related["lists"][paper.paper.id]] for paper in papers]
+    tags = [(rule.name, rule.keywords) for rule in load_taxonomy(content).tags]
+    with build_pace():
+        return cores.measure(papers, lists, matrix_for(papers), site, tags, frozenset(STOP_WORDS))
 
 
 # The table ----------------------------------------------------------------------------------------------------
@@ -558,7 +592,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         shutil.rmtree(OUT / name, ignore_errors=True)
     figures.update(least(rounds["floors"]))
     print(f"floors: the features' and the peers' job's CPU, one process (load {run_bench.loadavg()})", flush=True)
-    figures["costs"] = costs(content)
+    figures["costs"] = costs(content, site)
     figures["load_end"] = run_bench.loadavg()
     for kind in ("cold", "uncached"):
         figures["ours"][kind] = {k: v for k, v in figures["ours"][kind].items() if k != "modules"}
@@ -575,7 +609,7 @@ def floors_of(content: Path, site: Path, modules: list[str], rounds: int, with_c
     found["interpreter"] = interpreter_floor(modules, max(rounds, 3))
     if with_costs:
         print(f"floors: the features' and the peers' job's CPU, one process (load {run_bench.loadavg()})", flush=True)
-        found["costs"] = costs(content)
+        found["costs"] = costs(content, site)
     return found
 
 
@@ -595,7 +629,8 @@ def least(runs: list[dict[str, Any]]) -> dict[str, Any]:
 def main() -> None:
     global SOURCE
     if len(sys.argv) > 1 and sys.argv[1] == "--costs":  # the in-process part, run by costs()
-        found = measure_costs(Path(sys.argv[2]), Path(sys.argv[3]).parent / "capture")
+        found = measure_costs(Path(sys.argv[2]), Path(sys.argv[3]).parent / "capture",
+                              Path(sys.argv[4]) if sys.argv[4] else None)
         Path(sys.argv[3]).write_text(json.dumps(found), encoding="utf-8")
         return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
