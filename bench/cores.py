@@ -25,18 +25,19 @@ checks it against the site's files (counts, shapes), so that none is a toy:
   as each format wants (``str.translate``, ``re.sub``, ``json``'s C encoder), joined with ``str.join``; and the
   reading blocks' data (read back from ``assets/reading/``) serialised again. One record a paper in each, as the
   site's files; whether each file's bytes are the site's is recorded (those of the bench corpus's are).
-- **topics**: the volume's survey and own topics: every taxonomy keyword found in each paper's title and abstract
-  by one regular expression (one pass in C), then each paper's words and its two- and three-word n-grams counted
-  over the volume in one pass (``Counter`` over ``zip`` slices, a set a paper: on how many papers), the choice of
-  as many topics as the site has (``heapq.nlargest`` over the counts of those on 2 to half the papers, starting
-  and ending on no stop word) and each paper's topics among its n-grams (at most 4).
+- **topics**: the volume's survey and own topics in one pass over the papers' words: each word numbered
+  (``re.findall``, ``dict.setdefault`` in ``map``), every n-gram of 1 to 3 words as one integer key (numpy,
+  shifted slices of the words' numbers), the taxonomy's keywords (and their plurals) among them (``numpy.isin``:
+  the survey's hits, by tag and paper, at most two each), and on how many papers each n-gram is (one sort); then
+  the choice of as many topics as the site has (those on 2 to half the papers, starting and ending on no stop
+  word, the most papers first) and each paper's topics among its n-grams (at most 4). Left out: keywords of more
+  than three words, and those written in CJK (found as substrings; the bench corpus has none).
 - **titles**: for each abstract, the regular-expression passes a title needs (the contribution "we propose …",
   else the first sentence), cut to 100 characters at a word.
 """
 
 from __future__ import annotations
 
-import heapq
 import html
 import json
 import re
@@ -258,12 +259,19 @@ def tsne(points: Any) -> Any:
     position *= np.float32(1e-4 / (position[:, 0].std() or 1.0))
     update, gains = np.zeros_like(position), np.ones_like(position)
     rate = np.float32(max(len(points) / EXAGGERATION, 50.0))
+    near, force = np.empty_like(joint), np.empty_like(joint)
+    exaggerated = joint * np.float32(EXAGGERATION)
     for step in range(ITERATIONS):
-        p = joint * np.float32(EXAGGERATION) if step < EARLY else joint
         squares = (position * position).sum(1)
-        near = 1 / (1 + squares[:, None] + squares[None, :] - 2 * (position @ position.T))
+        np.matmul(position, position.T, out=near)  # w_ij = 1 / (1 + |y_i|² + |y_j|² - 2 y_i·y_j), in place
+        near *= -2
+        near += squares[:, None]
+        near += squares[None, :] + np.float32(1)
+        np.reciprocal(near, out=near)
         np.fill_diagonal(near, 0)
-        force = (p - near / near.sum()) * near
+        np.multiply(near, np.float32(-1 / near.sum(dtype=np.float64)), out=force)
+        force += exaggerated if step < EARLY else joint
+        force *= near
         gradient = 4 * (force.sum(1)[:, None] * position - force @ position)
         gains = np.maximum(np.where((gradient > 0) == (update > 0), gains * 0.8, gains + 0.2), 0.01)
         update = np.float32(0.5 if step < EARLY else 0.8) * update - rate * gains * gradient
@@ -299,7 +307,10 @@ def map_core(matrix: Any) -> dict[str, Any]:
 # Citation formats -----------------------------------------------------------------------------------------------
 
 _BIB = str.maketrans({c: "\\" + c for c in "&%$#_"})
-_CAPITALS = re.compile(r"(?<![\w-])([\w-]*[A-Z][\w-]*[A-Z][\w-]*)")  # a word with two capitals keeps its case
+# A word (letters and digits, joined by hyphens or apostrophes) with a capital after its first letter keeps its case
+_LETTER, _JOIN = r"[^\W_]", r"[-'’]"
+_PART = rf"(?:{_LETTER}|{_JOIN}(?={_LETTER}))"
+_CAPITALS = re.compile(rf"(?<!{_LETTER})(?<!{_LETTER}{_JOIN})({_LETTER}{_PART}*?[A-Z]{_PART}*)")
 BRACED = r"{\1}"
 _RIS_LINE = re.compile(r"\s*[\r\n]+\s*")
 
@@ -389,62 +400,108 @@ def citation_core(papers: Sequence[Any], site: Path) -> dict[str, Any]:
 
 # Topics ---------------------------------------------------------------------------------------------------------
 
-def keyword_pattern(tags: Iterable[tuple[str, Iterable[str]]]) -> tuple[re.Pattern[str], dict[str, int]]:
-    """One alternation of every keyword (longest first, a plural and a hyphen for a space allowed), and each
-    keyword's tag."""
-    tag_of: dict[str, int] = {}
+GRAM = 3  # words in the longest n-gram counted: topics and keywords of more are left out
+
+
+def keyword_forms(tags: Iterable[tuple[str, Iterable[str]]]) -> dict[tuple[str, ...], int]:
+    """Each keyword of the taxonomy of at most ``GRAM`` words, as its words, in its plural forms too ("s", "es",
+    "y" → "ies" on its last word), → its tag's number (the first tag that names it)."""
+    tag_of: dict[tuple[str, ...], int] = {}
     for number, (_, keywords) in enumerate(tags):
         for keyword in keywords:
-            tag_of.setdefault(keyword.lower().replace("-", " "), number)
-    spelled = (re.escape(keyword).replace(r"\ ", r"[\s-]") for keyword in sorted(tag_of, key=len, reverse=True))
-    return re.compile(r"\b(?:" + "|".join(spelled) + r")(?:e?s)?\b", re.I), tag_of
+            words = WORD.findall(keyword.lower())
+            if not 0 < len(words) <= GRAM:
+                continue
+            last = words[-1]
+            for form in (last, last + "s", last + "es", last[:-1] + "ies" if last.endswith("y") else last):
+                tag_of.setdefault((*words[:-1], form), number)
+    return tag_of
 
 
-def survey(texts: Sequence[str], pattern: re.Pattern[str], tag_of: dict[str, int]) -> list[Counter[int]]:
-    """Each text's keyword hits counted by tag."""
-    def tag(hit: str) -> int:
-        hit = hit.lower().replace("-", " ")
-        return tag_of.get(hit, tag_of.get(hit[:-1], tag_of.get(hit[:-2], -1)))
+def grams(texts: Sequence[str]) -> tuple[dict[str, int], Any, Any, Any, Any]:
+    """Every n-gram (1 to ``GRAM`` words) of every text, in numpy: (word → number, and for each n-gram where it
+    stands its key (its words' numbers in base V, and its size), its paper, its first and last word). The words
+    numbered in C: the first of each in ``dict.fromkeys``, every word looked up by ``map``."""
+    split = [WORD.findall(text.lower()) for text in texts]
+    every = list(chain.from_iterable(split))
+    numbers = {word: number for number, word in enumerate(dict.fromkeys(every))}
+    word = np.array(list(map(numbers.__getitem__, every)), dtype=np.int64)
+    paper = np.repeat(np.arange(len(texts)), [len(words) for words in split])
+    del split, every
+    base = len(numbers) + 1
+    keys, papers, firsts, lasts = [], [], [], []
+    for size in range(1, GRAM + 1):
+        end = len(word) - size + 1
+        inside = paper[:end] == paper[size - 1:size - 1 + end]  # an n-gram within one paper
+        key = word[:end].copy()
+        for offset in range(1, size):
+            key = key * base + word[offset:offset + end]
+        keys.append(key[inside] * (GRAM + 1) + size)
+        papers.append(paper[:end][inside])
+        firsts.append(word[:end][inside])
+        lasts.append(word[size - 1:size - 1 + end][inside])
+    return numbers, *(np.concatenate(parts) for parts in (keys, papers, firsts, lasts))  # type: ignore[return-value]
 
-    return [Counter(map(tag, pattern.findall(text))) for text in texts]
+
+def key_of(words: tuple[str, ...], numbers: dict[str, int]) -> int | None:
+    """An n-gram's key as ``grams`` makes it, or None if a word of it is in no text."""
+    key = 0
+    for word in words:
+        if word not in numbers:
+            return None
+        key = key * (len(numbers) + 1) + numbers[word]
+    return key * (GRAM + 1) + len(words)
 
 
-def own_topics(texts: Sequence[str], count: int, stop: frozenset[str]) -> tuple[list[Any], list[list[Any]]]:
-    """The ``count`` n-grams (1–3 words) on the most papers, between 2 and half of them, not starting or ending on
-    a stop word; and each paper's (at most 4) among its own."""
-    papers: list[set[Any]] = []
-    on = Counter[Any]()
-    for text in texts:
-        words = WORD.findall(text.lower())
-        grams = set(chain(words, zip(words, words[1:]), zip(words, words[1:], words[2:])))
-        on.update(grams)
-        papers.append(grams)
-    half = len(texts) / 2
-
-    def telling(gram: Any) -> bool:
-        first, last = (gram, gram) if isinstance(gram, str) else (gram[0], gram[-1])
-        return first not in stop and last not in stop and not first.isdigit()
-
-    chosen = heapq.nlargest(count, (g for g, n in on.items() if 2 <= n <= half and telling(g)), key=on.__getitem__)
-    kept = set(chosen)
-    return chosen, [[gram for gram in grams if gram in kept][:4] for grams in papers]
+def topics_of(texts: Sequence[str], count: int, stop: frozenset[str], tag_of: dict[tuple[str, ...], int]
+              ) -> tuple[Any, Any, Any]:
+    """The survey: each paper's taxonomy hits by tag (its n-grams that are keywords, each counted at most twice
+    a paper), as (paper × tags) counts; the own topics: the ``count`` n-grams on the most papers, between 2 and
+    half of them, starting and ending on no stop word and not on a number; and each n-gram a paper has of
+    those (at most 4 a paper), as (paper, key) pairs."""
+    numbers, key, paper, first, last = grams(texts)
+    keyed = {key_of(words, numbers): tag for words, tag in tag_of.items()}
+    keyed.pop(None, None)
+    known = np.array(sorted(keyed), dtype=np.int64)
+    hit = np.isin(key, known)
+    tag = np.array([keyed[k] for k in known.tolist()], dtype=np.int64)[np.searchsorted(known, key[hit])]
+    tags = max(tag_of.values(), default=0) + 1
+    pairs, counts = np.unique(paper[hit] * tags + tag, return_counts=True)
+    scores = np.zeros(len(texts) * tags, dtype=np.int64)
+    scores[pairs] = np.minimum(counts, 2)
+    if int(key.max(initial=0)) < np.iinfo(np.int64).max // max(len(texts), 1):  # (key, paper) as one number
+        order = np.argsort(key * len(texts) + paper)  # each n-gram's occurrences together, by paper
+    else:
+        order = np.lexsort((paper, key))
+    key, paper, first, last = key[order], paper[order], first[order], last[order]
+    new = np.ones(len(key), dtype=bool)
+    new[1:] = (key[1:] != key[:-1]) | (paper[1:] != paper[:-1])  # an n-gram's first occurrence in a paper
+    key, paper, first, last = key[new], paper[new], first[new], last[new]
+    gram, start, papers = np.unique(key, return_index=True, return_counts=True)
+    dull = np.zeros(len(numbers), dtype=bool)
+    dull[[number for word, number in numbers.items() if word in stop or word.isdigit()]] = True
+    fit = (papers >= 2) & (papers <= len(texts) / 2) & ~dull[first[start]] & ~dull[last[start]]
+    ranked = np.flatnonzero(fit)
+    chosen = gram[ranked[np.argsort(-papers[ranked], kind="stable")[:count]]]
+    mine = np.isin(key, chosen)
+    kept_paper, kept_key = paper[mine], key[mine]
+    order = np.argsort(kept_paper, kind="stable")
+    kept_paper, kept_key = kept_paper[order], kept_key[order]
+    sizes = np.bincount(kept_paper, minlength=len(texts))
+    place = np.arange(len(kept_paper)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    return scores.reshape(len(texts), tags), chosen, np.stack((kept_paper, kept_key))[:, place < 4]
 
 
 def topics_core(papers: Sequence[Any], tags: Sequence[tuple[str, Sequence[str]]], stop: frozenset[str]) -> dict:
-    """The volume's topics' core: the survey's keyword pass and the own topics' n-gram counts and choice, as many
+    """The volume's topics' core: the survey's keyword hits and the own topics' n-gram counts and choice, as many
     topics as the build gave its papers."""
     texts = [f"{paper.title_plain}\n{paper.abstract_plain}" for paper in papers]
     topics = len({tag for paper in papers for tag in paper.paper.tags})
-
-    def work() -> tuple[list[Counter[int]], tuple[list[Any], list[list[Any]]]]:
-        pattern, tag_of = keyword_pattern(tags)
-        return survey(texts, pattern, tag_of), own_topics(texts, topics, stop)
-
-    cpu, (scores, (chosen, each)) = timed(work)
-    if len(chosen) != topics or len(each) != len(scores) != len(papers):
-        raise AssertionError(f"{len(chosen)} topics chosen of {topics}, for {len(each)} papers of {len(papers)}")
+    cpu, (scores, chosen, each) = timed(lambda: topics_of(texts, topics, stop, keyword_forms(tags)))
+    if len(chosen) != topics or scores.shape != (len(papers), len(tags)):
+        raise AssertionError(f"{len(chosen)} topics chosen of {topics}, scores {scores.shape} for {len(papers)}")
     return {"cpu_s": cpu, "papers": len(papers), "topics": topics, "keywords": sum(len(k) for _, k in tags),
-            "surveyed_hits": sum(sum(s.values()) for s in scores)}
+            "surveyed_hits": int(scores.sum()), "papers_with_topics": len(np.unique(each[0]))}
 
 
 # Titles ---------------------------------------------------------------------------------------------------------
@@ -473,7 +530,15 @@ def titles_core(papers: Sequence[Any]) -> dict[str, Any]:
 def measure(papers: Sequence[Any], related: Sequence[Sequence[int]], matrix: Any, site: Path,
             tags: Sequence[tuple[str, Sequence[str]]], stop: frozenset[str]) -> dict[str, Any]:
     """Every core, on the build's papers (``RenderedPaper``s), related lists (indexes), TF-IDF matrix, site and
-    taxonomy (tag, keywords)."""
+    taxonomy (tag, keywords); BLAS on one thread, as the build holds it (a thread pool spins on a busy machine)."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _measure(papers, related, matrix, site, tags, stop)
+
+
+def _measure(papers: Sequence[Any], related: Sequence[Sequence[int]], matrix: Any, site: Path,
+             tags: Sequence[tuple[str, Sequence[str]]], stop: frozenset[str]) -> dict[str, Any]:
     return {"search index": search_core(papers, site), "related papers": related_core(matrix, 4, related),
             "map": map_core(matrix), "citation formats": citation_core(papers, site),
             "topics": topics_core(papers, tags, stop), "titles": titles_core(papers)}
