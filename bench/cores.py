@@ -542,3 +542,42 @@ def _measure(papers: Sequence[Any], related: Sequence[Sequence[int]], matrix: An
     return {"search index": search_core(papers, site), "related papers": related_core(matrix, 4, related),
             "map": map_core(matrix), "citation formats": citation_core(papers, site),
             "topics": topics_core(papers, tags, stop), "titles": titles_core(papers)}
+
+
+WHAT = {
+    "search index": "words split once (re.findall), counted, inverted with BM25 weights (numpy); the site's index "
+                    "scripts serialised again (orjson)",
+    "related papers": "each paper's 12 heaviest terms × the index, a sparse product a block; best 40 candidates, "
+                      "their exact cosines, the best 4 (numpy)",
+    "map": "randomized SVD to 40 dimensions, t-SNE of 1,000 landmarks (300 steps, exact gradient, BLAS in float32), "
+           "the rest placed among their nearest",
+    "citation formats": "the six volume files from the papers' fields, one f-string a format, str.join; the reading "
+                        "blocks' data serialised again (orjson)",
+    "topics": "words numbered, every 1–3-word n-gram as an integer key (numpy), keywords by numpy.isin, papers an "
+              "n-gram is on by one sort, the choice and each paper's 4",
+    "titles": "two regular expressions an abstract (the contribution, else the first sentence), cut at 100 characters",
+}
+
+
+def checked(name: str, found: dict[str, Any]) -> str:
+    """What a core's result was checked against, in words, for the table."""
+    if name == "search index":
+        return (f"{found['files']:,} scripts as the site's {found['site_files']:,}, {found['bytes'] / 1e6:.1f} MB "
+                f"(site {found['site_bytes'] / 1e6:.1f}); {found['terms']:,} words (site: {found['site_terms']:,} "
+                f"stems and tokens)")
+    if name == "related papers":
+        return (f"{found['papers']:,} × {found['k']} lists, {found['same_lists'] / found['papers']:.0%} the build's "
+                f"(every pair's exact product: {found['all_pairs_cpu_s']:.2f} CPU-s, "
+                f"{found['all_pairs_same_lists'] / found['papers']:.0%} the build's)")
+    if name == "map":
+        return f"{found['papers']:,} places"
+    if name == "citation formats":
+        same = [suffix for suffix, f in found["formats"].items() if f["same_bytes"]]
+        return (f"{found['files']:,} files, {found['bytes'] / 1e6:.1f} MB (site {found['site_bytes'] / 1e6:.1f}); "
+                f"byte for byte the site's: {', '.join('.' + s for s in same) or 'none'}")
+    if name == "topics":
+        return (f"{found['topics']:,} topics chosen, {found['papers_with_topics']:,} of {found['papers']:,} papers "
+                f"given some; {found['surveyed_hits']:,} keyword hits of {found['keywords']:,} keywords")
+    if name == "titles":
+        return f"{found['papers']:,} titles ≤ 100 characters ({found['same_titles']:,} the build's)"
+    return ""
