@@ -114,7 +114,7 @@ def postings(fields: Iterable[tuple[str, ...]]) -> tuple[dict[str, int], Any, An
     field_of = slot % 4
     average = np.array([length[f::4].mean() or 1.0 for f in range(4)])
     documents = np.bincount(term, minlength=len(numbers))
-    idf = np.log1p((len(lengths) / 4 - documents + 0.5) / (documents + 0.5))
+    idf = np.log1p(np.abs((len(lengths) / 4 - documents + 0.5) / (documents + 0.5)))  # lunr's
     tf = count * (_K1 + 1) / (count + _K1 * (1 - _B + _B * length[slot] / average[field_of]))
     weight = np.rint(tf * idf[term] * 1000).astype(np.int64)
     order = np.argsort(term, kind="stable")  # each term's entries in document order

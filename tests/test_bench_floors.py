@@ -1,5 +1,6 @@
-"""bench/stage_cpu.py and bench/floors.py (issue 43): each stage's CPU recorded around a real build, the search
-index's child found among the build's processes, and the table of budgets and floors made from a run's figures."""
+"""bench/stage_cpu.py, bench/floors.py and bench/cores.py (issue 43): each stage's CPU recorded around a real build,
+the search index's child found among the build's processes, the table of budgets and floors made from a run's
+figures, and each kept feature's core computing what the site holds."""
 
 from __future__ import annotations
 
@@ -20,6 +21,13 @@ def load_floors() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_cores() -> ModuleType:
+    load_floors()  # puts bench/ on sys.path
+    import cores
+
+    return cores
 
 
 def seed_copy(tmp_path: Path) -> Path:
@@ -96,6 +104,22 @@ def figures(pelican: float, hugo: float) -> dict:
                                     "citation formats": {"files": 20, "cpu_s": 2.0}}}}
 
 
+def with_cores(found: dict) -> dict:
+    """``figures`` with each feature's core measured, as ``cores.measure`` gives them."""
+    found["costs"]["cores"] = {
+        "titles": {"cpu_s": 0.1, "papers": 100, "same_titles": 3},
+        "topics": {"cpu_s": 1.5, "papers": 100, "topics": 20, "keywords": 900, "surveyed_hits": 50,
+                   "papers_with_topics": 99},
+        "related papers": {"cpu_s": 0.5, "papers": 100, "k": 4, "same_lists": 60, "all_pairs_cpu_s": 2.0,
+                           "all_pairs_same_lists": 62},
+        "map": {"cpu_s": 2.5, "papers": 100},  # more than the build's 2.0: the build is under the plain core
+        "search index": {"cpu_s": 0.75, "files": 11, "site_files": 11, "bytes": 1000, "site_bytes": 1010,
+                         "terms": 90, "site_terms": 80, "entries": 400},
+        "citation formats": {"cpu_s": 0.5, "papers": 100, "files": 10, "bytes": 5000, "site_bytes": 5000,
+                             "formats": {"bib": {"same_bytes": True}, "ris": {"same_bytes": False}}}}
+    return found
+
+
 def test_each_target_s_budget_beside_the_floors_and_the_two_core_bound():
     floors = load_floors()
     found = figures(pelican=16.0, hugo=3.0)
@@ -120,6 +144,128 @@ def test_each_target_s_budget_beside_the_floors_and_the_two_core_bound():
     assert "| cold | 3 × Hugo | 9.00 | 20.00 (15.00) |" in text and "… map papers" in text
 
 
+def test_each_kept_feature_beside_its_core_and_the_targets_bound_at_the_cores():
+    floors = load_floors()
+    found = with_cores(figures(pelican=16.0, hugo=3.0))
+    rows = {name: (cost, core) for name, cost, core, _ in floors.core_rows(found, "cold")}
+    # the costs now are those the floors' table gives: titles, topics, relate, map, the index's child, the templates
+    assert rows == {"titles": (1.0, 0.1), "topics": (4.0, 1.5), "related papers": (1.5, 0.5), "map": (2.0, 2.5),
+                    "search index": (2.0, 0.75), "citation formats": (2.0, 0.5)}
+    assert "titles" not in {row[0] for row in floors.core_rows(found, "uncached")}  # no titles derived there
+    cpu = sum(row[3] for row in floors.floor_rows(found, "cold"))
+    # each feature at its core, the map at its cost (the build already spends less than the plain core)
+    at_cores = cpu - (0.9 + 2.5 + 1.0 + 0.0 + 1.25 + 1.5)
+    target = {(t["build"], t["target"]): t for t in floors.targets(found)}[("cold", "3 × Hugo")]
+    assert target["cores_cpu_s"] == pytest.approx(at_cores)
+    assert target["cores_remains_s"] == pytest.approx(9.0 - at_cores / 2) and target["cores_reachable"]
+    assert not any(t["cores_reachable"] for t in floors.targets(with_cores(figures(pelican=2.0, hugo=0.5))))
+    text = floors.report(found)
+    assert "| map | 2.00 | 2.50 | -0.50 | 0.8× |" in text and "| **all of them** | **12.50** | **5.85** |" in text
+    assert "byte for byte the site's: .bib" in text and "60% the build's" in text
+    assert "| floors with the cores, CPU ÷ 2 |" not in floors.report(figures(pelican=16.0, hugo=3.0))  # none measured
+
+
+def test_a_data_script_is_written_as_the_site_writes_it_and_read_back(tmp_path):
+    from generator.search.payload import data_script
+
+    cores = load_cores()
+    value = [["graph", 7, [0, 846, 1, 840], []], {"documents": 19, "tags": [["A & b", "tags/a-b.html"]]}]
+    assert cores.write_script(b"proceedingsShards.arrived", b"t0", value) == data_script(
+        "proceedingsShards.arrived", "t0", value)  # ASCII without "<": the same bytes
+    (tmp_path / "t0.js").write_bytes(data_script("proceedingsShards.arrived", "t0", value))
+    (tmp_path / "t1.js").write_bytes(cores.write_script(b"cb", b"t1", ["é", "<b>"]))
+    assert [(c, n, v) for c, n, v, _ in cores.read_scripts(tmp_path)] == [
+        (b"proceedingsShards.arrived", b"t0", value), (b"cb", b"t1", ["é", "<b>"])]
+    (tmp_path / "t2.js").write_bytes(b"var x = 1;\n")
+    with pytest.raises(ValueError, match="t2.js: not a data script"):
+        cores.read_scripts(tmp_path)
+
+
+def test_the_search_core_inverts_every_field_s_words_with_their_weights():
+    cores = load_cores()
+    numbers, refs, fields, weights = cores.postings([("Graph networks", "Graphs", "graph graph nets", ""),
+                                                     ("Nets", "", "networks of nets", "Ada Graph")])
+    assert list(numbers) == ["graph", "networks", "graphs", "nets", "of", "ada"]  # numbered as first met
+    assert len(refs) == 11 and (weights > 0).all()  # an entry a (term, document, field)
+    # in term order, each term's entries by document: "graph" in the first's title and abstract, the second's authors
+    assert refs[:3].tolist() == [0, 0, 1] and fields[:3].tolist() == [0, 2, 3]
+    assert weights[1] > weights[0]  # twice in an abstract outweighs once in a title of as many words (BM25)
+
+
+def random_matrix(rows: int, width: int, seed: int = 3):
+    import numpy as np
+    from scipy import sparse
+
+    dense = np.random.default_rng(seed).random((rows, width)) * (np.random.default_rng(seed + 1).random((rows, width))
+                                                                  < 0.5)
+    dense /= np.linalg.norm(dense, axis=1, keepdims=True)
+    return sparse.csr_matrix(dense)
+
+
+def test_the_related_core_finds_each_paper_s_nearest_by_exact_cosine():
+    cores = load_cores()
+    matrix = random_matrix(30, 14)  # every paper's 12 heaviest terms nearly all its terms: all are candidates
+    found, exact = cores.related_lists(matrix, 4), cores.all_pairs(matrix, 4)
+    products = (matrix @ matrix.T).toarray()
+    for row, near in enumerate(exact.tolist()):
+        others = sorted((p, n) for n, p in enumerate(products[row]) if n != row)
+        assert near == [n for _, n in reversed(others[-4:])]  # best first, never itself
+    assert found.shape == (30, 4) and (found == exact).mean() > 0.9
+    result = cores.related_core(matrix, 4, exact.tolist())
+    assert result["all_pairs_same_lists"] == 30 and result["same_lists"] >= 25
+
+
+def test_the_map_core_places_every_paper(monkeypatch):
+    import numpy as np
+
+    cores = load_cores()
+    monkeypatch.setattr(cores, "LANDMARKS", 20)  # 20 laid out by t-SNE, 40 placed among them
+    positions = cores.layout(random_matrix(60, 30))
+    assert positions.shape == (60, 2) and np.isfinite(positions).all() and positions.std(0).min() > 0
+    assert cores.map_core(random_matrix(25, 30))["papers"] == 25
+
+
+def test_the_topics_core_surveys_keywords_and_chooses_shared_phrases():
+    cores = load_cores()
+    texts = ["Graph neural networks for molecules", "We train graph neural networks on images of images of images",
+             "Graph neural network pruning", "Speech recognition of speech", "Speech recognition at scale",
+             "A survey of the images"]
+    tags = [("Graphs", ["graph neural network"]), ("Vision", ["image"]), ("Speech", ["speech recognition"])]
+    scores, chosen, each = cores.topics_of(texts, 2, frozenset({"of", "the", "a", "at", "on", "for", "we"}),
+                                           cores.keyword_forms(tags))
+    assert scores.tolist() == [[1, 0, 0], [1, 2, 0], [1, 0, 0], [0, 0, 1], [0, 0, 1], [0, 1, 0]]  # plurals, ≤ 2
+    numbers, *_ = cores.grams(texts)
+    named = {cores.key_of(tuple(phrase.split()), numbers): phrase for phrase in ("graph", "neural", "graph neural")}
+    # on the most papers (3 of 6, at most half): "graph", "neural", "graph neural"; the first two in key order
+    assert sorted(named[key] for key in chosen.tolist()) == ["graph", "neural"]
+    assert each.shape == (2, 6) and set(each[0].tolist()) == {0, 1, 2}  # each of those papers has both
+
+
+def test_the_titles_core_takes_the_contribution_or_the_first_sentence():
+    cores = load_cores()
+    assert cores.title_of("Models fail. We propose a fast sampler for graphs. It works.") == "Fast sampler for graphs"
+    assert cores.title_of("Deep nets are large. They are slow.") == "Deep nets are large"
+    long = cores.title_of("word " * 40 + "end.")
+    assert len(long) <= 100 and not long.endswith(" ") and long.startswith("Word word")
+
+
+def test_the_citation_core_writes_the_site_s_volume_files_byte_for_byte(tmp_path):
+    floors = load_floors()
+    content, site = seed_copy(tmp_path), tmp_path / "site"
+    assert floors.our_build(content, site, tmp_path / "build.log")["exit"] == 0
+    related: dict = {}
+    floors.captured_outputs(content, tmp_path / "capture", related)
+    found = floors.measure_cores(content, site, related)
+    formats = found["citation formats"]["formats"]
+    assert set(formats) == {"bib", "ris", "enw", "apa.txt", "mods.xml", "csl.json"}
+    assert all(f["same_bytes"] and f["site_records"] == 19 for f in formats.values())
+    assert found["search index"]["files"] == found["search index"]["site_files"] == len(
+        list((site / "assets" / "search").glob("*.js")))
+    assert found["related papers"]["same_lists"] == 19 and found["map"]["papers"] == 19
+    assert found["topics"]["topics"] == len({tag for paper in related["papers"] for tag in paper.paper.tags})
+    assert found["titles"]["papers"] == 19 and all(f["cpu_s"] >= 0 for f in found.values())
+
+
 @pytest.mark.slow  # two builds, the imports' process three times and a build in a process of its own
 def test_the_floors_are_measured_on_a_small_volume(tmp_path, monkeypatch):
     floors = load_floors()
@@ -138,5 +284,7 @@ def test_the_floors_are_measured_on_a_small_volume(tmp_path, monkeypatch):
                  peers={"pelican": {"wall_s": 1.0, "cpu_s": 1.0}, "hugo": {"wall_s": 0.1, "cpu_s": 0.2}},
                  ours={"cold": cold, "uncached": uncached})
     text = floors.report(found)
-    for label in ("(a) write the 19 Markdown pages", "(d) start Python", "(b) related papers", "(c) templates: paper"):
+    for label in ("(a) write the 19 Markdown pages", "(d) start Python", "(b) related papers", "(c) templates: paper",
+                  "| search index |", "| citation formats |", "reachable at the cores? |"):
         assert label in text
+    assert found["costs"]["cores"]["citation formats"]["papers"] == 19
