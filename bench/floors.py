@@ -35,12 +35,16 @@ authors, whose person pages the bench corpus has none of), in the same minutes:
      renderer, one process, CPU) and the templates of the paper, topic and contents pages (CPU).
    - (d) *the interpreter*: ``python -c pass``, and a fresh interpreter importing every module the cold build's
      process held at its end, in the same order, with bytecode (``-X importtime`` gives the imports' own sum).
-4. **The table**: each target's budget in seconds (0.5 × Pelican for the cold and ``--no-cache`` builds, 3 × Hugo
+4. **The cores** (``cores.py``, in the same process as (b) and (c)): each kept feature's irreducible core on the
+   same data (the build's papers, related lists, TF-IDF matrix and taxonomy; the cold build's site), beside its
+   cost now, with the gap between them (``cores_table``).
+5. **The table**: each target's budget in seconds (0.5 × Pelican for the cold and ``--no-cache`` builds, 3 × Hugo
    for the cold), what the floors add up to, and what remains; and the bound two cores set: a build's wall time
    cannot go under its CPU ÷ 2, so with the floors' CPU ÷ 2 over the budget the target is out of reach with the
-   features kept as they cost now, whatever the build's orchestration. Each budget is also given from the peer's
-   CPU time, which a loaded machine moves far less than wall time: Pelican is one process (its wall with a core
-   to itself is its CPU), Hugo uses both cores (its wall cannot go under its CPU ÷ 2).
+   features kept as they cost now, whatever the build's orchestration; and again with each feature at its core.
+   Each budget is also given from the peer's CPU time, which a loaded machine moves far less than wall time:
+   Pelican is one process (its wall with a core to itself is its CPU), Hugo uses both cores (its wall cannot go
+   under its CPU ÷ 2).
 
 The figures go to ``bench/out/floors/floors.json`` (with every round and stage) and are printed as Markdown tables
 for RESULTS.md. Time at 10,000 papers: one round (four builds, the floors) took 3 minutes at a load of 4, two
