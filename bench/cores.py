@@ -32,8 +32,8 @@ checks it against the site's files (counts, shapes), so that none is a toy:
   the choice of as many topics as the site has (those on 2 to half the papers, starting and ending on no stop
   word, the most papers first) and each paper's topics among its n-grams (at most 4). Left out: keywords of more
   than three words, and those written in CJK (found as substrings; the bench corpus has none).
-- **titles**: for each abstract, the regular-expression passes a title needs (the contribution "we propose …",
-  else the first sentence), cut to 100 characters at a word.
+- **titles**: for each abstract whose source gives no title, the regular-expression passes a title needs (the
+  contribution "we propose …", else the first sentence), cut to 100 characters at a word.
 """
 
 from __future__ import annotations
@@ -519,29 +519,34 @@ def title_of(abstract: str, most: int = 100) -> str:
     return phrase[:1].upper() + phrase[1:]
 
 
-def titles_core(papers: Sequence[Any]) -> dict[str, Any]:
-    texts = [paper.abstract_plain for paper in papers]
+def titles_core(papers: Sequence[Any], derived: Sequence[bool]) -> dict[str, Any]:
+    """A title for each paper whose source gives none (``derived``), as the build derives them."""
+    untitled = [paper for paper, derive in zip(papers, derived) if derive]
+    texts = [paper.abstract_plain for paper in untitled]
     cpu, titles = timed(lambda: [title_of(text) for text in texts])
-    if len(titles) != len(papers) or any(len(title) > 100 for title in titles):
+    if len(titles) != len(untitled) or any(len(title) > 100 for title in titles):
         raise AssertionError("a title a paper, at most 100 characters")
-    return {"cpu_s": cpu, "papers": len(titles), "same_titles": sum(t == p.title_plain for t, p in zip(titles, papers))}
+    same = sum(title == paper.title_plain for title, paper in zip(titles, untitled))
+    return {"cpu_s": cpu, "papers": len(titles), "same_titles": same}
 
 
 def measure(papers: Sequence[Any], related: Sequence[Sequence[int]], matrix: Any, site: Path,
-            tags: Sequence[tuple[str, Sequence[str]]], stop: frozenset[str]) -> dict[str, Any]:
-    """Every core, on the build's papers (``RenderedPaper``s), related lists (indexes), TF-IDF matrix, site and
-    taxonomy (tag, keywords); BLAS on one thread, as the build holds it (a thread pool spins on a busy machine)."""
+            tags: Sequence[tuple[str, Sequence[str]]], stop: frozenset[str], derived: Sequence[bool]) -> dict[str, Any]:
+    """Every core, on the build's papers (``RenderedPaper``s), related lists (indexes), TF-IDF matrix, site,
+    taxonomy (tag, keywords) and which papers' titles it derived; BLAS on one thread, as the build holds it (a
+    thread pool spins on a busy machine)."""
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1, user_api="blas"):
-        return _measure(papers, related, matrix, site, tags, stop)
+        return _measure(papers, related, matrix, site, tags, stop, derived)
 
 
 def _measure(papers: Sequence[Any], related: Sequence[Sequence[int]], matrix: Any, site: Path,
-             tags: Sequence[tuple[str, Sequence[str]]], stop: frozenset[str]) -> dict[str, Any]:
+             tags: Sequence[tuple[str, Sequence[str]]], stop: frozenset[str], derived: Sequence[bool]
+             ) -> dict[str, Any]:
     return {"search index": search_core(papers, site), "related papers": related_core(matrix, 4, related),
             "map": map_core(matrix), "citation formats": citation_core(papers, site),
-            "topics": topics_core(papers, tags, stop), "titles": titles_core(papers)}
+            "topics": topics_core(papers, tags, stop), "titles": titles_core(papers, derived)}
 
 
 WHAT = {

@@ -362,12 +362,17 @@ def measure_cores(content: Path, site: Path, related: dict[str, Any]) -> dict[st
 
     import cores
 
+    from generator.sources import find_sources, read_source
+
     papers = related["papers"]
+    untitled = {(entry.source, entry.index) for path in find_sources(content)
+                for entry in read_source(path, path.name).entries if not entry.title}
+    derived = [(paper.paper.source, paper.paper.entry) in untitled for paper in papers]
     place = {paper.paper.id: number for number, paper in enumerate(papers)}
     lists = [[place[other] for other in related["lists"][paper.paper.id]] for paper in papers]
     tags = [(rule.name, rule.keywords) for rule in load_taxonomy(content).tags]
     with build_pace():
-        return cores.measure(papers, lists, matrix_for(papers), site, tags, frozenset(STOP_WORDS))
+        return cores.measure(papers, lists, matrix_for(papers), site, tags, frozenset(STOP_WORDS), derived)
 
 
 # The table ----------------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import importlib.util
 import shutil
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 import pytest
 
@@ -247,6 +247,10 @@ def test_the_titles_core_takes_the_contribution_or_the_first_sentence():
     assert cores.title_of("Deep nets are large. They are slow.") == "Deep nets are large"
     long = cores.title_of("word " * 40 + "end.")
     assert len(long) <= 100 and not long.endswith(" ") and long.startswith("Word word")
+    papers = [SimpleNamespace(abstract_plain="We present a map of papers. More.", title_plain="Map of papers"),
+              SimpleNamespace(abstract_plain="We study graphs.", title_plain="A title the source gave")]
+    found = cores.titles_core(papers, [True, False])  # only a paper whose source gives no title is derived
+    assert found["papers"] == 1 and found["same_titles"] == 1
 
 
 def test_the_citation_core_writes_the_site_s_volume_files_byte_for_byte(tmp_path):
