@@ -40,9 +40,10 @@ def main() -> None:
     texts = [unicodedata.normalize("NFKC", f"{entry.title}\n{entry.text}") for entry in entries]
     renderer = AbstractRenderer()
     plains = [renderer.render(entry.text).plain for entry in entries]  # what titles are derived from
-    many = getattr(phrases, "phrases_of_many", None)  # a tree from before session 17 finds them one at a time
+    # A tree from before session 17 finds them one at a time; one from before session 22 as sets, not a table.
+    many = getattr(phrases, "phrase_table", None) or getattr(phrases, "phrases_of_many", None)
 
-    def find() -> list[Any]:
+    def find() -> Any:
         pairs = [(entry.title, entry.text) for entry in entries]
         return many(pairs) if many else [phrases.phrases_of(title, text) for title, text in pairs]
 
