@@ -176,17 +176,18 @@ def _candidates(volume: _Volume) -> tuple[dict[str, list[int]], dict[str, float]
             if part in longer and n > longer[part]:
                 longer[part] = n
     kept = {key for key, n in shared.items() if longer[key] < NESTED * n}
-    volume.id_of = {names[i]: i for i in fit.tolist() if names[i] in kept}
+    kept_ids = [i for i in fit.tolist() if names[i] in kept]
+    volume.id_of = dict(zip([names[i] for i in kept_ids], kept_ids))
     # The papers of each kept key, in order: the rows using one, sorted by key (a stable sort keeps the papers' order).
     papers, ids, _ = volume.using(list(kept))
     order = np.argsort(ids, kind="stable")
-    papers, ids = papers[order], ids[order]
-    bounds = np.flatnonzero(np.diff(ids)) + 1
-    holders = dict(zip([names[i] for i in ids[np.append(0, bounds)].tolist()] if len(ids) else [],
-                       (part.tolist() for part in np.split(papers, bounds))))
-    titles, repeated = volume.titles, volume.repeated
-    return holders, {key: _weight(key, many[key], int(titles[i]), int(repeated[i]))
-                     for key, i in volume.id_of.items()}
+    ids = ids[order]
+    first = np.flatnonzero(np.append(True, ids[1:] != ids[:-1])) if len(ids) else ids
+    bounds, flat = np.append(first, len(ids)).tolist(), papers[order].tolist()
+    holders = {names[i]: flat[start:end] for i, start, end in zip(ids[first].tolist(), bounds, bounds[1:])}
+    titles, repeated = volume.titles[kept_ids].tolist(), volume.repeated[kept_ids].tolist()
+    return holders, {names[i]: _weight(names[i], many[names[i]], in_titles, again)
+                     for i, in_titles, again in zip(kept_ids, titles, repeated)}
 
 
 def _may_name(key: str, papers: int, in_titles: int, repeated: int, starts: int) -> bool:
