@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # numpy is imported when the topics are chosen, not as a comm
     from generator.derive.phrase_table import PhraseTable
 
     Ints = npt.NDArray[np.int64]
+    Ids = npt.NDArray[np.int32]
 
 MIN_PAPERS = 2  # a topic shared by fewer is no topic
 BROAD_MIN = 20  # papers: in a smaller volume, a phrase on half of them may still be a topic
@@ -115,7 +116,7 @@ class _Volume:
         self.title_codes = table.in_title.codes(size)
         self.id_of: dict[str, int] = {}  # of the candidates' keys (``_candidates``)
 
-    def using(self, keys: Sequence[str]) -> tuple[Ints, Ints, Ints]:
+    def using(self, keys: Sequence[str]) -> tuple[Ints, Ids, Ints]:
         """The rows of the papers that use any of ``keys``: (paper, key id, the key's place in ``keys``), by paper."""
         import numpy as np
 

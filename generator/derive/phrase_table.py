@@ -19,6 +19,7 @@ import numpy.typing as npt
 from generator.derive.phrases import PaperPhrases
 
 Ints = npt.NDArray[np.int64]
+Ids = npt.NDArray[np.int32]  # a key's id (half the bytes to pickle back and hold)
 KINDS = tuple(field.name for field in fields(PaperPhrases))  # keys, in_title, heads, starts, repeated
 
 
@@ -27,13 +28,13 @@ class Rows:
     """One set of keys per paper: paper p's key ids are ``ids[bounds[p]:bounds[p + 1]]``, each once."""
 
     bounds: Ints
-    ids: Ints
+    ids: Ids
 
     @staticmethod
     def of_codes(codes: Ints, size: int, papers: int) -> Rows:
         """Rows from distinct codes paper × ``size`` + key id, sorted."""
         paper = codes // size
-        return Rows(np.searchsorted(paper, np.arange(papers + 1)).astype(np.int64), codes % size)
+        return Rows(np.searchsorted(paper, np.arange(papers + 1)).astype(np.int64), (codes % size).astype(np.int32))
 
     def papers(self) -> Ints:
         """The paper of each of ``ids``."""
@@ -86,7 +87,7 @@ class PhraseTable:
             found = [[index.setdefault(key, len(index)) for key in getattr(paper, kind)] for paper in papers]
             bounds = np.zeros(len(papers) + 1, dtype=np.int64)
             np.cumsum([len(ids) for ids in found], out=bounds[1:])
-            kinds.append(Rows(bounds, np.fromiter((i for ids in found for i in ids), dtype=np.int64,
+            kinds.append(Rows(bounds, np.fromiter((i for ids in found for i in ids), dtype=np.int32,
                                                   count=int(bounds[-1]))))
         return PhraseTable(list(index), *kinds)
 
@@ -96,7 +97,7 @@ class PhraseTable:
         tables = list(tables)
         index: dict[str, int] = {}
         # Each table's ids as ids into the joined names (``setdefault``'s default is the length before it adds).
-        mapped = [np.fromiter((index.setdefault(name, len(index)) for name in table.names), dtype=np.int64,
+        mapped = [np.fromiter((index.setdefault(name, len(index)) for name in table.names), dtype=np.int32,
                               count=len(table.names)) for table in tables]
         kinds = []
         for kind in KINDS:
@@ -104,6 +105,6 @@ class PhraseTable:
             starts = np.cumsum([0] + [int(rows.bounds[-1]) for rows in parts])
             bounds = np.concatenate([np.zeros(1, dtype=np.int64)]
                                     + [rows.bounds[1:] + start for rows, start in zip(parts, starts)])
-            ids = np.concatenate([np.zeros(0, dtype=np.int64)] + [ids[rows.ids] for rows, ids in zip(parts, mapped)])
-            kinds.append(Rows(bounds.astype(np.int64), ids.astype(np.int64)))
+            ids = np.concatenate([np.zeros(0, dtype=np.int32)] + [ids[rows.ids] for rows, ids in zip(parts, mapped)])
+            kinds.append(Rows(bounds.astype(np.int64), ids.astype(np.int32)))
         return PhraseTable(list(index), *kinds)
