@@ -25,7 +25,8 @@ VOLUMES = [FIXTURES / "topics" / "dialogue-volume.csv", FIXTURES / "topics" / "n
            FIXTURES / "venues" / "colt-2024-theory.bib", FIXTURES / "venues" / "ismir-2024-subjects.csv"]
 # Latin-script words and plurals, Japanese and Chinese runs, punctuation: phrases of every kind in one volume.
 PIECES = ("dialogue state tracking systems models of the for language generation low-resource data-to-text "
-          "大規模言語モデル を 用いた 文法誤り訂正 の 性能評価 本文提出了一种基于大语言模型的对话生成方法 . , 2").split()
+          "大規模言語モデル を 用いた 文法誤り訂正 の 性能評価 本文提出了一种基于大语言模型的对话生成方法 "
+          ". , 2").split()
 
 
 def entries_of(path: Path) -> list[Entry]:
@@ -56,8 +57,8 @@ def test_the_chunks_tables_joined_hold_each_papers_phrases(path, size):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.lists(st.sampled_from(PIECES), max_size=6), st.lists(st.sampled_from(PIECES), max_size=30)),
-                min_size=1, max_size=12), st.integers(1, 5))
+@given(st.lists(st.tuples(st.lists(st.sampled_from(PIECES), max_size=6),
+                          st.lists(st.sampled_from(PIECES), max_size=30)), min_size=1, max_size=12), st.integers(1, 5))
 def test_a_generated_volumes_table_holds_each_papers_phrases(papers, size):
     pairs = [(" ".join(title), " ".join(abstract)) for title, abstract in papers]
     table = joined(pairs, size)
