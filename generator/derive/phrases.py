@@ -67,6 +67,12 @@ _NUMBER = re.compile(r"[\d\-]+")
 # every code point). Not İ (two characters lowered) or Σ (ς at a word's end: its clause's end is not the text's).
 _WORD_OR_BREAK = lazy(f"({_WORD.pattern})|{_CLAUSE_BREAK.pattern}")
 _LOWERED_IN_CONTEXT = re.compile("[İΣ]")
+# The same for an ASCII text lowered: its classes spelled as ASCII sets (\w is [a-z0-9_] there, \s the six
+# spaces and the four separators \x1c–\x1f, all of which ``str.isspace``), which the regex engine tests as a
+# bitmap rather than as Unicode categories: a quarter faster. tests/test_phrases_reference.py holds it to the above.
+_ASCII_SPACE = r" \t\n\r\f\v\x1c-\x1f"
+_ASCII_WORD_OR_BREAK = lazy(
+    rf"([a-z0-9]+(?:-[a-z0-9]+)*)|[^a-z0-9_{_ASCII_SPACE}-]+|_|[{_ASCII_SPACE}]-+|-+(?![a-z0-9_])")
 # TeX and markup that is not the paper's words: math, commands, tags.
 _MARKUP = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\[a-zA-Z]+\*?|<[^>]{0,200}>|https?://\S+", re.S)
 
@@ -243,6 +249,10 @@ def _words(text: str, words: list[str]) -> tuple[str, bool]:
     gives the text normalised, and whether it holds CJK text."""
     text = _MARKUP.sub(" , ", unicodedata.normalize("NFKC", text)).translate(_HYPHENS)
     cjk = has_cjk(text)
+    if text.isascii():
+        words += _ASCII_WORD_OR_BREAK.findall(text.lower())
+        words.append("")
+        return text, cjk
     if not cjk and not _LOWERED_IN_CONTEXT.search(text):
         words += _WORD_OR_BREAK.findall(text.lower())
         words.append("")
