@@ -1,5 +1,6 @@
-"""The cold build's derive work alone, in this process: each paper's key phrases, the volume's own topics, and the
-titles of the abstracts that come without one (CPU seconds; a busy machine moves wall times, CPU time less).
+"""The cold build's derive work alone, in this process: each paper's key phrases (as one table where the tree makes
+one, derive/phrase_table.py, else as sets), the volume's own topics from them, and the titles of the abstracts that
+come without one (CPU seconds; a busy machine moves wall times, CPU time less).
 
     python bench/derive_bench.py /work/corp/c10k [--source DIR] [--rounds 2]
 
