@@ -1,5 +1,6 @@
-"""The cold build's derive work alone, in this process: each paper's key phrases, the volume's own topics, and the
-titles of the abstracts that come without one (CPU seconds; a busy machine moves wall times, CPU time less).
+"""The cold build's derive work alone, in this process: each paper's key phrases (as one table where the tree makes
+one, derive/phrase_table.py, else as sets), the volume's own topics from them, and the titles of the abstracts that
+come without one (CPU seconds; a busy machine moves wall times, CPU time less).
 
     python bench/derive_bench.py /work/corp/c10k [--source DIR] [--rounds 2]
 
@@ -40,9 +41,10 @@ def main() -> None:
     texts = [unicodedata.normalize("NFKC", f"{entry.title}\n{entry.text}") for entry in entries]
     renderer = AbstractRenderer()
     plains = [renderer.render(entry.text).plain for entry in entries]  # what titles are derived from
-    many = getattr(phrases, "phrases_of_many", None)  # a tree from before session 17 finds them one at a time
+    # A tree from before session 17 finds them one at a time; one from before session 22 as sets, not a table.
+    many = getattr(phrases, "phrase_table", None) or getattr(phrases, "phrases_of_many", None)
 
-    def find() -> list[Any]:
+    def find() -> Any:
         pairs = [(entry.title, entry.text) for entry in entries]
         return many(pairs) if many else [phrases.phrases_of(title, text) for title, text in pairs]
 

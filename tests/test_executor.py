@@ -75,6 +75,26 @@ def test_few_items_stay_in_this_process_and_many_are_split_over_forked_workers()
         [n * 2 for n in range(9)]
 
 
+def _chunk_of(items: list[int]) -> tuple[int, list[int]]:
+    time.sleep(0.01)
+    return os.getpid(), items
+
+
+def test_work_whose_result_is_one_value_a_chunk_is_cut_in_fewer_chunks_than_map_cuts():
+    """``map_chunks``: one result per chunk, in order; one chunk where ``map`` would stay here, else fewer and
+    larger chunks than ``map``'s (each chunk's result repeats what it shares with the others)."""
+    here = os.getpid()
+    few = list(range(DEFAULT.heavy_split - 1))
+    assert Executor(2, DEFAULT).map_chunks(_chunk_of, few, Cost.HEAVY) == [(here, few)]
+    assert Executor(1, LARGE).map_chunks(_chunk_of, list(range(99)), Cost.HEAVY) == [(here, list(range(99)))]
+    items = list(range(DEFAULT.heavy_split * 4))
+    done = Executor(2, DEFAULT).map_chunks(_chunk_of, items, Cost.HEAVY)
+    size = DEFAULT.chunk(len(items), 2, joined=True)
+    assert [chunk for _, chunk in done] == [items[i : i + size] for i in range(0, len(items), size)]
+    assert len(done) == 2 * DEFAULT.joined_claims and here in {pid for pid, _ in done}
+    assert size > DEFAULT.chunk(len(items), 2)
+
+
 def test_one_core_runs_everything_in_this_process_whatever_the_size():
     inline = Executor(1, LARGE)
     here = os.getpid()

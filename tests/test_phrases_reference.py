@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 import corpora
 import phrases_reference as reference
-from generator.derive.phrases import _LOWERED_IN_CONTEXT, candidates, phrases_of, phrases_of_many
+from generator.derive.phrases import (_ASCII_WORD_OR_BREAK, _LOWERED_IN_CONTEXT, _WORD_OR_BREAK, candidates,
+                                      phrases_of, phrases_of_many)
 from generator.sources import read_source
 from generator.text.cjk import CJK_RANGES
 
@@ -77,6 +78,25 @@ def test_a_paper_alone_is_the_paper_in_a_batch():
     assert phrases_of("", "").keys == frozenset()
     # Frozen sets, also where CJK phrases join the Latin-script ones: a PaperPhrases is immutable.
     assert all(type(value) is frozenset for paper in found for value in vars(paper).values())
+
+
+ASCII_CONTEXTS = ("{c}", "ab{c}cd", "a-{c}-b", "{c}-x", "x-{c}", " -{c}", "{c} -", "{c}{c}--{c}", "9{c}_{c}Z")
+
+
+def test_an_ascii_texts_words_and_breaks_are_those_the_unicode_finder_finds():
+    """An ASCII text's words are found by ASCII sets (a bitmap to the regex engine): every ASCII character,
+    in every place a class decides (a word's inside, its hyphen, a break's run, a dash's lookahead)."""
+    for point in range(128):
+        for context in ASCII_CONTEXTS:
+            text = context.format(c=chr(point)).lower()
+            assert _ASCII_WORD_OR_BREAK.findall(text) == _WORD_OR_BREAK.findall(text), (hex(point), context)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
+def test_a_generated_ascii_texts_words_are_those_the_unicode_finder_finds(text):
+    lowered = text.lower()
+    assert _ASCII_WORD_OR_BREAK.findall(lowered) == _WORD_OR_BREAK.findall(lowered)
 
 
 def test_lowering_a_whole_text_changes_no_characters_class_but_where_the_finder_says():

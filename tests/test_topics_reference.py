@@ -21,7 +21,7 @@ import own_topics_reference
 from generator.content.project import derive_one, load_project
 from generator.derive import own_topics as fast
 from generator.derive.phrases import candidates, key_of, phrases_of
-from generator.derive.tagging import _WORD_OR_GAP, Taxonomy, _matches, default_taxonomy
+from generator.derive.tagging import _ASCII_WORD_OR_GAP, _WORD_OR_GAP, Taxonomy, _matches, default_taxonomy
 from generator.derive.volume_topics import paper_key, survey
 from generator.model.paper import Entry
 from generator.reporter import Reporter
@@ -164,6 +164,16 @@ def test_keywords_are_found_as_before_in_generated_text(words, gap):
     taxonomy = default_taxonomy()
     text = gap.join(words)
     assert taxonomy._hits(text) == reference_hits(taxonomy, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
+def test_an_ascii_texts_words_and_gaps_are_those_the_unicode_split_finds(text):
+    """An ASCII text's words are split from it lowered, by an ASCII set: the same words, lowered, and gaps."""
+    assert _ASCII_WORD_OR_GAP.split(text.lower()) == [part.lower() for part in _WORD_OR_GAP.split(text)]
+    for point in range(128):  # every ASCII character between, inside and around words
+        text = f"{chr(point)}Ab{chr(point)}9-{chr(point)} x{chr(point)}"
+        assert _ASCII_WORD_OR_GAP.split(text.lower()) == [part.lower() for part in _WORD_OR_GAP.split(text)]
 
 
 NAME_WORDS = ["dialogue", "state", "policy", "policies", "Policy", "graph", "LLM", "llms", "a", "ΣΟΦΊΑΣ", "ıs",

@@ -102,26 +102,19 @@ def _distinct(codes: Ints) -> Ints:
     return codes[first] if len(codes) else codes
 
 
-def by_paper(grams: Grams, papers: int) -> tuple[list[frozenset[str]], ...]:
+def by_paper(grams: Grams) -> tuple[Ints, ...]:
     """Each paper's phrases, those of its title, its heads and those it uses more than once (twice in one text,
-    or in the abstract and the title), from the rows of ``papers`` × 2 texts: 2p its title, 2p + 1 its abstract."""
+    or in the abstract and the title), from the rows of texts 2p (paper p's title) and 2p + 1 (its abstract): each
+    as the distinct codes paper × len(names) + key, sorted (``phrase_table.Rows.of_codes``)."""
     paper, in_title = grams.text >> 1, (grams.text & 1) == 0
-    code = paper * len(grams.names) + grams.key
+    size = len(grams.names)
+    code = paper * size + grams.key
     repeated = (grams.count > 1) | (~in_title & np.isin(code, code[in_title]))
-    return (_sets(paper, grams.key, grams.names, papers),
-            _sets(paper[in_title], grams.key[in_title], grams.names, papers),
-            _sets(grams.head_text >> 1, grams.head_key, grams.names, papers),
-            _sets(paper[repeated], grams.key[repeated], grams.names, papers))
+    return (_distinct(code), code[in_title], _distinct((grams.head_text >> 1) * size + grams.head_key),
+            _distinct(code[repeated]))
 
 
 def by_text(grams: Grams) -> tuple[dict[str, int], set[str]]:
     """The phrases of one text with how often each occurs, and its heads."""
     counts = dict(zip(grams.names[grams.key].tolist(), grams.count.tolist()))
     return counts, set(grams.names[grams.head_key].tolist())
-
-
-def _sets(paper: Ints, keys: Ints, names: npt.NDArray[np.object_], papers: int) -> list[frozenset[str]]:
-    """Each paper's keys among rows sorted by paper."""
-    spelled = names[keys].tolist()
-    bounds = np.searchsorted(paper, np.arange(papers + 1)).tolist()
-    return [frozenset(spelled[start:end]) for start, end in zip(bounds, bounds[1:])]

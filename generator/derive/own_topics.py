@@ -29,11 +29,20 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from itertools import chain, compress
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from generator.derive.phrases import GENERIC, PaperPhrases, can_name, is_short, singular
 from generator.text.cjk import has_cjk
+
+if TYPE_CHECKING:  # numpy is imported when the topics are chosen, not as a command starts
+    import numpy as np
+    import numpy.typing as npt
+
+    from generator.derive.phrase_table import PhraseTable
+
+    Ints = npt.NDArray[np.int64]
+    Ids = npt.NDArray[np.int32]
 
 MIN_PAPERS = 2  # a topic shared by fewer is no topic
 BROAD_MIN = 20  # papers: in a smaller volume, a phrase on half of them may still be a topic
@@ -65,12 +74,16 @@ class OwnTopics:
     per_paper: tuple[tuple[str, ...], ...]  # each paper's topic names, () for a paper that shares none
 
 
-def own_topics(papers: Sequence[PaperPhrases], texts: Sequence[str]) -> OwnTopics:
-    """Topics for ``papers`` (their candidate phrases; ``texts``, their titles and abstracts, give the names)."""
-    holders, weight = _candidates(papers)
-    chosen = _specific(holders, weight, papers)
+def own_topics(papers: Sequence[PaperPhrases] | PhraseTable, texts: Sequence[str]) -> OwnTopics:
+    """Topics for ``papers`` (their candidate phrases, as sets or one table; ``texts``, their titles and abstracts,
+    give the names)."""
+    from generator.derive.phrase_table import PhraseTable
+
+    volume = _Volume(papers if isinstance(papers, PhraseTable) else PhraseTable.of(papers))
+    holders, weight = _candidates(volume)
+    chosen = _specific(holders, weight, volume)
     for _ in range(ROUNDS):
-        assigned = _assign(papers, chosen, holders, weight)
+        assigned = _assign(volume, chosen, holders, weight)
         counts = Counter(key for keys in assigned for key in keys)
         thin = {key for key, n in counts.items() if n < MIN_PAPERS}
         if not thin:
@@ -86,46 +99,76 @@ def own_topics(papers: Sequence[PaperPhrases], texts: Sequence[str]) -> OwnTopic
     return OwnTopics(tuple(sorted(sizes, key=lambda name: (-sizes[name], name.casefold(), name))), per_paper)
 
 
-def _specific(holders: dict[str, list[int]], weight: dict[str, float], papers: Sequence[PaperPhrases]) -> list[str]:
+class _Volume:
+    """The volume's phrases as a table (phrase_table.py), with what the steps below ask of it: how many papers use
+    each key (of each kind), the paper of each of its keys' rows, the id of each candidate."""
+
+    def __init__(self, table: PhraseTable):
+        import numpy as np
+
+        self.table = table
+        self.papers = len(table)
+        size = len(table.names)
+        self.counts, self.heads, self.titles, self.repeated, self.starts = (
+            np.bincount(rows.ids, minlength=size) for rows in
+            (table.keys, table.heads, table.in_title, table.repeated, table.starts))
+        self.owners = table.keys.papers()  # the paper of each of table.keys.ids
+        self.title_codes = table.in_title.codes(size)
+        self.id_of: dict[str, int] = {}  # of the candidates' keys (``_candidates``)
+
+    def using(self, keys: Sequence[str]) -> tuple[Ints, Ids, Ints]:
+        """The rows of the papers that use any of ``keys``: (paper, key id, the key's place in ``keys``), by paper."""
+        import numpy as np
+
+        place = np.full(len(self.table.names), -1, dtype=np.int64)
+        place[[self.id_of[key] for key in keys]] = np.arange(len(keys), dtype=np.int64)
+        hit = place[self.table.keys.ids] >= 0
+        ids = self.table.keys.ids[hit]
+        return self.owners[hit], ids, place[ids]
+
+
+def _specific(holders: dict[str, list[int]], weight: dict[str, float], volume: _Volume) -> list[str]:
     """The topics of a volume's specific phrases: those several titles name, then a cover of the rest.
 
     A phrase on more papers than ``SPECIFIC_SHARE`` of the volume (or ``SPECIFIC_ROOT`` × √papers) is left
     to ``_assign``. A one-word phrase is a topic in its own right only when ``TITLE_SHORT`` titles name it:
     titles use some words of any field."""
-    most = max(MIN_PAPERS, min(len(papers) * SPECIFIC_SHARE, SPECIFIC_ROOT * math.sqrt(len(papers))))
+    import numpy as np
+
+    most = max(MIN_PAPERS, min(volume.papers * SPECIFIC_SHARE, SPECIFIC_ROOT * math.sqrt(volume.papers)))
     specific = {key: found for key, found in holders.items() if len(found) <= most}
-    titles = Counter(key for key in chain.from_iterable(paper.in_title for paper in papers) if key in specific)
+    titles = {key: int(volume.titles[volume.id_of[key]]) for key in specific}
     named = sorted((key for key, n in titles.items() if n >= (TITLE_SHORT if is_short(key) else MIN_PAPERS)),
                    key=lambda key: (-weight[key] * len(specific[key]), key))
-    named_set = frozenset(named)
-    covered = [not paper.keys.isdisjoint(named_set) for paper in papers]
-    return named + _cover(specific, weight, covered)
+    papers, _, _ = volume.using(named)
+    covered = np.bincount(papers, minlength=volume.papers) > 0
+    return named + _cover(specific, weight, covered.tolist())
 
 
-def _assign(papers: Sequence[PaperPhrases], chosen: list[str], holders: dict[str, list[int]],
+def _assign(volume: _Volume, chosen: list[str], holders: dict[str, list[int]],
             weight: dict[str, float]) -> list[tuple[str, ...]]:
     """Each paper's topics among ``chosen``; a paper with none gets broad phrases, chosen as a cover of such
     papers: a broad phrase is a topic of the papers that share nothing narrower, and only of them."""
-    assigned = _topics_of(papers, chosen)
+    assigned = _topics_of(volume, chosen)
     broad = _cover(holders, weight, [bool(keys) for keys in assigned])
-    return [keys or fill for keys, fill in zip(assigned, _topics_of(papers, broad))]
+    return [keys or fill for keys, fill in zip(assigned, _topics_of(volume, broad))]
 
 
-def _candidates(papers: Sequence[PaperPhrases]) -> tuple[dict[str, list[int]], dict[str, float]]:
+def _candidates(volume: _Volume) -> tuple[dict[str, list[int]], dict[str, float]]:
     """Candidate key → the papers (indices) using it: shared, not broad, not nested in a longer one; and
     how much each reads as a topic (``_weights``)."""
-    counts = Counter(chain.from_iterable(paper.keys for paper in papers))  # chained in C: millions of keys
-    heads = Counter(chain.from_iterable(paper.heads for paper in papers))
-    titles = Counter(chain.from_iterable(paper.in_title for paper in papers))
-    repeated = Counter(chain.from_iterable(paper.repeated for paper in papers))
-    starts = Counter(chain.from_iterable(paper.starts for paper in papers))
-    most = len(papers) * BROAD_SHARE if len(papers) >= BROAD_MIN else len(papers)
-    # The keys of at least MIN_PAPERS papers (a fifth of a real volume's), picked in C: the loops below visit only them.
-    many = {key: counts[key] for key in compress(counts, map(MIN_PAPERS.__le__, counts.values()))}
-    # (``Counter.get``: a key a Counter lacks costs no call of its ``__missing__``)
-    heads_of, titles_of, repeated_of, starts_of = heads.get, titles.get, repeated.get, starts.get
-    shared = {key: n for key, n in many.items() if n <= most and heads_of(key, 0) >= HEAD_SHARE * n
-              and _may_name(key, n, titles_of(key, 0), repeated_of(key, 0), starts_of(key, 0))}
+    import numpy as np
+
+    names, counts = volume.table.names, volume.counts
+    most = volume.papers * BROAD_SHARE if volume.papers >= BROAD_MIN else volume.papers
+    # The keys of at least MIN_PAPERS papers (a fifth of a real volume's): the loops below visit only them.
+    many_ids = np.flatnonzero(counts >= MIN_PAPERS)
+    many = dict(zip([names[i] for i in many_ids.tolist()], counts[many_ids].tolist()))
+    # Of them, those not broad that end a stretch in enough of their papers, told in C before ``_may_name``.
+    fit = many_ids[(counts[many_ids] <= most) & (volume.heads[many_ids] >= HEAD_SHARE * counts[many_ids])]
+    shared = {names[i]: n for i, n, in_titles, repeated, starts in zip(
+        fit.tolist(), counts[fit].tolist(), volume.titles[fit].tolist(), volume.repeated[fit].tolist(),
+        volume.starts[fit].tolist()) if _may_name(names[i], n, in_titles, repeated, starts)}
     # A phrase's nearest longer ones are the phrase with a word (a character) more: each is counted at most
     # as often as the shorter, so the nearest are enough to tell whether it is nearly always inside one.
     longer = dict.fromkeys(shared, 0)
@@ -134,11 +177,18 @@ def _candidates(papers: Sequence[PaperPhrases]) -> tuple[dict[str, list[int]], d
             if part in longer and n > longer[part]:
                 longer[part] = n
     kept = {key for key, n in shared.items() if longer[key] < NESTED * n}
-    holders: dict[str, list[int]] = {key: [] for key in kept}
-    for index, paper in enumerate(papers):
-        for key in paper.keys & kept:
-            holders[key].append(index)
-    return holders, {key: _weight(key, counts[key], titles_of(key, 0), repeated_of(key, 0)) for key in kept}
+    kept_ids = [i for i in fit.tolist() if names[i] in kept]
+    volume.id_of = dict(zip([names[i] for i in kept_ids], kept_ids))
+    # The papers of each kept key, in order: the rows using one, sorted by key (a stable sort keeps the papers' order).
+    papers, ids, _ = volume.using(list(kept))
+    order = np.argsort(ids, kind="stable")
+    ids = ids[order]
+    first = np.flatnonzero(np.append(True, ids[1:] != ids[:-1])) if len(ids) else ids
+    bounds, flat = np.append(first, len(ids)).tolist(), papers[order].tolist()
+    holders = {names[i]: flat[start:end] for i, start, end in zip(ids[first].tolist(), bounds, bounds[1:])}
+    titles, repeated = volume.titles[kept_ids].tolist(), volume.repeated[kept_ids].tolist()
+    return holders, {names[i]: _weight(names[i], many[names[i]], in_titles, again)
+                     for i, in_titles, again in zip(kept_ids, titles, repeated)}
 
 
 def _may_name(key: str, papers: int, in_titles: int, repeated: int, starts: int) -> bool:
@@ -209,17 +259,22 @@ def _cover(holders: dict[str, list[int]], weight: dict[str, float], covered: lis
     return chosen
 
 
-def _topics_of(papers: Sequence[PaperPhrases], chosen: list[str]) -> list[tuple[str, ...]]:
+def _topics_of(volume: _Volume, chosen: list[str]) -> list[tuple[str, ...]]:
     """Each paper's topics among ``chosen``: those it uses, in its title first, then in the order chosen, at most
     ``MAX_TOPICS``; a phrase gives way to a longer one of the paper's that holds it."""
-    rank = {key: place for place, key in enumerate(chosen)}
-    chosen_set = frozenset(chosen)
+    import numpy as np
+
+    papers, ids, rank = volume.using(chosen)
+    later = ~np.isin(papers * len(volume.table.names) + ids, volume.title_codes)  # not in the paper's title
+    order = np.lexsort((rank, later, papers))
+    bounds = np.searchsorted(papers[order], np.arange(volume.papers + 1)).tolist()
+    spelled = [chosen[place] for place in rank[order].tolist()]
     found = []
-    for paper in papers:
-        mine = paper.keys & chosen_set
+    for start, end in zip(bounds, bounds[1:]):
+        mine = spelled[start:end]
         if len(mine) > 1:
-            mine = frozenset(key for key in mine if not any(other != key and _holds(other, key) for other in mine))
-        found.append(tuple(sorted(mine, key=lambda key: (key not in paper.in_title, rank[key]))[:MAX_TOPICS]))
+            mine = [key for key in mine if not any(other != key and _holds(other, key) for other in mine)]
+        found.append(tuple(mine[:MAX_TOPICS]))
     return found
 
 

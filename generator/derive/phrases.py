@@ -27,9 +27,16 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from generator.text.cjk import CJK_RANGES, has_cjk, language_of
 from generator.text.lazyre import lazy
+
+if TYPE_CHECKING:  # numpy is imported when phrases are found, not as a command starts
+    import numpy as np
+    import numpy.typing as npt
+
+    from generator.derive.phrase_table import PhraseTable
 
 MAX_WORDS = 3  # words in a Latin-script phrase (a hyphenated compound is one)
 MAX_CHARS = 8  # characters in a CJK phrase
@@ -60,6 +67,12 @@ _NUMBER = re.compile(r"[\d\-]+")
 # every code point). Not İ (two characters lowered) or Σ (ς at a word's end: its clause's end is not the text's).
 _WORD_OR_BREAK = lazy(f"({_WORD.pattern})|{_CLAUSE_BREAK.pattern}")
 _LOWERED_IN_CONTEXT = re.compile("[İΣ]")
+# The same for an ASCII text lowered: its classes spelled as ASCII sets (\w is [a-z0-9_] there, \s the six
+# spaces and the four separators \x1c–\x1f, all of which ``str.isspace``), which the regex engine tests as a
+# bitmap rather than as Unicode categories: a quarter faster. tests/test_phrases_reference.py holds it to the above.
+_ASCII_SPACE = r" \t\n\r\f\v\x1c-\x1f"
+_ASCII_WORD_OR_BREAK = lazy(
+    rf"([a-z0-9]+(?:-[a-z0-9]+)*)|[^a-z0-9_{_ASCII_SPACE}-]+|_|[{_ASCII_SPACE}]-+|-+(?![a-z0-9_])")
 # TeX and markup that is not the paper's words: math, commands, tags.
 _MARKUP = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\[a-zA-Z]+\*?|<[^>]{0,200}>|https?://\S+", re.S)
 
@@ -162,8 +175,12 @@ def phrases_of(title: str, abstract: str) -> PaperPhrases:
 
 
 def phrases_of_many(papers: Sequence[tuple[str, str]]) -> list[PaperPhrases]:
-    """The phrases of each (title, abstract): their words cut here, the Latin-script n-grams of all of them
-    counted at once over word ids (ngrams.py), the CJK ones a run at a time."""
+    return phrase_table(papers).rows()
+
+
+def phrase_table(papers: Sequence[tuple[str, str]]) -> PhraseTable:
+    """The phrases of each (title, abstract) as one table: their words cut here, the Latin-script n-grams of all of
+    them counted at once over word ids (ngrams.py), the CJK ones a run at a time."""
     from generator.derive import ngrams  # numpy: imported when phrases are found, not as a command starts
 
     words: list[str] = []
@@ -180,11 +197,34 @@ def phrases_of_many(papers: Sequence[tuple[str, str]]) -> list[PaperPhrases]:
                     chinese = language_of(f"{title}\n{abstract}") == "zh"
                 cjk[len(lengths) - 1] = _cjk_candidates(text, chinese)
     grams = ngrams.count_grams(words, lengths, MAX_WORDS, _ends_phrase, singular)
-    keys, titles, heads, repeated = ngrams.by_paper(grams, len(papers))
-    found = [PaperPhrases(*sets) for sets in zip(keys, titles, heads, [frozenset[str]()] * len(papers), repeated)]
-    for number in {text >> 1 for text in cjk}:
-        found[number] = _with_cjk(found[number], cjk.get(2 * number), cjk.get(2 * number + 1))
-    return found
+    keys, titles, heads, repeated = ngrams.by_paper(grams)
+    return _table(grams.names.tolist(), [keys, titles, heads, keys[:0], repeated], len(papers), cjk)
+
+
+def _table(names: list[str], codes: list[npt.NDArray[np.int64]], papers: int,
+           cjk: dict[int, tuple[Counter[str], set[str], set[str]]]) -> PhraseTable:
+    """The table of the Latin-script phrases' ``codes`` (of each kind: paper × len(names) + key, distinct, sorted)
+    with the CJK phrases of the texts in ``cjk`` (text 2p: paper p's title, 2p + 1: its abstract). No key is both:
+    their characters differ."""
+    from generator.derive.phrase_table import KINDS, PhraseTable, Rows
+
+    import numpy as np
+
+    size = len(names)
+    more: dict[str, int] = {}  # the CJK keys, ids after the Latin-script ones
+    added: list[tuple[list[int], list[int]]] = [([], []) for _ in KINDS]  # each kind's (paper, CJK key id)
+    for number in sorted({text >> 1 for text in cjk}):
+        for (owners, ids), keys in zip(added, _cjk_sets(cjk.get(2 * number), cjk.get(2 * number + 1))):
+            owners += [number] * len(keys)
+            ids += [more.setdefault(key, size + len(more)) for key in keys]
+    whole = max(size + len(more), 1)
+    kinds = []
+    for latin, (owners, ids) in zip(codes, added):
+        found = latin // size * whole + latin % size if size and whole != size else latin
+        if owners:
+            found = np.unique(np.concatenate([found, np.array(owners, dtype=np.int64) * whole + np.array(ids)]))
+        kinds.append(Rows.of_codes(found, whole, papers))
+    return PhraseTable(names + list(more), *kinds)
 
 
 def candidates(text: str, chinese: bool | None = None) -> tuple[Counter[str], set[str], set[str]]:
@@ -209,6 +249,10 @@ def _words(text: str, words: list[str]) -> tuple[str, bool]:
     gives the text normalised, and whether it holds CJK text."""
     text = _MARKUP.sub(" , ", unicodedata.normalize("NFKC", text)).translate(_HYPHENS)
     cjk = has_cjk(text)
+    if text.isascii():
+        words += _ASCII_WORD_OR_BREAK.findall(text.lower())
+        words.append("")
+        return text, cjk
     if not cjk and not _LOWERED_IN_CONTEXT.search(text):
         words += _WORD_OR_BREAK.findall(text.lower())
         words.append("")
@@ -224,16 +268,14 @@ def _ends_phrase(word: str) -> bool:
     return word in STOP_WORDS or len(word) < 2 or (not word.isalpha() and _NUMBER.fullmatch(word) is not None)
 
 
-def _with_cjk(latin: PaperPhrases, title: tuple[Counter[str], set[str], set[str]] | None,
-              abstract: tuple[Counter[str], set[str], set[str]] | None) -> PaperPhrases:
-    """A paper's Latin-script phrases with its CJK ones (no key is both: their characters differ)."""
+def _cjk_sets(title: tuple[Counter[str], set[str], set[str]] | None,
+              abstract: tuple[Counter[str], set[str], set[str]] | None) -> tuple[set[str], ...]:
+    """A paper's CJK phrases of each kind of ``PaperPhrases`` (keys, in_title, heads, starts, repeated)."""
     in_title, title_heads, title_starts = title or (Counter(), set(), set())
     found, heads, starts = abstract or (Counter(), set(), set())
     repeated = {key for key, n in found.items() if n > 1 or key in in_title}
     repeated.update(key for key, n in in_title.items() if n > 1)
-    return PaperPhrases(latin.keys.union(in_title, found), latin.in_title.union(in_title),
-                        latin.heads.union(title_heads, heads), frozenset(title_starts | starts),
-                        latin.repeated.union(repeated))
+    return set(in_title) | set(found), set(in_title), title_heads | heads, title_starts | starts, repeated
 
 
 def _cjk_candidates(text: str, chinese: bool) -> tuple[Counter[str], set[str], set[str]]:

@@ -42,6 +42,9 @@ MATCHER_VERSION = 2  # 2: CJK keywords match inside CJK text; a CJK run is a wor
 # ("基于LoRA微调": 基于, LoRA, 微调), so that English keywords match inside Chinese text.
 _WORD = lazy(f"[{CJK_RANGES}]+|[^\\W_{CJK_RANGES}]+")
 _WORD_OR_GAP = lazy(f"({_WORD.pattern})")
+# An ASCII text lowered as a whole (lowering one changes no character's class): its words are [a-z0-9]+, a set the
+# regex engine tests as a bitmap, not as Unicode categories (tests/test_topics_reference.py holds it to the above).
+_ASCII_WORD_OR_GAP = re.compile("([a-z0-9]+)")
 _GAP = re.compile(r"[\s\-–—()]+")  # "flow-matching", "SE(3)-equivariant"
 _KNOWN_KEYS = ("fallback", "names", "tags")
 _NULL = "tag:yaml.org,2002:null"
@@ -126,8 +129,12 @@ class Taxonomy:
         """Per tag, how often each keyword occurs. The longest keyword wins its words:
         "classifier-free guidance" is not also a "classifier"."""
         hits: list[dict[str, int]] = [{} for _ in self.tags]
-        parts = _WORD_OR_GAP.split(text)  # gap, word, gap, word, …, gap: one pass in C
-        words = list(map(str.lower, parts[1::2]))
+        if text.isascii():  # most texts: words found in the lowered text, lowered with it
+            parts = _ASCII_WORD_OR_GAP.split(text.lower())
+            words = parts[1::2]
+        else:
+            parts = _WORD_OR_GAP.split(text)  # gap, word, gap, word, …, gap: one pass in C
+            words = list(map(str.lower, parts[1::2]))
         gaps = parts[2::2]  # gaps[i]: what separates word i from word i + 1
         free = 0  # first word not yet inside a match
         index = self._index

@@ -36,16 +36,19 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from generator.derive.own_topics import OwnTopics, own_topics
-from generator.derive.phrases import PaperPhrases, phrases_of_many
+from generator.derive.phrases import phrase_table
 from generator.derive.tagging import TAXONOMY_FILE, Taxonomy
 from generator.model.paper import Entry
 from generator.runtime.cache import digest
 from generator.runtime.executor import INLINE, Executor
 from generator.runtime.sizes import Cost
 from generator.text.lazyre import lazy
+
+if TYPE_CHECKING:
+    from generator.derive.phrase_table import PhraseTable
 
 FIT_MIN = 5  # papers that match nothing: fewer are each warned about on their own
 FIT_SHARE = 0.1  # of the papers the built-in taxonomy would tag: more matching nothing, it does not fit
@@ -176,8 +179,12 @@ def _with_own_topics(topics: VolumeTopics, entries: list[Entry], remembered: Rem
     volume = digest(str(OWN_VERSION), *keys)
     found = remembered.load(volume) if remembered is not None else None
     if found is None:
+        from generator.derive.phrase_table import PhraseTable  # numpy: imported when the phrases are found
+
         texts = [unicodedata.normalize("NFKC", f"{entry.title}\n{entry.text}") for entry in entries]
-        choose = functools.partial(own_topics, executor.map(_phrases, entries, Cost.HEAVY), texts)
+        # Each chunk's phrases as one table (a few arrays and its keys' names, pickled back from a worker), joined.
+        choose = functools.partial(own_topics, PhraseTable.join(executor.map_chunks(_phrases, entries, Cost.HEAVY)),
+                                   texts)
         chosen = beside(choose) if beside is not None else choose()
         found = [list(chosen.names), [list(names) for names in chosen.per_paper]]
         if remembered is not None:
@@ -187,9 +194,9 @@ def _with_own_topics(topics: VolumeTopics, entries: list[Entry], remembered: Rem
     return replace(topics, own=tuple(names), own_of=len(entries), own_tags=tags)
 
 
-def _phrases(entries: list[Entry]) -> list[PaperPhrases]:
+def _phrases(entries: list[Entry]) -> PhraseTable:
     # A chunk's n-grams are counted at once, over its words' ids (phrases.py, ngrams.py).
-    return phrases_of_many([(entry.title, entry.text) for entry in entries])
+    return phrase_table([(entry.title, entry.text) for entry in entries])
 
 
 def paper_key(entry: Entry) -> str:

@@ -66,9 +66,22 @@ class Executor:
         workers = self.workers(cost, len(items))
         if workers < 2 or len(items) < 2 * workers:
             return _inline(func, items, progress)
-        size = self.policy.chunk(len(items), workers)
-        chunks = [items[i : i + size] for i in range(0, len(items), size)]
+        chunks = self._chunks(items, workers)
         return [item for result in self.claimed(func, chunks, workers, progress) for item in result]
+
+    def map_chunks(self, func: Callable[[list[T]], U], items: list[T], cost: Cost) -> list[U]:
+        """``func`` over ``items`` cut into chunks (all of them one chunk when ``map`` would run them in this
+        process; fewer, larger ones than ``map``'s when it would spread them: ``SizePolicy.joined_claims``): one
+        result per chunk, in order. For work whose result over many items is one value, joined by the caller
+        (the phrases of many papers as one table: derive/phrase_table.py) rather than one per item."""
+        workers = self.workers(cost, len(items))
+        if workers < 2 or len(items) < 2 * workers:
+            return [func(items)]
+        return self.claimed(func, self._chunks(items, workers, joined=True), workers)
+
+    def _chunks(self, items: list[T], workers: int, joined: bool = False) -> list[list[T]]:
+        size = self.policy.chunk(len(items), workers, joined)
+        return [items[i : i + size] for i in range(0, len(items), size)]
 
     def claimed(self, func: Callable[[list[T]], U], chunks: list[list[T]], workers: int,
                 progress: Progress | None = None, before: Job | None = None) -> list[U]:

@@ -48,6 +48,10 @@ class SizePolicy:
     # enough that the last chunk is short (no process waits long on another), few enough that claiming
     # one (a shared counter's lock) costs nothing beside it.
     claims: int = 32
+    # The same for work whose chunks' results are joined into one (``Executor.map_chunks``: a table of a chunk's
+    # key phrases): each chunk repeats the keys it shares with the others, to make, send back and join again,
+    # so fewer, larger chunks (c10k's phrases: 0.3 CPU-s less in 8 chunks than in 64).
+    joined_claims: int = 4
 
     def splits(self, cost: Cost, items: int) -> bool:
         """Whether ``items`` items of work of this cost are worth workers of their own."""
@@ -57,9 +61,10 @@ class SizePolicy:
         """Whether a job beside the render stage of a volume of ``papers`` papers gets its own process."""
         return papers >= self.beside_from
 
-    def chunk(self, items: int, workers: int) -> int:
-        """Items in each chunk that ``items`` items split over ``workers`` processes are claimed by."""
-        return max(1, -(-items // (workers * self.claims)))
+    def chunk(self, items: int, workers: int, joined: bool = False) -> int:
+        """Items in each chunk that ``items`` items split over ``workers`` processes are claimed by (``joined``:
+        chunks whose results are joined into one)."""
+        return max(1, -(-items // (workers * (self.joined_claims if joined else self.claims))))
 
     def fresh(self, papers: int) -> bool:
         """Whether jobs beside the render stage of a volume of ``papers`` papers are fresh processes."""
