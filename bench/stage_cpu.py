@@ -77,7 +77,8 @@ def snapshot() -> dict[str, Any]:
 
 def main() -> int:
     out, argv = Path(sys.argv[1]), sys.argv[2:]
-    from generator.commands.cli import main as command
+    from generator.commands import cli
+    command = cli.main
     from generator.pipeline import stages
 
     records: list[dict[str, Any]] = []
@@ -116,6 +117,9 @@ def main() -> int:
                 "ended": end["at"], "self_cpu": end["self"], "tree_cpu": end["tree"],
                 "stages": records, "modules": list(sys.modules),
             }), encoding="utf-8")
+    leave = getattr(cli, "leave", None)  # ended as ``python -m generator`` ends (a tree from before it: as here)
+    if leave is not None:
+        leave(code)
     return code
 
 

@@ -1,3 +1,3 @@
-from generator.commands.cli import main
+from generator.commands.cli import run
 
-raise SystemExit(main())
+run()

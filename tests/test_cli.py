@@ -3,8 +3,11 @@ the entry point, the rest through the same ``main`` in this process (``cli``), w
 interpreter's start-up."""
 
 import json
+import os
+import subprocess
+import sys
 
-from conftest import cli, process, write_list
+from conftest import REPO, cli, process, write_list
 
 
 def test_version_and_help():
@@ -12,6 +15,27 @@ def test_version_and_help():
     for command in ("build", "import"):
         result = cli(command, "--help")
         assert result.returncode == 0 and "--content" in result.stdout
+
+
+# ``run`` (``python -m generator``) as a command that printed, with a handler the interpreter's exit would run.
+LEAVING = """
+import atexit, sys
+import generator.commands.cli as cli
+atexit.register(lambda: print("torn down", file=sys.stderr))
+def main():
+    print("said", end="")
+    print("warned", end="", file=sys.stderr)
+    return int(sys.argv[1])
+cli.main = main
+cli.run()
+"""
+
+
+def test_the_process_ends_with_the_commands_code_and_output_without_the_interpreters_teardown():
+    for code in (0, 1, 2):
+        ended = subprocess.run([sys.executable, "-c", LEAVING, str(code)], capture_output=True, text=True, timeout=60,
+                               env={**os.environ, "PYTHONPATH": str(REPO)})
+        assert (ended.returncode, ended.stdout, ended.stderr) == (code, "said", "warned")
 
 
 def test_build_with_defaults_from_a_project_folder(tmp_path, seed_content):

@@ -7,6 +7,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -225,6 +226,55 @@ def test_a_killed_builds_lock_and_staging_do_not_block_the_next(tmp_path):
     assert not reporter.errors and (tmp_path / "site" / "index.html").is_file()
     assert not (tmp_path / ".site.staging").exists()
 
+
+
+def _staged(out: Path, marker: bytes, files: int = 0) -> None:
+    """A site of three files published into ``out`` through a ``Staging``, as a build publishes one of
+    ``files`` files."""
+    from generator.runtime.output import Staging
+
+    staging = Staging(out)
+    staging.open()
+    for name in ("index.html", "papers.json", "papers/a.html"):
+        staging.write(name, marker + name.encode())
+    staging.publish(files)
+
+
+def _gone_soon(folder: Path) -> bool:
+    deadline = time.monotonic() + 30
+    while any(folder.glob(".site.*")) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return not any(folder.glob(".site.*"))
+
+
+def test_a_large_replaced_site_is_removed_aside_by_a_process_the_build_does_not_wait_for(tmp_path, monkeypatch,
+                                                                                         large_sizes):
+    from generator.runtime import aside
+
+    out = tmp_path / "site"
+    _staged(out, b"old ")
+    monkeypatch.setattr(aside.shutil, "rmtree", lambda *args, **kwargs: pytest.fail("removed by the build"))
+    _staged(out, b"new ", files=3)
+    assert (out / "papers" / "a.html").read_bytes() == b"new papers/a.html"
+    assert not (tmp_path / ".site.old").exists() and not (tmp_path / ".site.staging").exists()
+    assert _gone_soon(tmp_path), "the replaced site was not removed"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_a_small_replaced_site_is_removed_before_publish_returns(tmp_path):
+    out = tmp_path / "site"
+    _staged(out, b"old ")
+    _staged(out, b"new ", files=3)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+    assert (out / "index.html").read_bytes() == b"new index.html"
+
+
+def test_a_removal_aside_left_unfinished_is_finished_by_the_next_build(tmp_path):
+    left = tmp_path / ".site.gone-123-456" / "papers"  # its process killed before it was done
+    left.mkdir(parents=True)
+    (left / "a.html").write_bytes(b"old")
+    _staged(tmp_path / "site", b"new ")
+    assert _gone_soon(tmp_path) and sorted(p.name for p in tmp_path.iterdir()) == ["site"]
 
 # -- A content folder that takes no more writes ------------------------------------------------------------
 

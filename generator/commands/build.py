@@ -87,9 +87,10 @@ def _build(content_dir: Path, out_dir: Path, reporter: Reporter, base_url: str |
         for member in layout.members:
             run.volume(member)
         run.series()
-        for warning in host_warnings(site_size(staging.path)):
+        size = site_size(staging.path)
+        for warning in host_warnings(size):
             reporter.warn(warning, code=codes.HOST_LIMIT)
-        staging.publish()
+        staging.publish(size.files)
     return run.published()
 
 

@@ -5,7 +5,10 @@ by file as the build renders it (``Staging``), and swapped in with two
 renames, so a reader never sees half a site and a failed build leaves the
 previous one in place. A file whose bytes did not change is hard-linked
 from the previous site instead of written again. A run killed between the
-renames leaves ``.<name>.old``, which the next run puts back or clears.
+renames leaves ``.<name>.old``, which the next run puts back or clears. The
+replaced site is then removed; a large one is renamed ``.<name>.gone-…`` and
+removed by a process of its own that the build does not wait for (what such a
+removal left, the next run removes).
 Two builds into one output folder take turns: each holds a lock on
 ``.<name>.lock`` (``flock``, released by the system when a build dies, so a
 killed build never blocks the next) while it stages and swaps.
@@ -28,6 +31,8 @@ except ImportError:  # not on Windows: builds there do not take turns
     fcntl = None  # type: ignore[assignment]
 
 from generator.errors import OutputError
+from generator.runtime import sizes
+from generator.runtime.aside import GONE, remove
 from generator.runtime.pieces import write_out, write_pieces
 
 # A folder we are allowed to replace holds these (or is empty, or absent).
@@ -53,6 +58,8 @@ def recover(out_dir: Path) -> None:
             old.rename(out_dir)
     if staging.exists():
         shutil.rmtree(staging)
+    for gone in out_dir.parent.glob(f".{out_dir.name}.{GONE}*"):  # a removal aside that did not finish
+        remove(gone, _sibling(out_dir, GONE), aside=True)
 
 
 def check_replaceable(out_dir: Path, content_dir: Path) -> None:
@@ -152,9 +159,14 @@ class Staging:
     def copy(self, name: str, source: Path) -> None:
         _copy(source, self.path / name)
 
-    def publish(self) -> None:
+    def publish(self, files: int = 0) -> None:
+        """Swap the staging folder in for the site, then remove the replaced one: here, or aside when the size
+        policy finds a site of ``files`` files large (runtime/aside.py)."""
         _one_file_each(self.path, self.out_dir)
         _swap(self.path, self.out_dir)
+        old = _sibling(self.out_dir, "old")
+        if old.exists():
+            remove(old, _sibling(self.out_dir, GONE), aside=sizes.current().removes_aside(files))
 
     def discard(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
@@ -313,8 +325,6 @@ def _swap(staging: Path, out_dir: Path) -> None:
     if out_dir.exists():
         out_dir.rename(old)
     staging.rename(out_dir)
-    if old.exists():
-        shutil.rmtree(old)
 
 
 def write_changed(out_dir: Path, before: dict[str, bytes], after: dict[str, bytes],

@@ -52,6 +52,9 @@ class SizePolicy:
     # key phrases): each chunk repeats the keys it shares with the others, to make, send back and join again,
     # so fewer, larger chunks (c10k's phrases: 0.3 CPU-s less in 8 chunks than in 64).
     joined_claims: int = 4
+    # Files of a site from which the site it replaces is removed by a process of its own that the build does
+    # not wait for (runtime/output.py). Below, the build removes it: a few hundred files take milliseconds.
+    aside_from: int = 2_000
 
     def splits(self, cost: Cost, items: int) -> bool:
         """Whether ``items`` items of work of this cost are worth workers of their own."""
@@ -66,14 +69,19 @@ class SizePolicy:
         chunks whose results are joined into one)."""
         return max(1, -(-items // (workers * (self.joined_claims if joined else self.claims))))
 
+    def removes_aside(self, files: int) -> bool:
+        """Whether the site a site of ``files`` files replaces is removed without the build waiting."""
+        return files >= self.aside_from
+
     def fresh(self, papers: int) -> bool:
         """Whether jobs beside the render stage of a volume of ``papers`` papers are fresh processes."""
         return papers >= self.fresh_from
 
 
 DEFAULT = SizePolicy()
-# Every volume as a large one: work is split and its jobs are fresh processes from a single item.
-LARGE = SizePolicy(heavy_split=1, light_split=1, fresh_from=1, beside_from=1)
+# Every volume as a large one: work is split and its jobs are fresh processes from a single item, and the site
+# it replaces is removed aside.
+LARGE = SizePolicy(heavy_split=1, light_split=1, fresh_from=1, beside_from=1, aside_from=1)
 NAMED = {"default": DEFAULT, "large": LARGE}
 
 
