@@ -33,7 +33,7 @@ from typing import Any, Generic, IO, TypeVar
 
 from generator.model.config import Config
 from generator.model.paper import RenderedPaper
-from generator.pipeline.packed import packed
+from generator.pipeline.packed import folded
 from generator.runtime.executor import Executor
 from generator.runtime.output import Staging
 from generator.publish import Publication
@@ -189,7 +189,8 @@ def render_share(items: Iterator, context: ShareContext) -> list[tuple[int, list
     for item in items:
         if isinstance(item, str) and item == _START_OUTPUTS:
             break
-        papers.append(packed(item))  # its abstract's texts packed until a page reads them (pipeline/packed.py)
+        # Its abstract's texts, and the fields a list does not read of every item, packed until a page reads them
+        papers.append(folded(item))  # (pipeline/packed.py)
     # A worker's citations are each made for the one page that shows them: none kept past a few pages.
     publication = Publication(papers, context.site.volume, context.config.macros, related=context.related,
                               kept=KEPT_CITATIONS)
