@@ -33,7 +33,8 @@ from typing import Any, Generic, IO, TypeVar
 
 from generator.model.config import Config
 from generator.model.paper import RenderedPaper
-from generator.pipeline.packed import packed
+from generator.pipeline.packed import folded
+from generator.runtime.background import release_free_memory
 from generator.runtime.executor import Executor
 from generator.runtime.output import Staging
 from generator.publish import Publication
@@ -87,10 +88,11 @@ class Shares:
         total = len(outputs)
         outputs.clear()
         shared = lists + pages  # the lists first: the longest to render, claimed while the build renders its own
+        listing = -(-len(lists) // CLAIM_BATCH)  # the batches holding a list: the first ones
         del lists, pages
         batches = Batches([shared[i:i + CLAIM_BATCH] for i in range(0, len(shared), CLAIM_BATCH)])
         del shared
-        pickled = map(functools.partial(self._pickled, number=number), batches)
+        pickled = map(functools.partial(self._pickled, number=number, listing=listing), batches)
         pendings = [executor.feed(render_share, self._papers(), self.context, papers=len(self.papers),
                                   now=len(self.papers) + 1,  # the papers, before this process renders
                                   claims=pickled) for _ in range(workers if batches.total else 0)]
@@ -101,7 +103,10 @@ class Shares:
             names = render(own)
             own.clear()
             self.renderer.feeds_written()  # (the feeds are the build's own files: none is in a batch)
+            listed = False
             for index, batch in batches:
+                if index >= listing and not listed:  # (batches come in order: no list is left)
+                    listed = lists_done(self.renderer)
                 done.append((index, render(batch)))
                 if progress is not None:
                     progress(min(len(names) + batches.claimed * CLAIM_BATCH, total), total)
@@ -127,12 +132,13 @@ class Shares:
         yield from self.papers
         yield _START_OUTPUTS
 
-    def _pickled(self, claimed: tuple[int, list[Output]], number: dict[int, int]) -> bytes:
-        """A batch of outputs as a worker is sent it: its number, and the renderer's own calls, each paper by
-        its number in the volume."""
+    def _pickled(self, claimed: tuple[int, list[Output]], number: dict[int, int], listing: int) -> bytes:
+        """A batch of outputs as a worker is sent it: its number, whether it holds a list (the batches before
+        ``listing``), and the renderer's own calls, each paper by its number in the volume."""
         index, batch = claimed
         data = io.BytesIO()
-        _Outgoing(data, self.renderer, number).dump((index, [(output.path, output.render) for output in batch]))
+        _Outgoing(data, self.renderer, number).dump((index, index < listing,
+                                                     [(output.path, output.render) for output in batch]))
         return data.getvalue()
 
 
@@ -189,18 +195,30 @@ def render_share(items: Iterator, context: ShareContext) -> list[tuple[int, list
     for item in items:
         if isinstance(item, str) and item == _START_OUTPUTS:
             break
-        papers.append(packed(item))  # its abstract's texts packed until a page reads them (pipeline/packed.py)
+        # Its abstract's texts, and the fields a list does not read of every item, packed until a page reads them
+        papers.append(folded(item))  # (pipeline/packed.py)
     # A worker's citations are each made for the one page that shows them: none kept past a few pages.
     publication = Publication(papers, context.site.volume, context.config.macros, related=context.related,
                               kept=KEPT_CITATIONS)
     renderer = SiteRenderer(Theme.for_content(context.content_dir), context.config, context.site,
                             publication=publication, shared=context.shared)
-    done = []
+    done, listed = [], False
     for data in items:
-        index, batch = _Incoming(io.BytesIO(data), renderer, papers).load()
+        index, lists, batch = _Incoming(io.BytesIO(data), renderer, papers).load()
+        if not lists and not listed:  # (batches come in order: no list is left)
+            listed = lists_done(renderer)
         names = []
         for path, render in batch:
             context.staging.write(path, render())
             names.append(path)
         done.append((index, names))
     return done
+
+
+def lists_done(renderer: SiteRenderer) -> bool:
+    """A process of the render stage that has rendered its last list: the items ``{% once %}`` kept for the
+    lists (a paper's item for every list showing it: tens of MB at 50,000 papers) go, and the C heap's pages
+    they held with them (a paper's page asks for none of them; what it asks for is rendered again, the same)."""
+    renderer.fragments.clear()
+    release_free_memory()
+    return True
