@@ -25,6 +25,7 @@ from pathlib import Path
 from generator.runtime.cache import BuildCache, digest, digest_of, paper_key
 from generator.runtime.kept import KeptByIdentity
 from generator.model.paper import RenderedPaper
+from generator.render.outputs import Ids
 from generator.render.theme import Theme, theme_files
 
 KIND = "site"
@@ -49,7 +50,7 @@ def _digest_of_file(path: str) -> str:
 _file_digest = KeptByIdentity(_digest_of_file)  # each theme file digested once for each state of it
 
 
-def site_digest(*shared: str, shape: dict[str, frozenset[str] | None], papers: Sequence[RenderedPaper]) -> str:
+def site_digest(*shared: str, shape: dict[str, Ids | None], papers: Sequence[RenderedPaper]) -> str:
     """What every page may show beyond its own papers: the ``shared`` inputs (theme, config, volume,
     the templates' shared context), which files exist and which papers each shows, and the papers'
     order (their numbers). The generator's code is in the key the record is kept under (``_key``).

@@ -35,7 +35,7 @@ from generator.render.map_view import map_context
 from generator.render.map_points import MapPlan, file_count, file_path, plan_map
 from generator.derive.paper_map import Placed
 from generator.render.theme import Theme
-from generator.render.outputs import Output, SiteListing, SiteParts, ids_of
+from generator.render.outputs import Output, PaperIds, SiteListing, SiteParts, ids_of
 from generator.render.page_types import PAGE_TYPES, awards_and_tracks
 
 READING_LIST = "reading-list.html"
@@ -155,12 +155,12 @@ class SiteRenderer:
     def fixed_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """The pages every site has once: 404.html, search.html, reading-list.html, papers.json and the
         search box's words."""
-        yield Output("404.html", lambda: self.render("404.html", self._absolute_root()), frozenset())
-        yield Output("search.html", lambda: self.render("search.html", ""), frozenset())
+        yield Output("404.html", lambda: self.render("404.html", self._absolute_root()), PaperIds())
+        yield Output("search.html", lambda: self.render("search.html", ""), PaperIds())
         if not self.site.series:  # a series has one reading list, at its root (series/pages.py)
-            yield Output(READING_LIST, lambda: self.render("reading-list.html", ""), frozenset())
+            yield Output(READING_LIST, lambda: self.render("reading-list.html", ""), PaperIds())
         yield Output("papers.json", lambda: papers_json(papers), chunks=lambda: papers_json_chunks(papers))
-        yield Output(SEARCH_MESSAGES, self.search_messages, frozenset())
+        yield Output(SEARCH_MESSAGES, self.search_messages, PaperIds())
 
     def search_messages(self) -> bytes:
         """The script handing search.js, cite.js and reading-list.js their words: ``messages`` of
@@ -188,7 +188,7 @@ class SiteRenderer:
             return
         yield Output("index.html", functools.partial(self.render, "index.html", "", papers=(),
                                                       contents=contents.index, award_count=awarded,
-                                                      jsonld=jsonld.home(self.site.volume)), frozenset(),
+                                                      jsonld=jsonld.home(self.site.volume)), PaperIds(),
                      "list")
         urls = [page.url for page in contents.pages]
         for number, page in enumerate(contents.pages):
@@ -262,7 +262,7 @@ class SiteRenderer:
     def tag_pages(self, tag_pages: list[TagPage], only: frozenset[str] | None = None) -> Iterator[Output]:
         # The topic index shows names and counts only: a paper's text never changes it.
         yield Output("tags/index.html", functools.partial(self.render, "tags.html", "../", tags=tag_pages),
-                     frozenset(), "list")
+                     PaperIds(), "list")
         for page in tag_pages:
             if not _shows(page.papers, only):
                 continue
