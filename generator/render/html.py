@@ -290,13 +290,18 @@ class SiteRenderer:
             stem = page.url.removesuffix(".html")
             for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, ".",
                                                    weight=list_weight):
-                render = functools.partial(self.render, "author.html", "../", author=page, papers=chunk,
-                                           count=len(page.papers), pagination=pagination,
-                                           jsonld=jsonld.author_page(page.name, page.orcid, page.affiliations,
-                                                                     self.site.volume.absolute(url) or ""),
-                                           feed=page_feed(self.site.volume, page.url),
-                                           correction=person_link(page, self.people, self.site.volume))
+                render = functools.partial(self._author_page, page, url, chunk, pagination,
+                                           person_link(page, self.people, self.site.volume))
                 yield Output(url, render, ids_of(chunk), "list")
+
+    def _author_page(self, page: Person[RenderedPaper], url: str, chunk: list[RenderedPaper], pagination: dict,
+                     correction: str) -> bytes:
+        # Its JSON-LD and feed are made here, when the page renders, not for every person while the site is
+        # listed; ``correction`` needs the build's people (a template worker has none): made while listing.
+        person = jsonld.author_page(page.name, page.orcid, page.affiliations, self.site.volume.absolute(url) or "")
+        return self.render("author.html", "../", author=page, papers=chunk, count=len(page.papers),
+                           pagination=pagination, jsonld=person, feed=page_feed(self.site.volume, page.url),
+                           correction=correction)
 
     def programme_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         """``programme.html`` and the calendar files (render/programme.py), when the programme has a time."""

@@ -37,9 +37,9 @@ class PaperIds(tuple[str, ...]):
 Ids = Union[PaperIds, frozenset[str]]  # a file's papers: as listed (``ids_of``), or a set given by hand (tests)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Output:
-    """One file of the site, rendered on demand.
+    """One file of the site, rendered on demand. Slotted: a large volume's listing holds every one at once.
 
     ``deps`` names the papers (by id) whose content the file shows, so an
     edit to one paper re-renders only the files that show it; ``None`` means
