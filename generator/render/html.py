@@ -230,9 +230,9 @@ class SiteRenderer:
             paper = papers[index]
             previous = papers[index - 1] if index > 0 else None
             following = papers[index + 1] if index + 1 < len(papers) else None
-            related = self.publication.related[paper.paper.id] if self.publication else ()
+            related = self.publication.related_ids(paper.paper.id) if self.publication else ()
             render = functools.partial(self._paper_page, paper, previous, following)
-            yield Output(paper.url, render, ids_of((previous, paper, following, *related)), "page", paper)
+            yield Output(paper.url, render, PaperIds((*ids_of((previous, paper, following)), *related)), "page", paper)
 
     def _pages_showing(self, papers: list[RenderedPaper], only: frozenset[str]) -> list[int]:
         """The places of the paper pages that show one of the papers ``only``: theirs, their neighbours', and
