@@ -196,8 +196,8 @@ def _listed(content: Path):
 
 
 def test_the_listing_holds_each_files_papers_in_a_few_bytes(tmp_path):
-    """A large volume's warm build holds every listed file at once (165,000 at 50,000 papers): its papers as a
-    frozenset were a hash table each (216 bytes for one paper, 730 for a paper page's eight: about 100 MB), and
+    """A large volume's warm build holds every listed file at once (86,000 at 50,000 papers): its papers as a
+    frozenset were a hash table each (216 bytes for one paper, 730 for a paper page's eight), and
     each ``Output`` a ``__dict__``."""
     renderer, papers = _listed(_colt(tmp_path))
     outputs = renderer.outputs(papers)
