@@ -18,7 +18,8 @@ class PaperIds(tuple[str, ...]):
     """The ids of the papers a file shows, sorted, each once: a tuple (56 bytes and 8 a paper), not a frozenset (a
     hash table of 216 bytes for one paper, 730 for a paper page's eight). A large volume lists every file at once,
     each with its papers (r50k: 86,000 files, 50,000 of them paper pages), at a warm build's peak (bench/RESULTS.md,
-    issue 43, session 22). It answers what the listing asks of a file's papers (``in``, ``isdisjoint``, ``==``, iterating)."""
+    issue 43, session 22). It answers what the listing asks of a file's papers (``in``, ``isdisjoint``, ``&``, ``==``,
+    iterating)."""
 
     __slots__ = ()
 
