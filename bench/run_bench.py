@@ -57,7 +57,7 @@ sys.path.insert(0, str(BENCH))
 import make_corpus  # noqa: E402
 
 STAGE_ORDER = ("load project", "read pages", "sync pages", "parse pages", "render abstracts", "start search",
-               "relate papers", "render templates", "search index", "write site")
+               "relate papers", "list outputs", "keep unchanged", "render templates", "search index", "write site")
 STAGE_LINE = re.compile(r"^  (\S.*?)\s+([\d.]+) ms$")
 SUMMARY_LINE = re.compile(r"^built (\d+) papers, (\d+) files .*\((\d+) errors?, (\d+) warnings?\)", re.M)
 

@@ -1,15 +1,18 @@
 """What a warm build holds at once (bench/RESULTS.md, issue 43: the 50,000-paper warm build's peaks): the
-cache's renderings taken a shard at a time (``EntryCache.take_each``), and the last site's record and the
-listing's input digests as flat blocks of bytes (pipeline/reuse.py), with the same files kept and rendered."""
+cache's renderings taken a shard at a time (``EntryCache.take_each``), the last site's record and the
+listing's input digests as flat blocks of bytes (pipeline/reuse.py), with the same files kept and rendered; and
+the listing itself: each file's papers as a sorted tuple, slotted outputs, an author page's JSON-LD made when it
+renders."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from generator.pipeline import rendering
 from generator.pipeline.reuse import DIGEST_SIZE, Inputs, LastSite, input_digests
 from generator.pipeline.sinks import StagingSink
-from generator.render.outputs import Output
+from generator.render.outputs import Output, PaperIds
 from generator.reporter import Reporter
 from generator.runtime.cache import BuildCache, EntryCache
 
@@ -162,3 +165,77 @@ def test_the_input_digests_are_each_outputs_in_the_listings_order(seed_content):
     assert inputs.as_dict() == {"whole.json": digest("site", *per_paper.values()),
                                 "one.html": digest("site", per_paper[papers[1].paper.id]),
                                 "none.html": digest("site")}
+
+
+def test_a_files_papers_are_a_sorted_tuple_that_answers_the_listings_questions():
+    ids = PaperIds(["b", "a", "c", "a"])
+    assert ids == ("a", "b", "c") and hash(ids) == hash(("a", "b", "c")) and PaperIds() == ()
+    assert "b" in ids and "d" not in ids and bool(ids) and not PaperIds()
+    assert ids.isdisjoint({"d", "e"}) and not ids.isdisjoint(frozenset({"c"}))
+    assert ids & {"c", "a", "x"} == frozenset({"a", "c"}) and not ids & set()
+    assert ",".join(sorted(ids)) == "a,b,c"  # the layout's digest reads them so (pipeline/reuse.py site_digest)
+
+
+def _colt(tmp_path: Path) -> Path:
+    """COLT 2020's papers.csv (tests/contents_fixtures.py: 117 papers, their authors, 20 sessions)."""
+    from contents_fixtures import colt2020_csv
+
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "papers.csv").write_text(colt2020_csv(), encoding="utf-8")
+    return tmp_path / "content"
+
+
+def _listed(content: Path):
+    from generator.pipeline import stages
+    from generator.pipeline.rendering import site_renderer
+    from generator.pipeline.sinks import NullSink
+
+    state = stages.Pipeline(content, NullSink()).run(Reporter(), until="rendered")
+    assert state.project is not None
+    return site_renderer(state.project, state.rendered), state.rendered
+
+
+def test_the_listing_holds_each_files_papers_in_a_few_bytes(tmp_path):
+    """A large volume's warm build holds every listed file at once (86,000 at 50,000 papers): its papers as a
+    frozenset were a hash table each (216 bytes for one paper, 730 for a paper page's eight), and
+    each ``Output`` a ``__dict__``."""
+    renderer, papers = _listed(_colt(tmp_path))
+    outputs = renderer.outputs(papers)
+    shown = [output for output in outputs if output.deps]
+    assert len(shown) > len(papers), "a page for each paper, and the lists"
+    for output in outputs:
+        assert not hasattr(output, "__dict__"), output.path
+        if output.deps is not None:
+            assert list(output.deps) == sorted(set(output.deps)), output.path
+            assert sys.getsizeof(output.deps) <= sys.getsizeof(()) + 8 * len(output.deps), output.path
+    page = next(output for output in outputs if output.path == papers[1].url)
+    assert set(page.deps or ()) >= {papers[0].paper.id, papers[1].paper.id, papers[2].paper.id}
+
+
+def test_an_author_pages_json_ld_is_made_when_it_renders_not_when_listed(tmp_path, monkeypatch):
+    from generator.publish import jsonld
+
+    renderer, papers = _listed(_colt(tmp_path))
+    made: list[str] = []
+    real = jsonld.author_page
+
+    def author_page(name, *args):
+        made.append(name)
+        return real(name, *args)
+
+    monkeypatch.setattr(jsonld, "author_page", author_page)
+    outputs = renderer.outputs(papers)
+    authors = [output for output in outputs if output.path.startswith("authors/") and output.path.endswith(".html")
+               and not output.path.startswith("authors/index")]
+    assert authors and made == [], "no person's JSON-LD made while the site is listed"
+    page = authors[0].render()
+    assert made and made[0].encode("utf-8") in page and b'"@type":"Person"' in page
+
+
+def test_a_build_times_its_listing_and_its_keeping_of_unchanged_files(seed_content, tmp_path):
+    from generator.commands.build import build
+
+    for _ in range(2):  # cold, then warm: every file kept
+        reporter = Reporter()
+        build(seed_content, tmp_path / "site", reporter)
+    assert {"list outputs", "keep unchanged", "render templates"} <= reporter.timings.keys()

@@ -25,6 +25,7 @@ from pathlib import Path
 from generator.runtime.cache import BuildCache, digest, digest_of, paper_key
 from generator.runtime.kept import KeptByIdentity
 from generator.model.paper import RenderedPaper
+from generator.render.outputs import Ids
 from generator.render.theme import Theme, theme_files
 
 KIND = "site"
@@ -49,7 +50,7 @@ def _digest_of_file(path: str) -> str:
 _file_digest = KeptByIdentity(_digest_of_file)  # each theme file digested once for each state of it
 
 
-def site_digest(*shared: str, shape: dict[str, frozenset[str] | None], papers: Sequence[RenderedPaper]) -> str:
+def site_digest(*shared: str, shape: dict[str, Ids | None], papers: Sequence[RenderedPaper]) -> str:
     """What every page may show beyond its own papers: the ``shared`` inputs (theme, config, volume,
     the templates' shared context), which files exist and which papers each shows, and the papers'
     order (their numbers). The generator's code is in the key the record is kept under (``_key``).
@@ -105,11 +106,14 @@ class LastSite:
     """What the cache recorded of the site last built into ``out_dir``: each file's name (UTF-8, each ended by
     a NUL), its input digest (``DIGEST_SIZE`` bytes) and its identity after the swap (``_ID`` numbers), as three
     flat blocks in one entry of bytes: a large volume's record is read into three objects, not a dict of 165,000
-    names to digests and another to lists of numbers."""
+    names to digests and another to lists of numbers. The names and digests are read in place in the record's
+    bytes (``data``, from ``names`` to ``inputs`` and on), not copied out of it."""
 
     out_dir: Path
-    names: bytes = b""
-    inputs: bytes = b""
+    data: bytes = b""
+    names: int = 0  # where the names start in ``data``
+    inputs: int = 0  # where the names end and the digests start
+    count: int = 0
     identities: array = field(default_factory=lambda: array("q"))
 
     @classmethod
@@ -125,24 +129,40 @@ class LastSite:
             return cls(out_dir)
         count = int.from_bytes(data[len(_RECORD):len(_RECORD) + 8], "little")
         size = int.from_bytes(data[len(_RECORD) + 8:head], "little")
-        names, rest = data[head:head + size], memoryview(data)[head + size:]
-        if len(rest) != count * (DIGEST_SIZE + 8 * _ID) or names.count(b"\0") != count:
+        ends = head + size + count * DIGEST_SIZE
+        if len(data) - head - size != count * (DIGEST_SIZE + 8 * _ID) or data.count(b"\0", head, head + size) != count:
             return cls(out_dir)
         identities = array("q")
-        identities.frombytes(rest[count * DIGEST_SIZE:])
+        identities.frombytes(memoryview(data)[ends:])
         if sys.byteorder == "big":
             identities.byteswap()
-        return cls(out_dir, names, bytes(rest[:count * DIGEST_SIZE]), identities)
+        return cls(out_dir, data, head, head + size, count, identities)
 
     def __len__(self) -> int:
-        return len(self.inputs) // DIGEST_SIZE
+        return self.count
 
     def _names(self) -> Iterator[str]:
-        start = 0
-        while start < len(self.names):
-            end = self.names.index(b"\0", start)
-            yield self.names[start:end].decode("utf-8", "surrogatepass")
+        start = self.names
+        while start < self.inputs:
+            end = self.data.index(b"\0", start)
+            yield self.data[start:end].decode("utf-8", "surrogatepass")
             start = end + 1
+
+    def _same_names(self, names: list[str]) -> bool:
+        """Whether the record names these files in this order (read in place: no copy of every name joined)."""
+        if len(names) != self.count:
+            return False
+        start = self.names
+        for name in names:
+            encoded = name.encode("utf-8", "surrogatepass") + b"\0"
+            if not self.data.startswith(encoded, start):
+                return False
+            start += len(encoded)
+        return start == self.inputs
+
+    def digest(self, at: int) -> bytes:
+        start = self.inputs + at * DIGEST_SIZE
+        return self.data[start:start + DIGEST_SIZE]
 
     def identity(self, at: int) -> tuple[int, ...]:
         return tuple(self.identities[at * _ID:(at + 1) * _ID])
@@ -151,13 +171,13 @@ class LastSite:
         """Each of ``inputs``' files (its place there) that the site holds as made from the same inputs and not
         touched since, with its place in the record. Read in the record's order; a listing of the same files in
         the same order (a warm build's) needs no lookup by name."""
-        if self.names == _joined(inputs.names):
+        if self._same_names(inputs.names):
             places: Iterable[tuple[int, int]] = ((at, at) for at in range(len(inputs)))
         else:
             where = {name: index for index, name in enumerate(inputs.names)}
             places = ((where[name], at) for at, name in enumerate(self._names()) if name in where)
         for index, at in places:
-            if self.inputs[at * DIGEST_SIZE:(at + 1) * DIGEST_SIZE] != inputs.digest(index):
+            if self.digest(at) != inputs.digest(index):
                 continue
             if _identity(os.path.join(self.out_dir, inputs.names[index])) == self.identity(at):
                 yield index, at

@@ -296,15 +296,15 @@ def render_stage(p: Pipeline) -> None:
     if not p.options.keep:
         forget_texts()
     papers = site_papers(p)
-    outputs, everything, fingerprint, renderer = site_outputs(p, papers, whole_site(p))
-    state.listed = len(outputs)
-    changed = state.changed_ids or set()
+    outputs, everything, fingerprint, renderer = p.timed("list outputs", site_outputs, p, papers, whole_site(p))
+    state.listed, changed = len(outputs), state.changed_ids or set()
     if p.now.related is not None and not everything:  # a related list shows on its paper's own page only
         own = {paper.url for paper in papers if paper.paper.id in changed}
         wanted = [o for o in outputs if o.path in own]
     else:
         wanted = [o for o in outputs if everything or o.deps is None or o.deps & changed or not sink.has(o.path)]
-    wanted = sink.keep_unchanged(wanted, lambda: output_inputs(p, fingerprint(), outputs, papers), p.store)
+    wanted = p.timed("keep unchanged", sink.keep_unchanged, wanted,
+                     lambda: output_inputs(p, fingerprint(), outputs, papers), p.store)
     outputs.clear()  # those to render are in ``wanted``, which rendering empties as it goes
     if not p.options.keep:  # a build reads only the files' names from here (publish); each output's papers go
         state.shape = dict.fromkeys(state.shape)

@@ -15,6 +15,7 @@ from generator.derive.paper_map import Placed
 from generator.derive.people_file import Rules
 from generator.model.paper import Paper, RenderedPaper
 from generator.pipeline.listing import Listing
+from generator.render.outputs import Ids
 from generator.pipeline.rendering import Parsed, Rendered
 from generator.programme.model import Programme
 
@@ -61,7 +62,7 @@ class Run:
     related: dict[str, tuple[str, ...]] | None = None
     # The map's places, when the relate stage left them for map.html's render (derive/paper_map.py: map_later)
     places: Callable[[list[RenderedPaper]], Placed] | None = None
-    shape: dict[str, frozenset[str] | None] = field(default_factory=dict)  # files and what each shows
+    shape: dict[str, Ids | None] = field(default_factory=dict)  # files and what each shows
     listing: Listing | None = None  # what the last listing of every file found (pipeline/listing.py)
     listed: int = 0  # files the last pass listed: every one, or those that show what an edit changed
     files: list[str] = field(default_factory=list)  # the names the last pass published

@@ -90,7 +90,7 @@ class Publication:
         self._kept = {f.name: _Lazy(functools.partial(lambda f, i: f.pieces(self.references[i]), f), kept)
                       for f in self.formats if f.kept}
         self.bibtex = _Made(lambda paper_id: self.text(self.formats[0], paper_id))  # paper id → its entry
-        self._related = related
+        self._related, self._by_id = related, by_id
         if related is None:
             self.related: dict[str, tuple[RenderedPaper, ...]] = related_papers(self.papers, related_count)
         else:  # the dev server reuses the last full computation between small edits; a pass needs few
@@ -151,6 +151,13 @@ class Publication:
     def texts(self, citation: CitationFormat) -> Iterator[str]:
         """Each paper's text in ``citation``'s format, in proceedings order, as the volume's file has it."""
         return (self.text(citation, p.paper.id) for p in self.papers)
+
+    def related_ids(self, paper_id: str) -> tuple[str, ...]:
+        """The ids of ``related[paper_id]``, without making it: the site's listing names them for every paper page,
+        and a warm build, which renders none, would keep every paper's tuple of related papers made for it."""
+        if self._related is not None:
+            return tuple(key for key in self._related.get(paper_id, ()) if key in self._by_id)
+        return tuple(paper.paper.id for paper in self.related[paper_id])
 
     def naming(self, ids: frozenset[str]) -> set[str]:
         """The papers (by id) whose related papers name one of ``ids``."""

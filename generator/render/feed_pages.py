@@ -16,7 +16,7 @@ from generator.model.volume import Volume
 from generator.publish.feeds import FeedOf, atom_feed, feed_path
 from generator.render.people_topics import TagPage
 
-from generator.render.outputs import Output, SiteParts
+from generator.render.outputs import Output, SiteParts, ids_of
 
 if TYPE_CHECKING:
     from generator.render.html import SiteRenderer
@@ -44,7 +44,7 @@ def feed_outputs(renderer: SiteRenderer, parts: SiteParts) -> Iterator[Output]:
             continue
         of = FeedOf(title, feed_path(page), page)
         yield Output(of.path, functools.partial(_feed, papers, volume, of, renderer),
-                     frozenset(p.paper.id for p in papers))
+                     ids_of(papers))
 
 
 def _feed(papers: Sequence[RenderedPaper], volume: Volume, of: FeedOf, renderer: SiteRenderer) -> bytes:

@@ -35,7 +35,7 @@ from generator.render.map_view import map_context
 from generator.render.map_points import MapPlan, file_count, file_path, plan_map
 from generator.derive.paper_map import Placed
 from generator.render.theme import Theme
-from generator.render.outputs import Output, SiteListing, SiteParts, ids_of
+from generator.render.outputs import Output, PaperIds, SiteListing, SiteParts, ids_of
 from generator.render.page_types import PAGE_TYPES, awards_and_tracks
 
 READING_LIST = "reading-list.html"
@@ -155,12 +155,12 @@ class SiteRenderer:
     def fixed_pages(self, papers: list[RenderedPaper]) -> Iterator[Output]:
         """The pages every site has once: 404.html, search.html, reading-list.html, papers.json and the
         search box's words."""
-        yield Output("404.html", lambda: self.render("404.html", self._absolute_root()), frozenset())
-        yield Output("search.html", lambda: self.render("search.html", ""), frozenset())
+        yield Output("404.html", lambda: self.render("404.html", self._absolute_root()), PaperIds())
+        yield Output("search.html", lambda: self.render("search.html", ""), PaperIds())
         if not self.site.series:  # a series has one reading list, at its root (series/pages.py)
-            yield Output(READING_LIST, lambda: self.render("reading-list.html", ""), frozenset())
+            yield Output(READING_LIST, lambda: self.render("reading-list.html", ""), PaperIds())
         yield Output("papers.json", lambda: papers_json(papers), chunks=lambda: papers_json_chunks(papers))
-        yield Output(SEARCH_MESSAGES, self.search_messages, frozenset())
+        yield Output(SEARCH_MESSAGES, self.search_messages, PaperIds())
 
     def search_messages(self) -> bytes:
         """The script handing search.js, cite.js and reading-list.js their words: ``messages`` of
@@ -188,7 +188,7 @@ class SiteRenderer:
             return
         yield Output("index.html", functools.partial(self.render, "index.html", "", papers=(),
                                                       contents=contents.index, award_count=awarded,
-                                                      jsonld=jsonld.home(self.site.volume)), frozenset(),
+                                                      jsonld=jsonld.home(self.site.volume)), PaperIds(),
                      "list")
         urls = [page.url for page in contents.pages]
         for number, page in enumerate(contents.pages):
@@ -230,9 +230,9 @@ class SiteRenderer:
             paper = papers[index]
             previous = papers[index - 1] if index > 0 else None
             following = papers[index + 1] if index + 1 < len(papers) else None
-            related = self.publication.related[paper.paper.id] if self.publication else ()
+            related = self.publication.related_ids(paper.paper.id) if self.publication else ()
             render = functools.partial(self._paper_page, paper, previous, following)
-            yield Output(paper.url, render, ids_of((previous, paper, following, *related)), "page", paper)
+            yield Output(paper.url, render, PaperIds((*ids_of((previous, paper, following)), *related)), "page", paper)
 
     def _pages_showing(self, papers: list[RenderedPaper], only: frozenset[str]) -> list[int]:
         """The places of the paper pages that show one of the papers ``only``: theirs, their neighbours', and
@@ -262,7 +262,7 @@ class SiteRenderer:
     def tag_pages(self, tag_pages: list[TagPage], only: frozenset[str] | None = None) -> Iterator[Output]:
         # The topic index shows names and counts only: a paper's text never changes it.
         yield Output("tags/index.html", functools.partial(self.render, "tags.html", "../", tags=tag_pages),
-                     frozenset(), "list")
+                     PaperIds(), "list")
         for page in tag_pages:
             if not _shows(page.papers, only):
                 continue
@@ -290,13 +290,18 @@ class SiteRenderer:
             stem = page.url.removesuffix(".html")
             for url, chunk, pagination in paginate(list(page.papers), self.config.papers_per_page, stem, ".",
                                                    weight=list_weight):
-                render = functools.partial(self.render, "author.html", "../", author=page, papers=chunk,
-                                           count=len(page.papers), pagination=pagination,
-                                           jsonld=jsonld.author_page(page.name, page.orcid, page.affiliations,
-                                                                     self.site.volume.absolute(url) or ""),
-                                           feed=page_feed(self.site.volume, page.url),
-                                           correction=person_link(page, self.people, self.site.volume))
+                render = functools.partial(self._author_page, page, url, chunk, pagination,
+                                           person_link(page, self.people, self.site.volume))
                 yield Output(url, render, ids_of(chunk), "list")
+
+    def _author_page(self, page: Person[RenderedPaper], url: str, chunk: list[RenderedPaper], pagination: dict,
+                     correction: str) -> bytes:
+        # Its JSON-LD and feed are made here, when the page renders, not for every person while the site is
+        # listed; ``correction`` needs the build's people (a template worker has none): made while listing.
+        person = jsonld.author_page(page.name, page.orcid, page.affiliations, self.site.volume.absolute(url) or "")
+        return self.render("author.html", "../", author=page, papers=chunk, count=len(page.papers),
+                           pagination=pagination, jsonld=person, feed=page_feed(self.site.volume, page.url),
+                           correction=correction)
 
     def programme_pages(self, papers: list[RenderedPaper], only: frozenset[str] | None = None) -> Iterator[Output]:
         """``programme.html`` and the calendar files (render/programme.py), when the programme has a time."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Collection, Iterable, Iterator, Union
 
 from generator.derive.people import Person
 from generator.model.paper import RenderedPaper
@@ -14,9 +14,33 @@ from generator.render.paginate import list_weight
 from generator.render.people_topics import TagPage
 
 
-@dataclass(frozen=True)
+class PaperIds(tuple[str, ...]):
+    """The ids of the papers a file shows, sorted, each once: a tuple (56 bytes and 8 a paper), not a frozenset (a
+    hash table of 216 bytes for one paper, 730 for a paper page's eight). A large volume lists every file at once,
+    each with its papers (r50k: 86,000 files, 50,000 of them paper pages), at a warm build's peak (bench/RESULTS.md,
+    issue 43, session 22). It answers what the listing asks of a file's papers (``in``, ``isdisjoint``, ``&``, ``==``,
+    iterating)."""
+
+    __slots__ = ()
+
+    def __new__(cls, ids: Iterable[str] = ()) -> PaperIds:
+        return super().__new__(cls, sorted(set(ids)))
+
+    def isdisjoint(self, other: Collection[str]) -> bool:
+        """Whether none of these papers is in ``other`` (a set: each asked once)."""
+        return not any(key in other for key in self)
+
+    def __and__(self, other: Collection[str]) -> frozenset[str]:
+        """These papers that are in ``other`` too."""
+        return frozenset(key for key in self if key in other)
+
+
+Ids = Union[PaperIds, frozenset[str]]  # a file's papers: as listed (``ids_of``), or a set given by hand (tests)
+
+
+@dataclass(frozen=True, slots=True)
 class Output:
-    """One file of the site, rendered on demand.
+    """One file of the site, rendered on demand. Slotted: a large volume's listing holds every one at once.
 
     ``deps`` names the papers (by id) whose content the file shows, so an
     edit to one paper re-renders only the files that show it; ``None`` means
@@ -25,7 +49,7 @@ class Output:
 
     path: str
     render: Callable[[], bytes]
-    deps: frozenset[str] | None = None
+    deps: Ids | None = None
     # What a template worker may render of it (pipeline/shares.py), as its page type declares: "list", a file
     # showing papers as lists do (title, authors, links, topics; of an abstract only whether there is one and
     # its language); "page", ``paper``'s own page; "": the build renders it.
@@ -78,5 +102,5 @@ class Shown:
     beyond: Any
 
 
-def ids_of(papers: Iterable[RenderedPaper | None]) -> frozenset[str]:
-    return frozenset([p.paper.id for p in papers if p is not None])
+def ids_of(papers: Iterable[RenderedPaper | None]) -> PaperIds:
+    return PaperIds([p.paper.id for p in papers if p is not None])

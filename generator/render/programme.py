@@ -20,6 +20,7 @@ from babel.dates import format_skeleton
 
 from generator.model.paper import RenderedPaper
 from generator.model.volume import Volume
+from generator.render.outputs import PaperIds
 from generator.programme.model import Programme, Session, Span
 from generator.programme.times import zone_named
 from generator.publish.ical import PaperLink, Site, paper_ics, paper_uid, programme_ics, session_ics
@@ -178,20 +179,20 @@ def calendar_site(volume: Volume, papers: Sequence[RenderedPaper]) -> Site:
 
 def programme_files(renderer: SiteRenderer, papers: Sequence[RenderedPaper], programme: Programme,
                     shown: ProgrammeView, only: frozenset[str] | None = None
-                    ) -> Iterator[tuple[str, Callable[[], bytes], frozenset[str] | None]]:
+                    ) -> Iterator[tuple[str, Callable[[], bytes], PaperIds | None]]:
     """(path, maker, the papers it shows) of ``programme.html``, ``programme.ics`` and each session's and paper's
     ``.ics``; given ``only``, the per-paper files of those papers alone (the rest show every paper or none)."""
     by_id = {paper.paper.id: paper for paper in papers}
     site = calendar_site(renderer.site.volume, papers)
-    listed = frozenset(paper for session in programme.sessions for paper in session.papers if paper in by_id)
+    listed = PaperIds(paper for session in programme.sessions for paper in session.papers if paper in by_id)
     yield PAGE, functools.partial(renderer.render, PAGE, "", papers_by_id=by_id), listed
     yield WHOLE, functools.partial(programme_ics, programme, site), None
     for session in programme.timed:
         ics = functools.partial(_bytes, session_ics, programme, session, site)
-        yield shown.sessions[session.key].calendar, ics, frozenset(session.papers)
+        yield shown.sessions[session.key].calendar, ics, PaperIds(session.papers)
     for paper, path in shown.calendars.items():
         if only is None or paper in only:
-            yield path, functools.partial(_bytes, paper_ics, programme, paper, site), frozenset((paper,))
+            yield path, functools.partial(_bytes, paper_ics, programme, paper, site), PaperIds((paper,))
 
 
 def _bytes(write: Callable[..., bytes | None], *args: Any) -> bytes:
