@@ -8,7 +8,9 @@ made of each file's bytes and how it is read), each page's name and text digest,
 to a source or a page, a page added or removed, a reading the cache does not keep (a source that looked for
 a linked file) or a page whose text is not at hand: the sync is worked out as before. A first build's sync, which
 made every page of a volume that had none from its entry and said nothing, keeps the same record for the pages it
-wrote: synced again, they change nothing (tests/test_kept_papers.py holds every fixture volume to that).
+wrote: synced again, they change nothing (tests/test_kept_papers.py holds every fixture volume to that). A page
+the sync does not hand on as read (its front matter holds a character that is not printable: an author's invisible
+mark, as real exports have) is digested from the text it wrote, which the next build reads back the same.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from generator.model.paper_codec import SHAPE_ERRORS, diagnostic_of, diagnostic_
 from generator.pipeline.rendering import sync_pages
 from generator.reporter import Reporter
 from generator.runtime.cache import BuildCache
+from generator.runtime.cache import digest as full_digest
 from generator.runtime.executor import INLINE, Executor
+from generator.text.yamlutil import as_lf
 
 KIND = "sync"
 
@@ -50,32 +54,41 @@ def kept_sync(project: Project, reporter: Reporter, docs: dict[Path, PageDoc], d
     if key and not plan.changes and not any(asked):
         assert store is not None
         store.store_json(KIND, key, [diagnostic_record(d) for d in plan.diagnostics])
-    elif store is not None and not docs and _first(plan):
+    elif store is not None and apply and not docs and _first(plan):
         # A first build's pages, each made from its entry: syncing them again changes nothing and says nothing
         # (tests/test_kept_papers.py syncs every fixture volume's twice), so the next build need not.
-        made = sync_key(store, project, {doc.path: doc for doc, _ in sorted(plan.written.values(), key=_name)})
+        made = _key(store, project, _written_pages(plan))
         if made:
             store.store_json(KIND, made, [])
     return plan
 
 
 def _first(plan: SyncPlan) -> bool:
-    """Whether the plan made every page of a volume that had none, silently, each written and read back as
-    written (``SyncPlan.written``): what the next build reads is exactly those pages."""
-    return (bool(plan.changes) and not plan.diagnostics and all(change.action == "create" for change in plan.changes)
-            and plan.written.keys() == {change.path for change in plan.changes})
+    """Whether the plan made every page of a volume that had none, silently: what the next build reads is
+    exactly those pages."""
+    return bool(plan.changes) and not plan.diagnostics and all(change.action == "create" for change in plan.changes)
 
 
-def _name(written: tuple[PageDoc, str]) -> str:
-    return written[0].path.name
+def _written_pages(plan: SyncPlan) -> list[tuple[str, str]]:
+    """Each page the plan wrote, by name, with the digest of its text as the next build reads it: from the page
+    as read back (``SyncPlan.written``), else from the text it wrote (a few pages: see the module's doc)."""
+    read = {path: doc.text_digest for path, (doc, _) in plan.written.items()}
+    changes = sorted(plan.changes, key=lambda change: change.path.name)
+    return [(change.path.name, read.get(change.path) or full_digest(as_lf(change.page_text()))) for change in changes]
 
 
 def sync_key(store: BuildCache, project: Project, docs: dict[Path, PageDoc]) -> str:
     """What the sync's outcome is kept under; "" when it cannot be (no cache, a source or page not digested)."""
-    if not store.enabled or not project.sources_key or not all(doc.text_digest for doc in docs.values()):
+    if not all(doc.text_digest for doc in docs.values()):
         return ""
-    pages = (part for doc in docs.values() for part in (doc.path.name, doc.text_digest))
-    return store.key_of([KIND, project.sources_key, project.tags_version(), str(len(docs)), *pages])
+    return _key(store, project, [(doc.path.name, doc.text_digest) for doc in docs.values()])
+
+
+def _key(store: BuildCache, project: Project, pages: list[tuple[str, str]]) -> str:
+    if not store.enabled or not project.sources_key:
+        return ""
+    return store.key_of([KIND, project.sources_key, project.tags_version(), str(len(pages)),
+                         *(part for page in pages for part in page)])
 
 
 def _said(record: object) -> list | None:
