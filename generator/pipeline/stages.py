@@ -45,7 +45,7 @@ from generator.pipeline.reuse import Inputs, input_digests, site_digest, theme_d
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
 from generator.render.html import SiteRenderer
-from generator.runtime.background import release_free_memory
+from generator.runtime.background import map_large_blocks_apart, release_free_memory
 from generator.runtime.executor import Executor
 from generator.pipeline.state import DEFAULT_OPTIONS, Options, Pass, Run
 from generator.pipeline.shares import ShareContext, Shares
@@ -333,9 +333,11 @@ def pack_papers(p: Pipeline) -> None:
 def give_back(p: Pipeline, papers: int) -> None:
     """A build of a volume large enough that memory counts before time gives the C heap's free pages back to
     the system after a stage that let much go (held, they count to the end of the build; a small volume's
-    build would only fault them in again, and gives them back before each fork anyway)."""
+    build would only fault them in again, and gives them back before each fork anyway), and from then on
+    maps its large blocks apart, each given back when freed."""
     if p.executor.fresh(papers) and not p.options.keep:
         release_free_memory()
+        map_large_blocks_apart()
 
 
 def publish_stage(p: Pipeline) -> None:

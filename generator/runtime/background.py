@@ -198,14 +198,18 @@ class _Local:
         return self._lock
 
 
-def _trim() -> Callable[[int], int] | None:
+def _libc(name: str) -> Callable[..., int] | None:
     try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim  # glibc only
+        found: Callable[..., int] = getattr(ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6"), name)
+        return found  # glibc only
     except (OSError, AttributeError):
         return None
 
 
-_MALLOC_TRIM = _trim()
+_MALLOC_TRIM = _libc("malloc_trim")
+_MALLOPT = _libc("mallopt")
+_M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter: blocks at least this large are mapped on their own
+_LARGE_BLOCK = 1 << 20
 
 
 def release_free_memory() -> None:
@@ -215,6 +219,16 @@ def release_free_memory() -> None:
     them."""
     if _MALLOC_TRIM is not None:
         _MALLOC_TRIM(0)
+
+
+def map_large_blocks_apart() -> None:
+    """From now on, every block of 1 MiB or more (numpy's and scipy's temporaries) is mapped on its own, so that
+    freeing it gives it back to the system at once. glibc's default threshold rises to 32 MiB as such blocks are
+    freed, and from then on they stay in the heap, free but held, until the next ``release_free_memory``: at
+    50,000 papers the build's process held about 90 MB more that way while relating papers, its peak
+    (bench/RESULTS.md, issue 43, session 22)."""
+    if _MALLOPT is not None:
+        _MALLOPT(_M_MMAP_THRESHOLD, _LARGE_BLOCK)
 
 
 class Pending:
