@@ -331,10 +331,8 @@ def pack_papers(p: Pipeline) -> None:
 
 
 def give_back(p: Pipeline, papers: int) -> None:
-    """A build of a volume large enough that memory counts before time gives the C heap's free pages back to
-    the system after a stage that let much go (held, they count to the end of the build; a small volume's
-    build would only fault them in again, and gives them back before each fork anyway), and from then on
-    maps its large blocks apart, each given back when freed."""
+    """A large volume's build (memory before time) gives the C heap's free pages back after a stage that let much
+    go and maps large blocks apart from then on (a small one's would only fault them in again; it trims at forks)."""
     if p.executor.fresh(papers) and not p.options.keep:
         release_free_memory()
         map_large_blocks_apart()
