@@ -147,29 +147,38 @@ class _OldTerms:
             self.lengths.append(len(field_terms))
 
 
+def _by_term(counts: list[array]) -> list[list[tuple[int, int]]]:
+    """Each slot's (term number, count) pairs in term-number order (``_Terms`` keeps them so)."""
+    return [sorted(zip(counted[::2], counted[1::2])) for counted in counts]
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(WORDS, WORDS, WORDS, WORDS), max_size=12), st.integers(1, 5))
-def test_the_terms_are_numbered_and_counted_as_one_by_one(documents, slots) -> None:
-    """Numbers given in C, and a term's documents read off the counts (a few documents at a time: any number),
-    are the numbers, counts and postings the builder appending each term's documents as met made."""
-    new, old = _Terms(), _OldTerms()
-    for ref, fields in enumerate(documents):
-        new.add(ref, [list(field) for field in fields])
-        old.add(ref, [list(field) for field in fields])
-    assert (new.counts, new.lengths) == (old.counts, old.lengths)
-    assert list(new.postings.items()) == list(old.postings.items())  # in the same order: first met, first
-    with mock.patch.object(index, "_SLOTS", slots * len(FIELDS)):
+@given(st.lists(st.tuples(WORDS, WORDS, WORDS, WORDS), max_size=12), st.integers(1, 40))
+def test_the_terms_are_numbered_and_counted_as_one_by_one(documents, batch) -> None:
+    """Numbers given in C, and terms counted in numpy a batch of documents at a time (any size: a term's number
+    carried from one batch to the next), are the numbers, counts and postings the builder appending each term's
+    documents as met made."""
+    with mock.patch.object(index, "_BATCH_TERMS", batch):
+        new, old = _Terms(), _OldTerms()
+        for ref, fields in enumerate(documents):
+            new.add(ref, [list(field) for field in fields])
+            old.add(ref, [list(field) for field in fields])
+        assert (_by_term(new.counts), new.lengths) == (_by_term(old.counts), old.lengths)
+        assert [list(c[::2]) for c in new.counts] == [sorted(c[::2]) for c in old.counts], "term numbers ascending"
+        assert list(new.postings.items()) == list(old.postings.items())  # in the same order: first met, first
         assert new.with_term() == [sum(map(len, refs)) for _, refs in old.postings.values()]
         assert new.documents_with() == [len(set().union(*refs)) for _, refs in old.postings.values()]
 
 
 def test_the_terms_of_real_abstracts_are_counted_as_one_by_one() -> None:
     papers = corpus_papers(400)
-    new = found_terms(papers)
     old = _OldTerms()
     for ref, paper in enumerate(papers):
         old.add(ref, index.paper_terms(paper.title_plain, paper.paper.tags, paper.abstract_plain, {},
                                        index.people(paper)))
-    assert new.counts == old.counts and list(new.postings.items()) == list(old.postings.items())
-    assert new.with_term() == [sum(map(len, refs)) for _, refs in old.postings.values()]
-    assert new.documents_with() == [len(set().union(*refs)) for _, refs in old.postings.values()]
+    for batch in (index._BATCH_TERMS, 5_000, 1):
+        with mock.patch.object(index, "_BATCH_TERMS", batch):
+            new = found_terms(papers)
+        assert _by_term(new.counts) == _by_term(old.counts) and list(new.postings.items()) == list(old.postings.items())
+        assert new.with_term() == [sum(map(len, refs)) for _, refs in old.postings.values()]
+        assert new.documents_with() == [len(set().union(*refs)) for _, refs in old.postings.values()]

@@ -16,8 +16,8 @@ import itertools
 import json
 import math
 from array import array
-from collections import Counter
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import numpy as np
 from lunr import __TARGET_JS_VERSION__
@@ -44,33 +44,77 @@ def utf16_key(text: str) -> bytes:
 
 class _Terms:
     """Every document's terms per field, as lunr's builder would count them: a term's number is its place in
-    the order the documents met them; a term's documents are read off the counts when asked for (``postings``
-    for the whole inverted index; ``with_term`` and ``documents_with`` for the weights and the fuzzy buckets)."""
+    the order the documents met them. The terms are numbered and counted a batch of documents at a time, in C
+    and numpy (``_count``): each batch kept as three arrays (``Counted``), a slot's entries (term number,
+    count) in term-number order. A term's documents are read off the counts when asked for (``postings`` for
+    the whole inverted index; ``with_term`` and ``documents_with`` for the weights and the fuzzy buckets)."""
 
     def __init__(self) -> None:
-        self.numbers: dict[str, int] = {}  # term → its number (first met, first numbered)
-        self.counts: list[array] = []  # per document and field: term number, count, term number, count…
+        self._numbers: dict[str, int] = {}  # term → its number (first met, first numbered)
         self.lengths: list[int] = []  # per document and field: how many terms (repeats included)
+        self._parts: list[Counted] = []
+        self._waiting: list[str] = []  # the terms of the documents not yet counted, in order
+        self._counted = 0  # the slots counted
 
     def add(self, ref: int, fields: list[list[str]]) -> None:
         """Document ``ref``'s terms per field (``ref`` is the next document's: refs come in order from 0)."""
-        numbers = self.numbers
         for field_terms in fields:
-            counted = Counter(field_terms)
-            # Term → its number, in C: setdefault hands back the number a term already has, and the next one
-            # to a term met first here (the generator is read as each term is reached: ``len`` is the next).
-            found = map(numbers.setdefault, counted, (len(numbers) for _ in counted))
-            self.counts.append(array("I", itertools.chain.from_iterable(zip(found, counted.values()))))
+            self._waiting += field_terms
             self.lengths.append(len(field_terms))
+        if len(self._waiting) >= _BATCH_TERMS:
+            self._count()
+
+    def _count(self) -> None:
+        """The waiting documents' terms numbered (``setdefault`` hands back a term's number, or gives a term met
+        first the next one: ``len`` read as each term is reached, all in C) and counted per slot."""
+        waiting, numbers = self._waiting, self._numbers
+        self._waiting = []
+        lengths = np.asarray(self.lengths[self._counted:], dtype=np.int64)
+        if not len(lengths):
+            return
+        found = np.fromiter(map(numbers.setdefault, waiting, map(len, itertools.repeat(numbers))),
+                            dtype=np.int64, count=len(waiting))
+        del waiting
+        width = max(1, len(numbers))
+        keys = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths) * width + found
+        keys.sort()
+        starts = np.flatnonzero(np.append(True, keys[1:] != keys[:-1])) if len(keys) else keys
+        tfs = np.diff(np.append(starts, len(keys)))
+        slots, terms_ = np.divmod(keys[starts], width)
+        self._parts.append(Counted(self._counted, np.bincount(slots, minlength=len(lengths)).astype(np.uint32),
+                                   terms_.astype(np.uint32), tfs.astype(np.uint32)))
+        self._counted += len(lengths)
+
+    @property
+    def numbers(self) -> dict[str, int]:
+        """term → its number (first met, first numbered), every document's counted."""
+        self.parts()
+        return self._numbers
+
+    def parts(self) -> list[Counted]:
+        """Every slot's entries, a batch of whole documents at a time, in slot order."""
+        if self._counted < len(self.lengths):
+            self._count()
+        return self._parts
+
+    @property
+    def counts(self) -> list[array]:
+        """Per slot: term number, count, term number, count… (term numbers ascending)."""
+        made = []
+        for part in self.parts():
+            pairs = np.empty(2 * len(part.terms), dtype=np.uint32)
+            pairs[0::2], pairs[1::2] = part.terms, part.tfs
+            ends = 2 * np.cumsum(part.sizes.astype(np.int64))
+            made += [array("I", pairs[end - 2 * size:end].tobytes()) for size, end in zip(part.sizes.tolist(),
+                                                                                          ends.tolist())]
+        return made
 
     def refs(self) -> list[list[list[int]]]:
-        """By term number, the documents holding it per field, ascending: made from the documents' counts (a
-        large volume's postings kept as lists of refs were most of the index's process)."""
+        """By term number, the documents holding it per field, ascending."""
         made: list[list[list[int]]] = [[[] for _ in FIELDS] for _ in self.numbers]
-        for slot, counted in enumerate(self.counts):
-            ref, field = divmod(slot, len(FIELDS))
-            for number in counted[::2]:
-                made[number][field].append(ref)
+        for part in self.parts():
+            for number, slot in zip(part.terms.tolist(), part.slots().tolist()):
+                made[number][slot % len(FIELDS)].append(slot // len(FIELDS))
         return made
 
     @property
@@ -82,28 +126,36 @@ class _Terms:
     def with_term(self) -> list[int]:
         """By term number, the fields of documents that hold it (a document's title and abstract: two)."""
         found = np.zeros(len(self.numbers), dtype=np.int64)
-        for start in range(0, len(self.counts), _SLOTS):
-            found += np.bincount(self._numbers(start)[0], minlength=len(self.numbers))
+        for part in self.parts():
+            found += np.bincount(part.terms, minlength=len(self.numbers))
         return found.tolist()
 
     def documents_with(self) -> list[int]:
-        """By term number, the documents that hold it in any field."""
+        """By term number, the documents that hold it in any field (a batch holds whole documents)."""
         found = np.zeros(len(self.numbers), dtype=np.int64)
-        for start in range(0, len(self.counts), _SLOTS):
-            numbers, slots = self._numbers(start)
-            pairs = np.unique(numbers * (len(self.counts) // len(FIELDS) + 1) + slots // len(FIELDS))
-            found += np.bincount(pairs // (len(self.counts) // len(FIELDS) + 1), minlength=len(self.numbers))
+        width = max(1, len(self.numbers))
+        for part in self.parts():
+            keys = part.slots() // len(FIELDS) * width + part.terms
+            keys.sort()
+            distinct = keys[np.append(True, keys[1:] != keys[:-1])] if len(keys) else keys
+            found += np.bincount(distinct % width, minlength=len(self.numbers))
         return found.tolist()
 
-    def _numbers(self, start: int) -> tuple[np.ndarray, np.ndarray]:
-        """The term numbers of the ``_SLOTS`` slots from ``start`` (whole documents), and the slot of each."""
-        counts = self.counts[start:start + _SLOTS]
-        numbers = np.frombuffer(b"".join(counts), dtype=np.uint32)[0::2].astype(np.int64)
-        slots = np.repeat(np.arange(start, start + len(counts), dtype=np.int64), [len(c) // 2 for c in counts])
-        return numbers, slots
+
+class Counted(NamedTuple):
+    """A batch's entries: each slot's (from ``first``) number of entries, and each entry's term number and count."""
+
+    first: int
+    sizes: np.ndarray
+    terms: np.ndarray
+    tfs: np.ndarray
+
+    def slots(self) -> np.ndarray:
+        """Each entry's slot."""
+        return np.repeat(np.arange(self.first, self.first + len(self.sizes), dtype=np.int64), self.sizes)
 
 
-_SLOTS = 4_096 * len(FIELDS)  # documents' slots whose term numbers are read at a time (a few MB of arrays)
+_BATCH_TERMS = 1 << 18  # terms counted at a time (a few MB of arrays)
 
 
 class InvertedIndex:
@@ -142,7 +194,7 @@ class FieldVectors:
                      for with_term in found.with_term()]
 
     def __len__(self) -> int:
-        return len(self._found.counts)
+        return len(self._found.lengths)
 
     def __iter__(self) -> Iterator[list]:
         names = list(FIELDS)
@@ -152,49 +204,75 @@ class FieldVectors:
 
     def weights(self) -> Iterator[list[tuple[int, float]]]:
         """Each document's and field's (term number, weight) pairs, in slot order (ref × fields + field),
-        the terms in the order the document met them: what a vector holds, before lunr's sort."""
+        term numbers ascending: what a vector holds, before lunr's sort."""
         boosts = list(FIELDS.values())
         idf = self._idf
-        for slot, counted in enumerate(self._found.counts):
-            if not counted:  # an empty field: lunr never divides by its zero average
-                yield []
-                continue
-            field = slot % len(FIELDS)
-            norm = _K1 * (1 - _B + _B * (self._found.lengths[slot] / self._average[field]))
-            boost = boosts[field]
-            yield [(number, round(idf[number] * ((_K1 + 1) * tf) / (norm + tf) * boost, 3))
-                   for number, tf in zip(counted[::2], counted[1::2])]
+        for part in self._found.parts():
+            entries = zip(part.terms.tolist(), part.tfs.tolist())
+            for slot, size in enumerate(part.sizes.tolist(), part.first):
+                counted = list(itertools.islice(entries, size))
+                if not counted:  # an empty field: lunr never divides by its zero average
+                    yield []
+                    continue
+                field = slot % len(FIELDS)
+                norm = _K1 * (1 - _B + _B * (self._found.lengths[slot] / self._average[field]))
+                boost = boosts[field]
+                yield [(number, round(idf[number] * ((_K1 + 1) * tf) / (norm + tf) * boost, 3))
+                       for number, tf in counted]
 
     def entries(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """``weights`` of every slot, as arrays of the same length (term number, slot, weight), about
-        ``ENTRIES_CHUNK`` entries at a time (a whole slot in one; its arrays made and let go a chunk at a time).
-        The same doubles, each made by the same operations in the same order, rounded by Python's ``round``
-        (numpy's rounds a scaled copy, which may differ in the last place)."""
-        counts, chunk = self._found.counts, ENTRIES_CHUNK
-        start = 0
-        while start < len(counts):
-            end, size = start, 0
-            while end < len(counts) and (not size or size + len(counts[end]) // 2 <= chunk):
-                size, end = size + len(counts[end]) // 2, end + 1
-            yield self._entries(start, end)
-            start = end
+        ``ENTRIES_CHUNK`` entries at a time (whole slots). The same doubles, each made by the same operations
+        in the same order, rounded by Python's ``round`` (numpy's rounds a scaled copy, which may differ in the
+        last place)."""
+        for numbers, slots, raw in self._raw():
+            yield numbers, slots, np.fromiter(map(round, raw.tolist(), itertools.repeat(3)), dtype=np.float64,
+                                              count=len(raw))
 
-    def _entries(self, start: int, end: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``entries`` of the slots from ``start`` to ``end``."""
-        counts = self._found.counts[start:end]
-        flat = np.frombuffer(b"".join(counts), dtype=np.uint32).astype(np.int64)
-        numbers, tfs = flat[0::2], flat[1::2].astype(np.float64)
-        slots = np.repeat(np.arange(start, end, dtype=np.int64), [len(counted) // 2 for counted in counts])
-        fields = slots % len(FIELDS)
-        lengths = np.asarray(self._found.lengths, dtype=np.float64)[slots]
-        norm = _K1 * (1 - _B + _B * (lengths / np.asarray(self._average, dtype=np.float64)[fields]))
-        boosts = np.asarray(list(FIELDS.values()), dtype=np.float64)[fields]
-        raw = np.asarray(self._idf, dtype=np.float64)[numbers] * ((_K1 + 1) * tfs) / (norm + tfs) * boosts
-        weights = np.fromiter(map(round, raw.tolist(), itertools.repeat(3)), dtype=np.float64, count=len(raw))
-        return numbers, slots, weights
+    def thousandth_entries(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """``entries`` with each weight as the integer ``round(weight × 1000)`` of its rounded weight (what a
+        posting holds): the exact decimal rounding of raw × 1000, half to even, which numpy's ``rint`` of the
+        product gives unless the product lies within a hair of a half (its own rounding may cross it): those
+        few are rounded by Python's ``round`` as ``entries`` rounds them."""
+        for numbers, slots, raw in self._raw():
+            yield numbers, slots, thousandths(raw)
+
+    def _raw(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Every entry's term number, slot and weight before lunr's rounding, whole slots at a time."""
+        lengths = np.asarray(self._found.lengths, dtype=np.float64)
+        average = np.asarray(self._average, dtype=np.float64)
+        boosts_of = np.asarray(list(FIELDS.values()), dtype=np.float64)
+        idf = np.asarray(self._idf, dtype=np.float64)
+        for part in self._found.parts():
+            bounds = np.cumsum(part.sizes.astype(np.int64))
+            start = 0
+            while start < len(part.sizes):  # slots from start to end: about ENTRIES_CHUNK entries, at least one slot
+                before = bounds[start - 1] if start else 0
+                end = max(start + 1, int(np.searchsorted(bounds, before + ENTRIES_CHUNK, side="right")))
+                low, high = int(before), int(bounds[end - 1])
+                numbers = part.terms[low:high].astype(np.int64)
+                tfs = part.tfs[low:high].astype(np.float64)
+                slots = np.repeat(np.arange(part.first + start, part.first + end, dtype=np.int64),
+                                  part.sizes[start:end])
+                fields = slots % len(FIELDS)
+                norm = _K1 * (1 - _B + _B * (lengths[slots] / average[fields]))
+                yield numbers, slots, idf[numbers] * ((_K1 + 1) * tfs) / (norm + tfs) * boosts_of[fields]
+                start = end
 
     def pieces(self) -> Iterator[str]:
         yield from _list_pieces(iter(self))
+
+
+def thousandths(raw: np.ndarray) -> np.ndarray:
+    """``round(round(x, 3) * 1000)`` of each double, as doubles: the exact decimal rounding of x × 1000, half to
+    even, which numpy's ``rint`` of the product gives unless the product lies within a hair of a half (its own
+    rounding may cross it) or is too large to tell: those few are rounded by Python's ``round``."""
+    scaled = raw * 1000
+    made = np.rint(scaled)
+    close = ~(np.abs(scaled - np.floor(scaled) - 0.5) > 1e-6) | ~(np.abs(scaled) < 2.0 ** 30)
+    if close.any():
+        made[close] = np.rint(np.array([round(x, 3) for x in raw[close].tolist()], dtype=np.float64) * 1000)
+    return made
 
 
 def _list_pieces(items: Iterator) -> Iterator[str]:

@@ -53,7 +53,7 @@ def term_postings(found: _Terms, documents: int) -> dict[str, list]:
     # own (a weight over 256), 36 bytes: there are a few hundred numbers a paper, in the index's child.
     lists = [[array("i") for _ in FIELDS] for _ in found.numbers]  # by term number, field
     last = np.zeros(len(found.numbers) * len(FIELDS), dtype=np.int64)  # by term and field: the last ref listed
-    for numbers, slots, weights in FieldVectors(found, documents).entries():  # a chunk of entries at a time
+    for numbers, slots, weights in FieldVectors(found, documents).thousandth_entries():  # a chunk of entries at a time
         _spread(lists, last, numbers, slots, weights)
     return {term: [number, *lists[number]] for term, number in found.numbers.items()}
 
@@ -77,7 +77,7 @@ def _spread(lists: list[list[array]], last: np.ndarray, numbers: np.ndarray, slo
     ends = np.append(starts[1:], len(group))
     last[group[starts]] = refs[ends - 1]
     pairs = np.empty(2 * len(refs), dtype=np.int64)
-    pairs[0::2], pairs[1::2] = refs - before, np.rint(weights[order] * 1000)
+    pairs[0::2], pairs[1::2] = refs - before, weights[order]
     if len(pairs) and pairs.max() > _INT_MAX:  # a weight×1000 is under 400,000 even for a million papers
         raise OverflowError("a search posting does not fit in 4 bytes")
     data = memoryview(pairs.astype(np.intc).tobytes())
