@@ -8,6 +8,7 @@ from array import array
 from collections import Counter
 from unittest import mock
 
+import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup, escape
@@ -182,3 +183,14 @@ def test_the_terms_of_real_abstracts_are_counted_as_one_by_one() -> None:
         assert _by_term(new.counts) == _by_term(old.counts) and list(new.postings.items()) == list(old.postings.items())
         assert new.with_term() == [sum(map(len, refs)) for _, refs in old.postings.values()]
         assert new.documents_with() == [len(set().union(*refs)) for _, refs in old.postings.values()]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(0, 5_000, allow_nan=False), max_size=40), st.lists(st.integers(0, 4_000_000), max_size=20))
+def test_a_weight_in_thousandths_is_pythons_rounding_of_the_rounded_weight(values, halves) -> None:
+    """numpy's scaled weights are Python's ``round(round(x, 3) * 1000)`` for any double, halves (exact ones,
+    0.0625, and the doubles either side of k + ½ thousandths) and large ones included."""
+    near = [(2 * h + 1) / 2000 for h in halves]
+    raw = np.array(values + near + [np.nextafter(x, 0) for x in near] + [np.nextafter(x, 1e9) for x in near]
+                   + [0.0625, 0.0005, 2.0 ** 31, 1e12 + 0.5], dtype=np.float64)
+    assert index.thousandths(raw).tolist() == [float(round(round(x, 3) * 1000)) for x in raw.tolist()]

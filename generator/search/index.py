@@ -268,7 +268,7 @@ def thousandths(raw: np.ndarray) -> np.ndarray:
     even, which numpy's ``rint`` of the product gives unless the product lies within a hair of a half (its own
     rounding may cross it) or is too large to tell: those few are rounded by Python's ``round``."""
     scaled = raw * 1000
-    made = np.rint(scaled)
+    made: np.ndarray = np.rint(scaled)
     close = ~(np.abs(scaled - np.floor(scaled) - 0.5) > 1e-6) | ~(np.abs(scaled) < 2.0 ** 30)
     if close.any():
         made[close] = np.rint(np.array([round(x, 3) for x in raw[close].tolist()], dtype=np.float64) * 1000)
