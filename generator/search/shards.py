@@ -28,10 +28,12 @@ alone pass it is a shard of its own.
 from __future__ import annotations
 
 from array import array
+from json.encoder import encode_basestring_ascii as _quoted  # json.dumps's, ensure_ascii
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
+import orjson
 
 from generator.model.paper import RenderedPaper
 from generator.search import fuzzy
@@ -46,23 +48,36 @@ _INT_MAX = 2**31 - 1  # what a posting's array("i") holds
 FOLDER = "assets/search"
 
 
-def term_postings(found: _Terms, documents: int) -> dict[str, list]:
-    """term → [term number, array of ref step, weight×1000, … per field]: every field vector spread over
-    its terms."""
-    # Arrays, not lists: 4 bytes a number where a list held a pointer and most often an int of its
-    # own (a weight over 256), 36 bytes: there are a few hundred numbers a paper, in the index's child.
-    lists = [[array("i") for _ in FIELDS] for _ in found.numbers]  # by term number, field
-    last = np.zeros(len(found.numbers) * len(FIELDS), dtype=np.int64)  # by term and field: the last ref listed
-    for numbers, slots, weights in FieldVectors(found, documents).thousandth_entries():  # a chunk of entries at a time
-        _spread(lists, last, numbers, slots, weights)
-    return {term: [number, *lists[number]] for term, number in found.numbers.items()}
+class Postings(NamedTuple):
+    """Every term's postings in one array: by term and field (term number × fields + field), its entries from
+    ``starts[group]`` to ``starts[group + 1]`` of ``pairs``, each a ref step and a weight×1000."""
+
+    starts: np.ndarray
+    pairs: np.ndarray  # (entries, 2) of int32
 
 
-def _spread(lists: list[list[array]], last: np.ndarray, numbers: np.ndarray, slots: np.ndarray,
+def postings(found: _Terms, documents: int) -> Postings:
+    """Every field vector spread over its terms, in place: each term's and field's share of the array is
+    counted first (numpy's counting sort), then the field vectors' entries are put there a chunk at a time."""
+    groups = len(found.numbers) * len(FIELDS)
+    sizes = np.zeros(groups, dtype=np.int64)
+    for part in found.parts():
+        sizes += np.bincount(part.terms.astype(np.int64) * len(FIELDS) + part.slots() % len(FIELDS),
+                             minlength=groups)
+    starts = np.zeros(groups + 1, dtype=np.int64)
+    np.cumsum(sizes, out=starts[1:])
+    pairs = np.empty((int(starts[-1]), 2), dtype=np.int32)
+    cursor, last = starts[:-1].copy(), np.zeros(groups, dtype=np.int64)  # by group: next place, last ref listed
+    for numbers, slots, weights in FieldVectors(found, documents).thousandth_entries():  # a chunk at a time
+        _spread(pairs, cursor, last, numbers, slots, weights)
+    return Postings(starts, pairs)
+
+
+def _spread(pairs: np.ndarray, cursor: np.ndarray, last: np.ndarray, numbers: np.ndarray, slots: np.ndarray,
             weights: np.ndarray) -> None:
-    """Field-vector entries (in slot order) added to their terms' arrays: each term's entries field by field,
+    """Field-vector entries (in slot order) put in their terms' places: each term's entries field by field,
     refs ascending (a stable sort keeps the slot order), a ref as its step from the last one listed for the
-    term in that field, the weight×1000 rounded as Python rounds (half to even of the same double: np.rint)."""
+    term in that field, the weight×1000 (FieldVectors.thousandth_entries)."""
     if not len(numbers):  # a chunk of empty fields only
         return
     group = numbers * len(FIELDS) + slots % len(FIELDS)
@@ -74,26 +89,37 @@ def _spread(lists: list[list[array]], last: np.ndarray, numbers: np.ndarray, slo
     before[1:] = refs[:-1]
     before[first] = last[group[first]]
     starts = np.flatnonzero(first)
-    ends = np.append(starts[1:], len(group))
-    last[group[starts]] = refs[ends - 1]
-    pairs = np.empty(2 * len(refs), dtype=np.int64)
-    pairs[0::2], pairs[1::2] = refs - before, weights[order]
-    if len(pairs) and pairs.max() > _INT_MAX:  # a weight×1000 is under 400,000 even for a million papers
+    sizes = np.diff(np.append(starts, len(group)))
+    heads = group[starts]
+    last[heads] = refs[starts + sizes - 1]
+    places = cursor[group] + np.arange(len(group)) - np.repeat(starts, sizes)
+    cursor[heads] += sizes
+    scaled = weights[order]
+    if len(scaled) and scaled.max() > _INT_MAX:  # a weight×1000 is under 400,000 even for a million papers
         raise OverflowError("a search posting does not fit in 4 bytes")
-    data = memoryview(pairs.astype(np.intc).tobytes())
-    item = array("i").itemsize * 2
-    for key, start, end in zip(group[starts].tolist(), starts.tolist(), ends.tolist()):
-        lists[key // len(FIELDS)][key % len(FIELDS)].frombytes(data[start * item:end * item])
+    pairs[places, 0], pairs[places, 1] = refs - before, scaled
 
 
-def term_shards(postings: dict[str, list], limit: int = SHARD_BYTES) -> list[list[tuple[str, str]]]:
+def term_postings(found: _Terms, documents: int) -> dict[str, list]:
+    """term → [term number, array of ref step, weight×1000, … per field] (``postings`` term by term)."""
+    made, width = postings(found, documents), len(FIELDS)
+    return {term: [number, *(array("i", made.pairs[made.starts[group]:made.starts[group + 1]].tobytes())
+                             for group in range(number * width, (number + 1) * width))]
+            for term, number in found.numbers.items()}
+
+
+def term_shards(found: _Terms, made: Postings, limit: int = SHARD_BYTES) -> list[list[tuple[str, str]]]:
     """The terms in UTF-16 order, cut into shards of about ``limit`` bytes of JSON: each entry as
-    (term, its JSON text), encoded once for both the cut and the shard's file."""
+    (term, its JSON text: ``compact_json`` of [term, number, [step, weight, …] per field]), encoded once for
+    both the cut and the shard's file, its numbers by orjson from the array."""
     shards: list[list[tuple[str, str]]] = [[]]
-    size = 0
-    for term in sorted(postings, key=utf16_key):
-        number, *fields = postings[term]
-        text = compact_json([term, number, *map(list, fields)])
+    size, numbers, starts, flat = 0, found.numbers, made.starts.tolist(), made.pairs.reshape(-1)
+    width = len(FIELDS)
+    for term in sorted(numbers, key=utf16_key):
+        number = numbers[term]
+        group = number * width
+        fields = [flat[2 * starts[group + field]:2 * starts[group + field + 1]] for field in range(width)]
+        text = f"[{_quoted(term)},{number},{orjson.dumps(fields, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1].decode()}]"
         cost = len(text) + 1
         if shards[-1] and size + cost > limit:
             shards.append([])
@@ -149,7 +175,7 @@ class _Shown(NamedTuple):
 def term_files(found: _Terms, documents: int, described: dict,
                shard_bytes: int = SHARD_BYTES) -> Iterator[tuple[str, bytes]]:
     """The manifest (with ``described``: what else the index's reader needs) and every term shard."""
-    shards = term_shards(term_postings(found, documents), shard_bytes) if found.numbers else []
+    shards = term_shards(found, postings(found, documents), shard_bytes) if found.numbers else []
     listed = fuzzy.buckets(dict(zip(found.numbers, found.documents_with())))
     manifest = {"version": 1, "fields": list(FIELDS), "documents": documents, **described,
                 "shards": [shard[0][0] for shard in shards], "fuzzy": len(listed)}
