@@ -165,7 +165,11 @@ class _Shown(NamedTuple):
 
     @classmethod
     def of(cls, doc: list) -> _Shown:
-        return cls(compact_json(doc[:2])[1:-1], tuple(doc[2]), compact_json(doc[3:])[1:-1])
+        """``doc``'s strings quoted by json's own C function, its author names' list and count written out:
+        ``compact_json``'s text, without a ``json.dumps`` call for each part (the title's tree still takes one)."""
+        title, url, tags, text, names, more, *tree = doc
+        tail = f"{_quoted(text)},[{','.join(map(_quoted, names))}],{more:d}"
+        return cls(f"{_quoted(title)},{_quoted(url)}", tuple(tags), tail + "".join(f",{compact_json(t)}" for t in tree))
 
     def json(self, number: dict[str, int]) -> str:
         """``compact_json`` of the record with its tags as their numbers."""
