@@ -3,9 +3,12 @@ general path writes, for any text a venue's file may hold."""
 
 from __future__ import annotations
 
+import math
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator.search import fuzzy
 from generator.search.payload import compact_json
 from generator.search.shards import _Shown
 
@@ -21,3 +24,28 @@ def test_a_display_record_is_written_as_compact_json_writes_it(title, url, tags,
     doc = [title, url, tags, text, names, more, *tree]
     assert _Shown.of(doc).json(number) == compact_json([title, url, [number[t] for t in tags], text, names, more,
                                                         *tree])
+
+
+def _buckets_term_by_term(counts: dict[str, int], limit: int) -> list[list]:
+    """``fuzzy.buckets`` as it was before numpy (session 23): each term's keys hashed in turn, buckets as sets."""
+    keyed = [(term, fuzzy.key_hash("<", fuzzy._units(term)[:3]), fuzzy.key_hash(">", fuzzy._units(term)[3:]))
+             for term in counts if len(fuzzy._units(term)) >= fuzzy.KEY_FROM]
+    if not keyed:
+        return []
+    count = max(1, math.ceil(sum(2 * (len(term) + 8) for term, _, _ in keyed) / limit))
+    made: list[set[str]] = [set() for _ in range(count)]
+    for term, first, rest in keyed:
+        made[first % count].add(term)
+        made[rest % count].add(term)
+    return [[x for term in sorted(bucket, key=lambda t: t.encode("utf-16-be", "surrogatepass"))
+             for x in (term, counts[term])] for bucket in made]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(st.sampled_from(list("abcdeé山\U0001f600\ud800\udc00")), max_size=12),
+                       st.integers(1, 9), max_size=40), st.integers(10, 400))
+def test_the_fuzzy_buckets_are_those_of_each_term_hashed_in_turn(counts, limit) -> None:
+    assert fuzzy.buckets(counts, limit) == _buckets_term_by_term(counts, limit)
+    firsts, rests = fuzzy.key_hashes(list(counts))
+    assert firsts.tolist() == [fuzzy.key_hash("<", fuzzy._units(t)[:3]) for t in counts]
+    assert rests.tolist() == [fuzzy.key_hash(">", fuzzy._units(t)[3:]) for t in counts]

@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+import numpy as np
+
 KEY_FROM = 3  # code units: the first three are one key, the rest the other
 BUCKET_BYTES = 8_000  # JSON text per bucket before gzip (about 3 KB over the wire)
 
@@ -39,18 +41,43 @@ def key_hash(kind: str, units: list[int]) -> int:
 def buckets(counts: Mapping[str, int], limit: int = BUCKET_BYTES) -> list[list]:
     """The buckets (term, documents holding it, term…), each in UTF-16 order; none when no term is long
     enough to be listed. ``counts``: term → the number of documents holding it."""
-    keyed = []
-    for term in counts:
-        units = _units(term)
-        if len(units) >= KEY_FROM:
-            keyed.append((term, key_hash("<", units[:KEY_FROM]), key_hash(">", units[KEY_FROM:])))
-    if not keyed:
+    listed = [term for term in counts if len(term.encode("utf-16-le", "surrogatepass")) >= 2 * KEY_FROM]
+    if not listed:
         return []
-    size = sum(2 * (len(term) + 8) for term, _, _ in keyed)  # each term twice, quoted, its count, commas
+    size = sum(2 * (len(term) + 8) for term in listed)  # each term twice, quoted, its count, commas
     count = max(1, math.ceil(size / limit))
-    made: list[set[str]] = [set() for _ in range(count)]
-    for term, first, rest in keyed:
-        made[first % count].add(term)
-        made[rest % count].add(term)
-    return [[x for term in sorted(bucket, key=lambda t: t.encode("utf-16-be", "surrogatepass"))
-             for x in (term, counts[term])] for bucket in made]
+    listed.sort(key=lambda t: t.encode("utf-16-be", "surrogatepass"))
+    firsts, rests = key_hashes(listed)
+    made: list[list] = [[] for _ in range(count)]
+    for term, first, rest in zip(listed, (firsts % count).tolist(), (rests % count).tolist()):
+        made[first] += (term, counts[term])  # each bucket filled in UTF-16 order
+        if rest != first:
+            made[rest] += (term, counts[term])
+    return made
+
+
+def key_hashes(terms: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``key_hash`` of each term's two keys ("<" and its first three code units, ">" and the rest), for every
+    term at once in numpy: a code unit position at a time over all the terms."""
+    encoded = [term.encode("utf-16-le", "surrogatepass") for term in terms]
+    lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)) // 2
+    units = np.frombuffer(b"".join(encoded), dtype="<u2").astype(np.uint64)
+    starts = np.zeros(len(terms), dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    firsts = np.full(len(terms), _step(0x811C9DC5, ord("<")), dtype=np.uint64)
+    rests = np.full(len(terms), _step(0x811C9DC5, ord(">")), dtype=np.uint64)
+    for at in range(int(lengths.max()) if len(terms) else 0):
+        within = at < lengths
+        unit = units[starts[within] + at]
+        if at < KEY_FROM:
+            firsts[within] = ((firsts[within] ^ unit) * _PRIME) & _MASK
+        else:
+            rests[within] = ((rests[within] ^ unit) * _PRIME) & _MASK
+    return firsts, rests
+
+
+_PRIME, _MASK = np.uint64(0x01000193), np.uint64(0xFFFFFFFF)
+
+
+def _step(h: int, unit: int) -> int:
+    return ((h ^ unit) * 0x01000193) & 0xFFFFFFFF
