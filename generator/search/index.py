@@ -12,6 +12,7 @@ of the index are JSON-encoded a batch at a time as the script is written
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -309,7 +310,14 @@ def paper_terms(title: str, tags: tuple[str, ...], abstract: str, names: dict[st
                 authors: People = ()) -> list[list[str]]:
     """A volume's paper's terms per field: a tag is indexed by its name and its name in ``names``."""
     shown = tuple(names[t] for t in tags if t in names)
-    return field_terms(title, tags + shown, abstract, authors)
+    return [known_terms(title), _topic_terms(tags + shown), known_terms(abstract), people_terms(authors)]
+
+
+@functools.lru_cache(maxsize=4_096)
+def _topic_terms(topics: tuple[str, ...]) -> list[str]:
+    """The tags field's terms (``field_terms``'): a volume's papers share a few sets of topics (the list is
+    shared: not to be changed)."""
+    return terms(" ".join(topics))
 
 
 def field_terms(title: str, topics: tuple[str, ...] | list[str], abstract: str,

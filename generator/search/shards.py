@@ -151,7 +151,7 @@ def record_files(records: Iterable[IndexRecord], tag_urls: dict[str, str], names
     for block, start in enumerate(range(0, len(docs), BLOCK)):
         text = "[" + ",".join(doc.json(number) for doc in docs[start:start + BLOCK]) + "]"
         yield f"{FOLDER}/d{block}.js", json_script(CALLBACK, f"d{block}", text)
-    text = "[" + ",".join(compact_json([number[t] for t in doc.tags]) for doc in docs) + "]"
+    text = "[" + ",".join(doc.numbers(number) for doc in docs) + "]"
     yield f"{FOLDER}/tags.js", json_script(CALLBACK, "tags", text)
 
 
@@ -173,7 +173,11 @@ class _Shown(NamedTuple):
 
     def json(self, number: dict[str, int]) -> str:
         """``compact_json`` of the record with its tags as their numbers."""
-        return f"[{self.head},{compact_json([number[t] for t in self.tags])},{self.tail}]"
+        return f"[{self.head},{self.numbers(number)},{self.tail}]"
+
+    def numbers(self, number: dict[str, int]) -> str:
+        """``compact_json`` of the tags' numbers."""
+        return f"[{','.join([str(number[t]) for t in self.tags])}]"
 
 
 def term_files(found: _Terms, documents: int, described: dict,

@@ -155,6 +155,8 @@ def people_terms(authors: Iterable[tuple[str, str]]) -> list[str]:
     """The authors field's terms: each author's name, each affiliation once (five authors of one
     university do not weigh it five times), and each name's word written with accents also as written
     without them, so that `Hogsgaard` finds Høgsgaard and `Gabor` Gábor, as readers type them."""
+    if not authors:  # a list without authors: nothing to split
+        return []
     affiliations = dict.fromkeys(affiliation for _, affiliation in authors if affiliation)
     text = " ".join([name for name, _ in authors] + list(affiliations))
     found = terms(text)
