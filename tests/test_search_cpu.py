@@ -4,13 +4,16 @@ general path writes, for any text a venue's file may hold."""
 from __future__ import annotations
 
 import math
+import unicodedata
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.search import fuzzy
+from generator.search.index import field_terms, paper_terms
 from generator.search.payload import compact_json
 from generator.search.shards import _Shown
+from generator.text import cjk
 
 TEXT = st.text(st.sampled_from(list('ab "\\/<>&\n\t\x00\x1f\u2028é山\U0001f600\ud800')), max_size=20)
 TREE = st.recursive(st.one_of(TEXT, st.integers(-5, 5)), lambda inner: st.lists(inner, max_size=3), max_leaves=6)
@@ -49,3 +52,26 @@ def test_the_fuzzy_buckets_are_those_of_each_term_hashed_in_turn(counts, limit) 
     firsts, rests = fuzzy.key_hashes(list(counts))
     assert firsts.tolist() == [fuzzy.key_hash("<", fuzzy._units(t)[:3]) for t in counts]
     assert rests.tolist() == [fuzzy.key_hash(">", fuzzy._units(t)[3:]) for t in counts]
+
+
+def _fitting_char_by_char(text: str, columns: int) -> str:
+    used = 0
+    for end, char in enumerate(text):
+        used += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+        if used > columns:
+            return text[:end]
+    return text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from(list("ab …é∑→山ｱ가\U0001f600")), max_size=30), st.integers(-1, 25))
+def test_a_preview_is_cut_where_each_character_measured_in_turn_cuts_it(text, columns) -> None:
+    assert cjk._fitting(text, columns) == _fitting_char_by_char(text, columns)
+
+
+@given(st.lists(st.sampled_from(["Graph Learning", "Bandits", "learning", "山田 太郎", ""]), max_size=4),
+       st.lists(st.tuples(st.sampled_from(["Gábor Ø", "", "Ann Lee"]), st.sampled_from(["", "MIT"])), max_size=3))
+def test_a_papers_topics_and_people_are_split_as_field_terms_splits_them(topics, authors) -> None:
+    tags = tuple(topics)
+    assert paper_terms("A title", tags, "An abstract", {"learning": "Lernen"}, tuple(authors)) == \
+        field_terms("A title", tags + tuple(["Lernen"] * tags.count("learning")), "An abstract", tuple(authors))

@@ -127,7 +127,7 @@ def cut(text: str, columns: int) -> str:
 def _fitting(text: str, columns: int) -> str:
     """The longest start of ``text`` no wider than ``columns``."""
     head = text[: max(columns, 0)]
-    if head.isascii():  # one column a character: no need to look at each
+    if head.isascii() or width(head) == len(head):  # one column a character: no need to look at each
         return head
     used = 0
     for end, char in enumerate(text):
