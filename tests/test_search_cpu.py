@@ -4,6 +4,7 @@ general path writes, for any text a venue's file may hold."""
 from __future__ import annotations
 
 import math
+import sys
 import unicodedata
 
 from hypothesis import given, settings
@@ -13,8 +14,10 @@ from generator.search import fuzzy
 from generator.search.index import field_terms, paper_terms
 from generator.search.payload import compact_json
 from generator.search.shards import _Shown
+from generator.search.terms import people_terms
 from generator.text import cjk
 
+TERMS = sys.modules["generator.search.terms"]
 TEXT = st.text(st.sampled_from(list('ab "\\/<>&\n\t\x00\x1f\u2028é山\U0001f600\ud800')), max_size=20)
 TREE = st.recursive(st.one_of(TEXT, st.integers(-5, 5)), lambda inner: st.lists(inner, max_size=3), max_leaves=6)
 
@@ -75,3 +78,24 @@ def test_a_papers_topics_and_people_are_split_as_field_terms_splits_them(topics,
     tags = tuple(topics)
     assert paper_terms("A title", tags, "An abstract", {"learning": "Lernen"}, tuple(authors)) == \
         field_terms("A title", tags + tuple(["Lernen"] * tags.count("learning")), "An abstract", tuple(authors))
+
+
+def _people_terms_as_they_were(authors: tuple[tuple[str, str], ...]) -> list[str]:
+    """``people_terms`` before session 23: every character folded in turn, the text without accents split again."""
+    affiliations = dict.fromkeys(affiliation for _, affiliation in authors if affiliation)
+    text = " ".join([name for name, _ in authors] + list(affiliations))
+    found = TERMS.terms(text)
+    plain = "".join(map(TERMS._fold, TERMS.normalise(text).translate(TERMS._PLAIN_LETTERS)))
+    return found + list(dict.fromkeys(t for t in TERMS.terms(plain) if t not in set(found)))
+
+
+NAME = st.lists(st.sampled_from(list("ab -ØøéÉßǅǄİıłﬁ山田\u0301\u2010") + ["Gábor", "Zoë", "Hogsgaard"]),
+                max_size=8).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(NAME, NAME), max_size=4))
+def test_the_authors_are_split_as_folding_each_character_split_them(authors) -> None:
+    assert people_terms(tuple(authors)) == _people_terms_as_they_were(tuple(authors))
+    text = " ".join(name for name, _ in authors)
+    assert TERMS.unaccented(text) == "".join(map(TERMS._fold, TERMS.normalise(text).translate(TERMS._PLAIN_LETTERS)))

@@ -147,8 +147,25 @@ def _fold(char: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
 
 
+class _Folds(dict):
+    """``_fold`` of each character, by code point, for ``str.translate``: worked out once a character."""
+
+    def __missing__(self, code: int) -> str:
+        self[code] = folded = _fold(chr(code))
+        return folded
+
+
+_FOLDS = _Folds()
+
+
 def unaccented(text: str) -> str:
-    return "".join(map(_fold, normalise(text).translate(_PLAIN_LETTERS)))
+    return _unaccented_normal(normalise(text))
+
+
+def _unaccented_normal(normal: str) -> str:
+    """``unaccented`` of text already normalised: ASCII as it is, the rest folded by ``str.translate``."""
+    plain = normal.translate(_PLAIN_LETTERS)
+    return plain if plain.isascii() else plain.translate(_FOLDS)
 
 
 def people_terms(authors: Iterable[tuple[str, str]]) -> list[str]:
@@ -160,6 +177,10 @@ def people_terms(authors: Iterable[tuple[str, str]]) -> list[str]:
     affiliations = dict.fromkeys(affiliation for _, affiliation in authors if affiliation)
     text = " ".join([name for name, _ in authors] + list(affiliations))
     found = terms(text)
+    normal = normalise(text)
+    folded = _unaccented_normal(normal)
+    if normalise(folded) == normal:  # no accent to drop (most lists): ``terms`` reads a text only as normalised
+        return found
     seen = set(found)
-    plain = [t for t in terms(unaccented(text)) if t not in seen]
+    plain = [t for t in terms(folded) if t not in seen]
     return found + list(dict.fromkeys(plain))
