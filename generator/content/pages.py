@@ -269,8 +269,10 @@ def front_key(text: str) -> str:
 
 
 def front_record(doc: PageDoc) -> dict[str, Any]:
-    """What the cache keeps of a page: a copy, so that nothing done to the page later reaches the cache."""
-    return {"meta": plain_copy(doc.meta), "lines": dict(doc.lines)}
+    """What the cache keeps of a page the sync just wrote (``written_page``: its front matter is its own copy,
+    made as it was written), as it is: the pages stage saves the entry before anything else holds the page
+    (copied again, 10,000 pages took a tenth of a second of a cold build's one busy core)."""
+    return {"meta": doc.meta, "lines": doc.lines}
 
 
 def _known_page(path: Path, name: Path, known: EntryCache) -> KnownPage | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 import dataclasses
 import functools
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,7 +74,7 @@ class Parsed:
 
 def parse_page(path: Path, content_dir: Path, doc: PageDoc) -> Parsed:
     """A page's front matter validated into a Paper, with what was wrong with it."""
-    display = path.relative_to(content_dir)
+    display = page_display(path, content_dir)
     local = Reporter()
     try:
         paper = to_paper(doc, display, local.warn)
@@ -83,6 +84,15 @@ def parse_page(path: Path, content_dir: Path, doc: PageDoc) -> Parsed:
         local.warn(f"unknown front matter key {shown(key)}", display, doc.lines.get(key), code=codes.PAGE_UNKNOWN_KEY,
                    subject=str(key))
     return Parsed(doc, paper, tuple(local.diagnostics))
+
+
+def page_display(path: Path, content_dir: Path) -> Path:
+    """``path.relative_to(content_dir)``: for a page of the content folder, made of its name (pathlib's
+    ``relative_to`` was a sixth of parsing a page)."""
+    folder, name = os.path.split(str(path))
+    if folder == os.path.join(str(content_dir), PAGES_DIR):
+        return Path(PAGES_DIR, name)
+    return path.relative_to(content_dir)
 
 
 def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Reporter, executor: Executor = INLINE,
@@ -119,13 +129,14 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
     missing = [paper for paper in papers if paper.path not in results]
 
     def render_chunk(chunk: list[Paper]) -> list[tuple[Any, ...]]:
-        # Each rendering less its paper: a worker's results carry no copy of the papers this process holds.
+        # Each rendering less its paper: a worker's results carry no copy of the papers this process holds, nor
+        # of an abstract's rendering its renderer kept from the sync (``_sent_texts``).
         done_here: list[tuple[Any, ...]] = []
         for paper in chunk:
             local = Reporter()
             rendered = render_paper(paper, renderer, local)
             words = (terms(rendered.title_plain), terms(rendered.abstract_plain)) if split else ()
-            done_here.append((_rendered_texts(rendered), local.diagnostics, *words))
+            done_here.append((_sent_texts(rendered, renderer), local.diagnostics, *words))
         return done_here
 
     progress = functools.partial(reporter.progress, "render abstracts")
@@ -135,7 +146,7 @@ def render_papers(papers: list[Paper], renderer: AbstractRenderer, reporter: Rep
         made = executor.map(render_chunk, missing, Cost.HEAVY, progress)
     for paper, done in zip(missing, made):
         texts, diagnostics = done[0], done[1]
-        rendered = RenderedPaper(paper, *texts)
+        rendered = RenderedPaper(paper, *_texts(texts, paper, renderer))
         if len(done) > 2:  # split where it was rendered: (the title's words, the abstract's)
             remember(rendered.title_plain, done[2])
             remember(rendered.abstract_plain, done[3])
@@ -229,6 +240,23 @@ def _rendered_texts(rendered: RenderedPaper) -> tuple[str, ...]:
 
 
 _TEXT_FIELDS = tuple(field.name for field in dataclasses.fields(RenderedPaper))[1:]  # (its first is ``paper``)
+_KEPT = ("title_html", "title_plain")  # the texts sent for a rendering whose abstract the renderer kept
+
+
+def _sent_texts(rendered: RenderedPaper, renderer: AbstractRenderer) -> tuple[str, ...]:
+    """``_rendered_texts``, less the abstract's when ``renderer`` kept its rendering (the sync's, made before the
+    workers were forked): the process that forked them holds it, and need not be sent 10,000 of them again."""
+    if renderer.knows(rendered.paper.abstract):
+        return tuple(getattr(rendered, name) for name in _KEPT)
+    return _rendered_texts(rendered)
+
+
+def _texts(sent: tuple[str, ...], paper: Paper, renderer: AbstractRenderer) -> tuple[str, ...]:
+    """``_sent_texts``' texts whole again: an abstract's rendering not sent is the one ``renderer`` kept."""
+    if len(sent) == len(_TEXT_FIELDS):
+        return sent
+    abstract = renderer.render(paper.abstract, remember=False)
+    return (*sent, abstract.html, abstract.plain)
 
 
 def changed_papers(before: Sequence[RenderedPaper], after: Sequence[RenderedPaper]) -> set[str]:
