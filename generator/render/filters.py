@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
@@ -13,6 +15,7 @@ from markupsafe import Markup
 from generator.derive.people import name_key, own_key
 from generator.model.details import is_web_link
 from generator.model.paper import Author
+from generator.render.escaping import escape as _escaped
 from generator.render.paginate import AUTHORS_IN_LISTS
 from generator.text.cjk import excerpt, language_of
 from generator.text.slugs import slugify
@@ -23,6 +26,7 @@ TEASER_LENGTH = 220
 # run script when opened by itself: model/details.DOCUMENT_TYPES), so only another site's can be one.
 IMAGE_TYPES = frozenset({"png", "jpg", "jpeg", "gif", "webp", "svg"})
 _BARE_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?")
+_new_markup = str.__new__
 
 
 @functools.lru_cache(maxsize=4)  # a paper page asks twice: its description and og:description
@@ -56,9 +60,17 @@ def install_functions(env: jinja2.Environment) -> jinja2.Environment:
     env.globals["authors_in_lists"] = AUTHORS_IN_LISTS
     env.globals["author_url"] = _author_url
     env.filters.update(tag_url=_tag_url, topic=_topic, lang_attr=_lang_attr, teaser=teaser, href=link_href,
-                       lang_code=_lang_code_filter)
+                       lang_code=_lang_code_filter, meta_tags=meta_tags)
     env.tests.update(bare_number=is_bare_number, site_image=is_site_image)
     return env
+
+
+def meta_tags(tags: Iterable[Any]) -> Markup:
+    """``{{ meta | meta_tags }}``: a paper page's meta tags (each ``attribute``, ``key``, ``content``, escaped), a
+    ``<meta>`` and a newline each: the bytes a ``{% for %}`` over them printed, made in one pass (a paper page's
+    head looped over its tags and printed three values of each: a tenth of its template's time)."""
+    return _new_markup(Markup, "".join(f'<meta {_escaped(tag.attribute)}="{_escaped(tag.key)}" '
+                                       f'content="{_escaped(tag.content)}">\n' for tag in tags))
 
 
 def is_bare_number(value: object) -> bool:
