@@ -1,0 +1,77 @@
+"""Each citation format's record written with few calls (issue 43, session 23: names split once a reference, a
+value made one line only when it is not empty, MODS written without indentation, the volume's host block once)
+is byte for byte what the writers wrote before (``tests/citations_reference.py``), for any reference a venue's
+file may give: names with suffixes, particles, commas and CJK, editors, pages of every shape, no date."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+import citations_reference as before
+from generator.model.paper import Author
+from generator.publish import csl, endnote, mods, ris
+from generator.publish.apa import apa, apa_text
+from generator.publish.reading import CITED, Reference
+
+TEXT = st.text(st.sampled_from(list('ab Z, "&<>\\{}%\n\r\t\x01\x7f\u00a0\u2028\ue000\ufffe-–.é山🦆')), max_size=10)
+NAME = st.one_of(TEXT, st.sampled_from(["Ada Lovelace", "John Smith, Jr.", "Ludwig van Beethoven", "山田 太郎",
+                                        "Plato", "A, B, C", "Maria de la Cruz III", " Jean-Paul  Sartre "]))
+PAGES = st.one_of(TEXT, st.sampled_from(["", "7", "13--24", "13–24", "-5", "5-", "3 — 3"]))
+AUTHOR = st.builds(Author, NAME, st.one_of(st.just(""), TEXT), st.one_of(st.just(""), TEXT))
+DATE = st.one_of(st.none(), st.dates(dt.date(1, 1, 1), dt.date(9999, 12, 31)))
+
+
+@st.composite
+def references(draw: st.DrawFn) -> Reference:
+    details = {field.name: () if field.kind in ("authors", "names") else "" for field in CITED}
+    details.update(authors=tuple(draw(st.lists(AUTHOR, max_size=4))), editors=tuple(draw(st.lists(NAME, max_size=3))),
+                   pages=draw(PAGES), year=draw(st.sampled_from(["", "2023", "99", "n.d."])),
+                   **{name: draw(st.one_of(st.just(""), TEXT)) for name in ("doi", "volume", "publisher", "address",
+                                                                           "pdf")})
+    texts = [draw(st.one_of(st.just(""), TEXT)) for _ in range(8)]
+    return Reference(draw(st.sampled_from(["k", "key-2"])), texts[0], texts[0], texts[1], draw(DATE), texts[2],
+                     texts[3], tuple(draw(st.lists(TEXT, max_size=3))), texts[4], texts[5], texts[6], texts[7],
+                     "papers/p.md", details)
+
+
+def _written(ref: Reference) -> list[str]:
+    return [ris.ris_record(ref), endnote.endnote_record(ref), endnote.endnote_record(ref, abstract=True),
+            mods.mods_record(ref), mods.mods_record(ref, abstract=True), json.dumps(csl.csl_item(ref)),
+            json.dumps(csl.csl_item(ref, abstract=True)), *apa(ref), apa_text(ref)]
+
+
+def _written_before(ref: Reference) -> list[str]:
+    return [before.ris_record(ref), before.endnote_record(ref), before.endnote_record(ref, abstract=True),
+            before.mods_record(ref), before.mods_record(ref, abstract=True), json.dumps(before.csl_item(ref)),
+            json.dumps(before.csl_item(ref, abstract=True)), *before.apa(ref), before.apa(ref)[0]]
+
+
+@settings(max_examples=400, deadline=None)
+@given(references())
+def test_every_format_writes_what_it_wrote_before(ref: Reference) -> None:
+    assert _written(ref) == _written_before(ref)
+    assert ref.private_use == before.private_use(ref)
+
+
+def test_a_plain_paper_is_written_as_before() -> None:
+    details = {field.name: () if field.kind in ("authors", "names") else "" for field in CITED}
+    details.update(authors=(Author("Ada Lovelace", "Analytical Society", "0000-0002-1825-0097"),
+                            Author("John Smith, Jr.")), editors=("Ed Itor", "Jo van Eck"), pages="13--24", year="2023",
+                   doi="10.1/x", volume="7", publisher="PMLR", address="Paris", pdf="https://x.org/p.pdf")
+    ref = Reference("k", "A & B", "A & B", "Proc. <1>", dt.date(2023, 5, 1), "https://x.org/p.html", "Abs.", ("kw",),
+                    "Series", "1234-5678", "", "Retracted.", "papers/p.md", details)
+    written = _written(ref)
+    assert written == _written_before(ref)
+    assert "AU  - Smith, John, Jr.\r\n" in written[0] and "%P 13-24\n" in written[1]
+    assert "<title>A &amp; B</title>" in written[3] and "<abstract>" not in written[3]
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXT)
+@example("a & b < c > d\x01\ufffe")
+def test_xml_text_is_as_before(text: str) -> None:
+    assert mods.xml_text(text) == before.xml_text(text)
