@@ -16,6 +16,8 @@ from generator.model.paper import Author
 from generator.publish import csl, endnote, mods, ris
 from generator.publish.apa import apa, apa_text
 from generator.publish.reading import CITED, Reference
+from generator.publish.reading_list import CALLBACK, block_script
+from generator.search.payload import data_script
 
 TEXT = st.text(st.sampled_from(list('ab Z, "&<>\\{}%\n\r\t\x01\x7f\u00a0\u2028\ue000\ufffe-–.é山🦆')), max_size=10)
 NAME = st.one_of(TEXT, st.sampled_from(["Ada Lovelace", "John Smith, Jr.", "Ludwig van Beethoven", "山田 太郎",
@@ -75,3 +77,16 @@ def test_a_plain_paper_is_written_as_before() -> None:
 @example("a & b < c > d\x01\ufffe")
 def test_xml_text_is_as_before(text: str) -> None:
     assert mods.xml_text(text) == before.xml_text(text)
+
+
+JSON_TEXT = st.text(st.sampled_from(list('aZ "\\/<>&\x00\x1f\x7f\x80\u2028\ud800\ue000\uffff山é🦆𠀀')), max_size=8)
+JSON_VALUE = st.recursive(JSON_TEXT, lambda inner: st.lists(inner, max_size=3) | st.tuples(inner, inner)
+                          | st.dictionaries(JSON_TEXT, inner, max_size=3), max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(JSON_TEXT, JSON_VALUE, max_size=4))
+@example({"a": "\x7f", "b": ["é", ("🦆", "\ud800")]})
+@example({"a": "\x7f only"})
+def test_a_block_written_by_orjson_is_the_data_script_json_writes(value: dict) -> None:
+    assert block_script("r3", value) == data_script(CALLBACK, "r3", value)
