@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +20,7 @@ from generator.publish.reading import CITED, Reference
 from generator.publish.reading_list import CALLBACK, block_script
 from generator.search.payload import data_script
 
-TEXT = st.text(st.sampled_from(list('ab Z, "&<>\\{}%\n\r\t\x01\x7f\u00a0\u2028\ue000\ufffe-–.é山🦆')), max_size=10)
+TEXT = st.text(st.sampled_from(list('ab Z,| "&<>\\{}%\n\r\t\x01\x7f\u00a0\u2028\ue000\ufffe-–.é山🦆')), max_size=10)
 NAME = st.one_of(TEXT, st.sampled_from(["Ada Lovelace", "John Smith, Jr.", "Ludwig van Beethoven", "山田 太郎",
                                         "Plato", "A, B, C", "Maria de la Cruz III", " Jean-Paul  Sartre "]))
 PAGES = st.one_of(TEXT, st.sampled_from(["", "7", "13--24", "13–24", "-5", "5-", "3 — 3"]))
@@ -90,3 +91,10 @@ JSON_VALUE = st.recursive(JSON_TEXT, lambda inner: st.lists(inner, max_size=3) |
 @example({"a": "\x7f only"})
 def test_a_block_written_by_orjson_is_the_data_script_json_writes(value: dict) -> None:
     assert block_script("r3", value) == data_script(CALLBACK, "r3", value)
+
+
+@pytest.mark.parametrize("values", [["a ", "b"], ["a", " b"], ["a |", "b"], ["a", "| b"], [" a"], ["a "], ["a  b"],
+                                    ["a\nb", "c"], ["a|b", "c | d"], ["\u00a0"], [" "], ["a", "", "b"]])
+def test_values_are_made_one_line_each_as_one_line_makes_them(values: list[str]) -> None:
+    tags = [(f"T{n}", value) for n, value in enumerate(values)]
+    assert ris.one_lines(tags) == [(tag, line) for tag, value in tags if value and (line := ris.one_line(value))]

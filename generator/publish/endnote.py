@@ -8,7 +8,7 @@ a field of its own; a name is "Family, Given".
 from __future__ import annotations
 
 from .reading import Reference
-from .ris import name_text, one_line
+from .ris import name_text, one_lines
 
 # %8 is the day of publication as EndNote (and bibutils) read it: "July 1", in English whatever the site's language.
 _MONTHS = ("January February March April May June July August September October November December").split()
@@ -32,8 +32,7 @@ def endnote_record(ref: Reference, abstract: bool = False) -> str:
              ("%R", doi), ("%U", f"https://doi.org/{doi}" if doi else ""), ("%U", ref.url), ("%F", ref.key),
              ("%Z", ref.note), ("%X", ref.abstract if abstract else "")]
     tags += [("%K", keyword) for keyword in ref.keywords]
-    # Only the values that are not empty made one line (ris.py's reason).
-    return "".join([f"{tag} {line}\n" for tag, value in tags if value and (line := one_line(value))])
+    return "".join([f"{tag} {line}\n" for tag, line in one_lines(tags)])
 
 
 def endnote_alone(ref: Reference) -> str:

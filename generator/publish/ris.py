@@ -26,6 +26,18 @@ def one_line(text: str) -> str:
     return " ".join(_CONTROL.sub(" ", text).split())
 
 
+def one_lines(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(tag, ``one_line(value)``) of each tag whose value gives a line. Most records need no value changed: all
+    their values joined, one scan each in C tells so (a value's own start and end are the join's, or stand beside
+    a bar), instead of a call a value."""
+    given = [(tag, value) for tag, value in tags if value]
+    joined = "|".join([value for _, value in given])
+    if (joined.isprintable() and "  " not in joined and " |" not in joined and "| " not in joined
+            and joined[:1] != " " and joined[-1:] != " "):
+        return given  # each value as one_line gives it: printable, no run of spaces, none at either end
+    return [(tag, line) for tag, value in given if (line := one_line(value))]
+
+
 def name_text(parts: Name) -> str:
     """A name (``split_name``'s) as RIS and EndNote write it: "Family, Given[, Suffix]"; one that stays whole as it
     is."""
@@ -57,8 +69,7 @@ def ris_record(ref: Reference) -> str:
              ("SN", ref.isbn or ref.issn), ("DO", details["doi"]), ("UR", ref.url), ("L1", details["pdf"]),
              ("N1", ref.note), ("AB", ref.abstract)]
     tags += [("KW", keyword) for keyword in ref.keywords]
-    lines = [f"{tag}  - {line}" for tag, value in tags if value and (line := one_line(value))]
-    return "\r\n".join(lines) + "\r\nER  - \r\n"
+    return "".join([f"{tag}  - {line}\r\n" for tag, line in one_lines(tags)]) + "ER  - \r\n"
 
 
 def volume_ris(records: Iterable[str]) -> bytes:
