@@ -1,7 +1,9 @@
 """Each citation format's record written with few calls (issue 43, session 23: names split once a reference, a
 value made one line only when it is not empty, MODS written without indentation, the volume's host block once)
 is byte for byte what the writers wrote before (``tests/citations_reference.py``), for any reference a venue's
-file may give: names with suffixes, particles, commas and CJK, editors, pages of every shape, no date."""
+file may give: names with suffixes, particles, commas and CJK, editors, pages of every shape, no date. A reading
+block's JSON by orjson is the script ``data_script`` writes; the volume's files are the same bytes whether a
+paper's pieces were kept (after its page) or not (the build's own process writes them first)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from generator.publish.apa import apa, apa_text
 from generator.publish.reading import CITED, Reference
 from generator.publish.reading_list import CALLBACK, block_script
 from generator.search.payload import data_script
+from test_publish import published
 
 TEXT = st.text(st.sampled_from(list('ab Z,| "&<>\\{}%\n\r\t\x01\x7f\u00a0\u2028\ue000\ufffe-–.é山🦆')), max_size=10)
 NAME = st.one_of(TEXT, st.sampled_from(["Ada Lovelace", "John Smith, Jr.", "Ludwig van Beethoven", "山田 太郎",
@@ -98,3 +101,14 @@ def test_a_block_written_by_orjson_is_the_data_script_json_writes(value: dict) -
 def test_values_are_made_one_line_each_as_one_line_makes_them(values: list[str]) -> None:
     tags = [(f"T{n}", value) for n, value in enumerate(values)]
     assert ris.one_lines(tags) == [(tag, line) for tag, value in tags if value and (line := ris.one_line(value))]
+
+
+def test_the_volumes_files_are_the_same_written_before_or_after_the_pages(seed_content) -> None:
+    """The build's own process writes the volume's files first: each text written as it is, no pieces made or
+    kept; after the pages (their pieces kept) each is filled from its pieces. The same bytes either way."""
+    first, papers, _, _ = published(seed_content)
+    after, _, _, _ = published(seed_content)
+    for paper in papers:
+        after.paper_context(paper)  # a page: its BibTeX's pieces kept
+    assert first.files([]) == after.files([])
+    assert not first._kept["bib"] and len(after._kept["bib"]) == len(papers)
