@@ -149,8 +149,14 @@ class Publication:
         return citation.fill(kept[paper_id], _values(ref)) if kept is not None else citation.write(ref)
 
     def texts(self, citation: CitationFormat) -> Iterator[str]:
-        """Each paper's text in ``citation``'s format, in proceedings order, as the volume's file has it."""
-        return (self.text(citation, p.paper.id) for p in self.papers)
+        """Each paper's text in ``citation``'s format, in proceedings order, as the volume's file has it: from its
+        pieces when they are kept already, else written as it is (the same text, without the pieces' work, and
+        not kept: the build's own process writes the volume's files before it renders any page or block)."""
+        kept = self._kept.get(citation.name)
+        for paper in self.papers:
+            ref = self.references[paper.paper.id]
+            pieces = kept.get(paper.paper.id) if kept is not None else None
+            yield citation.write(ref) if pieces is None else citation.fill(pieces, _values(ref))
 
     def related_ids(self, paper_id: str) -> tuple[str, ...]:
         """The ids of ``related[paper_id]``, without making it: the site's listing names them for every paper page,

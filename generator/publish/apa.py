@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from markupsafe import Markup, escape
 
-from .reading import Reference, split_name
+from .reading import Name, Reference, split_name
 
 MAX_AUTHORS = 20  # APA names up to 20; past that the first 19, an ellipsis and the last
 
@@ -26,16 +26,18 @@ def initials(given: str) -> str:
 
 def author_name(name: str) -> str:
     """"Family, G." (APA's form in the author list)."""
-    parts = split_name(name)
+    return _author(split_name(name))
+
+
+def _author(parts: Name) -> str:
     if parts.literal:
         return parts.literal
     text = f"{parts.family}, {initials(parts.given)}"
     return f"{text}, {parts.suffix}" if parts.suffix else text
 
 
-def editor_name(name: str) -> str:
+def _editor(parts: Name) -> str:
     """"G. Family" (APA's form for editors)."""
-    parts = split_name(name)
     if parts.literal:
         return parts.literal
     return " ".join(part for part in (initials(parts.given), parts.family) if part) + (
@@ -58,30 +60,42 @@ def _sentence(text: str) -> str:
 
 def apa(ref: Reference) -> tuple[str, Markup]:
     """The reference as plain text and as HTML."""
-    authors = name_list([author_name(author.name) for author in ref.authors])
+    head, title, where, after, tail = _parts(ref)
+    text = " ".join(part for part in (head, title, f"{where}{ref.container}{after}", *tail) if part)
+    html_parts = [escape(head), escape(title),
+                  # As Markup("{}<i>{}</i>{}").format would write it, without its formatter's per-call work.
+                  Markup(f"{escape(where)}<i>{escape(ref.container)}</i>{escape(after)}"), *map(escape, tail)]
+    html = Markup(" ".join(part for part in html_parts if part))  # each part Markup: Markup.join's text
+    return text, html
+
+
+def apa_text(ref: Reference) -> str:
+    """The reference as plain text (``apa``'s, without its HTML: the volume's file has the text only)."""
+    head, title, where, after, tail = _parts(ref)
+    return " ".join(part for part in (head, title, f"{where}{ref.container}{after}", *tail) if part)
+
+
+def _parts(ref: Reference) -> tuple[str, str, str, str, tuple[str, str]]:
+    """(head, title, "In …" before the container, what follows it, (publisher, link)): the reference's parts."""
+    authors = name_list(list(map(_author, ref.author_names)))
     year = f"({ref.year or 'n.d.'})."
     head = f"{_sentence(authors)} {year}" if authors else ""
     title = _sentence(ref.title)
     if not authors:  # APA moves the title to the author's place
         head, title = f"{title} {year}", ""
-    editors = [editor_name(name) for name in ref["editors"]]
+    editors = list(map(_editor, ref.editor_names))
     where = "In "
     if editors:
         where += f"{name_list(editors, ' & ')} ({'Ed.' if len(editors) == 1 else 'Eds.'}), "
-    parts = [f"Vol. {ref['volume']}" if ref["volume"] else "",
-             (f"pp. {ref.first_page}–{ref.last_page}" if ref.last_page != ref.first_page else f"p. {ref.first_page}")
-             if ref.first_page else ""]
-    detail = ", ".join(part for part in parts if part)
-    link = f"https://doi.org/{ref['doi']}" if ref["doi"] else ref.url
+    first, last = ref.pages
+    details = ref.details
+    volume = details["volume"]
+    pages = (f"pp. {first}–{last}" if last != first else f"p. {first}") if first else ""
+    detail = f"Vol. {volume}, {pages}" if volume and pages else f"Vol. {volume}" if volume else pages
+    doi, publisher = details["doi"], details["publisher"]
     after = (f" ({detail})" if detail else "") + "."
-    tail = [_sentence(ref["publisher"]) if ref["publisher"] else "", link]
-    text_parts = [head, title, f"{where}{ref.container}{after}", *tail]
-    html_parts = [escape(head), escape(title),
-                  # As Markup("{}<i>{}</i>{}").format would write it, without its formatter's per-call work.
-                  Markup(f"{escape(where)}<i>{escape(ref.container)}</i>{escape(after)}"), *map(escape, tail)]
-    text = " ".join(part for part in text_parts if part)
-    html = Markup(" ".join(part for part in html_parts if part))  # each part Markup: Markup.join's text
-    return text, html
+    return head, title, where, after, (_sentence(publisher) if publisher else "", f"https://doi.org/{doi}" if doi
+                                       else ref.url)
 
 
 def volume_apa(texts: Iterable[str]) -> bytes:

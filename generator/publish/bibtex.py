@@ -62,6 +62,7 @@ def citable_commands() -> frozenset[str]:
 
 
 _COMMAND = re.compile(r"\\([A-Za-z@]+)")
+_AND = re.compile(r"\sand\s", re.IGNORECASE)  # in a name: braced whole (``_author``)
 # TeX reads ^^5c as a backslash: a command spelled so that no scan of the text finds it.
 _HIDDEN_CHARACTER = "^^"
 # What the typography's core rule pairs as quotes (latex/typography.py: a straight quote closes one only after
@@ -126,9 +127,10 @@ class BibTeX:
             fields.append((_URL_AT, "url", _url(ref.url)))
         fields += [(at, name, value) for at, name, value in ((_ISBN_AT, "isbn", ref.isbn),
                                                               (_ISSN_AT, "issn", ref.issn)) if value]
+        details = ref.details
         for field in CITED:
-            value = _bibtex_value(field, ref[field.name])
-            if value:
+            value = details[field.name]
+            if value and (value := _bibtex_value(field, value)):  # (an empty detail writes nothing: not asked)
                 fields.append((field.cite.bibtex_at, field.cite.bibtex, value))
         if ref.note:  # a retraction travels with the reference
             fields.append((_NOTE_AT, "note", escape(ref.note)))
@@ -243,7 +245,7 @@ def _balanced(latex: str) -> bool:
 def _author(name: str) -> str:
     # " and " separates names in BibTeX; a name that contains it is braced whole.
     value = escape(collapse(name))
-    if re.search(r"\sand\s", value, re.IGNORECASE):
+    if _AND.search(value):
         return f"{{{value}}}"
     if "," in value:  # "John Smith, Jr." is "Smith, Jr., John" to BibTeX; other commas are braced
         base, suffix = value.rsplit(",", 1)

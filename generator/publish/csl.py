@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .reading import Reference, split_name
+from .reading import Name, Reference
 
 
-def csl_name(name: str) -> dict[str, str]:
-    parts = split_name(name)
+def name_item(parts: Name) -> dict[str, str]:
+    """A name (``split_name``'s) as a CSL name."""
     if parts.literal:
         return {"literal": parts.literal}
+    if parts.family and parts.given and not parts.suffix:  # nearly every name
+        return {"family": parts.family, "given": parts.given}
     return {key: value for key, value in (("family", parts.family), ("given", parts.given),
                                           ("suffix", parts.suffix)) if value}
 
@@ -29,14 +31,15 @@ def csl_item(ref: Reference, abstract: bool = False) -> dict[str, Any]:
         issued: dict[str, Any] | None = {"date-parts": [[ref.date.year, ref.date.month, ref.date.day]]}
     else:
         issued = {"date-parts": [[int(ref.year)]]} if ref.year.isdigit() else None
-    pages = f"{ref.first_page}-{ref.last_page}" if ref.last_page and ref.last_page != ref.first_page else ref.first_page
+    first, last = ref.pages
+    details = ref.details
     item: dict[str, Any] = {
         "id": ref.key, "type": "paper-conference", "title": ref.title,
-        "author": [csl_name(author.name) for author in ref.authors],
-        "editor": [csl_name(editor) for editor in ref["editors"]],
+        "author": list(map(name_item, ref.author_names)), "editor": list(map(name_item, ref.editor_names)),
         "container-title": ref.container, "collection-title": ref.series, "issued": issued,
-        "volume": ref["volume"], "page": pages, "publisher": ref["publisher"], "publisher-place": ref["address"],
-        "ISBN": ref.isbn, "ISSN": ref.issn, "DOI": ref["doi"], "URL": ref.url,
-        "keyword": ", ".join(ref.keywords), "note": ref.note, "abstract": ref.abstract if abstract else "",
+        "volume": details["volume"], "page": f"{first}-{last}" if last and last != first else first,
+        "publisher": details["publisher"], "publisher-place": details["address"], "ISBN": ref.isbn,
+        "ISSN": ref.issn, "DOI": details["doi"], "URL": ref.url, "keyword": ", ".join(ref.keywords),
+        "note": ref.note, "abstract": ref.abstract if abstract else "",
     }
     return {key: value for key, value in item.items() if value}

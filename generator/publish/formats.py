@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .apa import apa
+from .apa import apa_text
 from .csl import csl_item
 from .endnote import endnote_alone, endnote_record
 from .mods import HEAD, TAIL, mods_alone, mods_record, xml_text
@@ -107,7 +107,9 @@ class CitationFormat:
         # No private-use character in the reference (as nearly always): none but a mark is in the text, and one
         # compiled pattern splits at them all.
         split = re.compile(f"({'|'.join(marks)})").split if ref.private_use else _PRIVATE_SPLIT.split
-        return tuple(named.get(piece, piece) if n % 2 else piece for n, piece in enumerate(split(text)))
+        pieces = split(text)
+        pieces[1::2] = map(named.__getitem__, pieces[1::2])  # each mark the split kept, as its hole's name
+        return tuple(pieces)
 
     def text(self, ref: Reference, alone: bool = False) -> str:
         """The paper's text (``pieces`` filled from the reference, as the browser fills them)."""
@@ -141,7 +143,7 @@ def citation_formats(bibtex: Callable[[Reference], str]) -> tuple[CitationFormat
                        mods_record, mods_alone, holes=HOLES, written=xml_text),
         CitationFormat("enw", ".enw", "application/x-endnote-refer", FileLayout(between="\n"), endnote_record,
                        endnote_alone, holes=HOLES, written=one_line),
-        CitationFormat("apa", ".apa.txt", "text/plain", FileLayout(between="\n", tail="\n"), lambda ref: apa(ref)[0],
+        CitationFormat("apa", ".apa.txt", "text/plain", FileLayout(between="\n", tail="\n"), apa_text,
                        browser=False),
     )
 
@@ -173,6 +175,7 @@ def _free_marks(ref: Reference, count: int) -> list[str]:
 def _marked(ref: Reference, marks: dict[str, str]) -> Reference:
     """``ref`` with a mark for each of its values named in ``marks`` (dataclasses.replace's result, without its
     per-call work: a reference has no __post_init__ and is marked for each format of every paper)."""
+    ref.author_names, ref.editor_names, ref.pages  # noqa: B018 (made once on the reference, not on each copy)
     copy = object.__new__(Reference)
     copy.__dict__.update(vars(ref), **marks)
     return copy

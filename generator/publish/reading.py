@@ -12,6 +12,7 @@ import datetime as dt
 import functools
 import re
 from collections.abc import Mapping
+import dataclasses
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
@@ -113,38 +114,66 @@ class Reference:
     def authors(self) -> tuple[Author, ...]:
         return tuple(self.details["authors"])
 
+    @functools.cached_property
+    def author_names(self) -> tuple[Name, ...]:
+        """The authors' names split (``split_name``), once for every format: a volume's files each read every
+        paper in turn, far more names than ``split_name``'s cache keeps."""
+        return tuple(split_name(author.name) for author in self.details["authors"])
+
+    @functools.cached_property
+    def editor_names(self) -> tuple[Name, ...]:
+        return tuple(map(split_name, self.details["editors"]))
+
     @property
     def year(self) -> str:
         return str(self.details["year"])
 
+    @functools.cached_property
+    def pages(self) -> tuple[str, str]:
+        """(first page, last page), read once for every format."""
+        return page_range(self.details["pages"])
+
     @property
     def first_page(self) -> str:
-        return page_range(self.details["pages"])[0]
+        return self.pages[0]
 
     @property
     def last_page(self) -> str:
-        return page_range(self.details["pages"])[1]
+        return self.pages[1]
 
 
 _PRIVATE = re.compile("[\ue000-\uf8ff]")
 
 
-def _texts(value: Any) -> list[str]:
+def _texts(ref: Reference) -> list[str]:
     """Every text a reference holds, its details' and their authors' too (a format writes nothing else but its
-    own words)."""
-    found: list[str] = []
-    todo = [value]
+    own words); its fields only, not what it made of them (``author_names``…). Its texts first, by name, then
+    any other value walked (about fifty values a reference, read for every paper: issue 43)."""
+    own = ref.__dict__
+    found = [own[name] for name in _TEXT_FIELDS]
+    todo = [own[name] for name in _OTHER_FIELDS]
     while todo:
         item = todo.pop()
-        if isinstance(item, str):
+        kind = type(item)  # the common types by identity first (isinstance of an ABC costs more)
+        if kind is str:
+            found.append(item)
+        elif kind is tuple or kind is dict:
+            todo.extend(item.values() if kind is dict else item)
+        elif kind is Author:
+            todo.extend(vars(item).values())
+        elif isinstance(item, str):
             found.append(item)
         elif isinstance(item, (tuple, list)):
             todo.extend(item)
         elif isinstance(item, Mapping):
             todo.extend(item.values())
-        elif hasattr(item, "__dict__"):  # a dataclass (the reference, an author); a date has none
+        elif hasattr(item, "__dict__"):  # a dataclass (an author); a date has none
             todo.extend(vars(item).values())
     return found
+
+
+_TEXT_FIELDS = tuple(field.name for field in dataclasses.fields(Reference) if field.type == "str")
+_OTHER_FIELDS = tuple(field.name for field in dataclasses.fields(Reference) if field.type != "str")
 
 
 def page_range(pages: str) -> tuple[str, str]:

@@ -7,10 +7,12 @@ an abstract can start a line of its own (an abstract holding "ER  - " ends nothi
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 import re
 from collections.abc import Iterable
 
-from .reading import Reference, split_name
+from .reading import Name, Reference
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
@@ -24,29 +26,50 @@ def one_line(text: str) -> str:
     return " ".join(_CONTROL.sub(" ", text).split())
 
 
-def ris_name(name: str) -> str:
-    """"Family, Given[, Suffix]" as RIS writes an author; a name that stays whole as it is."""
-    parts = split_name(name)
+def one_lines(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(tag, ``one_line(value)``) of each tag whose value gives a line. Most records need no value changed: all
+    their values joined, one scan each in C tells so (a value's own start and end are the join's, or stand beside
+    a bar), instead of a call a value."""
+    given = [(tag, value) for tag, value in tags if value]
+    joined = "|".join([value for _, value in given])
+    if (joined.isprintable() and "  " not in joined and " |" not in joined and "| " not in joined
+            and joined[:1] != " " and joined[-1:] != " "):
+        return given  # each value as one_line gives it: printable, no run of spaces, none at either end
+    return [(tag, line) for tag, value in given if (line := one_line(value))]
+
+
+def name_text(parts: Name) -> str:
+    """A name (``split_name``'s) as RIS and EndNote write it: "Family, Given[, Suffix]"; one that stays whole as it
+    is."""
     if parts.literal:
         return parts.literal
+    if parts.family and parts.given and not parts.suffix:  # nearly every name
+        return f"{parts.family}, {parts.given}"
     return ", ".join(part for part in (parts.family, parts.given, parts.suffix) if part)
+
+
+@functools.lru_cache(maxsize=16)  # the volume's date: the same for nearly every paper
+def _date(date: dt.date) -> str:
+    return date.strftime("%Y/%m/%d/")
 
 
 def ris_record(ref: Reference) -> str:
     """The paper's record, as UTF-8 text ending in a newline."""
-    date = ref.date.strftime("%Y/%m/%d/") if ref.date else ""
+    # Every value that is not empty made one line; most of a record's possible tags are (issue 43: a call per
+    # tag was most of a record's time).
+    first, last = ref.pages
+    details = ref.details
     tags: list[tuple[str, str]] = [("TY", "CPAPER"), ("ID", ref.key), ("TI", ref.title)]
-    tags += [("AU", ris_name(author.name)) for author in ref.authors]
-    tags += [("AD", author.affiliation) for author in ref.authors if author.affiliation]
-    tags += [("T2", ref.container), ("PY", ref.year), ("DA", date), ("SP", ref.first_page),
-             ("EP", ref.last_page if ref.last_page != ref.first_page else ""), ("VL", ref["volume"])]
-    tags += [("A2", ris_name(editor)) for editor in ref["editors"]]
-    tags += [("T3", ref.series), ("PB", ref["publisher"]), ("CY", ref["address"]), ("SN", ref.isbn or ref.issn),
-             ("DO", ref["doi"]), ("UR", ref.url), ("L1", ref["pdf"]), ("N1", ref.note),
-             ("AB", ref.abstract)]
+    tags += [("AU", name_text(name)) for name in ref.author_names]
+    tags += [("AD", author.affiliation) for author in details["authors"] if author.affiliation]
+    tags += [("T2", ref.container), ("PY", ref.year), ("DA", _date(ref.date) if ref.date else ""), ("SP", first),
+             ("EP", last if last != first else ""), ("VL", details["volume"])]
+    tags += [("A2", name_text(editor)) for editor in ref.editor_names]
+    tags += [("T3", ref.series), ("PB", details["publisher"]), ("CY", details["address"]),
+             ("SN", ref.isbn or ref.issn), ("DO", details["doi"]), ("UR", ref.url), ("L1", details["pdf"]),
+             ("N1", ref.note), ("AB", ref.abstract)]
     tags += [("KW", keyword) for keyword in ref.keywords]
-    lines = [f"{tag}  - {line}" for tag, value in tags if (line := one_line(value))]
-    return "\r\n".join([*lines, "ER  - ", ""])
+    return "".join([f"{tag}  - {line}\r\n" for tag, line in one_lines(tags)]) + "ER  - \r\n"
 
 
 def volume_ris(records: Iterable[str]) -> bytes:
