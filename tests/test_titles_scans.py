@@ -70,3 +70,35 @@ def test_a_rule_matches_the_corpus_as_its_plain_pattern(fast, slow):
         assert (mine and (mine.span(), mine.groupdict())) == (before and (before.span(), before.groupdict()))
         hits += mine is not None
     assert hits  # each rule matches somewhere in the fixture
+
+
+ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|al|vs|cf|resp|Fig|Eq|Sec))$")
+
+
+def sentences_before(text: str) -> list[str]:
+    """``_split_sentences`` as it was: each mark before a space and a capital, checked for an abbreviation after."""
+    sentences, start = [], 0
+    for match in re.finditer(r"([.!?])\s+(?=[A-Z0-9(])", text):
+        if not ABBREVIATION.search(text, max(0, match.start() - 6), match.start()):
+            sentences.append(text[start : match.end(1)])
+            start = match.end()
+    sentences.append(text[start:])
+    return [s for s in sentences if s]
+
+
+ENDS = ["e.g.", "i.e.", "al.", "et al.", "vs.", "cf.", "resp.", "Fig.", "Eq.", "Sec.", "xal.", "Xresp.", "eg.", "Al.",
+        ".", "!", "?", "A", "B2", "(c)", "x", "and", "2", "  ", "\n"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(ENDS), max_size=30).map(" ".join) | st.text(alphabet="ae.gilvsr!? AF(2", max_size=40))
+def test_sentences_end_where_they_did(text):
+    assert titles._split_sentences(text) == sentences_before(text)
+
+
+def test_the_corpus_sentences_end_where_they_did():
+    for record in corpora.read(corpora.path("fixture")):
+        text = titles._clean(record.get("abstract") or "")
+        assert titles._split_sentences(text) == sentences_before(text)
+    assert titles._split_sentences("See e.g. Fig. 2 and Smith et al. Then we go. Next!") == [
+        "See e.g. Fig. 2 and Smith et al. Then we go.", "Next!"]

@@ -45,8 +45,9 @@ _MARKUP = re.compile(r"[$*\\{}`#~^]|_(?<!\w_)|_(?!\w)")
 _QUOTES = re.compile(r"[\"“”«»]|['‘’](?<!\w['‘’])|['‘’](?!\w)")
 _MARKUP_STARTS = "$*\\{}`#~^_"  # the characters a match of _MARKUP starts with, of _QUOTES
 _QUOTE_STARTS = "\"“”«»'‘’"
-_SENTENCE_END = re.compile(r"([.!?])\s+(?=[A-Z0-9(])")
-_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|al|vs|cf|resp|Fig|Eq|Sec))$")
+# A sentence ends at a mark that ends no abbreviation (looked behind at), before a space and a capital.
+_SENTENCE_END = re.compile(r"([.!?])(?<!\be\.g.)(?<!\bi\.e.)(?<!\bal.)(?<!\bvs.)(?<!\bcf.)(?<!\bresp.)(?<!\bFig.)"
+                           r"(?<!\bEq.)(?<!\bSec.)\s+(?=[A-Z0-9(])")
 # Strong clause boundaries: a descriptive phrase ends here. Each starts where the lookahead says: twice as fast.
 _CLAUSE = re.compile(
     r"(?=[\s;:.!?,])\s*(?:[;:.!?](?:\s|$)|\s[—–]\s|\s--\s|,?\s\(?(?:i|ii|iii|iv|[1-4]|[a-d])\)\s"
@@ -78,6 +79,7 @@ _PASSIVE = re.compile(
     rf"(?P<long>(?:[A-Z][\w\-–]*\s+(?:(?:for|of|and|the|in|with|on|to|via)\s+)*){{1,8}})\((?P<name>{_ACRONYM})\)\s+"
     r"(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:proposed|introduced|presented|developed)\b"
 )
+_PASSIVE_VERBS = ("proposed", "introduced", "presented", "developed")
 # A word each of _INTRO_ACRONYM, _INTRO_NAME, _PASSIVE and _CALLED needs: a cheap test before them.
 _NAMING_VERB = re.compile(r"introduce|propose|present|develop|derive|design|build|construct|release"
                           r"|call|name|dub|term|coined")
@@ -152,13 +154,8 @@ def _clean(plain: str) -> str:
 
 
 def _split_sentences(text: str) -> list[str]:
-    sentences: list[str] = []
-    start = 0
-    for match in _SENTENCE_END.finditer(text):
-        if not _ABBREVIATION.search(text, max(0, match.start() - 6), match.start()):
-            sentences.append(text[start : match.end(1)])
-            start = match.end()
-    sentences.append(text[start:])
+    parts = _SENTENCE_END.split(text)  # each sentence's text, then the mark that ends it (the group); the last's
+    sentences = [*map(str.__add__, parts[:-1:2], parts[1::2]), parts[-1]]
     return [s for s in sentences if s]
 
 
@@ -190,7 +187,8 @@ def _named_in(sentence: str) -> tuple[str, str, str] | None:
         after = sentence[match.end() :]
         long_after = _LONG_AFTER.match(after)
         return match["name"], long_after[1] if long_after else "", after
-    match = _PASSIVE.search(sentence) if bracket else None
+    passive = bracket and any(map(sentence.__contains__, _PASSIVE_VERBS))  # words _PASSIVE needs: a scan in C
+    match = _PASSIVE.search(sentence) if passive else None
     if match and (long_form := _long_form(match["name"], match["long"])):
         return match["name"], long_form, ""
     match = _CALLED.search(sentence) if _CALLING.search(sentence) else None
