@@ -83,6 +83,7 @@ _PASSIVE_VERBS = ("proposed", "introduced", "presented", "developed")
 # A word each of _INTRO_ACRONYM, _INTRO_NAME, _PASSIVE and _CALLED needs: a cheap test before them.
 _NAMING_VERB = re.compile(r"introduce|propose|present|develop|derive|design|build|construct|release"
                           r"|call|name|dub|term|coined")
+_NAMING_VERBS = tuple(_NAMING_VERB.pattern.split("|"))  # its words: substring scans find them sooner than it does
 _APPOSITIVE = re.compile(r"\s*(?:,\s*|\s+as\s+|,\s*which\s+is\s+)(?P<desc>(?:a|an|the)\s.*)")
 _PURPOSE = re.compile(r"\s+(?P<desc>for\s.*)")
 _NOUN_BEFORE = re.compile(r".*\b((?:a|an|the|this|these|our|its)\s[^,;:()]*)$", re.IGNORECASE)
@@ -173,7 +174,7 @@ def _named_title(sentences: list[str], text: str) -> str | None:
 
 def _named_in(sentence: str) -> tuple[str, str, str] | None:
     """(name, long form, text after the name) when the sentence introduces a named thing."""
-    if not _NAMING_VERB.search(sentence):  # most sentences: none of the four patterns below can match
+    if not any(map(sentence.__contains__, _NAMING_VERBS)):  # most: none of the four patterns below can match
         return None
     bracket = "(" in sentence  # _INTRO_ACRONYM and _PASSIVE need one: "(ACR)"
     match = _INTRO_ACRONYM.search(sentence) if bracket else None
