@@ -21,7 +21,8 @@ import own_topics_reference
 from generator.content.project import derive_one, load_project
 from generator.derive import own_topics as fast
 from generator.derive.phrases import candidates, key_of, phrases_of
-from generator.derive.tagging import _ASCII_WORD_OR_GAP, _WORD_OR_GAP, Taxonomy, _matches, default_taxonomy
+from generator.derive.tagging import (REPEAT_CAP, TITLE_WEIGHT, _ASCII_WORD_OR_GAP, _WORD_OR_GAP, Taxonomy, _matches,
+                                      default_taxonomy)
 from generator.derive.volume_topics import paper_key, survey
 from generator.model.paper import Entry
 from generator.reporter import Reporter
@@ -164,6 +165,21 @@ def test_keywords_are_found_as_before_in_generated_text(words, gap):
     taxonomy = default_taxonomy()
     text = gap.join(words)
     assert taxonomy._hits(text) == reference_hits(taxonomy, text)
+
+
+def reference_scores(taxonomy: Taxonomy, title: str, text: str) -> list[int]:
+    """``Taxonomy.scores`` from the reference hits: a title's keywords weighted, an abstract's repeats capped."""
+    scores = [TITLE_WEIGHT * len(hits) for hits in reference_hits(taxonomy, title)]
+    return [score + sum(min(n, REPEAT_CAP) for n in hits.values())
+            for score, hits in zip(scores, reference_hits(taxonomy, text))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(KEYWORD_WORDS), max_size=12), st.lists(st.sampled_from(KEYWORD_WORDS), max_size=40))
+def test_scores_are_counted_as_before(title, words):
+    taxonomy = default_taxonomy()
+    title_text, text = " ".join(title), " ".join(words)
+    assert taxonomy.scores(title_text, text) == reference_scores(taxonomy, title_text, text)
 
 
 @settings(max_examples=300, deadline=None)

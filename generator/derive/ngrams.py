@@ -11,6 +11,8 @@ phrase has the same code wherever it occurs, so counting, and keeping one copy p
 
 from __future__ import annotations
 
+import itertools
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -40,13 +42,15 @@ def count_grams(words: list[str], lengths: list[int], most: int, stop: Callable[
     """The phrases of 1 to ``most`` words of the texts whose words, one after the other, are ``words``
     (``lengths``: how many are each text's; each clause ends on an empty word). A stretch's phrases of one word
     are those of more than two letters."""
-    distinct = list(dict.fromkeys(words))  # each word once, in the order first seen
-    vocabulary = dict.fromkeys(distinct)
-    vocabulary.update(dict.fromkeys(map(singular, distinct)))  # and each one's singular
-    spelled = np.array(list(vocabulary), dtype=object)
-    ids = dict(zip(vocabulary, range(len(vocabulary))))
-    size, seen = len(spelled), len(distinct)
+    # Each word's id, in the order first seen, made as the words are read: one pass in C (a word not yet seen is
+    # given the next number by the defaultdict); then each one's singular.
+    ids: defaultdict[str, int] = defaultdict(itertools.count().__next__)
     token = np.fromiter(map(ids.__getitem__, words), dtype=np.int64, count=len(words))
+    distinct = list(ids)
+    for word in map(singular, distinct):
+        ids[word]  # noqa: B018  (a singular not seen yet gets the next id)
+    spelled = np.array(list(ids), dtype=object)
+    size, seen = len(spelled), len(distinct)
     free = np.fromiter((not stop(word) for word in distinct), dtype=bool, count=seen)[token]
     long = np.fromiter((len(word) > 2 for word in distinct), dtype=bool, count=seen)[token]
     ends = np.fromiter(map(ids.__getitem__, map(singular, distinct)), dtype=np.int64, count=seen)[token]

@@ -247,6 +247,12 @@ def candidates(text: str, chinese: bool | None = None) -> tuple[Counter[str], se
 def _words(text: str, words: list[str]) -> tuple[str, bool]:
     """Adds the Latin-script words of ``text`` to ``words`` in lower case, an empty one after each clause;
     gives the text normalised, and whether it holds CJK text."""
+    if text.isascii():  # most texts: NFKC and the hyphens' translation leave them as they are (scans in C)
+        if "$" in text or "\\" in text or "<" in text or "://" in text:  # what _MARKUP's matches hold
+            text = _MARKUP.sub(" , ", text)
+        words += _ASCII_WORD_OR_BREAK.findall(text.lower())
+        words.append("")
+        return text, False
     text = _MARKUP.sub(" , ", unicodedata.normalize("NFKC", text)).translate(_HYPHENS)
     cjk = has_cjk(text)
     if text.isascii():

@@ -109,7 +109,8 @@ class Taxonomy:
         """Each tag's score, in taxonomy order."""
         scores = [TITLE_WEIGHT * len(hits) for hits in self._hits(title)]
         for tag, hits in enumerate(self._hits(plain)):
-            scores[tag] += sum(min(count, REPEAT_CAP) for count in hits.values())
+            if hits:  # (most tags have none)
+                scores[tag] += sum(min(count, REPEAT_CAP) for count in hits.values())
         return scores
 
     def ranked(self, scores: list[int], narrower_than: frozenset[str] = frozenset()) -> tuple[str, ...]:
@@ -146,7 +147,8 @@ class Taxonomy:
                 end = position + len(keyword.words) + 1
                 if free > position and end < free:
                     break  # only keywords as long as the longest match share its words
-                if _matches(keyword, words, gaps, position, end):
+                # A one-word keyword is listed under its own forms: the word that found it is one of them.
+                if not keyword.words or _matches(keyword, words, gaps, position, end):
                     counts = hits[keyword.tag]
                     counts[keyword.text] = counts.get(keyword.text, 0) + 1
                     free = end

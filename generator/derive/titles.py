@@ -45,11 +45,12 @@ _MARKUP = re.compile(r"[$*\\{}`#~^]|_(?<!\w_)|_(?!\w)")
 _QUOTES = re.compile(r"[\"“”«»]|['‘’](?<!\w['‘’])|['‘’](?!\w)")
 _MARKUP_STARTS = "$*\\{}`#~^_"  # the characters a match of _MARKUP starts with, of _QUOTES
 _QUOTE_STARTS = "\"“”«»'‘’"
-_SENTENCE_END = re.compile(r"([.!?])\s+(?=[A-Z0-9(])")
-_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|al|vs|cf|resp|Fig|Eq|Sec))$")
-# Strong clause boundaries: a descriptive phrase ends here.
+# A sentence ends at a mark that ends no abbreviation (looked behind at), before a space and a capital.
+_SENTENCE_END = re.compile(r"([.!?])(?<!\be\.g.)(?<!\bi\.e.)(?<!\bal.)(?<!\bvs.)(?<!\bcf.)(?<!\bresp.)(?<!\bFig.)"
+                           r"(?<!\bEq.)(?<!\bSec.)\s+(?=[A-Z0-9(])")
+# Strong clause boundaries: a descriptive phrase ends here. Each starts where the lookahead says: twice as fast.
 _CLAUSE = re.compile(
-    r"\s*(?:[;:.!?](?:\s|$)|\s[—–]\s|\s--\s|,?\s\(?(?:i|ii|iii|iv|[1-4]|[a-d])\)\s"
+    r"(?=[\s;:.!?,])\s*(?:[;:.!?](?:\s|$)|\s[—–]\s|\s--\s|,?\s\(?(?:i|ii|iii|iv|[1-4]|[a-d])\)\s"
     r"|\s+and\s+(?:then\s+|\w+ly\s+)?(?:show|demonstrate|prove|propose|use|apply|evaluate|derive"
     r"|provide|present|introduce|develop|obtain|establish|give|analy[sz]e|study)\w*\b"
     r"|,\s+(?:namely|i\.e\.|e\.g\.|such as)|,?\s(?:where|whereas|while|because|since)\b"
@@ -59,8 +60,8 @@ _CLAUSE = re.compile(
 _NAME_WORD = r"(?:[A-Z0-9][\w\-–+]*|[a-z][\w\-–+]*[A-Z][\w\-–+]*)"
 _NAME = rf"{_NAME_WORD}(?:\s+(?:(?:for|of|and|the|in|with|via|on|to)\s+)?{_NAME_WORD}){{0,7}}"
 _ACRONYM = r"[A-Za-z0-9][\w\-–+]*[A-Z][\w\-–+]*|[A-Z][\w\-–+]*\d[\w\-–+]*"
-_SUBJECT = (r"\b(?:[Ww]e|and|[Pp]aper|[Ww]ork|[Aa]rticle)\s+"
-            r"(?:(?:\w+ly|then|further|also|here|now|first|thus|therefore)\s+)?")
+_SUBJECT = (r"[WwaPpA](?<!\w[WwaPpA])(?:(?<=[Ww])e|(?<=a)nd|(?<=[Pp])aper|(?<=[Ww])ork|(?<=[Aa])rticle)\s+"
+            r"(?:(?:\w+ly|then|further|also|here|now|first|thus|therefore)\s+)?")  # \b behind its first letter
 _INTRO = rf"{_SUBJECT}(?:introduce|propose|present|develop|derive|design|build|construct|release)s?\s+"
 _ARTICLE = r"(?:(?:the|a|an|our)\s+)?"
 _INTRO_ACRONYM = re.compile(rf"{_INTRO}{_ARTICLE}(?P<long>[^(),.;:]{{2,90}}?)\s*\((?P<name>{_ACRONYM})\)")
@@ -78,9 +79,11 @@ _PASSIVE = re.compile(
     rf"(?P<long>(?:[A-Z][\w\-–]*\s+(?:(?:for|of|and|the|in|with|on|to|via)\s+)*){{1,8}})\((?P<name>{_ACRONYM})\)\s+"
     r"(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:proposed|introduced|presented|developed)\b"
 )
+_PASSIVE_VERBS = ("proposed", "introduced", "presented", "developed")
 # A word each of _INTRO_ACRONYM, _INTRO_NAME, _PASSIVE and _CALLED needs: a cheap test before them.
 _NAMING_VERB = re.compile(r"introduce|propose|present|develop|derive|design|build|construct|release"
                           r"|call|name|dub|term|coined")
+_NAMING_VERBS = tuple(_NAMING_VERB.pattern.split("|"))  # its words: substring scans find them sooner than it does
 _APPOSITIVE = re.compile(r"\s*(?:,\s*|\s+as\s+|,\s*which\s+is\s+)(?P<desc>(?:a|an|the)\s.*)")
 _PURPOSE = re.compile(r"\s+(?P<desc>for\s.*)")
 _NOUN_BEFORE = re.compile(r".*\b((?:a|an|the|this|these|our|its)\s[^,;:()]*)$", re.IGNORECASE)
@@ -100,7 +103,7 @@ _WEAK_OBJECT = re.compile(
 )
 # A lead-in ends at a comma outside parentheses: "In prior work (Smith, 2014), we …" is one lead-in.
 _LEAD_IN = re.compile(
-    r"(?:[A-Z][a-z]+ly|[A-Z][a-z]+(?:ing|ed)\s+(?:on|by|upon|from|with)|In|For|On|Over|Across|Under|With|Despite"
+    r"(?=[A-Z])(?:[A-Z][a-z]+ly|[A-Z][a-z]+(?:ing|ed)\s+(?:on|by|upon|from|with)|In|For|On|Over|Across|Under|With|Despite"
     r"|Although|While|Since|As|Given|Because|When|Unlike|To|Due to|Here|However|Moreover|Thus|Today|Nowadays)\b"
     r"(?:[^,()]|\([^()]*\)){0,80},\s+"
 )
@@ -152,13 +155,8 @@ def _clean(plain: str) -> str:
 
 
 def _split_sentences(text: str) -> list[str]:
-    sentences: list[str] = []
-    start = 0
-    for match in _SENTENCE_END.finditer(text):
-        if not _ABBREVIATION.search(text, max(0, match.start() - 6), match.start()):
-            sentences.append(text[start : match.end(1)])
-            start = match.end()
-    sentences.append(text[start:])
+    parts = _SENTENCE_END.split(text)  # each sentence's text, then the mark that ends it (the group); the last's
+    sentences = [*map(str.__add__, parts[:-1:2], parts[1::2]), parts[-1]]
     return [s for s in sentences if s]
 
 
@@ -176,7 +174,7 @@ def _named_title(sentences: list[str], text: str) -> str | None:
 
 def _named_in(sentence: str) -> tuple[str, str, str] | None:
     """(name, long form, text after the name) when the sentence introduces a named thing."""
-    if not _NAMING_VERB.search(sentence):  # most sentences: none of the four patterns below can match
+    if not any(map(sentence.__contains__, _NAMING_VERBS)):  # most: none of the four patterns below can match
         return None
     bracket = "(" in sentence  # _INTRO_ACRONYM and _PASSIVE need one: "(ACR)"
     match = _INTRO_ACRONYM.search(sentence) if bracket else None
@@ -190,7 +188,8 @@ def _named_in(sentence: str) -> tuple[str, str, str] | None:
         after = sentence[match.end() :]
         long_after = _LONG_AFTER.match(after)
         return match["name"], long_after[1] if long_after else "", after
-    match = _PASSIVE.search(sentence) if bracket else None
+    passive = bracket and any(map(sentence.__contains__, _PASSIVE_VERBS))  # words _PASSIVE needs: a scan in C
+    match = _PASSIVE.search(sentence) if passive else None
     if match and (long_form := _long_form(match["name"], match["long"])):
         return match["name"], long_form, ""
     match = _CALLED.search(sentence) if _CALLING.search(sentence) else None
