@@ -148,6 +148,19 @@ class _OldTerms:
             self.lengths.append(len(field_terms))
 
 
+def _slot_counts(found: _Terms) -> list[array]:
+    """Per slot of ``found``: term number, count, term number, count… (term numbers ascending), as ``_OldTerms``
+    keeps them."""
+    made = []
+    for part in found.parts():
+        pairs = np.empty(2 * len(part.terms), dtype=np.uint32)
+        pairs[0::2], pairs[1::2] = part.terms, part.tfs
+        ends = 2 * np.cumsum(part.sizes.astype(np.int64))
+        made += [array("I", pairs[end - 2 * size:end].tobytes()) for size, end in zip(part.sizes.tolist(),
+                                                                                      ends.tolist())]
+    return made
+
+
 def _by_term(counts: list[array]) -> list[list[tuple[int, int]]]:
     """Each slot's (term number, count) pairs in term-number order (``_Terms`` keeps them so)."""
     return [sorted(zip(counted[::2], counted[1::2])) for counted in counts]
@@ -164,8 +177,9 @@ def test_the_terms_are_numbered_and_counted_as_one_by_one(documents, batch) -> N
         for ref, fields in enumerate(documents):
             new.add(ref, [list(field) for field in fields])
             old.add(ref, [list(field) for field in fields])
-        assert (_by_term(new.counts), new.lengths) == (_by_term(old.counts), old.lengths)
-        assert [list(c[::2]) for c in new.counts] == [sorted(c[::2]) for c in old.counts], "term numbers ascending"
+        counts = _slot_counts(new)
+        assert (_by_term(counts), new.lengths) == (_by_term(old.counts), old.lengths)
+        assert [list(c[::2]) for c in counts] == [sorted(c[::2]) for c in old.counts], "term numbers ascending"
         assert list(new.postings.items()) == list(old.postings.items())  # in the same order: first met, first
         assert new.with_term() == [sum(map(len, refs)) for _, refs in old.postings.values()]
         assert new.documents_with() == [len(set().union(*refs)) for _, refs in old.postings.values()]
@@ -180,7 +194,8 @@ def test_the_terms_of_real_abstracts_are_counted_as_one_by_one() -> None:
     for batch in (index._BATCH_TERMS, 5_000, 1):
         with mock.patch.object(index, "_BATCH_TERMS", batch):
             new = found_terms(papers)
-        assert _by_term(new.counts) == _by_term(old.counts) and list(new.postings.items()) == list(old.postings.items())
+        counts = _slot_counts(new)
+        assert _by_term(counts) == _by_term(old.counts) and list(new.postings.items()) == list(old.postings.items())
         assert new.with_term() == [sum(map(len, refs)) for _, refs in old.postings.values()]
         assert new.documents_with() == [len(set().union(*refs)) for _, refs in old.postings.values()]
 

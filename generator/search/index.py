@@ -5,8 +5,8 @@ terms (tests/test_search.py compares the two), with the inverted index in
 UTF-16 order as lunr.js wants it. lunr.py keeps a dict per posting, every
 document's term counts and a serialized copy of it all, many times the
 index's own size. Here a posting is a list of document numbers per field, a
-document's counts are a flat array of (term number, count), and both parts
-of the index are JSON-encoded a batch at a time as the script is written
+document's counts are (term number, count) in numpy arrays, a batch of
+documents at a time, and both parts of the index are JSON-encoded a batch at a time as the script is written
 (``pieces``): the BM25 field vectors are worked out only then.
 """
 
@@ -16,7 +16,6 @@ import functools
 import itertools
 import json
 import math
-from array import array
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -97,18 +96,6 @@ class _Terms:
         if self._counted < len(self.lengths):
             self._count()
         return self._parts
-
-    @property
-    def counts(self) -> list[array]:
-        """Per slot: term number, count, term number, count… (term numbers ascending)."""
-        made = []
-        for part in self.parts():
-            pairs = np.empty(2 * len(part.terms), dtype=np.uint32)
-            pairs[0::2], pairs[1::2] = part.terms, part.tfs
-            ends = 2 * np.cumsum(part.sizes.astype(np.int64))
-            made += [array("I", pairs[end - 2 * size:end].tobytes()) for size, end in zip(part.sizes.tolist(),
-                                                                                          ends.tolist())]
-        return made
 
     def refs(self) -> list[list[list[int]]]:
         """By term number, the documents holding it per field, ascending."""
