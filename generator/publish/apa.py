@@ -60,8 +60,9 @@ def _sentence(text: str) -> str:
 
 def apa(ref: Reference) -> tuple[str, Markup]:
     """The reference as plain text and as HTML."""
-    head, title, where, after, tail = _parts(ref)
-    text = " ".join(part for part in (head, title, f"{where}{ref.container}{after}", *tail) if part)
+    parts = _parts(ref)
+    head, title, where, after, tail = parts
+    text = _text(ref, parts)
     html_parts = [escape(head), escape(title),
                   # As Markup("{}<i>{}</i>{}").format would write it, without its formatter's per-call work.
                   Markup(f"{escape(where)}<i>{escape(ref.container)}</i>{escape(after)}"), *map(escape, tail)]
@@ -71,7 +72,11 @@ def apa(ref: Reference) -> tuple[str, Markup]:
 
 def apa_text(ref: Reference) -> str:
     """The reference as plain text (``apa``'s, without its HTML: the volume's file has the text only)."""
-    head, title, where, after, tail = _parts(ref)
+    return _text(ref, _parts(ref))
+
+
+def _text(ref: Reference, parts: tuple[str, str, str, str, tuple[str, str]]) -> str:
+    head, title, where, after, tail = parts
     return " ".join(part for part in (head, title, f"{where}{ref.container}{after}", *tail) if part)
 
 
