@@ -250,11 +250,10 @@ def _words(text: str, words: list[str]) -> tuple[str, bool]:
     if text.isascii():  # most texts: NFKC and the hyphens' translation leave them as they are (scans in C)
         if "$" in text or "\\" in text or "<" in text or "://" in text:  # what _MARKUP's matches hold
             text = _MARKUP.sub(" , ", text)
-        words += _ASCII_WORD_OR_BREAK.findall(text.lower())
-        words.append("")
-        return text, False
-    text = _MARKUP.sub(" , ", unicodedata.normalize("NFKC", text)).translate(_HYPHENS)
-    cjk = has_cjk(text)
+        cjk = False
+    else:
+        text = _MARKUP.sub(" , ", unicodedata.normalize("NFKC", text)).translate(_HYPHENS)
+        cjk = has_cjk(text)
     if text.isascii():
         words += _ASCII_WORD_OR_BREAK.findall(text.lower())
         words.append("")
