@@ -148,7 +148,7 @@ class _OldTerms:
             self.lengths.append(len(field_terms))
 
 
-def _slot_counts(found: _Terms) -> list[array]:
+def slot_counts(found: _Terms) -> list[array]:
     """Per slot of ``found``: term number, count, term number, count… (term numbers ascending), as ``_OldTerms``
     keeps them."""
     made = []
@@ -177,7 +177,7 @@ def test_the_terms_are_numbered_and_counted_as_one_by_one(documents, batch) -> N
         for ref, fields in enumerate(documents):
             new.add(ref, [list(field) for field in fields])
             old.add(ref, [list(field) for field in fields])
-        counts = _slot_counts(new)
+        counts = slot_counts(new)
         assert (_by_term(counts), new.lengths) == (_by_term(old.counts), old.lengths)
         assert [list(c[::2]) for c in counts] == [sorted(c[::2]) for c in old.counts], "term numbers ascending"
         assert list(new.postings.items()) == list(old.postings.items())  # in the same order: first met, first
@@ -194,7 +194,7 @@ def test_the_terms_of_real_abstracts_are_counted_as_one_by_one() -> None:
     for batch in (index._BATCH_TERMS, 5_000, 1):
         with mock.patch.object(index, "_BATCH_TERMS", batch):
             new = found_terms(papers)
-        counts = _slot_counts(new)
+        counts = slot_counts(new)
         assert _by_term(counts) == _by_term(old.counts) and list(new.postings.items()) == list(old.postings.items())
         assert new.with_term() == [sum(map(len, refs)) for _, refs in old.postings.values()]
         assert new.documents_with() == [len(set().union(*refs)) for _, refs in old.postings.values()]
