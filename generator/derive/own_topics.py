@@ -24,7 +24,6 @@ papers write it. Corpus statistics, not a model, so the same papers always give 
 from __future__ import annotations
 
 import functools
-import heapq
 import math
 import re
 from collections import Counter
@@ -33,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from generator.derive.phrases import GENERIC, PaperPhrases, can_name, is_short, singular
+from generator.derive.set_cover import greedy_cover
 from generator.text.cjk import has_cjk
 
 if TYPE_CHECKING:  # numpy is imported when the topics are chosen, not as a command starts
@@ -142,7 +142,7 @@ def _specific(holders: dict[str, list[int]], weight: dict[str, float], volume: _
                    key=lambda key: (-weight[key] * len(specific[key]), key))
     papers, _, _ = volume.using(named)
     covered = np.bincount(papers, minlength=volume.papers) > 0
-    return named + _cover(specific, weight, covered.tolist())
+    return named + greedy_cover(specific, weight, covered.tolist())
 
 
 def _assign(volume: _Volume, chosen: list[str], holders: dict[str, list[int]],
@@ -150,7 +150,7 @@ def _assign(volume: _Volume, chosen: list[str], holders: dict[str, list[int]],
     """Each paper's topics among ``chosen``; a paper with none gets broad phrases, chosen as a cover of such
     papers: a broad phrase is a topic of the papers that share nothing narrower, and only of them."""
     assigned = _topics_of(volume, chosen)
-    broad = _cover(holders, weight, [bool(keys) for keys in assigned])
+    broad = greedy_cover(holders, weight, [bool(keys) for keys in assigned])
     return [keys or fill for keys, fill in zip(assigned, _topics_of(volume, broad))]
 
 
@@ -230,33 +230,6 @@ def _parts(key: str) -> tuple[str, ...]:
         start, _, last = key[: key.rindex(" ")].rpartition(" ")
         return (rest, f"{start} {singular(last)}" if start else singular(last))
     return (key[1:], key[:-1]) if len(key) > 2 and _cjk(key) else ()
-
-
-def _cover(holders: dict[str, list[int]], weight: dict[str, float], covered: list[bool]) -> list[str]:
-    """Phrases chosen until every paper not ``covered`` that shares one has one: a greedy set cover, each time
-    the phrase whose weight × papers it would cover is largest."""
-    done = bytearray(covered)  # 1 for a paper covered: its papers' count is summed in C
-    # The papers a phrase could still cover: once none is left, every phrase's gain is 0 and none is chosen, so
-    # the heap's rest (most of it: tens of thousands of phrases whose papers are covered) is not popped.
-    left = sum(1 for i in set().union(*holders.values()) if not done[i])  # (the union made in C)
-    # Lazy greedy: a phrase's gain only falls as papers are covered, so a heap of stale gains is re-checked.
-    heap = [(-weight[key] * len(found), key) for key, found in holders.items()]
-    heapq.heapify(heap)
-    chosen: list[str] = []
-    while heap and left:
-        _, key = heapq.heappop(heap)
-        found = holders[key]
-        gain = weight[key] * (len(found) - sum(map(done.__getitem__, found)))
-        if gain <= 0:
-            continue
-        if heap and gain < -heap[0][0]:
-            heapq.heappush(heap, (-gain, key))
-            continue
-        chosen.append(key)
-        for i in found:
-            left -= not done[i]
-            done[i] = 1
-    return chosen
 
 
 def _topics_of(volume: _Volume, chosen: list[str]) -> list[tuple[str, ...]]:
