@@ -8,6 +8,7 @@ survey in this process; and a paper's tags read from the survey's scores with it
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import replace
 import unicodedata
 from pathlib import Path
@@ -207,3 +208,20 @@ def test_a_topics_surface_forms_are_those_found_before(words, pieces):
     found = [(m.start(), m.group()) for m in fast._surface_pattern(key).finditer(text)]
     assert found == [(m.start(), m.group()) for m in own_topics_reference._surface_pattern(key).finditer(text)]
     assert found  # the words as written are always found
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(NAME_WORDS), min_size=1, max_size=3),
+       st.lists(st.lists(st.sampled_from(NAME_WORDS + ["Dialogue", "STATE", "Graphs", "-", " - ", "  ", "\t", "_",
+                                                       "x", "S", "es", "IES", "2", "(", "–", "ſ", "K", "\n"]),
+                         max_size=20), min_size=1, max_size=4))
+def test_a_topics_forms_in_ascii_texts_lowered_are_those_found_before(words, texts):
+    """``_forms`` searches an ASCII text lowered, for a key in lower case: the forms the reference's pattern finds
+    in the texts as written, counted the same (a text holding ſ, K or – is no ASCII text: searched as before)."""
+    key = " ".join(words).lower()
+    written = ["".join(pieces) + " " + " ".join(words).swapcase() + " " + "".join(reversed(pieces))
+               for pieces in texts]
+    pattern = own_topics_reference._surface_pattern(key)
+    expected = Counter(match.group() for text in written for match in pattern.finditer(text))
+    assert fast._forms(key, list(range(len(written))), written, {}) == expected
+    assert fast._name(key, expected) == own_topics_reference._name(key, written)

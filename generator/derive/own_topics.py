@@ -93,7 +93,8 @@ def own_topics(papers: Sequence[PaperPhrases] | PhraseTable, texts: Sequence[str
     else:  # still thin after the last round: dropped where they are, the papers keeping their other topics
         assigned = [tuple(key for key in keys if key not in thin) for keys in assigned]
         counts = Counter(key for keys in assigned for key in keys)
-    names = {key: _name(key, [texts[i] for i in holders[key]]) for key in counts}
+    lowered: dict[int, str] = {}  # (``_forms``)
+    names = {key: _name(key, _forms(key, holders[key], texts, lowered)) for key in counts}
     per_paper = tuple(tuple(dict.fromkeys(names[key] for key in keys)) for keys in assigned)
     sizes = Counter(name for topics in per_paper for name in topics)
     return OwnTopics(tuple(sorted(sizes, key=lambda name: (-sizes[name], name.casefold(), name))), per_paper)
@@ -257,12 +258,10 @@ def _holds(longer: str, shorter: str) -> bool:
     return f" {shorter} " in f" {longer} "
 
 
-def _name(key: str, texts: list[str]) -> str:
+def _name(key: str, forms: Counter[str]) -> str:
     """The form most papers write the phrase in; a name written in lower case gets a capital."""
     if _cjk(key):
         return key  # a CJK phrase is its key
-    pattern = _surface_pattern(key)
-    forms = Counter(match.group() for text in texts for match in pattern.finditer(text))
     if not forms:
         return key[0].upper() + key[1:]
     form = max(forms.items(), key=lambda item: (item[1], item[0]))[0]
@@ -271,8 +270,35 @@ def _name(key: str, texts: list[str]) -> str:
     return form[0].upper() + form[1:] if first.islower() else form
 
 
-def _surface_pattern(key: str) -> re.Pattern[str]:
+def _forms(key: str, papers: list[int], texts: Sequence[str], lowered: dict[int, str]) -> Counter[str]:
+    """How the papers write a phrase: each match of ``_surface_pattern`` in their texts, counted.
+
+    An ASCII text (most of a Latin-script volume's) is searched in lower case (kept in ``lowered`` by paper) for a
+    key in lower case, by a pattern that minds case: the same matches at the same places (lowering ASCII keeps
+    every character's place and class), found three times as fast (the regex engine skips to the first word's
+    letters, which a pattern ignoring case cannot), and compiled in a third of the time."""
+    forms: Counter[str] = Counter()
+    if _cjk(key):
+        return forms
+    if key.isascii() and key == key.lower():
+        plain = [i for i in papers if texts[i].isascii()]
+        if plain:
+            pattern = _surface_pattern(key, ascii_lowered=True)
+            for i in plain:
+                text = texts[i]
+                low = lowered.get(i) or lowered.setdefault(i, text.lower())
+                forms.update(text[match.start() : match.end()] for match in pattern.finditer(low))
+            papers = [i for i in papers if not texts[i].isascii()]
+    if papers:
+        pattern = _surface_pattern(key)
+        forms.update(match.group() for i in papers for match in pattern.finditer(texts[i]))
+    return forms
+
+
+def _surface_pattern(key: str, ascii_lowered: bool = False) -> re.Pattern[str]:
     """The phrase as papers may write it: any case, a hyphen or spaces between its words, its last one plural.
+    With ``ascii_lowered``, the same for an ASCII text lowered and an ASCII key in lower case: written as it is,
+    its one hyphen.
 
     Its first word's letters lead the pattern, so that the regex engine skips to where they occur (twice as fast
     over a topic's abstracts); that no letter comes before them is then looked behind at."""
@@ -280,5 +306,6 @@ def _surface_pattern(key: str) -> re.Pattern[str]:
     stem, ending = (words[-1][:-1], "(?:y|ies)") if key.endswith("y") else (words[-1], "(?:s|es)?")
     spelled = [re.escape(word) for word in (*words[:-1], stem)]
     first = len(words[0]) if len(words) > 1 else len(stem)
-    rest = "".join(r"\s*[-‐‑–]?\s*" + word for word in spelled[1:])
-    return re.compile(spelled[0] + rf"(?<![^\W_][\s\S]{{{first}}})" + rest + ending + r"(?![^\W_])", re.IGNORECASE)
+    rest = "".join((r"\s*-?\s*" if ascii_lowered else r"\s*[-‐‑–]?\s*") + word for word in spelled[1:])
+    return re.compile(spelled[0] + rf"(?<![^\W_][\s\S]{{{first}}})" + rest + ending + r"(?![^\W_])",
+                      0 if ascii_lowered else re.IGNORECASE)
