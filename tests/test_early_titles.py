@@ -155,3 +155,19 @@ def _counted(call, made):
         made.append(len(self.found))
         return found
     return counted
+
+
+def test_the_engine_is_built_before_the_worker_is_forked(tmp_path):
+    """The worker and this process both render: the engine is built here first, once, for both (its state is
+    read by the survey running beside the titles, before this process renders anything)."""
+    content = plain_list(tmp_path / "content")
+    project = load_project(content, Reporter(), executor=Executor(2, SPLIT))
+    texts = [entry.text for entry in entries(project)]
+    early = project_module.EarlyTitles(project.renderer, entries(project), Executor(2, SPLIT))
+    assert "_engine" not in vars(project.renderer)
+    assert early.beside(lambda: "_engine" in vars(project.renderer))
+    plain = project_module.AbstractRenderer()
+    plain.prepare(["Plain text, no markup at all.", "Nor here."])
+    assert "_engine" not in vars(plain)  # no abstract needs it: not built
+    plain.prepare(texts)
+    assert "_engine" in vars(plain)

@@ -192,6 +192,8 @@ class EarlyTitles:
         size = executor.policy.chunk(len(entries), workers)
         chunks = [entries[i : i + size] for i in range(0, len(entries), size)]
         done: list[T] = []
+        # The worker and this process each render: the engine built once, here, before the worker is forked.
+        self.renderer.prepare(entry.text for entry in entries)
         made = executor.claimed(functools.partial(_titles_of, self.renderer, self.titles), chunks, workers,
                                 before=lambda: done.append(job()))
         for entry, (candidates, rendering) in zip(entries, itertools.chain.from_iterable(made)):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from .model import MacroDef, RenderedAbstract
@@ -26,6 +26,12 @@ REMEMBERED = 20_000  # renderings kept for a second ``render`` of the same text
 # paragraph alone for an abstract, and its plain text the text. About half of a real volume's abstracts are such
 # text, and most titles; tests/test_plain_abstracts.py holds the engine to it.
 _PLAIN = re.compile(r"(?![0-9-])[A-Za-z0-9,.;:()/-]+(?: [A-Za-z0-9,.;:()/-]+)*")
+
+
+def _is_plain(text: str) -> bool:
+    """Whether an abstract is text no rule of the engine acts on (``_PLAIN``)."""
+    plain = text.strip()
+    return bool(_PLAIN.fullmatch(plain)) and "--" not in plain
 
 
 class AbstractRenderer:
@@ -47,6 +53,12 @@ class AbstractRenderer:
 
         return Engine(self._macros)
 
+    def prepare(self, texts: Iterable[str]) -> None:
+        """Import and build the engine now if one of ``texts`` needs it (most volumes: the first abstract with
+        math): processes forked afterwards share it rather than each building its own (0.14 CPU-s apiece)."""
+        if not all(map(_is_plain, texts)):
+            self._engine  # noqa: B018
+
     @property
     def _md(self) -> MarkdownIt:
         """The markdown-it parser (a test reads its tokens)."""
@@ -63,8 +75,8 @@ class AbstractRenderer:
         return found
 
     def _render(self, text: str) -> RenderedAbstract:
-        plain = text.strip()
-        if _PLAIN.fullmatch(plain) and "--" not in plain:
+        if _is_plain(text):
+            plain = text.strip()
             return RenderedAbstract(f"<p>{plain}</p>\n", plain, ())
         return self._engine.render(text)
 
