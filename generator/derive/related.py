@@ -110,10 +110,11 @@ def _neighbours(papers: Sequence[RenderedPaper], texts: str, k: int) -> tuple[tu
     return found
 
 
-def matrix_for(papers: Sequence[RenderedPaper]) -> Any:
+def matrix_for(papers: Sequence[RenderedPaper], texts: str | None = None) -> Any:
     """The papers' TF-IDF matrix (derive/space.py), as related papers are worked out from: the map of the papers
-    (derive/paper_map.py) lays out its rows. The one just made for related papers is handed over, not made again."""
-    return _matrix(papers, texts_digest(papers))
+    (derive/paper_map.py) lays out its rows. The one just made for related papers is handed over, not made again.
+    ``texts``: ``texts_digest(papers)``, when the caller has it."""
+    return _matrix(papers, texts_digest(papers) if texts is None else texts)
 
 
 def _matrix(papers: Sequence[RenderedPaper], texts: str) -> Any:
