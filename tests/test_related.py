@@ -238,3 +238,15 @@ def test_heaviest_first_is_the_lexsort_order(rows_):
     weights = rng.integers(1, 40, len(row_of)) / 7.0  # many ties
     expected = np.lexsort((-weights, row_of))
     assert (related._by_row_heaviest_first(np, weights, row_of) == expected).all()
+
+
+@pytest.mark.parametrize("rows_", [5, 9_000, 70_000])
+def test_best_first_is_the_lexsort_order(rows_):
+    # Scores of 9 digits with many ties, by paper; past 65,536 papers the key would not fit: lexsort itself.
+    import numpy as np
+    rng = np.random.default_rng(rows_)
+    pairs = np.unique(rng.integers(0, rows_, 100_000) * rows_ + rng.integers(0, rows_, 100_000))  # distinct
+    first, second = np.divmod(pairs, rows_)
+    scores = related.rounded_as_python(np, rng.integers(0, 2_000, len(first)) / 1_999 * rng.choice([1, 0.5]), 9)
+    expected = np.lexsort((second, -scores, first))
+    assert (related._best_first(np, first, second, scores, rows_) == expected).all()
