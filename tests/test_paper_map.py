@@ -127,8 +127,40 @@ def test_the_build_cache_keeps_the_places(tmp_path, monkeypatch):
     cache = BuildCache(tmp_path / "cache")
     placed = paper_places(papers, cache=cache)
     paper_map._LAST.clear()
-    monkeypatch.setattr(paper_map, "_from_layout", lambda papers: pytest.fail("laid out again"))
+    monkeypatch.setattr(paper_map, "_from_layout", lambda *args: pytest.fail("laid out again"))
     assert paper_places(papers, cache=cache) == placed
+
+
+def test_cached_places_follow_the_texts_and_the_map_reads_each_text_once(tmp_path):
+    # The key holds the texts through their digest, which finds the vectors related papers made (not read again).
+    from generator.derive import related
+    papers, _ = volume(40)
+    cache = BuildCache(tmp_path / "cache")
+    placed = paper_places(papers, cache=cache)
+    paper_map._LAST.clear()
+    related.forget_vectors()
+    edited = [Reads(p) for p in papers[:-1]] + [Reads(dataclasses.replace(papers[-1], abstract_plain="Graph."))]
+    related.related_ids(edited)  # as the relate stage does: each text read for the digest and split once
+    before = sum(p.reads for p in edited)
+    assert paper_places(edited, cache=cache) != placed  # laid out anew, not the first volume's
+    assert sum(p.reads for p in edited) - before == len(edited)
+    paper_map._LAST.clear()
+    related.forget_vectors()
+
+
+class Reads:
+    """A paper that counts how often its abstract is read."""
+
+    def __init__(self, paper: RenderedPaper):
+        self.paper_, self.reads = paper, 0
+
+    def __getattr__(self, name):
+        return getattr(self.paper_, name)
+
+    @property
+    def abstract_plain(self) -> str:
+        self.reads += 1
+        return self.paper_.abstract_plain
 
 
 class Warnings:

@@ -211,3 +211,42 @@ def test_documents_are_read_once_as_they_come():
     # _matrix hands a generator, so that each paper's Counter is let go once its numbers are taken.
     documents = [text_terms(p.title_plain, p.abstract_plain) for p in synthetic(80)]
     assert rows(tfidf_matrix(iter(documents))) == rows(tfidf_matrix(documents))
+
+
+def test_scores_are_rounded_as_python_rounds(seed_site):
+    # The numpy rounding is held to round(): the real volume's cosines, and values a hair off a half.
+    import json
+    import numpy as np
+    records = json.loads((seed_site / "papers.json").read_text(encoding="utf-8"))
+    matrix = tfidf_matrix(text_terms(r["title"], r["abstract"]) for r in records)
+    cosines = (matrix @ matrix.T).data
+    halves = (np.arange(0, 10**9, 9_973) + 0.5) / 1e9
+    near = [halves, np.nextafter(halves, 2), np.nextafter(halves, -1), -halves, np.random.default_rng(3).random(50_000)]
+    odd = np.array([0.0, -0.0, 1.0, 1 + 2**-52, 5e-10, 1.5e-9, 2.5e-9, 2.0**60, 1e300, np.inf, -np.inf])
+    for values in (cosines, *near, odd):
+        expected = np.array([round(v, 9) for v in values.tolist()])
+        assert related.rounded_as_python(np, values, 9).view(np.int64).tolist() == expected.view(np.int64).tolist()
+    assert np.isnan(related.rounded_as_python(np, np.array([np.nan]), 9)).all()
+
+
+@pytest.mark.parametrize("rows_", [1, 3, 9_000, 70_000])
+def test_heaviest_first_is_the_lexsort_order(rows_):
+    # Equal weights in column order, rows past 65,536 (a second radix pass): the order numpy.lexsort gave.
+    import numpy as np
+    rng = np.random.default_rng(rows_)
+    row_of = np.sort(rng.integers(0, rows_, 200_000))
+    weights = rng.integers(1, 40, len(row_of)) / 7.0  # many ties
+    expected = np.lexsort((-weights, row_of))
+    assert (related._by_row_heaviest_first(np, weights, row_of) == expected).all()
+
+
+@pytest.mark.parametrize("rows_", [5, 9_000, 70_000])
+def test_best_first_is_the_lexsort_order(rows_):
+    # Scores of 9 digits with many ties, by paper; past 65,536 papers the key would not fit: lexsort itself.
+    import numpy as np
+    rng = np.random.default_rng(rows_)
+    pairs = np.unique(rng.integers(0, rows_, 100_000) * rows_ + rng.integers(0, rows_, 100_000))  # distinct
+    first, second = np.divmod(pairs, rows_)
+    scores = related.rounded_as_python(np, rng.integers(0, 2_000, len(first)) / 1_999 * rng.choice([1, 0.5]), 9)
+    expected = np.lexsort((second, -scores, first))
+    assert (related._best_first(np, first, second, scores, rows_) == expected).all()

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.derive.related import matrix_for
+from generator.derive.related import matrix_for, texts_digest
 from generator.model.paper import RenderedPaper
 from generator.runtime.cache import BuildCache, digest_of
 from generator.runtime.executor import Executor
@@ -55,7 +55,8 @@ def paper_places(papers: Sequence[RenderedPaper], content_dir: Path | None = Non
     """Each paper's place on the map, from the venue's projection in ``content_dir`` or the layout."""
     projection = find_projection(content_dir)
     text = projection.read_bytes() if projection is not None else b""
-    key = _key(papers, text)
+    texts = texts_digest(papers)  # (read once: the key and the vectors both need it)
+    key = _key(papers, text, texts)
     if key in _LAST:
         return _LAST[key]
     # A projection is cheap: read again each build, so that its warnings are said each build. One that gives no
@@ -64,7 +65,7 @@ def paper_places(papers: Sequence[RenderedPaper], content_dir: Path | None = Non
     if projection is not None and given:
         placed = _from_projection(papers, projection, given, warn, related or {})
     else:
-        placed = _cached(papers, cache, key) or _from_layout(papers)
+        placed = _cached(papers, cache, key) or _from_layout(papers, texts)
         if cache is not None and cache.enabled:
             places = [placed.places[p.paper.id] for p in papers]
             cache.store_json("map", cache.key(key), [placed.width, placed.height, places])
@@ -90,10 +91,11 @@ def find_projection(content_dir: Path | None) -> Path | None:
                  if (content_dir / folder / PROJECTION).is_file()), None)
 
 
-def _key(papers: Sequence[RenderedPaper], projection: bytes) -> str:
-    """What the places are made of: the papers' ids and texts in order, and the venue's projection."""
-    parts = (part for p in papers for part in (p.paper.id, p.paper.uid, p.title_plain, p.abstract_plain))
-    return digest_of(chain(("map", projection), parts))  # read a paper at a time (digest(*parts) holds them all)
+def _key(papers: Sequence[RenderedPaper], projection: bytes, texts: str) -> str:
+    """What the places are made of: the papers' ids in order, their texts (``texts``: related papers' digest of
+    them), and the venue's projection."""
+    parts = (part for p in papers for part in (p.paper.id, p.paper.uid))
+    return digest_of(chain(("map", projection, texts), parts))  # read a paper at a time (digest(*parts) holds them all)
 
 
 def _cached(papers: Sequence[RenderedPaper], cache: BuildCache | None, key: str) -> Placed | None:
@@ -110,10 +112,10 @@ def _cached(papers: Sequence[RenderedPaper], cache: BuildCache | None, key: str)
     return Placed(found[0], found[1], places)
 
 
-def _from_layout(papers: Sequence[RenderedPaper]) -> Placed:
+def _from_layout(papers: Sequence[RenderedPaper], texts: str) -> Placed:
     from generator.derive.map_layout import layout
 
-    points = layout(matrix_for(papers))
+    points = layout(matrix_for(papers, texts))
     return _scaled([p.paper.id for p in papers], points)
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from itertools import chain, repeat
+from itertools import chain
 from typing import Any
 
 from generator.derive.map_layout import load_numpy
@@ -110,10 +110,11 @@ def _neighbours(papers: Sequence[RenderedPaper], texts: str, k: int) -> tuple[tu
     return found
 
 
-def matrix_for(papers: Sequence[RenderedPaper]) -> Any:
+def matrix_for(papers: Sequence[RenderedPaper], texts: str | None = None) -> Any:
     """The papers' TF-IDF matrix (derive/space.py), as related papers are worked out from: the map of the papers
-    (derive/paper_map.py) lays out its rows. The one just made for related papers is handed over, not made again."""
-    return _matrix(papers, texts_digest(papers))
+    (derive/paper_map.py) lays out its rows. The one just made for related papers is handed over, not made again.
+    ``texts``: ``texts_digest(papers)``, when the caller has it."""
+    return _matrix(papers, texts_digest(papers) if texts is None else texts)
 
 
 def _matrix(papers: Sequence[RenderedPaper], texts: str) -> Any:
@@ -161,10 +162,20 @@ def nearest(matrix: Any, k: int) -> list[list[int]]:
         return []
     first, second = _candidates(matrix)
     scores = _scores(matrix, first, second)
-    order = np.lexsort((second, -scores, first))  # by paper, best first, ties to the earlier paper
+    order = _best_first(np, first, second, scores, rows)
     first, second = first[order], second[order]
     chosen = _rank(first, rows) < k
     return _lists(first[chosen], second[chosen], rows)
+
+
+def _best_first(np: Any, first: Any, second: Any, scores: Any, rows: int) -> Any:
+    """The (distinct) pairs' order by paper, best first, ties to the earlier paper: ``numpy.lexsort((second, -scores,
+    first))``, as one sort of an integer key a pair where it fits (a volume of at most 65,536 papers, scores of
+    ``_SCORE_DIGITS`` digits in [0, 1]: each a whole number of steps), six times as fast."""
+    steps = np.rint(scores * 10.0 ** _SCORE_DIGITS)  # (a score is the float nearest its steps: exact)
+    if rows > 1 << 16 or 10 ** _SCORE_DIGITS >= 1 << 30 or len(steps) and not 0 <= steps.min() <= steps.max() < 1 << 30:
+        return np.lexsort((second, -scores, first))
+    return np.argsort(first << 46 | ((1 << 30) - 1 - steps.astype(np.int64)) << 16 | second)
 
 
 def _heaviest(matrix: Any) -> tuple[Any, Any, Any]:
@@ -172,11 +183,23 @@ def _heaviest(matrix: Any) -> tuple[Any, Any, Any]:
     equal weights in column order, as a stable sort of the sorted terms gives them."""
     np = load_numpy()
     row_of = np.repeat(np.arange(matrix.shape[0]), np.diff(matrix.indptr))
-    order = np.lexsort((-matrix.data, row_of))  # stable: equal weights stay in column order
+    order = _by_row_heaviest_first(np, matrix.data, row_of)
     row_of = row_of[order]  # (still by row: the sort is by row first)
     place = _rank(row_of, matrix.shape[0])
     kept = place < TOP_TERMS
     return row_of[kept], matrix.indices[order[kept]].astype(np.int64), place[kept]
+
+
+def _by_row_heaviest_first(np: Any, weights: Any, row_of: Any) -> Any:
+    """The order ``numpy.lexsort((-weights, row_of))`` gives (``weights`` positive, ``row_of`` in order), in half its
+    time: one stable sort by weight, then a stable radix sort by row, 16 bits a pass (numpy sorts 16-bit integers
+    by radix)."""
+    # Positive floats' bits, read as integers, order as the floats do, and integers sort faster.
+    order = np.argsort(-weights.view(np.int64), kind="stable")  # equal weights stay in column order
+    for shift in range(0, int(row_of.max(initial=0)).bit_length(), 16):  # (one row: no pass)
+        digits = ((row_of >> shift) & 0xFFFF).astype(np.uint16)
+        order = order[np.argsort(digits[order], kind="stable")]
+    return order
 
 
 @functools.cache  # the same 4,096 numbers for every build: made once a process, not once a volume
@@ -212,12 +235,26 @@ def _candidates(matrix: Any) -> tuple[Any, Any]:
         shared = query[start:start + _BLOCK] @ index
         paper = np.repeat(np.arange(shared.shape[0], dtype=np.int64), np.diff(shared.indptr))
         other = shared.indices.astype(np.int64)
-        key = np.sort((paper << 40 | rank_of_mask[shared.data] | other)[other != paper + start])
+        rank = rank_of_mask[shared.data]
+        # Only the pairs that can be among a paper's first CANDIDATES are sorted (most share one term: a tenth).
+        kept = (other != paper + start) & _within_reach(np, paper, rank >> 32, shared.shape[0])
+        key = np.sort((paper << 40 | rank | other)[kept])
         paper, other = key >> 40, key & 0xFFFFFFFF
         kept = _rank(paper, shared.shape[0]) < CANDIDATES
         firsts.append(paper[kept] + start)
         seconds.append(other[kept])
     return np.concatenate(firsts), np.concatenate(seconds)
+
+
+def _within_reach(np: Any, paper: Any, rank: Any, papers: int) -> Any:
+    """Whether each pair (``paper``'s, ``rank``: its shared terms' part of the sort key, 0-255) sorts among the
+    paper's first ``CANDIDATES`` or ties with the last of them on rank: the pairs ranked no later than the rank at
+    which the paper's count reaches ``CANDIDATES`` (all of a paper's pairs when they are fewer). The paper's pair
+    with itself, left out afterwards, may be among those counted: hence one more, which keeps no pair too few."""
+    counts = np.bincount(paper * 256 + rank, minlength=papers * 256).reshape(papers, 256)
+    enough = np.cumsum(counts, axis=1) >= CANDIDATES + 1
+    last = np.where(enough[:, -1], enough.argmax(1), 255)
+    return rank <= last[paper]
 
 
 def _scores(matrix: Any, first: Any, second: Any) -> Any:
@@ -232,10 +269,28 @@ def _scores(matrix: Any, first: Any, second: Any) -> Any:
         low, high = np.divmod(pairs[start:start + _PAIRS], rows)
         left, right = matrix[low], matrix[high]
         summed = left.multiply(right).tocsr() @ ones
-        # Rounded as Python rounds, a block at a time: a large volume's millions of pairs never Python floats at once.
-        sums.append(np.array(list(map(round, summed.tolist(), repeat(_SCORE_DIGITS))), dtype=np.float64))
+        sums.append(rounded_as_python(np, summed, _SCORE_DIGITS))
     rounded = np.concatenate(sums) if sums else np.zeros(0)
     return rounded[which.reshape(-1)]
+
+
+def rounded_as_python(np: Any, values: Any, digits: int) -> Any:
+    """``round(value, digits)`` of each of ``values`` (float64), the very floats Python's ``round`` gives, in numpy.
+
+    Python rounds the exact binary value to ``digits`` decimals and takes the float nearest that decimal. Here
+    ``value · 10^digits`` is rounded to a whole number and divided by ``10^digits``: the division is exactly
+    rounded, so it gives the float nearest the same decimal whenever the product, which may be off by half its
+    ulp, lies on the same side of a half as the exact value does. A product within an ulp of a half (or too large
+    to tell) is handed to ``round`` itself: a few in a million."""
+    scale = 10.0 ** digits  # exact for up to 22 digits
+    with np.errstate(over="ignore", invalid="ignore"):  # (a huge value, inf and nan are left to round)
+        scaled = values * scale
+        rounded = np.rint(scaled) / scale
+        size = np.abs(scaled)  # (its fraction, size - floor(size), is exact; a negative value rounds as its size)
+        doubtful = ~(np.abs(size - np.floor(size) - 0.5) > np.spacing(size)) | ~(size < 2.0 ** 52)
+    if doubtful.any():
+        rounded[doubtful] = [round(value, digits) for value in values[doubtful].tolist()]
+    return rounded
 
 
 def _rank(grouped: Any, groups: int) -> Any:

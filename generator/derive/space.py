@@ -34,13 +34,12 @@ def tfidf_matrix(documents: Iterable[Counter[str]]) -> Any:
     np = load_numpy()
     from scipy import sparse
 
-    seen: dict[str, int] = {}
+    seen = _Numbering()
     # Machine ints, not lists of Python ints: a large volume's millions of (term, count) pairs cost a third
     # as much, and numpy reads them in place (no copy).
     ids, counts, lengths = array("i"), array("i"), array("q")
     for document in documents:
-        # Term → its first-seen number, in C: setdefault hands back the number a term already has.
-        ids.extend(map(seen.setdefault, document, _fresh_numbers(seen, document)))
+        ids.extend(map(seen.__getitem__, document))  # a known term's number in C; a new one's from __missing__
         counts.extend(document.values())
         lengths.append(len(document))
     rows = len(lengths)
@@ -94,9 +93,9 @@ def _columns(np: Any, seen: dict[str, int], first: Any, frequency: Any, rows: in
     return place[first]
 
 
-def _fresh_numbers(seen: dict[str, int], document: Counter[str]) -> Iterable[int]:
-    """The numbers ``setdefault`` offers each term of ``document``: the next one, for a term met first here.
+class _Numbering(dict[str, int]):
+    """Term → its number, in the order terms are first met: a term met first is given the next one."""
 
-    ``map(seen.setdefault, document, …)`` asks for the next value only as it reaches a term, after the last
-    term is numbered, so ``len(seen)`` is always the next free number."""
-    return (len(seen) for _ in document)
+    def __missing__(self, term: str) -> int:
+        number = self[term] = len(self)
+        return number
