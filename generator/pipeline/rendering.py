@@ -41,6 +41,7 @@ from generator.render.site_info import SiteInfo
 from generator.render.people_topics import group_authors
 from generator.render.theme import Theme
 from generator.pipeline.sinks import Sink
+from generator.pipeline.grouping import pages_by_block
 from generator import diagnostics as codes
 
 @dataclass(frozen=True)
@@ -340,7 +341,7 @@ def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Exec
     are fresh processes sent only what they render (pipeline/shares.py), else forked.
     """
     whole = [output for output in outputs if output.deps is None]
-    rest = [output for output in outputs if output.deps is not None]
+    rest = pages_by_block([output for output in outputs if output.deps is not None])
     workers = executor.workers(Cost.HEAVY, len(outputs)) if sink.parallel else 1
     progress = functools.partial(reporter.progress, "render templates")
     outputs.clear()  # each output is let go once rendered: a large volume's are much memory
