@@ -78,3 +78,27 @@ class _Volume:
         title = "Proceedings"
 
     formats = ()
+
+
+def test_forked_workers_claim_each_block_with_its_pages(monkeypatch):
+    from generator.pipeline import rendering
+    from generator.reporter import Reporter
+    from generator.runtime.executor import Executor
+    from generator.runtime.sizes import LARGE
+
+    papers = [paper(n) for n in range(1, 60)]
+    claimed: list[str] = []
+
+    def claimed_here(self, func, chunks, workers, progress=None, before=None):
+        claimed.extend(output.path for chunk in chunks for output in chunk)
+        return [func(chunk) for chunk in chunks]
+
+    class Sink:
+        parallel = True
+
+        def write(self, path: str, data: bytes) -> None:
+            pass
+
+    monkeypatch.setattr(Executor, "claimed", claimed_here)
+    rendering.render_outputs(listed(papers), Sink(), Reporter(), Executor(2, LARGE))  # type: ignore[arg-type]
+    assert claimed == [o.path for o in pages_by_block(listed(papers))] != [o.path for o in listed(papers)]

@@ -341,7 +341,7 @@ def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Exec
     are fresh processes sent only what they render (pipeline/shares.py), else forked.
     """
     whole = [output for output in outputs if output.deps is None]
-    rest = pages_by_block([output for output in outputs if output.deps is not None])
+    rest = [output for output in outputs if output.deps is not None]
     workers = executor.workers(Cost.HEAVY, len(outputs)) if sink.parallel else 1
     progress = functools.partial(reporter.progress, "render templates")
     outputs.clear()  # each output is let go once rendered: a large volume's are much memory
@@ -359,6 +359,7 @@ def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Exec
     if shares is not None:
         return shares.render(whole + rest, render_chunk, workers - 1, executor, progress)
     # The whole-volume files in this process, while the workers claim the others' chunks; then it claims too.
+    rest = pages_by_block(rest)  # (a page and its block claimed together: their citations made once)
     size = executor.policy.chunk(len(rest), workers)
     chunks = [rest[i : i + size] for i in range(0, len(rest), size)]
     del rest
