@@ -41,6 +41,7 @@ from generator.render.site_info import SiteInfo
 from generator.render.people_topics import group_authors
 from generator.render.theme import Theme
 from generator.pipeline.sinks import Sink
+from generator.pipeline.grouping import pages_by_block
 from generator import diagnostics as codes
 
 @dataclass(frozen=True)
@@ -358,6 +359,7 @@ def render_outputs(outputs: list, sink: Sink, reporter: Reporter, executor: Exec
     if shares is not None:
         return shares.render(whole + rest, render_chunk, workers - 1, executor, progress)
     # The whole-volume files in this process, while the workers claim the others' chunks; then it claims too.
+    rest = pages_by_block(rest)  # (a page and its block claimed together: their citations made once)
     size = executor.policy.chunk(len(rest), workers)
     chunks = [rest[i : i + size] for i in range(0, len(rest), size)]
     del rest
