@@ -18,7 +18,7 @@ from generator.content.page_doc import (FENCE, KnownPage, PageDoc, parse_front, 
 from generator.runtime.executor import INLINE, Executor
 from generator.runtime.cache import EntryCache
 from generator.runtime.cache import digest as full_digest
-from generator.runtime.cache import keep_paper_key
+from generator.runtime.cache_records import keep_paper_key
 from generator.runtime.sizes import Cost
 from generator.text.cjk import CJK_RANGES
 from generator.text.cleantext import clean, clean_fields

@@ -97,6 +97,8 @@ class Pipeline:
         except BaseException:  # a content error, or a bug: the next pass starts from the project again
             self.state = Run()
             raise
+        finally:  # every entry a stage saved is on disk before the pass ends, failed or not
+            self.store.later.settle()
         return self.state
 
     def timed(self, name: str, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -141,7 +143,7 @@ def pages_stage(p: Pipeline) -> None:
     # Parsed front matter by the digest of its text, when every page is read (its entry then keeps what this
     # pass read and wrote; serve reading one edited page leaves it as it is).
     every = state.docs is None or p.now.pages is None
-    known = EntryCache(p.store, "front-matter", plain=True) if every and p.store.enabled else None
+    known = EntryCache(p.store, "front-matter", plain=True, later=True) if every and p.store.enabled else None
     if every:
         docs = p.timed("read pages", read_pages, p.content_dir, executor, known=known)
     else:
@@ -228,7 +230,8 @@ def rendered_stage(p: Pipeline) -> None:
     """Titles and abstracts rendered (LaTeX, emphasis, links); from the cache when unchanged."""
     state = p.state
     assert state.project is not None
-    renders = EntryCache(p.store, "abstracts", config_digest(state.project.config, "abstracts"), plain=True)
+    renders = EntryCache(p.store, "abstracts", config_digest(state.project.config, "abstracts"), plain=True,
+                         later=True)
     before = state.rendered if state.rendered and not p.now.everything else None
     # A large volume's build packs each rendering as it is made (``pack_papers`` after the stage, at once).
     pack = packed if p.executor.fresh(len(state.papers)) and not p.options.keep else None
@@ -242,6 +245,8 @@ def rendered_stage(p: Pipeline) -> None:
         pack_papers(p)
         give_back(p, len(state.rendered))  # the texts the packing let go
     state.changed_ids = None if before is None else changed_papers(before, state.rendered)
+    if not p.options.keep:  # the entries saved since loading, written beside relate by a forked child (serve: at
+        p.store.later.aside(p.executor)  # the pass's end, here; a fork of the server and its threads is not worth it)
 
 
 def site_papers(p: Pipeline) -> list[RenderedPaper]:
@@ -372,17 +377,6 @@ def output_inputs(p: Pipeline, shared: str, outputs: list, papers: list[Rendered
     site = site_digest(theme_digest(Theme.for_content(p.content_dir)), config_digest(project.config, "pages"),
                        repr(project.volume), shared, shape=p.state.shape, papers=papers)
     return input_digests(site, outputs, papers, p.state.related or {})
-
-
-def keep_related(state: Run, related: dict[str, tuple[str, ...]]) -> bool:
-    """Take related papers worked out after the last pass if they move no paper's list: no page shows
-    anything new, so no pass need run (on a large volume a pass takes the rebuild thread long enough to feel)."""
-    if state.project is None or state.related is None or moved_lists(state.related, related):
-        return False
-    state.related = related
-    if state.listing is not None:  # the next edit lists its files with these (pipeline/listing.py)
-        state.listing = dataclasses.replace(state.listing, related=related)
-    return True
 
 
 STAGES: tuple[Stage, ...] = (
