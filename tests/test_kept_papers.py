@@ -13,7 +13,8 @@ from generator.content.pages import read_page, to_paper
 from generator.model.paper_codec import paper_of, paper_record
 from generator.pipeline import parsed as parsed_module
 from generator.reporter import Reporter
-from generator.runtime.cache import CACHE_DIR, paper_key
+from generator.runtime.cache import CACHE_DIR
+from generator.runtime.cache_records import paper_key
 from spies import Counting
 
 BUNDLED = Path(__file__).parent.parent / "content" / "papers"

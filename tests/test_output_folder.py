@@ -283,7 +283,7 @@ def test_a_removal_aside_left_unfinished_is_finished_by_the_next_build(tmp_path)
 def test_a_full_or_read_only_content_folder_is_one_line_naming_the_page(tmp_path, monkeypatch, capsys, code,
                                                                         command):
     # Tests run as root, where chmod stops no write: the write itself is made to fail as the disk would.
-    from generator.content import merge
+    from generator.content import page_writes
     from generator.runtime import output
 
     def refuse(path, *args, **kwargs):
@@ -295,7 +295,7 @@ def test_a_full_or_read_only_content_folder_is_one_line_naming_the_page(tmp_path
     source.write_text("Workshop\n\nWe study quasars and their spectra in depth.\n", encoding="utf-8")
     if command == "build":
         (content / "list.txt").write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
-    monkeypatch.setattr(merge, "write_atomically", refuse)
+    monkeypatch.setattr(page_writes, "write_atomically", refuse)  # (the sync's pages: content/page_writes.py)
     monkeypatch.setattr(output, "write_atomically", refuse)
     args = (["build", "--content", str(content), "--out", str(tmp_path / "site")] if command == "build"
             else ["import", str(source), "--content", str(content)])

@@ -152,7 +152,8 @@ def test_a_build_links_the_unchanged_files_it_is_asked_for_and_records_every_lis
 def test_the_input_digests_are_each_outputs_in_the_listings_order(seed_content):
     from generator.pipeline.sinks import NullSink
     from generator.pipeline import stages
-    from generator.runtime.cache import digest, paper_key
+    from generator.runtime.cache import digest
+    from generator.runtime.cache_records import paper_key
 
     state = stages.Pipeline(seed_content, NullSink()).run(Reporter(), until="rendered")
     papers = state.rendered

@@ -13,24 +13,21 @@ afterwards, in proceedings order, so the result does not depend on that.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from generator.runtime.executor import INLINE, Executor
-from generator.runtime.sizes import Cost
 from generator.model.details import details_to_meta
-from generator.errors import ContentError, Diagnostic
+from generator.errors import Diagnostic
 from generator.model.paper import DETAIL_FIELDS, Entry, SourceList
 from generator.content.matching import PageMatcher, entry_digest
-from generator.runtime.output import write_atomically
+from generator.content.page_writes import PageWrites, page_errors, write_pages
 from generator.model.corrections import OLD_SLUGS
 from generator.content.fingerprints import (NO_DETAILS, NO_METADATA, Fingerprints, details_digest, details_of, digest,
                                             metadata_digest)
-from generator.content.pages import (FRONT_MATTER, PAGES_DIR, SLUG, PageDoc, front_key,
-                                     last_published_slug, render_page, written_page)
+from generator.content.pages import FRONT_MATTER, PAGES_DIR, SLUG, PageDoc, last_published_slug, render_page
 from generator.text.slugs import slugify, unique
 from generator import diagnostics as codes
 
@@ -71,41 +68,27 @@ class SyncPlan:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # pages created, as read (pages.written_page), with the key of their front matter (pages.front_key)
     written: dict[Path, tuple[PageDoc, str]] = field(default_factory=dict)
+    later: PageWrites = field(default_factory=PageWrites)  # pages a child writes (content/page_writes.py)
 
     def apply(self, executor: Executor = INLINE) -> None:
         """Write the pages (by the ``executor``: on every core when there are many; YAML is slow to write)
-        and remove pages.
+        and remove pages. Some may be written by a child beside what follows: ``later.settle`` waits for them.
 
         A content folder that takes no more writes (full, read-only) is one error naming the page."""
-        try:
+        with page_errors():
             self._apply(executor)
-        except OSError as exc:
-            raise ContentError(f"cannot write the page ({exc.strerror or exc}): is the content folder full or "
-                               "read-only? Pages written before it are kept; run again once it can be written",
-                               path=os.fsdecode(exc.filename) if exc.filename else None) from None
 
     def _apply(self, executor: Executor) -> None:
         for change in self.changes:
             if change.action == "remove":
                 change.path.unlink(missing_ok=True)
         writes = [change for change in self.changes if change.action != "remove"]
-        for change, doc in zip(writes, executor.map(_write_pages, writes, Cost.LIGHT)):
+        for folder in {change.path.parent for change in writes}:  # once, not asked for again on every page
+            folder.mkdir(parents=True, exist_ok=True)
+        made, self.later = write_pages(writes, executor)
+        for change, doc in zip(writes, made):
             if doc is not None:
                 self.written[change.path] = doc
-
-
-def _write_pages(changes: list[Change]) -> list[tuple[PageDoc, str] | None]:
-    """Write each page; a created page comes back as read (and its front matter's key), unless its YAML
-    must be read to know."""
-    docs: list[tuple[PageDoc, str] | None] = []
-    for folder in {change.path.parent for change in changes}:  # once, not asked for again on every page
-        folder.mkdir(parents=True, exist_ok=True)
-    for change in changes:
-        text = change.page_text()
-        write_atomically(change.path, text.encode("utf-8"), folder_made=True)
-        doc = written_page(change.path, change.meta, text) if change.meta is not None else None
-        docs.append((doc, front_key(text)) if doc is not None else None)
-    return docs
 
 
 def plan_sync(content_dir: Path, sources: list[SourceList], docs: list[PageDoc],

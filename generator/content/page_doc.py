@@ -40,7 +40,7 @@ class PageDoc:
     # the page in its place instead of making a second one for its entry.
     salvaged: dict[str, str] = field(default_factory=dict)
     # The digest of the page's text as read (LF line ends): with the file's name, all its Paper is made of,
-    # so that Paper's record key (runtime/cache.paper_key); "" when the text is not at hand. Whoever changes
+    # so that Paper's record key (runtime/cache_records.paper_key); "" when the text is not at hand. Whoever changes
     # ``meta`` or ``body`` of a page read sets it to "" (commands/correct.py).
     text_digest: str = ""
 

@@ -18,7 +18,7 @@ from generator.content.page_doc import (FENCE, KnownPage, PageDoc, parse_front, 
 from generator.runtime.executor import INLINE, Executor
 from generator.runtime.cache import EntryCache
 from generator.runtime.cache import digest as full_digest
-from generator.runtime.cache import keep_paper_key
+from generator.runtime.cache_records import keep_paper_key
 from generator.runtime.sizes import Cost
 from generator.text.cjk import CJK_RANGES
 from generator.text.cleantext import clean, clean_fields
@@ -288,8 +288,9 @@ def _known_page(path: Path, name: Path, known: EntryCache) -> KnownPage | None:
     return KnownPage(path, name, front, body.strip(), body_line, full_digest(text), known, full_digest(front))
 
 
-def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:
-    """Papers in proceedings order; a page repeating another's slug or id is an error (the first wins)."""
+def unique_papers(papers: list[Paper], reporter: Reporter, read: Callable[[Path], PageDoc] = read_page) -> list[Paper]:
+    """Papers in proceedings order; a page repeating another's slug or id is an error (the first wins). ``read``:
+    how a clashing page is read again (once the pages a child writes are written: content/page_writes.py)."""
     owners: dict[tuple[str, str], Path] = {}
     kept = []
     for paper in sorted(papers, key=lambda p: p.path.name):
@@ -297,7 +298,7 @@ def unique_papers(papers: list[Paper], reporter: Reporter) -> list[Paper]:
         clash = slug if slug in owners else number if number in owners else None
         if clash:
             key, value = clash
-            line = read_page(paper.path).lines.get(key)  # only on this rare path: read it again
+            line = read(paper.path).lines.get(key)  # only on this rare path: read it again
             reporter.error(f"{key} {value!r} is already the {key} of {owners[clash].name}",
                            f"{PAGES_DIR}/{paper.path.name}", line, code=codes.PAGE_ID_CLASH, subject=key, value=value)
             continue

@@ -24,6 +24,9 @@ from generator.pipeline.rendering import site_renderer
 from generator.render.html import SiteRenderer
 from generator.render.outputs import Output, SiteListing
 from generator.render.page_types import placing_fields
+from generator.render.theme import Theme
+from generator.model.config import config_digest
+from generator.pipeline.reuse import Inputs, input_digests, site_digest, theme_digest
 
 if TYPE_CHECKING:
     from generator.pipeline.stages import Pipeline, Run
@@ -124,3 +127,12 @@ def listed_for(state: Run, renderer: SiteRenderer, papers: list[RenderedPaper], 
 def moved_lists(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, ...]]) -> set[str]:
     """The papers whose related papers are not the same now."""
     return {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
+
+
+def output_inputs(p: Pipeline, shared: str, outputs: list, papers: list[RenderedPaper]) -> Inputs:
+    """Each output's digest of its inputs (pipeline/reuse.py): what a build compares with the last site's."""
+    project = p.state.project
+    assert project is not None
+    site = site_digest(theme_digest(Theme.for_content(p.content_dir)), config_digest(project.config, "pages"),
+                       repr(project.volume), shared, shape=p.state.shape, papers=papers)
+    return input_digests(site, outputs, papers, p.state.related or {})

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import time
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -26,7 +27,9 @@ from generator.errors import Diagnostic, ProceedingsError
 from generator.content.pages import PAGES_DIR
 from generator.model.details import site_path_problem
 from generator.derive.people_file import Rules
-from generator.pipeline.stages import OUTPUTS, STAGE_NAMES, Options, Pass, Pipeline, first_stage, keep_related
+from generator.pipeline.stages import OUTPUTS, STAGE_NAMES, Options, Pass, Pipeline, first_stage
+from generator.pipeline.listing import moved_lists
+from generator.pipeline.state import Run
 from generator.reporter import Reporter
 from generator.pipeline.schedule import Background
 from generator.pipeline.sinks import MemorySink
@@ -183,3 +186,14 @@ def freeze_whole_site() -> None:
     those collections see only what the rebuild made. Cyclic garbage among them waits for the next whole
     pass, which unfreezes them first."""
     gc.freeze()
+
+
+def keep_related(state: Run, related: dict[str, tuple[str, ...]]) -> bool:
+    """Take related papers worked out after the last pass if they move no paper's list: no page shows
+    anything new, so no pass need run (on a large volume a pass takes the rebuild thread long enough to feel)."""
+    if state.project is None or state.related is None or moved_lists(state.related, related):
+        return False
+    state.related = related
+    if state.listing is not None:  # the next edit lists its files with these (pipeline/listing.py)
+        state.listing = dataclasses.replace(state.listing, related=related)
+    return True

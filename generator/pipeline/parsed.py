@@ -1,6 +1,6 @@
 """Each page's Paper kept by the build cache: a page unchanged since an earlier build is not validated again.
 
-``to_paper`` makes a Paper of a page's text and file name alone (its record key, ``cache.keep_paper_key``,
+``to_paper`` makes a Paper of a page's text and file name alone (its record key, ``cache_records.keep_paper_key``,
 says so), and validating 10,000 front matters field by field was a fifth of a warm build. So each Paper a
 page made is kept (``EntryCache`` "papers") under that key, with what parsing it said, as a typed record
 (model/paper_codec.py); the code's digest is in every key. A page whose text or name changed has another key
@@ -15,7 +15,8 @@ from pathlib import Path
 from generator.content.pages import PageDoc
 from generator.model.paper_codec import SHAPE_ERRORS, diagnostic_of, diagnostic_record, paper_of, paper_record
 from generator.pipeline.rendering import Parsed, parse_page
-from generator.runtime.cache import BuildCache, EntryCache, digest, keep_paper_key
+from generator.runtime.cache import BuildCache, EntryCache, digest
+from generator.runtime.cache_records import keep_paper_key
 
 KIND = "papers"
 
@@ -24,7 +25,7 @@ def parse_pages(docs: dict[Path, PageDoc], content_dir: Path, before: dict[Path,
                 store: BuildCache | None = None) -> dict[Path, Parsed]:
     """Every page's Parsed: the last pass's for a page not read again (``before``, the same doc), the build
     cache's for a page whose text an earlier build parsed, else parsed now (and kept)."""
-    known = EntryCache(store, KIND, plain=True) if store is not None and store.enabled else None
+    known = EntryCache(store, KIND, plain=True, later=True) if store is not None and store.enabled else None
     keys: dict[Path, str] = {}
     for path, doc in docs.items():
         last = before.get(path)

@@ -18,7 +18,8 @@ from typing import Any
 from generator.runtime.executor import INLINE, Executor
 from generator.pipeline.shares import CLAIM_BATCH, Batches, Shares
 from generator.runtime.sizes import Cost
-from generator.runtime.cache import BuildCache, EntryCache, from_rendered_record, paper_key, rendered_record
+from generator.runtime.cache import BuildCache, EntryCache
+from generator.runtime.cache_records import from_rendered_record, paper_key, rendered_record
 from generator.errors import Diagnostic, ProceedingsError, shown
 from generator.latex import AbstractRenderer
 from generator.content.merge import Deriver, SyncPlan, plan_sync

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
 
-from generator.runtime.cache import BuildCache, digest, digest_of, paper_key
+from generator.runtime.cache import BuildCache, digest, digest_of
+from generator.runtime.cache_records import paper_key
 from generator.runtime.kept import KeptByIdentity
 from generator.model.paper import RenderedPaper
 from generator.render.outputs import Ids

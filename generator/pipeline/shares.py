@@ -29,7 +29,7 @@ import pickle
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, IO, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, IO, TypeVar
 
 from generator.model.config import Config
 from generator.model.paper import RenderedPaper
@@ -42,6 +42,9 @@ from generator.render.html import SiteRenderer
 from generator.render.outputs import Output
 from generator.render.site_info import SiteInfo
 from generator.render.theme import Theme
+
+if TYPE_CHECKING:
+    from generator.pipeline.stages import Pipeline
 
 # Outputs claimed at a time, by the build or a worker: a worker's last batch is short work (none waits
 # long on another at the end), and pickling and sending one costs little beside rendering it.
@@ -222,3 +225,14 @@ def lists_done(renderer: SiteRenderer) -> bool:
     renderer.fragments.clear()
     release_free_memory()
     return True
+
+
+def worker_shares(p: Pipeline, renderer: SiteRenderer, papers: list[RenderedPaper]) -> Shares | None:
+    """What the render stage's workers are sent, when they write into a folder, related papers are known
+    and the executor gives a volume this large fresh processes (pipeline/shares.py); None: workers are forked."""
+    staging, project = p.sink.worker_staging(), p.state.project
+    if staging is None or project is None or p.state.related is None or not p.executor.fresh(len(papers)):
+        return None
+    context = ShareContext(project.content_dir, project.config, renderer.site, dict(renderer.shared),
+                           p.state.related, staging)
+    return Shares(renderer, papers, context)

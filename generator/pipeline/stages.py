@@ -31,29 +31,29 @@ from generator.model.config import config_digest
 from generator.model.doi import with_doi
 from generator.model.link_patterns import with_patterns
 from generator.model.paper import Paper, RenderedPaper
-from generator.content.pages import PAGES_DIR, front_record, read_pages, unique_papers
+from generator.content.page_doc import PageDoc
+from generator.content.page_writes import PageWrites
+from generator.content.pages import PAGES_DIR, front_record, read_page, read_pages, unique_papers
 from generator.content.project import load_project, make_deriver, placeholder_deriver
 from generator.derive.related import forget_texts, forget_vectors, related_ids
 from generator.pipeline.parsed import parse_pages
 from generator.pipeline.synced import kept_sync
-from generator.pipeline.listing import moved_lists, site_outputs
+from generator.pipeline.listing import moved_lists, output_inputs, site_outputs
 from generator.render.outputs import Output
 from generator.pipeline.rendering import (changed_papers, has_map, place_papers, read_again,
                                           read_programme, render_outputs, render_papers, split_words)
 from generator.reporter import Reporter
-from generator.pipeline.reuse import Inputs, input_digests, site_digest, theme_digest
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
-from generator.render.html import SiteRenderer
 from generator.runtime.background import map_large_blocks_apart, release_free_memory
 from generator.runtime.executor import Executor
 from generator.pipeline.state import DEFAULT_OPTIONS, Options, Pass, Run
-from generator.pipeline.shares import ShareContext, Shares
+from generator.pipeline.shares import worker_shares
 from generator.pipeline.packed import packed
 from generator.render.redirects import settle_old_slugs
 from generator.model.corrections import OLD_SLUGS
-from generator.render.theme import Theme
 from generator import diagnostics as codes
+from generator.errors import ContentError
 
 T = TypeVar("T")
 SAMPLE = 50  # papers whose pages ``check`` renders, to try every template with real content
@@ -77,6 +77,7 @@ class Pipeline:
         self.now = Pass()
         self.schedule = schedule_for(options)
         self.executor = Executor(options.cores)  # where each stage's work runs, by the size policy (runtime/sizes.py)
+        self.page_writes = PageWrites()  # the sync's pages a child writes, until the rendered stage waits for them
 
     def run(self, reporter: Reporter, start: str = "project", now: Pass | None = None,
             until: str = "publish") -> Run:
@@ -96,8 +97,23 @@ class Pipeline:
                     stage.run(self)
         except BaseException:  # a content error, or a bug: the next pass starts from the project again
             self.state = Run()
+            with contextlib.suppress(ContentError):  # (the pass's own error is the one to report)
+                self.settle()
             raise
+        self.settle()
         return self.state
+
+    def settle(self) -> None:
+        """Every page and cache entry the stages wrote on disk before the pass ends, failed or not."""
+        try:
+            self.page_writes.settle()
+        finally:
+            self.store.later.settle()
+
+    def page_as_written(self, path: Path) -> PageDoc:
+        """A page read again from its file, once it is written."""
+        self.page_writes.settle()
+        return read_page(path)
 
     def timed(self, name: str, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         start = time.perf_counter()
@@ -141,7 +157,7 @@ def pages_stage(p: Pipeline) -> None:
     # Parsed front matter by the digest of its text, when every page is read (its entry then keeps what this
     # pass read and wrote; serve reading one edited page leaves it as it is).
     every = state.docs is None or p.now.pages is None
-    known = EntryCache(p.store, "front-matter", plain=True) if every and p.store.enabled else None
+    known = EntryCache(p.store, "front-matter", plain=True, later=True) if every and p.store.enabled else None
     if every:
         docs = p.timed("read pages", read_pages, p.content_dir, executor, known=known)
     else:
@@ -155,6 +171,7 @@ def pages_stage(p: Pipeline) -> None:
         # A written page is taken as written (created) or read back like a person's (updated): the record of
         # the change need not keep its text.
         state.changes, written = plan.changes, {path: doc for path, (doc, _) in plan.written.items()}
+        p.page_writes = plan.later
         for doc, key in plan.written.values() if known is not None else ():
             assert known is not None
             known.put(key, front_record(doc))  # the next build reads these pages without parsing them
@@ -183,7 +200,7 @@ def papers_stage(p: Pipeline) -> None:
         for parsed in state.parsed.values():
             for diagnostic in parsed.diagnostics:
                 p.reporter.report(diagnostic)
-        state.papers = unique_papers(standing_papers(p), p.reporter)
+        state.papers = unique_papers(standing_papers(p), p.reporter, p.page_as_written)
         docs = state.docs
         state.papers = settle_old_slugs(state.papers, p.reporter.warn,
                                         lambda paper: docs[paper.path].lines.get(OLD_SLUGS) if paper.path in docs
@@ -228,7 +245,8 @@ def rendered_stage(p: Pipeline) -> None:
     """Titles and abstracts rendered (LaTeX, emphasis, links); from the cache when unchanged."""
     state = p.state
     assert state.project is not None
-    renders = EntryCache(p.store, "abstracts", config_digest(state.project.config, "abstracts"), plain=True)
+    renders = EntryCache(p.store, "abstracts", config_digest(state.project.config, "abstracts"), plain=True,
+                         later=True)
     before = state.rendered if state.rendered and not p.now.everything else None
     # A large volume's build packs each rendering as it is made (``pack_papers`` after the stage, at once).
     pack = packed if p.executor.fresh(len(state.papers)) and not p.options.keep else None
@@ -242,6 +260,9 @@ def rendered_stage(p: Pipeline) -> None:
         pack_papers(p)
         give_back(p, len(state.rendered))  # the texts the packing let go
     state.changed_ids = None if before is None else changed_papers(before, state.rendered)
+    p.page_writes.settle()  # the sync's pages, written meanwhile by a child
+    if not p.options.keep:  # the entries saved since loading, written beside relate by a forked child (serve: at
+        p.store.later.aside(p.executor)  # the pass's end, here; a fork of the server and its threads is not worth it)
 
 
 def site_papers(p: Pipeline) -> list[RenderedPaper]:
@@ -352,37 +373,6 @@ def publish_stage(p: Pipeline) -> None:
     p.timed("write site", sink.finish, names, static)
     p.schedule.published(sink)
     state.files = names + sorted(static)
-
-
-def worker_shares(p: Pipeline, renderer: SiteRenderer, papers: list[RenderedPaper]) -> Shares | None:
-    """What the render stage's workers are sent, when they write into a folder, related papers are known
-    and the executor gives a volume this large fresh processes (pipeline/shares.py); None: workers are forked."""
-    staging, project = p.sink.worker_staging(), p.state.project
-    if staging is None or project is None or p.state.related is None or not p.executor.fresh(len(papers)):
-        return None
-    context = ShareContext(project.content_dir, project.config, renderer.site, dict(renderer.shared),
-                           p.state.related, staging)
-    return Shares(renderer, papers, context)
-
-
-def output_inputs(p: Pipeline, shared: str, outputs: list, papers: list[RenderedPaper]) -> Inputs:
-    """Each output's digest of its inputs (pipeline/reuse.py): what a build compares with the last site's."""
-    project = p.state.project
-    assert project is not None
-    site = site_digest(theme_digest(Theme.for_content(p.content_dir)), config_digest(project.config, "pages"),
-                       repr(project.volume), shared, shape=p.state.shape, papers=papers)
-    return input_digests(site, outputs, papers, p.state.related or {})
-
-
-def keep_related(state: Run, related: dict[str, tuple[str, ...]]) -> bool:
-    """Take related papers worked out after the last pass if they move no paper's list: no page shows
-    anything new, so no pass need run (on a large volume a pass takes the rebuild thread long enough to feel)."""
-    if state.project is None or state.related is None or moved_lists(state.related, related):
-        return False
-    state.related = related
-    if state.listing is not None:  # the next edit lists its files with these (pipeline/listing.py)
-        state.listing = dataclasses.replace(state.listing, related=related)
-    return True
 
 
 STAGES: tuple[Stage, ...] = (

@@ -26,7 +26,6 @@ chunks. ``proceedings build --no-cache`` neither reads nor writes it; deleting t
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import platform
@@ -34,11 +33,12 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import chain
 from importlib import metadata
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import Any
 
 import orjson
 
+from generator.runtime.cache_writes import EntryWrite, LaterWrites
 from generator.runtime.sealed import (FORMAT, copy_checked, copy_in, header_of, key_file, read_checked, remove,
                                        secret_key, write_atomically, write_pieces)
 
@@ -94,6 +94,7 @@ class BuildCache:
         self.folder = folder if secret_key(key_file()) is not None else None
         self.hits: list[str] = []
         self.misses: list[str] = []
+        self.later = LaterWrites()  # entries saved ``later`` (runtime/cache_writes.py): ``aside``, ``settle``
 
     @classmethod
     def for_content(cls, content_dir: Path, enabled: bool = True) -> BuildCache:
@@ -112,6 +113,7 @@ class BuildCache:
 
     # -- bytes ------------------------------------------------------------------
     def load_bytes(self, kind: str, key: str) -> bytes | None:
+        self.later.settle(kind)
         data = self._read(self._path(kind, key))
         (self.hits if data is not None else self.misses).append(kind)
         return data
@@ -124,6 +126,7 @@ class BuildCache:
     def copy_out(self, kind: str, key: str, target: Path) -> bool:
         """Copy an entry's bytes to ``target`` without holding them in memory; False (and
         nothing written) when the entry is missing or damaged."""
+        self.later.settle(kind)
         found = self.folder is not None and copy_checked(self._path(kind, key), target)
         (self.hits if found else self.misses).append(kind)
         return found
@@ -162,6 +165,7 @@ class BuildCache:
 
     def _store(self, kind: str, key: str, write: Any) -> None:
         """Write one entry with ``write(path)`` and drop the kind's other entries."""
+        self.later.settle(kind)
         try:
             self._prepare()
             target = self._path(kind, key)
@@ -223,9 +227,10 @@ class EntryCache:
     must be written.
     """
 
-    def __init__(self, cache: BuildCache, kind: str, *key_parts: str, plain: bool = False):
+    def __init__(self, cache: BuildCache, kind: str, *key_parts: str, plain: bool = False, later: bool = False):
         self.cache, self.kind = cache, kind
         self.plain = plain  # no record holds NaN or infinity (``_json_bytes``)
+        self.later = later  # ``save`` leaves the files to ``cache.later`` (a pipeline's stage: it settles them)
         self.key = cache.key(kind, *key_parts)
         self._found: dict[str, dict[str, Any]] = {}  # shard → its records on disk, once read
         self._used: dict[str, dict[str, Any]] = {}  # shard → the records this build used or made
@@ -278,17 +283,20 @@ class EntryCache:
         self._changed.add(shard)
 
     def save(self) -> None:
+        """``later``: the shards' files written by ``cache.later`` (runtime/cache_writes.py), their bytes made now."""
         folder = self.folder
         if folder is not None:
+            self.cache.later.settle(self.kind)
             try:
-                self._write(folder)
-                self.cache.drop_others(self.kind, folder)
+                written = EntryWrite(self.kind, folder, tuple(self._shards(folder)), self.cache.drop_others)
+                self.cache.later.keep(written) if self.later else written.write()
             except OSError:  # a cache that cannot be written is only slower
                 pass
         self._found, self._used, self._sizes, self._changed = {}, {}, {}, set()
 
     def _load(self, shard: str) -> dict[str, Any]:
         folder = self.folder
+        self.cache.later.settle(self.kind)
         data = read_checked(folder / shard) if folder is not None else None
         try:
             found = json_loads(data) if data is not None else None
@@ -296,7 +304,8 @@ class EntryCache:
             found = None
         return found if isinstance(found, dict) else {}
 
-    def _write(self, folder: Path) -> None:
+    def _shards(self, folder: Path) -> Iterator[tuple[str, bytes]]:
+        """The folder made and rid of shards no record of this build is in; each shard to write, with its bytes."""
         self.cache._prepare()
         if folder.is_file() or folder.is_symlink():
             folder.unlink()
@@ -312,8 +321,7 @@ class EntryCache:
                     on_disk = self._load(shard)
                     used = {key: on_disk[key] if value is _TAKEN else value for key, value in used.items()
                             if value is not _TAKEN or key in on_disk}
-                data = _json_bytes(used, self.plain)
-                write_atomically(folder / shard, header_of(data), data)
+                yield shard, _json_bytes(used, self.plain)
 
 
 _TAKEN = object()  # a record used as its shard's file holds it, taken by the caller (``EntryCache.take``)
@@ -321,78 +329,3 @@ _TAKEN = object()  # a record used as its shard's file holds it, taken by the ca
 
 def _shard(record_key: str) -> str:
     return hashlib.blake2b(record_key.encode("utf-8", "surrogatepass"), digest_size=1).hexdigest()
-
-
-# -- rendered papers as cache records ----------------------------------------------
-
-def paper_key(paper: Any) -> str:
-    """A paper's record key: every field of it, so any edit is a miss. Of its page file, only the
-    name counts: the same content folder given as ``content`` or as an absolute path is one cache.
-
-    A build asks twice for each paper's key (its rendered abstract, then its pages' inputs): the
-    paper is frozen, so the key is kept on it the first time, as ``functools.cached_property`` would. A paper
-    parsed from its page comes with one (``keep_paper_key``: its page's text and name, all it is made of)."""
-    kept = getattr(paper, "__dict__", None)
-    key: str | None = kept.get(_KEPT_KEY) if kept is not None else None
-    if key is None:
-        values = [getattr(paper, name) for name in _field_names(paper.__class__)]
-        key = digest(repr([value.name if isinstance(value, PurePath) else value for value in values]))
-        if kept is not None:
-            kept[_KEPT_KEY] = key  # not a field: equality, repr and replace() never see it
-    return key
-
-
-_KEPT_KEY = "_paper_key"
-
-
-def keep_paper_key(paper: Any, key: str) -> None:
-    """A paper just made gets the record key of what it was made of (content/pages.to_paper); a copy, its own."""
-    paper.__dict__[_KEPT_KEY] = key
-
-
-@lru_cache(maxsize=None)
-def _field_names(kind: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(kind))
-
-
-@lru_cache(maxsize=None)
-def _record_names(rendered_type: type) -> frozenset[str]:
-    """The fields a rendered record holds: the type's, less its Paper (asked once a paper on a warm build)."""
-    return frozenset(_field_names(rendered_type)) - {"paper"}
-
-
-def texts_key(rendered: Any) -> str:
-    """A digest of a RenderedPaper's texts, for the search index's key; kept on it and in its cache record."""
-    kept = rendered.__dict__
-    key: str | None = kept.get(_TEXTS_KEY)
-    if key is None:
-        names = sorted(_record_names(rendered.__class__))
-        key = kept[_TEXTS_KEY] = digest(*(getattr(rendered, name) for name in names))
-    return key
-
-
-_TEXTS_KEY = "_texts_key"
-
-
-def rendered_record(rendered: Any, diagnostics: list) -> dict | None:
-    """A RenderedPaper (less its Paper), its texts' digest and its problems, as JSON; None if not plain text."""
-    values = {f.name: getattr(rendered, f.name) for f in dataclasses.fields(rendered) if f.name != "paper"}
-    problems = [d.to_record() for d in diagnostics]
-    if not all(isinstance(v, str) for v in values.values()) \
-            or not all(isinstance(d.path, (str, type(None))) for d in diagnostics):
-        return None
-    return {"fields": values, "problems": problems, "texts": texts_key(rendered)}
-
-
-def from_rendered_record(paper: Any, record: Any, rendered_type: type, diagnostic_type: Any) -> tuple | None:
-    """(RenderedPaper, diagnostics) again from a record, or None when the record does not fit the type."""
-    try:
-        fields = record["fields"]
-        if fields.keys() != _record_names(rendered_type):
-            return None  # RenderedPaper gained or lost a field since: render again
-        rendered = rendered_type(paper=paper, **fields)
-        if isinstance(record.get("texts"), str):
-            rendered.__dict__[_TEXTS_KEY] = record["texts"]  # (written with these texts: ``rendered_record``)
-        return rendered, [diagnostic_type.from_record(problem) for problem in record["problems"]]
-    except (AttributeError, TypeError, KeyError, ValueError):  # (a record of another shape)
-        return None

@@ -58,6 +58,10 @@ class Executor:
         """Whether work on ``papers`` goes to forked workers of this process (more than one core, not fresh ones)."""
         return self.cores > 1 and not self.policy.fresh(papers)
 
+    def writes_aside(self, files: int) -> bool:
+        """Whether ``files`` cache files are written by a forked process beside the build (``start``)."""
+        return self.cores > 1 and self.policy.writes_aside(files)
+
     def map(self, func: Callable[[list[T]], list[U]], items: list[T], cost: Cost,
             progress: Progress | None = None) -> list[U]:
         """``func`` (one result per item) over ``items``, in order: over forked workers and this process, each

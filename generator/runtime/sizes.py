@@ -55,6 +55,9 @@ class SizePolicy:
     # Files of a site from which the site it replaces is removed by a process of its own that the build does
     # not wait for (runtime/output.py). Below, the build removes it: a few hundred files take milliseconds.
     aside_from: int = 2_000
+    # Cache shard files from which the entries the stages before relate saved are written by a forked child beside
+    # it (runtime/cache_writes.py). Below, here: a fork costs tens of milliseconds, a file a few tenths of one.
+    write_aside_from: int = 64
 
     def splits(self, cost: Cost, items: int) -> bool:
         """Whether ``items`` items of work of this cost are worth workers of their own."""
@@ -73,6 +76,10 @@ class SizePolicy:
         """Whether the site a site of ``files`` files replaces is removed without the build waiting."""
         return files >= self.aside_from
 
+    def writes_aside(self, files: int) -> bool:
+        """Whether ``files`` cache files are written by a process of their own beside the build."""
+        return files >= self.write_aside_from
+
     def fresh(self, papers: int) -> bool:
         """Whether jobs beside the render stage of a volume of ``papers`` papers are fresh processes."""
         return papers >= self.fresh_from
@@ -81,7 +88,7 @@ class SizePolicy:
 DEFAULT = SizePolicy()
 # Every volume as a large one: work is split and its jobs are fresh processes from a single item, and the site
 # it replaces is removed aside.
-LARGE = SizePolicy(heavy_split=1, light_split=1, fresh_from=1, beside_from=1, aside_from=1)
+LARGE = SizePolicy(heavy_split=1, light_split=1, fresh_from=1, beside_from=1, aside_from=1, write_aside_from=1)
 NAMED = {"default": DEFAULT, "large": LARGE}
 
 

@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from generator.runtime.background import Pending
-from generator.runtime.cache import BuildCache, texts_key
+from generator.runtime.cache import BuildCache
+from generator.runtime.cache_records import texts_key
 from generator.runtime.executor import INLINE, Executor
 from generator.model.paper import RenderedPaper
 from generator.search.index import FIELDS, build_index, people, utf16_key

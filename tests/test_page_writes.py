@@ -1,0 +1,77 @@
+"""The pages a sync creates, written by a forked child beside the stages that follow (content/page_writes.py):
+the same pages and the same site as written here; a page the child cannot write fails the build as one written
+here does; a page read again for a clash is read once written."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_content
+from generator.commands.build import build
+from generator.content import page_writes
+from generator.content.pages import read_page
+from generator.errors import ContentError
+from generator.pipeline.sinks import NullSink
+from generator.pipeline.stages import Pipeline
+from generator.reporter import Reporter
+from generator.runtime import sizes
+from generator.runtime.sizes import SizePolicy
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _cold(tmp_path: Path, name: str) -> Path:
+    content = copy_content(tmp_path / name / "content")
+    shutil.rmtree(content / "papers")  # every page made and written anew
+    return content
+
+
+def test_pages_written_by_a_child_are_the_pages_and_site_written_here(tmp_path, monkeypatch):
+    made = {}
+    for name, jobs in (("here", 1), ("child", 2)):
+        if name == "child":
+            monkeypatch.setitem(sizes.NAMED, "default", SizePolicy(write_aside_from=1))
+        content = _cold(tmp_path, name)
+        reporter = Reporter()
+        build(content, tmp_path / name / "site", reporter, jobs=jobs, cache=False)
+        assert not reporter.errors, reporter.errors
+        made[name] = (_files(content / "papers"), _files(tmp_path / name / "site"))
+    assert len(made["here"][0]) >= 8
+    assert made["child"] == made["here"]
+
+
+def test_the_pages_a_child_wrote_are_as_the_build_read_them(tmp_path, monkeypatch):
+    monkeypatch.setitem(sizes.NAMED, "default", SizePolicy(write_aside_from=1))
+    content = _cold(tmp_path, "content")
+    pipeline = Pipeline(content, NullSink())
+    assert pipeline.executor.cores > 1 or pytest.skip("one core: no child")
+    run = pipeline.run(Reporter(), until="pages")
+    assert pipeline.page_writes.pending is None  # waited for when the pass ended
+    assert run.docs and all(doc == read_page(path, doc.path.relative_to(content)) for path, doc in run.docs.items())
+
+
+def test_a_page_the_child_cannot_write_fails_the_build(tmp_path, monkeypatch):
+    monkeypatch.setitem(sizes.NAMED, "default", SizePolicy(write_aside_from=1))
+    content = _cold(tmp_path, "content")
+
+    def full(files):
+        raise OSError(28, "No space left on device", str(files[0][0]))
+
+    monkeypatch.setattr(page_writes, "_write_files", full)  # (the child is forked: it runs this too)
+    with pytest.raises(ContentError, match="cannot write the page .No space left on device"):
+        build(content, tmp_path / "site", Reporter(), jobs=2, cache=False)
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_clashing_page_is_read_again_once_written(tmp_path, monkeypatch):
+    content = _cold(tmp_path, "content")
+    pipeline = Pipeline(content, NullSink())
+    settled = []
+    monkeypatch.setattr(pipeline.page_writes, "settle", lambda: settled.append(True))
+    path = content / "papers" / "missing.md"
+    assert pipeline.page_as_written(path).error is not None and settled == [True]
