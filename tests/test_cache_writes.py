@@ -4,6 +4,7 @@ pass ends, failed or not."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
 from pathlib import Path
@@ -119,3 +120,22 @@ def test_a_cache_sent_to_another_process_takes_none_of_this_ones_writes(tmp_path
     sent = pickle.loads(pickle.dumps(saved.cache))
     assert sent.folder == saved.cache.folder and sent.later.job is None and not sent.later.kept
     saved.cache.later.settle()
+
+
+def test_a_writing_child_that_dies_leaves_a_miss_not_a_failed_build(tmp_path):
+    """A cache that cannot be written only makes the next build slower: the child killed mid-entry (here it
+    ends itself after its first shard) fails no settle, and what it wrote reads as a miss or a whole shard."""
+    records = _records(2_000)
+    saved = _save(tmp_path, records, later=True)
+    store = saved.cache
+    entry = store.later.kept[0]
+    store.later.kept[0] = dataclasses.replace(entry, shards=entry.shards[:1],
+                                              drop_others=lambda kind, folder: os._exit(3))
+    store.later.aside(ASIDE)
+    assert store.later.job is not None
+    store.later.settle()  # (raised "a parallel build step died" before)
+    assert store.later.job is None
+    again = EntryCache(BuildCache(tmp_path), "abstracts", "v1", plain=True)
+    found = {key: again.get(key) for key in records}
+    assert 0 < sum(value is not None for value in found.values()) < len(records)
+    assert all(value is None or value == records[key] for key, value in found.items())

@@ -74,7 +74,10 @@ class LaterWrites:
         """The entries of ``kind`` (None: every kind) on disk: those kept written here, the child waited for."""
         if self.job is not None and (kind is None or kind in self.job[1]):
             job, self.job = self.job[0], None
-            job()
+            try:
+                job()
+            except RuntimeError:  # the child died (killed, out of memory): its shards are whole or missing, and
+                pass  # a missing shard is a miss; a cache left unwritten only makes the next build slower
         if any(kind is None or entry.kind == kind for entry in self.kept):
             entries, self.kept = self.kept, []
             _write_all(entries)
