@@ -97,7 +97,7 @@ class Pipeline:
                     stage.run(self)
         except BaseException:  # a content error, or a bug: the next pass starts from the project again
             self.state = Run()
-            with contextlib.suppress(ContentError):  # (the pass's own error is the one to report)
+            with contextlib.suppress(ContentError, RuntimeError):  # (the pass's own error is the one to report)
                 self.settle()
             raise
         self.settle()
