@@ -75,3 +75,15 @@ def test_a_clashing_page_is_read_again_once_written(tmp_path, monkeypatch):
     monkeypatch.setattr(pipeline.page_writes, "settle", lambda: settled.append(True))
     path = content / "papers" / "missing.md"
     assert pipeline.page_as_written(path).error is not None and settled == [True]
+
+
+def test_a_large_volumes_pages_are_written_here_not_by_a_child():
+    """A child forked from a large volume's build keeps every page of the heap the build changes meanwhile (50,000
+    papers: 440 MB more while parsing); such a volume (fresh processes) writes its pages itself."""
+    from generator.runtime.executor import Executor
+
+    policy = SizePolicy()
+    assert Executor(2, policy).pages_aside(policy.fresh_from - 1)
+    assert not Executor(2, policy).pages_aside(policy.fresh_from)
+    assert Executor(2, policy).writes_aside(policy.fresh_from)  # (the cache's shards: a short-lived child)
+    assert not Executor(1, policy).pages_aside(100) and not Executor(2, policy).pages_aside(policy.write_aside_from - 1)

@@ -4,10 +4,11 @@ A cold build writes every page, and creating a file costs this build's one busy 
 of kernel time on a slow disk: a second or so for 10,000 pages, while the next stages (parsing the pages,
 the programme) leave the other core idle. So the pages are made on every core as before (their text, and the
 page as read: ``written_page``), a worker writing its share; the share made in this process, when the executor
-finds it worth a process (runtime/sizes.py ``writes_aside``), is written by a forked child beside the next
-stages instead. Only a created page whose front matter reads back as written goes there: nothing of this build
-reads its file (its ``PageDoc`` is at hand), but an updated page is read back from its file. ``PageWrites``
-waits for the child; a page it could not write fails the build as one written here would.
+finds it worth a process and the volume is not a large one (``Executor.pages_aside``), is written by a forked
+child beside the next stages instead. Only a created page whose front matter reads back as written goes
+there: nothing of this build reads its file (its ``PageDoc`` is at hand), but an updated page is read back
+from its file. ``PageWrites`` waits for the child; a page it could not write fails the build as one written
+here would.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def page_errors() -> Iterator[None]:
 def write_pages(changes: list[Change], executor: Executor) -> tuple[list[Written | None], PageWrites]:
     """Each change's page written (``Change.page_text``), and a created one as read with its front matter's key
     (None: read it back); the pages this process made and a child writes, to wait for."""
-    here = os.getpid() if executor.writes_aside(len(changes)) else None
+    here = os.getpid() if executor.pages_aside(len(changes)) else None
 
     def _write_pages(share: list[Change]) -> list[tuple[Written | None, bytes | None]]:
         return [_write(change, os.getpid() == here) for change in share]

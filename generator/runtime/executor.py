@@ -62,6 +62,12 @@ class Executor:
         """Whether ``files`` cache files are written by a forked process beside the build (``start``)."""
         return self.cores > 1 and self.policy.writes_aside(files)
 
+    def pages_aside(self, pages: int) -> bool:
+        """Whether ``pages`` new pages are written by a forked process beside the build's next stages: not a large
+        volume's (fresh processes), whose child would keep each page of the build's heap that the build changes
+        meanwhile (copy on write; measured at 50,000 papers: 440 MB more while the pages are parsed)."""
+        return self.writes_aside(pages) and not self.policy.fresh(pages)
+
     def map(self, func: Callable[[list[T]], list[U]], items: list[T], cost: Cost,
             progress: Progress | None = None) -> list[U]:
         """``func`` (one result per item) over ``items``, in order: over forked workers and this process, each
