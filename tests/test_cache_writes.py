@@ -139,3 +139,22 @@ def test_a_writing_child_that_dies_leaves_a_miss_not_a_failed_build(tmp_path):
     found = {key: again.get(key) for key in records}
     assert 0 < sum(value is not None for value in found.values()) < len(records)
     assert all(value is None or value == records[key] for key, value in found.items())
+
+
+def test_an_entry_past_the_room_for_held_bytes_is_written_as_it_is_made(tmp_path, monkeypatch):
+    """A large volume's entries are not held whole for the child (``LaterWrites.room``): the shards past it are
+    written at once, the rest by the child; the files are those a save at once writes."""
+    from generator.runtime import cache_writes
+
+    records = _records(2_000)
+    now = _save(tmp_path / "now", records, later=False)
+    shards = sorted(path.stat().st_size for path in now.folder.iterdir())
+    monkeypatch.setattr(cache_writes, "LATER_BYTES", sum(shards[: len(shards) // 2]))
+    later = _save(tmp_path / "later", records, later=True)
+    on_disk = len(list(later.folder.iterdir()))
+    held = len(later.cache.later.kept[0].shards)
+    assert 0 < on_disk < len(shards) and held and on_disk + held == len(shards)
+    assert later.cache.later.room() >= 0
+    later.cache.later.aside(ASIDE)
+    later.cache.later.settle()
+    assert _files(tmp_path / "later") == _files(tmp_path / "now")

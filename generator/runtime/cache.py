@@ -283,13 +283,21 @@ class EntryCache:
         self._changed.add(shard)
 
     def save(self) -> None:
-        """``later``: the shards' files written by ``cache.later`` (runtime/cache_writes.py), their bytes made now."""
+        """Each shard written as it is made; ``later``: left to ``cache.later`` (runtime/cache_writes.py), its bytes
+        made now, as many as ``LaterWrites.room`` holds (a large volume's entries are not held whole)."""
         folder = self.folder
         if folder is not None:
             self.cache.later.settle(self.kind)
             try:
-                written = EntryWrite(self.kind, folder, tuple(self._shards(folder)), self.cache.drop_others)
-                self.cache.later.keep(written) if self.later else written.write()
+                room, held = self.cache.later.room() if self.later else 0, []
+                for name, data in self._shards(folder):
+                    if len(data) <= room:
+                        held.append((name, data))
+                        room -= len(data)
+                    else:
+                        write_atomically(folder / name, header_of(data), data)
+                written = EntryWrite(self.kind, folder, tuple(held), self.cache.drop_others)
+                self.cache.later.keep(written) if held else written.write()  # (the kind's others dropped after)
             except OSError:  # a cache that cannot be written is only slower
                 pass
         self._found, self._used, self._sizes, self._changed = {}, {}, {}, set()

@@ -25,6 +25,7 @@ from typing import Callable
 from generator.runtime.background import Pending
 from generator.runtime.executor import Executor
 from generator.runtime.sealed import header_of, write_atomically
+from generator.runtime.sizes import LATER_BYTES
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,11 @@ class LaterWrites:
 
     def __reduce__(self) -> tuple[type, tuple]:
         return (LaterWrites, ())  # a cache sent to another process (the search index's): none of this one's writes
+
+    def room(self) -> int:
+        """The bytes more that may be held for a child: a 10,000-paper volume's three entries (36 MB), not a
+        larger one's (50,000 papers: 166 MB, held from the pages' stage on and fragmenting the heap it left)."""
+        return LATER_BYTES - sum(len(data) for entry in self.kept for _, data in entry.shards)
 
     def keep(self, entry: EntryWrite) -> None:
         self.kept.append(entry)  # (written in this order: a kind's later entry drops its earlier one)

@@ -85,6 +85,10 @@ class SizePolicy:
         return papers >= self.fresh_from
 
 
+# Bytes of cache entries held for a forked child to write (runtime/cache_writes.py); an entry's shards beyond them are
+# written at once, as they are made.
+LATER_BYTES = 40 << 20
+
 DEFAULT = SizePolicy()
 # Every volume as a large one: work is split and its jobs are fresh processes from a single item, and the site
 # it replaces is removed aside.
