@@ -296,8 +296,10 @@ class EntryCache:
                         room -= len(data)
                     else:
                         write_atomically(folder / name, header_of(data), data)
-                written = EntryWrite(self.kind, folder, tuple(held), self.cache.drop_others)
-                self.cache.later.keep(written) if held else written.write()  # (the kind's others dropped after)
+                if held:  # (the child drops the kind's other entries once it has written them)
+                    self.cache.later.keep(EntryWrite(self.kind, folder, tuple(held), self.cache.drop_others))
+                else:
+                    self.cache.drop_others(self.kind, folder)
             except OSError:  # a cache that cannot be written is only slower
                 pass
         self._found, self._used, self._sizes, self._changed = {}, {}, {}, set()
