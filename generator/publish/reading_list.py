@@ -64,7 +64,11 @@ def file_of(slug: str, count: int) -> str:
 
 def block_path(slug: str, count: int) -> str:
     """The path of the block that holds the paper ``slug`` among ``count`` blocks (``reading_files``' paths)."""
-    return f"{FOLDER}/{file_of(slug, count)}.js"
+    return _block(file_of(slug, count))
+
+
+def _block(name: str) -> str:
+    return f"{FOLDER}/{name}.js"
 
 
 def record(paper: RenderedPaper, publication: Publication) -> dict[str, Any]:
@@ -102,7 +106,7 @@ def reading_files(papers: list[RenderedPaper], publication: Publication, only: C
         if wanted is None or name in wanted:
             held.setdefault(name, []).append(paper)
     for name in sorted(held, key=lambda n: int(n[len(STEM):])):
-        yield block_path(held[name][0].slug, count), held[name], _maker(name, held[name], publication)
+        yield _block(name), held[name], _maker(name, held[name], publication)
     manifest = {"files": count, "title": publication.volume.title, "keys": KEYS,
                 "formats": browser_formats(publication.formats)}
     yield MANIFEST, [], lambda: data_script(CALLBACK, "manifest", manifest)
