@@ -59,7 +59,7 @@ class Executor:
         return self.cores > 1 and not self.policy.fresh(papers)
 
     def writes_aside(self, files: int) -> bool:
-        """Whether ``files`` cache files are written by a forked process beside the build (``start``)."""
+        """Whether ``files`` files are written by a forked process beside the build (``start``)."""
         return self.cores > 1 and self.policy.writes_aside(files)
 
     def pages_aside(self, pages: int) -> bool:

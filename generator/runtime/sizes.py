@@ -55,8 +55,9 @@ class SizePolicy:
     # Files of a site from which the site it replaces is removed by a process of its own that the build does
     # not wait for (runtime/output.py). Below, the build removes it: a few hundred files take milliseconds.
     aside_from: int = 2_000
-    # Cache shard files from which the entries the stages before relate saved are written by a forked child beside
-    # it (runtime/cache_writes.py). Below, here: a fork costs tens of milliseconds, a file a few tenths of one.
+    # Files from which a forked child writes them beside the stages that follow: the cache entries saved before
+    # relate (runtime/cache_writes.py), a first build's new pages (content/page_writes.py). Below, here: a fork costs
+    # tens of milliseconds, a file a few tenths of one.
     write_aside_from: int = 64
 
     def splits(self, cost: Cost, items: int) -> bool:
@@ -77,7 +78,7 @@ class SizePolicy:
         return files >= self.aside_from
 
     def writes_aside(self, files: int) -> bool:
-        """Whether ``files`` cache files are written by a process of their own beside the build."""
+        """Whether ``files`` files (cache shards, new pages) are written by a process of their own beside the build."""
         return files >= self.write_aside_from
 
     def fresh(self, papers: int) -> bool:
