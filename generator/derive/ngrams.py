@@ -35,13 +35,25 @@ class Grams:
     count: Ints
     head_text: Ints
     head_key: Ints
+    shapes: Shapes
+
+
+@dataclass(frozen=True)
+class Shapes:
+    """What the count knows of each phrase's words, by id: how many (``words``), whether every one is ``generic``
+    (the last one singular), and ``parts``, the ids of the phrases one word shorter it holds (its n-1 words from its
+    second, and from its first with the last of them made singular: own_topics.py ``_parts``); -1 for none."""
+
+    words: npt.NDArray[np.int8]
+    generic: npt.NDArray[np.bool_]
+    parts: npt.NDArray[np.int32]  # (phrases, 2)
 
 
 def count_grams(words: list[str], lengths: list[int], most: int, stop: Callable[[str], bool],
-                singular: Callable[[str], str]) -> Grams:
+                singular: Callable[[str], str], generic: Callable[[str], bool]) -> Grams:
     """The phrases of 1 to ``most`` words of the texts whose words, one after the other, are ``words``
     (``lengths``: how many are each text's; each clause ends on an empty word). A stretch's phrases of one word
-    are those of more than two letters."""
+    are those of more than two letters. ``generic``: whether a word (as written, or singular) is one."""
     # Each word's id, in the order first seen, made as the words are read: one pass in C (a word not yet seen is
     # given the next number by the defaultdict); then each one's singular.
     ids: defaultdict[str, int] = defaultdict(itertools.count().__next__)
@@ -54,12 +66,16 @@ def count_grams(words: list[str], lengths: list[int], most: int, stop: Callable[
     free = np.fromiter((not stop(word) for word in distinct), dtype=bool, count=seen)[token]
     long = np.fromiter((len(word) > 2 for word in distinct), dtype=bool, count=seen)[token]
     ends = np.fromiter(map(ids.__getitem__, map(singular, distinct)), dtype=np.int64, count=seen)[token]
+    generic_word = np.fromiter(map(generic, distinct), dtype=bool, count=seen)[token]
+    generic_end = np.fromiter(map(generic, map(singular, distinct)), dtype=bool, count=seen)[token]
     text = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
     # A stretch ends where a free word is followed by one that is not (the last word of all is a clause's end).
     last = free & ~np.append(free[1:], False)
     names: list[npt.NDArray[np.object_]] = []
     found: list[tuple[Ints, Ints]] = []  # (position, key) of each phrase where it starts
     heads: list[tuple[Ints, Ints]] = []
+    shapes: list[Shapes] = []
+    key_at = token  # the id of the phrase of n-1 words from each position (where there is one)
     offset = 0
     inside = free  # positions that start n free words in a row
     prefix, prefix_names = token, spelled  # the dense id of the n-1 words from each position, as they are
@@ -70,6 +86,10 @@ def count_grams(words: list[str], lengths: list[int], most: int, stop: Callable[
         code = ends[where + n - 1] if n == 1 else prefix[where] * size + ends[where + n - 1]
         unique, key = np.unique(code, return_inverse=True)
         key = key.reshape(-1) + offset
+        shapes.append(_shapes(n, len(unique), key - offset, where, key_at, generic_word, generic_end))
+        if n < most:
+            key_at = np.full(len(token), -1, dtype=np.int64)
+            key_at[where] = key
         names.append(spelled[unique] if n == 1 else prefix_names[unique // size] + " " + spelled[unique % size])
         offset += len(unique)
         candidate = long[where] if n == 1 else np.ones(len(where), dtype=bool)
@@ -86,7 +106,31 @@ def count_grams(words: list[str], lengths: list[int], most: int, stop: Callable[
     pairs, count = np.unique(_pairs(found, text, offset), return_counts=True)
     head_pairs = _distinct(_pairs(heads, text, offset))
     return Grams(every, pairs // max(offset, 1), pairs % max(offset, 1), count.astype(np.int64),
-                 head_pairs // max(offset, 1), head_pairs % max(offset, 1))
+                 head_pairs // max(offset, 1), head_pairs % max(offset, 1), _joined(shapes))
+
+
+def _shapes(n: int, phrases: int, key: Ints, where: Ints, key_at: Ints, generic_word: npt.NDArray[np.bool_],
+            generic_end: npt.NDArray[np.bool_]) -> Shapes:
+    """The ``Shapes`` of the ``phrases`` phrases of ``n`` words, each ``key`` (0 …) found at ``where``; ``key_at``:
+    the id of the phrase of n-1 words at each position. Each phrase is the same words wherever it is found, so
+    any of its places gives its shape."""
+    generic = generic_end[where + n - 1]
+    for j in range(n - 1):  # its words but the last, as written
+        generic = generic & generic_word[where + j]
+    found = np.zeros(phrases, dtype=bool)
+    found[key] = generic
+    parts = np.full((phrases, 2), -1, dtype=np.int32)
+    if n > 1:
+        parts[key, 0] = key_at[where + 1]
+        parts[key, 1] = key_at[where]
+    return Shapes(np.full(phrases, n, dtype=np.int8), found, parts)
+
+
+def _joined(shapes: list[Shapes]) -> Shapes:
+    if not shapes:
+        return Shapes(np.zeros(0, dtype=np.int8), np.zeros(0, dtype=bool), np.zeros((0, 2), dtype=np.int32))
+    return Shapes(np.concatenate([s.words for s in shapes]), np.concatenate([s.generic for s in shapes]),
+                  np.concatenate([s.parts for s in shapes]))
 
 
 def _pairs(rows: list[tuple[Ints, Ints]], text: Ints, keys: int) -> Ints:

@@ -157,39 +157,67 @@ def _assign(volume: _Volume, chosen: list[str], holders: dict[str, list[int]],
 
 def _candidates(volume: _Volume) -> tuple[dict[str, list[int]], dict[str, float]]:
     """Candidate key → the papers (indices) using it: shared, not broad, not nested in a longer one; and
-    how much each reads as a topic (``_weights``)."""
+    how much each reads as a topic (``_weights``).
+
+    A key the n-grams' count made (its words known: ``PhraseTable.shapes``) is told by arrays: its words, whether
+    all are generic and its parts say what ``_may_name``, ``_parts`` and ``_weight`` would of its string. The
+    others (CJK keys, a table made of sets) are told by their strings."""
     import numpy as np
 
-    names, counts = volume.table.names, volume.counts
+    names, counts, shapes = volume.table.names, volume.counts, volume.table.shapes
     most = volume.papers * BROAD_SHARE if volume.papers >= BROAD_MIN else volume.papers
     # The keys of at least MIN_PAPERS papers (a fifth of a real volume's): the loops below visit only them.
     many_ids = np.flatnonzero(counts >= MIN_PAPERS)
-    many = dict(zip([names[i] for i in many_ids.tolist()], counts[many_ids].tolist()))
     # Of them, those not broad that end a stretch in enough of their papers, told in C before ``_may_name``.
     fit = many_ids[(counts[many_ids] <= most) & (volume.heads[many_ids] >= HEAD_SHARE * counts[many_ids])]
-    shared = {names[i]: n for i, n, in_titles, repeated, starts in zip(
-        fit.tolist(), counts[fit].tolist(), volume.titles[fit].tolist(), volume.repeated[fit].tolist(),
-        volume.starts[fit].tolist()) if _may_name(names[i], n, in_titles, repeated, starts)}
-    # A phrase's nearest longer ones are the phrase with a word (a character) more: each is counted at most
-    # as often as the shorter, so the nearest are enough to tell whether it is nearly always inside one.
-    longer = dict.fromkeys(shared, 0)
-    for key, n in many.items():
-        for part in _parts(key):
-            if part in longer and n > longer[part]:
-                longer[part] = n
-    kept = {key for key, n in shared.items() if longer[key] < NESTED * n}
-    kept_ids = [i for i in fit.tolist() if names[i] in kept]
+    shared = np.zeros(len(names), dtype=bool)
+    shared[fit] = _may_name_known(volume, fit)
+    asked = fit[shapes.words[fit] == 0]
+    shared[asked] = [_may_name(names[i], n, in_titles, repeated, starts) for i, n, in_titles, repeated, starts in zip(
+        asked.tolist(), counts[asked].tolist(), volume.titles[asked].tolist(), volume.repeated[asked].tolist(),
+        volume.starts[asked].tolist())]
+    kept_ids = fit[shared[fit] & (_longer(volume, many_ids, shared)[fit] < NESTED * counts[fit])].tolist()
     volume.id_of = dict(zip([names[i] for i in kept_ids], kept_ids))
     # The papers of each kept key, in order: the rows using one, sorted by key (a stable sort keeps the papers' order).
-    papers, ids, _ = volume.using(list(kept))
+    papers, ids, _ = volume.using(list(volume.id_of))
     order = np.argsort(ids, kind="stable")
     ids = ids[order]
     first = np.flatnonzero(np.append(True, ids[1:] != ids[:-1])) if len(ids) else ids
     bounds, flat = np.append(first, len(ids)).tolist(), papers[order].tolist()
     holders = {names[i]: flat[start:end] for i, start, end in zip(ids[first].tolist(), bounds, bounds[1:])}
-    titles, repeated = volume.titles[kept_ids].tolist(), volume.repeated[kept_ids].tolist()
-    return holders, {names[i]: _weight(names[i], many[names[i]], in_titles, again)
-                     for i, in_titles, again in zip(kept_ids, titles, repeated)}
+    return holders, dict(zip(volume.id_of, _weights(volume, np.array(kept_ids, dtype=np.int64)).tolist()))
+
+
+def _may_name_known(volume: _Volume, ids: Ints) -> npt.NDArray[np.bool_]:
+    """``_may_name`` of the keys ``ids`` whose words are known (False for the others): a one-word phrase titles use
+    and its papers come back to, not generic; a longer one whose words are not all generic."""
+    words, generic = volume.table.shapes.words[ids], volume.table.shapes.generic[ids]
+    papers, in_titles, again = volume.counts[ids], volume.titles[ids], volume.repeated[ids]
+    short = (in_titles >= MIN_PAPERS) & ((in_titles + again) >= SHORT_MIN * papers)
+    named: npt.NDArray[np.bool_] = (words > 0) & ~generic & ((words > 1) | short)
+    return named
+
+
+def _longer(volume: _Volume, many_ids: Ints, shared: npt.NDArray[np.bool_]) -> Ints:
+    """For each key, the most papers of a key one word (one CJK character) longer that holds it, among the keys
+    ``many_ids`` (0 for a key no ``shared`` one is the part of). A phrase's nearest longer ones are enough: each is
+    counted at most as often as the shorter, so they tell whether it is nearly always inside one."""
+    import numpy as np
+
+    names, counts, shapes = volume.table.names, volume.counts, volume.table.shapes
+    longer = np.zeros(len(names), dtype=np.int64)
+    for parts in shapes.parts[many_ids].T:  # the known parts, each key's first then second
+        has = parts >= 0
+        np.maximum.at(longer, parts[has], counts[many_ids[has]])
+    asked = many_ids[shapes.words[many_ids] == 0]
+    if len(asked):
+        ids = {names[i]: i for i in np.flatnonzero(shared).tolist()}
+        for key, n in zip([names[i] for i in asked.tolist()], counts[asked].tolist()):
+            for part in _parts(key):
+                i = ids.get(part)
+                if i is not None and n > longer[i]:
+                    longer[i] = n
+    return longer
 
 
 def _may_name(key: str, papers: int, in_titles: int, repeated: int, starts: int) -> bool:
@@ -203,6 +231,21 @@ def _may_name(key: str, papers: int, in_titles: int, repeated: int, starts: int)
         return not all(word in GENERIC for word in key.split(" "))
     return ((not is_short(key) or in_titles >= MIN_PAPERS and (in_titles + repeated) >= SHORT_MIN * papers)
             and (starts >= HEAD_SHARE * papers or not _cjk(key)) and can_name(key))
+
+
+def _weights(volume: _Volume, ids: Ints) -> npt.NDArray[np.float64]:
+    """``_weight`` of each of the keys ``ids``: by arrays where their words are known, else by their strings."""
+    import numpy as np
+
+    words = volume.table.shapes.words[ids].astype(np.int64)
+    papers, in_titles, again = volume.counts[ids], volume.titles[ids], volume.repeated[ids]
+    # The same operations in the same order as ``_weight``'s on Python's floats: the same doubles.
+    size = np.where(words == 1, SHORT_WEIGHT, 1 + LONGER_WEIGHT * (np.minimum(words, 4) - 2))
+    weights: npt.NDArray[np.float64] = (1 + TITLE_WEIGHT * in_titles / papers) * (1 + again / papers) * size
+    for place in np.flatnonzero(words == 0).tolist():
+        i = int(ids[place])
+        weights[place] = _weight(volume.table.names[i], int(papers[place]), int(in_titles[place]), int(again[place]))
+    return weights
 
 
 def _weight(key: str, papers: int, in_titles: int, repeated: int) -> float:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 import numpy.typing as npt
 
+from generator.derive.ngrams import Shapes
 from generator.derive.phrases import PaperPhrases
 
 Ints = npt.NDArray[np.int64]
@@ -49,9 +50,11 @@ class Rows:
 
 @dataclass(frozen=True)
 class PhraseTable:
-    """The phrases of ``len(bounds) - 1`` papers: each kind of ``PaperPhrases`` as ``Rows`` of ids into ``names``."""
+    """The phrases of ``len(bounds) - 1`` papers: each kind of ``PaperPhrases`` as ``Rows`` of ids into ``names``,
+    and the ``shapes`` of the names the n-grams' count made (ngrams.py; the others' words are 0: not known)."""
 
     names: list[str]
+    shapes: Shapes
     keys: Rows
     in_title: Rows
     heads: Rows
@@ -89,7 +92,7 @@ class PhraseTable:
             np.cumsum([len(ids) for ids in found], out=bounds[1:])
             kinds.append(Rows(bounds, np.fromiter((i for ids in found for i in ids), dtype=np.int32,
                                                   count=int(bounds[-1]))))
-        return PhraseTable(list(index), *kinds)
+        return PhraseTable(list(index), with_unknown(None, len(index)), *kinds)
 
     @staticmethod
     def join(tables: Iterable[PhraseTable]) -> PhraseTable:
@@ -107,4 +110,25 @@ class PhraseTable:
                                     + [rows.bounds[1:] + start for rows, start in zip(parts, starts)])
             ids = np.concatenate([np.zeros(0, dtype=np.int32)] + [ids[rows.ids] for rows, ids in zip(parts, mapped)])
             kinds.append(Rows(bounds.astype(np.int64), ids.astype(np.int32)))
-        return PhraseTable(list(index), *kinds)
+        return PhraseTable(list(index), _joined_shapes(tables, mapped, len(index)), *kinds)
+
+
+def _joined_shapes(tables: list[PhraseTable], mapped: list[Ids], size: int) -> Shapes:
+    """The tables' shapes by the joined ids (a name has the same shape in every table that holds it)."""
+    shapes = with_unknown(None, size)
+    for table, ids in zip(tables, mapped):
+        shapes.words[ids] = table.shapes.words
+        shapes.generic[ids] = table.shapes.generic
+        parts = table.shapes.parts
+        shapes.parts[ids] = np.where(parts >= 0, ids[np.maximum(parts, 0)], -1)
+    return shapes
+
+
+def with_unknown(shapes: Shapes | None, more: int) -> Shapes:
+    """``shapes`` (None: of no name) followed by those of ``more`` names not known (words 0, no parts)."""
+    words, generic = np.zeros(more, dtype=np.int8), np.zeros(more, dtype=bool)
+    parts = np.full((more, 2), -1, dtype=np.int32)
+    if shapes is None:
+        return Shapes(words, generic, parts)
+    return Shapes(np.concatenate([shapes.words, words]), np.concatenate([shapes.generic, generic]),
+                  np.concatenate([shapes.parts, parts]))

@@ -36,6 +36,8 @@ if TYPE_CHECKING:  # numpy is imported when phrases are found, not as a command 
     import numpy as np
     import numpy.typing as npt
 
+    from generator.derive import ngrams
+
     from generator.derive.phrase_table import PhraseTable
 
 MAX_WORDS = 3  # words in a Latin-script phrase (a hyphenated compound is one)
@@ -196,17 +198,17 @@ def phrase_table(papers: Sequence[tuple[str, str]]) -> PhraseTable:
                 if chinese is None:
                     chinese = language_of(f"{title}\n{abstract}") == "zh"
                 cjk[len(lengths) - 1] = _cjk_candidates(text, chinese)
-    grams = ngrams.count_grams(words, lengths, MAX_WORDS, _ends_phrase, singular)
+    grams = ngrams.count_grams(words, lengths, MAX_WORDS, _ends_phrase, singular, GENERIC.__contains__)
     keys, titles, heads, repeated = ngrams.by_paper(grams)
-    return _table(grams.names.tolist(), [keys, titles, heads, keys[:0], repeated], len(papers), cjk)
+    return _table(grams.names.tolist(), [keys, titles, heads, keys[:0], repeated], len(papers), cjk, grams.shapes)
 
 
 def _table(names: list[str], codes: list[npt.NDArray[np.int64]], papers: int,
-           cjk: dict[int, tuple[Counter[str], set[str], set[str]]]) -> PhraseTable:
+           cjk: dict[int, tuple[Counter[str], set[str], set[str]]], shapes: ngrams.Shapes) -> PhraseTable:
     """The table of the Latin-script phrases' ``codes`` (of each kind: paper × len(names) + key, distinct, sorted)
     with the CJK phrases of the texts in ``cjk`` (text 2p: paper p's title, 2p + 1: its abstract). No key is both:
-    their characters differ."""
-    from generator.derive.phrase_table import KINDS, PhraseTable, Rows
+    their characters differ. The CJK keys' ``shapes`` are not known (their words are 0: their strings tell)."""
+    from generator.derive.phrase_table import KINDS, PhraseTable, Rows, with_unknown
 
     import numpy as np
 
@@ -224,7 +226,7 @@ def _table(names: list[str], codes: list[npt.NDArray[np.int64]], papers: int,
         if owners:
             found = np.unique(np.concatenate([found, np.array(owners, dtype=np.int64) * whole + np.array(ids)]))
         kinds.append(Rows.of_codes(found, whole, papers))
-    return PhraseTable(names + list(more), *kinds)
+    return PhraseTable(names + list(more), with_unknown(shapes, len(more)), *kinds)
 
 
 def candidates(text: str, chinese: bool | None = None) -> tuple[Counter[str], set[str], set[str]]:
@@ -234,7 +236,8 @@ def candidates(text: str, chinese: bool | None = None) -> tuple[Counter[str], se
 
     words: list[str] = []
     text, has = _words(text, words)
-    counts, heads = ngrams.by_text(ngrams.count_grams(words, [len(words)], MAX_WORDS, _ends_phrase, singular))
+    counts, heads = ngrams.by_text(ngrams.count_grams(words, [len(words)], MAX_WORDS, _ends_phrase, singular,
+                                                            GENERIC.__contains__))
     found = Counter(counts)
     starts: set[str] = set()
     if has:
