@@ -136,3 +136,18 @@ def test_the_language_vote_opens_only_the_pages_that_changed_since_the_last_buil
     again, opened = _votes_and_reads(content, monkeypatch)
     assert opened == [pages[0].name] and sorted(again.values()).count("") == 1
     assert page_language.page_languages(content / "papers") == again  # without the cache: the same vote
+
+
+def test_the_language_vote_spread_over_processes_is_the_same(tmp_path):
+    """Without the cache every page is read: by the executor's processes (a policy that splits a few pages
+    here), each page's vote the one this process reads."""
+    from generator.content import page_language
+    from generator.runtime.executor import Executor
+    from generator.runtime.sizes import SizePolicy
+
+    site, _ = build(tmp_path, [JA_CSV])
+    content = tmp_path / "content"
+    assert cli("build", "--content", str(content), "--out", str(site)).returncode == 0
+    pages = sorted((content / "papers").glob("*.md"))
+    spread = page_language.page_languages(content / "papers", None, Executor(2, SizePolicy(light_split=2)))
+    assert spread == page_language.page_languages(content / "papers") and len(spread) == len(pages)

@@ -9,12 +9,15 @@ not move is not opened. ``--no-cache`` reads every page, as before.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from pathlib import Path
 from typing import Any
 
 from generator.runtime.cache import BuildCache
+from generator.runtime.executor import INLINE, Executor
+from generator.runtime.sizes import Cost
 from generator.content.pages import is_page
 from generator.text.cjk import language_of
 
@@ -27,9 +30,11 @@ _ENTRY_LINE = re.compile(r"^entry:[ \t]*(\d+)[ \t]*$", re.MULTILINE)
 PageKey = tuple[str, int] | str  # the source entry a page holds, or its file name when it holds none
 
 
-def page_languages(pages_dir: Path, store: BuildCache | None = None) -> dict[PageKey, str]:
+def page_languages(pages_dir: Path, store: BuildCache | None = None,
+                   executor: Executor = INLINE) -> dict[PageKey, str]:
     """Each page's language (``language_of`` its title and abstract head, "" when not known), keyed by the
-    source entry it holds (``(source, entry)``) or by its file name; from ``store`` for pages it knows."""
+    source entry it holds (``(source, entry)``) or by its file name; from ``store`` for pages it knows. The
+    others are read by the ``executor``'s processes (a build without its cache reads every page)."""
     if not pages_dir.is_dir():
         return {}
     cache = store if store is not None and store.enabled else None
@@ -37,10 +42,13 @@ def page_languages(pages_dir: Path, store: BuildCache | None = None) -> dict[Pag
     known = _known(cache.load_json(KIND, key)) if cache is not None else {}
     votes: dict[PageKey, str] = {}
     seen: dict[str, list[Any]] = {}
-    for name, identity in _pages(pages_dir):
+    pages = _pages(pages_dir)
+    unknown = [name for name, identity in pages if name not in known or known[name][:4] != identity]
+    read = dict(zip(unknown, executor.map(functools.partial(_votes, pages_dir), unknown, Cost.LIGHT)))
+    for name, identity in pages:
         record = known.get(name)
         if record is None or record[:4] != identity:
-            vote = _vote(pages_dir / name)
+            vote = read[name]
             if vote is None:
                 continue
             record = [*identity, *vote]
@@ -68,6 +76,10 @@ def _pages(pages_dir: Path) -> list[tuple[str, list[int]]]:
                 continue
             found.append((entry.name, [info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]))
     return sorted(found)
+
+
+def _votes(pages_dir: Path, names: list[str]) -> list[tuple[str, int, str] | None]:
+    return [_vote(pages_dir / name) for name in names]
 
 
 def _vote(path: Path) -> tuple[str, int, str] | None:

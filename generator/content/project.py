@@ -125,7 +125,7 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
         it, the lint (a first build makes its titles meanwhile: ``EarlyTitles``)."""
         if kept is not None:
             kept.save()
-        language = with_papers_language(config, sources, reporter, content_dir, store)
+        language = with_papers_language(config, sources, reporter, content_dir, store, executor)
         people = load_rules(content_dir, reporter.warn) if content_dir.is_dir() else Rules()
         taxonomy = load_taxonomy(content_dir)
         # What the survey found of the same sources with the same taxonomy (the sources' key), kept by the cache.
@@ -233,14 +233,15 @@ class _RememberedTopics:
 
 
 def with_papers_language(config: Config, sources: list[SourceList], reporter: Reporter,
-                         content_dir: Path | None = None, store: BuildCache | None = None) -> Config:
+                         content_dir: Path | None = None, store: BuildCache | None = None,
+                         executor: Executor = INLINE) -> Config:
     """A config that names no ``language``, for a volume whose papers are mostly Japanese or Chinese: that
     language, so that the interface and the default title are in it (NLP2024's papers under 論文一覧, 論文集).
     The papers are the pages (a hand-written page, or one whose source is gone, counts as any other) and the
     sources' entries that no page holds yet."""
     if config.language_given:
         return config
-    pages = page_languages(content_dir / PAGES_DIR, store) if content_dir is not None else {}
+    pages = page_languages(content_dir / PAGES_DIR, store, executor) if content_dir is not None else {}
     entries = (f"{entry.title}\n{entry.text}" for source in sources for entry in source.entries
                if (entry.source, entry.index) not in pages)
     written = majority_language([*pages.values(), *map(language_of, entries)])
