@@ -231,3 +231,26 @@ def test_a_warm_build_surveys_no_unchanged_volume(tmp_path, monkeypatch):
     (content / "proceedings.yaml").write_text("auto_tags: always\n", encoding="utf-8")  # another survey
     build(content, tmp_path / "site", Reporter(), jobs=1)
     assert calls == [1, 1]
+
+
+def test_the_phrase_tables_are_joined_in_the_job_run_beside(monkeypatch):
+    """The own topics' serial job joins the chunks' phrase tables too: the work beside it (a build without its
+    cache renders its abstracts there) fills the core the join would leave idle; the topics are the same."""
+    from generator.derive import phrase_table
+
+    entries = read_source(DIALOGUE, DIALOGUE.name).entries
+    joins: list[bool] = []
+    inside = [False]
+    real = phrase_table.PhraseTable.join
+    monkeypatch.setattr(phrase_table.PhraseTable, "join", staticmethod(lambda tables: joins.append(inside[0])
+                                                                        or real(tables)))
+
+    def beside(job):
+        inside[0] = True
+        try:
+            return job()
+        finally:
+            inside[0] = False
+
+    found = survey(default_taxonomy(), entries, "missing", beside=beside)
+    assert joins == [True] and found == survey(default_taxonomy(), entries, "missing") and found.own

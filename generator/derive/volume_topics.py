@@ -123,9 +123,9 @@ class Known(Protocol):
     def put(self, record_key: str, value: Any) -> None: ...
 
 
-# Runs the serial choice of the volume's own topics in this process, with other work beside it on the cores it
-# leaves idle meanwhile (content/project.py: the renderings of a build without its cache; a first build makes
-# its titles beside the whole survey).
+# Runs the serial choice of the volume's own topics (the chunks' phrase tables joined, the choice) in this process,
+# with other work beside it on the cores it leaves idle meanwhile (content/project.py: the renderings of a build
+# without its cache; a first build makes its titles beside the whole survey).
 Beside = Callable[[Callable[[], OwnTopics]], OwnTopics]
 
 
@@ -179,12 +179,10 @@ def _with_own_topics(topics: VolumeTopics, entries: list[Entry], remembered: Rem
     volume = digest(str(OWN_VERSION), *keys)
     found = remembered.load(volume) if remembered is not None else None
     if found is None:
-        from generator.derive.phrase_table import PhraseTable  # numpy: imported when the phrases are found
-
-        texts = [unicodedata.normalize("NFKC", f"{entry.title}\n{entry.text}") for entry in entries]
-        # Each chunk's phrases as one table (a few arrays and its keys' names, pickled back from a worker), joined.
-        choose = functools.partial(own_topics, PhraseTable.join(executor.map_chunks(_phrases, entries, Cost.HEAVY)),
-                                   texts)
+        # Each chunk's phrases as one table (a few arrays and its keys' names, pickled back from a worker), joined
+        # in the serial job that chooses from them (beside which other work may run: ``Beside``).
+        tables = executor.map_chunks(_phrases, entries, Cost.HEAVY)
+        choose = functools.partial(_chosen, tables, entries)
         chosen = beside(choose) if beside is not None else choose()
         found = [list(chosen.names), [list(names) for names in chosen.per_paper]]
         if remembered is not None:
@@ -192,6 +190,14 @@ def _with_own_topics(topics: VolumeTopics, entries: list[Entry], remembered: Rem
     names, per_paper = found
     tags = {key: tuple(mine) for key, mine in zip(keys, per_paper) if mine}
     return replace(topics, own=tuple(names), own_of=len(entries), own_tags=tags)
+
+
+def _chosen(tables: list[PhraseTable], entries: list[Entry]) -> OwnTopics:
+    """The own topics of the entries whose phrases the chunks' ``tables`` hold, one after the other."""
+    from generator.derive.phrase_table import PhraseTable
+
+    texts = [unicodedata.normalize("NFKC", f"{entry.title}\n{entry.text}") for entry in entries]
+    return own_topics(PhraseTable.join(tables), texts)
 
 
 def _phrases(entries: list[Entry]) -> PhraseTable:
