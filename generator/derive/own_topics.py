@@ -138,9 +138,14 @@ def _specific(holders: dict[str, list[int]], weight: dict[str, float], volume: _
 
     most = max(MIN_PAPERS, min(volume.papers * SPECIFIC_SHARE, SPECIFIC_ROOT * math.sqrt(volume.papers)))
     specific = {key: found for key, found in holders.items() if len(found) <= most}
-    titles = {key: int(volume.titles[volume.id_of[key]]) for key in specific}
-    named = sorted((key for key, n in titles.items() if n >= (TITLE_SHORT if is_short(key) else MIN_PAPERS)),
-                   key=lambda key: (-weight[key] * len(specific[key]), key))
+    keys = list(specific)
+    ids = np.fromiter(map(volume.id_of.__getitem__, keys), dtype=np.int64, count=len(keys))
+    words = volume.table.shapes.words[ids]
+    short = words == 1  # a key whose words are not known (0) is told by its string
+    for place in np.flatnonzero(words == 0).tolist():
+        short[place] = is_short(keys[place])
+    titled = np.flatnonzero(volume.titles[ids] >= np.where(short, TITLE_SHORT, MIN_PAPERS)).tolist()
+    named = sorted((keys[place] for place in titled), key=lambda key: (-weight[key] * len(specific[key]), key))
     papers, _, _ = volume.using(named)
     covered = np.bincount(papers, minlength=volume.papers) > 0
     return named + greedy_cover(specific, weight, covered.tolist())
