@@ -196,8 +196,9 @@ def _chosen(tables: list[PhraseTable], entries: list[Entry]) -> OwnTopics:
     """The own topics of the entries whose phrases the chunks' ``tables`` hold, one after the other."""
     from generator.derive.phrase_table import PhraseTable
 
-    texts = [unicodedata.normalize("NFKC", f"{entry.title}\n{entry.text}") for entry in entries]
-    return own_topics(PhraseTable.join(tables), texts)
+    table = PhraseTable.join(tables)
+    tables.clear()  # let go: the join holds every chunk's phrases again
+    return own_topics(table, [unicodedata.normalize("NFKC", f"{entry.title}\n{entry.text}") for entry in entries])
 
 
 def _phrases(entries: list[Entry]) -> PhraseTable:
