@@ -66,8 +66,7 @@ def count_grams(words: list[str], lengths: list[int], most: int, stop: Callable[
     free = np.fromiter((not stop(word) for word in distinct), dtype=bool, count=seen)[token]
     long = np.fromiter((len(word) > 2 for word in distinct), dtype=bool, count=seen)[token]
     ends = np.fromiter(map(ids.__getitem__, map(singular, distinct)), dtype=np.int64, count=seen)[token]
-    generic_word = np.fromiter(map(generic, distinct), dtype=bool, count=seen)[token]
-    generic_end = np.fromiter(map(generic, map(singular, distinct)), dtype=bool, count=seen)[token]
+    generic_of = np.fromiter(map(generic, ids), dtype=bool, count=size)  # of each id's word, by id
     text = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
     # A stretch ends where a free word is followed by one that is not (the last word of all is a clause's end).
     last = free & ~np.append(free[1:], False)
@@ -78,7 +77,8 @@ def count_grams(words: list[str], lengths: list[int], most: int, stop: Callable[
     key_at = token  # the id of the phrase of n-1 words from each position (where there is one)
     offset = 0
     inside = free  # positions that start n free words in a row
-    prefix, prefix_names = token, spelled  # the dense id of the n-1 words from each position, as they are
+    # The dense id of the n-1 words from each position, as they are; each id's words, and whether all are generic.
+    prefix, prefix_names, prefix_generic = token, spelled, generic_of
     for n in range(1, most + 1):
         if n > 1:
             inside = inside[:-1] & free[n - 1:]
@@ -86,7 +86,8 @@ def count_grams(words: list[str], lengths: list[int], most: int, stop: Callable[
         code = ends[where + n - 1] if n == 1 else prefix[where] * size + ends[where + n - 1]
         unique, key = np.unique(code, return_inverse=True)
         key = key.reshape(-1) + offset
-        shapes.append(_shapes(n, len(unique), key - offset, where, key_at, generic_word, generic_end))
+        every_generic = generic_of[unique] if n == 1 else prefix_generic[unique // size] & generic_of[unique % size]
+        shapes.append(_shapes(n, every_generic, key - offset, where, key_at))
         if n < most:
             key_at = np.full(len(token), -1, dtype=np.int64)
             key_at[where] = key
@@ -102,6 +103,7 @@ def count_grams(words: list[str], lengths: list[int], most: int, stop: Callable[
             prefix = np.zeros(len(token), dtype=np.int64)
             prefix[where] = dense.reshape(-1)
             prefix_names = prefix_names[seen_prefixes // size] + " " + spelled[seen_prefixes % size]
+            prefix_generic = prefix_generic[seen_prefixes // size] & generic_of[seen_prefixes % size]
     every = np.concatenate(names) if names else np.array([], dtype=object)
     pairs, count = np.unique(_pairs(found, text, offset), return_counts=True)
     head_pairs = _distinct(_pairs(heads, text, offset))
@@ -109,21 +111,15 @@ def count_grams(words: list[str], lengths: list[int], most: int, stop: Callable[
                  head_pairs // max(offset, 1), head_pairs % max(offset, 1), _joined(shapes))
 
 
-def _shapes(n: int, phrases: int, key: Ints, where: Ints, key_at: Ints, generic_word: npt.NDArray[np.bool_],
-            generic_end: npt.NDArray[np.bool_]) -> Shapes:
-    """The ``Shapes`` of the ``phrases`` phrases of ``n`` words, each ``key`` (0 …) found at ``where``; ``key_at``:
-    the id of the phrase of n-1 words at each position. Each phrase is the same words wherever it is found, so
-    any of its places gives its shape."""
-    generic = generic_end[where + n - 1]
-    for j in range(n - 1):  # its words but the last, as written
-        generic = generic & generic_word[where + j]
-    found = np.zeros(phrases, dtype=bool)
-    found[key] = generic
-    parts = np.full((phrases, 2), -1, dtype=np.int32)
+def _shapes(n: int, generic: npt.NDArray[np.bool_], key: Ints, where: Ints, key_at: Ints) -> Shapes:
+    """The ``Shapes`` of the phrases of ``n`` words (``generic``: whether all of each one's are), each ``key``
+    (0 …) found at ``where``; ``key_at``: the id of the phrase of n-1 words at each position. A phrase is the same
+    words wherever it is found, so any of its places gives its parts."""
+    parts = np.full((len(generic), 2), -1, dtype=np.int32)
     if n > 1:
         parts[key, 0] = key_at[where + 1]
         parts[key, 1] = key_at[where]
-    return Shapes(np.full(phrases, n, dtype=np.int8), found, parts)
+    return Shapes(np.full(len(generic), n, dtype=np.int8), generic, parts)
 
 
 def _joined(shapes: list[Shapes]) -> Shapes:
