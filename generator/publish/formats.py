@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from .apa import apa_text
 from .csl import csl_item
 from .endnote import endnote_alone, endnote_record
@@ -154,14 +156,24 @@ def browser_formats(formats: Iterable[CitationFormat]) -> list[dict[str, Any]]:
              **dataclasses.asdict(f.layout)} for f in formats if f.browser]
 
 
+# json.dumps makes an encoder each call it is given options: the volume's is made once.
+_VOLUME_JSON = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def _csl(ref: Reference) -> str:
-    return json.dumps(csl_item(ref), ensure_ascii=False)
+    return _VOLUME_JSON(csl_item(ref))
 
 
 def _csl_alone(ref: Reference) -> str:
     """A paper's own item has its abstract, which the volume's file leaves out (csl.py); written without
-    spaces (as JSON.stringify writes it: a reading list's export and a Cite box's download were so written)."""
-    return json.dumps(csl_item(ref, abstract=True), ensure_ascii=False, separators=(",", ":"))
+    spaces (as JSON.stringify writes it: a reading list's export and a Cite box's download were so written), by
+    orjson (json's bytes: ``ensure_ascii=False``, the same escapes); by json what orjson refuses (a lone surrogate,
+    a year past 64 bits)."""
+    item = csl_item(ref, abstract=True)
+    try:
+        return orjson.dumps(item).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(item, ensure_ascii=False, separators=(",", ":"))
 
 
 def _free_marks(ref: Reference, count: int) -> list[str]:
