@@ -124,7 +124,9 @@ def block_script(name: str, value: dict[str, Any]) -> bytes:
         text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
     except orjson.JSONEncodeError:
         return data_script(CALLBACK, name, value)
-    return json_script(CALLBACK, name, _BEYOND_ASCII.sub(_escaped, text))
+    if not text.isascii() or "\x7f" in text:  # (a scan in C each: most blocks of an English volume are ASCII)
+        text = _BEYOND_ASCII.sub(_escaped, text)
+    return json_script(CALLBACK, name, text)
 
 
 # What ``json``'s ASCII output escapes and orjson writes as it is (orjson escapes the control characters the same).
