@@ -78,7 +78,7 @@ def record(paper: RenderedPaper, publication: Publication) -> dict[str, Any]:
     html = paper.abstract_html if not is_plain_paragraph(paper.abstract_html, paper.abstract_plain) else ""
     found = {"authors": [author.name for author in ref.authors], "url": paper.url, "key": ref.key,
              "title": ref.title, "abstract": ref.abstract, "html": html,
-             "texts": {f.name: publication.pieces(f, paper_id) for f in publication.formats if f.browser},
+             "texts": publication.browser_texts(paper_id),
              # its timed sessions ([session, start, end, zone, room, UID, key]): "My programme" and its .ics
              "sessions": publication.schedules.get(paper_id, [])}
     return {KEYS[name]: value for name, value in found.items()
