@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
+from generator.text.jsontext import compact_text
 
 from .apa import apa_text
 from .csl import csl_item
@@ -163,14 +163,8 @@ def _csl(ref: Reference) -> str:
 
 def _csl_alone(ref: Reference) -> str:
     """A paper's own item has its abstract, which the volume's file leaves out (csl.py); written without
-    spaces (as JSON.stringify writes it: a reading list's export and a Cite box's download were so written), by
-    orjson (json's bytes: ``ensure_ascii=False``, the same escapes); by json what orjson refuses (a lone surrogate,
-    a year past 64 bits)."""
-    item = csl_item(ref, abstract=True)
-    try:
-        return orjson.dumps(item).decode()
-    except orjson.JSONEncodeError:
-        return json.dumps(item, ensure_ascii=False, separators=(",", ":"))
+    spaces (as JSON.stringify writes it: a reading list's export and a Cite box's download were so written)."""
+    return compact_text(csl_item(ref, abstract=True))
 
 
 def browser_pieces(formats: Iterable[CitationFormat], ref: Reference) -> dict[str, tuple[str, ...]]:
