@@ -95,6 +95,7 @@ JSON_VALUE = st.recursive(JSON_TEXT, lambda inner: st.lists(inner, max_size=3) |
 @given(st.dictionaries(JSON_TEXT, JSON_VALUE, max_size=4))
 @example({"a": "\x7f", "b": ["é", ("🦆", "\ud800")]})
 @example({"a": "\x7f only"})
+@example({"a": "runs: éé山🦆𠀀\u2028x é", "b": ["\\\"<", "🦆"]})  # a run past ASCII escaped at once by the encoder
 def test_a_block_written_by_orjson_is_the_data_script_json_writes(value: dict) -> None:
     assert block_script("r3", value) == data_script(CALLBACK, "r3", value)
 
