@@ -169,32 +169,31 @@ def _csl_alone(ref: Reference) -> str:
 
 def browser_pieces(formats: Iterable[CitationFormat], ref: Reference) -> dict[str, tuple[str, ...]]:
     """Each format's ``pieces`` of the paper alone, by name, as a browser's record holds them: one marking for
-    all, so that the formats whose holes are the same write one marked copy, and a value is checked once for
-    the formats that write values alike (RIS and EndNote: one line)."""
+    all, so that the formats whose holes are the same write one marked copy, and the values are checked once for
+    the formats that write them alike (RIS and EndNote: one line)."""
     marking = Marking(ref)
     return {citation.name: citation.pieces(ref, alone=True, marking=marking) for citation in formats}
 
 
 class Marking:
-    """A paper's values checked for holes, and its marked copies, by the holes they mark; each made when first
-    asked, for the formats of one paper's record (a copy, a check of a long abstract, for each format: issue 43)."""
+    """A paper's holes, by how a format writes values, and its marked copies, by the holes they mark; each made when
+    first asked, for the formats of one paper's record (a copy, a check of a long abstract, for each format: issue
+    43)."""
 
     def __init__(self, ref: Reference):
         self.ref = ref
-        self._fills: dict[tuple[Any, str], bool] = {}
+        self._holes: dict[tuple[Any, ...], tuple[str, ...]] = {}
         self._marked: dict[tuple[str, ...], tuple[Reference, dict[str, str], Callable[[str], list[str]]]] = {}
 
     def holes(self, citation: CitationFormat) -> tuple[str, ...]:
-        """Which of ``citation``'s holes the paper's text leaves for the browser to fill (``_fills``)."""
-        how = (citation.written, citation.json)
-        found = []
-        for name in citation.holes:
-            fills = self._fills.get((how, name))
-            if fills is None:
-                fills = self._fills[how, name] = citation._fills(getattr(self.ref, name))
-            if fills:
-                found.append(name)
-        return tuple(found)
+        """Which of ``citation``'s holes the paper's text leaves for the browser to fill (``_fills``): the same for
+        the formats with the same holes that write values alike."""
+        how = (citation.holes, citation.written, citation.json)
+        found = self._holes.get(how)
+        if found is None:
+            ref = self.ref
+            found = self._holes[how] = tuple(name for name in citation.holes if citation._fills(getattr(ref, name)))
+        return found
 
     def marked(self, holes: tuple[str, ...]) -> tuple[Reference, dict[str, str], Callable[[str], list[str]]]:
         """The paper with a mark for each of ``holes``, the hole each mark stands for, and a split of a text at
