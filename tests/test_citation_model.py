@@ -18,7 +18,7 @@ from generator.commands.cli import main
 from generator.model.paper import DETAILS, Author, Details, Paper, RenderedPaper
 from generator.model.schema import Cite, Field
 from generator.publish.bibtex import BibTeX
-from generator.publish.formats import HOLES, FileLayout, citation_formats
+from generator.publish.formats import HOLES, FileLayout, browser_pieces, citation_formats
 from generator.publish.reading import CITED, Reference, reference_of
 from generator.model.volume import Volume
 
@@ -68,6 +68,8 @@ def test_pieces_skip_the_private_use_characters_a_reference_holds(title, abstrac
         pieces = format_.pieces(ref, alone=True)
         write = format_.alone or format_.write
         assert format_.fill(pieces, values) == write(ref), format_.name
+    # A record's formats share one marking: each gives the pieces it gives alone.
+    assert browser_pieces(FORMATS, ref) == {f.name: f.pieces(ref, alone=True) for f in FORMATS}
 
 
 @pytest.fixture(scope="module")

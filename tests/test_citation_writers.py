@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import citations_reference as before
 from generator.model.paper import Author
-from generator.publish import csl, endnote, mods, ris
+from generator.publish import csl, endnote, formats, mods, ris
 from generator.publish.apa import apa, apa_text
 from generator.publish.reading import CITED, Reference
 from generator.publish.reading_list import CALLBACK, block_script
@@ -47,13 +47,16 @@ def references(draw: st.DrawFn) -> Reference:
 def _written(ref: Reference) -> list[str]:
     return [ris.ris_record(ref), endnote.endnote_record(ref), endnote.endnote_record(ref, abstract=True),
             mods.mods_record(ref), mods.mods_record(ref, abstract=True), json.dumps(csl.csl_item(ref)),
-            json.dumps(csl.csl_item(ref, abstract=True)), *apa(ref), apa_text(ref)]
+            json.dumps(csl.csl_item(ref, abstract=True)), formats._csl(ref), formats._csl_alone(ref), *apa(ref),
+            apa_text(ref)]
 
 
 def _written_before(ref: Reference) -> list[str]:
     return [before.ris_record(ref), before.endnote_record(ref), before.endnote_record(ref, abstract=True),
             before.mods_record(ref), before.mods_record(ref, abstract=True), json.dumps(before.csl_item(ref)),
-            json.dumps(before.csl_item(ref, abstract=True)), *before.apa(ref), before.apa(ref)[0]]
+            json.dumps(before.csl_item(ref, abstract=True)), json.dumps(before.csl_item(ref), ensure_ascii=False),
+            json.dumps(before.csl_item(ref, abstract=True), ensure_ascii=False, separators=(",", ":")),
+            *before.apa(ref), before.apa(ref)[0]]
 
 
 @settings(max_examples=400, deadline=None)
@@ -92,6 +95,7 @@ JSON_VALUE = st.recursive(JSON_TEXT, lambda inner: st.lists(inner, max_size=3) |
 @given(st.dictionaries(JSON_TEXT, JSON_VALUE, max_size=4))
 @example({"a": "\x7f", "b": ["é", ("🦆", "\ud800")]})
 @example({"a": "\x7f only"})
+@example({"a": "runs: éé山🦆𠀀\u2028x é", "b": ["\\\"<", "🦆"]})  # a run past ASCII escaped at once by the encoder
 def test_a_block_written_by_orjson_is_the_data_script_json_writes(value: dict) -> None:
     assert block_script("r3", value) == data_script(CALLBACK, "r3", value)
 
@@ -112,3 +116,15 @@ def test_the_volumes_files_are_the_same_written_before_or_after_the_pages(seed_c
         after.paper_context(paper)  # a page: its BibTeX's pieces kept
     assert first.files([]) == after.files([])
     assert not first._kept["bib"] and len(after._kept["bib"]) == len(papers)
+
+
+def test_one_line_gives_back_a_value_exactly_when_the_rule_does() -> None:
+    """``one_line``'s check (printable, else one scan for what the rule changes) against the rule itself, for every
+    character alone, between letters and beside a private-use mark (a browser's text, formats.py)."""
+    def rule(text: str) -> str:
+        return " ".join(ris._CONTROL.sub(" ", text).split())
+
+    for code in [*range(0x3100), *range(0x3100, 0x110000, 97)]:  # white space ends at U+3000; past it, a sample
+        char = chr(code)
+        for text in (char, f"a{char}b", f"\ue000{char}"):
+            assert ris.one_line(text) == rule(text), hex(code)

@@ -37,7 +37,7 @@ from .apa import apa
 from .bibtex import BibTeX, unique_keys
 from .feeds import (CORRECTIONS_PATH, FEED_PATH, ROBOTS_PATH, SITEMAP_PATH, atom_feed, corrections_feed,
                     dated_corrections, robots_txt, volume_sitemap_names, volume_sitemaps)
-from .formats import HOLES, CitationFormat, citation_formats
+from .formats import HOLES, CitationFormat, browser_pieces, citation_formats
 from .meta import MetaTag, paper_meta
 from .reading import Reference, reference_of
 from .suggest import paper_link
@@ -141,6 +141,13 @@ class Publication:
         """The paper's text in ``citation``'s format as the browser receives it (formats.py: ``pieces``)."""
         kept = self._kept.get(citation.name)
         return kept[paper_id] if kept is not None else citation.pieces(self.references[paper_id], alone=True)
+
+    def browser_texts(self, paper_id: str) -> dict[str, tuple[str, ...]]:
+        """``pieces`` of each format the browser's records carry, by name (a paper's record: reading_list.py);
+        the formats not kept from one marking of the paper (``browser_pieces``)."""
+        browser = [f for f in self.formats if f.browser]
+        made = browser_pieces([f for f in browser if f.name not in self._kept], self.references[paper_id])
+        return {f.name: made[f.name] if f.name in made else self._kept[f.name][paper_id] for f in browser}
 
     def text(self, citation: CitationFormat, paper_id: str) -> str:
         """The paper's text in ``citation``'s format, as the volume's file has it."""

@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from generator.text.jsontext import compact_text
+
 from .apa import apa_text
 from .csl import csl_item
 from .endnote import endnote_alone, endnote_record
@@ -93,21 +95,18 @@ class CitationFormat:
         """What fills a hole of ``value`` (reading-list.js does the same)."""
         return _json_string(value) if self.json else value
 
-    def pieces(self, ref: Reference, alone: bool = False) -> tuple[str, ...]:
+    def pieces(self, ref: Reference, alone: bool = False, marking: Marking | None = None) -> tuple[str, ...]:
         """The paper's text as literal pieces with a hole's name between each two: a hole for each of
         ``holes`` that the paper has and the format writes as the browser fills it (RIS writes an abstract
-        of two paragraphs on one line: that one stays in the text)."""
+        of two paragraphs on one line: that one stays in the text). ``marking``: the paper's, shared by the
+        formats of its record (``browser_pieces``)."""
         write = (self.alone or self.write) if alone else self.write
-        holes = [name for name in self.holes if self._fills(getattr(ref, name))]
+        marking = marking or Marking(ref)
+        holes = marking.holes(self)
         if not holes:
             return (write(ref),)
-        marks = _free_marks(ref, len(holes))
-        text = write(_marked(ref, dict(zip(holes, marks))))
-        named = dict(zip(marks, holes))
-        # No private-use character in the reference (as nearly always): none but a mark is in the text, and one
-        # compiled pattern splits at them all.
-        split = re.compile(f"({'|'.join(marks)})").split if ref.private_use else _PRIVATE_SPLIT.split
-        pieces = split(text)
+        marked, named, split = marking.marked(holes)
+        pieces = split(write(marked))
         pieces[1::2] = map(named.__getitem__, pieces[1::2])  # each mark the split kept, as its hole's name
         return tuple(pieces)
 
@@ -154,14 +153,60 @@ def browser_formats(formats: Iterable[CitationFormat]) -> list[dict[str, Any]]:
              **dataclasses.asdict(f.layout)} for f in formats if f.browser]
 
 
+# json.dumps makes an encoder each call it is given options: the volume's is made once.
+_VOLUME_JSON = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def _csl(ref: Reference) -> str:
-    return json.dumps(csl_item(ref), ensure_ascii=False)
+    return _VOLUME_JSON(csl_item(ref))
 
 
 def _csl_alone(ref: Reference) -> str:
     """A paper's own item has its abstract, which the volume's file leaves out (csl.py); written without
     spaces (as JSON.stringify writes it: a reading list's export and a Cite box's download were so written)."""
-    return json.dumps(csl_item(ref, abstract=True), ensure_ascii=False, separators=(",", ":"))
+    return compact_text(csl_item(ref, abstract=True))
+
+
+def browser_pieces(formats: Iterable[CitationFormat], ref: Reference) -> dict[str, tuple[str, ...]]:
+    """Each format's ``pieces`` of the paper alone, by name, as a browser's record holds them: one marking for
+    all, so that the formats whose holes are the same write one marked copy, and the values are checked once for
+    the formats that write them alike (RIS and EndNote: one line)."""
+    marking = Marking(ref)
+    return {citation.name: citation.pieces(ref, alone=True, marking=marking) for citation in formats}
+
+
+class Marking:
+    """A paper's holes, by how a format writes values, and its marked copies, by the holes they mark; each made when
+    first asked, for the formats of one paper's record (a copy, a check of a long abstract, for each format: issue
+    43)."""
+
+    def __init__(self, ref: Reference):
+        self.ref = ref
+        self._holes: dict[tuple[Any, ...], tuple[str, ...]] = {}
+        self._marked: dict[tuple[str, ...], tuple[Reference, dict[str, str], Callable[[str], list[str]]]] = {}
+
+    def holes(self, citation: CitationFormat) -> tuple[str, ...]:
+        """Which of ``citation``'s holes the paper's text leaves for the browser to fill (``_fills``): the same for
+        the formats with the same holes that write values alike."""
+        how = (citation.holes, citation.written, citation.json)
+        found = self._holes.get(how)
+        if found is None:
+            ref = self.ref
+            found = self._holes[how] = tuple(name for name in citation.holes if citation._fills(getattr(ref, name)))
+        return found
+
+    def marked(self, holes: tuple[str, ...]) -> tuple[Reference, dict[str, str], Callable[[str], list[str]]]:
+        """The paper with a mark for each of ``holes``, the hole each mark stands for, and a split of a text at
+        the marks (keeping them)."""
+        made = self._marked.get(holes)
+        if made is None:
+            ref = self.ref
+            marks = _free_marks(ref, len(holes))
+            # No private-use character in the reference (as nearly always): none but a mark is in the text, and
+            # one compiled pattern splits at them all.
+            split = re.compile(f"({'|'.join(marks)})").split if ref.private_use else _PRIVATE_SPLIT.split
+            made = self._marked[holes] = (_marked(ref, dict(zip(holes, marks))), dict(zip(marks, holes)), split)
+        return made
 
 
 def _free_marks(ref: Reference, count: int) -> list[str]:

@@ -24,6 +24,7 @@ from markupsafe import Markup
 
 from generator.model.paper import Author
 from generator.model.volume import Volume
+from generator.text.jsontext import compact_text
 
 from .reading import Reference
 
@@ -69,7 +70,7 @@ def article(ref: Reference, volume: Volume, volume_json: str | None = None) -> M
     }
     # The volume, the article's last member, as JSON written once: json.dumps writes a member's value as it
     # writes the value alone.
-    own = json.dumps(_compact(data), ensure_ascii=False, separators=(",", ":"))
+    own = compact_text(_compact(data))
     if volume_json is None:
         volume_json = part_of(volume)
     return Markup(_script_safe(f'{own[:-1]},"isPartOf":{volume_json}}}'))

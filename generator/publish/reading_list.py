@@ -20,8 +20,8 @@ neither is written by hand in the script.
 
 from __future__ import annotations
 
+import codecs
 import html
-import re
 import zlib
 from collections.abc import Callable, Collection, Iterator
 from typing import TYPE_CHECKING, Any
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from generator.model.paper import RenderedPaper
-from generator.search.payload import data_script, json_script
+from generator.search.payload import data_script
 
 from .formats import HOLES, browser_formats
 
@@ -78,7 +78,7 @@ def record(paper: RenderedPaper, publication: Publication) -> dict[str, Any]:
     html = paper.abstract_html if not is_plain_paragraph(paper.abstract_html, paper.abstract_plain) else ""
     found = {"authors": [author.name for author in ref.authors], "url": paper.url, "key": ref.key,
              "title": ref.title, "abstract": ref.abstract, "html": html,
-             "texts": {f.name: publication.pieces(f, paper_id) for f in publication.formats if f.browser},
+             "texts": publication.browser_texts(paper_id),
              # its timed sessions ([session, start, end, zone, room, UID, key]): "My programme" and its .ics
              "sessions": publication.schedules.get(paper_id, [])}
     return {KEYS[name]: value for name, value in found.items()
@@ -118,23 +118,38 @@ def _maker(name: str, papers: list[RenderedPaper], publication: Publication) -> 
 
 def block_script(name: str, value: dict[str, Any]) -> bytes:
     """``data_script(CALLBACK, name, value)``, its JSON written by orjson (in C, several times faster than
-    ``json``'s with sorted keys: issue 43), then made ASCII as ``json`` writes it: the same bytes. A value orjson
-    refuses (a lone surrogate) is written by ``data_script``."""
+    ``json``'s with sorted keys: issue 43), made ASCII as ``json`` writes it (``_JSON_ASCII``), then written as the
+    script's string as ``json_script`` writes it: the same bytes. A value orjson refuses (a lone surrogate) is
+    written by ``data_script``."""
     try:
-        text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+        body = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except orjson.JSONEncodeError:
         return data_script(CALLBACK, name, value)
-    return json_script(CALLBACK, name, _BEYOND_ASCII.sub(_escaped, text))
+    if not body.isascii():  # (most blocks of an English volume are)
+        body = body.decode().encode("ascii", _JSON_ASCII)
+    # The JSON text, printable ASCII now but for U+007F, as json.dumps writes it in a string: U+007F escaped, each
+    # backslash and quote escaped; then "<" (json_script's). A replace each, in C, rather than a scan in Python.
+    body = body.replace(b"\x7f", b"\\u007f").replace(b"\\", b"\\\\").replace(b'"', b'\\"')
+    return b'%s("%s",JSON.parse("%s"));\n' % (_CALLBACK, name.encode("ascii"), body.replace(b"<", b"\\u003c"))
 
 
-# What ``json``'s ASCII output escapes and orjson writes as it is (orjson escapes the control characters the same).
-_BEYOND_ASCII = re.compile("[\x7f-\U0010ffff]")
+_CALLBACK = CALLBACK.encode("ascii")
+_JSON_ASCII = "proceedings-json-ascii"  # the codec error handler below, by name
 
 
-def _escaped(match: re.Match[str]) -> str:
-    """A character as ``json`` escapes it: ``\\u`` and four lower-case hex digits, a surrogate pair beyond U+FFFF."""
-    code = ord(match.group())
-    if code < 0x10000:
-        return f"\\u{code:04x}"
-    code -= 0x10000
-    return f"\\u{0xd800 | code >> 10:04x}\\u{0xdc00 | code & 0x3ff:04x}"
+def _escaped(error: UnicodeError) -> tuple[str | bytes, int]:
+    """The characters past ASCII of a run the encoder could not write, as ``json`` escapes them: ``\\u`` and four
+    lower-case hex digits, a surrogate pair beyond U+FFFF (a run at a time: the encoder scans the rest in C)."""
+    assert isinstance(error, UnicodeEncodeError)  # (registered for encoding only)
+    escaped = []
+    for char in error.object[error.start:error.end]:
+        code = ord(char)
+        if code < 0x10000:
+            escaped.append(f"\\u{code:04x}")
+        else:
+            code -= 0x10000
+            escaped.append(f"\\u{0xd800 | code >> 10:04x}\\u{0xdc00 | code & 0x3ff:04x}")
+    return "".join(escaped), error.end
+
+
+codecs.register_error(_JSON_ASCII, _escaped)

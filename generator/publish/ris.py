@@ -15,15 +15,23 @@ from collections.abc import Iterable
 from .reading import Name, Reference
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# What one_line changes in a value: a control character, or white space (str.split's) other than the ASCII space.
+_CHANGED = re.compile("[\x00-\x1f\x7f-\x9f\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 
 
 def one_line(text: str) -> str:
     """``text`` as an RIS value: one line, nothing a reader takes for a tag."""
-    # Most values are one line already: printable text (no control character, no white space but the ASCII
-    # space: str.isprintable) with no run of spaces and none at either end is what the rule would give.
-    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+    if _kept(text):
         return text
     return " ".join(_CONTROL.sub(" ", text).split())
+
+
+def _kept(text: str) -> bool:
+    """Whether ``one_line`` gives ``text`` back: nothing it changes, no run of spaces, none at either end. Printable
+    text (str.isprintable, one scan in C) has nothing it changes; a text that is not (a browser's text, marked where
+    its record fills it with a private-use character, formats.py) is scanned for what it changes."""
+    return ((text.isprintable() or _CHANGED.search(text) is None) and "  " not in text and text[:1] != " "
+            and text[-1:] != " ")
 
 
 def one_lines(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -32,9 +40,8 @@ def one_lines(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
     a bar), instead of a call a value."""
     given = [(tag, value) for tag, value in tags if value]
     joined = "|".join([value for _, value in given])
-    if (joined.isprintable() and "  " not in joined and " |" not in joined and "| " not in joined
-            and joined[:1] != " " and joined[-1:] != " "):
-        return given  # each value as one_line gives it: printable, no run of spaces, none at either end
+    if _kept(joined) and " |" not in joined and "| " not in joined:
+        return given  # each value as one_line gives it
     return [(tag, line) for tag, value in given if (line := one_line(value))]
 
 

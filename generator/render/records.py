@@ -44,7 +44,11 @@ def paper_record(p: RenderedPaper) -> dict[str, Any]:
 
 
 def json_line(record: dict[str, Any]) -> bytes:
-    return json.dumps(record, ensure_ascii=False).encode("utf-8")
+    return _LINE(record).encode("utf-8")
+
+
+# json.dumps(record, ensure_ascii=False), its encoder made once (json.dumps makes one a call it is given options).
+_LINE = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def _details_json(paper: RenderedPaper) -> dict[str, Any]:
