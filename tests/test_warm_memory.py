@@ -158,14 +158,14 @@ def test_the_input_digests_are_each_outputs_in_the_listings_order(seed_content):
     state = stages.Pipeline(seed_content, NullSink()).run(Reporter(), until="rendered")
     papers = state.rendered
     outputs = [Output("whole.json", bytes), Output("one.html", bytes, frozenset({papers[1].paper.id})),
-               Output("none.html", bytes, frozenset())]
+               Output("none.html", bytes, frozenset()), Output("gone.html", bytes, frozenset({"no-such-paper"}))]
     related = {papers[1].paper.id: (papers[0].paper.id,)}
     inputs = input_digests("site", outputs, papers, related)
     per_paper = {p.paper.id: digest(paper_key(p.paper), *related.get(p.paper.id, ())) for p in papers}
-    assert inputs.names == ["whole.json", "one.html", "none.html"]
+    assert inputs.names == ["whole.json", "one.html", "none.html", "gone.html"]
     assert inputs.as_dict() == {"whole.json": digest("site", *per_paper.values()),
                                 "one.html": digest("site", per_paper[papers[1].paper.id]),
-                                "none.html": digest("site")}
+                                "none.html": digest("site"), "gone.html": digest("site", "")}
 
 
 def test_a_files_papers_are_a_sorted_tuple_that_answers_the_listings_questions():
