@@ -9,6 +9,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from generator.pipeline import rendering
 from generator.pipeline.reuse import DIGEST_SIZE, Inputs, LastSite, input_digests
 from generator.pipeline.sinks import StagingSink
@@ -158,14 +161,14 @@ def test_the_input_digests_are_each_outputs_in_the_listings_order(seed_content):
     state = stages.Pipeline(seed_content, NullSink()).run(Reporter(), until="rendered")
     papers = state.rendered
     outputs = [Output("whole.json", bytes), Output("one.html", bytes, frozenset({papers[1].paper.id})),
-               Output("none.html", bytes, frozenset())]
+               Output("none.html", bytes, frozenset()), Output("gone.html", bytes, frozenset({"no-such-paper"}))]
     related = {papers[1].paper.id: (papers[0].paper.id,)}
     inputs = input_digests("site", outputs, papers, related)
     per_paper = {p.paper.id: digest(paper_key(p.paper), *related.get(p.paper.id, ())) for p in papers}
-    assert inputs.names == ["whole.json", "one.html", "none.html"]
+    assert inputs.names == ["whole.json", "one.html", "none.html", "gone.html"]
     assert inputs.as_dict() == {"whole.json": digest("site", *per_paper.values()),
                                 "one.html": digest("site", per_paper[papers[1].paper.id]),
-                                "none.html": digest("site")}
+                                "none.html": digest("site"), "gone.html": digest("site", "")}
 
 
 def test_a_files_papers_are_a_sorted_tuple_that_answers_the_listings_questions():
@@ -240,3 +243,21 @@ def test_a_build_times_its_listing_and_its_keeping_of_unchanged_files(seed_conte
         reporter = Reporter()
         build(seed_content, tmp_path / "site", reporter)
     assert {"list outputs", "keep unchanged", "render templates"} <= reporter.timings.keys()
+
+
+@given(st.lists(st.text(max_size=6), unique=True, max_size=8), st.text(), st.data())
+def test_each_files_input_digest_is_the_digest_of_the_site_and_its_papers_digests(ids, site, data):
+    """``input_digests`` frames each paper's digest once for all the files that show it: the same digests as
+    ``digest(site, *its papers' digests)``, a paper no longer in the volume as ""."""
+    from types import SimpleNamespace
+
+    from generator.runtime.cache import digest
+
+    papers = [SimpleNamespace(paper=SimpleNamespace(id=key, _paper_key=f"record {n}")) for n, key in enumerate(ids)]
+    related = {key: tuple(data.draw(st.lists(st.sampled_from(ids), max_size=4))) for key in ids}
+    deps = data.draw(st.lists(st.one_of(st.none(), st.frozensets(st.sampled_from([*ids, "gone"]))), max_size=6))
+    outputs = [Output(f"file-{n}.html", bytes, shown) for n, shown in enumerate(deps)]
+    per_paper = {p.paper.id: digest(p.paper._paper_key, *related[p.paper.id]) for p in papers}
+    assert input_digests(site, outputs, papers, related).as_dict() == {
+        output.path: digest(site, *per_paper.values()) if output.deps is None
+        else digest(site, *(per_paper.get(key, "") for key in sorted(output.deps))) for output in outputs}

@@ -19,6 +19,7 @@ import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from hashlib import blake2b
 from itertools import chain
 from pathlib import Path
 
@@ -86,16 +87,27 @@ class Inputs:
 
 def input_digests(site: str, outputs: Iterable, papers: Sequence[RenderedPaper],
                   related: dict[str, tuple[str, ...]]) -> Inputs:
-    """Each output's digest of its inputs: the site's, and its papers' (their related papers included)."""
+    """Each output's digest of its inputs: the site's, and its papers' (their related papers included).
+    Each is ``digest(site, *its papers' digests)``, made of those parts as ``digest`` frames them, each framed
+    once: a paper shows on a few files each, and framing its digest again for each was most of the work."""
     per_paper = {p.paper.id: digest(paper_key(p.paper), *related.get(p.paper.id, ())) for p in papers}
-    every = bytes.fromhex(digest(site, *per_paper.values()))
+    framed = {key: _framed(value) for key, value in per_paper.items()}
+    head, missing = _framed(site), _framed("")
+    every = blake2b(head + b"".join(framed.values()), digest_size=DIGEST_SIZE).digest()
     names: list[str] = []
     made = bytearray()
     for output in outputs:
         names.append(output.path)
-        made += every if output.deps is None else bytes.fromhex(
-            digest(site, *(per_paper.get(key, "") for key in sorted(output.deps))))
+        made += every if output.deps is None else blake2b(
+            head + b"".join([framed.get(key, missing) for key in sorted(output.deps)]), digest_size=DIGEST_SIZE
+        ).digest()
     return Inputs(names, bytes(made))
+
+
+def _framed(part: str) -> bytes:
+    """A part as ``digest`` frames it: its length, then its bytes (a paper's digest, or the site's: ASCII)."""
+    data = part.encode("utf-8", "surrogatepass")
+    return len(data).to_bytes(8, "little") + data
 
 
 _RECORD = b"proceedings site record 1\n"  # then the count of files, the names' length; names, digests, identities
