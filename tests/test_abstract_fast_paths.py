@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from generator.latex import AbstractRenderer
 from generator.latex import textgroups
+from generator.latex.abstract_renderer import _is_plain, _is_plain_line
 from test_latex_properties import FRAGMENTS
 
 # The text rule's stops before a lone hyphen was let through (a hyphen starts a rule only as ``--``).
@@ -34,3 +35,16 @@ def test_hyphens_render_as_when_each_stopped_the_text(text):
         patch.setattr(textgroups, "_TERMINATOR", OLD_TERMINATOR)
         old = rendered(text)
     assert new == old
+
+
+# The plain text's test before its characters were one class: words of them, one space between, no digit or hyphen
+# first.
+OLD_PLAIN = re.compile(r"(?![0-9-])[A-Za-z0-9,.;:()/-]+(?: [A-Za-z0-9,.;:()/-]+)*")
+PLAIN_LIKE = st.text(alphabet="aZ09,.;:()/- \n\t*'é", max_size=30)
+
+
+@SETTINGS
+@given(text=PLAIN_LIKE | st.lists(st.sampled_from(["a", "1.", "-x", "--", " ", "  ", "\t", "b/c", "é"])).map("".join))
+def test_plain_text_is_told_as_the_old_pattern_told_it(text):
+    assert _is_plain(text) == (bool(OLD_PLAIN.fullmatch(text.strip())) and "--" not in text.strip())
+    assert _is_plain_line(text) == (bool(OLD_PLAIN.fullmatch(text)) and "--" not in text)
