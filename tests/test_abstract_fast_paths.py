@@ -9,8 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.latex import AbstractRenderer
-from generator.latex import textgroups
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_core.normalize import normalize as markdown_normalize
+
+from generator.latex import AbstractRenderer, renderer, structure, textgroups, typography
 from generator.latex.abstract_renderer import _is_plain, _is_plain_line
 from test_latex_properties import FRAGMENTS
 
@@ -48,3 +51,25 @@ PLAIN_LIKE = st.text(alphabet="aZ09,.;:()/- \n\t*'é", max_size=30)
 def test_plain_text_is_told_as_the_old_pattern_told_it(text):
     assert _is_plain(text) == (bool(OLD_PLAIN.fullmatch(text.strip())) and "--" not in text.strip())
     assert _is_plain_line(text) == (bool(OLD_PLAIN.fullmatch(text)) and "--" not in text)
+
+
+MARKS = st.text(alphabet="ab '‘’“”\"`\\<>/pPlLiIuU\n\r\0{}", max_size=30) | st.lists(
+    st.sampled_from(["''", "‘‘", "’’", "a'b", "\\begin{itemize}", "\\par", "\\item", "<ul>", "</p>", "<li>", "x"])
+).map("".join)
+
+
+@SETTINGS
+@given(text=MARKS)
+def test_the_substring_scans_miss_no_text_a_pattern_acts_on(text):
+    assert typography._QUOTES.search(text) is None or any(mark in text for mark in typography._QUOTE_MARKS)
+    assert structure._SPLIT.search(text) is None or "\\" in text or "<" in text
+
+
+@SETTINGS
+@given(text=MARKS)
+def test_normalize_gives_markdown_its_own_normalized_text(text):
+    md = MarkdownIt()
+    ours, theirs = StateCore(text, md, {}), StateCore(text, md, {})
+    renderer.normalize(ours)
+    markdown_normalize(theirs)
+    assert ours.src == theirs.src

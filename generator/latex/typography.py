@@ -28,6 +28,7 @@ _URL_START = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*\Z", re.IGNORECASE)
 # Every alternative starts with its quote mark (the apostrophe's lookbehind follows it), so the engine
 # skips to quote marks instead of trying every position.
 _QUOTES = re.compile(r"''|‘‘|’’|(?P<apostrophe>'(?<=\w')(?=\w))|[“”\"‘']")
+_QUOTE_MARKS = "'‘’“”\""  # the characters a match of _QUOTES starts with
 
 
 def typography_plugin(md: MarkdownIt) -> None:
@@ -142,5 +143,6 @@ def _pair_quotes(tokens: list) -> None:
         return mark
 
     for token in tokens:
-        if token.type == "text" and _QUOTES.search(token.content):
+        # Substring scans in C find the tokens with a quote mark sooner than the pattern's search does.
+        if token.type == "text" and any(map(token.content.__contains__, _QUOTE_MARKS)):
             token.content = _QUOTES.sub(replace, token.content)
