@@ -13,6 +13,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_core.normalize import normalize as markdown_normalize
 
+from generator.derive import titles
 from generator.latex import AbstractRenderer, renderer, structure, textgroups, typography
 from generator.latex.abstract_renderer import _is_plain, _is_plain_line
 from test_latex_properties import FRAGMENTS
@@ -73,3 +74,22 @@ def test_normalize_gives_markdown_its_own_normalized_text(text):
     renderer.normalize(ours)
     markdown_normalize(theirs)
     assert ours.src == theirs.src
+
+
+# The titles' cleaning before: its patterns as alternations, every text split on spaces and joined again.
+OLD_MARKUP = re.compile(r"[$*\\{}`#~^]|_(?<!\w_)|_(?!\w)")
+OLD_QUOTES = re.compile(r"[\"“”«»]|['‘’](?<!\w['‘’])|['‘’](?!\w)")
+SPACES = " \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2002\u200b\u2028\u2029\u202f\u3000"
+DIRTY = st.text(alphabet="ab_'‘’\"“”«»é1$\\{}`#~^*" + SPACES, max_size=40)
+
+
+def clean_before(plain: str) -> str:
+    return " ".join(OLD_QUOTES.sub("", OLD_MARKUP.sub("", titles._COMMAND.sub(" ", plain))).split())
+
+
+@SETTINGS
+@given(text=DIRTY | st.text(max_size=40))
+def test_titles_clean_text_as_before(text):
+    assert titles._clean(text) == clean_before(text)
+    assert titles._MARKUP.sub("", text) == OLD_MARKUP.sub("", text)
+    assert titles._QUOTES.sub("", text) == OLD_QUOTES.sub("", text)
