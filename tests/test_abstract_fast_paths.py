@@ -4,6 +4,7 @@ did, byte for byte: each faster form is checked here against the form it replace
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +17,7 @@ from markdown_it.rules_core.normalize import normalize as markdown_normalize
 from generator.derive import titles
 from generator.latex import AbstractRenderer, renderer, structure, textgroups, typography
 from generator.latex.abstract_renderer import _is_plain, _is_plain_line
+from generator.latex.spaces import collapse
 from test_latex_properties import FRAGMENTS
 
 # The text rule's stops before a lone hyphen was let through (a hyphen starts a rule only as ``--``).
@@ -93,3 +95,15 @@ def test_titles_clean_text_as_before(text):
     assert titles._clean(text) == clean_before(text)
     assert titles._MARKUP.sub("", text) == OLD_MARKUP.sub("", text)
     assert titles._QUOTES.sub("", text) == OLD_QUOTES.sub("", text)
+
+
+def test_every_space_but_the_plain_one_is_unprintable():
+    """What ``collapse`` stands on: a printable text holds no whitespace but the space."""
+    assert all(not char.isprintable() for code in range(sys.maxunicode + 1)
+               if (char := chr(code)).isspace() and char != " ")
+
+
+@SETTINGS
+@given(text=DIRTY | st.text(max_size=40))
+def test_collapse_is_a_split_and_join(text):
+    assert collapse(text) == " ".join(text.split())

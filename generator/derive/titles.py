@@ -14,6 +14,7 @@ import re
 
 from generator.derive.titles_acronyms import long_form as _long_form
 from generator.derive.titles_cjk import cjk_title_candidates, is_cjk_abstract
+from generator.latex.spaces import collapse
 
 MAX_LENGTH = 100
 UNTITLED = "Untitled paper"
@@ -154,11 +155,7 @@ def _clean(plain: str) -> str:
         plain = _MARKUP.sub("", plain)
     if any(map(plain.__contains__, _QUOTE_STARTS)):
         plain = _QUOTES.sub("", plain)
-    # Every space but the plain one is unprintable: a text with none, no two spaces together and none at either end
-    # is its own split and join (most are; the test is a third of their cost).
-    if plain.isprintable() and "  " not in plain and plain[:1] != " " and plain[-1:] != " ":
-        return plain
-    return " ".join(plain.split())
+    return collapse(plain)
 
 
 def _split_sentences(text: str) -> list[str]:
