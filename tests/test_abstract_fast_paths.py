@@ -107,3 +107,13 @@ def test_every_space_but_the_plain_one_is_unprintable():
 @given(text=DIRTY | st.text(max_size=40))
 def test_collapse_is_a_split_and_join(text):
     assert collapse(text) == " ".join(text.split())
+
+
+OLD_ACRONYM_USE = re.compile(r"\b[A-Z][A-Za-z0-9]*[A-Z]s?\b")
+
+
+@SETTINGS
+@given(text=st.text(alphabet="aAZz09s_ -(é", max_size=40) | st.text(max_size=30))
+def test_acronyms_are_found_where_they_were(text):
+    assert [m.span() for m in titles._ACRONYM_USE.finditer(text)] == [m.span() for m in OLD_ACRONYM_USE.finditer(text)]
+    assert titles._CLOSED_EARLY.sub("", text) == text or ")" in text

@@ -128,7 +128,7 @@ _ANAPHORA = re.compile(r"\b(?:this|these|those|such|above|aforementioned)\b", re
 _FILLER = re.compile(r"^(?:\(?(?:i{1,3}|iv|[1-4]|[a-d])\)\s+)?(?:the\s+|this\s+paper\s+|this\s+work\s+)?"
                      r"(?:(?:problem|task|question)\s+of\s+)?", re.IGNORECASE)
 _ARTICLE_NOVEL = re.compile(r"^(a|the)\s+(?:novel|new)\s+(?=[b-df-hj-np-tv-z])", re.IGNORECASE)
-_ACRONYM_USE = re.compile(r"\b[A-Z][A-Za-z0-9]*[A-Z]s?\b")
+_ACRONYM_USE = re.compile(r"[A-Z](?<!\w[A-Z])[A-Za-z0-9]*[A-Z]s?\b")  # \b behind its first letter, as _SUBJECT
 
 
 def title_candidates(plain: str) -> list[str]:
@@ -329,7 +329,8 @@ def _tidy(title: str) -> str:
     Works back from the end with an index, so a long run of dangling words ("a a a …")
     costs one pass, not one pass per word.
     """
-    title = _CLOSED_EARLY.sub("", title)
+    if ")" in title:  # (which _CLOSED_EARLY needs: most titles hold none)
+        title = _CLOSED_EARLY.sub("", title)
     if title.count("(") > title.count(")"):
         title = title[: title.rfind("(")]
     end = len(title)
