@@ -117,3 +117,15 @@ OLD_ACRONYM_USE = re.compile(r"\b[A-Z][A-Za-z0-9]*[A-Z]s?\b")
 def test_acronyms_are_found_where_they_were(text):
     assert [m.span() for m in titles._ACRONYM_USE.finditer(text)] == [m.span() for m in OLD_ACRONYM_USE.finditer(text)]
     assert titles._CLOSED_EARLY.sub("", text) == text or ")" in text
+
+
+OLD_QUOTES_PAIRED = re.compile(r"''|‘‘|’’|(?P<apostrophe>'(?<=\w')(?=\w))|[“”\"‘']")
+
+
+@SETTINGS
+@given(text=st.text(alphabet="a1_ '‘’“”\"`.", max_size=40))
+def test_quote_marks_are_found_where_they_were(text):
+    def found(pattern: re.Pattern[str]) -> list[tuple[tuple[int, int], bool]]:
+        return [(m.span(), m.group("apostrophe") is not None) for m in pattern.finditer(text)]
+
+    assert found(typography._QUOTES) == found(OLD_QUOTES_PAIRED)
