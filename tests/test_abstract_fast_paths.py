@@ -43,17 +43,22 @@ def test_hyphens_render_as_when_each_stopped_the_text(text):
     assert new == old
 
 
-# The plain text's test before its characters were one class: words of them, one space between, no digit or hyphen
-# first.
-OLD_PLAIN = re.compile(r"(?![0-9-])[A-Za-z0-9,.;:()/-]+(?: [A-Za-z0-9,.;:()/-]+)*")
-PLAIN_LIKE = st.text(alphabet="aZ09,.;:()/- \n\t*'é", max_size=30)
+# The plain text's rule written plainly: words of these characters, one space between them, not starting with a
+# digit, a hyphen or a plus, no dash and no closing double quote.
+PLAIN_WORDS = re.compile(r"(?![0-9+-])[A-Za-z0-9,.;:()/'%?!=+@|-]+(?: [A-Za-z0-9,.;:()/'%?!=+@|-]+)*")
+PLAIN_LIKE = st.text(alphabet="aZ09,.;:()/- \n\t*'é%?!=+@|\"", max_size=30)
+
+
+def plain_by_words(text: str) -> bool:
+    return bool(PLAIN_WORDS.fullmatch(text)) and "--" not in text and "''" not in text
 
 
 @SETTINGS
-@given(text=PLAIN_LIKE | st.lists(st.sampled_from(["a", "1.", "-x", "--", " ", "  ", "\t", "b/c", "é"])).map("".join))
-def test_plain_text_is_told_as_the_old_pattern_told_it(text):
-    assert _is_plain(text) == (bool(OLD_PLAIN.fullmatch(text.strip())) and "--" not in text.strip())
-    assert _is_plain_line(text) == (bool(OLD_PLAIN.fullmatch(text)) and "--" not in text)
+@given(text=PLAIN_LIKE | st.lists(st.sampled_from(["a", "1.", "-x", "--", " ", "  ", "\t", "b/c", "é", "+", "''", "'"])
+                                  ).map("".join))
+def test_plain_text_is_told_as_the_plain_rule_tells_it(text):
+    assert _is_plain(text) == plain_by_words(text.strip())
+    assert _is_plain_line(text) == plain_by_words(text)
 
 
 MARKS = st.text(alphabet="ab '‘’“”\"`\\<>/pPlLiIuU\n\r\0{}", max_size=30) | st.lists(

@@ -15,11 +15,13 @@ from tests import corpora
 
 ENGINE = Engine()
 # The characters the shortcut allows, and words that mean something at some place: a list's marker, a dash,
-# an ellipsis, a web address, a colon's label, a parenthesised number.
+# an ellipsis, a web address, a colon's label, a parenthesised number; quotes, a percentage, an equation, an address.
 WORDS = st.sampled_from(["1.", "1)", "2020.", "-", "-x", "x-y", "a--b", "...", "http://x.org/a", "(1)", "Note:",
-                         "e.g.", "i.e.,", "a/b", ";", ":", "(", ")", "a", "Z9", "0", "x.", "IV."])
-TEXT = st.lists(WORDS | st.text(alphabet="abcXYZ019,.;:()/-", min_size=1, max_size=6), min_size=1, max_size=12).map(
-    " ".join) | st.text(alphabet="ab1,.;:()/- \n\t*_`'\"$\\~%{}<>&![]#^", max_size=30)
+                         "e.g.", "i.e.,", "a/b", ";", ":", "(", ")", "a", "Z9", "0", "x.", "IV.", "+", "+x", "a+b",
+                         "it's", "'a'", "''", "a''", "'", "50%", "%", "why?", "!", "![x]", "a=b", "==", "a@b.org",
+                         "|", "a|b", "`a'", "+ "])
+TEXT = st.lists(WORDS | st.text(alphabet="abcXYZ019,.;:()/-'%?!=+@|", min_size=1, max_size=6), min_size=1,
+                max_size=12).map(" ".join) | st.text(alphabet="ab1,.;:()/- \n\t*_`'\"$\\~%{}<>&![]#^?=+@|", max_size=30)
 
 
 @settings(max_examples=250)
@@ -27,6 +29,9 @@ TEXT = st.lists(WORDS | st.text(alphabet="abcXYZ019,.;:()/-", min_size=1, max_si
 @example("1. First we show", "")
 @example("- a list", "")
 @example("A--B", "")
+@example("+ a list", "")
+@example("It''s", "")
+@example("It's 50% better, isn't it? Yes! a=b+c, me@x.org | y", "")
 @example("Speed: 10 km/h (about 3.1 m/s).", "\n")
 def test_plain_text_renders_as_the_engine_renders_it(text, edge):
     renderer = AbstractRenderer()
