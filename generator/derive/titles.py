@@ -12,7 +12,9 @@ from __future__ import annotations
 import itertools
 import re
 
+from generator.derive.titles_acronyms import long_form as _long_form
 from generator.derive.titles_cjk import cjk_title_candidates, is_cjk_abstract
+from generator.latex.spaces import collapse
 
 MAX_LENGTH = 100
 UNTITLED = "Untitled paper"
@@ -39,10 +41,10 @@ _SHORT_PHRASE = 5  # words; a shorter description also takes its "that …" clau
 # A command the renderer could not render stays in the plain text as written (\\begin{equation},
 # \\foo): its name is no word of the abstract.
 _COMMAND = re.compile(r"\\(?:begin|end)\s*\{[^{}]*\}|\\[A-Za-z]+")
-# Each alternative starts with the character it removes (the lookbehind follows it), so that the
-# regex engine skips to candidate characters instead of trying every position.
-_MARKUP = re.compile(r"[$*\\{}`#~^]|_(?<!\w_)|_(?!\w)")
-_QUOTES = re.compile(r"[\"“”«»]|['‘’](?<!\w['‘’])|['‘’](?!\w)")
+# One class of the characters removed, their conditions after it (a lookbehind at the first that has none): the
+# regex engine skips to those characters in C rather than trying every position, as it does for an alternation.
+_MARKUP = re.compile(r"[$*\\{}`#~^_](?:(?<!_)|(?<!\w_)|(?!\w))")
+_QUOTES = re.compile(r"[\"“”«»'‘’](?:(?<=[\"“”«»])|(?<!\w['‘’])|(?!\w))")
 _MARKUP_STARTS = "$*\\{}`#~^_"  # the characters a match of _MARKUP starts with, of _QUOTES
 _QUOTE_STARTS = "\"“”«»'‘’"
 # A sentence ends at a mark that ends no abbreviation (looked behind at), before a space and a capital.
@@ -83,7 +85,10 @@ _PASSIVE_VERBS = ("proposed", "introduced", "presented", "developed")
 # A word each of _INTRO_ACRONYM, _INTRO_NAME, _PASSIVE and _CALLED needs: a cheap test before them.
 _NAMING_VERB = re.compile(r"introduce|propose|present|develop|derive|design|build|construct|release"
                           r"|call|name|dub|term|coined")
-_NAMING_VERBS = tuple(_NAMING_VERB.pattern.split("|"))  # its words: substring scans find them sooner than it does
+# Its words, those _INTRO's verbs hold (_INTRO_ACRONYM, _INTRO_NAME, _PASSIVE) and those _CALLING's: substring scans
+# find them sooner than it does.
+_INTRO_VERBS = tuple(_NAMING_VERB.pattern.split("|")[:9])
+_CALLING_WORDS = tuple(_NAMING_VERB.pattern.split("|")[9:])
 _APPOSITIVE = re.compile(r"\s*(?:,\s*|\s+as\s+|,\s*which\s+is\s+)(?P<desc>(?:a|an|the)\s.*)")
 _PURPOSE = re.compile(r"\s+(?P<desc>for\s.*)")
 _NOUN_BEFORE = re.compile(r".*\b((?:a|an|the|this|these|our|its)\s[^,;:()]*)$", re.IGNORECASE)
@@ -123,8 +128,7 @@ _ANAPHORA = re.compile(r"\b(?:this|these|those|such|above|aforementioned)\b", re
 _FILLER = re.compile(r"^(?:\(?(?:i{1,3}|iv|[1-4]|[a-d])\)\s+)?(?:the\s+|this\s+paper\s+|this\s+work\s+)?"
                      r"(?:(?:problem|task|question)\s+of\s+)?", re.IGNORECASE)
 _ARTICLE_NOVEL = re.compile(r"^(a|the)\s+(?:novel|new)\s+(?=[b-df-hj-np-tv-z])", re.IGNORECASE)
-_WORD_PART = re.compile(r"[^\W_]+")
-_ACRONYM_USE = re.compile(r"\b[A-Z][A-Za-z0-9]*[A-Z]s?\b")
+_ACRONYM_USE = re.compile(r"[A-Z](?<!\w[A-Z])[A-Za-z0-9]*[A-Z]s?\b")  # \b behind its first letter, as _SUBJECT
 
 
 def title_candidates(plain: str) -> list[str]:
@@ -147,11 +151,11 @@ def _clean(plain: str) -> str:
     abstracts hold no markup and no quote, and a regex's own scan is ten times slower."""
     if "\\" in plain:
         plain = _COMMAND.sub(" ", plain)
-    if any(char in plain for char in _MARKUP_STARTS):
+    if any(map(plain.__contains__, _MARKUP_STARTS)):
         plain = _MARKUP.sub("", plain)
-    if any(char in plain for char in _QUOTE_STARTS):
+    if any(map(plain.__contains__, _QUOTE_STARTS)):
         plain = _QUOTES.sub("", plain)
-    return " ".join(plain.split())
+    return collapse(plain)
 
 
 def _split_sentences(text: str) -> list[str]:
@@ -173,9 +177,24 @@ def _named_title(sentences: list[str], text: str) -> str | None:
 
 
 def _named_in(sentence: str) -> tuple[str, str, str] | None:
-    """(name, long form, text after the name) when the sentence introduces a named thing."""
-    if not any(map(sentence.__contains__, _NAMING_VERBS)):  # most: none of the four patterns below can match
-        return None
+    """(name, long form, text after the name) when the sentence introduces a named thing (a pattern is tried only
+    on a sentence holding a word it needs: one of _INTRO's verbs, of _CALLING's words)."""
+    if any(map(sentence.__contains__, _INTRO_VERBS)):
+        found = _introduced_in(sentence)
+        if found:
+            return found
+    calling = any(map(sentence.__contains__, _CALLING_WORDS)) and _CALLING.search(sentence)
+    match = _CALLED.search(sentence) if calling else None
+    if match and _is_name(match["name"]):
+        noun = _NOUN_BEFORE.search(sentence, max(0, match.start() - 100), match.start())
+        if noun:
+            return match["name"], "", f", {_DETERMINER.sub(_indefinite, noun[1])}"
+        return match["name"], "", _PARENTHESIS.sub("", sentence[match.end() :], count=1)
+    return None
+
+
+def _introduced_in(sentence: str) -> tuple[str, str, str] | None:
+    """What ``_named_in`` finds where "we introduce …" or "… (ACR) is proposed" names it."""
     bracket = "(" in sentence  # _INTRO_ACRONYM and _PASSIVE need one: "(ACR)"
     match = _INTRO_ACRONYM.search(sentence) if bracket else None
     if match and _NAME_END.match(sentence, match.end()):
@@ -192,12 +211,6 @@ def _named_in(sentence: str) -> tuple[str, str, str] | None:
     match = _PASSIVE.search(sentence) if passive else None
     if match and (long_form := _long_form(match["name"], match["long"])):
         return match["name"], long_form, ""
-    match = _CALLED.search(sentence) if _CALLING.search(sentence) else None
-    if match and _is_name(match["name"]):
-        noun = _NOUN_BEFORE.search(sentence, max(0, match.start() - 100), match.start())
-        if noun:
-            return match["name"], "", f", {_DETERMINER.sub(_indefinite, noun[1])}"
-        return match["name"], "", _PARENTHESIS.sub("", sentence[match.end() :], count=1)
     return None
 
 
@@ -212,50 +225,6 @@ def _is_name(name: str) -> bool:
     first = words[0]
     coined = len(words) > 1 or any(c.isupper() or c.isdigit() for c in first[1:]) or "-" in first
     return coined and first[0].isalpha() and first.lower() not in {"we", "our", "this", "these", "in", "the"}
-
-
-def _long_form(acronym: str, candidate: str) -> str:
-    """The words before "(ACR)" that spell it out, or ""."""
-    text = candidate.strip()
-    letters = [c.lower() for c in acronym if c.isalnum()]
-    return _initials_long_form(letters, text) or _letters_long_form(letters, text) or _initial_long_form(acronym, text)
-
-
-def _initials_long_form(letters: list[str], text: str) -> str:
-    """Each letter starts a word, right to left: "Decentralized Distributed PPO" for "DD-PPO"."""
-    words = list(_WORD_PART.finditer(text))
-    index = len(words) - 1
-    for letter in reversed(letters):
-        while index >= 0 and words[index][0][0].lower() != letter:
-            index -= 1
-        if index < 0:
-            return ""
-        index -= 1
-    return text[words[index + 1].start() :]
-
-
-def _letters_long_form(letters: list[str], text: str) -> str:
-    """Schwartz & Hearst: letters anywhere, right to left, the first one starting a word."""
-    position = len(text) - 1
-    for index in range(len(letters) - 1, -1, -1):
-        while position >= 0 and (
-            text[position].lower() != letters[index]
-            or (index == 0 and position > 0 and text[position - 1].isalnum())
-        ):
-            position -= 1
-        if position < 0:
-            return ""
-        position -= 1
-    return text[position + 1 :].strip()
-
-
-def _initial_long_form(acronym: str, text: str) -> str:
-    """Fallback for names like "D2C": the words from the first one sharing the initial."""
-    words = text.split()
-    for start, word in enumerate(words):
-        if word[0].lower() == acronym[0].lower() and len(words) - start <= len(acronym) + 2:
-            return " ".join(words[start:])
-    return ""
 
 
 def _with_description(name: str, after: str, sentences: list[str], text: str) -> str:
@@ -360,7 +329,8 @@ def _tidy(title: str) -> str:
     Works back from the end with an index, so a long run of dangling words ("a a a …")
     costs one pass, not one pass per word.
     """
-    title = _CLOSED_EARLY.sub("", title)
+    if ")" in title:  # (which _CLOSED_EARLY needs: most titles hold none)
+        title = _CLOSED_EARLY.sub("", title)
     if title.count("(") > title.count(")"):
         title = title[: title.rfind("(")]
     end = len(title)

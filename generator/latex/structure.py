@@ -92,7 +92,9 @@ def _container_end(state: StateBlock, start: int, end: int) -> int:
 
 
 def split_paragraphs(state: StateCore) -> None:
-    if not any(token.type == "inline" and _SPLIT.search(token.content) for token in state.tokens):
+    # (a backslash or a bracket first: substring scans in C, sooner than the pattern's search)
+    if not any(token.type == "inline" and ("\\" in token.content or "<" in token.content)
+               and _SPLIT.search(token.content) for token in state.tokens):
         return
     out: list[Token] = []
     tokens = state.tokens

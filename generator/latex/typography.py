@@ -24,10 +24,11 @@ _ABOUT_AFTER = re.compile(r"[\d$.]")
 # A tilde inside a web address written as plain text (http://x.org/~user, /~jojic) is part of it.
 _URL_START = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*\Z", re.IGNORECASE)
 
-# An apostrophe inside a word (HEL's) is matched first so that it never closes a quote.
-# Every alternative starts with its quote mark (the apostrophe's lookbehind follows it), so the engine
-# skips to quote marks instead of trying every position.
-_QUOTES = re.compile(r"''|‘‘|’’|(?P<apostrophe>'(?<=\w')(?=\w))|[“”\"‘']")
+# An apostrophe inside a word (HEL's) is matched first so that it never closes a quote (its group is empty).
+# Every alternative starts with its quote mark, a literal (the apostrophe's lookbehind follows it; no group, no
+# class first), so the engine skips to quote marks instead of trying every position.
+_QUOTES = re.compile(r"''|‘‘|’’|'(?P<apostrophe>(?<=\w')(?=\w))|“|”|\"|‘|'")
+_QUOTE_MARKS = "'‘’“”\""  # the characters a match of _QUOTES starts with
 
 
 def typography_plugin(md: MarkdownIt) -> None:
@@ -126,7 +127,7 @@ def _pair_quotes(tokens: list) -> None:
     def replace(match: re.Match[str]) -> str:
         nonlocal open_double, open_single
         mark = match.group(0)
-        if match.group("apostrophe"):
+        if match.group("apostrophe") is not None:
             return mark
         if mark in ("‘‘", "“"):
             open_double = True
@@ -142,5 +143,6 @@ def _pair_quotes(tokens: list) -> None:
         return mark
 
     for token in tokens:
-        if token.type == "text" and _QUOTES.search(token.content):
+        # Substring scans in C find the tokens with a quote mark sooner than the pattern's search does.
+        if token.type == "text" and any(map(token.content.__contains__, _QUOTE_MARKS)):
             token.content = _QUOTES.sub(replace, token.content)
