@@ -23,7 +23,7 @@ from hashlib import blake2b
 from itertools import chain
 from pathlib import Path
 
-from generator.runtime.cache import BuildCache, digest, digest_of
+from generator.runtime.cache import BuildCache, digest, digest_of, framed
 from generator.runtime.cache_records import paper_key
 from generator.runtime.kept import KeptByIdentity
 from generator.model.paper import RenderedPaper
@@ -91,23 +91,17 @@ def input_digests(site: str, outputs: Iterable, papers: Sequence[RenderedPaper],
     Each is ``digest(site, *its papers' digests)``, made of those parts as ``digest`` frames them, each framed
     once: a paper shows on a few files each, and framing its digest again for each was most of the work."""
     per_paper = {p.paper.id: digest(paper_key(p.paper), *related.get(p.paper.id, ())) for p in papers}
-    framed = {key: _framed(value) for key, value in per_paper.items()}
-    head, missing = _framed(site), _framed("")
-    every = blake2b(head + b"".join(framed.values()), digest_size=DIGEST_SIZE).digest()
+    each = {key: framed(value) for key, value in per_paper.items()}
+    head, missing = framed(site), framed("")
+    every = blake2b(head + b"".join(each.values()), digest_size=DIGEST_SIZE).digest()
     names: list[str] = []
     made = bytearray()
     for output in outputs:
         names.append(output.path)
         made += every if output.deps is None else blake2b(
-            head + b"".join([framed.get(key, missing) for key in sorted(output.deps)]), digest_size=DIGEST_SIZE
+            head + b"".join([each.get(key, missing) for key in sorted(output.deps)]), digest_size=DIGEST_SIZE
         ).digest()
     return Inputs(names, bytes(made))
-
-
-def _framed(part: str) -> bytes:
-    """A part as ``digest`` frames it: its length, then its bytes (a paper's digest, or the site's: ASCII)."""
-    data = part.encode("utf-8", "surrogatepass")
-    return len(data).to_bytes(8, "little") + data
 
 
 _RECORD = b"proceedings site record 1\n"  # then the count of files, the names' length; names, digests, identities

@@ -53,11 +53,15 @@ _README = (b"This folder is a cache of proceedings builds (rendered abstracts, r
 
 def digest(*parts: str | bytes) -> str:
     """A hex digest of the parts, each length-prefixed so that ("ab", "c") ≠ ("a", "bc")."""
-    chunks: list[bytes] = []
-    for part in parts:
-        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
-        chunks += (len(data).to_bytes(8, "little"), data)
-    return hashlib.blake2b(b"".join(chunks), digest_size=20).hexdigest()  # one call: a warm build makes 7 a paper
+    # one call: a warm build makes 7 a paper
+    return hashlib.blake2b(b"".join(map(framed, parts)), digest_size=20).hexdigest()
+
+
+def framed(part: str | bytes) -> bytes:
+    """A part as ``digest`` hashes it: its length (8 bytes, little-endian), then its bytes. Where digests are
+    made of the same parts many times over (pipeline/reuse.py), each part is framed once."""
+    data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
+    return len(data).to_bytes(8, "little") + data
 
 
 def digest_of(parts: Iterable[str | bytes]) -> str:
@@ -65,9 +69,7 @@ def digest_of(parts: Iterable[str | bytes]) -> str:
     neither holds all at once nor joins."""
     made = hashlib.blake2b(digest_size=20)
     for part in parts:
-        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
-        made.update(len(data).to_bytes(8, "little"))
-        made.update(data)
+        made.update(framed(part))
     return made.hexdigest()
 
 
