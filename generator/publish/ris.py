@@ -12,6 +12,8 @@ import functools
 import re
 from collections.abc import Iterable
 
+from generator.latex.spaces import singly_spaced
+
 from .reading import Name, Reference
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -30,8 +32,7 @@ def _kept(text: str) -> bool:
     """Whether ``one_line`` gives ``text`` back: nothing it changes, no run of spaces, none at either end. Printable
     text (str.isprintable, one scan in C) has nothing it changes; a text that is not (a browser's text, marked where
     its record fills it with a private-use character, formats.py) is scanned for what it changes."""
-    return ((text.isprintable() or _CHANGED.search(text) is None) and "  " not in text and text[:1] != " "
-            and text[-1:] != " ")
+    return (text.isprintable() or _CHANGED.search(text) is None) and singly_spaced(text)
 
 
 def one_lines(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
