@@ -114,18 +114,29 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
     for source in sources:
         for diagnostic in source.diagnostics:
             reporter.report(diagnostic)
-    sources, repeats = kept_drop_duplicates(sources, store, sources_key)  # (kept by the sources' key)
-    for diagnostic in repeats:
-        reporter.report(diagnostic)
     renderer = AbstractRenderer(config.macros)
-    entries = [entry for source in sources for entry in source.entries]
+    # A first build's titles are made from here on, beside the rest: of every entry read, its repeats too (dropped
+    # next, by this process meanwhile: a tenth of a second at 10,000 papers with the other core idle).
+    early = EarlyTitles(renderer, [entry for source in sources for entry in source.entries], executor) if (
+        derive and not page_paths(content_dir)) else None
 
-    def rest() -> tuple[Config, Rules, Taxonomy, VolumeTopics, Volume]:
-        """The rest of the project: the papers' language, the people, the taxonomy and what the volume makes of
-        it, the lint (a first build makes its titles meanwhile: ``EarlyTitles``)."""
+    def rest() -> tuple[list[SourceList], Config, Rules, Taxonomy, VolumeTopics, Volume]:
+        """The rest of the project: the sources less their repeats, the papers' language, the people, the taxonomy
+        and what the volume makes of it, the lint (a first build makes its titles meanwhile: ``EarlyTitles``)."""
+        kept_sources, repeats = kept_drop_duplicates(sources, store, sources_key)  # (kept by the sources' key)
+        for diagnostic in repeats:
+            reporter.report(diagnostic)
+        entries = [entry for source in kept_sources for entry in source.entries]
+        renderings = None
+        if early is not None:
+            early.keep(entries)
+        elif derive and (store is None or not store.enabled):  # every abstract is rendered again (--no-cache)
+            # Beside the own topics' choice alone: elsewhere the render stage renders them with their words' split,
+            # where made early each rendering crosses from a worker twice (r10k: load + render 3.7 → 6.1 s at load 4).
+            renderings = EarlyTitles(renderer, entries[:REMEMBERED], executor, titles=False)
         if kept is not None:
             kept.save()
-        language = with_papers_language(config, sources, reporter, content_dir, store, executor)
+        language = with_papers_language(config, kept_sources, reporter, content_dir, store, executor)
         people = load_rules(content_dir, reporter.warn) if content_dir.is_dir() else Rules()
         taxonomy = load_taxonomy(content_dir)
         # What the survey found of the same sources with the same taxonomy (the sources' key), kept by the cache.
@@ -144,18 +155,11 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
                 known.save()
             if store is not None and surveyed:
                 store.store_json(SURVEYED, surveyed, topics_record(topics))
-        volume = Volume.of(language, sources, content_dir.resolve().name)
-        lint_project(content_dir, language, volume, sources, people, reporter.warn)  # pmlint's checks: dates, names
-        return language, people, taxonomy, topics, volume
+        volume = Volume.of(language, kept_sources, content_dir.resolve().name)
+        lint_project(content_dir, language, volume, kept_sources, people, reporter.warn)  # pmlint's: dates, names
+        return kept_sources, language, people, taxonomy, topics, volume
 
-    early = renderings = None
-    if derive and not page_paths(content_dir):
-        early = EarlyTitles(renderer, entries, executor)  # a first build: every entry is new
-    elif derive and (store is None or not store.enabled):  # every abstract is rendered again (--no-cache)
-        # Beside the own topics' choice alone: elsewhere the render stage renders them with their words' split,
-        # where made early each rendering crosses from a worker twice (r10k: load + render 3.7 → 6.1 s at load 4).
-        renderings = EarlyTitles(renderer, entries[:REMEMBERED], executor, titles=False)
-    config, people, taxonomy, topics, volume = early.beside(rest) if early is not None else rest()
+    sources, config, people, taxonomy, topics, volume = early.beside(rest) if early is not None else rest()
     return Project(content_dir, config, volume, sources, taxonomy, renderer, people, topics,
                    early.found if early is not None else {}, sources_key)
 
@@ -165,11 +169,11 @@ SURVEYED = "survey"  # the build cache's record of what the survey found, by the
 
 class EarlyTitles:
     """A first build's entries' title candidates and renderings, made by the executor's other processes while
-    this one makes the rest of the project once the sources are read (``beside``): the survey's serial parts —
-    counting what the taxonomy makes of the papers, choosing the volume's own topics, seconds at 10,000 papers —,
-    the waits between its spread parts, saving its cache and the lint would each leave a core idle, and the
-    titles (the sync's heaviest work, which no topic changes) fill it. The survey's own spread work forks its
-    workers beside these. The sync then derives only the entries' tags (``make_deriver``).
+    this one makes the rest of the project once the sources are read (``beside``): dropping their repeats, the
+    survey's serial parts — counting what the taxonomy makes of the papers, choosing the volume's own topics,
+    seconds at 10,000 papers —, the waits between its spread parts, saving its cache and the lint would each leave
+    a core idle, and the titles (the sync's heaviest work, which no topic changes) fill it. The survey's own spread
+    work forks its workers beside these. The sync then derives only the entries' tags (``make_deriver``).
 
     Without ``titles`` (a build without its cache, whose pages are written) only the abstracts are rendered,
     beside the own topics' choice alone (``survey``'s ``beside``): the render stage renders every page's abstract,
@@ -178,6 +182,12 @@ class EarlyTitles:
     def __init__(self, renderer: AbstractRenderer, entries: list[Entry], executor: Executor, titles: bool = True):
         self.renderer, self.entries, self.executor, self.titles = renderer, entries, executor, titles
         self.found: dict[int, tuple[Entry, tuple[str, ...]]] = {}
+        self.kept: set[int] | None = None  # (``keep``)
+
+    def keep(self, entries: list[Entry]) -> None:
+        """Only these of the entries are the project's (the others repeat them: dropped while the titles were
+        made): theirs alone are found and remembered."""
+        self.kept = {id(entry) for entry in entries}
 
     def beside(self, job: Callable[[], T]) -> T:
         """``job`` run in this process while the other processes make the titles; then this one makes what
@@ -196,7 +206,10 @@ class EarlyTitles:
         self.renderer.prepare(entry.text for entry in entries)
         made = executor.claimed(functools.partial(_titles_of, self.renderer, self.titles), chunks, workers,
                                 before=lambda: done.append(job()))
+        kept = self.kept
         for entry, (candidates, rendering) in zip(entries, itertools.chain.from_iterable(made)):
+            if kept is not None and id(entry) not in kept:
+                continue
             self.renderer.remember(entry.text, rendering)  # in proceedings order, as the sync would
             if candidates is not None:
                 self.found[id(entry)] = (entry, candidates)
