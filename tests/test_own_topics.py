@@ -254,3 +254,34 @@ def test_the_phrase_tables_are_joined_in_the_job_run_beside(monkeypatch):
 
     found = survey(default_taxonomy(), entries, "missing", beside=beside)
     assert joins == [True] and found == survey(default_taxonomy(), entries, "missing") and found.own
+
+
+def test_the_papers_tags_are_written_later_and_read_back(tmp_path, monkeypatch):
+    """Each paper's tags of the taxonomy, kept by the build cache, are written beside the build (``cache.later``:
+    256 shard files, 0.2 CPU-s of the loading process's at 10,000 papers); once written, the next survey reads
+    them rather than scoring the papers again."""
+    from generator.content import project
+    from generator.derive import volume_topics
+    from generator.reporter import Reporter
+    from generator.runtime.cache import BuildCache
+
+    from conftest import write_list
+
+    content = tmp_path / "content"
+    content.mkdir()
+    write_list(content / "list.txt", "Dialogue 2026", [entry.text for entry in read_source(DIALOGUE, DIALOGUE.name)
+                                                       .entries if entry.text.strip()])
+    store = BuildCache.for_content(content)
+    first = project.load_project(content, Reporter(), store=store)
+    assert [entry.kind for entry in store.later.kept] == [project.TAGGED]
+    assert not list((content / ".proceedings-cache").glob(f"{project.TAGGED}-*/*"))  # not written yet
+    store.later.settle()
+    assert list((content / ".proceedings-cache").glob(f"{project.TAGGED}-*/*"))
+    monkeypatch.setattr(project, "topics_of", lambda record: None)  # the survey's record not taken: it runs again
+    scored: list[int] = []
+    real = volume_topics._scores
+    monkeypatch.setattr(volume_topics, "_scores", lambda taxonomy, entries: scored.append(len(entries))
+                        or real(taxonomy, entries))
+    again = project.load_project(content, Reporter(), store=BuildCache.for_content(content))
+    assert again.topics == first.topics and again.topics.own_tags == first.topics.own_tags
+    assert not any(scored)  # (the scores' map over no paper)
