@@ -285,3 +285,17 @@ def test_the_papers_tags_are_written_later_and_read_back(tmp_path, monkeypatch):
     again = project.load_project(content, Reporter(), store=BuildCache.for_content(content))
     assert again.topics == first.topics and again.topics.own_tags == first.topics.own_tags
     assert not any(scored)  # (the scores' map over no paper)
+
+
+def test_the_survey_digests_each_paper_once(monkeypatch):
+    """A paper's key (a digest of its title and text) serves both the taxonomy's cache and the own topics'."""
+    from generator.derive import volume_topics
+
+    entries = read_source(DIALOGUE, DIALOGUE.name).entries
+    expected = survey(default_taxonomy(), entries, "missing")
+    made: list[str] = []
+    real = volume_topics.paper_key
+    monkeypatch.setattr(volume_topics, "paper_key", lambda entry: made.append(entry.uid) or real(entry))
+    found = survey(default_taxonomy(), entries, "missing")
+    assert found == expected and found.own_tags == expected.own_tags and found.own
+    assert sorted(made) == sorted({entry.uid for entry in entries if not is_front_matter(entry)})

@@ -155,7 +155,10 @@ def survey(taxonomy: Taxonomy, entries: Iterable[Entry], auto_tags: str, known: 
             untagged.append(entry)
     strongest: list[tuple[str, ...]] = []  # for each paper the taxonomy tags, the tags it earns clearly
     scored: dict[str, tuple[int, ...]] = {}
-    for tags, strong in _tags(taxonomy, [entry for entry in untagged if entry.text.strip()], known, executor, scored):
+    keys = [paper_key(entry) for entry in untagged]  # (a digest of the paper's text: made once, for both uses)
+    scoring = [number for number, entry in enumerate(untagged) if entry.text.strip()]
+    for tags, strong in _tags(taxonomy, [untagged[n] for n in scoring], [keys[n] for n in scoring], known, executor,
+                              scored):
         tagged += 1  # a title alone is not there: the taxonomy does not tag it
         strongest.append(strong)
         if tags != (taxonomy.fallback,):
@@ -170,12 +173,12 @@ def survey(taxonomy: Taxonomy, entries: Iterable[Entry], auto_tags: str, known: 
     topics = VolumeTopics(papers, tagged, fell_back, broad, described)
     if topics.fits:
         return replace(topics, scores=scored)
-    return _with_own_topics(topics, untagged, remembered, executor, beside)
+    return _with_own_topics(topics, untagged, keys, remembered, executor, beside)
 
 
-def _with_own_topics(topics: VolumeTopics, entries: list[Entry], remembered: Remembered | None,
+def _with_own_topics(topics: VolumeTopics, entries: list[Entry], keys: list[str], remembered: Remembered | None,
                      executor: Executor, beside: Beside | None = None) -> VolumeTopics:
-    keys = [paper_key(entry) for entry in entries]
+    """``topics`` with the own topics of the ``entries`` (``keys``: their ``paper_key``)."""
     volume = digest(str(OWN_VERSION), *keys)
     found = remembered.load(volume) if remembered is not None else None
     if found is None:
@@ -217,12 +220,11 @@ def is_front_matter(entry: Entry) -> bool:
     return bool(_FRONT_MATTER.match(unicodedata.normalize("NFKC", entry.title).strip()))
 
 
-def _tags(taxonomy: Taxonomy, entries: list[Entry], known: Known | None, executor: Executor,
+def _tags(taxonomy: Taxonomy, entries: list[Entry], keys: list[str], known: Known | None, executor: Executor,
           scored: dict[str, tuple[int, ...]]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Each entry's tags of the taxonomy, and those of them that score ``STRONG``: those ``known`` has, the others
-    scored by the ``executor``'s processes (and then known). The scores of the entries with a title go in
-    ``scored`` by ``paper_key``."""
-    keys = [paper_key(entry) for entry in entries]
+    """Each entry's tags of the taxonomy, and those of them that score ``STRONG``: those ``known`` has (by ``keys``,
+    the entries' ``paper_key``), the others scored by the ``executor``'s processes (and then known). The scores of
+    the entries with a title go in ``scored`` by ``paper_key``."""
     found: list[Any] = [known.get(key) for key in keys] if known is not None else [None] * len(entries)
     missing = [index for index, value in enumerate(found) if value is None]
     scores = executor.map(functools.partial(_scores, taxonomy), [entries[i] for i in missing], Cost.HEAVY)
