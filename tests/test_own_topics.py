@@ -234,16 +234,20 @@ def test_a_warm_build_surveys_no_unchanged_volume(tmp_path, monkeypatch):
 
 
 def test_the_phrase_tables_are_joined_in_the_job_run_beside(monkeypatch):
-    """The own topics' serial job joins the chunks' phrase tables too: the work beside it (a build without its
-    cache renders its abstracts there) fills the core the join would leave idle; the topics are the same."""
-    from generator.derive import phrase_table
+    """The own topics' job counts the papers' phrases and joins the chunks' phrase tables too: the work beside it
+    (a build without its cache renders its abstracts there) fills the core the count's last chunks and the join
+    would leave idle; the topics are the same."""
+    from generator.derive import phrase_table, volume_topics
 
     entries = read_source(DIALOGUE, DIALOGUE.name).entries
     joins: list[bool] = []
+    counts: list[bool] = []
     inside = [False]
     real = phrase_table.PhraseTable.join
     monkeypatch.setattr(phrase_table.PhraseTable, "join", staticmethod(lambda tables: joins.append(inside[0])
                                                                         or real(tables)))
+    count = volume_topics._phrases
+    monkeypatch.setattr(volume_topics, "_phrases", lambda chunk: counts.append(inside[0]) or count(chunk))
 
     def beside(job):
         inside[0] = True
@@ -253,7 +257,8 @@ def test_the_phrase_tables_are_joined_in_the_job_run_beside(monkeypatch):
             inside[0] = False
 
     found = survey(default_taxonomy(), entries, "missing", beside=beside)
-    assert joins == [True] and found == survey(default_taxonomy(), entries, "missing") and found.own
+    assert joins == [True] and counts == [True] and found == survey(default_taxonomy(), entries, "missing")
+    assert found.own
 
 
 def test_the_papers_tags_are_written_later_and_read_back(tmp_path, monkeypatch):

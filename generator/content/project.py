@@ -131,8 +131,9 @@ def load_project(content_dir: Path, reporter: Reporter, base_url: str | None = N
         if early is not None:
             early.keep(entries)
         elif derive and (store is None or not store.enabled):  # every abstract is rendered again (--no-cache)
-            # Beside the own topics' choice alone: elsewhere the render stage renders them with their words' split,
-            # where made early each rendering crosses from a worker twice (r10k: load + render 3.7 → 6.1 s at load 4).
+            # Beside the own topics' count and choice alone: elsewhere the render stage renders them with their words'
+            # split, where made early each rendering crosses from a worker twice (r10k: load + render 3.7 → 6.1 s at
+            # load 4).
             renderings = EarlyTitles(renderer, entries[:REMEMBERED], executor, titles=False)
         if kept is not None:
             kept.save()
@@ -180,8 +181,8 @@ class EarlyTitles:
     work forks its workers beside these. The sync then derives only the entries' tags (``make_deriver``).
 
     Without ``titles`` (a build without its cache, whose pages are written) only the abstracts are rendered,
-    beside the own topics' choice alone (``survey``'s ``beside``): the render stage renders every page's abstract,
-    and a page's is its entry's (the renderer remembers them, as many as it keeps: ``REMEMBERED``)."""
+    beside the own topics' count and choice alone (``survey``'s ``beside``): the render stage renders every page's
+    abstract, and a page's is its entry's (the renderer remembers them, as many as it keeps: ``REMEMBERED``)."""
 
     def __init__(self, renderer: AbstractRenderer, entries: list[Entry], executor: Executor, titles: bool = True):
         self.renderer, self.entries, self.executor, self.titles = renderer, entries, executor, titles

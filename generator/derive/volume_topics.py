@@ -123,9 +123,10 @@ class Known(Protocol):
     def put(self, record_key: str, value: Any) -> None: ...
 
 
-# Runs the serial choice of the volume's own topics (the chunks' phrase tables joined, the choice) in this process,
-# with other work beside it on the cores it leaves idle meanwhile (content/project.py: the renderings of a build
-# without its cache; a first build makes its titles beside the whole survey).
+# Runs the choice of the volume's own topics (the papers' phrases counted, spread over processes, then the chunks'
+# phrase tables joined and chosen from, serial) in this process, with other work beside it on the cores it leaves
+# idle meanwhile: the count's last chunks, the join, the choice (content/project.py: the renderings of a build without
+# its cache; a first build makes its titles beside the whole survey).
 Beside = Callable[[Callable[[], OwnTopics]], OwnTopics]
 
 
@@ -182,10 +183,8 @@ def _with_own_topics(topics: VolumeTopics, entries: list[Entry], keys: list[str]
     volume = digest(str(OWN_VERSION), *keys)
     found = remembered.load(volume) if remembered is not None else None
     if found is None:
-        # Each chunk's phrases as one table (a few arrays and its keys' names, pickled back from a worker), joined
-        # in the serial job that chooses from them (beside which other work may run: ``Beside``).
-        tables = executor.map_chunks(_phrases, entries, Cost.HEAVY)
-        choose = functools.partial(_chosen, tables, entries)
+        # Counted and chosen from as one job, beside which other work may run (``Beside``).
+        choose = functools.partial(_counted_and_chosen, entries, executor)
         chosen = beside(choose) if beside is not None else choose()
         found = [list(chosen.names), [list(names) for names in chosen.per_paper]]
         if remembered is not None:
@@ -193,6 +192,12 @@ def _with_own_topics(topics: VolumeTopics, entries: list[Entry], keys: list[str]
     names, per_paper = found
     tags = {key: tuple(mine) for key, mine in zip(keys, per_paper) if mine}
     return replace(topics, own=tuple(names), own_of=len(entries), own_tags=tags)
+
+
+def _counted_and_chosen(entries: list[Entry], executor: Executor) -> OwnTopics:
+    """The own topics of the entries: each chunk's phrases as one table (a few arrays and its keys' names, pickled
+    back from a worker), the tables joined in the serial job that chooses from them."""
+    return _chosen(executor.map_chunks(_phrases, entries, Cost.HEAVY), entries)
 
 
 def _chosen(tables: list[PhraseTable], entries: list[Entry]) -> OwnTopics:
