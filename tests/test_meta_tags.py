@@ -47,3 +47,14 @@ def test_a_paper_pages_head_has_each_tag_on_its_line(tmp_path) -> None:
     assert head.render(meta=tags) == ('<meta name="citation_title" content="T">\n'
                                       '<meta property="og:type" content="article">\n<script>')
     assert head.render() == "<script>"
+
+
+def test_a_key_given_as_markup_and_as_text_each_print_as_the_loop_prints_them(tmp_path) -> None:
+    """The filter keeps each attribute's and key's escaped opening: a key given as Markup is not escaped, the same
+    text given as a str is (the kept openings are told apart by type, not only by text)."""
+    env = install_functions(Theme.for_content(tmp_path).environment())
+    loop, filtered = env.from_string(LOOP), env.from_string(FILTER)
+    for key in (Markup("a&amp;b"), "a&amp;b", Markup("a&amp;b")):
+        tags = [MetaTag("name", key, "c")]
+        assert filtered.render(meta=tags) == loop.render(meta=tags)
+    assert 'name="a&amp;amp;b"' in filtered.render(meta=[MetaTag("name", "a&amp;b", "c")])

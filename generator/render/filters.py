@@ -69,8 +69,15 @@ def meta_tags(tags: Iterable[Any]) -> Markup:
     """``{{ meta | meta_tags }}``: a paper page's meta tags (each ``attribute``, ``key``, ``content``, escaped), a
     ``<meta>`` and a newline each: the bytes a ``{% for %}`` over them printed, made in one pass (a paper page's
     head looped over its tags and printed three values of each: a tenth of its template's time)."""
-    return _new_markup(Markup, "".join(f'<meta {_escaped(tag.attribute)}="{_escaped(tag.key)}" '
-                                       f'content="{_escaped(tag.content)}">\n' for tag in tags))
+    return _new_markup(Markup, "".join(f'{_meta_opening(tag.attribute, tag.key)}{_escaped(tag.content)}">\n'
+                                       for tag in tags))
+
+
+@functools.lru_cache(maxsize=256, typed=True)  # typed: a Markup key is not escaped as the str of its text is
+def _meta_opening(attribute: str, key: str) -> str:
+    """``<meta name="citation_title" content="``, escaped once for every page: a volume's tags have a few dozen
+    attributes and keys between them, each escaped again on every paper page before (half of the filter's time)."""
+    return f'<meta {_escaped(attribute)}="{_escaped(key)}" content="'
 
 
 def is_bare_number(value: object) -> bool:
