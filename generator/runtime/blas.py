@@ -3,9 +3,9 @@
 OpenBLAS reads its thread count once, as numpy loads it, and starts a pool of that many threads then (one a core
 by default). A build never wants more than one: its own work is spread over forked processes (runtime/executor.py),
 and the map's algebra is pinned to one thread anyway (derive/map_layout.py, with threadpoolctl, whoever imported
-numpy first). A pool of two cost this process 60–100 ms of CPU as numpy loaded, its threads spinning; and every
-forked worker that calls BLAS starts it again: 18 ms of CPU and 100 ms of wall a worker (bench/RESULTS.md,
-session 26). A variable the user set is left as it is.
+numpy first). A pool of two cost a build's process 40–100 ms more CPU as numpy loaded, its threads spinning; and
+every forked worker that calls BLAS starts it again: 12–14 ms more CPU and 17–107 ms more wall a worker
+(bench/RESULTS.md, session 26). A variable the user set is left as it is.
 """
 
 from __future__ import annotations
