@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NoReturn
 from generator import __version__
 from generator.errors import ProceedingsError
 from generator.reporter import ConsoleReporter, Reporter, not_published, printable
+from generator.runtime.blas import one_thread
 from generator import diagnostics as codes
 
 # Each command imports the modules it runs when it runs (``run_build`` the whole pipeline, ``run_new`` the
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 
 def main(argv: list[str] | None = None) -> int:
+    one_thread()  # before a command's modules import numpy: OpenBLAS starts its threads as it loads
     args = _parser().parse_args(argv)
     reporter = ConsoleReporter(verbose=getattr(args, "verbose", False))
     try:

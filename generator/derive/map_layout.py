@@ -47,8 +47,9 @@ always absorbs. docs/map.md: "The same map on every machine".
 
 from __future__ import annotations
 
-import os
 from typing import Any
+
+from generator.runtime.blas import one_thread
 
 DIMENSIONS = 40  # of the reduced space; more adds time, not a better map
 LANDMARKS = 1000  # papers t-SNE lays out; the exact gradient costs their count squared an iteration
@@ -67,8 +68,7 @@ P_BITS = 32  # and t-SNE's joint probabilities to multiples of 2**-32 (a paper's
 def load_numpy() -> Any:
     """numpy and scipy, imported when a map is made (a build without one never pays for them), with
     OpenBLAS on one thread."""
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(name, "1")
+    one_thread()
     import numpy
 
     return numpy
