@@ -5,16 +5,20 @@ process; and no child when no vectors are made (a warm build's related papers co
 from __future__ import annotations
 
 import filecmp
+import functools
 import os
+import time
 from pathlib import Path
 
 from conftest import write_list
 from generator.commands.build import build
 from generator.derive import paper_map, related
+from generator.pipeline import schedule
 from generator.pipeline.mapping import MapPlaces
 from generator.pipeline.sinks import NullSink
 from generator.pipeline.stages import Options, Pipeline
 from generator.reporter import Reporter
+from generator.runtime.background import Pending, in_parallel
 from generator.runtime.cache import BuildCache
 from generator.runtime.executor import Executor
 from test_split_once import _abstracts
@@ -47,6 +51,8 @@ def _build(content: Path, site: Path, jobs: int) -> Reporter:
 
 def test_a_forked_build_lays_the_map_out_in_a_child_and_makes_the_same_site(tmp_path, monkeypatch):
     log = _laid_out_by(tmp_path, monkeypatch)
+    # The index's child of a small volume is done or not by the time the vectors are: as on an idle machine, done.
+    monkeypatch.setattr(schedule.Alongside, "busy", lambda self: False)
     for name in ("one", "two"):
         (tmp_path / name).mkdir()
         write_list(tmp_path / name / "papers.txt", "A volume", _abstracts(120))
@@ -84,7 +90,7 @@ def test_the_childs_places_are_those_made_here(tmp_path):
     paper_map._LAST.clear()
     here = paper_map.paper_places(papers, content)
     paper_map._LAST.clear()
-    mapped = MapPlaces(papers, content, store, Reporter().warn, timing, True, Executor(2))
+    mapped = MapPlaces(papers, content, store, Reporter().warn, timing, True, Executor(2), lambda: False)
     found = related.related_ids(papers, vectors=mapped.vectors_made)
     assert mapped.pending is not None  # started as the vectors were made, before the neighbours
     places = mapped.places(found)
@@ -93,8 +99,54 @@ def test_the_childs_places_are_those_made_here(tmp_path):
     # Other papers than those laid out (no build asks): made here, from vectors made again.
     assert places(papers[:30]) == paper_map.paper_places(papers[:30], content)
     # No vectors made (the neighbours known already): no child; the places made when asked for.
-    again = MapPlaces(papers, content, store, Reporter().warn, timing, True, Executor(2))
+    again = MapPlaces(papers, content, store, Reporter().warn, timing, True, Executor(2), lambda: False)
     related.related_ids(papers, vectors=again.vectors_made)
     assert again.pending is None
     later = again.places(found)
-    assert later is not None and later(papers) == here
+    assert later is not None and again.pending is None and later(papers) == here
+
+
+def test_the_child_waits_for_the_index_childs_end_and_is_not_started_beside_it(tmp_path):
+    content = tmp_path / "content"
+    content.mkdir()
+    write_list(content / "papers.txt", "A volume", _abstracts(60))
+    papers = Pipeline(content, NullSink(), Options(jobs=1)).run(Reporter(), until="rendered").rendered
+    store = BuildCache.for_content(content, enabled=False)
+    paper_map._LAST.clear()
+    here = paper_map.paper_places(papers, content)
+    busy = [True]
+
+    def relate(mapped: MapPlaces) -> dict[str, tuple[str, ...]]:
+        related.forget_texts()
+        related.forget_vectors()
+        paper_map._LAST.clear()
+        return related.related_ids(papers, vectors=mapped.vectors_made)
+
+    # Busy as the vectors are made, done once the neighbours are: started then.
+    mapped = MapPlaces(papers, content, store, Reporter().warn, _untimed, True, Executor(2), lambda: busy[0])
+    found = relate(mapped)
+    assert mapped.vectors and mapped.pending is None
+    busy[0] = False
+    places = mapped.places(found)
+    assert mapped.pending is not None and not related._LAST_MATRIX and places is not None and places(papers) == here
+    # Busy all along: no child; made as map.html asks, here.
+    busy[0] = True
+    mapped = MapPlaces(papers, content, store, Reporter().warn, _untimed, True, Executor(2), lambda: busy[0])
+    places = mapped.places(relate(mapped))
+    assert mapped.pending is None and related._LAST_MATRIX and places is not None and places(papers) == here
+    assert not related._LAST_MATRIX  # let go once made
+
+
+def _untimed(name, func, *args, **kwargs):
+    return func(*args, **kwargs)
+
+
+def test_the_build_schedule_is_busy_while_the_index_child_works():
+    alongside = schedule.Alongside()
+    assert not alongside.busy() and not schedule.Schedule().busy()
+    alongside._pending = in_parallel(functools.partial(time.sleep, 0.5))
+    assert alongside.busy()
+    alongside.names()  # waited for
+    assert not alongside.busy()
+    alongside._pending = Pending(lambda: [])  # from the cache, or a volume too small for a process: no child
+    assert not alongside.busy()

@@ -3,11 +3,13 @@
 In the relate stage, in this process (one core, serve, check, a large volume's fresh processes, a venue's
 projection); else, in a build whose render stage forks workers (``paper_map.map_later``), beside what follows.
 There, when related papers make the papers' vectors (a first build, ``--no-cache``, texts that moved), a forked
-child lays them out from the moment they are made: beside the neighbours worked out from them, the site's files
-listed and the unchanged ones kept, which this process did with the other core idle once the search index's
-child was done (bench/RESULTS.md, issue 43, session 26); map.html's render takes the child's places. When no
-vectors are made (related papers found in the cache), the map is made as map.html renders, in this process: its
-places are most likely in the cache too, and a map.html kept unchanged asks for none.
+child lays them out as soon as the search index's child is done (from the vectors made, or once the neighbours
+are): beside what this process does next, listing the site's files and keeping the unchanged ones, with the other
+core idle until now (bench/RESULTS.md, issue 43, session 26); map.html's render takes the child's places. Not
+beside the index's child: each forked child keeps a copy of every page of this process's memory that either
+writes to (three processes held 605 MB of a 10,000-paper build, two 411). With the index's child still at work
+then (a busy machine), or without vectors (related papers found in the cache: the places most likely are too, and
+a map.html kept unchanged asks for none), the map is made as map.html renders, in this process, as before.
 """
 
 from __future__ import annotations
@@ -27,28 +29,36 @@ Places = Callable[[list[RenderedPaper]], Placed]
 
 
 class MapPlaces:
-    """The map of ``papers`` for one relate stage: ``vectors_made`` is handed to related papers, ``places``
-    asked once they are related."""
+    """The map of ``papers`` for one relate stage: ``vectors_made`` is handed to related papers, ``places`` asked
+    once they are related. ``busy``: whether another child of this process is at work (the index's)."""
 
     def __init__(self, papers: list[RenderedPaper], content_dir: Path, cache: BuildCache, warn: Callable[..., None],
-                 timed: Callable[..., Placed], parallel: bool, executor: Executor):
-        self.papers, self.timed, self.executor = papers, timed, executor
+                 timed: Callable[..., Placed], parallel: bool, executor: Executor, busy: Callable[[], bool]):
+        self.papers, self.timed, self.executor, self.busy = papers, timed, executor, busy
         self.later = map_later(parallel, executor, len(papers), content_dir)
         self.made = functools.partial(paper_places, content_dir=content_dir, cache=cache, warn=warn)
+        self.vectors = False  # related papers made them
         self.pending: Pending | None = None  # the child laying the papers out
 
     def vectors_made(self) -> None:
-        """The vectors just made: the child that lays them out started, when the map is made later. No warning
-        is lost there: ``map_later`` leaves out a venue's projection, the one source of the map's warnings."""
-        if self.later and self.pending is None:
+        """The vectors just made: the child that lays them out started, if the index's child is done."""
+        self.vectors = True
+        self._start()
+
+    def _start(self) -> None:
+        """The child started, once: no warning is lost there (``map_later`` leaves out a venue's projection, the one
+        source of the map's warnings)."""
+        if self.later and self.vectors and self.pending is None and not self.busy():
             self.pending = self.executor.start(functools.partial(self.made, self.papers))
 
     def places(self, related: dict[str, tuple[str, ...]] | None) -> Places | None:
         """The places made now, timed as "map papers" (None); or the call map.html's render makes for them: the
-        child's, whose vectors this process lets go, or made then, in this process, which lets them go after."""
+        child's (started now if not yet, and the index's child is done), whose vectors this process lets go; or
+        made then, in this process, which lets them go after."""
         if not self.later:
             self.timed("map papers", self.made, self.papers, related=related)
             return None
+        self._start()
         if self.pending is not None:
             forget_vectors()
             return functools.partial(self._laid_out, self.pending, related)

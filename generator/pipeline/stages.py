@@ -305,7 +305,7 @@ def relate_stage(p: Pipeline) -> None:
         mapped = None
         if project is not None and has_map(project, site_papers(p)):  # from the vectors made now, if they are
             mapped = MapPlaces(site_papers(p), project.content_dir, p.store, p.reporter.warn, p.timed,
-                               p.sink.parallel, p.executor)
+                               p.sink.parallel, p.executor, p.schedule.busy)
         state.related = p.timed("relate papers", related_ids, site_papers(p), cache=p.store,
                                 vectors=mapped.vectors_made if mapped is not None else None)
         if mapped is not None:
