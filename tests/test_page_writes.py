@@ -4,6 +4,7 @@ here does; a page read again for a clash is read once written."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -12,12 +13,14 @@ import pytest
 from conftest import copy_content
 from generator.commands.build import build
 from generator.content import page_writes
+from generator.content.merge import Change
 from generator.content.pages import read_page
 from generator.errors import ContentError
 from generator.pipeline.sinks import NullSink
 from generator.pipeline.stages import Pipeline
 from generator.reporter import Reporter
 from generator.runtime import sizes
+from generator.runtime.executor import Executor
 from generator.runtime.sizes import SizePolicy
 
 
@@ -87,3 +90,29 @@ def test_a_large_volumes_pages_are_written_here_not_by_a_child():
     assert not Executor(2, policy).pages_aside(policy.fresh_from)
     assert Executor(2, policy).writes_aside(policy.fresh_from)  # (the cache's shards: a short-lived child)
     assert not Executor(1, policy).pages_aside(100) and not Executor(2, policy).pages_aside(policy.write_aside_from - 1)
+
+
+def test_the_pages_a_worker_makes_are_written_by_the_child_too(tmp_path, monkeypatch):
+    # Written where it was made, a worker's share took three times as long a page, and this process made nine in ten.
+    log = tmp_path / "writers"
+    writing = page_writes.write_atomically
+
+    def logged(path, data, folder_made=False):
+        with log.open("a", encoding="utf-8") as file:
+            file.write(f"{os.getpid()} {path.name}\n")
+        writing(path, data, folder_made=folder_made)
+
+    monkeypatch.setattr(page_writes, "write_atomically", logged)
+    pages = tmp_path / "papers"
+    pages.mkdir()
+    changes = [Change("create", pages / f"paper-{n}.md", "new", body=f"Abstract {n}.",
+                      meta={"id": str(n), "title": f"Paper {n}", "slug": f"paper-{n}", "tags": ["graphs"], "order": n,
+                            "source": "papers.txt", "entry": n})
+               for n in range(64)]
+    executor = Executor(2, SizePolicy(light_split=2, write_aside_from=1))
+    made, later = page_writes.write_pages(changes, executor)
+    later.settle()
+    writers = {line.split()[0] for line in log.read_text().splitlines()}
+    assert len(log.read_text().splitlines()) == 64 and len(writers) == 1 and str(os.getpid()) not in writers
+    assert all(doc is not None for doc in made)  # (each page went to the child: none needs reading back)
+    assert sorted(p.name for p in pages.iterdir()) == sorted(c.path.name for c in changes)

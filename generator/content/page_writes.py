@@ -3,12 +3,13 @@
 A cold build writes every page, and creating a file costs this build's one busy core a few hundred microseconds
 of kernel time on a slow disk: a second or so for 10,000 pages, while the next stages (parsing the pages,
 the programme) leave the other core idle. So the pages are made on every core as before (their text, and the
-page as read: ``written_page``), a worker writing its share; the share made in this process, when the executor
-finds it worth a process and the volume is not a large one (``Executor.pages_aside``), is written by a forked
-child beside the next stages instead. Only a created page whose front matter reads back as written goes
-there: nothing of this build reads its file (its ``PageDoc`` is at hand), but an updated page is read back
-from its file. ``PageWrites`` waits for the child; a page it could not write fails the build as one written
-here would.
+page as read: ``written_page``), and, when the executor finds it worth a process and the volume is not a large
+one (``Executor.pages_aside``), written by a forked child beside the next stages instead, those a worker made
+too (their bytes sent back with their pages: a worker that wrote its share where it made it took three times as
+long a page, so this process, which writes none, made nine pages in ten; issue 43, session 26). Only a created
+page whose front matter reads back as written goes there: nothing of this build reads its file (its ``PageDoc``
+is at hand), but an updated page is read back from its file. ``PageWrites`` waits for the child; a page it could
+not write fails the build as one written here would.
 """
 
 from __future__ import annotations
@@ -61,11 +62,11 @@ def page_errors() -> Iterator[None]:
 
 def write_pages(changes: list[Change], executor: Executor) -> tuple[list[Written | None], PageWrites]:
     """Each change's page written (``Change.page_text``), and a created one as read with its front matter's key
-    (None: read it back); the pages this process made and a child writes, to wait for."""
-    here = os.getpid() if executor.pages_aside(len(changes)) else None
+    (None: read it back); the pages a child writes (wherever they were made), to wait for."""
+    aside = executor.pages_aside(len(changes))
 
     def _write_pages(share: list[Change]) -> list[tuple[Written | None, bytes | None]]:
-        return [_write(change, os.getpid() == here) for change in share]
+        return [_write(change, aside) for change in share]
 
     made = executor.map(_write_pages, changes, Cost.LIGHT)
     later = [(change.path, data) for change, (_, data) in zip(changes, made) if data is not None]

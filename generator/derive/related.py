@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import chain
 from typing import Any
 
@@ -60,16 +60,18 @@ def related_papers(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT) -> d
     }
 
 
-def related_ids(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT,
-                cache: BuildCache | None = None) -> dict[str, tuple[str, ...]]:
-    """Paper id → the ids of its ``k`` most similar papers; kept in ``cache`` for a build with the same texts."""
+def related_ids(papers: Sequence[RenderedPaper], k: int = RELATED_COUNT, cache: BuildCache | None = None,
+                vectors: Callable[[], None] | None = None) -> dict[str, tuple[str, ...]]:
+    """Paper id → the ids of its ``k`` most similar papers; kept in ``cache`` for a build with the same texts.
+    ``vectors``: called once the papers' vectors are made (``matrix_for`` hands them over), before the neighbours
+    are worked out from them; not when none are made (the answer found in the cache, or the last one's)."""
     texts = texts_digest(papers)
     key = cache.key("related", str(k), texts) if cache and cache.enabled else ""
     found: Any = cache.load_json("related", key) if key and cache else None
     if _fits(found, len(papers), k):
         neighbours = found
     else:
-        neighbours = _neighbours(papers, texts, k)
+        neighbours = _neighbours(papers, texts, k, vectors)
         if key and cache:
             cache.store_json("related", key, neighbours)
     forget_terms()  # the words its texts were split into, if the rendered stage kept them (search/terms.py)
@@ -101,10 +103,14 @@ _LAST_NEIGHBOURS: dict[tuple[str, int], tuple[tuple[int, ...], ...]] = {}
 _LAST_MATRIX: dict[str, Any] = {}
 
 
-def _neighbours(papers: Sequence[RenderedPaper], texts: str, k: int) -> tuple[tuple[int, ...], ...]:
+def _neighbours(papers: Sequence[RenderedPaper], texts: str, k: int,
+                vectors: Callable[[], None] | None = None) -> tuple[tuple[int, ...], ...]:
     found = _LAST_NEIGHBOURS.get((texts, k))
     if found is None:
-        found = tuple(map(tuple, nearest(_matrix(papers, texts), k)))
+        matrix = _matrix(papers, texts)
+        if vectors is not None:
+            vectors()
+        found = tuple(map(tuple, nearest(matrix, k)))
         _LAST_NEIGHBOURS.clear()
         _LAST_NEIGHBOURS[(texts, k)] = found
     return found

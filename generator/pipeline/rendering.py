@@ -18,7 +18,7 @@ from typing import Any
 from generator.runtime.executor import INLINE, Executor
 from generator.pipeline.shares import CLAIM_BATCH, Batches, Shares
 from generator.runtime.sizes import Cost
-from generator.runtime.cache import BuildCache, EntryCache
+from generator.runtime.cache import EntryCache
 from generator.runtime.cache_records import from_rendered_record, paper_key, rendered_record
 from generator.errors import Diagnostic, ProceedingsError, shown
 from generator.latex import AbstractRenderer
@@ -26,8 +26,7 @@ from generator.content.merge import Deriver, SyncPlan, plan_sync
 from generator.model.paper import Paper, RenderedPaper
 from generator.content.pages import PAGES_DIR, PageDoc, is_page, read_pages, to_paper, unknown_keys
 from generator.content.project import Project, make_deriver
-from generator.derive.paper_map import Placed, map_later, paper_places
-from generator.derive.related import forget_vectors
+from generator.derive.paper_map import Placed, paper_places
 from generator.search.terms import remember, terms
 from generator.publish import Publication
 from generator.reporter import Reporter
@@ -306,24 +305,6 @@ def site_renderer(project: Project, papers: list[RenderedPaper], env: Any = None
     places = places or functools.partial(paper_places, content_dir=project.content_dir, related=related)
     return SiteRenderer(Theme.for_content(project.content_dir), project.config, site, env, publication,
                         project.topic_names(), project.people, authors, programme=made, places=places)
-
-
-def place_papers(papers: list[RenderedPaper], content_dir: Path, cache: BuildCache, warn: Callable[..., None],
-                 related: dict[str, tuple[str, ...]] | None, timed: Callable[..., Placed], parallel: bool,
-                 executor: Executor) -> Callable[[list[RenderedPaper]], Placed] | None:
-    """The relate stage's map (derive/paper_map.py), timed as "map papers": made now (None), or, in a build whose
-    render stage forks workers (``paper_map.map_later``), the call that makes it as map.html renders, in this
-    process while the workers render the paper pages, then lets the vectors go."""
-    def places(shown: list[RenderedPaper]) -> Placed:
-        try:
-            return timed("map papers", paper_places, shown, content_dir, cache, warn, related)
-        finally:
-            forget_vectors()
-
-    if map_later(parallel, executor, len(papers), content_dir):
-        return places
-    timed("map papers", paper_places, papers, content_dir, cache, warn, related)
-    return None
 
 
 def has_map(project: Project, papers: Sequence[RenderedPaper]) -> bool:

@@ -75,6 +75,11 @@ class Schedule:
     def cancel(self) -> None:
         """A stage failed: drop this pass's work."""
 
+    def busy(self) -> bool:
+        """Whether this pass's work holds a process of its own now (the index's child: a core, and a copy of
+        each page of this process's memory that either writes to)."""
+        return False
+
 
 class Alongside(Schedule):
     def __init__(self) -> None:
@@ -86,6 +91,9 @@ class Alongside(Schedule):
     def names(self) -> list[str]:
         pending, self._pending = self._pending, None
         return pending() if pending is not None else []
+
+    def busy(self) -> bool:
+        return self._pending is not None and self._pending.running
 
     def cancel(self) -> None:
         # Stops the child before the staging folder it writes into is removed.

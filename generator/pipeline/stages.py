@@ -40,8 +40,9 @@ from generator.pipeline.parsed import parse_pages
 from generator.pipeline.synced import kept_sync
 from generator.pipeline.listing import moved_lists, output_inputs, site_outputs
 from generator.render.outputs import Output
-from generator.pipeline.rendering import (changed_papers, has_map, place_papers, read_again,
-                                          read_programme, render_outputs, render_papers, split_words)
+from generator.pipeline.mapping import MapPlaces
+from generator.pipeline.rendering import (changed_papers, has_map, read_again, read_programme, render_outputs,
+                                          render_papers, split_words)
 from generator.reporter import Reporter
 from generator.pipeline.schedule import SearchInput, schedule_for
 from generator.pipeline.sinks import Sink
@@ -300,12 +301,16 @@ def relate_stage(p: Pipeline) -> None:
         return  # LiveSite.settle shows them
     elif whole_site(p) or state.related is None or stale:
         # In this process: sparse products in C (derive/related.py), no worker beside the index's child.
-        state.related = p.timed("relate papers", related_ids, site_papers(p), cache=p.store)
         project = state.project
-        if project is not None and has_map(project, site_papers(p)):  # from the vectors just made, if they were
-            state.places = place_papers(site_papers(p), project.content_dir, p.store, p.reporter.warn, state.related,
-                                        p.timed, p.sink.parallel, p.executor)  # (None: made now)
-    if state.places is None:  # (else made as map.html renders, in this process: the vectors go then)
+        mapped = None
+        if project is not None and has_map(project, site_papers(p)):  # from the vectors made now, if they are
+            mapped = MapPlaces(site_papers(p), project.content_dir, p.store, p.reporter.warn, p.timed,
+                               p.sink.parallel, p.executor, p.schedule.busy)
+        state.related = p.timed("relate papers", related_ids, site_papers(p), cache=p.store,
+                                vectors=mapped.vectors_made if mapped is not None else None)
+        if mapped is not None:
+            state.places = mapped.places(state.related)  # (None: made now)
+    if state.places is None:  # (else made as map.html renders, or by a child: the vectors went, or go then)
         forget_vectors()
     give_back(p, len(state.papers))  # relating leaves much of the C heap free but held
 
