@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 from conftest import write_list
-from generator.commands.build import build
 from generator.derive import paper_map, related
 from generator.pipeline import schedule
 from generator.pipeline.mapping import MapPlaces
@@ -21,6 +20,7 @@ from generator.reporter import Reporter
 from generator.runtime.background import Pending, in_parallel
 from generator.runtime.cache import BuildCache
 from generator.runtime.executor import Executor
+from test_map_site import built
 from test_split_once import _abstracts
 
 
@@ -40,13 +40,7 @@ def _laid_out_by(tmp_path: Path, monkeypatch) -> Path:
 
 
 def _build(content: Path, site: Path, jobs: int) -> Reporter:
-    paper_map._LAST.clear()  # as a new process would: nothing remembered from the last build
-    related.forget_texts()
-    related.forget_vectors()
-    reporter = Reporter()
-    build(content, site, reporter, jobs=jobs)
-    assert not reporter.errors, reporter.errors
-    return reporter
+    return built(content, site, jobs=jobs)
 
 
 def test_a_forked_build_lays_the_map_out_in_a_child_and_makes_the_same_site(tmp_path, monkeypatch):

@@ -7,6 +7,7 @@ import json
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 from conftest import copy_content
 from generator import diagnostics as codes
@@ -19,12 +20,13 @@ VENUES = Path(__file__).parent / "fixtures" / "venues"
 MARK = re.compile(r'<a href="(papers/[^"]+\.html)"><title>([^<]*)</title><circle cx="(\d+)" cy="(\d+)" r="\d+"/></a>')
 
 
-def built(content: Path, site: Path, cache: bool = True) -> Reporter:
+def built(content: Path, site: Path, cache: bool = True, **options: Any) -> Reporter:
+    """A build as a new process makes it (``options``: ``build``'s, such as ``jobs``)."""
     paper_map._LAST.clear()  # as a new process would: nothing remembered from the last build
     related.forget_texts()
     related.forget_vectors()
     reporter = Reporter()
-    build(content, site, reporter, cache=cache)
+    build(content, site, reporter, cache=cache, **options)
     assert not reporter.errors, reporter.errors
     return reporter
 
