@@ -292,3 +292,16 @@ def test_the_floors_are_measured_on_a_small_volume(tmp_path, monkeypatch):
                   "| search index |", "| citation formats |", "reachable at the cores? |"):
         assert label in text
     assert found["costs"]["cores"]["citation formats"]["papers"] == 19
+
+
+def test_a_map_laid_out_by_a_child_costs_what_the_one_process_run_spent_on_it():
+    floors = load_floors()
+    found = figures(pelican=16.0, hugo=3.0)
+    laid_out_here = floors.feature_costs(found, "cold")["map"]
+    found["costs"]["stages"]["map papers"] = 1.7  # the one-process run lays the map out itself
+    assert floors.feature_costs(found, "cold")["map"] == laid_out_here == 2.0  # the build's process did: its own
+    for record in found["ours"]["cold"]["stages"]:
+        if record["name"] == "map papers":
+            record["self_cpu"] = 0.01  # a child laid it out: the stage only waited for its places
+    assert floors.feature_costs(found, "cold")["map"] == 1.7
+    assert any(row[3] == 1.7 and "map" in row[0] for row in floors.floor_rows(found, "cold"))
