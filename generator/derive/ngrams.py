@@ -48,6 +48,20 @@ class Shapes:
     generic: npt.NDArray[np.bool_]
     parts: npt.NDArray[np.int32]  # (phrases, 2)
 
+    @staticmethod
+    def unknown(count: int) -> Shapes:
+        """The shapes of ``count`` phrases whose words are not known: words 0, no parts."""
+        return Shapes(np.zeros(count, dtype=np.int8), np.zeros(count, dtype=bool),
+                      np.full((count, 2), -1, dtype=np.int32))
+
+    @staticmethod
+    def joined(shapes: list[Shapes]) -> Shapes:
+        """The ``shapes`` one after the other (their ids numbered on)."""
+        if not shapes:
+            return Shapes.unknown(0)
+        return Shapes(np.concatenate([s.words for s in shapes]), np.concatenate([s.generic for s in shapes]),
+                      np.concatenate([s.parts for s in shapes]))
+
 
 def count_grams(words: list[str], lengths: list[int], most: int, stop: Callable[[str], bool],
                 singular: Callable[[str], str], generic: Callable[[str], bool]) -> Grams:
@@ -108,7 +122,7 @@ def count_grams(words: list[str], lengths: list[int], most: int, stop: Callable[
     pairs, count = np.unique(_pairs(found, text, offset), return_counts=True)
     head_pairs = _distinct(_pairs(heads, text, offset))
     return Grams(every, pairs // max(offset, 1), pairs % max(offset, 1), count.astype(np.int64),
-                 head_pairs // max(offset, 1), head_pairs % max(offset, 1), _joined(shapes))
+                 head_pairs // max(offset, 1), head_pairs % max(offset, 1), Shapes.joined(shapes))
 
 
 def _shapes(n: int, generic: npt.NDArray[np.bool_], key: Ints, where: Ints, key_at: Ints) -> Shapes:
@@ -120,13 +134,6 @@ def _shapes(n: int, generic: npt.NDArray[np.bool_], key: Ints, where: Ints, key_
         parts[key, 0] = key_at[where + 1]
         parts[key, 1] = key_at[where]
     return Shapes(np.full(len(generic), n, dtype=np.int8), generic, parts)
-
-
-def _joined(shapes: list[Shapes]) -> Shapes:
-    if not shapes:
-        return Shapes(np.zeros(0, dtype=np.int8), np.zeros(0, dtype=bool), np.zeros((0, 2), dtype=np.int32))
-    return Shapes(np.concatenate([s.words for s in shapes]), np.concatenate([s.generic for s in shapes]),
-                  np.concatenate([s.parts for s in shapes]))
 
 
 def _pairs(rows: list[tuple[Ints, Ints]], text: Ints, keys: int) -> Ints:

@@ -126,9 +126,4 @@ def _joined_shapes(tables: list[PhraseTable], mapped: list[Ids], size: int) -> S
 
 def with_unknown(shapes: Shapes | None, more: int) -> Shapes:
     """``shapes`` (None: of no name) followed by those of ``more`` names not known (words 0, no parts)."""
-    words, generic = np.zeros(more, dtype=np.int8), np.zeros(more, dtype=bool)
-    parts = np.full((more, 2), -1, dtype=np.int32)
-    if shapes is None:
-        return Shapes(words, generic, parts)
-    return Shapes(np.concatenate([shapes.words, words]), np.concatenate([shapes.generic, generic]),
-                  np.concatenate([shapes.parts, parts]))
+    return Shapes.unknown(more) if shapes is None else Shapes.joined([shapes, Shapes.unknown(more)])

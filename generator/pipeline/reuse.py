@@ -19,11 +19,10 @@ import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from hashlib import blake2b
 from itertools import chain
 from pathlib import Path
 
-from generator.runtime.cache import BuildCache, digest, digest_of, framed
+from generator.runtime.cache import DIGEST_SIZE, BuildCache, digest, digest_of, framed, framed_digest
 from generator.runtime.cache_records import paper_key
 from generator.runtime.kept import KeptByIdentity
 from generator.model.paper import RenderedPaper
@@ -61,9 +60,6 @@ def site_digest(*shared: str, shape: dict[str, Ids | None], papers: Sequence[Ren
     return digest_of(chain(shared, layout, ["\0".join(p.paper.id for p in papers)]))
 
 
-DIGEST_SIZE = 20  # bytes of each output's digest of its inputs (``digest``'s, as bytes)
-
-
 @dataclass(frozen=True)
 class Inputs:
     """Each listed output's digest of its inputs (``input_digests``), in the listing's order: the outputs' own
@@ -93,14 +89,13 @@ def input_digests(site: str, outputs: Iterable, papers: Sequence[RenderedPaper],
     per_paper = {p.paper.id: digest(paper_key(p.paper), *related.get(p.paper.id, ())) for p in papers}
     each = {key: framed(value) for key, value in per_paper.items()}
     head, missing = framed(site), framed("")
-    every = blake2b(head + b"".join(each.values()), digest_size=DIGEST_SIZE).digest()
+    every = framed_digest(head + b"".join(each.values()))
     names: list[str] = []
     made = bytearray()
     for output in outputs:
         names.append(output.path)
-        made += every if output.deps is None else blake2b(
-            head + b"".join([each.get(key, missing) for key in sorted(output.deps)]), digest_size=DIGEST_SIZE
-        ).digest()
+        made += every if output.deps is None else framed_digest(
+            head + b"".join([each.get(key, missing) for key in sorted(output.deps)]))
     return Inputs(names, bytes(made))
 
 

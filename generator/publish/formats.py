@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from generator.text.jsontext import compact_text
+from generator.text.jsontext import compact_text, spaced_text
 
 from .apa import apa_text
 from .csl import csl_item
@@ -153,12 +153,8 @@ def browser_formats(formats: Iterable[CitationFormat]) -> list[dict[str, Any]]:
              **dataclasses.asdict(f.layout)} for f in formats if f.browser]
 
 
-# json.dumps makes an encoder each call it is given options: the volume's is made once.
-_VOLUME_JSON = json.JSONEncoder(ensure_ascii=False).encode
-
-
 def _csl(ref: Reference) -> str:
-    return _VOLUME_JSON(csl_item(ref))
+    return spaced_text(csl_item(ref))
 
 
 def _csl_alone(ref: Reference) -> str:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
 from generator.model.details import author_fields
 from generator.model.paper import DETAILS, RenderedPaper
+from generator.text.jsontext import spaced_text
 
 
 def papers_json(papers: list[RenderedPaper]) -> bytes:
@@ -44,11 +44,7 @@ def paper_record(p: RenderedPaper) -> dict[str, Any]:
 
 
 def json_line(record: dict[str, Any]) -> bytes:
-    return _LINE(record).encode("utf-8")
-
-
-# json.dumps(record, ensure_ascii=False), its encoder made once (json.dumps makes one a call it is given options).
-_LINE = json.JSONEncoder(ensure_ascii=False).encode
+    return spaced_text(record).encode("utf-8")
 
 
 def _details_json(paper: RenderedPaper) -> dict[str, Any]:

@@ -51,10 +51,18 @@ _README = (b"This folder is a cache of proceedings builds (rendered abstracts, r
            b"index). Deleting it is always safe; `proceedings build --no-cache` ignores it.\n")
 
 
+DIGEST_SIZE = 20  # bytes of a digest (``digest``'s hex is twice as long)
+
+
 def digest(*parts: str | bytes) -> str:
     """A hex digest of the parts, each length-prefixed so that ("ab", "c") ≠ ("a", "bc")."""
     # one call: a warm build makes 7 a paper
-    return hashlib.blake2b(b"".join(map(framed, parts)), digest_size=20).hexdigest()
+    return hashlib.blake2b(b"".join(map(framed, parts)), digest_size=DIGEST_SIZE).hexdigest()
+
+
+def framed_digest(framed_parts: bytes) -> bytes:
+    """``digest`` of parts already ``framed`` and joined, as bytes (``bytes.fromhex`` of ``digest``'s)."""
+    return hashlib.blake2b(framed_parts, digest_size=DIGEST_SIZE).digest()
 
 
 def framed(part: str | bytes) -> bytes:
@@ -67,7 +75,7 @@ def framed(part: str | bytes) -> bytes:
 def digest_of(parts: Iterable[str | bytes]) -> str:
     """``digest(*parts)``, the parts read one at a time: for many large ones (a volume's texts), which it
     neither holds all at once nor joins."""
-    made = hashlib.blake2b(digest_size=20)
+    made = hashlib.blake2b(digest_size=DIGEST_SIZE)
     for part in parts:
         made.update(framed(part))
     return made.hexdigest()

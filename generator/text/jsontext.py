@@ -1,4 +1,5 @@
-"""Compact JSON text, as ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` writes it."""
+"""JSON text not made ASCII: compact, as ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` writes it,
+and spaced, as ``json.dumps(value, ensure_ascii=False)`` does."""
 
 from __future__ import annotations
 
@@ -17,3 +18,7 @@ def compact_text(value: Any) -> str:
         return orjson.dumps(value).decode()
     except orjson.JSONEncodeError:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+# json.dumps(value, ensure_ascii=False), its encoder made once (json.dumps makes one a call it is given options).
+spaced_text = json.JSONEncoder(ensure_ascii=False).encode
